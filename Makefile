@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: Apache-2.0
+# Thin wrappers over the CMake presets. `make run` and `make test` are the quick start: both
+# install what is missing, configure and build before doing their job.
+
+PRESET ?= dev
+BUILD := build/$(PRESET)
+# CI builds with warnings as errors.
+ifeq ($(CI),true)
+CMAKE_EXTRA := -DCCM_WERROR=ON
+endif
+
+.PHONY: deps configure build run test test-asan bench clean
+
+deps:
+	@scripts/install-deps
+
+configure: deps
+	cmake --preset $(PRESET) $(CMAKE_EXTRA)
+
+build: configure
+	cmake --build --preset $(PRESET)
+
+run: build
+	@scripts/run-example $(BUILD)
+
+test: build
+	ctest --preset $(PRESET)
+
+test-asan:
+	$(MAKE) test PRESET=asan
+
+clean:
+	rm -rf build

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace ccm {
+
+/// An error travelling up through the modules: a stable code and a message for people.
+/// Context is added on the way up with withContext("loading manifest").
+struct Error {
+    std::string code;
+    std::string message;
+
+    /// Returns a copy whose message is prefixed with "context: ".
+    [[nodiscard]] Error withContext(const std::string &context) const
+    {
+        return Error{code, context + ": " + message};
+    }
+};
+
+/// Either a value or an Error. No exception crosses a module boundary; functions that can fail
+/// return a Result instead.
+template<typename T>
+class Result
+{
+public:
+    Result(T value)
+        : m_state(std::move(value))
+    {
+    }
+    Result(Error error)
+        : m_state(std::move(error))
+    {
+    }
+
+    [[nodiscard]] bool ok() const { return std::holds_alternative<T>(m_state); }
+    explicit operator bool() const { return ok(); }
+
+    /// The value; only valid when ok().
+    [[nodiscard]] const T &value() const & { return std::get<T>(m_state); }
+    [[nodiscard]] T &value() & { return std::get<T>(m_state); }
+    [[nodiscard]] T &&value() && { return std::get<T>(std::move(m_state)); }
+    const T &operator*() const & { return value(); }
+    const T *operator->() const { return &value(); }
+
+    /// The error; only valid when !ok().
+    [[nodiscard]] const Error &error() const { return std::get<Error>(m_state); }
+
+private:
+    std::variant<T, Error> m_state;
+};
+
+} // namespace ccm

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "schema_registry.h"
+
+#include "embedded_schemas.h"
+#include "manifest.h"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include <algorithm>
+
+namespace ccm {
+namespace {
+
+const Json kNull;
+const std::vector<std::string> kNoProperties;
+
+nlohmann::json toPlain(const Json &value)
+{
+    switch (value.type()) {
+    case Json::value_t::object: {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto &[key, item] : value.items())
+            out[key] = toPlain(item);
+        return out;
+    }
+    case Json::value_t::array: {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto &item : value)
+            out.push_back(toPlain(item));
+        return out;
+    }
+    case Json::value_t::string:
+        return value.get<std::string>();
+    case Json::value_t::boolean:
+        return value.get<bool>();
+    case Json::value_t::number_integer:
+        return value.get<std::int64_t>();
+    case Json::value_t::number_unsigned:
+        return value.get<std::uint64_t>();
+    case Json::value_t::number_float:
+        return value.get<double>();
+    default:
+        return nullptr;
+    }
+}
+
+std::string unescapeToken(std::string token)
+{
+    std::string out;
+    for (std::size_t i = 0; i < token.size(); ++i) {
+        if (token[i] == '~' && i + 1 < token.size()) {
+            out += token[i + 1] == '1' ? '/' : '~';
+            ++i;
+        } else {
+            out += token[i];
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> splitPointer(std::string_view pointer)
+{
+    std::vector<std::string> tokens;
+    std::size_t start = 1;
+    while (start <= pointer.size() && !pointer.empty()) {
+        const std::size_t end = pointer.find('/', start);
+        tokens.push_back(unescapeToken(std::string(pointer.substr(start, end - start))));
+        if (end == std::string_view::npos)
+            break;
+        start = end + 1;
+    }
+    return tokens;
+}
+
+std::string describeType(const Json &value)
+{
+    switch (value.type()) {
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::object:
+        return "a map";
+    case Json::value_t::array:
+        return "a list";
+    case Json::value_t::string:
+        return "a string";
+    case Json::value_t::boolean:
+        return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+        return "an integer";
+    default:
+        return "a number";
+    }
+}
+
+std::string describeSchemaType(const std::string &type)
+{
+    if (type == "string")
+        return "a string";
+    if (type == "boolean")
+        return "true or false";
+    if (type == "integer")
+        return "an integer";
+    if (type == "number")
+        return "a number";
+    if (type == "array")
+        return "a list";
+    if (type == "object")
+        return "a map";
+    if (type == "null")
+        return "empty";
+    return type;
+}
+
+std::string numberText(const Json &number)
+{
+    if (number.is_number_float()) {
+        const double d = number.get<double>();
+        if (d == static_cast<double>(static_cast<std::int64_t>(d)))
+            return std::to_string(static_cast<std::int64_t>(d));
+    }
+    return number.dump();
+}
+
+} // namespace
+
+struct SchemaRegistry::Compiled {
+    valijson::Schema schema;
+};
+
+const SchemaRegistry &SchemaRegistry::instance()
+{
+    static const SchemaRegistry registry;
+    return registry;
+}
+
+SchemaRegistry::~SchemaRegistry() = default;
+
+SchemaRegistry::SchemaRegistry()
+{
+    for (std::string_view name : schemas::embeddedSchemaNames()) {
+        const auto text = schemas::embeddedSchema(name);
+        Json parsed = Json::parse(text->begin(), text->end(), nullptr, false);
+        if (parsed.is_discarded()) {
+            m_loadErrors.push_back("schema " + std::string(name) + " is not valid JSON");
+            continue;
+        }
+        m_documents.emplace(std::string(name), std::move(parsed));
+    }
+
+    const auto fetch = [this](const std::string &uri) -> const nlohmann::json * {
+        const Json &doc = document(uri);
+        if (doc.is_null())
+            return nullptr;
+        return new nlohmann::json(toPlain(doc));
+    };
+    const auto release = [](const nlohmann::json *doc) { delete doc; };
+
+    std::vector<std::string> toCompile{"manifest.json"};
+    for (std::string_view type : kResourceTypes)
+        toCompile.push_back(std::string(type) + ".json");
+    for (const std::string &file : toCompile) {
+        const Json &doc = document(file);
+        if (doc.is_null()) {
+            m_loadErrors.push_back("schema " + file + " is missing");
+            continue;
+        }
+        auto compiled = std::make_unique<Compiled>();
+        try {
+            const nlohmann::json plain = toPlain(doc);
+            valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+            valijson::adapters::NlohmannJsonAdapter adapter(plain);
+            parser.populateSchema(adapter, compiled->schema, fetch, release);
+        } catch (const std::exception &e) {
+            m_loadErrors.push_back("schema " + file + " does not compile: " + e.what());
+            continue;
+        }
+        m_compiled.emplace(file, std::move(compiled));
+    }
+
+    for (std::string_view type : kResourceTypes) {
+        std::vector<std::string> order;
+        const Json &schema = typeSchema(type);
+        if (schema.contains("properties")) {
+            for (const auto &[key, value] : schema["properties"].items())
+                order.push_back(key);
+        }
+        m_order.emplace(std::string(type), std::move(order));
+    }
+}
+
+const Json &SchemaRegistry::document(std::string_view fileName) const
+{
+    const auto it = m_documents.find(fileName);
+    return it == m_documents.end() ? kNull : it->second;
+}
+
+const Json &SchemaRegistry::typeSchema(std::string_view type) const
+{
+    return document(std::string(type) + ".json");
+}
+
+const std::vector<std::string> &SchemaRegistry::propertyOrder(std::string_view type) const
+{
+    const auto it = m_order.find(type);
+    return it == m_order.end() ? kNoProperties : it->second;
+}
+
+const Json &SchemaRegistry::resolve(const Json &node, std::string_view file) const
+{
+    const Json *current = &node;
+    std::string currentFile(file);
+    for (int hops = 0; hops < 16 && current->is_object() && current->contains("$ref"); ++hops) {
+        const auto ref = (*current)["$ref"].get<std::string>();
+        const auto hash = ref.find('#');
+        if (hash != 0)
+            currentFile = ref.substr(0, hash);
+        const Json *root = &document(currentFile);
+        const std::string pointer = hash == std::string::npos ? std::string() : ref.substr(hash + 1);
+        try {
+            current = &root->at(Json::json_pointer(pointer));
+        } catch (const std::exception &) {
+            return kNull;
+        }
+    }
+    return *current;
+}
+
+const Json &SchemaRegistry::propertySchema(std::string_view type, std::string_view property) const
+{
+    const Json &schema = typeSchema(type);
+    if (!schema.contains("properties") || !schema["properties"].contains(property))
+        return kNull;
+    return resolve(schema["properties"][std::string(property)], std::string(type) + ".json");
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type, const Json &body) const
+{
+    const std::string file = std::string(type) + ".json";
+    const auto it = m_compiled.find(file);
+    if (it == m_compiled.end())
+        return {};
+    std::vector<SchemaViolation> out;
+    const auto &known = propertyOrder(type);
+    if (body.is_object()) {
+        for (const auto &[key, value] : body.items()) {
+            if (std::find(known.begin(), known.end(), key) != known.end())
+                continue;
+            std::string message = "unknown " + std::string(type) + " property '" + key + "'";
+            if (auto suggestion = closestMatch(key, known))
+                message += "; did you mean '" + *suggestion + "'?";
+            out.push_back({appendPointer("", key), std::move(message), true});
+        }
+    }
+    for (SchemaViolation &violation : validate(*it->second, typeSchema(type), file, body)) {
+        // Unknown top-level properties are reported above, with a suggestion.
+        if (violation.atKey && violation.pointer.find('/', 1) == std::string::npos)
+            continue;
+        out.push_back(std::move(violation));
+    }
+    return out;
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validateDocument(const Json &documentValue) const
+{
+    const auto it = m_compiled.find("manifest.json");
+    if (it == m_compiled.end())
+        return {};
+    return validate(*it->second, document("manifest.json"), "manifest.json", documentValue);
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, const Json &schemaRoot,
+                                                      std::string_view file, const Json &value) const
+{
+    const nlohmann::json plain = toPlain(value);
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter target(plain);
+    if (validator.validate(compiled.schema, target, &results))
+        return {};
+
+    // Finds the sub-schema that applies at an instance pointer, following properties, items,
+    // additionalProperties, $ref and the first matching branch of allOf/anyOf/oneOf.
+    const auto schemaAt = [&](const std::vector<std::string> &tokens) -> const Json & {
+        const Json *node = &resolve(schemaRoot, file);
+        std::string currentFile(file);
+        for (const std::string &token : tokens) {
+            const Json *next = nullptr;
+            const auto step = [&](const Json &candidate) -> const Json * {
+                const Json &s = resolve(candidate, currentFile);
+                if (s.contains("properties") && s["properties"].contains(token))
+                    return &resolve(s["properties"][token], currentFile);
+                if (s.contains("items") && s["items"].is_object())
+                    return &resolve(s["items"], currentFile);
+                if (s.contains("additionalProperties") && s["additionalProperties"].is_object())
+                    return &resolve(s["additionalProperties"], currentFile);
+                return nullptr;
+            };
+            next = step(*node);
+            for (const char *combinator : {"allOf", "anyOf", "oneOf"}) {
+                if (next || !node->contains(combinator))
+                    continue;
+                for (const Json &branch : (*node)[combinator]) {
+                    if ((next = step(branch)))
+                        break;
+                }
+            }
+            if (!next)
+                return kNull;
+            node = next;
+        }
+        return *node;
+    };
+
+    std::vector<SchemaViolation> out;
+    std::vector<SchemaViolation> containers;
+    valijson::ValidationResults::Error error;
+    while (results.popError(error)) {
+        std::string pointer;
+        for (const std::string &element : error.context) {
+            if (element == "<root>")
+                continue;
+            std::string token = element;
+            if (token.size() >= 2 && token.front() == '[' && token.back() == ']')
+                token = token.substr(1, token.size() - 2);
+            pointer = appendPointer(pointer, token);
+        }
+        const std::vector<std::string> tokens = splitPointer(pointer);
+        const std::string what = tokens.empty() ? std::string("the value") : "'" + tokens.back() + "'";
+        Json instanceValue;
+        try {
+            instanceValue = value.at(Json::json_pointer(pointer));
+        } catch (const std::exception &) {
+        }
+        const std::string &d = error.description;
+        const Json &schema = schemaAt(tokens);
+
+        if (d.rfind("Value type not permitted", 0) == 0) {
+            std::string expected;
+            if (schema.contains("type")) {
+                const Json &type = schema["type"];
+                if (type.is_string()) {
+                    expected = describeSchemaType(type.get<std::string>());
+                } else {
+                    for (std::size_t i = 0; i < type.size(); ++i) {
+                        if (i)
+                            expected += " or ";
+                        expected += describeSchemaType(type[i].get<std::string>());
+                    }
+                }
+            }
+            std::string message = what + " must be " + (expected.empty() ? "of another type" : expected) + ", not "
+                                  + describeType(instanceValue);
+            out.push_back({pointer, std::move(message), false});
+        } else if (d.rfind("Failed to match against any enum values", 0) == 0) {
+            std::string allowed;
+            if (schema.contains("enum")) {
+                for (std::size_t i = 0; i < schema["enum"].size(); ++i) {
+                    if (i)
+                        allowed += ", ";
+                    const Json &option = schema["enum"][i];
+                    allowed += option.is_string() ? option.get<std::string>() : option.dump();
+                }
+            }
+            const std::string shown = instanceValue.is_string() ? instanceValue.get<std::string>() : instanceValue.dump();
+            out.push_back({pointer, "'" + shown + "' is not a valid value for " + what + "; expected one of " + allowed,
+                           false});
+        } else if (d.rfind("Object contains a property that could not be validated", 0) == 0) {
+            const auto open = d.rfind(": '");
+            const std::string key = open == std::string::npos ? std::string() : d.substr(open + 3, d.size() - open - 5);
+            std::vector<std::string> known;
+            if (schema.contains("properties")) {
+                for (const auto &[k, v] : schema["properties"].items())
+                    known.push_back(k);
+            }
+            std::string message = "unknown property '" + key + "'";
+            if (auto suggestion = closestMatch(key, known))
+                message += "; did you mean '" + *suggestion + "'?";
+            else if (!known.empty()) {
+                message += "; expected ";
+                for (std::size_t i = 0; i < known.size(); ++i)
+                    message += (i ? ", " : "") + known[i];
+            }
+            out.push_back({appendPointer(pointer, key), std::move(message), true});
+        } else if (d.rfind("Missing required property", 0) == 0) {
+            const auto open = d.find('\'');
+            const std::string key = d.substr(open + 1, d.rfind('\'') - open - 1);
+            out.push_back({pointer, (tokens.empty() ? std::string() : what + " ") + "is missing the required property '"
+                                        + key + "'",
+                           false});
+        } else if (d.rfind("Expected number greater than or equal to", 0) == 0 && schema.contains("minimum")) {
+            out.push_back({pointer, what + " must be at least " + numberText(schema["minimum"]) + ", not "
+                                        + instanceValue.dump(),
+                           false});
+        } else if (d.rfind("Expected number less than or equal to", 0) == 0 && schema.contains("maximum")) {
+            out.push_back({pointer, what + " must be at most " + numberText(schema["maximum"]) + ", not "
+                                        + instanceValue.dump(),
+                           false});
+        } else if (d.rfind("Object should have no more than", 0) == 0 || d.rfind("Object should have no fewer than", 0) == 0) {
+            const bool exactlyOne = schema.value("minProperties", 0) == 1 && schema.value("maxProperties", 0) == 1;
+            out.push_back({pointer,
+                           exactlyOne ? what + " must have exactly one key, not " + std::to_string(instanceValue.size())
+                                      : what + ": " + d,
+                           false});
+        } else if (d.rfind("Failed to validate", 0) == 0 || d.rfind("Target should not validate", 0) == 0) {
+            containers.push_back({pointer, what + " does not match the schema", false});
+        } else {
+            std::string message = d;
+            if (!message.empty() && message.back() == '.')
+                message.pop_back();
+            if (!message.empty())
+                message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+            out.push_back({pointer, what + ": " + message, false});
+        }
+    }
+    if (out.empty() && !containers.empty())
+        out.push_back(containers.front());
+    // The same message can arrive through several branches of a combinator.
+    std::vector<SchemaViolation> unique;
+    for (SchemaViolation &violation : out) {
+        const bool seen = std::any_of(unique.begin(), unique.end(), [&](const SchemaViolation &u) {
+            return u.pointer == violation.pointer && u.message == violation.message;
+        });
+        if (!seen)
+            unique.push_back(std::move(violation));
+    }
+    return unique;
+}
+
+} // namespace ccm

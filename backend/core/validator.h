@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "diagnostic.h"
+#include "manifest.h"
+#include "result.h"
+
+#include <string_view>
+
+namespace ccm {
+
+/// Checks a loaded manifest: every resource body against its type's JSON Schema, then the
+/// semantic rules of each type (paths, modes, names, versions, URLs, durations, references, ...)
+/// on the flattened resources, then duplicate names and aliases. Returns the loader's
+/// diagnostics followed by these, sorted by position.
+Diagnostics validateManifest(const LoadedManifest &loaded);
+
+/// Reads and validates manifest text.
+Diagnostics validateManifestText(std::string_view text);
+
+/// True when the string holds a template expression ({{ }} or ${ }), whose value is only
+/// known when the manifest is resolved; format rules skip such values.
+bool isTemplated(std::string_view value);
+
+/// Parses a file mode ("0644", "644", "0o755", "0O700") into its numeric value, or explains what
+/// is wrong with it.
+Result<unsigned> parseFileMode(std::string_view mode);
+
+/// True for an absolute path with no empty, "." or ".." components and no trailing slash
+/// (what Go's filepath.Clean leaves unchanged).
+bool isAbsoluteCleanPath(std::string_view path);
+
+} // namespace ccm
