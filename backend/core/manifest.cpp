@@ -357,23 +357,50 @@ private:
     std::vector<std::string> m_entryPointers;
 };
 
+/// Edit distance where swapping two neighbouring letters counts as one edit, as typos do.
 std::size_t editDistance(std::string_view a, std::string_view b)
 {
-    std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
     for (std::size_t j = 0; j <= b.size(); ++j)
-        previous[j] = j;
+        d[0][j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
-        current[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
         }
-        std::swap(previous, current);
     }
-    return previous[b.size()];
+    return d[a.size()][b.size()];
 }
 
 } // namespace
+
+bool sameValue(const Json &a, const Json &b)
+{
+    if (a.is_object() && b.is_object()) {
+        if (a.size() != b.size())
+            return false;
+        for (const auto &[key, value] : a.items()) {
+            const auto other = b.find(key);
+            if (other == b.end() || !sameValue(value, *other))
+                return false;
+        }
+        return true;
+    }
+    if (a.is_array() && b.is_array()) {
+        if (a.size() != b.size())
+            return false;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (!sameValue(a[i], b[i]))
+                return false;
+        }
+        return true;
+    }
+    return a == b;
+}
 
 bool isResourceType(std::string_view type)
 {

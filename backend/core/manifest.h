@@ -24,13 +24,20 @@ inline constexpr std::string_view kDefaultsKey = "defaults";
 /// How a resource block writes its body: `- NAME: {props}` items, or one `{name: X, ...}` map.
 enum class BodyForm { List, Single };
 
+/// Equality of values where the order of map keys does not matter (it does for lists).
+bool sameValue(const Json &a, const Json &b);
+
 /// One item of a block: a resource, or the block's defaults.
 struct ResourceEntry {
     std::string name; ///< empty for the defaults entry
     Json properties = Json::object(); ///< every property except the name
     bool isDefaults = false;
 
-    friend bool operator==(const ResourceEntry &, const ResourceEntry &) = default;
+    /// Properties are a map: their order is not part of a resource's meaning.
+    friend bool operator==(const ResourceEntry &a, const ResourceEntry &b)
+    {
+        return a.name == b.name && a.isDefaults == b.isDefaults && sameValue(a.properties, b.properties);
+    }
 };
 
 /// One item of ccm.resources: a type and its entries, in declaration order.

@@ -212,8 +212,13 @@ const std::vector<std::string> &SchemaRegistry::propertyOrder(std::string_view t
 
 const Json &SchemaRegistry::resolve(const Json &node, std::string_view file) const
 {
-    const Json *current = &node;
     std::string currentFile(file);
+    return resolveIn(node, currentFile);
+}
+
+const Json &SchemaRegistry::resolveIn(const Json &node, std::string &currentFile) const
+{
+    const Json *current = &node;
     for (int hops = 0; hops < 16 && current->is_object() && current->contains("$ref"); ++hops) {
         const auto ref = (*current)["$ref"].get<std::string>();
         const auto hash = ref.find('#');
@@ -286,19 +291,25 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
     // Finds the sub-schema that applies at an instance pointer, following properties, items,
     // additionalProperties, $ref and the first matching branch of allOf/anyOf/oneOf.
     const auto schemaAt = [&](const std::vector<std::string> &tokens) -> const Json & {
-        const Json *node = &resolve(schemaRoot, file);
         std::string currentFile(file);
+        const Json *node = &resolveIn(schemaRoot, currentFile);
         for (const std::string &token : tokens) {
             const Json *next = nullptr;
             const auto step = [&](const Json &candidate) -> const Json * {
-                const Json &s = resolve(candidate, currentFile);
+                std::string stepFile = currentFile;
+                const Json &s = resolveIn(candidate, stepFile);
+                const Json *child = nullptr;
                 if (s.contains("properties") && s["properties"].contains(token))
-                    return &resolve(s["properties"][token], currentFile);
-                if (s.contains("items") && s["items"].is_object())
-                    return &resolve(s["items"], currentFile);
-                if (s.contains("additionalProperties") && s["additionalProperties"].is_object())
-                    return &resolve(s["additionalProperties"], currentFile);
-                return nullptr;
+                    child = &s["properties"][token];
+                else if (s.contains("items") && s["items"].is_object())
+                    child = &s["items"];
+                else if (s.contains("additionalProperties") && s["additionalProperties"].is_object())
+                    child = &s["additionalProperties"];
+                if (!child)
+                    return nullptr;
+                const Json *resolved = &resolveIn(*child, stepFile);
+                currentFile = stepFile;
+                return resolved;
             };
             next = step(*node);
             for (const char *combinator : {"allOf", "anyOf", "oneOf"}) {

@@ -54,6 +54,8 @@ public:
 
 private:
     SchemaRegistry();
+    /// resolve() that also updates file to the document the result lives in.
+    const Json &resolveIn(const Json &node, std::string &file) const;
     struct Compiled;
 
     std::vector<SchemaViolation> validate(const Compiled &compiled, const Json &schemaRoot, std::string_view file,

@@ -138,11 +138,35 @@ std::optional<double> parseFloat(std::string_view s)
     return value;
 }
 
+/// yaml-cpp accepts a quoted scalar that runs to the end of the text; a forgotten closing quote
+/// would then swallow the rest of the manifest. True when the quote opened at offset is closed.
+bool quoteIsClosed(std::string_view text, std::size_t offset)
+{
+    if (offset >= text.size())
+        return true;
+    const char quote = text[offset];
+    if (quote != '"' && quote != '\'')
+        return true;
+    for (std::size_t i = offset + 1; i < text.size(); ++i) {
+        if (quote == '"' && text[i] == '\\') {
+            ++i;
+        } else if (text[i] == quote) {
+            if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+                ++i;
+                continue;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
 class Converter
 {
 public:
-    Converter(const YamlLimits &limits, SourceMap &map, Diagnostics &diagnostics)
-        : m_limits(limits)
+    Converter(std::string_view text, const YamlLimits &limits, SourceMap &map, Diagnostics &diagnostics)
+        : m_text(text)
+        , m_limits(limits)
         , m_map(map)
         , m_diagnostics(diagnostics)
     {
@@ -169,6 +193,10 @@ public:
             out = nullptr;
             return true;
         case YAML::NodeType::Scalar:
+            if (node.Tag() == "!" && !node.Mark().is_null() && !quoteIsClosed(m_text, static_cast<std::size_t>(node.Mark().pos))) {
+                m_diagnostics.push_back({Severity::Error, "invalid YAML: this quoted string is never closed", pointer, valuePos});
+                return false;
+            }
             out = scalar(node);
             return true;
         case YAML::NodeType::Sequence: {
@@ -224,6 +252,7 @@ private:
         return resolvePlainScalar(text);
     }
 
+    std::string_view m_text;
     const YamlLimits &m_limits;
     SourceMap &m_map;
     Diagnostics &m_diagnostics;
@@ -291,7 +320,7 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     }
 
     YamlDocument document;
-    Converter converter(limits, document.sourceMap, result.diagnostics);
+    Converter converter(text, limits, document.sourceMap, result.diagnostics);
     if (!converter.convert(documents.front(), "", positionOf(documents.front().Mark()), document.root))
         return result;
     result.document = std::move(document);

@@ -58,8 +58,6 @@ MainWindow::MainWindow(QWidget *parent)
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion);
 }
 
-MainWindow::~MainWindow() = default;
-
 bool MainWindow::openFile(const QString &path)
 {
     QFile file(path);

@@ -19,7 +19,6 @@ class MainWindow : public QMainWindow
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
-    ~MainWindow() override;
 
     /// Shows the manifest at @p path and puts its file name in the window title. Returns false when
     /// the file cannot be read: the shown text and title stay as they were, and the reason, naming

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+// The project's own schemas: they load, carry the annotations forms need, agree with the
+// reference CCM v1 schema, and every example validates against both.
+#include "manifest.h"
+#include "schema_registry.h"
+#include "test_support.h"
+#include "yaml_reader.h"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include <memory>
+
+using namespace ccm;
+using namespace ccm::test;
+
+namespace {
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return file.readAll();
+}
+
+nlohmann::json yamlToPlainJson(const QByteArray &text)
+{
+    const YamlReadResult read = readYaml(text.toStdString());
+    if (!read.document)
+        return nullptr;
+    return nlohmann::json::parse(read.document->root.dump());
+}
+
+QStringList exampleFiles()
+{
+    QStringList files;
+    const QDir examples(QStringLiteral(CCM_SOURCE_DIR "/resources/examples"));
+    for (const QString &name : examples.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+        files << examples.filePath(name);
+    const QDir parts(examples.filePath(QStringLiteral("parts")));
+    for (const QString &name : parts.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+        files << parts.filePath(name);
+    return files;
+}
+
+} // namespace
+
+class TestSchemas : public QObject
+{
+    Q_OBJECT
+
+    nlohmann::json m_referenceDocument;
+    valijson::Schema m_reference;
+
+    QStringList referenceErrors(const nlohmann::json &document)
+    {
+        valijson::Validator validator;
+        valijson::ValidationResults results;
+        valijson::adapters::NlohmannJsonAdapter target(document);
+        QStringList errors;
+        if (!validator.validate(m_reference, target, &results)) {
+            valijson::ValidationResults::Error error;
+            while (results.popError(error)) {
+                QStringList context;
+                for (const auto &c : error.context)
+                    context << q(c);
+                errors << context.join(QString()) + QStringLiteral(": ") + q(error.description);
+            }
+        }
+        return errors;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString path = QStringLiteral(CCM_SHARED_DIR "/reference/ccm-v1/manifest.json");
+        m_referenceDocument = nlohmann::json::parse(readFile(path).toStdString());
+        valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+        valijson::adapters::NlohmannJsonAdapter adapter(m_referenceDocument);
+        parser.populateSchema(adapter, m_reference);
+    }
+
+    void schemasLoad()
+    {
+        const auto &errors = SchemaRegistry::instance().loadErrors();
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
+    }
+
+    void typeAnnotations_data()
+    {
+        QTest::addColumn<QString>("type");
+        for (std::string_view type : kResourceTypes)
+            QTest::newRow(std::string(type).c_str()) << q(std::string(type));
+    }
+
+    void typeAnnotations()
+    {
+        QFETCH(QString, type);
+        const auto &registry = SchemaRegistry::instance();
+        const Json &schema = registry.typeSchema(type.toStdString());
+        QVERIFY(schema.is_object());
+        QCOMPARE(q(schema.value("x-ccm-type", "")), type);
+        for (const char *key : {"x-ccm-label", "x-ccm-summary", "x-ccm-icon", "description"})
+            QVERIFY2(schema.contains(key) && schema[key].is_string() && !schema[key].get<std::string>().empty(), key);
+        QVERIFY(schema["x-ccm-ensure"].is_array() && !schema["x-ccm-ensure"].empty());
+        QVERIFY(schema["x-ccm-providers"].is_array() && !schema["x-ccm-providers"].empty());
+        QVERIFY(schema.contains("x-ccm-ensure-default"));
+        QCOMPARE(schema.value("additionalProperties", true), false);
+
+        const auto &order = registry.propertyOrder(type.toStdString());
+        QVERIFY(order.size() > 5);
+        QCOMPARE(q(order[0]), QStringLiteral("name"));
+        QCOMPARE(q(order[1]), QStringLiteral("ensure"));
+        const Json groups = schema["x-ccm-groups"];
+        for (const std::string &property : order) {
+            const Json &p = registry.propertySchema(type.toStdString(), property);
+            const QByteArray what = (type.toStdString() + "." + property).c_str();
+            QVERIFY2(p.is_object(), what);
+            QVERIFY2(!p.value("description", std::string()).empty(), what + " has no description");
+            QVERIFY2(!p.value("title", std::string()).empty(), what + " has no title");
+            QVERIFY2(p.contains("x-ccm-widget"), what + " has no widget hint");
+            QVERIFY2(p.contains("x-ccm-group"), what + " has no group");
+            QVERIFY2(std::find(groups.begin(), groups.end(), p["x-ccm-group"]) != groups.end(), what + " is in an undeclared group");
+        }
+    }
+
+    /// Every property the reference knows, ours knows with the same JSON type.
+    void agreesWithReference_data()
+    {
+        typeAnnotations_data();
+    }
+
+    void agreesWithReference()
+    {
+        QFETCH(QString, type);
+        const auto &registry = SchemaRegistry::instance();
+        const std::string key = type.toStdString() + "ResourcePropertiesWithName";
+        QVERIFY(m_referenceDocument["$defs"].contains(key));
+        for (const auto &[property, refSchema] : m_referenceDocument["$defs"][key]["properties"].items()) {
+            const Json &ours = registry.propertySchema(type.toStdString(), property);
+            QVERIFY2(ours.is_object(), qPrintable(type + QStringLiteral(" lacks ") + q(property)));
+            if (refSchema.contains("type") && ours.contains("type"))
+                QCOMPARE(q(ours["type"].dump()), q(refSchema["type"].dump()));
+            if (refSchema.contains("enum"))
+                QCOMPARE(q(ours["enum"].dump()), q(refSchema["enum"].dump()));
+        }
+    }
+
+    void examplesValidate_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QStringList files = exampleFiles();
+        QVERIFY(files.size() >= 6);
+        for (const QString &file : files)
+            QTest::newRow(qPrintable(QFileInfo(file).fileName())) << file;
+    }
+
+    void examplesValidate()
+    {
+        QFETCH(QString, path);
+        const QByteArray text = readFile(path);
+        const nlohmann::json document = yamlToPlainJson(text);
+        QVERIFY(document.is_object());
+        const QStringList reference = referenceErrors(document);
+        QVERIFY2(reference.isEmpty(), qPrintable(reference.join(QLatin1Char('\n'))));
+
+        const YamlReadResult read = readYaml(text.toStdString());
+        const auto ours = SchemaRegistry::instance().validateDocument(read.document->root);
+        QStringList messages;
+        for (const auto &v : ours)
+            messages << q(v.pointer + ": " + v.message);
+        QVERIFY2(ours.empty(), qPrintable(messages.join(QLatin1Char('\n'))));
+    }
+
+    /// The same documents both schemas must refuse, so the checks above can fail.
+    void invalidDocuments_data()
+    {
+        QTest::addColumn<QByteArray>("yaml");
+        QTest::newRow("unknown top-level key") << QByteArray("ccm: {resources: []}\nextra: 1\n");
+        QTest::newRow("unknown property") << QByteArray("ccm:\n  resources:\n    - file:\n        - /x: {ensure: present, colour: red}\n");
+        QTest::newRow("unknown type") << QByteArray("ccm:\n  resources:\n    - user:\n        - bob: {}\n");
+        QTest::newRow("bad ensure") << QByteArray("ccm:\n  resources:\n    - service:\n        - cron: {ensure: restarted}\n");
+        QTest::newRow("two types in a block") << QByteArray("ccm:\n  resources:\n    - file: []\n      exec: []\n");
+        QTest::newRow("single form without name") << QByteArray("ccm:\n  resources:\n    - package: {ensure: present}\n");
+        QTest::newRow("bad merge") << QByteArray("hierarchy: {merge: shallow}\n");
+        QTest::newRow("bool as string") << QByteArray("ccm:\n  fail_on_error: \"yes\"\n");
+    }
+
+    void invalidDocuments()
+    {
+        QFETCH(QByteArray, yaml);
+        const nlohmann::json document = yamlToPlainJson(yaml);
+        QVERIFY(!referenceErrors(document).isEmpty());
+        const YamlReadResult read = readYaml(yaml.toStdString());
+        QVERIFY(!SchemaRegistry::instance().validateDocument(read.document->root).empty());
+    }
+
+    void readableViolations()
+    {
+        const Json body = Json::parse(R"({"ensure": "present", "owner": "root", "mode": 644, "force": "yes", "colour": 1})");
+        const auto violations = SchemaRegistry::instance().validateBody("file", body);
+        QStringList messages;
+        for (const auto &v : violations)
+            messages << q(v.pointer + " " + v.message);
+        QVERIFY2(messages.contains(QStringLiteral("/colour unknown file property 'colour'; did you mean 'content'?"))
+                     || messages.contains(QStringLiteral("/colour unknown file property 'colour'")),
+                 qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY2(messages.contains(QStringLiteral("/force 'force' must be true or false, not a string")),
+                 qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY2(messages.contains(QStringLiteral("/mode 'mode' must be a string, not an integer")),
+                 qPrintable(messages.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSchemas)
+#include "tst_schemas.moc"

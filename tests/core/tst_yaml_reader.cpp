@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test_support.h"
+#include "yaml_reader.h"
+
+#include <QTest>
+
+#include <limits>
+
+using namespace ccm;
+using namespace ccm::test;
+
+Q_DECLARE_METATYPE(ccm::Json)
+
+class TestYamlReader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void scalarTyping_data()
+    {
+        QTest::addColumn<QString>("yaml");
+        QTest::addColumn<Json>("expected");
+        QTest::newRow("plain string") << QStringLiteral("v: nginx") << Json("nginx");
+        QTest::newRow("quoted number") << QStringLiteral("v: \"0644\"") << Json("0644");
+        QTest::newRow("single quoted") << QStringLiteral("v: '8080'") << Json("8080");
+        QTest::newRow("leading zero is octal") << QStringLiteral("v: 0644") << Json(420);
+        QTest::newRow("0o octal") << QStringLiteral("v: 0o755") << Json(493);
+        QTest::newRow("hex") << QStringLiteral("v: 0x1F") << Json(31);
+        QTest::newRow("decimal") << QStringLiteral("v: 8080") << Json(8080);
+        QTest::newRow("negative") << QStringLiteral("v: -3") << Json(-3);
+        QTest::newRow("float") << QStringLiteral("v: 1.5") << Json(1.5);
+        QTest::newRow("exponent") << QStringLiteral("v: 1e3") << Json(1000.0);
+        QTest::newRow("version string") << QStringLiteral("v: 1.2.3") << Json("1.2.3");
+        QTest::newRow("true") << QStringLiteral("v: true") << Json(true);
+        QTest::newRow("False") << QStringLiteral("v: False") << Json(false);
+        QTest::newRow("yes stays a string") << QStringLiteral("v: yes") << Json("yes");
+        QTest::newRow("tilde") << QStringLiteral("v: ~") << Json(nullptr);
+        QTest::newRow("empty") << QStringLiteral("v:") << Json(nullptr);
+        QTest::newRow("explicit str tag") << QStringLiteral("v: !!str 12") << Json("12");
+        QTest::newRow("inf") << QStringLiteral("v: .inf") << Json(std::numeric_limits<double>::infinity());
+        QTest::newRow("huge integer is a float") << QStringLiteral("v: 99999999999999999999") << Json(1e20);
+        QTest::newRow("template") << QStringLiteral("v: \"{{ lookup('x') }}\"") << Json("{{ lookup('x') }}");
+    }
+
+    void scalarTyping()
+    {
+        QFETCH(QString, yaml);
+        QFETCH(Json, expected);
+        const YamlReadResult result = readYaml(yaml.toStdString());
+        QVERIFY2(result.document, qPrintable(describe(result.diagnostics)));
+        QCOMPARE(q(result.document->root["v"].dump()), q(expected.dump()));
+    }
+
+    void positions()
+    {
+        const std::string text = "data:\n"
+                                 "  name: web\n"
+                                 "  ports:\n"
+                                 "    - 80\n"
+                                 "    -   443\n"
+                                 "ccm: {fail_on_error: true}\n";
+        const YamlReadResult result = readYaml(text);
+        QVERIFY(result.document);
+        const SourceMap &map = result.document->sourceMap;
+        QCOMPARE(map.keyAt("/data/name"), (SourcePosition{2, 3}));
+        QCOMPARE(map.valueAt("/data/name"), (SourcePosition{2, 9}));
+        QCOMPARE(map.valueAt("/data/ports/1"), (SourcePosition{5, 9}));
+        QCOMPARE(map.valueAt("/ccm/fail_on_error"), (SourcePosition{6, 22}));
+        // A pointer below a known node falls back to that node.
+        QCOMPARE(map.valueAt("/data/name/missing"), (SourcePosition{2, 9}));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("line");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("the manifest is empty") << 1;
+        QTest::newRow("only comments") << QByteArray("# nothing\n\n") << QStringLiteral("the manifest is empty") << 1;
+        QTest::newRow("binary") << QByteArray("ccm:\n  x\0y", 10) << QStringLiteral("not a text file") << 2;
+        QTest::newRow("latin1") << QByteArray("data:\n  name: caf\xe9\n") << QStringLiteral("not a UTF-8 text file") << 2;
+        QTest::newRow("truncated utf8") << QByteArray("data: \xc3") << QStringLiteral("not a UTF-8 text file") << 1;
+        QTest::newRow("bad indentation") << QByteArray("data:\n  a: 1\n b: 2\n") << QStringLiteral("invalid YAML") << 3;
+        QTest::newRow("unclosed flow") << QByteArray("data: {a: 1\n") << QStringLiteral("invalid YAML") << 2;
+        QTest::newRow("unclosed double quote") << QByteArray("data:\n  a: \"x\n  b: 1\n") << QStringLiteral("never closed") << 2;
+        QTest::newRow("unclosed single quote") << QByteArray("data:\n  a: 'it''s\n") << QStringLiteral("never closed") << 2;
+        QTest::newRow("tab indentation") << QByteArray("data:\n\ta: 1\n") << QStringLiteral("invalid YAML") << 2;
+        QTest::newRow("two documents") << QByteArray("data: {}\n---\nccm: {}\n") << QStringLiteral("2 YAML documents") << 3;
+        QTest::newRow("duplicate key") << QByteArray("data:\n  a: 1\n  a: 2\n") << QStringLiteral("duplicate key 'a' (first defined at line 2)") << 3;
+        QTest::newRow("complex key") << QByteArray("? [a, b]\n: 1\n") << QStringLiteral("map keys must be plain strings") << 1;
+    }
+
+    void badInput()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        QFETCH(int, line);
+        const YamlReadResult result = readYaml(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+        QVERIFY(!result.diagnostics.empty());
+        QVERIFY2(q(result.diagnostics.front().message).contains(message), qPrintable(describe(result.diagnostics)));
+        QCOMPARE(result.diagnostics.front().severity, Severity::Error);
+        QCOMPARE(result.diagnostics.front().position.line, line);
+    }
+
+    void aliasBombIsRefused()
+    {
+        // Each level doubles the previous one: 2^30 nodes once expanded.
+        std::string text = "a0: &a0 [x, x]\n";
+        for (int i = 1; i <= 30; ++i)
+            text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" + std::to_string(i - 1) + ", *a"
+                    + std::to_string(i - 1) + "]\n";
+        const YamlReadResult result = readYaml(text);
+        QVERIFY(!result.document);
+        QVERIFY2(q(result.diagnostics.front().message).contains(QStringLiteral("more than")), qPrintable(describe(result.diagnostics)));
+    }
+
+    void deepNestingIsRefused()
+    {
+        const std::string text = std::string(100000, '[') + std::string(100000, ']');
+        const YamlReadResult result = readYaml(text);
+        QVERIFY(!result.document);
+        QVERIFY(!result.diagnostics.empty());
+        QCOMPARE(result.diagnostics.front().severity, Severity::Error);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestYamlReader)
+#include "tst_yaml_reader.moc"
