@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -320,7 +321,10 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     }
 
     YamlDocument document;
-    Converter converter(text, limits, document.sourceMap, result.diagnostics);
+    YamlLimits effective = limits;
+    if (effective.maxNodes == 0)
+        effective.maxNodes = std::max<std::size_t>(100'000, text.size());
+    Converter converter(text, effective, document.sourceMap, result.diagnostics);
     if (!converter.convert(documents.front(), "", positionOf(documents.front().Mark()), document.root))
         return result;
     result.document = std::move(document);

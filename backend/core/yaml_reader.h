@@ -24,7 +24,9 @@ struct YamlReadResult {
 
 /// Limits that keep hostile input from exhausting memory or time.
 struct YamlLimits {
-    std::size_t maxNodes = 2'000'000; ///< nodes after alias expansion
+    /// Nodes after alias expansion. 0 means one node per byte of text (at least 100,000): a
+    /// document without aliases never has more, while alias bombs stop early.
+    std::size_t maxNodes = 0;
 };
 
 /// Reads one YAML document. Plain scalars are typed the way CCM's own YAML reader types them
