@@ -29,5 +29,10 @@ test: build
 test-asan:
 	$(MAKE) test PRESET=asan
 
+# Figures for the performance targets, from an optimised build.
+bench:
+	$(MAKE) build PRESET=release
+	cmake --build build/release --target bench
+
 clean:
 	rm -rf build

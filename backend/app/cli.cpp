@@ -95,6 +95,7 @@ int validate(const std::vector<std::string> &args, std::ostream &out, std::ostre
         const auto plural = [](std::size_t n, const char *word) {
             return std::to_string(n) + ' ' + word + (n == 1 ? "" : "s");
         };
+        out.flush();
         err << plural(files.size(), "file") << " checked: " << plural(errors, "error") << ", "
             << plural(warnings, "warning") << '\n';
     }

@@ -12,29 +12,6 @@
 namespace ccm {
 namespace {
 
-std::string typeName(const Json &value)
-{
-    switch (value.type()) {
-    case Json::value_t::null:
-        return "nothing (null)";
-    case Json::value_t::object:
-        return "a map";
-    case Json::value_t::array:
-        return "a list";
-    case Json::value_t::string:
-        return "a string";
-    case Json::value_t::boolean:
-        return "a boolean";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-        return "an integer";
-    case Json::value_t::number_float:
-        return "a number";
-    default:
-        return "an unsupported value";
-    }
-}
-
 std::vector<std::string> typeNames()
 {
     return {kResourceTypes.begin(), kResourceTypes.end()};
@@ -64,7 +41,7 @@ public:
         const Json &root = m_out.document;
         if (!root.is_object()) {
             error("", "a manifest is a map with the keys data, hierarchy, overrides and ccm, but this document is "
-                          + typeName(root),
+                          + describeJsonType(root),
                   false);
             return;
         }
@@ -115,7 +92,7 @@ private:
     {
         if (value.is_string())
             return true;
-        error(pointer, what + " must be a string, not " + typeName(value), false);
+        error(pointer, what + " must be a string, not " + describeJsonType(value), false);
         return false;
     }
 
@@ -124,7 +101,7 @@ private:
         if (value.is_null())
             return;
         if (!value.is_object()) {
-            error(pointer, "data must be a map of names to values, not " + typeName(value), false);
+            error(pointer, "data must be a map of names to values, not " + describeJsonType(value), false);
             return;
         }
         m_out.manifest.data = value;
@@ -135,7 +112,7 @@ private:
         if (value.is_null())
             return;
         if (!value.is_object()) {
-            error(pointer, "hierarchy must be a map with 'order' and 'merge', not " + typeName(value), false);
+            error(pointer, "hierarchy must be a map with 'order' and 'merge', not " + describeJsonType(value), false);
             return;
         }
         Hierarchy hierarchy;
@@ -143,7 +120,7 @@ private:
             const std::string itemPointer = appendPointer(pointer, key);
             if (key == "order") {
                 if (!item.is_array()) {
-                    error(itemPointer, "hierarchy order must be a list of strings, not " + typeName(item), false);
+                    error(itemPointer, "hierarchy order must be a list of strings, not " + describeJsonType(item), false);
                     continue;
                 }
                 std::vector<std::string> order;
@@ -171,14 +148,14 @@ private:
         if (value.is_null())
             return;
         if (!value.is_object()) {
-            error(pointer, "overrides must be a map of hierarchy entries to data maps, not " + typeName(value), false);
+            error(pointer, "overrides must be a map of hierarchy entries to data maps, not " + describeJsonType(value), false);
             return;
         }
         Json overrides = Json::object();
         for (const auto &[key, item] : value.items()) {
             if (!item.is_object()) {
                 error(appendPointer(pointer, key),
-                      "override '" + key + "' must be a map of data values, not " + typeName(item), false);
+                      "override '" + key + "' must be a map of data values, not " + describeJsonType(item), false);
                 continue;
             }
             overrides[key] = item;
@@ -190,7 +167,7 @@ private:
     {
         CcmSettings ccm;
         if (!value.is_null() && !value.is_object()) {
-            error(pointer, "ccm must be a map with resources and settings, not " + typeName(value), false);
+            error(pointer, "ccm must be a map with resources and settings, not " + describeJsonType(value), false);
             return;
         }
         if (value.is_object()) {
@@ -204,7 +181,7 @@ private:
                     if (item.is_boolean())
                         ccm.failOnError = item.get<bool>();
                     else if (!item.is_null())
-                        error(itemPointer, "fail_on_error must be true or false, not " + typeName(item), false);
+                        error(itemPointer, "fail_on_error must be true or false, not " + describeJsonType(item), false);
                 } else if (key == "resources_jet_file") {
                     if (expectString(item, itemPointer, key))
                         ccm.resourcesJetFile = item.get<std::string>();
@@ -234,7 +211,7 @@ private:
             return;
         }
         if (!value.is_array()) {
-            error(pointer, "resources must be a list of resource blocks such as '- file: [...]', not " + typeName(value),
+            error(pointer, "resources must be a list of resource blocks such as '- file: [...]', not " + describeJsonType(value),
                   false);
             return;
         }
@@ -245,7 +222,7 @@ private:
                 error(itemPointer,
                       item.is_object() ? "a resource block has exactly one key, the resource type; this one has "
                                              + std::to_string(item.size())
-                                       : "a resource block is a map like '- package: [...]', not " + typeName(item),
+                                       : "a resource block is a map like '- package: [...]', not " + describeJsonType(item),
                       false);
                 continue;
             }
@@ -265,7 +242,7 @@ private:
             else {
                 error(typePointer,
                       "the body of a " + type + " block is a list of '- NAME: {properties}' items or a map with name, not "
-                          + typeName(body),
+                          + describeJsonType(body),
                       false);
                 continue;
             }
@@ -285,7 +262,7 @@ private:
             if (!item.is_object() || item.size() != 1) {
                 error(itemPointer,
                       "each item of a " + block.type + " list is a single '- NAME: {properties}' map, not "
-                          + (item.is_object() ? "a map with " + std::to_string(item.size()) + " keys" : typeName(item)),
+                          + (item.is_object() ? "a map with " + std::to_string(item.size()) + " keys" : describeJsonType(item)),
                       false);
                 continue;
             }
@@ -300,7 +277,7 @@ private:
                 continue;
             }
             if (!properties.is_null() && !properties.is_object()) {
-                error(entryAt, "the properties of " + block.type + "#" + name + " must be a map, not " + typeName(properties),
+                error(entryAt, "the properties of " + block.type + "#" + name + " must be a map, not " + describeJsonType(properties),
                       false);
                 continue;
             }
@@ -335,7 +312,7 @@ private:
             if (key == "name") {
                 if (!value.is_string()) {
                     error(appendPointer(pointer, key),
-                          "the name of a " + block.type + " resource must be a string, not " + typeName(value)
+                          "the name of a " + block.type + " resource must be a string, not " + describeJsonType(value)
                               + (value.is_number() ? " (quote it)" : ""),
                           false);
                     continue;
@@ -377,6 +354,29 @@ std::size_t editDistance(std::string_view a, std::string_view b)
 }
 
 } // namespace
+
+std::string describeJsonType(const Json &value)
+{
+    switch (value.type()) {
+    case Json::value_t::null:
+        return "nothing (null)";
+    case Json::value_t::object:
+        return "a map";
+    case Json::value_t::array:
+        return "a list";
+    case Json::value_t::string:
+        return "a string";
+    case Json::value_t::boolean:
+        return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+        return "an integer";
+    case Json::value_t::number_float:
+        return "a number";
+    default:
+        return "an unsupported value";
+    }
+}
 
 bool sameValue(const Json &a, const Json &b)
 {

@@ -76,27 +76,6 @@ std::vector<std::string> splitPointer(std::string_view pointer)
     return tokens;
 }
 
-std::string describeType(const Json &value)
-{
-    switch (value.type()) {
-    case Json::value_t::null:
-        return "null";
-    case Json::value_t::object:
-        return "a map";
-    case Json::value_t::array:
-        return "a list";
-    case Json::value_t::string:
-        return "a string";
-    case Json::value_t::boolean:
-        return "a boolean";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-        return "an integer";
-    default:
-        return "a number";
-    }
-}
-
 std::string describeSchemaType(const std::string &type)
 {
     if (type == "string")
@@ -365,7 +344,7 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
                 }
             }
             std::string message = what + " must be " + (expected.empty() ? "of another type" : expected) + ", not "
-                                  + describeType(instanceValue);
+                                  + describeJsonType(instanceValue);
             out.push_back({pointer, std::move(message), false});
         } else if (d.rfind("Failed to match against any enum values", 0) == 0) {
             std::string allowed;
