@@ -226,7 +226,8 @@ private:
                       false);
                 continue;
             }
-            const auto &[type, body] = *item.items().begin();
+            const std::string type = item.begin().key();
+            const Json &body = item.begin().value();
             const std::string typePointer = appendPointer(itemPointer, type);
             if (!isResourceType(type)) {
                 unknownKey(type, typePointer, typeNames(), "resource type");
@@ -266,7 +267,8 @@ private:
                       false);
                 continue;
             }
-            const auto &[name, properties] = *item.items().begin();
+            const std::string name = item.begin().key();
+            const Json &properties = item.begin().value();
             const std::string entryAt = appendPointer(itemPointer, name);
             ResourceEntry entry;
             entry.isDefaults = name == kDefaultsKey;
