@@ -31,8 +31,6 @@ private Q_SLOTS:
         QTest::addColumn<QString>("pointerSuffix");
         QTest::addColumn<QString>("severity");
 
-        const char *fileAttrs = "owner: root, group: root";
-        Q_UNUSED(fileAttrs);
         // file: modes
         addRow("file mode 0644", "file", "/etc/motd", "{ensure: present, owner: root, group: root, mode: \"0644\"}");
         addRow("file mode 644", "file", "/etc/motd", "{ensure: present, owner: root, group: root, mode: \"644\"}");
