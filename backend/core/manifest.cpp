@@ -414,8 +414,11 @@ std::string blockPointer(std::size_t block)
     return appendPointer("/ccm/resources", block);
 }
 
-std::string entryPointer(const ResourceBlock &resourceBlock, std::size_t block, std::size_t entry)
+std::string entryPointer(const ResourceBlock &resourceBlock, std::size_t block, std::size_t entry,
+                         const EntryPointers *pointers)
 {
+    if (pointers && block < pointers->size() && entry < (*pointers)[block].size())
+        return (*pointers)[block][entry];
     const std::string typePointer = appendPointer(blockPointer(block), resourceBlock.type);
     if (resourceBlock.form == BodyForm::Single)
         return typePointer;
@@ -431,11 +434,6 @@ std::string FlatResource::propertyPointer(std::string_view property) const
 
 std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers *pointers)
 {
-    const auto pointerOf = [&](const ResourceBlock &block, std::size_t b, std::size_t e) {
-        if (pointers && b < pointers->size() && e < (*pointers)[b].size())
-            return (*pointers)[b][e];
-        return entryPointer(block, b, e);
-    };
     std::vector<FlatResource> out;
     if (!manifest.ccm || !manifest.ccm->resources)
         return out;
@@ -447,7 +445,7 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
         for (std::size_t e = 0; e < block.entries.size(); ++e) {
             if (block.entries[e].isDefaults) {
                 defaults = &block.entries[e];
-                defaultsPointer = pointerOf(block, b, e);
+                defaultsPointer = entryPointer(block, b, e, pointers);
                 break;
             }
         }
@@ -460,7 +458,7 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
             resource.name = entry.name;
             resource.block = b;
             resource.entry = e;
-            resource.pointer = pointerOf(block, b, e);
+            resource.pointer = entryPointer(block, b, e, pointers);
             resource.defaultsPointer = defaultsPointer;
             if (defaults) {
                 resource.properties = defaults->properties;

@@ -79,8 +79,6 @@ struct Manifest {
 
 /// JSON Pointer of block `block` in the document.
 std::string blockPointer(std::size_t block);
-/// JSON Pointer of the body (property map) of an entry in the document.
-std::string entryPointer(const ResourceBlock &resourceBlock, std::size_t block, std::size_t entry);
 
 /// One resource after flattening: defaults applied, one per entry, in execution order.
 struct FlatResource {
@@ -102,6 +100,11 @@ struct FlatResource {
 /// Document pointers of each entry's body, per block and entry of the model. A loaded manifest
 /// skips items it could not understand, so model indices and document indices can differ.
 using EntryPointers = std::vector<std::vector<std::string>>;
+
+/// JSON Pointer of the body (property map) of an entry in the document: from `pointers` when
+/// given and covering the entry (a loaded document), else from the model's indices.
+std::string entryPointer(const ResourceBlock &resourceBlock, std::size_t block, std::size_t entry,
+                         const EntryPointers *pointers = nullptr);
 
 /// Flattens the blocks to one resource per entry. Entry fields replace default fields whole.
 /// Pointers come from `pointers` when given (a loaded document), else from the model's indices.

@@ -590,9 +590,7 @@ void checkSchemas(const LoadedManifest &loaded, Diagnostics &out)
         const ResourceBlock &block = blocks[b];
         for (std::size_t e = 0; e < block.entries.size(); ++e) {
             const ResourceEntry &entry = block.entries[e];
-            const std::string pointer = b < loaded.entryPointers.size() && e < loaded.entryPointers[b].size()
-                                            ? loaded.entryPointers[b][e]
-                                            : entryPointer(block, b, e);
+            const std::string pointer = entryPointer(block, b, e, &loaded.entryPointers);
             const std::string label = entry.isDefaults ? block.type + " defaults" : block.type + "#" + entry.name;
             for (const SchemaViolation &violation : registry.validateBody(block.type, entry.properties)) {
                 // An unquoted file mode gets its own, more helpful message from the file rules.
