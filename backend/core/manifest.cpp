@@ -357,29 +357,6 @@ std::size_t editDistance(std::string_view a, std::string_view b)
 
 } // namespace
 
-std::string describeJsonType(const Json &value)
-{
-    switch (value.type()) {
-    case Json::value_t::null:
-        return "nothing (null)";
-    case Json::value_t::object:
-        return "a map";
-    case Json::value_t::array:
-        return "a list";
-    case Json::value_t::string:
-        return "a string";
-    case Json::value_t::boolean:
-        return "a boolean";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-        return "an integer";
-    case Json::value_t::number_float:
-        return "a number";
-    default:
-        return "an unsupported value";
-    }
-}
-
 bool sameValue(const Json &a, const Json &b)
 {
     if (a.is_object() && b.is_object()) {

@@ -20,9 +20,9 @@ struct Error {
     }
 };
 
-/// Either a value or an Error. No exception crosses a module boundary; functions that can fail
-/// return a Result instead.
-template<typename T>
+/// Either a value or an error (an Error unless a module needs more, such as a column). No exception
+/// crosses a module boundary; functions that can fail return a Result instead.
+template<typename T, typename E = Error>
 class Result
 {
 public:
@@ -30,7 +30,7 @@ public:
         : m_state(std::move(value))
     {
     }
-    Result(Error error)
+    Result(E error)
         : m_state(std::move(error))
     {
     }
@@ -46,10 +46,10 @@ public:
     const T *operator->() const { return &value(); }
 
     /// The error; only valid when !ok().
-    [[nodiscard]] const Error &error() const { return std::get<Error>(m_state); }
+    [[nodiscard]] const E &error() const { return std::get<E>(m_state); }
 
 private:
-    std::variant<T, Error> m_state;
+    std::variant<T, E> m_state;
 };
 
 } // namespace ccm

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "json.h"
+
+namespace ccm {
+
+std::string describeJsonType(const Json &value)
+{
+    switch (value.type()) {
+    case Json::value_t::null:
+        return "nothing (null)";
+    case Json::value_t::object:
+        return "a map";
+    case Json::value_t::array:
+        return "a list";
+    case Json::value_t::string:
+        return "a string";
+    case Json::value_t::boolean:
+        return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+        return "an integer";
+    case Json::value_t::number_float:
+        return "a number";
+    default:
+        return "an unsupported value";
+    }
+}
+
+void deepMerge(Json &base, const Json &overlay)
+{
+    if (base.is_object() && overlay.is_object()) {
+        for (const auto &[key, value] : overlay.items()) {
+            auto existing = base.find(key);
+            if (existing == base.end())
+                base[key] = value;
+            else
+                deepMerge(*existing, value);
+        }
+        return;
+    }
+    if (base.is_array() && overlay.is_array()) {
+        base.insert(base.end(), overlay.begin(), overlay.end());
+        return;
+    }
+    base = overlay;
+}
+
+} // namespace ccm
