@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#include "manifest.h"
-#include "validator.h"
-
-#include <nlohmann/json.hpp>
+#include "commands.h"
 
 #include <iostream>
 #include <string_view>
@@ -20,87 +17,16 @@ Commands:
   validate FILE... [--json]   check manifests against the schemas and rules of every
                               resource type; prints FILE:LINE:COL: error: message lines
                               and exits 0 when all are valid, 1 otherwise
+  render MANIFEST             resolve data, hierarchy, templates and defaults and print
+                              the manifest as an apply would run it
+  facts [PATH]                print the facts templates see, or the value at PATH
+
+Run 'ccm-backend COMMAND --help' for the options of a command.
 
 Options:
   -h, --help                  show this help
   --version                   show the version
 )";
-
-constexpr std::string_view kValidateUsage = R"(Usage: ccm-backend validate FILE... [--json]
-
-Checks each manifest: YAML syntax, the manifest's shape, every resource against its
-type's JSON Schema, and the rules of each type (paths, modes, names, URLs, durations,
-references). Prints one line per finding as FILE:LINE:COL: SEVERITY: MESSAGE.
-
-Options:
-  --json       print {"valid": bool, "files": [{"file", "valid", "diagnostics": [...]}]}
-  -h, --help   show this help
-
-Exit status: 0 when every file is valid (warnings allowed), 1 when any has an error,
-2 for a usage error.
-)";
-
-int validate(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
-    bool json = false;
-    std::vector<std::string> files;
-    bool optionsEnded = false;
-    for (const std::string &arg : args) {
-        if (!optionsEnded && arg == "--json") {
-            json = true;
-        } else if (!optionsEnded && (arg == "-h" || arg == "--help")) {
-            out << kValidateUsage;
-            return Success;
-        } else if (!optionsEnded && arg == "--") {
-            optionsEnded = true;
-        } else if (!optionsEnded && arg.size() > 1 && arg.front() == '-') {
-            err << "ccm-backend validate: unknown option '" << arg << "'\n" << kValidateUsage;
-            return UsageError;
-        } else {
-            files.push_back(arg);
-        }
-    }
-    if (files.empty()) {
-        err << "ccm-backend validate: no manifest given\n" << kValidateUsage;
-        return UsageError;
-    }
-
-    bool allValid = true;
-    nlohmann::json report = {{"files", nlohmann::json::array()}};
-    std::size_t errors = 0;
-    std::size_t warnings = 0;
-    for (const std::string &file : files) {
-        Diagnostics diagnostics;
-        FileText read = readManifestFile(file);
-        if (read.problem)
-            diagnostics.push_back(*read.problem);
-        else
-            diagnostics = validateManifestText(read.text);
-        const bool valid = !hasErrors(diagnostics);
-        allValid = allValid && valid;
-        nlohmann::json entries = nlohmann::json::array();
-        for (const Diagnostic &diagnostic : diagnostics) {
-            (diagnostic.severity == Severity::Error ? errors : warnings)++;
-            if (json)
-                entries.push_back(diagnosticToJson(diagnostic));
-            else
-                out << formatDiagnostic(file, diagnostic) << '\n';
-        }
-        report["files"].push_back({{"file", file}, {"valid", valid}, {"diagnostics", entries}});
-    }
-    if (json) {
-        report["valid"] = allValid;
-        out << report.dump(2) << '\n';
-    } else {
-        const auto plural = [](std::size_t n, const char *word) {
-            return std::to_string(n) + ' ' + word + (n == 1 ? "" : "s");
-        };
-        out.flush();
-        err << plural(files.size(), "file") << " checked: " << plural(errors, "error") << ", "
-            << plural(warnings, "warning") << '\n';
-    }
-    return allValid ? Success : Failure;
-}
 
 } // namespace
 
@@ -121,7 +47,11 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return Success;
     }
     if (command == "validate")
-        return validate(rest, out, err);
+        return validateCommand(rest, out, err);
+    if (command == "render")
+        return renderCommand(rest, out, err);
+    if (command == "facts")
+        return factsCommand(rest, out, err);
     err << "ccm-backend: unknown command '" << command << "'\n\n" << kUsage;
     return UsageError;
 }

@@ -67,4 +67,25 @@ SourcePosition SourceMap::keyAt(std::string_view pointer) const
     return location->key.known() ? location->key : location->value;
 }
 
+SourcePosition positionInScalar(std::string_view text, SourcePosition start, int column)
+{
+    if (!start.known() || column < 1)
+        return start;
+    std::size_t offset = 0;
+    for (int line = 1; line < start.line; ++line) {
+        offset = text.find('\n', offset);
+        if (offset == std::string_view::npos)
+            return start;
+        ++offset;
+    }
+    offset += static_cast<std::size_t>(start.column - 1);
+    if (offset >= text.size())
+        return start;
+    const char first = text[offset];
+    if (first == '|' || first == '>')
+        return start;
+    const int quote = (first == '"' || first == '\'') ? 1 : 0;
+    return SourcePosition{start.line, start.column + quote + column - 1};
+}
+
 } // namespace ccm

@@ -44,4 +44,9 @@ private:
     std::unordered_map<std::string, NodeLocation> m_locations;
 };
 
+/// Where column `column` (1-based, in the scalar's value) of the scalar that starts at `start`
+/// sits in `text`: past an opening quote for quoted scalars; the start itself for block scalars
+/// (| and >), whose lines do not map one to one.
+SourcePosition positionInScalar(std::string_view text, SourcePosition start, int column);
+
 } // namespace ccm

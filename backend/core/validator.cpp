@@ -2,8 +2,10 @@
 #include "validator.h"
 
 #include "duration.h"
+#include "expression.h"
 #include "schema_registry.h"
 #include "shell_words.h"
+#include "template_string.h"
 
 #include <algorithm>
 #include <map>
@@ -268,6 +270,10 @@ private:
                 else if (isTemplated(expression))
                     atNode(pointer, std::string("control ") + key
                                         + " is a raw expression; write it without {{ }} or ${ }, e.g. Facts.host.info.os == \"linux\"");
+                else if (auto parsed = Expression::parse(expression); !parsed)
+                    atNode(pointer, std::string("control ") + key + " is not a valid expression: "
+                                        + parsed.error().message + " at column " + std::to_string(parsed.error().column)
+                                        + " of '" + expression + "'");
             }
         }
 
@@ -681,7 +687,7 @@ void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatR
 
 bool isTemplated(std::string_view value)
 {
-    return value.find("{{") != std::string_view::npos || value.find("${") != std::string_view::npos;
+    return hasTemplateExpressions(value);
 }
 
 Result<unsigned> parseFileMode(std::string_view mode)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ccm-backend validate` as a user runs it: a real process on real files.
+#include "backend_process.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -10,36 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-namespace {
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runBackend(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(CCM_BACKEND_BIN), arguments);
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    Run run;
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString examplePath(const QString &name)
-{
-    return QStringLiteral(CCM_SOURCE_DIR "/resources/examples/") + name;
-}
-
-} // namespace
+using namespace ccm::test;
 
 class TestValidateCli : public QObject
 {
@@ -68,7 +41,7 @@ private Q_SLOTS:
         const QDir examples(examplePath(QString()));
         for (const QString &name : examples.entryList({QStringLiteral("*.yaml")}, QDir::Files))
             files << examples.filePath(name);
-        const Run run = runBackend(QStringList{QStringLiteral("validate")} + files);
+        const BackendRun run = runBackend(QStringList{QStringLiteral("validate")} + files);
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out, QString());
         QVERIFY2(run.err.contains(QStringLiteral("%1 files checked: 0 errors, 0 warnings").arg(files.size())), qPrintable(run.err));
@@ -87,7 +60,7 @@ private Q_SLOTS:
                                    "            mode: \"0964\"\n"
                                    "    - package:\n"
                                    "        - vim: {ensure: present, colour: blue}\n");
-        const Run run = runBackend({QStringLiteral("validate"), path});
+        const BackendRun run = runBackend({QStringLiteral("validate"), path});
         QCOMPARE(run.exitCode, 1);
         const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 2);
@@ -100,7 +73,7 @@ private Q_SLOTS:
     {
         const QString path = write(QStringLiteral("warn.yaml"), "ccm:\n  resources:\n    - package:\n        - vim: {ensure: present}\n"
                                                                 "        - vim: {ensure: latest}\n");
-        const Run run = runBackend({QStringLiteral("validate"), path});
+        const BackendRun run = runBackend({QStringLiteral("validate"), path});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.startsWith(path + QStringLiteral(":5:11: warning: package#vim is declared more than once")), qPrintable(run.out));
     }
@@ -109,7 +82,7 @@ private Q_SLOTS:
     {
         const QString good = examplePath(QStringLiteral("webserver.yaml"));
         const QString bad = write(QStringLiteral("bad-json.yaml"), "ccm:\n  resources:\n    - service:\n        - \"a b\": {}\n");
-        const Run run = runBackend({QStringLiteral("validate"), QStringLiteral("--json"), good, bad});
+        const BackendRun run = runBackend({QStringLiteral("validate"), QStringLiteral("--json"), good, bad});
         QCOMPARE(run.exitCode, 1);
         QJsonParseError error;
         const QJsonObject report = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
@@ -154,7 +127,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(QString, expected);
         const QString path = write(name, content);
-        const Run run = runBackend({QStringLiteral("validate"), path});
+        const BackendRun run = runBackend({QStringLiteral("validate"), path});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.out.startsWith(path) && run.out.contains(expected), qPrintable(run.out + run.err));
     }
@@ -166,7 +139,7 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         QVERIFY(file.resize(50LL * 1024 * 1024)); // sparse: costs no disk
         file.close();
-        const Run run = runBackend({QStringLiteral("validate"), path});
+        const BackendRun run = runBackend({QStringLiteral("validate"), path});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(run.out.trimmed(), path + QStringLiteral(": error: the file is 50 MiB; manifests are limited to 16 MiB"));
     }
@@ -174,7 +147,7 @@ private Q_SLOTS:
     void unreadablePaths()
     {
         const QString missing = m_dir.filePath(QStringLiteral("missing.yaml"));
-        Run run = runBackend({QStringLiteral("validate"), missing});
+        BackendRun run = runBackend({QStringLiteral("validate"), missing});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(run.out.trimmed(), missing + QStringLiteral(": error: cannot read the file: No such file or directory"));
         run = runBackend({QStringLiteral("validate"), m_dir.path()});
@@ -203,7 +176,7 @@ private Q_SLOTS:
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, expected);
-        const Run run = runBackend(arguments);
+        const BackendRun run = runBackend(arguments);
         QCOMPARE(run.exitCode, exitCode);
         QVERIFY2((run.out + run.err).contains(expected), qPrintable(run.out + run.err));
     }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "commands.h"
+
+#include "expression.h"
+#include "facts.h"
+#include "input_options.h"
+#include "manifest_writer.h"
+
+#include <ostream>
+#include <string_view>
+
+namespace ccm::cli {
+namespace {
+
+constexpr std::string_view kFactsUsage = R"(Usage: ccm-backend facts [PATH] [--yaml] [--fact KEY=VALUE]... [--facts FILE]
+
+Prints the facts manifests see as Facts: the system's (host, cpu, memory, network,
+partitions), merged with the custom fact files of /etc/choria/ccm and
+~/.config/choria/ccm and the command line. With PATH, prints only the value there
+(a dotted path such as host.info.platformFamily or network.interfaces.0.name; a
+string value is printed as it is).
+
+Options:
+  --yaml              print YAML instead of JSON
+)";
+
+} // namespace
+
+int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    bool yaml = false;
+    std::optional<std::string> path;
+    InputOptions input;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        auto taken = takeInputOption(args, i, input, false);
+        if (!taken) {
+            err << "ccm-backend facts: " << taken.error().message << '\n';
+            return UsageError;
+        }
+        if (taken.value())
+            continue;
+        if (arg == "--yaml") {
+            yaml = true;
+        } else if (arg == "-h" || arg == "--help") {
+            out << kFactsUsage << kInputOptionsUsage;
+            return Success;
+        } else if (arg.size() > 1 && arg.front() == '-') {
+            err << "ccm-backend facts: unknown option '" << arg << "'\n" << kFactsUsage << kInputOptionsUsage;
+            return UsageError;
+        } else if (path) {
+            err << "ccm-backend facts: only one PATH may be given\n";
+            return UsageError;
+        } else {
+            path = arg;
+        }
+    }
+
+    auto facts = gatherFacts(input.facts);
+    if (!facts) {
+        err << "ccm-backend facts: " << facts.error().message << '\n';
+        return Failure;
+    }
+    Json value = std::move(facts).value();
+    if (path) {
+        auto found = lookupPath(value, *path);
+        if (!found) {
+            err << "ccm-backend facts: no fact at '" << *path << "'\n";
+            return Failure;
+        }
+        if (found->is_string() && !yaml) {
+            out << found->get<std::string>() << '\n';
+            return Success;
+        }
+        value = std::move(*found);
+    }
+    if (yaml) {
+        const std::string text = toYaml(value);
+        out << text << (text.ends_with('\n') ? "" : "\n");
+    } else {
+        out << value.dump(2) << '\n';
+    }
+    return Success;
+}
+
+} // namespace ccm::cli

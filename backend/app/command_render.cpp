@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "commands.h"
+
+#include "environ.h"
+#include "facts.h"
+#include "input_options.h"
+#include "manifest.h"
+#include "resolve.h"
+#include "validator.h"
+
+#include <filesystem>
+#include <ostream>
+#include <string_view>
+
+namespace ccm::cli {
+namespace {
+
+constexpr std::string_view kRenderUsage = R"(Usage: ccm-backend render MANIFEST [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
+
+Resolves a manifest the way an apply does, without changing anything: validates it,
+resolves its data with the facts and its hierarchy, renders resources_jet_file,
+applies block defaults and resolves templates. Prints the result as YAML: data, then
+ccm with one resource per item. Deferred fields (file content and source; exec
+command, cwd, environment, creates, onlyif and unless) keep their templates: they
+are resolved just before their resource is applied.
+
+Options:
+)";
+
+constexpr std::string_view kDataUsage = R"(  --data FILE         data (a JSON or YAML map) merged over the manifest's resolved data
+  -h, --help          show this help
+
+Exit status: 0 when the manifest resolved, 1 when it is invalid or does not resolve,
+2 for a usage error.
+)";
+
+void printDiagnostics(const std::string &file, const Diagnostics &diagnostics, std::ostream &err)
+{
+    for (const Diagnostic &diagnostic : diagnostics)
+        err << formatDiagnostic(file, diagnostic) << '\n';
+}
+
+} // namespace
+
+int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    std::optional<std::string> manifestPath;
+    InputOptions input;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        auto taken = takeInputOption(args, i, input, true);
+        if (!taken) {
+            err << "ccm-backend render: " << taken.error().message << '\n';
+            return UsageError;
+        }
+        if (taken.value())
+            continue;
+        if (arg == "-h" || arg == "--help") {
+            out << kRenderUsage << kInputOptionsUsage << kDataUsage;
+            return Success;
+        }
+        if (arg.size() > 1 && arg.front() == '-') {
+            err << "ccm-backend render: unknown option '" << arg << "'\n"
+                << kRenderUsage << kInputOptionsUsage << kDataUsage;
+            return UsageError;
+        }
+        if (manifestPath) {
+            err << "ccm-backend render: only one manifest may be given\n";
+            return UsageError;
+        }
+        manifestPath = arg;
+    }
+    if (!manifestPath) {
+        err << "ccm-backend render: no manifest given\n" << kRenderUsage << kInputOptionsUsage << kDataUsage;
+        return UsageError;
+    }
+
+    const FileText file = readManifestFile(*manifestPath);
+    if (file.problem) {
+        printDiagnostics(*manifestPath, {*file.problem}, err);
+        return Failure;
+    }
+    const LoadedManifest loaded = loadManifest(file.text);
+    const Diagnostics problems = validateManifest(loaded);
+    printDiagnostics(*manifestPath, problems, err);
+    if (hasErrors(problems))
+        return Failure;
+
+    ResolveOptions options;
+    auto facts = gatherFacts(input.facts);
+    if (!facts) {
+        err << "ccm-backend render: " << facts.error().message << '\n';
+        return Failure;
+    }
+    options.facts = std::move(facts).value();
+    options.environ = processEnviron();
+    if (input.dataFile) {
+        auto data = loadDataFile(*input.dataFile);
+        if (!data) {
+            err << "ccm-backend render: " << data.error().message << '\n';
+            return Failure;
+        }
+        options.externalData = std::move(data).value();
+    }
+    options.baseDirectory = std::filesystem::path(*manifestPath).parent_path();
+    if (options.baseDirectory.empty())
+        options.baseDirectory = ".";
+
+    const ResolvedManifest resolved = resolveManifest(loaded, file.text, options);
+    printDiagnostics(*manifestPath, resolved.diagnostics, err);
+    if (!resolved.ok())
+        return Failure;
+    out << renderedManifestYaml(resolved);
+    return Success;
+}
+
+} // namespace ccm::cli

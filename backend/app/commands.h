@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "cli.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ccm::cli {
+
+/// The subcommands of ccm-backend; each takes the arguments after its name.
+int validateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+
+} // namespace ccm::cli

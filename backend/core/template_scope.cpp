@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "template_scope.h"
+
+#include "jet_template.h"
+#include "template_string.h"
+
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <sys/stat.h>
+
+namespace ccm {
+namespace {
+
+constexpr int kMaxTemplateDepth = 16;
+
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+Error functionError(std::string message)
+{
+    return Error{"template", std::move(message)};
+}
+
+/// Increments a depth counter for the lifetime of a nested template call.
+class DepthGuard
+{
+public:
+    explicit DepthGuard(int &depth)
+        : m_depth(depth)
+    {
+        ++m_depth;
+    }
+    ~DepthGuard() { --m_depth; }
+    DepthGuard(const DepthGuard &) = delete;
+    DepthGuard &operator=(const DepthGuard &) = delete;
+
+private:
+    int &m_depth;
+};
+
+Result<std::string> stringArgument(const std::vector<Json> &args, std::size_t index, std::string_view function)
+{
+    if (index >= args.size() || !args[index].is_string())
+        return functionError(std::string(function) + "() expects a string as argument " + std::to_string(index + 1)
+                             + (index < args.size() ? ", not " + describeJsonType(args[index]) : std::string()));
+    return args[index].get<std::string>();
+}
+
+} // namespace
+
+Result<std::string> readTemplateFile(const std::string &path, const std::filesystem::path &baseDirectory)
+{
+    if (path.empty())
+        return functionError("no file name given");
+    std::filesystem::path full(path);
+    if (full.is_relative())
+        full = baseDirectory / full;
+    const std::string shown = full.lexically_normal().string();
+
+    struct stat info {};
+    if (::stat(full.c_str(), &info) != 0)
+        return functionError("cannot read " + shown + ": " + std::generic_category().message(errno));
+    if (S_ISDIR(info.st_mode))
+        return functionError("cannot read " + shown + ": it is a directory");
+    if (!S_ISREG(info.st_mode))
+        return functionError("cannot read " + shown + ": not a regular file");
+    if (static_cast<std::uintmax_t>(info.st_size) > kMaxTemplateFileBytes)
+        return functionError("cannot read " + shown + ": larger than "
+                             + std::to_string(kMaxTemplateFileBytes / (1024 * 1024)) + " MiB");
+    std::ifstream in(full, std::ios::binary);
+    if (!in)
+        return functionError("cannot read " + shown + ": " + std::generic_category().message(errno));
+    std::ostringstream content;
+    content << in.rdbuf();
+    if (in.bad())
+        return functionError("cannot read " + shown + ": read error");
+    return content.str();
+}
+
+TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environ,
+                             std::filesystem::path baseDirectory)
+    : m_variables(facts, data, environ)
+    , m_baseDirectory(std::move(baseDirectory))
+{
+}
+
+const Json *TemplateScope::variable(std::string_view name) const
+{
+    return m_variables.variable(name);
+}
+
+std::optional<Result<Json>> TemplateScope::callFunction(std::string_view name, const std::vector<Json> &args) const
+{
+    if (name == "readFile" || name == "file") {
+        if (args.size() != 1)
+            return Result<Json>(functionError(std::string(name) + "() takes 1 argument, got " + std::to_string(args.size())));
+        auto path = stringArgument(args, 0, name);
+        if (!path)
+            return Result<Json>(path.error());
+        auto content = readTemplateFile(path.value(), m_baseDirectory);
+        if (!content)
+            return Result<Json>(content.error());
+        return Result<Json>(Json(std::move(content).value()));
+    }
+    if (name == "template")
+        return templateFunction(args);
+    if (name == "jet")
+        return jetFunction(args);
+    return std::nullopt;
+}
+
+Result<Json> TemplateScope::templateFunction(const std::vector<Json> &args) const
+{
+    if (args.size() != 1)
+        return functionError("template() takes 1 argument, got " + std::to_string(args.size()));
+    auto source = stringArgument(args, 0, "template");
+    if (!source)
+        return source.error();
+    if (m_depth >= kMaxTemplateDepth)
+        return functionError("templates nest more than " + std::to_string(kMaxTemplateDepth) + " levels deep");
+    DepthGuard guard(m_depth);
+
+    const std::string &text = source.value();
+    if (endsWith(text, ".jet"))
+        return jetFunction(args);
+    std::string body = text;
+    std::string fileName;
+    if (endsWith(text, ".templ")) {
+        auto content = readTemplateFile(text, m_baseDirectory);
+        if (!content)
+            return content.error();
+        body = std::move(content).value();
+        fileName = text;
+    }
+    auto resolved = resolveTemplate(body, *this, TemplateValue::Typed);
+    if (!resolved) {
+        const std::string where = fileName.empty() ? std::string() : fileName + ": ";
+        return functionError(where + resolved.error().describe());
+    }
+    return std::move(resolved).value();
+}
+
+Result<Json> TemplateScope::jetFunction(const std::vector<Json> &args) const
+{
+    if (args.empty() || args.size() == 2 || args.size() > 3)
+        return functionError("jet() takes 1 or 3 arguments (body, left and right delimiter), got "
+                             + std::to_string(args.size()));
+    auto body = stringArgument(args, 0, "jet");
+    if (!body)
+        return body.error();
+    JetOptions options;
+    if (args.size() == 3) {
+        auto left = stringArgument(args, 1, "jet");
+        auto right = stringArgument(args, 2, "jet");
+        if (!left)
+            return left.error();
+        if (!right)
+            return right.error();
+        if (left.value().empty() || right.value().empty())
+            return functionError("jet() delimiters must not be empty");
+        options.leftDelimiter = left.value();
+        options.rightDelimiter = right.value();
+    }
+    if (m_depth >= kMaxTemplateDepth)
+        return functionError("templates nest more than " + std::to_string(kMaxTemplateDepth) + " levels deep");
+    DepthGuard guard(m_depth);
+
+    std::string text = body.value();
+    if (endsWith(text, ".jet")) {
+        auto content = readTemplateFile(text, m_baseDirectory);
+        if (!content)
+            return content.error();
+        options.fileName = text;
+        text = std::move(content).value();
+    }
+    auto rendered = renderJet(text, *this, options);
+    if (!rendered)
+        return rendered.error();
+    return Json(std::move(rendered).value());
+}
+
+} // namespace ccm

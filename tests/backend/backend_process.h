@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs the real ccm-backend binary, as a user or a script would.
+#pragma once
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+namespace ccm::test {
+
+struct BackendRun {
+    int exitCode = -1; ///< -1: did not finish in time; -2: crashed
+    QString out;
+    QString err;
+};
+
+/// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty). Custom fact
+/// directories point into an empty temporary directory unless the environment says otherwise.
+inline BackendRun runBackend(const QStringList &arguments, const QString &workingDirectory = {},
+                             const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
+    process.start(QStringLiteral(CCM_BACKEND_BIN), arguments);
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    BackendRun run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+inline QString examplePath(const QString &name)
+{
+    return QStringLiteral(CCM_SOURCE_DIR "/resources/examples/") + name;
+}
+
+/// Writes `content` to `name` inside `dir` and returns the path; aborts the test run when it cannot.
+inline QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = dir.filePath(name);
+    QFileInfo(path).dir().mkpath(QStringLiteral("."));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+} // namespace ccm::test
