@@ -102,8 +102,13 @@ Result<Json> parseJson(const fs::path &file, std::string_view text)
                 message = message.substr(colon + 2);
         }
         return invalidFile(file, positionOfOffset(text, offset), "invalid JSON: " + message);
-    } catch (const std::exception &e) {
-        return invalidFile(file, {}, std::string("invalid JSON: ") + e.what());
+    } catch (const Json::exception &e) {
+        // Other errors (a number out of range) carry no position; drop nlohmann's "[json.exception...] " tag.
+        std::string message = e.what();
+        if (const std::size_t tag = message.find("] ");
+            !message.empty() && message.front() == '[' && tag != std::string::npos)
+            message.erase(0, tag + 2);
+        return invalidFile(file, {}, "invalid JSON: " + message);
     }
 }
 

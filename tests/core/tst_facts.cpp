@@ -752,6 +752,9 @@ private Q_SLOTS:
         QTest::newRow("JSON trailing comma")
             << QStringList {QStringLiteral("1/facts.json={\"a\": 1,}")} << QStringList() << QString()
             << QStringLiteral("^%1/1/facts\\.json:1:9: invalid JSON: .*unexpected '}'");
+        QTest::newRow("JSON number out of range")
+            << QStringList {QStringLiteral("1/facts.json={\"big\": 1e400}")} << QStringList() << QString()
+            << QStringLiteral("^%1/1/facts\\.json: invalid JSON: number overflow parsing '1e400'$");
         QTest::newRow("JSON nested too deep")
             << QStringList {QStringLiteral("1/facts.json=") + QString(300, QLatin1Char('['))
                    + QString(300, QLatin1Char(']'))}
