@@ -284,7 +284,7 @@ private Q_SLOTS:
             << QStringLiteral("[[ range i, := Data.packages ]][[ end ]]") << none << none << none
             << QStringLiteral("1:13: ") << rangeSyntax;
         QTest::newRow("missing range collection") << QStringLiteral("[[ range i := ]][[ end ]]") << none << none << none
-                                                  << QStringLiteral("1:15: ") << rangeSyntax;
+                                                  << QStringLiteral("1:14: ") << rangeSyntax;
         QTest::newRow("range without anything")
             << QStringLiteral("[[ range ]][[ end ]]") << none << none << none << QStringLiteral("1:9: ") << rangeSyntax;
         QTest::newRow("unsupported keyword")
@@ -405,7 +405,7 @@ private Q_SLOTS:
                                  "[[ end ]][[ end ]]";
         const auto rendered = renderJet(text, TestScope(kData));
         QVERIFY(!rendered.ok());
-        QCOMPARE(q(rendered.error().message), QStringLiteral("2:67: the output is larger than 64 MiB"));
+        QCOMPARE(q(rendered.error().message), QStringLiteral("2:69: the output is larger than 64 MiB"));
     }
 
     void boundsVariableSize()
