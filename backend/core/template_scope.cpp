@@ -81,9 +81,9 @@ Result<std::string> readTemplateFile(const std::string &path, const std::filesys
     return content.str();
 }
 
-TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environ,
+TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environment,
                              std::filesystem::path baseDirectory)
-    : m_variables(facts, data, environ)
+    : m_variables(facts, data, environment)
     , m_baseDirectory(std::move(baseDirectory))
 {
 }

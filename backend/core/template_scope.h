@@ -21,7 +21,7 @@ Result<std::string> readTemplateFile(const std::string &path, const std::filesys
 class TemplateScope : public ExpressionScope
 {
 public:
-    TemplateScope(const Json &facts, const Json &data, const Json &environ, std::filesystem::path baseDirectory);
+    TemplateScope(const Json &facts, const Json &data, const Json &environment, std::filesystem::path baseDirectory);
 
     [[nodiscard]] const Json *variable(std::string_view name) const override;
     [[nodiscard]] std::optional<Result<Json>> callFunction(std::string_view name,
