@@ -65,8 +65,8 @@ int main()
     }
 
     const ccm::Json data = ccm::Json::parse(R"({"port": 8080, "users": ["alice", "bob"]})");
-    const ccm::Json environ = ccm::Json::object();
-    const ccm::StandardScope scope(options.facts, data, environ);
+    const ccm::Json environment = ccm::Json::object();
+    const ccm::StandardScope scope(options.facts, data, environment);
     constexpr int kEvaluations = 100000;
     const char *expression = "lookup('facts.host.info.platformFamily') == 'debian' && Data.port + 1 > 80";
     const double parseAndEvaluate = medianMilliseconds([&] {

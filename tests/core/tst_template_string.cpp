@@ -39,7 +39,7 @@ const Json &data()
     return value;
 }
 
-const Json &environ()
+const Json &environment()
 {
     static const Json value = Json::parse(R"({"HOME": "/root"})");
     return value;
@@ -168,7 +168,7 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(bool, typed);
         QFETCH(QString, expected);
-        const StandardScope scope(facts(), data(), environ());
+        const StandardScope scope(facts(), data(), environment());
         const auto result = resolveTemplate(text.toStdString(), scope, typed ? TemplateValue::Typed : TemplateValue::String);
         QVERIFY2(result.ok(), result.ok() ? "" : result.error().describe().c_str());
         QCOMPARE(q(result.value().dump()), expected);
@@ -192,7 +192,7 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(QString, message);
         QFETCH(int, column);
-        const StandardScope scope(facts(), data(), environ());
+        const StandardScope scope(facts(), data(), environment());
         const auto result = resolveTemplate(text.toStdString(), scope);
         QVERIFY(!result.ok());
         QVERIFY2(q(result.error().message).contains(message), result.error().message.c_str());
@@ -204,7 +204,7 @@ private Q_SLOTS:
 
     void resolveNested()
     {
-        const StandardScope scope(facts(), data(), environ());
+        const StandardScope scope(facts(), data(), environment());
         const Json value = Json::parse(R"({"a": ["{{ Data.port }}", 1, {"b": "x{{ Data.package }}"}], "c": true})");
         const auto resolved = resolveTemplates(value, scope, TemplateValue::Typed);
         QVERIFY(resolved.ok());
@@ -233,7 +233,7 @@ private Q_SLOTS:
         write(QStringLiteral("loop.templ"), "{{ template('loop.templ') }}");
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
 
-        const TemplateScope scope(facts(), data(), environ(), dir.path().toStdString());
+        const TemplateScope scope(facts(), data(), environment(), dir.path().toStdString());
         const auto check = [&](const char *text, const char *expected) {
             const auto result = resolveTemplate(text, scope, TemplateValue::Typed);
             QVERIFY2(result.ok(), result.ok() ? text : result.error().describe().c_str());

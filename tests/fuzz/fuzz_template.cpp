@@ -14,8 +14,8 @@ const ccm::StandardScope &scope()
 {
     static const ccm::Json facts = ccm::Json::parse(R"({"host": {"info": {"platformFamily": "debian"}}})");
     static const ccm::Json data = ccm::Json::parse(R"({"package": "nginx", "port": 80, "users": ["a", "b"]})");
-    static const ccm::Json environ = ccm::Json::parse(R"({"HOME": "/root"})");
-    static const ccm::StandardScope standard(facts, data, environ);
+    static const ccm::Json environment = ccm::Json::parse(R"({"HOME": "/root"})");
+    static const ccm::StandardScope standard(facts, data, environment);
     return standard;
 }
 
