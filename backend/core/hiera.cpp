@@ -143,8 +143,10 @@ private:
             } catch (const Json::exception &) {
                 value = nullptr;
             }
+            // json::empty() is false for every string, so strings are checked on their own.
             const bool empty = !value || value->is_null()
-                               || ((value->is_string() || value->is_array() || value->is_object()) && value->empty());
+                               || (value->is_string() && value->get_ref<const std::string &>().empty())
+                               || ((value->is_array() || value->is_object()) && value->empty());
             if (empty) {
                 m_out.diagnostics.push_back({Severity::Error,
                                              describePointer(pointer) + " is required (@require) but "

@@ -203,7 +203,7 @@ private Q_SLOTS:
         QTest::newRow("template error in a property")
             << withManifest
             << QByteArray("ccm:\n  resources:\n    - package:\n        - vim:\n            ensure: \"{{ lookup('data.v') }}\"\n")
-            << 1 << QStringLiteral("bad.yaml:5:24: error: cannot resolve ensure of package#vim: missing key 'data.v'");
+            << 1 << QStringLiteral("bad.yaml:5:25: error: cannot resolve ensure of package#vim: missing key 'data.v'");
         QTest::newRow("template error in a name")
             << withManifest << QByteArray("ccm:\n  resources:\n    - package:\n        - \"{{ 1 + }}\":\n            ensure: present\n")
             << 1 << QStringLiteral("bad.yaml:4:11: error: cannot resolve the name of package#");

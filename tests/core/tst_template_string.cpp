@@ -72,7 +72,7 @@ private Q_SLOTS:
         QTest::newRow("unterminated braces") << QStringLiteral("a {{ b") << QStringLiteral("T[a {{ b]");
         QTest::newRow("unterminated dollar") << QStringLiteral("a ${ b") << QStringLiteral("T[a ${ b]");
         QTest::newRow("unterminated then complete")
-            << QStringLiteral("{{ a ${ b }") << QStringLiteral("T[{{ a ]E[ b ]@8");
+            << QStringLiteral("{{ a ${ b }") << QStringLiteral("T[{{ a ]E[ b ]@7");
         QTest::newRow("single closing brace inside braces")
             << QStringLiteral("{{ {'a': 1}['a'] }}") << QStringLiteral("E[ {'a': 1}['a'] ]@2");
         QTest::newRow("braces close at first pair")
@@ -134,9 +134,9 @@ private Q_SLOTS:
         QTest::newRow("typed list") << QStringLiteral("{{ Data.users }}") << true
                                     << QStringLiteral(R"(["alice","bob"])");
         QTest::newRow("list in text is JSON") << QStringLiteral("users: {{ Data.users }}") << true
-                                              << QStringLiteral(R"("users: [\"alice\",\"bob\"]")");
+                                              << QStringLiteral("\"users: [\\\"alice\\\",\\\"bob\\\"]\"");
         QTest::newRow("map as string") << QStringLiteral("{{ Data.limits }}") << false
-                                       << QStringLiteral(R"("{\"open\":1024}")");
+                                       << QStringLiteral("\"{\\\"open\\\":1024}\"");
         QTest::newRow("float") << QStringLiteral("{{ Data.ratio }}") << false << QStringLiteral(R"("2.5")");
         QTest::newRow("integral float") << QStringLiteral("{{ 3.0 }}") << false << QStringLiteral(R"("3")");
         QTest::newRow("bool typed") << QStringLiteral("{{ Data.enabled }}") << true << QStringLiteral("true");

@@ -227,7 +227,7 @@ private Q_SLOTS:
         addRow("control templated", "package", "nginx", "{ensure: present, control: {unless: \"{{ Facts.x }}\"}}",
                "raw expression", "/control/unless");
         addRow("control syntax error", "package", "nginx", "{ensure: present, control: {if: \"(Facts.a == 1\"}}",
-               "expected ')' at column 13", "/control/if");
+               "expected ')' at column 14", "/control/if");
         addRow("control unknown key", "package", "nginx", "{ensure: present, control: {when: \"true\"}}",
                "unknown property 'when'", "/control/when");
         addRow("health check", "service", "nginx",
