@@ -59,10 +59,10 @@ public:
 class StandardScope : public ExpressionScope
 {
 public:
-    StandardScope(const Json &facts, const Json &data, const Json &environ)
+    StandardScope(const Json &facts, const Json &data, const Json &environment)
         : m_facts(facts)
         , m_data(data)
-        , m_environ(environ)
+        , m_environ(environment)
     {
     }
 
