@@ -244,6 +244,8 @@ private:
                 ++m_pos;
                 continue;
             }
+            if (m_pos + 1 >= m_text.size())
+                break;
             if (auto error = escape(token.text))
                 return error;
         }
@@ -253,8 +255,6 @@ private:
     std::optional<ExpressionError> escape(std::string &out)
     {
         const std::size_t at = m_pos;
-        if (at + 1 >= m_text.size())
-            return ExpressionError {"unterminated string", column(at)};
         const char c = m_text[at + 1];
         m_pos += 2;
         switch (c) {

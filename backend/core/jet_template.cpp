@@ -227,7 +227,7 @@ public:
         std::size_t pos = 0;
         std::size_t nextAction = m_text.find(m_left);
         std::size_t nextComment = m_text.find(kCommentOpen);
-        bool trimLeading = false;
+        bool trimNextText = false;
         while (true) {
             if (nextAction < pos)
                 nextAction = m_text.find(m_left, pos);
@@ -236,10 +236,10 @@ public:
             const std::size_t next = std::min(nextAction, nextComment);
             const bool isAction = next != npos && next == nextAction;
             const std::size_t contentStart = isAction ? next + m_left.size() : npos;
-            const bool trimTrailing = isAction && contentStart + 1 < m_text.size() && m_text[contentStart] == '-'
+            const bool trimPreviousText = isAction && contentStart + 1 < m_text.size() && m_text[contentStart] == '-'
                 && isSpace(m_text[contentStart + 1]);
-            appendText(m_text.substr(pos, next == npos ? npos : next - pos), pos, trimLeading, trimTrailing);
-            trimLeading = false;
+            appendText(m_text.substr(pos, next == npos ? npos : next - pos), pos, trimNextText, trimPreviousText);
+            trimNextText = false;
             if (next == npos)
                 break;
             if (!isAction) {
@@ -252,11 +252,11 @@ public:
             const std::size_t end = findActionEnd(m_text, contentStart, m_right);
             if (end == npos)
                 return m_locator.error(next, "unclosed action, expected '" + m_right + "'");
-            const std::size_t begin = contentStart + (trimTrailing ? 1 : 0);
+            const std::size_t begin = contentStart + (trimPreviousText ? 1 : 0);
             std::size_t finish = end;
             if (finish >= begin + 2 && m_text[finish - 1] == '-' && isSpace(m_text[finish - 2])) {
                 --finish;
-                trimLeading = true;
+                trimNextText = true;
             }
             if (auto failure = action(next, begin, finish))
                 return *failure;
@@ -279,13 +279,14 @@ private:
 
     std::vector<JetNode> &body() { return m_open.empty() ? m_root : m_open.back().branches.back().body; }
 
-    void appendText(std::string_view text, std::size_t offset, bool trimLeading, bool trimTrailing)
+    /// Adds literal text found at `offset`, without the whitespace that trim markers next to it remove.
+    void appendText(std::string_view text, std::size_t offset, bool trimStart, bool trimEnd)
     {
-        while (trimLeading && !text.empty() && isSpace(text.front())) {
+        while (trimStart && !text.empty() && isSpace(text.front())) {
             text.remove_prefix(1);
             ++offset;
         }
-        while (trimTrailing && !text.empty() && isSpace(text.back()))
+        while (trimEnd && !text.empty() && isSpace(text.back()))
             text.remove_suffix(1);
         if (text.empty())
             return;

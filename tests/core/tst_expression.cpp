@@ -16,6 +16,7 @@ class TestExpression : public QObject {
 private Q_SLOTS:
     void evaluate_data();
     void evaluate();
+    void strayByte();
     void missingLookupIsEmpty();
     void standardScope();
     void parseOnceEvaluateMany();
@@ -281,6 +282,10 @@ void TestExpression::evaluate_data()
     errorRow("unclosed parenthesis", "(1 + 2", "expected ')'", 7);
     errorRow("missing operand", "1 +", "unexpected end of expression, expected a value", 4);
     errorRow("unterminated string", "'abc", "unterminated string", 1);
+    errorRow("string ends in a backslash", R"(1 + "abc\)", "unterminated string", 5);
+    errorRow("unterminated raw string", "`abc", "unterminated string", 1);
+    errorRow("lone surrogate", R"('\udc00')", "\\u escape is half of a surrogate pair", 2);
+    errorRow("short unicode escape", R"('\u12')", "\\u needs four hex digits", 2);
     errorRow("bad character", "1 # 2", "unexpected character '#'", 3);
     errorRow("unclosed index", "Data.packages[1", "expected ']'", 16);
     errorRow("unclosed list", "[1, 2", "expected ',' or ']'", 6);
@@ -376,6 +381,15 @@ void TestExpression::evaluate()
     }
     QVERIFY2(result.ok(), qPrintable(q(result.ok() ? std::string() : result.error().describe())));
     QCOMPARE(q(result.value().dump()), q(Json::parse(expected.toStdString()).dump()));
+}
+
+void TestExpression::strayByte()
+{
+    // Not a table row: the rows travel as QString, which would turn the byte into U+FFFD.
+    const auto result = evaluateExpression("1 + \xff", makeScope());
+    QVERIFY(!result.ok());
+    QCOMPARE(q(result.error().message), QStringLiteral("unexpected byte 0xFF"));
+    QCOMPARE(result.error().column, 5);
 }
 
 void TestExpression::missingLookupIsEmpty()

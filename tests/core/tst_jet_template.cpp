@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <stdexcept>
+
 using namespace ccm;
 using namespace ccm::test;
 
@@ -19,7 +21,8 @@ const Json kData = Json::parse(R"({"packages": [{"name": "nginx", "version": "1.
                                    "nested": [[1, 2], [3]]})");
 const Json kEnviron = Json::parse(R"({"HOME": "/root"})");
 
-/// The standard variables plus one function, greet(name), as the engine adds readFile and friends.
+/// The standard variables plus greet(name), as the engine adds readFile and friends, and explode(),
+/// which throws as a careless function might.
 class TestScope : public StandardScope {
 public:
     TestScope(const Json &data, bool lenient = false)
@@ -31,6 +34,8 @@ public:
     [[nodiscard]] std::optional<Result<Json>> callFunction(
         std::string_view name, const std::vector<Json> &args) const override
     {
+        if (name == "explode")
+            throw std::runtime_error("boom");
         if (name != "greet")
             return std::nullopt;
         if (args.size() != 1 || !args.front().is_string())
@@ -358,7 +363,7 @@ private Q_SLOTS:
             << QStringLiteral("[[ range i, v := 1 + ) ]][[ end ]]") << QStringLiteral("1:22: ");
         QTest::newRow("evaluation error inside a loop")
             << QStringLiteral("[[ range Data.packages ]]\n    [[ x := 1 + .name ]][[ end ]]")
-            << QStringLiteral("2:14: ");
+            << QStringLiteral("2:15: ");
     }
 
     void expressionErrors()
@@ -396,6 +401,14 @@ private Q_SLOTS:
         QCOMPARE(q(rendered.value()), QStringLiteral("<>"));
     }
 
+    void exceptionsDoNotEscape()
+    {
+        const auto rendered = renderJet("[[ explode() ]]", TestScope(kData));
+        QVERIFY(!rendered.ok());
+        QCOMPARE(q(rendered.error().code), QStringLiteral("template"));
+        QCOMPARE(q(rendered.error().message), QStringLiteral("rendering failed: boom"));
+    }
+
     void boundsOutputSize()
     {
         // A 1 MiB string printed 100 times.
@@ -410,12 +423,14 @@ private Q_SLOTS:
 
     void boundsVariableSize()
     {
-        // Doubling in a loop would otherwise exhaust memory long before the output limit is reached.
-        const std::string text = "[[ s := \"xxxxxxxx\" ]][[ range [1,2,3,4,5] ]][[ range [1,2,3,4,5] ]]\n"
-                                 "[[ s = s + s ]][[ end ]][[ end ]]";
+        // Nesting a 1 MiB string in lists doubles the value each round; a loop would otherwise exhaust
+        // memory long before anything is printed.
+        const std::string text = "[[ s := \"xxxxxxxxxxxxxxxx\" ]][[ range [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16] ]]"
+                                 "[[ s = s + s ]][[ end ]]\n"
+                                 "[[ l := [s] ]][[ range [1,2,3,4,5,6,7,8] ]][[ l = [l, l] ]][[ end ]]";
         const auto rendered = renderJet(text, TestScope(kData));
         QVERIFY(!rendered.ok());
-        QCOMPARE(q(rendered.error().message), QStringLiteral("2:8: the value of 's' is larger than 64 MiB"));
+        QCOMPARE(q(rendered.error().message), QStringLiteral("2:51: the value of 'l' is larger than 64 MiB"));
     }
 };
 
