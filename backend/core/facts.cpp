@@ -61,33 +61,9 @@ bool holdsNothing(std::string_view text, bool json)
     return true;
 }
 
-/// Offset of the first bracket that opens a level past `limit`, outside strings.
-std::optional<std::size_t> excessiveNesting(std::string_view text, int limit)
-{
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit)
-                return i;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return std::nullopt;
-}
-
 Result<Json> parseJson(const fs::path &file, std::string_view text)
 {
-    if (const auto offset = excessiveNesting(text, maxJsonNesting)) {
+    if (const auto offset = jsonNestingBeyond(text, maxJsonNesting)) {
         return invalidFile(
             file, positionOfOffset(text, *offset), "nested deeper than " + std::to_string(maxJsonNesting) + " levels");
     }

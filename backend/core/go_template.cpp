@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "go_template.h"
 
+#include "utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -43,36 +45,6 @@ bool isWordChar(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_'
         || static_cast<unsigned char>(c) >= 0x80;
-}
-
-int hexValue(char c)
-{
-    if (isDigit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-void appendUtf8(std::string &out, std::uint32_t codePoint)
-{
-    if (codePoint < 0x80) {
-        out += static_cast<char>(codePoint);
-    } else if (codePoint < 0x800) {
-        out += static_cast<char>(0xC0 | (codePoint >> 6));
-        out += static_cast<char>(0x80 | (codePoint & 0x3F));
-    } else if (codePoint < 0x10000) {
-        out += static_cast<char>(0xE0 | (codePoint >> 12));
-        out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (codePoint & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (codePoint >> 18));
-        out += static_cast<char>(0x80 | ((codePoint >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (codePoint & 0x3F));
-    }
 }
 
 /// A character for a message: itself when printable ASCII, else its code in hex.
@@ -202,9 +174,9 @@ Outcome<std::string> unquote(std::string_view body, std::size_t offset)
         std::uint32_t value = 0;
         for (std::size_t k = 0; k < digits; ++k) {
             const std::size_t at = i + 2 + k;
-            if (at >= body.size() || hexValue(body[at]) < 0)
+            if (at >= body.size() || hexDigitValue(body[at]) < 0)
                 return bad(1 + std::min(k + 1, body.size() - i - 1));
-            value = value * 16 + static_cast<std::uint32_t>(hexValue(body[at]));
+            value = value * 16 + static_cast<std::uint32_t>(hexDigitValue(body[at]));
         }
         if (kind == 'x')
             out += static_cast<char>(value);
@@ -945,41 +917,6 @@ Checked<Value> callPrintln(const Args &args)
     return Value::owned(std::move(out));
 }
 
-/// The length in bytes of the UTF-8 sequence at `text[i]`, 0 when it is not valid UTF-8.
-std::size_t utf8Length(std::string_view text, std::size_t i, std::uint32_t &codePoint)
-{
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    if (lead < 0x80) {
-        codePoint = lead;
-        return 1;
-    }
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-        codePoint = lead & 0x1F;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        codePoint = lead & 0x0F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        codePoint = lead & 0x07;
-    } else {
-        return 0;
-    }
-    if (i + length > text.size())
-        return 0;
-    for (std::size_t k = 1; k < length; ++k) {
-        const auto byte = static_cast<unsigned char>(text[i + k]);
-        if ((byte & 0xC0) != 0x80)
-            return 0;
-        codePoint = (codePoint << 6) | (byte & 0x3F);
-    }
-    const bool overlong = (length == 3 && codePoint < 0x800) || (length == 4 && codePoint < 0x10000);
-    if (overlong || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-        return 0;
-    return length;
-}
-
 std::size_t countRunes(std::string_view text)
 {
     return static_cast<std::size_t>(
@@ -1000,8 +937,8 @@ std::string goQuote(std::string_view text)
     std::string out = "\"";
     std::size_t i = 0;
     while (i < text.size()) {
-        std::uint32_t codePoint = 0;
-        const std::size_t length = utf8Length(text, i, codePoint);
+        char32_t codePoint = 0;
+        const std::size_t length = decodeUtf8(text, i, codePoint);
         if (length == 0) {
             out += "\\x";
             appendHex(out, static_cast<unsigned char>(text[i]), 2, false);
@@ -1074,8 +1011,8 @@ Checked<Value> callJs(const Args &args)
     while (i < text.size()) {
         const char c = text[i];
         static constexpr std::string_view special = "\\'\"<>&=";
-        std::uint32_t codePoint = 0;
-        const std::size_t length = utf8Length(text, i, codePoint);
+        char32_t codePoint = 0;
+        const std::size_t length = decodeUtf8(text, i, codePoint);
         if (c == '\\' || c == '\'' || c == '"') {
             out += '\\';
             out += c;

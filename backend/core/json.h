@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ccm {
 
@@ -16,5 +18,10 @@ std::string describeJsonType(const Json &value);
 /// Merges `overlay` into `base` as Hiera's deep merge and fact merging do: maps recursively, lists
 /// concatenated (base first), anything else replaced by the overlay.
 void deepMerge(Json &base, const Json &overlay);
+
+/// Offset of the first bracket of JSON text that opens a level deeper than `limit` (outside
+/// strings), or nullopt. Parsing such text recursively could exhaust the stack, so it is refused
+/// before it is parsed.
+std::optional<std::size_t> jsonNestingBeyond(std::string_view text, int limit);
 
 } // namespace ccm

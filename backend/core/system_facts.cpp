@@ -560,53 +560,6 @@ Result<std::string> readTextFile(const std::filesystem::path &path, std::size_t 
     return text;
 }
 
-std::string toValidUtf8(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size());
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const unsigned char c = byte(i);
-        std::size_t extra = 0;
-        std::uint32_t codePoint = 0;
-        if (c < 0x80) {
-            out += static_cast<char>(c);
-            ++i;
-            continue;
-        }
-        if ((c & 0xE0) == 0xC0) {
-            extra = 1;
-            codePoint = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            extra = 2;
-            codePoint = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            extra = 3;
-            codePoint = c & 0x07;
-        }
-        bool valid = extra > 0 && i + extra < text.size();
-        for (std::size_t k = 1; valid && k <= extra; ++k) {
-            if ((byte(i + k) & 0xC0) != 0x80)
-                valid = false;
-            else
-                codePoint = (codePoint << 6) | (byte(i + k) & 0x3F);
-        }
-        static constexpr std::uint32_t minimum[] = {0, 0x80, 0x800, 0x10000};
-        if (valid
-            && (codePoint < minimum[extra] || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)))
-            valid = false;
-        if (valid) {
-            out.append(text.substr(i, extra + 1));
-            i += extra + 1;
-        } else {
-            out += "\xEF\xBF\xBD";
-            ++i;
-        }
-    }
-    return out;
-}
-
 Platform parsePlatform(std::string_view osRelease, std::optional<std::string_view> debianVersion)
 {
     const std::string text = toValidUtf8(osRelease);

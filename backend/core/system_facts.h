@@ -3,6 +3,7 @@
 
 #include "json.h"
 #include "result.h"
+#include "utf8.h"
 
 #include <chrono>
 #include <filesystem>
@@ -37,10 +38,6 @@ Json gatherSystemFacts(std::chrono::milliseconds budget = std::chrono::seconds(2
 /// name the file; their code is "not_found" when it does not exist, "too_large" past `maxBytes`,
 /// else "unreadable". Never blocks on a FIFO.
 Result<std::string> readTextFile(const std::filesystem::path &path, std::size_t maxBytes);
-
-/// Text from the system (paths, names, environment) as valid UTF-8: each byte that does not start
-/// a valid sequence becomes U+FFFD, so the result can always be printed as JSON.
-std::string toValidUtf8(std::string_view text);
 
 // The parsers below read the text of one system file each. They are pure, never throw, and
 // tolerate odd content: unparsable numbers read as 0, malformed lines are skipped.

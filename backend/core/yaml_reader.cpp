@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_reader.h"
 
+#include "utf8.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -17,45 +19,6 @@ SourcePosition positionOf(const YAML::Mark &mark)
     if (mark.is_null() || mark.line < 0)
         return {};
     return SourcePosition{mark.line + 1, mark.column + 1};
-}
-
-/// Offset of the first byte that is not valid UTF-8, or npos.
-std::size_t invalidUtf8Offset(std::string_view text)
-{
-    std::size_t i = 0;
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    while (i < text.size()) {
-        const unsigned char c = byte(i);
-        std::size_t extra = 0;
-        std::uint32_t codePoint = 0;
-        if (c < 0x80) {
-            ++i;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            extra = 1;
-            codePoint = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            extra = 2;
-            codePoint = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            extra = 3;
-            codePoint = c & 0x07;
-        } else {
-            return i;
-        }
-        if (i + extra >= text.size())
-            return i;
-        for (std::size_t k = 1; k <= extra; ++k) {
-            if ((byte(i + k) & 0xC0) != 0x80)
-                return i;
-            codePoint = (codePoint << 6) | (byte(i + k) & 0x3F);
-        }
-        static constexpr std::uint32_t minimum[] = {0, 0x80, 0x800, 0x10000};
-        if (codePoint < minimum[extra] || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-            return i;
-        i += extra + 1;
-    }
-    return std::string_view::npos;
 }
 
 SourcePosition positionOfOffset(std::string_view text, std::size_t offset)
