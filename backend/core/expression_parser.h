@@ -4,6 +4,7 @@
 #include "expression.h"
 
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <string_view>
