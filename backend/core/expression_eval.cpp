@@ -527,29 +527,6 @@ std::optional<std::int64_t> toInteger(const Json &value)
     return number->integer;
 }
 
-bool nestsTooDeeply(std::string_view json)
-{
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < json.size(); ++i) {
-        const char c = json[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonDepth)
-                return true;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return false;
-}
-
 bool isTrimSpace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -1247,7 +1224,7 @@ private:
         if (!arguments[0].is_string())
             return needs(node, "a string", arguments[0]);
         const auto &text = arguments[0].get_ref<const std::string &>();
-        if (nestsTooDeeply(text))
+        if (jsonNestingBeyond(text, kMaxJsonDepth))
             return errorAt(
                 "fromJSON() refuses JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", node.column);
         try {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "expression_lexer.h"
 
+#include "utf8.h"
+
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -28,36 +30,6 @@ bool isNameChar(char c)
 bool isSpace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-void appendUtf8(std::string &out, std::uint32_t codePoint)
-{
-    if (codePoint < 0x80) {
-        out += static_cast<char>(codePoint);
-    } else if (codePoint < 0x800) {
-        out += static_cast<char>(0xC0 | (codePoint >> 6));
-        out += static_cast<char>(0x80 | (codePoint & 0x3F));
-    } else if (codePoint < 0x10000) {
-        out += static_cast<char>(0xE0 | (codePoint >> 12));
-        out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (codePoint & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (codePoint >> 18));
-        out += static_cast<char>(0x80 | ((codePoint >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (codePoint & 0x3F));
-    }
 }
 
 /// The visible character at `at` when it is a well-formed UTF-8 sequence, so that a stray byte
@@ -165,7 +137,7 @@ private:
         bool isFloat = false;
         const auto takeDigits = [&](bool hex) {
             while (m_pos < m_text.size()
-                && (isDigit(m_text[m_pos]) || m_text[m_pos] == '_' || (hex && hexValue(m_text[m_pos]) >= 0))) {
+                && (isDigit(m_text[m_pos]) || m_text[m_pos] == '_' || (hex && hexDigitValue(m_text[m_pos]) >= 0))) {
                 digits += m_text[m_pos];
                 ++m_pos;
             }
@@ -195,7 +167,7 @@ private:
         const ExpressionError invalid {"invalid number '" + std::string(written) + "'", column(start)};
         if (m_pos != start + (base == 10 ? 0 : 2) + digits.size())
             return invalid;
-        const auto isDigitOfBase = [base](char ch) { return base == 16 ? hexValue(ch) >= 0 : isDigit(ch); };
+        const auto isDigitOfBase = [base](char ch) { return base == 16 ? hexDigitValue(ch) >= 0 : isDigit(ch); };
         std::string clean;
         for (std::size_t i = 0; i < digits.size(); ++i) {
             if (digits[i] != '_') {
@@ -296,7 +268,7 @@ private:
         auto unit = hexUnit();
         if (!unit)
             return ExpressionError {"\\u needs four hex digits", column(at)};
-        std::uint32_t codePoint = *unit;
+        char32_t codePoint = *unit;
         if (codePoint >= 0xD800 && codePoint <= 0xDBFF) {
             // A high surrogate only makes sense followed by a \u low surrogate: JSON's way of writing
             // characters beyond the basic plane.
@@ -321,7 +293,7 @@ private:
             return std::nullopt;
         std::uint32_t value = 0;
         for (int i = 0; i < 4; ++i) {
-            const int digit = hexValue(m_text[m_pos + i]);
+            const int digit = hexDigitValue(m_text[m_pos + i]);
             if (digit < 0)
                 return std::nullopt;
             value = value * 16 + static_cast<std::uint32_t>(digit);
@@ -381,8 +353,12 @@ std::string describeToken(const Token &token)
         return "the end of the expression";
     case TokenKind::String:
         return "a string";
-    default:
-        return "'" + std::string(token.source) + "'";
+    default: {
+        std::string quoted = "'";
+        quoted.append(token.source);
+        quoted += '\'';
+        return quoted;
+    }
     }
 }
 

@@ -320,7 +320,8 @@ private:
             const Nesting nesting(*this);
             if (tooDeep())
                 return failTooDeep();
-            operand = unary();
+            // As in expr-lang, a sign binds more loosely than ** and ??: -2 ** 2 is -4.
+            operand = *op == Op::Not ? unary() : binary(kPower);
         }
         if (!operand)
             return nullptr;

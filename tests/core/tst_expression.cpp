@@ -178,7 +178,9 @@ void TestExpression::evaluate_data()
     valueRow("product before sum", "1 + 2 * 3", "7");
     valueRow("parentheses", "(1 + 2) * 3", "9");
     valueRow("unary minus", "-Data.port", "-8080");
-    valueRow("unary binds before power", "-2 ** 2", "4.0");
+    valueRow("power binds before a sign", "-2 ** 2", "-4.0");
+    valueRow("coalesce binds before a sign", "-Data.empty ?? 3", "-3");
+    valueRow("sign binds before a product", "-2 * 3", "-6");
     valueRow("unary plus", "+3", "3");
     valueRow("float arithmetic", "Data.ratio * 2", "5.0");
 
