@@ -38,6 +38,10 @@ std::optional<std::string> estimatePatternCost(const std::string &pattern, std::
     while (i < pattern.size()) {
         const char c = pattern[i];
         if (c == '\\') {
+            // Checked here because libstdc++ reads a back-reference's number without an
+            // overflow check before it reports that the polynomial matcher cannot use it.
+            if (i + 1 < pattern.size() && pattern[i + 1] >= '1' && pattern[i + 1] <= '9')
+                return std::string("back-references are not supported");
             i += 2;
             atom(1);
         } else if (c == '[') {

@@ -336,6 +336,8 @@ void TestExpression::evaluate_data()
         "bad computed pattern", "'a' matches Data.badPattern", "invalid pattern '[a-': invalid character range", 13);
     errorRow("back-reference", R"('aa' matches '(a)\\1')",
         R"(invalid pattern '(a)\1': back-references are not supported)", 14);
+    errorRow("huge back-reference number", R"('a' matches '\\8888888888888888888888')",
+        R"(invalid pattern '\8888888888888888888888': back-references are not supported)", 13);
     errorRow("lookahead", "'a' matches '(?=a)a'", "invalid pattern '(?=a)a': lookahead is not supported", 13);
     errorRow("pattern repeats too much", "'a' matches '((a{100}){100}){100}'",
         "invalid pattern '((a{100}){100}){100}': it repeats too much", 13);
