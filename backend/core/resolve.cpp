@@ -170,7 +170,7 @@ private:
                 if (!resolved) {
                     const TemplateFailure &failure = resolved.error();
                     error(origin, flat.propertyPointer(key) + failure.pointer,
-                          "cannot resolve " + key + " of " + flat.label() + ": " + failure.error.message,
+                          "cannot resolve " + key + " of " + resource.label() + ": " + failure.error.message,
                           failure.error.column);
                     failed = true;
                     continue;
