@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "transaction_event.h"
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+namespace ccm {
+namespace {
+
+constexpr std::string_view kBase62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/// KSUID timestamps count seconds from this moment (2014-05-13T16:53:20Z).
+constexpr std::int64_t kKsuidEpoch = 1400000000;
+
+std::string formatTimestamp(std::chrono::system_clock::time_point time)
+{
+    const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+    std::int64_t seconds = nanoseconds / 1000000000;
+    std::int64_t fraction = nanoseconds % 1000000000;
+    if (fraction < 0) {
+        fraction += 1000000000;
+        --seconds;
+    }
+    const std::time_t whole = static_cast<std::time_t>(seconds);
+    std::tm utc {};
+    gmtime_r(&whole, &utc);
+    std::array<char, 64> buffer {};
+    std::snprintf(buffer.data(), buffer.size(), "%04d-%02d-%02dT%02d:%02d:%02d", utc.tm_year + 1900, utc.tm_mon + 1,
+                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
+    std::string text = buffer.data();
+    if (fraction > 0) {
+        // RFC 3339 with nanoseconds, trailing zeros dropped, as Go's time.RFC3339Nano writes it.
+        std::snprintf(buffer.data(), buffer.size(), ".%09lld", static_cast<long long>(fraction));
+        std::string digits = buffer.data();
+        while (digits.back() == '0')
+            digits.pop_back();
+        text += digits;
+    }
+    return text + 'Z';
+}
+
+/// Parses "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)".
+std::optional<std::chrono::system_clock::time_point> parseTimestamp(const std::string &text)
+{
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    int consumed = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &consumed)
+            != 6
+        || consumed != 19)
+        return std::nullopt;
+    std::size_t at = 19;
+    std::int64_t nanoseconds = 0;
+    if (at < text.size() && text[at] == '.') {
+        ++at;
+        int digits = 0;
+        while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+            if (digits < 9) {
+                nanoseconds = nanoseconds * 10 + (text[at] - '0');
+                ++digits;
+            }
+            ++at;
+        }
+        if (digits == 0)
+            return std::nullopt;
+        for (; digits < 9; ++digits)
+            nanoseconds *= 10;
+    }
+    int offsetMinutes = 0;
+    if (at < text.size() && text[at] == 'Z') {
+        ++at;
+    } else if (at + 6 == text.size() && (text[at] == '+' || text[at] == '-') && text[at + 3] == ':') {
+        int offsetHours = 0, offsetRest = 0;
+        if (std::sscanf(text.c_str() + at + 1, "%2d:%2d", &offsetHours, &offsetRest) != 2)
+            return std::nullopt;
+        offsetMinutes = (text[at] == '-' ? -1 : 1) * (offsetHours * 60 + offsetRest);
+        at += 6;
+    } else {
+        return std::nullopt;
+    }
+    if (at != text.size() || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return std::nullopt;
+    std::tm utc {};
+    utc.tm_year = year - 1900;
+    utc.tm_mon = month - 1;
+    utc.tm_mday = day;
+    utc.tm_hour = hour;
+    utc.tm_min = minute;
+    utc.tm_sec = second;
+    const std::int64_t seconds = static_cast<std::int64_t>(timegm(&utc)) - offsetMinutes * 60;
+    return std::chrono::system_clock::time_point(
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::seconds(seconds)
+                                                                        + std::chrono::nanoseconds(nanoseconds)));
+}
+
+std::optional<HealthCheckResult::Status> healthStatusFromName(std::string_view name)
+{
+    for (const auto status : {HealthCheckResult::Status::Ok, HealthCheckResult::Status::Warning,
+                              HealthCheckResult::Status::Critical, HealthCheckResult::Status::Unknown}) {
+        if (healthStatusName(status) == name)
+            return status;
+    }
+    return std::nullopt;
+}
+
+/// A report attribute value: as it is when it is one word, else quoted like a JSON string.
+std::string attributeValue(const std::string &value)
+{
+    if (!value.empty() && value.find_first_of(" \t\n\"=") == std::string::npos)
+        return value;
+    return Json(value).dump();
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string out;
+    for (const std::string &item : items)
+        out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+} // namespace
+
+std::string_view healthStatusName(HealthCheckResult::Status status)
+{
+    switch (status) {
+    case HealthCheckResult::Status::Ok:
+        return "ok";
+    case HealthCheckResult::Status::Warning:
+        return "warning";
+    case HealthCheckResult::Status::Critical:
+        return "critical";
+    case HealthCheckResult::Status::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+std::string newEventId()
+{
+    // 4 bytes of time and 16 random bytes, written in base62 as 27 characters.
+    thread_local std::mt19937_64 generator {std::random_device {}()};
+    std::array<std::uint8_t, 20> bytes {};
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    const auto stamp = static_cast<std::uint32_t>(now - kKsuidEpoch);
+    for (int i = 0; i < 4; ++i)
+        bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(stamp >> (24 - 8 * i));
+    for (std::size_t i = 4; i < bytes.size(); i += 8) {
+        const std::uint64_t random = generator();
+        for (std::size_t k = 0; k < 8 && i + k < bytes.size(); ++k)
+            bytes[i + k] = static_cast<std::uint8_t>(random >> (8 * k));
+    }
+    std::string out(27, '0');
+    for (std::size_t position = out.size(); position-- > 0;) {
+        unsigned remainder = 0;
+        for (std::uint8_t &byte : bytes) {
+            const unsigned value = (remainder << 8) | byte;
+            byte = static_cast<std::uint8_t>(value / 62);
+            remainder = value % 62;
+        }
+        out[position] = kBase62[remainder];
+    }
+    return out;
+}
+
+Json eventToJson(const TransactionEvent &event)
+{
+    Json json = Json::object();
+    json["protocol"] = kTransactionEventProtocol;
+    json["event_id"] = event.eventId;
+    json["timestamp"] = formatTimestamp(event.timestamp);
+    json["type"] = event.type;
+    json["provider"] = event.provider;
+    json["name"] = event.name;
+    if (!event.alias.empty())
+        json["alias"] = event.alias;
+    json["requested_ensure"] = event.requestedEnsure;
+    json["final_ensure"] = event.finalEnsure;
+    json["duration"] = event.duration.count();
+    json["properties"] = event.properties;
+    json["status"] = event.status;
+    if (!event.noopMessage.empty())
+        json["noop_message"] = event.noopMessage;
+    Json checks = Json::array();
+    for (const HealthCheckResult &check : event.healthChecks) {
+        Json item = {{"status", healthStatusName(check.status)}, {"tries", check.tries}};
+        if (!check.output.empty())
+            item["output"] = check.output;
+        checks.push_back(std::move(item));
+    }
+    json["health_check"] = std::move(checks);
+    json["health_check_only"] = event.healthCheckOnly;
+    json["error"] = event.errors;
+    json["changed"] = event.changed;
+    json["refreshed"] = event.refreshed;
+    json["failed"] = event.failed;
+    json["skipped"] = event.skipped;
+    json["noop"] = event.noop;
+    json["unmet_requirements"] = event.unmetRequirements;
+    if (event.diff)
+        json["diff"] = *event.diff;
+    json["resource"] = event.resource();
+    return json;
+}
+
+Result<TransactionEvent> eventFromJson(const Json &json)
+{
+    const auto invalid = [](const std::string &why) { return Error {"invalid_event", "transaction event: " + why}; };
+    if (!json.is_object())
+        return invalid("expected a JSON object, not " + describeJsonType(json));
+    if (json.value("protocol", std::string()) != kTransactionEventProtocol)
+        return invalid("protocol must be " + std::string(kTransactionEventProtocol));
+
+    TransactionEvent event;
+    const auto text = [&](const char *key, std::string &out, bool required) -> std::optional<Error> {
+        const auto found = json.find(key);
+        if (found == json.end() || found->is_null())
+            return required ? std::optional<Error>(invalid(std::string("missing '") + key + "'")) : std::nullopt;
+        if (!found->is_string())
+            return invalid(std::string("'") + key + "' must be a string, not " + describeJsonType(*found));
+        out = found->get<std::string>();
+        return std::nullopt;
+    };
+    const auto flag = [&](const char *key, bool &out) -> std::optional<Error> {
+        const auto found = json.find(key);
+        if (found == json.end() || found->is_null())
+            return std::nullopt;
+        if (!found->is_boolean())
+            return invalid(std::string("'") + key + "' must be a boolean, not " + describeJsonType(*found));
+        out = found->get<bool>();
+        return std::nullopt;
+    };
+    const auto strings = [&](const char *key, std::vector<std::string> &out) -> std::optional<Error> {
+        const auto found = json.find(key);
+        if (found == json.end() || found->is_null())
+            return std::nullopt;
+        if (!found->is_array())
+            return invalid(std::string("'") + key + "' must be a list of strings");
+        for (const Json &item : *found) {
+            if (!item.is_string())
+                return invalid(std::string("'") + key + "' must be a list of strings");
+            out.push_back(item.get<std::string>());
+        }
+        return std::nullopt;
+    };
+
+    std::string timestamp;
+    std::string diff;
+    for (const auto &problem :
+         {text("event_id", event.eventId, true), text("timestamp", timestamp, true), text("type", event.type, true),
+          text("provider", event.provider, true), text("name", event.name, true), text("alias", event.alias, false),
+          text("requested_ensure", event.requestedEnsure, true), text("final_ensure", event.finalEnsure, true),
+          text("noop_message", event.noopMessage, false), text("diff", diff, false),
+          flag("health_check_only", event.healthCheckOnly), flag("changed", event.changed),
+          flag("refreshed", event.refreshed), flag("failed", event.failed), flag("skipped", event.skipped),
+          flag("noop", event.noop), strings("error", event.errors),
+          strings("unmet_requirements", event.unmetRequirements)}) {
+        if (problem)
+            return *problem;
+    }
+    const auto parsedTime = parseTimestamp(timestamp);
+    if (!parsedTime)
+        return invalid("'timestamp' is not an RFC 3339 time: " + timestamp);
+    event.timestamp = *parsedTime;
+    const auto duration = json.find("duration");
+    if (duration == json.end() || !duration->is_number_integer())
+        return invalid("'duration' must be an integer number of nanoseconds");
+    event.duration = std::chrono::nanoseconds(duration->get<std::int64_t>());
+    event.properties = json.value("properties", Json::object());
+    event.status = json.value("status", Json());
+    if (json.contains("diff"))
+        event.diff = diff;
+
+    if (const auto checks = json.find("health_check"); checks != json.end() && !checks->is_null()) {
+        if (!checks->is_array())
+            return invalid("'health_check' must be a list");
+        for (const Json &item : *checks) {
+            const auto status = item.is_object() ? healthStatusFromName(item.value("status", std::string())) : std::nullopt;
+            if (!status || !item.contains("tries") || !item["tries"].is_number_integer())
+                return invalid("each 'health_check' entry needs a status (ok, warning, critical, unknown) and tries");
+            event.healthChecks.push_back({*status, item["tries"].get<int>(), item.value("output", std::string())});
+        }
+    }
+    return event;
+}
+
+void RunSummary::add(const TransactionEvent &event)
+{
+    ++total;
+    if (event.failed)
+        ++failed;
+    else if (event.skipped)
+        ++skipped;
+    else if (event.changed)
+        ++changed;
+    else
+        ++stable;
+    if (event.refreshed)
+        ++refreshed;
+    if (!event.unmetRequirements.empty())
+        ++unmetRequirements;
+    for (const HealthCheckResult &check : event.healthChecks) {
+        switch (check.status) {
+        case HealthCheckResult::Status::Ok:
+            ++checksOk;
+            break;
+        case HealthCheckResult::Status::Warning:
+            ++checksWarning;
+            break;
+        case HealthCheckResult::Status::Critical:
+            ++checksCritical;
+            break;
+        case HealthCheckResult::Status::Unknown:
+            ++checksUnknown;
+            break;
+        }
+    }
+    errors += event.errors.size();
+}
+
+Json summaryToJson(const RunSummary &summary)
+{
+    return Json {{"run_time", summary.runTime.count()},
+                 {"total", summary.total},
+                 {"stable", summary.stable},
+                 {"changed", summary.changed},
+                 {"failed", summary.failed},
+                 {"skipped", summary.skipped},
+                 {"refreshed", summary.refreshed},
+                 {"unmet_requirements", summary.unmetRequirements},
+                 {"checks", {{"ok", summary.checksOk},
+                             {"warning", summary.checksWarning},
+                             {"critical", summary.checksCritical},
+                             {"unknown", summary.checksUnknown}}},
+                 {"errors", summary.errors}};
+}
+
+std::string formatDuration(std::chrono::nanoseconds duration)
+{
+    const double ns = static_cast<double>(duration.count());
+    std::array<char, 32> buffer {};
+    if (ns < 1e3)
+        std::snprintf(buffer.data(), buffer.size(), "%.0fns", ns);
+    else if (ns < 1e6)
+        std::snprintf(buffer.data(), buffer.size(), "%.1fµs", ns / 1e3);
+    else if (ns < 1e9)
+        std::snprintf(buffer.data(), buffer.size(), "%.1fms", ns / 1e6);
+    else if (ns < 60e9)
+        std::snprintf(buffer.data(), buffer.size(), "%.2fs", ns / 1e9);
+    else
+        std::snprintf(buffer.data(), buffer.size(), "%lldm%llds", static_cast<long long>(ns / 60e9),
+                      static_cast<long long>(ns / 1e9) % 60);
+    return buffer.data();
+}
+
+ReportLine reportLine(const TransactionEvent &event)
+{
+    // Log lines name a resource by its alias when it has one.
+    std::string line = event.alias.empty() ? event.resource() : event.type + '#' + event.alias + " (alias)";
+    ReportLevel level = ReportLevel::Info;
+    if (event.failed) {
+        level = ReportLevel::Error;
+        line += " failed errors=" + attributeValue(joined(event.errors));
+    } else if (!event.unmetRequirements.empty()) {
+        level = ReportLevel::Error;
+        line += " skipped due to unmet requirement unmet=" + attributeValue(joined(event.unmetRequirements));
+    } else if (event.skipped) {
+        level = ReportLevel::Warning;
+        line += " skipped";
+    } else if (event.refreshed) {
+        level = ReportLevel::Warning;
+        line += " refreshed";
+    } else if (event.changed) {
+        level = ReportLevel::Warning;
+        line += " changed";
+    } else {
+        line += " stable";
+    }
+    line += " ensure=" + attributeValue(event.finalEnsure.empty() ? event.requestedEnsure : event.finalEnsure);
+    line += " runtime=" + formatDuration(event.duration);
+    if (!event.provider.empty())
+        line += " provider=" + attributeValue(event.provider);
+    if (event.noop && !event.noopMessage.empty())
+        line += " noop=" + attributeValue(event.noopMessage);
+    return {level, std::move(line)};
+}
+
+std::string summaryText(const RunSummary &summary)
+{
+    const auto count = [](std::size_t n) { return std::to_string(n); };
+    std::string text;
+    text += "Run time: " + formatDuration(summary.runTime) + "\n";
+    text += "Resources: total=" + count(summary.total) + " stable=" + count(summary.stable) + " changed="
+            + count(summary.changed) + " failed=" + count(summary.failed) + " skipped=" + count(summary.skipped)
+            + " refreshed=" + count(summary.refreshed) + " unmet_requirements=" + count(summary.unmetRequirements)
+            + "\n";
+    text += "Checked resources: ok=" + count(summary.checksOk) + " warning=" + count(summary.checksWarning)
+            + " critical=" + count(summary.checksCritical) + " unknown=" + count(summary.checksUnknown) + "\n";
+    text += "Errors: " + count(summary.errors) + "\n";
+    return text;
+}
+
+} // namespace ccm

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "json.h"
+#include "result.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccm {
+
+inline constexpr std::string_view kTransactionEventProtocol = "io.choria.ccm.v1.transaction.event";
+
+/// The outcome of one health check of a resource.
+struct HealthCheckResult {
+    enum class Status { Ok, Warning, Critical, Unknown };
+
+    Status status = Status::Unknown;
+    int tries = 0;
+    std::string output;
+
+    friend bool operator==(const HealthCheckResult &, const HealthCheckResult &) = default;
+};
+
+/// "ok", "warning", "critical", "unknown" as on the wire.
+std::string_view healthStatusName(HealthCheckResult::Status status);
+
+/// What happened to one resource in a run (ENGINE-SPEC §6); the JSON form has the keys of CCM v1's
+/// TransactionEvent plus `diff` and `resource`.
+struct TransactionEvent {
+    std::string eventId;
+    std::chrono::system_clock::time_point timestamp;
+    std::string type;
+    std::string provider;
+    std::string name;
+    std::string alias;
+    std::string requestedEnsure;
+    std::string finalEnsure;
+    std::chrono::nanoseconds duration{0};
+    Json properties = Json::object();
+    Json status; ///< provider-specific state; null when none
+    std::string noopMessage;
+    std::vector<HealthCheckResult> healthChecks;
+    bool healthCheckOnly = false;
+    std::vector<std::string> errors;
+    bool changed = false;
+    bool refreshed = false;
+    bool failed = false;
+    bool skipped = false;
+    bool noop = false;
+    std::vector<std::string> unmetRequirements;
+    /// Unified diff of a file's content change, when it may be shown.
+    std::optional<std::string> diff;
+
+    /// "type#name", the form references and reports use.
+    [[nodiscard]] std::string resource() const { return type + '#' + name; }
+
+    friend bool operator==(const TransactionEvent &, const TransactionEvent &) = default;
+};
+
+/// A new event id: a KSUID (27 base62 characters, sortable by time) as CCM uses.
+std::string newEventId();
+
+/// The event as JSON, keys as in CCM v1 plus `diff` (when set) and `resource`. Timestamps are UTC
+/// RFC 3339 with nanoseconds; the duration is in nanoseconds.
+Json eventToJson(const TransactionEvent &event);
+
+/// Reads an event written by eventToJson (the designer reads the backend's stream with it).
+/// Errors name the key that is missing or has the wrong kind.
+Result<TransactionEvent> eventFromJson(const Json &json);
+
+/// Counts of a run's events, as the summary after the report lines shows them.
+struct RunSummary {
+    std::size_t total = 0;
+    std::size_t stable = 0;
+    std::size_t changed = 0;
+    std::size_t failed = 0;
+    std::size_t skipped = 0;
+    std::size_t refreshed = 0;
+    std::size_t unmetRequirements = 0;
+    std::size_t checksOk = 0;
+    std::size_t checksWarning = 0;
+    std::size_t checksCritical = 0;
+    std::size_t checksUnknown = 0;
+    std::size_t errors = 0;
+    std::chrono::nanoseconds runTime{0};
+
+    /// Counts one event: it lands in exactly one of failed, skipped, changed, stable (first
+    /// match); refreshed, unmet requirements, checks and errors are counted besides.
+    void add(const TransactionEvent &event);
+
+    friend bool operator==(const RunSummary &, const RunSummary &) = default;
+};
+
+Json summaryToJson(const RunSummary &summary);
+
+/// How a report line is logged.
+enum class ReportLevel { Info, Warning, Error };
+
+/// The human report line of one event (ENGINE-SPEC §6), first match wins: failed, unmet
+/// requirements, skipped, refreshed, changed, stable; with `ensure=`, `runtime=`, `provider=` and
+/// in noop mode `noop=<message>`.
+struct ReportLine {
+    ReportLevel level = ReportLevel::Info;
+    std::string text;
+};
+ReportLine reportLine(const TransactionEvent &event);
+
+/// The summary block printed after the lines.
+std::string summaryText(const RunSummary &summary);
+
+/// A duration for people: "1.2ms", "3.5s", "2m3s".
+std::string formatDuration(std::chrono::nanoseconds duration);
+
+} // namespace ccm

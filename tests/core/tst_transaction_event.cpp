@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Transaction events: JSON compatible with CCM v1's schema, round trips, report lines and summary.
+#include "test_support.h"
+#include "transaction_event.h"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+#include <QFile>
+#include <QTest>
+
+using namespace ccm;
+using namespace ccm::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+TransactionEvent sampleEvent()
+{
+    TransactionEvent event;
+    event.eventId = newEventId();
+    event.timestamp = std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+        std::chrono::seconds(1795274400) + 123456789ns));
+    event.type = "file";
+    event.provider = "posix";
+    event.name = "/etc/motd";
+    event.requestedEnsure = "present";
+    event.finalEnsure = "present";
+    event.duration = 1500000ns;
+    event.properties = Json::parse(R"({"ensure": "present", "mode": "0644"})");
+    event.status = Json::parse(R"({"checksum": "abc"})");
+    event.noopMessage = "Would have changed the content";
+    event.healthChecks = {{HealthCheckResult::Status::Ok, 1, "OK: fine"}, {HealthCheckResult::Status::Critical, 3, {}}};
+    event.errors = {"health check status \"CRITICAL\""};
+    event.changed = true;
+    event.failed = true;
+    event.noop = true;
+    event.unmetRequirements = {"package#nginx"};
+    event.diff = "--- /etc/motd\n+++ /etc/motd\n@@ -1 +1 @@\n-old\n+new\n";
+    return event;
+}
+
+TransactionEvent withState(const char *state)
+{
+    TransactionEvent event;
+    event.type = "package";
+    event.name = "nginx";
+    event.provider = "apt";
+    event.requestedEnsure = "present";
+    event.finalEnsure = "present";
+    event.duration = 2500000ns;
+    const std::string flags(state);
+    event.failed = flags.find('F') != std::string::npos;
+    event.skipped = flags.find('S') != std::string::npos;
+    event.changed = flags.find('C') != std::string::npos;
+    event.refreshed = flags.find('R') != std::string::npos;
+    if (flags.find('U') != std::string::npos)
+        event.unmetRequirements = {"file#/etc/a", "exec#b"};
+    if (event.failed)
+        event.errors = {"apt: install nginx: exit 100", "second"};
+    return event;
+}
+
+} // namespace
+
+class TestTransactionEvent : public QObject
+{
+    Q_OBJECT
+
+    valijson::Schema m_reference;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QFile file(QStringLiteral(CCM_SHARED_DIR "/reference/ccm-v1/resource_ensure_response.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const nlohmann::json response = nlohmann::json::parse(file.readAll().toStdString());
+        // Validate against the reference's transactionEvent definition itself.
+        static nlohmann::json schema;
+        schema = {{"$defs", response["$defs"]}, {"allOf", {{{"$ref", "#/$defs/transactionEvent"}}}}};
+        valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+        valijson::adapters::NlohmannJsonAdapter adapter(schema);
+        parser.populateSchema(adapter, m_reference);
+    }
+
+    void compatibleWithReferenceSchema_data()
+    {
+        QTest::addColumn<bool>("full");
+        QTest::newRow("every field") << true;
+        QTest::newRow("a stable event") << false;
+    }
+
+    void compatibleWithReferenceSchema()
+    {
+        QFETCH(bool, full);
+        TransactionEvent event = full ? sampleEvent() : withState("");
+        if (!full) {
+            event.eventId = newEventId();
+            event.timestamp = std::chrono::system_clock::now();
+        }
+        nlohmann::json json = nlohmann::json::parse(eventToJson(event).dump());
+        QCOMPARE(q(json["resource"].get<std::string>()), q(event.type + "#" + event.name));
+        // The two keys this project adds are the only ones the reference does not know.
+        json.erase("diff");
+        json.erase("resource");
+        valijson::Validator validator;
+        valijson::ValidationResults results;
+        valijson::adapters::NlohmannJsonAdapter target(json);
+        QStringList problems;
+        if (!validator.validate(m_reference, target, &results)) {
+            valijson::ValidationResults::Error error;
+            while (results.popError(error))
+                problems << q(error.description);
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n')) + q(json.dump())));
+    }
+
+    void roundTrip()
+    {
+        const TransactionEvent event = sampleEvent();
+        const Json json = eventToJson(event);
+        QCOMPARE(q(json["timestamp"].get<std::string>()), QStringLiteral("2026-11-21T15:20:00.123456789Z"));
+        QCOMPARE(json["duration"].get<std::int64_t>(), 1500000);
+        const auto back = eventFromJson(Json::parse(json.dump()));
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QVERIFY(back.value() == event);
+    }
+
+    void timestamps_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("nanoseconds"); // since the epoch; -1: invalid
+        QTest::newRow("utc") << QStringLiteral("2026-11-21T15:20:00Z") << qint64(1795274400000000000);
+        QTest::newRow("fraction") << QStringLiteral("2026-11-21T15:20:00.5Z") << qint64(1795274400500000000);
+        QTest::newRow("offset") << QStringLiteral("2026-11-21T16:20:00+01:00") << qint64(1795274400000000000);
+        QTest::newRow("negative offset") << QStringLiteral("2026-11-21T09:50:00-05:30") << qint64(1795274400000000000);
+        QTest::newRow("no zone") << QStringLiteral("2026-11-21T12:40:00") << qint64(-1);
+        QTest::newRow("date only") << QStringLiteral("2026-11-21") << qint64(-1);
+        QTest::newRow("bad month") << QStringLiteral("2026-13-21T12:40:00Z") << qint64(-1);
+        QTest::newRow("empty fraction") << QStringLiteral("2026-11-21T12:40:00.Z") << qint64(-1);
+    }
+
+    void timestamps()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, nanoseconds);
+        Json json = eventToJson(withState(""));
+        json["event_id"] = "x";
+        json["timestamp"] = text.toStdString();
+        const auto event = eventFromJson(json);
+        QCOMPARE(event.ok(), nanoseconds >= 0);
+        if (nanoseconds >= 0)
+            QCOMPARE(static_cast<qint64>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             event.value().timestamp.time_since_epoch())
+                                             .count()),
+                     nanoseconds);
+        else
+            QVERIFY(q(event.error().message).contains(QStringLiteral("timestamp")));
+    }
+
+    void invalidJson_data()
+    {
+        QTest::addColumn<QString>("change"); // JSON merged over a valid event
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not an event") << QStringLiteral(R"({"protocol": "other"})") << QStringLiteral("protocol must be");
+        QTest::newRow("missing name") << QStringLiteral(R"({"name": null})") << QStringLiteral("missing 'name'");
+        QTest::newRow("name not a string") << QStringLiteral(R"({"name": 5})")
+                                           << QStringLiteral("'name' must be a string, not an integer");
+        QTest::newRow("changed not a boolean") << QStringLiteral(R"({"changed": "yes"})")
+                                               << QStringLiteral("'changed' must be a boolean");
+        QTest::newRow("errors not strings") << QStringLiteral(R"({"error": [1]})")
+                                            << QStringLiteral("'error' must be a list of strings");
+        QTest::newRow("duration") << QStringLiteral(R"({"duration": 1.5})") << QStringLiteral("'duration' must be an integer");
+        QTest::newRow("health check status") << QStringLiteral(R"({"health_check": [{"status": "fine", "tries": 1}]})")
+                                             << QStringLiteral("needs a status");
+    }
+
+    void invalidJson()
+    {
+        QFETCH(QString, change);
+        QFETCH(QString, message);
+        Json json = eventToJson(sampleEvent());
+        const Json overlay = Json::parse(change.toStdString());
+        for (const auto &[key, value] : overlay.items())
+            json[key] = value;
+        const auto event = eventFromJson(json);
+        QVERIFY(!event.ok());
+        QVERIFY2(q(event.error().message).contains(message), event.error().message.c_str());
+        QVERIFY(!eventFromJson(Json::array()).ok());
+    }
+
+    void eventIds()
+    {
+        const std::string first = newEventId();
+        const std::string second = newEventId();
+        QCOMPARE(first.size(), std::size_t(27));
+        QVERIFY(first != second);
+        for (const char c : first)
+            QVERIFY(std::isalnum(static_cast<unsigned char>(c)));
+        // The first four bytes are seconds since 2014-05-13T16:53:20Z: decode and compare with now.
+        const std::string alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        std::array<unsigned, 20> bytes {};
+        for (const char c : first) {
+            unsigned carry = static_cast<unsigned>(alphabet.find(c));
+            for (std::size_t i = bytes.size(); i-- > 0;) {
+                const unsigned next = bytes[i] * 62 + carry;
+                bytes[i] = next & 0xFF;
+                carry = next >> 8;
+            }
+        }
+        const std::int64_t stamp = (std::int64_t(bytes[0]) << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3];
+        const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count();
+        QVERIFY(std::abs(stamp + 1400000000 - now) <= 5);
+    }
+
+    void summaryBuckets()
+    {
+        RunSummary summary;
+        for (const char *state : {"", "C", "CR", "S", "SU", "F", "FC", "FS", ""}) {
+            TransactionEvent event = withState(state);
+            if (std::string(state) == "C")
+                event.healthChecks = {{HealthCheckResult::Status::Ok, 1, {}}, {HealthCheckResult::Status::Warning, 2, {}}};
+            if (std::string(state) == "F")
+                event.healthChecks = {{HealthCheckResult::Status::Critical, 1, {}}, {HealthCheckResult::Status::Unknown, 1, {}}};
+            summary.add(event);
+        }
+        QCOMPARE(summary.total, std::size_t(9));
+        QCOMPARE(summary.stable, std::size_t(2));
+        QCOMPARE(summary.changed, std::size_t(2));
+        QCOMPARE(summary.skipped, std::size_t(2));
+        QCOMPARE(summary.failed, std::size_t(3));
+        QCOMPARE(summary.refreshed, std::size_t(1));
+        QCOMPARE(summary.unmetRequirements, std::size_t(1));
+        QCOMPARE(summary.checksOk + summary.checksWarning + summary.checksCritical + summary.checksUnknown, std::size_t(4));
+        QCOMPARE(summary.errors, std::size_t(6));
+        summary.runTime = 1250ms;
+        const QString text = q(summaryText(summary));
+        QVERIFY2(text.contains(QStringLiteral("Run time: 1.25s")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("total=9 stable=2 changed=2 failed=3 skipped=2 refreshed=1 unmet_requirements=1")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("ok=1 warning=1 critical=1 unknown=1")), qPrintable(text));
+        QCOMPARE(summaryToJson(summary)["failed"].get<int>(), 3);
+    }
+
+    void reportLines_data()
+    {
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<int>("level");
+        QTest::addColumn<QString>("line");
+        const auto row = [](const char *name, const char *state, bool noop, ReportLevel level, const char *line) {
+            QTest::newRow(name) << QString::fromLatin1(state) << noop << static_cast<int>(level) << QString::fromUtf8(line);
+        };
+        row("stable", "", false, ReportLevel::Info, "package#nginx stable ensure=present runtime=2.5ms provider=apt");
+        row("changed", "C", false, ReportLevel::Warning, "package#nginx changed ensure=present runtime=2.5ms provider=apt");
+        row("refreshed wins over changed", "CR", false, ReportLevel::Warning,
+            "package#nginx refreshed ensure=present runtime=2.5ms provider=apt");
+        row("skipped", "S", false, ReportLevel::Warning, "package#nginx skipped ensure=present runtime=2.5ms provider=apt");
+        row("unmet wins over skipped", "SU", false, ReportLevel::Error,
+            "package#nginx skipped due to unmet requirement unmet=\"file#/etc/a, exec#b\" ensure=present runtime=2.5ms "
+            "provider=apt");
+        row("failed wins", "FSCU", false, ReportLevel::Error,
+            "package#nginx failed errors=\"apt: install nginx: exit 100, second\" ensure=present runtime=2.5ms provider=apt");
+        row("noop message", "C", true, ReportLevel::Warning,
+            "package#nginx changed ensure=present runtime=2.5ms provider=apt noop=\"Would have installed 1.2\"");
+    }
+
+    void reportLines()
+    {
+        QFETCH(QString, state);
+        QFETCH(bool, noop);
+        QFETCH(int, level);
+        QFETCH(QString, line);
+        TransactionEvent event = withState(qPrintable(state));
+        event.noop = noop;
+        if (noop)
+            event.noopMessage = "Would have installed 1.2";
+        const ReportLine report = reportLine(event);
+        QCOMPARE(q(report.text), line);
+        QCOMPARE(static_cast<int>(report.level), level);
+    }
+
+    void aliasNamesTheResource()
+    {
+        TransactionEvent event = withState("");
+        event.alias = "webserver";
+        QVERIFY(q(reportLine(event).text).startsWith(QStringLiteral("package#webserver (alias) stable")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransactionEvent)
+#include "tst_transaction_event.moc"
