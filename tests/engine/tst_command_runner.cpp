@@ -330,6 +330,9 @@ private Q_SLOTS:
         QTest::newRow("interpreter missing")
             << Argv {inDir("lost-interpreter")} << none << Argv {} << QStringLiteral("not_executable")
             << QStringLiteral("interpreter (#! line) was not found");
+        QTest::newRow("interpreter missing, relative to cwd")
+            << Argv {"./lost-interpreter"} << m_dir.path() << Argv {} << QStringLiteral("not_executable")
+            << QStringLiteral("interpreter (#! line) was not found");
         QTest::newRow("missing cwd") << Argv {"true"} << QStringLiteral("/nonexistent-ccm-dir") << Argv {}
                                      << QStringLiteral("bad_cwd")
                                      << QStringLiteral(

@@ -232,8 +232,12 @@ Result<std::vector<std::string>> buildEnvironment(const std::vector<std::string>
     return environment;
 }
 
-Result<bool> checkNoNul(const Command &command)
+/// What makes the command impossible to run as given, if anything: C strings end at a NUL byte,
+/// so one inside would silently run something else.
+std::optional<Error> invalidCommand(const Command &command)
 {
+    if (command.argv.empty() || command.argv.front().empty())
+        return Error {"invalid_command", "the command is empty"};
     const auto hasNul = [](const std::string &text) { return text.find('\0') != std::string::npos; };
     for (std::size_t i = 0; i < command.argv.size(); ++i) {
         if (hasNul(command.argv[i]))
@@ -245,7 +249,7 @@ Result<bool> checkNoNul(const Command &command)
     }
     if (hasNul(command.cwd))
         return Error {"invalid_command", "the working directory contains a NUL byte"};
-    return true;
+    return std::nullopt;
 }
 
 /// The path to exec for name, searched like execvp does: the first executable regular file wins;
@@ -300,8 +304,11 @@ Error childError(const ChildFailure &failure, const Command &command, const std:
         return Error {"spawn_failed", "cannot prepare the process for " + program + ": " + cause};
     }
     if (failure.error == ENOENT) {
+        // The program exists when only its interpreter is missing; a relative one lives in cwd.
+        const std::string located
+            = program.front() != '/' && !command.cwd.empty() ? command.cwd + "/" + program : program;
         struct stat info { };
-        if (::stat(program.c_str(), &info) == 0)
+        if (::stat(located.c_str(), &info) == 0)
             return Error {"not_executable", "cannot execute " + program + ": its interpreter (#! line) was not found"};
         return Error {"command_not_found", "command not found: " + program};
     }
@@ -513,10 +520,8 @@ ProcessRunner::ProcessRunner(std::chrono::milliseconds killGrace)
 
 Result<CommandResult> ProcessRunner::run(const Command &command)
 {
-    if (command.argv.empty() || command.argv.front().empty())
-        return Error {"invalid_command", "the command is empty"};
-    if (auto checked = checkNoNul(command); !checked)
-        return checked.error();
+    if (auto invalid = invalidCommand(command))
+        return *invalid;
     auto environment = buildEnvironment(command.environment);
     if (!environment)
         return environment.error();
@@ -560,12 +565,13 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
         if (flags < 0 || ::fcntl(in.write.get(), F_SETFL, flags | O_NONBLOCK) != 0)
             return spawnError("cannot make the stdin pipe non-blocking", errno);
     } else {
-        auto null = aboveStandardFds(Fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
-        if (!null)
-            return null.error();
-        if (!null->open())
+        Fd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+        if (!null.open())
             return spawnError("cannot open /dev/null", errno);
-        in.read = std::move(null).value();
+        auto lifted = aboveStandardFds(std::move(null));
+        if (!lifted)
+            return lifted.error();
+        in.read = std::move(lifted).value();
     }
 
     rlimit files {};
