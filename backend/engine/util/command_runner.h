@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "result.h"
+
+#include <chrono>
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace ccm {
+
+/// The identity a command runs as: applied in the child before exec (supplementary groups, then
+/// group, then user), so only a root caller can switch to it.
+struct Credentials {
+    uid_t uid = 0;
+    gid_t gid = 0;
+    std::vector<gid_t> groups;
+};
+
+/// One process to run: argv only, never a shell string.
+struct Command {
+    /// argv[0] is looked up in PATH unless it contains a '/'.
+    std::vector<std::string> argv;
+    /// Working directory of the child; empty keeps the caller's.
+    std::string cwd;
+    /// Extra KEY=VALUE entries over the fixed environment; a later KEY replaces an earlier one.
+    std::vector<std::string> environment;
+    /// Zero means no timeout.
+    std::chrono::milliseconds timeout {0};
+    /// Bytes kept of each of stdout and stderr; the rest is read and dropped.
+    std::size_t outputLimit = 1024 * 1024;
+    /// Written to the child's stdin, which is /dev/null when there is none.
+    std::optional<std::string> stdinData;
+    std::optional<Credentials> runAs;
+    /// Sends stderr into stdoutText, interleaved as the child wrote it.
+    bool mergeStderr = false;
+};
+
+/// What a finished process did. A process that ran and failed is a result, not an Error.
+struct CommandResult {
+    /// The exit status, or -1 when the process was killed by a signal.
+    int exitCode = 0;
+    /// The signal that killed the process, 0 when it exited.
+    int signal = 0;
+    /// The timeout passed and the process group was terminated.
+    bool timedOut = false;
+    std::string stdoutText;
+    std::string stderrText;
+    bool stdoutTruncated = false;
+    bool stderrTruncated = false;
+    std::chrono::nanoseconds duration {0};
+};
+
+/// The one way the engine runs processes; providers take a CommandRunner so that tests can
+/// replace the system with a RecordingRunner.
+class CommandRunner {
+public:
+    virtual ~CommandRunner();
+
+    /// Runs the command to completion. An Error means the process could not be started (bad
+    /// command, program not found or not executable, bad cwd or credentials); everything after
+    /// exec, including a non-zero exit, a signal or a timeout, is a CommandResult.
+    virtual Result<CommandResult> run(const Command &command) = 0;
+};
+
+/// Runs real processes with fork and execve.
+///
+/// The child's environment is exactly PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin,
+/// LANG=C and LC_ALL=C followed by the command's extra entries; nothing is inherited from the caller
+/// (not even HOME or USER, which would be wrong after runAs), so a command that needs more says so.
+/// The child leads its own process group, has every signal at its default and unblocked, and keeps
+/// only fds 0-2: all other descriptors are closed before exec.
+///
+/// On timeout the group gets SIGTERM, then SIGKILL once the kill grace has passed. Output is
+/// collected until the child has exited and what it wrote has been read; descendants that keep the
+/// pipes open are not waited for unless the command timed out. Safe to use from several threads
+/// at once; SIGCHLD is not used.
+class ProcessRunner : public CommandRunner {
+public:
+    /// The fixed search path of every child.
+    static constexpr const char *kPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+    explicit ProcessRunner(std::chrono::milliseconds killGrace = std::chrono::seconds(2));
+
+    Result<CommandResult> run(const Command &command) override;
+
+private:
+    std::chrono::milliseconds m_killGrace;
+};
+
+/// A CommandRunner for tests: answers with recorded outcomes and remembers what it was asked.
+class RecordingRunner : public CommandRunner {
+public:
+    /// Queues an outcome for a command with exactly this argv. Commands with the same argv get
+    /// their outcomes in the order they were queued; other commands may come in between.
+    void expect(std::vector<std::string> argv, Result<CommandResult> outcome);
+
+    /// The first queued outcome for command.argv, or an "unexpected_command" Error naming the
+    /// command and what was still expected.
+    Result<CommandResult> run(const Command &command) override;
+
+    /// Every command received so far, unexpected ones included, in order.
+    [[nodiscard]] std::vector<Command> commands() const;
+
+    /// The argv of every outcome not consumed yet, in the order queued.
+    [[nodiscard]] std::vector<std::vector<std::string>> pending() const;
+
+    /// A result whose stdout (and stderr, when stderrPath is given) is the content of a file of
+    /// captured tool output; an Error when a file cannot be read.
+    static Result<CommandResult> fromFile(
+        const std::string &stdoutPath, int exitCode = 0, const std::string &stderrPath = {});
+
+private:
+    struct Expectation {
+        std::vector<std::string> argv;
+        Result<CommandResult> outcome;
+    };
+
+    mutable std::mutex m_mutex;
+    std::vector<Expectation> m_expectations;
+    std::vector<Command> m_commands;
+};
+
+/// argv as a readable command line for messages: words with spaces or quotes are single-quoted.
+std::string describeCommand(const std::vector<std::string> &argv);
+
+} // namespace ccm
