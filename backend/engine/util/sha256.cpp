@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sha256.h"
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <new>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ccm {
+
+namespace {
+
+// Large enough that the per-read system call cost vanishes next to hashing, small enough to stay in
+// the L2 cache; page-aligned so that the kernel copies whole pages.
+constexpr std::size_t chunkSize = 64 * 1024;
+constexpr std::size_t chunkAlignment = 4096;
+
+std::string toHex(const unsigned char *digest, unsigned length)
+{
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string hex;
+    hex.reserve(length * 2);
+    for (unsigned i = 0; i < length; ++i) {
+        hex.push_back(digits[digest[i] >> 4]);
+        hex.push_back(digits[digest[i] & 0x0F]);
+    }
+    return hex;
+}
+
+Error ioError(const std::filesystem::path &path, const char *doing, int errorNumber)
+{
+    return Error {"io", "cannot " + std::string(doing) + " '" + path.string() + "': " + std::strerror(errorNumber)};
+}
+
+const char *fileKind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+struct FileDescriptor {
+    int fd = -1;
+    ~FileDescriptor()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+struct AlignedDelete {
+    void operator()(std::byte *buffer) const { ::operator delete[](buffer, std::align_val_t {chunkAlignment}); }
+};
+
+struct DigestContextDelete {
+    void operator()(EVP_MD_CTX *context) const { EVP_MD_CTX_free(context); }
+};
+
+} // namespace
+
+std::string sha256Hex(std::string_view data)
+{
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    unsigned length = 0;
+    // EVP_Digest only fails when OpenSSL cannot allocate its context, which is the same condition
+    // under which building the returned string would fail.
+    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1)
+        throw std::bad_alloc();
+    return toHex(digest.data(), length);
+}
+
+Result<std::string> sha256File(const std::filesystem::path &path)
+{
+    // O_NONBLOCK keeps open() from waiting for a writer when the path is a FIFO; it is refused below.
+    const auto notRegular = [&](mode_t mode) {
+        return Error {"not_regular_file",
+            "cannot checksum '" + path.string() + "': it is " + fileKind(mode)
+                + ", only regular files have a checksum"};
+    };
+    struct stat status { };
+    FileDescriptor file {::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+    if (file.fd < 0) {
+        const int openError = errno;
+        // Sockets cannot be opened at all; say what the path is rather than "no such device".
+        if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
+            return notRegular(status.st_mode);
+        return ioError(path, "open", openError);
+    }
+    if (::fstat(file.fd, &status) != 0)
+        return ioError(path, "inspect", errno);
+    if (!S_ISREG(status.st_mode))
+        return notRegular(status.st_mode);
+    const int flags = ::fcntl(file.fd, F_GETFL);
+    if (flags < 0 || ::fcntl(file.fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+        return ioError(path, "prepare", errno);
+    ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+
+    const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
+    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1)
+        return Error {"io", "cannot checksum '" + path.string() + "': SHA-256 is not available"};
+    const std::unique_ptr<std::byte[], AlignedDelete> buffer(
+        new (std::align_val_t {chunkAlignment}) std::byte[chunkSize]);
+    for (;;) {
+        const ssize_t count = ::read(file.fd, buffer.get(), chunkSize);
+        if (count < 0) {
+            if (errno == EINTR)
+                continue;
+            return ioError(path, "read", errno);
+        }
+        if (count == 0)
+            break;
+        if (EVP_DigestUpdate(context.get(), buffer.get(), static_cast<std::size_t>(count)) != 1)
+            return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
+    }
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    unsigned length = 0;
+    if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1)
+        return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
+    return toHex(digest.data(), length);
+}
+
+} // namespace ccm

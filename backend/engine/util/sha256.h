@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "result.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ccm {
+
+/// The SHA-256 of data as 64 lower-case hexadecimal digits.
+std::string sha256Hex(std::string_view data);
+
+/// The SHA-256 of a regular file's contents as 64 lower-case hexadecimal digits. The file is read
+/// in fixed-size chunks, so memory use does not depend on its size. Symbolic links are followed.
+/// Directories, devices, FIFOs and sockets are refused (error code "not_regular_file") without
+/// reading from them; an unreadable file gives error code "io" with the system's reason.
+Result<std::string> sha256File(const std::filesystem::path &path);
+
+} // namespace ccm

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <utility>
+
+using namespace ccm;
+
+namespace {
+
+QString q(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+std::string local(const QString &path)
+{
+    return QFile::encodeName(path).toStdString();
+}
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
+}
+
+QByteArray randomBytes(qsizetype size, quint32 seed)
+{
+    QByteArray bytes(size, Qt::Uninitialized);
+    QRandomGenerator generator(seed);
+    for (char &byte : bytes)
+        byte = static_cast<char>(generator.bounded(256));
+    return bytes;
+}
+
+std::string_view view(const QByteArray &bytes)
+{
+    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
+}
+
+/// Every entry of a directory, hidden ones included, sorted.
+QStringList entries(const QString &directory)
+{
+    return QDir(directory).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+struct stat statOf(const QString &path)
+{
+    struct stat status { };
+    if (::lstat(QFile::encodeName(path).constData(), &status) != 0)
+        status.st_mode = 0;
+    return status;
+}
+
+/// Makes every write past a few KiB fail with EFBIG for as long as it lives.
+class FileSizeLimit {
+public:
+    FileSizeLimit()
+    {
+        ::getrlimit(RLIMIT_FSIZE, &m_saved);
+        m_savedHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = m_saved;
+        limited.rlim_cur = 4096;
+        m_active = ::setrlimit(RLIMIT_FSIZE, &limited) == 0;
+    }
+    FileSizeLimit(const FileSizeLimit &) = delete;
+    FileSizeLimit &operator=(const FileSizeLimit &) = delete;
+    ~FileSizeLimit()
+    {
+        ::setrlimit(RLIMIT_FSIZE, &m_saved);
+        std::signal(SIGXFSZ, m_savedHandler);
+    }
+    [[nodiscard]] bool active() const { return m_active; }
+
+private:
+    rlimit m_saved {};
+    void (*m_savedHandler)(int) = nullptr;
+    bool m_active = false;
+};
+
+const QRegularExpression temporaryName(QStringLiteral("^\\.ccm-target\\.[A-Za-z0-9]{6}$"));
+
+} // namespace
+
+class TestAtomicFile : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void writesContentAndMode_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<uint>("mode");
+        QTest::addColumn<bool>("flush");
+        QTest::newRow("empty") << QByteArray() << 0644u << true;
+        QTest::newRow("text") << QByteArray("Welcome\n") << 0640u << true;
+        QTest::newRow("NUL bytes") << QByteArray("a\0b\0", 4) << 0600u << true;
+        QTest::newRow("1 MiB random") << randomBytes(1024 * 1024, 7) << 0755u << true;
+        QTest::newRow("read-only") << QByteArray("frozen") << 0444u << true;
+        // A umask of 077 is in force; 0666 must still come out as 0666.
+        QTest::newRow("beyond umask") << QByteArray("shared") << 0666u << true;
+        QTest::newRow("set-group-ID") << QByteArray("x") << 02750u << true;
+        QTest::newRow("no mode bits") << QByteArray("x") << 0u << true;
+        QTest::newRow("without fsync") << QByteArray("quick") << 0644u << false;
+    }
+
+    void writesContentAndMode()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(uint, mode);
+        QFETCH(bool, flush);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const mode_t savedUmask = ::umask(077);
+        const auto written = writeFileAtomically(local(target), view(content), {mode, uid_t(-1), gid_t(-1), flush});
+        ::umask(savedUmask);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QCOMPARE(written.value(), static_cast<std::uint64_t>(content.size()));
+        QCOMPARE(readFile(target), content);
+        const struct stat status = statOf(target);
+        QVERIFY(S_ISREG(status.st_mode));
+        QCOMPARE(status.st_mode & 07777, mode);
+        QCOMPARE(entries(dir.path()), QStringList {QStringLiteral("target")});
+    }
+
+    void setsOwnerAndGroup_data()
+    {
+        QTest::addColumn<int>("uid");
+        QTest::addColumn<int>("gid");
+        QTest::newRow("both") << 4321 << 8765;
+        QTest::newRow("owner only") << 4321 << -1;
+        QTest::newRow("group only") << -1 << 8765;
+        QTest::newRow("neither") << -1 << -1;
+    }
+
+    void setsOwnerAndGroup()
+    {
+        QFETCH(int, uid);
+        QFETCH(int, gid);
+        if (::geteuid() != 0 && (uid != -1 || gid != -1))
+            QSKIP("giving a file away needs root");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const auto written = writeFileAtomically(local(target), "owned", {04750, uid_t(uid), gid_t(gid), true});
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        const struct stat status = statOf(target);
+        QCOMPARE(status.st_uid, uid == -1 ? ::geteuid() : uid_t(uid));
+        QCOMPARE(status.st_gid, gid == -1 ? ::getegid() : gid_t(gid));
+        // chown after chmod would have dropped the set-user-ID bit.
+        QCOMPARE(status.st_mode & 07777, 04750u);
+    }
+
+    // An observer polling the directory must never catch the target with its final name but
+    // unfinished: wrong mode, wrong owner or short content.
+    void neverVisibleUnfinished()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const std::string targetPath = local(target);
+        const bool root = ::geteuid() == 0;
+        const AtomicWriteOptions options {0640, root ? uid_t(4321) : uid_t(-1), root ? gid_t(8765) : gid_t(-1), false};
+        const uid_t expectedUid = root ? uid_t(4321) : ::geteuid();
+        const std::string content(256 * 1024, 'c');
+
+        std::atomic<bool> stop = false;
+        std::atomic<int> sightings = 0;
+        std::atomic<int> unfinished = 0;
+        std::thread observer([&] {
+            while (!stop) {
+                struct stat status { };
+                if (::stat(targetPath.c_str(), &status) != 0)
+                    continue;
+                ++sightings;
+                if ((status.st_mode & 07777) != 0640 || status.st_uid != expectedUid
+                    || status.st_size != static_cast<off_t>(content.size()))
+                    ++unfinished;
+            }
+        });
+        bool allWritten = true;
+        for (int i = 0; i < 300 && allWritten; ++i) {
+            ::unlink(targetPath.c_str());
+            allWritten = writeFileAtomically(targetPath, content, options).ok();
+        }
+        stop = true;
+        observer.join();
+        QVERIFY(allWritten);
+        QVERIFY(sightings > 0);
+        QCOMPARE(unfinished.load(), 0);
+    }
+
+    void replacesTheFileInsteadOfRewritingIt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const QString oldLink = dir.filePath(QStringLiteral("old"));
+        QVERIFY(writeFile(target, "old content"));
+        QCOMPARE(::link(QFile::encodeName(target).constData(), QFile::encodeName(oldLink).constData()), 0);
+        const ino_t oldInode = statOf(target).st_ino;
+
+        const auto written = writeFileAtomically(local(target), "new", {0600, uid_t(-1), gid_t(-1), true});
+        QVERIFY(written.ok());
+        QCOMPARE(readFile(target), QByteArray("new"));
+        QVERIFY(statOf(target).st_ino != oldInode);
+        // A reader holding the old file keeps seeing it whole.
+        QCOMPARE(readFile(oldLink), QByteArray("old content"));
+        QCOMPARE(statOf(target).st_mode & 07777, 0600u);
+    }
+
+    // rename(2) replaces a symbolic link itself; the file it pointed to keeps its content.
+    void replacesASymlinkNotItsTarget()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString pointedTo = dir.filePath(QStringLiteral("pointed-to"));
+        const QString target = dir.filePath(QStringLiteral("target"));
+        QVERIFY(writeFile(pointedTo, "untouched"));
+        QVERIFY(QFile::link(pointedTo, target));
+        const auto written = writeFileAtomically(local(target), "replaced");
+        QVERIFY(written.ok());
+        QVERIFY(S_ISREG(statOf(target).st_mode));
+        QCOMPARE(readFile(target), QByteArray("replaced"));
+        QCOMPARE(readFile(pointedTo), QByteArray("untouched"));
+    }
+
+    void relativeTargetIsInTheWorkingDirectory()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString saved = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        const auto written = writeFileAtomically("target", "here");
+        QVERIFY(QDir::setCurrent(saved));
+        QVERIFY(written.ok());
+        QCOMPARE(readFile(dir.filePath(QStringLiteral("target"))), QByteArray("here"));
+        QCOMPARE(entries(dir.path()), QStringList {QStringLiteral("target")});
+    }
+
+    // The temporary name must still fit in NAME_MAX when the target's name already fills it.
+    void longestFileName()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString name(255, QLatin1Char('n'));
+        const auto written = writeFileAtomically(local(dir.filePath(name)), "long");
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QCOMPARE(readFile(dir.filePath(name)), QByteArray("long"));
+        QCOMPARE(entries(dir.path()), QStringList {name});
+    }
+
+    void copiesOnlyTheBytes_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("one byte") << QByteArray("x");
+        QTest::newRow("one chunk") << randomBytes(64 * 1024, 1);
+        QTest::newRow("one chunk and one") << randomBytes(64 * 1024 + 1, 2);
+        QTest::newRow("1 MiB and three") << randomBytes(1024 * 1024 + 3, 3);
+    }
+
+    void copiesOnlyTheBytes()
+    {
+        QFETCH(QByteArray, content);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString source = dir.filePath(QStringLiteral("source"));
+        const QString target = dir.filePath(QStringLiteral("target"));
+        QVERIFY(writeFile(source, content));
+        QVERIFY(QFile::setPermissions(
+            source, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
+        const timeval longAgo[2] = {{1000000000, 0}, {1000000000, 0}};
+        QCOMPARE(::utimes(QFile::encodeName(source).constData(), longAgo), 0);
+
+        const auto copied = copyFileAtomically(local(target), local(source), {0640, uid_t(-1), gid_t(-1), true});
+        QVERIFY2(copied.ok(), copied.ok() ? "" : copied.error().message.c_str());
+        QCOMPARE(copied.value(), static_cast<std::uint64_t>(content.size()));
+        QCOMPARE(readFile(target), content);
+        QCOMPARE(readFile(source), content);
+        const struct stat status = statOf(target);
+        QCOMPARE(status.st_mode & 07777, 0640u);
+        QVERIFY(status.st_mtime > 1000000000 + 86400);
+        QCOMPARE(entries(dir.path()), (QStringList {QStringLiteral("source"), QStringLiteral("target")}));
+    }
+
+    void copiesOntoItself()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const QByteArray content = randomBytes(200 * 1024, 4);
+        QVERIFY(writeFile(target, content));
+        const auto copied = copyFileAtomically(local(target), local(target), {0600, uid_t(-1), gid_t(-1), true});
+        QVERIFY2(copied.ok(), copied.ok() ? "" : copied.error().message.c_str());
+        QCOMPARE(readFile(target), content);
+        QCOMPARE(statOf(target).st_mode & 07777, 0600u);
+        QCOMPARE(entries(dir.path()), QStringList {QStringLiteral("target")});
+    }
+
+    // Whatever fails, the target keeps its old content and no temporary file stays behind.
+    void failureLeavesTargetAlone_data()
+    {
+        QTest::addColumn<QString>("situation");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing directory")
+            << QStringLiteral("missing directory") << QStringLiteral("io")
+            << QStringLiteral("cannot write '%1/missing/target': cannot open its directory '%1/missing': "
+                              "No such file or directory");
+        QTest::newRow("directory is a file")
+            << QStringLiteral("directory is a file") << QStringLiteral("io")
+            << QStringLiteral("cannot open its directory '%1/target': Not a directory");
+        QTest::newRow("target is a directory") << QStringLiteral("target is a directory") << QStringLiteral("io")
+                                               << QStringLiteral("cannot write '%1/target': it is a directory");
+        QTest::newRow("mode out of range") << QStringLiteral("mode out of range") << QStringLiteral("invalid_mode")
+                                           << QStringLiteral("mode 10644 has bits outside 07777");
+        QTest::newRow("no file name") << QStringLiteral("no file name") << QStringLiteral("invalid_path")
+                                      << QStringLiteral("the path does not end in a file name");
+        QTest::newRow("dot dot") << QStringLiteral("dot dot") << QStringLiteral("invalid_path")
+                                 << QStringLiteral("the path does not end in a file name");
+        QTest::newRow("write fails part way")
+            << QStringLiteral("write fails") << QStringLiteral("io")
+            << QStringLiteral("cannot write '%1/target': writing the temporary file failed: File too large");
+        QTest::newRow("missing source")
+            << QStringLiteral("missing source") << QStringLiteral("io")
+            << QStringLiteral("cannot copy '%1/source' to '%1/target': cannot open the source: No such file");
+        QTest::newRow("source is a directory")
+            << QStringLiteral("source is a directory") << QStringLiteral("not_regular_file")
+            << QStringLiteral("the source is not a regular file");
+        // Opening a FIFO without a writer would block a naive copy forever.
+        QTest::newRow("source is a FIFO") << QStringLiteral("source is a FIFO") << QStringLiteral("not_regular_file")
+                                          << QStringLiteral("the source is not a regular file");
+        QTest::newRow("source read fails")
+            << QStringLiteral("source read fails") << QStringLiteral("io")
+            << QStringLiteral("cannot copy '/proc/self/mem' to '%1/target': reading the source failed");
+        QTest::newRow("copy write fails") << QStringLiteral("copy write fails") << QStringLiteral("io")
+                                          << QStringLiteral("writing the temporary file failed: File too large");
+    }
+
+    void failureLeavesTargetAlone()
+    {
+        QFETCH(QString, situation);
+        QFETCH(QString, code);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString target = dir.filePath(QStringLiteral("target"));
+        const QString source = dir.filePath(QStringLiteral("source"));
+        const QByteArray original = "original content\n";
+        const QByteArray big = randomBytes(1024 * 1024, 5);
+        QVERIFY(writeFile(target, original));
+        const mode_t originalMode = statOf(target).st_mode;
+        AtomicWriteOptions options;
+        options.mode = 0600;
+
+        Result<std::uint64_t> outcome = Error {};
+        if (situation == QStringLiteral("missing directory")) {
+            outcome = writeFileAtomically(local(dir.filePath(QStringLiteral("missing/target"))), "x", options);
+        } else if (situation == QStringLiteral("directory is a file")) {
+            outcome = writeFileAtomically(local(target + QStringLiteral("/inner")), "x", options);
+        } else if (situation == QStringLiteral("target is a directory")) {
+            QVERIFY(QFile::remove(target));
+            QVERIFY(QDir().mkdir(target));
+            QVERIFY(writeFile(target + QStringLiteral("/kept"), original));
+            outcome = writeFileAtomically(local(target), "x", options);
+        } else if (situation == QStringLiteral("mode out of range")) {
+            options.mode = 010644;
+            outcome = writeFileAtomically(local(target), "x", options);
+        } else if (situation == QStringLiteral("no file name")) {
+            outcome = writeFileAtomically(local(dir.path() + QLatin1Char('/')), "x", options);
+        } else if (situation == QStringLiteral("dot dot")) {
+            outcome = writeFileAtomically(local(dir.filePath(QStringLiteral("sub/.."))), "x", options);
+        } else if (situation == QStringLiteral("write fails")) {
+            const FileSizeLimit limit;
+            QVERIFY(limit.active());
+            outcome = writeFileAtomically(local(target), view(big), options);
+        } else if (situation == QStringLiteral("missing source")) {
+            outcome = copyFileAtomically(local(target), local(source), options);
+        } else if (situation == QStringLiteral("source is a directory")) {
+            QVERIFY(QDir().mkdir(source));
+            outcome = copyFileAtomically(local(target), local(source), options);
+        } else if (situation == QStringLiteral("source is a FIFO")) {
+            QCOMPARE(::mkfifo(QFile::encodeName(source).constData(), 0600), 0);
+            outcome = copyFileAtomically(local(target), local(source), options);
+        } else if (situation == QStringLiteral("source read fails")) {
+            // A regular file to stat(), but reading address 0 of this process fails with EIO.
+            outcome = copyFileAtomically(local(target), "/proc/self/mem", options);
+        } else if (situation == QStringLiteral("copy write fails")) {
+            QVERIFY(writeFile(source, big));
+            const FileSizeLimit limit;
+            QVERIFY(limit.active());
+            outcome = copyFileAtomically(local(target), local(source), options);
+        } else {
+            QFAIL("unknown situation");
+        }
+
+        QVERIFY(!outcome.ok());
+        QCOMPARE(q(outcome.error().code), code);
+        const QString expected = QString(message).replace(QStringLiteral("%1"), dir.path());
+        QVERIFY2(q(outcome.error().message).contains(expected), outcome.error().message.c_str());
+        if (situation == QStringLiteral("target is a directory")) {
+            QCOMPARE(readFile(target + QStringLiteral("/kept")), original);
+        } else {
+            QCOMPARE(readFile(target), original);
+            QCOMPARE(statOf(target).st_mode, originalMode);
+        }
+        for (const QString &entry : entries(dir.path()))
+            QVERIFY2(!entry.startsWith(QStringLiteral(".ccm-")), qPrintable(entry));
+    }
+
+    // A writer killed at any moment leaves the target absent or whole with one of the contents it
+    // was given, never partly written; at most its temporary file remains.
+    void killedWriterNeverLeavesAPartialTarget()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const std::string targetPath = local(target);
+        constexpr std::size_t size = 200 * 1000 * 1000;
+        const std::string first(size, 'a');
+        const std::string second(size, 'b');
+        const QStringList wholeContents {q(sha256Hex(first)), q(sha256Hex(second))};
+
+        struct Round {
+            bool afterAFinishedWrite;
+            int milliseconds;
+            bool flush;
+        };
+        // The first round kills the writer inside its first file; the others let it finish a file,
+        // then kill it at different points of the next one.
+        const Round rounds[] = {{false, 2, false}, {true, 0, false}, {true, 5, true}, {true, 30, false},
+            {true, 80, true}, {true, 200, false}};
+        for (const Round &round : rounds) {
+            int progress[2];
+            QCOMPARE(::pipe2(progress, O_CLOEXEC), 0);
+            const pid_t child = ::fork();
+            QVERIFY(child >= 0);
+            if (child == 0) {
+                const AtomicWriteOptions options {0644, uid_t(-1), gid_t(-1), round.flush};
+                for (unsigned i = 0;; ++i) {
+                    if (writeFileAtomically(targetPath, i % 2 == 0 ? second : first, options).ok())
+                        (void)!::write(progress[1], "w", 1);
+                }
+            }
+            ::close(progress[1]);
+            if (round.afterAFinishedWrite) {
+                pollfd finished {progress[0], POLLIN, 0};
+                QCOMPARE(::poll(&finished, 1, 60000), 1);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(round.milliseconds));
+            QCOMPARE(::kill(child, SIGKILL), 0);
+            ::close(progress[0]);
+            int status = 0;
+            QCOMPARE(::waitpid(child, &status, 0), child);
+            QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+            if (round.afterAFinishedWrite)
+                QVERIFY(QFile::exists(target));
+            if (QFile::exists(target)) {
+                const auto digest = sha256File(targetPath);
+                QVERIFY2(digest.ok(), digest.ok() ? "" : digest.error().message.c_str());
+                QVERIFY2(wholeContents.contains(q(digest.value())),
+                    qPrintable(QStringLiteral("partial target after %1 ms").arg(round.milliseconds)));
+            }
+            int leftovers = 0;
+            for (const QString &entry : entries(dir.path())) {
+                if (entry == QStringLiteral("target"))
+                    continue;
+                QVERIFY2(temporaryName.match(entry).hasMatch(), qPrintable(entry));
+                QVERIFY(QFile::remove(dir.filePath(entry)));
+                ++leftovers;
+            }
+            QVERIFY(leftovers <= 1);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAtomicFile)
+#include "tst_atomic_file.moc"
