@@ -29,8 +29,9 @@ struct AtomicWriteOptions {
 /// The new file is written under a temporary name `.ccm-<name>.XXXXXX` in target's directory, given
 /// its owner, group and mode, flushed, and renamed over target in one step. Readers therefore see
 /// either the old file or the complete new one, never a mixture. On any error the temporary file is
-/// removed and target is left as it was. A crash or kill -9 part way can leave at most one `.ccm-*`
-/// temporary file beside target, never a partial target.
+/// removed and target is left as it was; the one exception is a failure to flush the directory after
+/// the rename, which is reported although the new file is already in place. A crash or kill -9 part
+/// way can leave at most one `.ccm-*` temporary file beside target, never a partial target.
 ///
 /// A target that is a symbolic link is replaced by a regular file; the file the link pointed to is
 /// not touched. Errors name the path involved and the system's reason: "invalid_mode" for bits

@@ -9,7 +9,8 @@
 
 namespace ccm {
 
-/// The SHA-256 of data as 64 lower-case hexadecimal digits.
+/// The SHA-256 of data as 64 lower-case hexadecimal digits. Like any allocation, it throws
+/// std::bad_alloc when OpenSSL cannot set up the digest.
 std::string sha256Hex(std::string_view data);
 
 /// The SHA-256 of a regular file's contents as 64 lower-case hexadecimal digits. The file is read
