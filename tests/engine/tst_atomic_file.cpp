@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -460,6 +461,12 @@ private Q_SLOTS:
             QCOMPARE(::pipe2(progress, O_CLOEXEC), 0);
             const pid_t child = ::fork();
             QVERIFY(child >= 0);
+            // The writer loops until killed: kill it however this round ends, so that a failed
+            // check never leaves it writing behind the test's back.
+            const auto stopWriter = qScopeGuard([child] {
+                if (child > 0 && ::kill(child, SIGKILL) == 0)
+                    ::waitpid(child, nullptr, 0);
+            });
             if (child == 0) {
                 const AtomicWriteOptions options {0644, uid_t(-1), gid_t(-1), round.flush};
                 for (unsigned i = 0;; ++i) {
@@ -477,6 +484,7 @@ private Q_SLOTS:
             ::close(progress[0]);
             int status = 0;
             QCOMPARE(::waitpid(child, &status, 0), child);
+            stopWriter.dismiss();
             QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 
             if (round.afterAFinishedWrite)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/unified_diff.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -279,15 +278,12 @@ private Q_SLOTS:
         newText.replace("entry 10\n", "entry ten\n")
             .replace("entry 50000\n", "")
             .replace("entry 99999\n", "entry 99999\nextra\n");
-        QElapsedTimer timer;
-        timer.start();
         const std::string diff = unifiedDiff(view(oldText), view(newText), "a/file", "b/file");
-        qInfo("diff of 100,000 lines with 3 changes: %lld ms", static_cast<long long>(timer.elapsed()));
         QCOMPARE(QByteArray::fromStdString(diff), gnuDiff(oldText, newText, 3));
     }
 
     // Every other line changed in two large files: too many edits for the exact search, so the
-    // differing part is replaced as a whole, still quickly and still correct.
+    // differing part is replaced as a whole, still correct.
     void manyChangesFallBackToReplacement()
     {
         const int count = 40000;
@@ -296,12 +292,7 @@ private Q_SLOTS:
         for (int i = 1; i <= count; ++i)
             newText += (i % 2 == 0 ? "old " : "new ") + QByteArray::number(i) + '\n';
         newText += "same end\n";
-        QElapsedTimer timer;
-        timer.start();
         const std::string diff = unifiedDiff(view(oldText), view(newText), "a/file", "b/file");
-        const qint64 elapsed = timer.elapsed();
-        qInfo("diff of %d lines, half of them changed: %lld ms", count, static_cast<long long>(elapsed));
-        QVERIFY(elapsed < 10000);
         const QString hunkHeader = QStringLiteral("@@ -1,%1 +1,%1 @@\n").arg(count + 2);
         QCOMPARE(q(diff).count(QStringLiteral("@@ -")), 1);
         QVERIFY(q(diff).contains(hunkHeader));
