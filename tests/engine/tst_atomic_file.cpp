@@ -463,7 +463,7 @@ private Q_SLOTS:
             QVERIFY(child >= 0);
             // The writer loops until killed: kill it however this round ends, so that a failed
             // check never leaves it writing behind the test's back.
-            const auto stopWriter = qScopeGuard([child] {
+            auto stopWriter = qScopeGuard([child] {
                 if (child > 0 && ::kill(child, SIGKILL) == 0)
                     ::waitpid(child, nullptr, 0);
             });
