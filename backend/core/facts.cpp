@@ -19,26 +19,9 @@ constexpr std::size_t maxFactsFileBytes = 16 * 1024 * 1024;
 /// before it is parsed (the YAML reader bounds its own).
 constexpr int maxJsonNesting = 256;
 
-SourcePosition positionOfOffset(std::string_view text, std::size_t offset)
-{
-    SourcePosition position {1, 1};
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++position.line;
-            position.column = 1;
-        } else {
-            ++position.column;
-        }
-    }
-    return position;
-}
-
 Error invalidFile(const fs::path &file, SourcePosition position, const std::string &message)
 {
-    std::string where = file.string();
-    if (position.known())
-        where += ":" + std::to_string(position.line) + ":" + std::to_string(position.column);
-    return Error {"invalid_facts", where + ": " + message};
+    return Error {"invalid_facts", describeLocation(file.string(), position) + ": " + message};
 }
 
 /// True when the text has no content: only blank lines, or for YAML also comments and markers.
@@ -65,7 +48,7 @@ Result<Json> parseJson(const fs::path &file, std::string_view text)
 {
     if (const auto offset = jsonNestingBeyond(text, maxJsonNesting)) {
         return invalidFile(
-            file, positionOfOffset(text, *offset), "nested deeper than " + std::to_string(maxJsonNesting) + " levels");
+            file, LineIndex(text).at(*offset), "nested deeper than " + std::to_string(maxJsonNesting) + " levels");
     }
     try {
         return Json::parse(text);
@@ -77,7 +60,7 @@ Result<Json> parseJson(const fs::path &file, std::string_view text)
             if (const std::size_t colon = message.find(": ", column); colon != std::string::npos)
                 message = message.substr(colon + 2);
         }
-        return invalidFile(file, positionOfOffset(text, offset), "invalid JSON: " + message);
+        return invalidFile(file, LineIndex(text).at(offset), "invalid JSON: " + message);
     } catch (const Json::exception &e) {
         // Other errors (a number out of range) carry no position; drop nlohmann's "[json.exception...] " tag.
         std::string message = e.what();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "go_template.h"
 
+#include "source_map.h"
 #include "utf8.h"
 
 #include <algorithm>
@@ -1962,17 +1963,13 @@ private:
 struct GoTemplate::Tree {
     std::string text;
     std::string fileName;
-    std::vector<std::size_t> lineStarts;
+    LineIndex lines;
     std::size_t maxOutputBytes = 0;
     std::vector<Node> root;
 
     [[nodiscard]] Error error(const Failure &failure) const
     {
-        const auto line = std::upper_bound(lineStarts.begin(), lineStarts.end(), failure.offset) - lineStarts.begin();
-        const std::size_t column = failure.offset - lineStarts[static_cast<std::size_t>(line - 1)] + 1;
-        std::string where = fileName.empty() ? std::string() : fileName + ":";
-        where += std::to_string(line) + ":" + std::to_string(column) + ": ";
-        return Error {"template", where + failure.message};
+        return Error {"template", describeLocation(fileName, lines.at(failure.offset)) + ": " + failure.message};
     }
 };
 
@@ -1987,11 +1984,7 @@ Result<GoTemplate> GoTemplate::parse(std::string_view text, const GoTemplateOpti
     tree->text = std::string(text);
     tree->fileName = options.fileName;
     tree->maxOutputBytes = options.maxOutputBytes;
-    tree->lineStarts.push_back(0);
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n')
-            tree->lineStarts.push_back(i + 1);
-    }
+    tree->lines = LineIndex(text);
     const std::string_view left
         = options.leftDelimiter.empty() ? std::string_view("{{") : std::string_view(options.leftDelimiter);
     const std::string_view right

@@ -159,23 +159,7 @@ private:
     /// "/data/a/0" -> "data value 'a.0'"; "/overrides/os:debian/x" -> "override 'os:debian' value 'x'".
     static std::string describePointer(const std::string &pointer)
     {
-        std::vector<std::string> tokens;
-        std::size_t start = 1;
-        while (start <= pointer.size()) {
-            const std::size_t end = std::min(pointer.find('/', start), pointer.size());
-            std::string token = pointer.substr(start, end - start);
-            std::string unescaped;
-            for (std::size_t i = 0; i < token.size(); ++i) {
-                if (token[i] == '~' && i + 1 < token.size()) {
-                    unescaped += token[i + 1] == '1' ? '/' : '~';
-                    ++i;
-                } else {
-                    unescaped += token[i];
-                }
-            }
-            tokens.push_back(unescaped);
-            start = end + 1;
-        }
+        const std::vector<std::string> tokens = splitPointer(pointer);
         const auto join = [&](std::size_t from) {
             std::string path;
             for (std::size_t i = from; i < tokens.size(); ++i)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "jet_template.h"
 
+#include "source_map.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -44,23 +46,14 @@ struct JetBranch {
 class Locator {
 public:
     Locator(std::string_view text, std::string fileName)
-        : m_fileName(std::move(fileName))
+        : m_lines(text)
+        , m_fileName(std::move(fileName))
     {
-        m_lineStarts.push_back(0);
-        for (std::size_t i = 0; i < text.size(); ++i) {
-            if (text[i] == '\n')
-                m_lineStarts.push_back(i + 1);
-        }
     }
 
     [[nodiscard]] Error error(std::size_t offset, const std::string &message) const
     {
-        const auto next = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), offset);
-        const auto line = static_cast<std::size_t>(next - m_lineStarts.begin());
-        const std::size_t column = offset - m_lineStarts[line - 1] + 1;
-        std::string where = m_fileName.empty() ? std::string() : m_fileName + ":";
-        where += std::to_string(line) + ":" + std::to_string(column) + ": ";
-        return Error {"template", where + message};
+        return Error {"template", describeLocation(m_fileName, m_lines.at(offset)) + ": " + message};
     }
 
     /// An expression's error, placed where it happened inside the expression starting at `offset`.
@@ -71,7 +64,7 @@ public:
     }
 
 private:
-    std::vector<std::size_t> m_lineStarts;
+    LineIndex m_lines;
     std::string m_fileName;
 };
 

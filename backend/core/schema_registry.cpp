@@ -48,34 +48,6 @@ nlohmann::json toPlain(const Json &value)
     }
 }
 
-std::string unescapeToken(std::string token)
-{
-    std::string out;
-    for (std::size_t i = 0; i < token.size(); ++i) {
-        if (token[i] == '~' && i + 1 < token.size()) {
-            out += token[i + 1] == '1' ? '/' : '~';
-            ++i;
-        } else {
-            out += token[i];
-        }
-    }
-    return out;
-}
-
-std::vector<std::string> splitPointer(std::string_view pointer)
-{
-    std::vector<std::string> tokens;
-    std::size_t start = 1;
-    while (start <= pointer.size() && !pointer.empty()) {
-        const std::size_t end = pointer.find('/', start);
-        tokens.push_back(unescapeToken(std::string(pointer.substr(start, end - start))));
-        if (end == std::string_view::npos)
-            break;
-        start = end + 1;
-    }
-    return tokens;
-}
-
 std::string describeSchemaType(const std::string &type)
 {
     if (type == "string")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "source_map.h"
 
+#include <algorithm>
+
 namespace ccm {
 
 std::string escapePointerToken(std::string_view token)
@@ -65,6 +67,54 @@ SourcePosition SourceMap::keyAt(std::string_view pointer) const
     if (!location)
         return {};
     return location->key.known() ? location->key : location->value;
+}
+
+std::vector<std::string> splitPointer(std::string_view pointer)
+{
+    std::vector<std::string> tokens;
+    std::size_t start = 1;
+    while (start <= pointer.size() && !pointer.empty()) {
+        const std::size_t end = pointer.find('/', start);
+        const std::string_view token = pointer.substr(start, end - start);
+        std::string unescaped;
+        for (std::size_t i = 0; i < token.size(); ++i) {
+            if (token[i] == '~' && i + 1 < token.size()) {
+                unescaped += token[i + 1] == '1' ? '/' : '~';
+                ++i;
+            } else {
+                unescaped += token[i];
+            }
+        }
+        tokens.push_back(std::move(unescaped));
+        if (end == std::string_view::npos)
+            break;
+        start = end + 1;
+    }
+    return tokens;
+}
+
+LineIndex::LineIndex(std::string_view text)
+{
+    m_lineStarts.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n')
+            m_lineStarts.push_back(i + 1);
+    }
+}
+
+SourcePosition LineIndex::at(std::size_t offset) const
+{
+    const auto next = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), offset);
+    const auto line = static_cast<std::size_t>(next - m_lineStarts.begin());
+    return SourcePosition{static_cast<int>(line), static_cast<int>(offset - m_lineStarts[line - 1] + 1)};
+}
+
+std::string describeLocation(std::string_view fileName, SourcePosition position)
+{
+    std::string out(fileName);
+    if (position.known())
+        out += (out.empty() ? "" : ":") + std::to_string(position.line) + ':' + std::to_string(position.column);
+    return out;
 }
 
 SourcePosition positionInScalar(std::string_view text, SourcePosition start, int column)

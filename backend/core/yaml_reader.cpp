@@ -21,20 +21,6 @@ SourcePosition positionOf(const YAML::Mark &mark)
     return SourcePosition{mark.line + 1, mark.column + 1};
 }
 
-SourcePosition positionOfOffset(std::string_view text, std::size_t offset)
-{
-    SourcePosition pos{1, 1};
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++pos.line;
-            pos.column = 1;
-        } else {
-            ++pos.column;
-        }
-    }
-    return pos;
-}
-
 std::optional<std::int64_t> parseInteger(std::string_view s)
 {
     bool negative = false;
@@ -251,13 +237,13 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
         result.diagnostics.push_back({Severity::Error,
                                       "not a text file: it contains a NUL byte at offset " + std::to_string(nul),
-                                      "", positionOfOffset(text, nul)});
+                                      "", LineIndex(text).at(nul)});
         return result;
     }
     if (const auto bad = invalidUtf8Offset(text); bad != std::string_view::npos) {
         result.diagnostics.push_back({Severity::Error,
                                       "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad),
-                                      "", positionOfOffset(text, bad)});
+                                      "", LineIndex(text).at(bad)});
         return result;
     }
 

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "source_map.h"
+#include "test_support.h"
+
+#include <QTest>
+
+using namespace ccm;
+using namespace ccm::test;
+
+class TestSourceMap : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void splitPointer_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QStringList>("tokens");
+        QTest::newRow("root") << QString() << QStringList{};
+        QTest::newRow("one") << QStringLiteral("/data") << QStringList{QStringLiteral("data")};
+        QTest::newRow("nested") << QStringLiteral("/data/list/0")
+                                << QStringList{QStringLiteral("data"), QStringLiteral("list"), QStringLiteral("0")};
+        QTest::newRow("escapes") << QStringLiteral("/~1etc~1motd/a~0b")
+                                 << QStringList{QStringLiteral("/etc/motd"), QStringLiteral("a~b")};
+        QTest::newRow("empty token") << QStringLiteral("/a//b")
+                                     << QStringList{QStringLiteral("a"), QString(), QStringLiteral("b")};
+        QTest::newRow("trailing slash") << QStringLiteral("/a/") << QStringList{QStringLiteral("a"), QString()};
+    }
+
+    void splitPointer()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QStringList, tokens);
+        QStringList split;
+        for (const std::string &token : ccm::splitPointer(pointer.toStdString()))
+            split << q(token);
+        QCOMPARE(split, tokens);
+    }
+
+    void splitUndoesAppend()
+    {
+        const std::string pointer = appendPointer(appendPointer("", "os:debian/x"), "a~b");
+        QCOMPARE(ccm::splitPointer(pointer), (std::vector<std::string>{"os:debian/x", "a~b"}));
+    }
+
+    void lineIndex_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::newRow("start") << QStringLiteral("ab\ncd") << 0 << 1 << 1;
+        QTest::newRow("first line") << QStringLiteral("ab\ncd") << 1 << 1 << 2;
+        QTest::newRow("newline itself") << QStringLiteral("ab\ncd") << 2 << 1 << 3;
+        QTest::newRow("second line") << QStringLiteral("ab\ncd") << 3 << 2 << 1;
+        QTest::newRow("end") << QStringLiteral("ab\ncd") << 5 << 2 << 3;
+        QTest::newRow("empty lines") << QStringLiteral("\n\n\nx") << 3 << 4 << 1;
+        QTest::newRow("empty text") << QString() << 0 << 1 << 1;
+    }
+
+    void lineIndex()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, offset);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QCOMPARE(LineIndex(text.toStdString()).at(static_cast<std::size_t>(offset)), (SourcePosition{line, column}));
+    }
+
+    void describeLocation()
+    {
+        QCOMPARE(q(ccm::describeLocation("site.yaml", {3, 7})), QStringLiteral("site.yaml:3:7"));
+        QCOMPARE(q(ccm::describeLocation("", {3, 7})), QStringLiteral("3:7"));
+        QCOMPARE(q(ccm::describeLocation("site.yaml", {})), QStringLiteral("site.yaml"));
+    }
+
+    void positionInScalar_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("column"); // in the scalar's value
+        QTest::addColumn<int>("expected"); // in the line
+        QTest::newRow("plain") << QStringLiteral("a: x{{ y }}") << 5 << 8;
+        QTest::newRow("double quoted") << QStringLiteral("a: \"x{{ y }}\"") << 5 << 9;
+        QTest::newRow("single quoted") << QStringLiteral("a: 'x{{ y }}'") << 5 << 9;
+        QTest::newRow("block scalar") << QStringLiteral("a: |\n  x{{ y }}") << 5 << 4;
+    }
+
+    void positionInScalar()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, column);
+        QFETCH(int, expected);
+        const SourcePosition position = ccm::positionInScalar(text.toStdString(), {1, 4}, column);
+        QCOMPARE(position, (SourcePosition{1, expected}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSourceMap)
+#include "tst_source_map.moc"
