@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "expression_parser.h"
+#include "text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -531,11 +532,6 @@ std::optional<std::int64_t> toInteger(const Json &value)
     return number->integer;
 }
 
-bool isTrimSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 class Evaluator;
 
 struct Builtin {
@@ -1033,11 +1029,7 @@ private:
             return needs(node, "a string", arguments[0]);
         const auto &text = arguments[0].get_ref<const std::string &>();
         if (arguments.size() == 1) {
-            const std::size_t first = std::find_if_not(text.begin(), text.end(), isTrimSpace) - text.begin();
-            std::size_t last = text.size();
-            while (last > first && isTrimSpace(text[last - 1]))
-                --last;
-            return Json(text.substr(first, last - first));
+            return Json(std::string(trimAsciiSpace(text)));
         }
         if (!arguments[1].is_string())
             return needs(node, "a string of characters to trim", arguments[1]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "expression_lexer.h"
 
+#include "text.h"
 #include "utf8.h"
 
 #include <array>
@@ -25,11 +26,6 @@ bool isNameStart(char c)
 bool isNameChar(char c)
 {
     return isNameStart(c) || isDigit(c);
-}
-
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
 /// The visible character at `at` when it is a well-formed UTF-8 sequence, so that a stray byte
@@ -74,7 +70,7 @@ public:
     {
         bool space = false;
         while (true) {
-            while (m_pos < m_text.size() && isSpace(m_text[m_pos])) {
+            while (m_pos < m_text.size() && isAsciiSpace(m_text[m_pos])) {
                 ++m_pos;
                 space = true;
             }

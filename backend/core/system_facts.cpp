@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "system_facts.h"
 
+#include "text.h"
+
 #include <algorithm>
 #include <arpa/inet.h>
 #include <array>
@@ -32,20 +34,6 @@ using Clock = std::chrono::steady_clock;
 /// Large enough for /proc/cpuinfo of a machine with hundreds of processors.
 constexpr std::size_t maxSystemFileBytes = 8 * 1024 * 1024;
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
-
 std::string lower(std::string_view text)
 {
     std::string out(text);
@@ -74,10 +62,10 @@ std::vector<std::string_view> splitWords(std::string_view text)
     std::vector<std::string_view> words;
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && isSpace(text[i]))
+        while (i < text.size() && isAsciiSpace(text[i]))
             ++i;
         const std::size_t start = i;
-        while (i < text.size() && !isSpace(text[i]))
+        while (i < text.size() && !isAsciiSpace(text[i]))
             ++i;
         if (i > start)
             words.push_back(text.substr(start, i - start));
@@ -134,7 +122,7 @@ std::optional<std::pair<std::string_view, std::string_view>> splitColon(std::str
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos)
         return std::nullopt;
-    return std::pair {trim(line.substr(0, colon)), trim(line.substr(colon + 1))};
+    return std::pair {trimAsciiSpace(line.substr(0, colon)), trimAsciiSpace(line.substr(colon + 1))};
 }
 
 std::string familyOfId(std::string_view id)
@@ -180,7 +168,7 @@ std::string familyOfId(std::string_view id)
 
 std::string unquoteOsReleaseValue(std::string_view value)
 {
-    value = trim(value);
+    value = trimAsciiSpace(value);
     if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
         value = value.substr(1, value.size() - 2);
     std::string out;
@@ -357,7 +345,7 @@ Json networkFamily()
         const std::string name = toValidUtf8(iface.name);
         int mtu = 0;
         if (const auto text = readSystemFile("/sys/class/net/" + iface.name + "/mtu"))
-            mtu = static_cast<int>(toInteger(trim(*text)));
+            mtu = static_cast<int>(toInteger(trimAsciiSpace(*text)));
         Json addrs = Json::array();
         for (const InterfaceAddress &address : iface.addrs) {
             addrs.push_back(Json {{"addr", address.address + "/" + std::to_string(address.prefix)}});
@@ -567,11 +555,11 @@ Platform parsePlatform(std::string_view osRelease, std::optional<std::string_vie
     std::string idLike;
     std::string versionId;
     for (std::string_view line : splitLines(text)) {
-        line = trim(line);
+        line = trimAsciiSpace(line);
         const std::size_t equals = line.find('=');
         if (line.empty() || line.front() == '#' || equals == std::string_view::npos)
             continue;
-        const std::string_view key = trim(line.substr(0, equals));
+        const std::string_view key = trimAsciiSpace(line.substr(0, equals));
         if (key == "ID")
             id = lower(unquoteOsReleaseValue(line.substr(equals + 1)));
         else if (key == "ID_LIKE")
@@ -593,7 +581,7 @@ Platform parsePlatform(std::string_view osRelease, std::optional<std::string_vie
     }
     platform.version = versionId;
     if (id == "debian" && debianVersion) {
-        const std::string version(trim(toValidUtf8(*debianVersion)));
+        const std::string version(trimAsciiSpace(toValidUtf8(*debianVersion)));
         if (!version.empty())
             platform.version = version;
     }
@@ -918,10 +906,10 @@ std::pair<std::string, std::string> detectVirtualization(const VirtualizationEvi
 
 std::string formatHostId(std::string_view productUuid, std::string_view machineId)
 {
-    const std::string uuid = lower(trim(toValidUtf8(productUuid)));
+    const std::string uuid = lower(trimAsciiSpace(toValidUtf8(productUuid)));
     if (!uuid.empty())
         return uuid;
-    const std::string id = lower(trim(toValidUtf8(machineId)));
+    const std::string id = lower(trimAsciiSpace(toValidUtf8(machineId)));
     if (id.size() != 32)
         return {};
     return id.substr(0, 8) + "-" + id.substr(8, 4) + "-" + id.substr(12, 4) + "-" + id.substr(16, 4) + "-"

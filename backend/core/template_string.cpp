@@ -2,6 +2,7 @@
 #include "template_string.h"
 
 #include "source_map.h"
+#include "text.h"
 
 #include <algorithm>
 #include <optional>
@@ -70,27 +71,13 @@ void appendText(std::vector<TemplateSegment> &segments, std::string_view text, s
     segments.push_back({TemplateSegment::Kind::Text, std::string(text), offset});
 }
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
-
 /// The one expression of a template that is nothing else once trimmed, or nullptr.
 const TemplateSegment *soleExpression(const std::vector<TemplateSegment> &segments)
 {
     const TemplateSegment *expression = nullptr;
     for (const TemplateSegment &segment : segments) {
         if (segment.kind == TemplateSegment::Kind::Text) {
-            if (!trimmed(segment.text).empty())
+            if (!trimAsciiSpace(segment.text).empty())
                 return nullptr;
         } else if (expression) {
             return nullptr;
