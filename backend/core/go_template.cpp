@@ -738,20 +738,12 @@ Checked<Value> callEq(const Args &args)
     return Value::owned(false);
 }
 
-Checked<Value> callNe(const Args &args)
+/// A comparison's outcome as a template value, negated when asked.
+Checked<Value> truthValue(const Checked<bool> &outcome, bool negate = false)
 {
-    auto same = equal(args[0], args[1]);
-    if (!same)
-        return same.error();
-    return Value::owned(!same.value());
-}
-
-Checked<Value> callLt(const Args &args)
-{
-    auto result = less(args[0], args[1]);
-    if (!result)
-        return result.error();
-    return Value::owned(result.value());
+    if (!outcome)
+        return outcome.error();
+    return Value::owned(outcome.value() != negate);
 }
 
 Checked<bool> lessOrEqual(const Args &args)
@@ -762,28 +754,29 @@ Checked<bool> lessOrEqual(const Args &args)
     return equal(args[0], args[1]);
 }
 
+Checked<Value> callNe(const Args &args)
+{
+    return truthValue(equal(args[0], args[1]), true);
+}
+
+Checked<Value> callLt(const Args &args)
+{
+    return truthValue(less(args[0], args[1]));
+}
+
 Checked<Value> callLe(const Args &args)
 {
-    auto result = lessOrEqual(args);
-    if (!result)
-        return result.error();
-    return Value::owned(result.value());
+    return truthValue(lessOrEqual(args));
 }
 
 Checked<Value> callGt(const Args &args)
 {
-    auto result = lessOrEqual(args);
-    if (!result)
-        return result.error();
-    return Value::owned(!result.value());
+    return truthValue(lessOrEqual(args), true);
 }
 
 Checked<Value> callGe(const Args &args)
 {
-    auto result = less(args[0], args[1]);
-    if (!result)
-        return result.error();
-    return Value::owned(!result.value());
+    return truthValue(less(args[0], args[1]), true);
 }
 
 Checked<Value> callNot(const Args &args)
