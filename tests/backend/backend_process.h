@@ -2,8 +2,9 @@
 // Runs the real ccm-backend binary, as a user or a script would.
 #pragma once
 
+#include "test_common.h"
+
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -51,8 +52,7 @@ inline QString writeFile(const QTemporaryDir &dir, const QString &name, const QB
 {
     const QString path = dir.filePath(name);
     QFileInfo(path).dir().mkpath(QStringLiteral("."));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+    if (!writeFile(path, content))
         qFatal("cannot write %s", qPrintable(path));
     return path;
 }

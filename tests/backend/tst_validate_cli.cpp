@@ -20,15 +20,6 @@ class TestValidateCli : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &content)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -49,7 +40,7 @@ private Q_SLOTS:
 
     void reportsFileLineColumn()
     {
-        const QString path = write(QStringLiteral("bad.yaml"),
+        const QString path = writeFile(m_dir, QStringLiteral("bad.yaml"),
                                    "ccm:\n"
                                    "  resources:\n"
                                    "    - file:\n"
@@ -71,7 +62,7 @@ private Q_SLOTS:
 
     void warningsDoNotFail()
     {
-        const QString path = write(QStringLiteral("warn.yaml"), "ccm:\n  resources:\n    - package:\n        - vim: {ensure: present}\n"
+        const QString path = writeFile(m_dir, QStringLiteral("warn.yaml"), "ccm:\n  resources:\n    - package:\n        - vim: {ensure: present}\n"
                                                                 "        - vim: {ensure: latest}\n");
         const BackendRun run = runBackend({QStringLiteral("validate"), path});
         QCOMPARE(run.exitCode, 0);
@@ -81,7 +72,7 @@ private Q_SLOTS:
     void jsonOutput()
     {
         const QString good = examplePath(QStringLiteral("webserver.yaml"));
-        const QString bad = write(QStringLiteral("bad-json.yaml"), "ccm:\n  resources:\n    - service:\n        - \"a b\": {}\n");
+        const QString bad = writeFile(m_dir, QStringLiteral("bad-json.yaml"), "ccm:\n  resources:\n    - service:\n        - \"a b\": {}\n");
         const BackendRun run = runBackend({QStringLiteral("validate"), QStringLiteral("--json"), good, bad});
         QCOMPARE(run.exitCode, 1);
         QJsonParseError error;
@@ -126,7 +117,7 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(QByteArray, content);
         QFETCH(QString, expected);
-        const QString path = write(name, content);
+        const QString path = writeFile(m_dir, name, content);
         const BackendRun run = runBackend({QStringLiteral("validate"), path});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.out.startsWith(path) && run.out.contains(expected), qPrintable(run.out + run.err));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "test_common.h"
 
 #include <QString>
 #include <QStringList>
@@ -9,11 +10,6 @@
 #include <string>
 
 namespace ccm::test {
-
-inline QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 /// A manifest with one resource in the list form; props is a YAML flow map, on line 5.
 inline std::string manifestWith(const QString &type, const QString &name, const QString &props)

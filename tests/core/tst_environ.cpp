@@ -9,17 +9,6 @@
 using namespace ccm;
 using namespace ccm::test;
 
-namespace {
-
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(content);
-}
-
-} // namespace
-
 class TestEnviron : public QObject {
     Q_OBJECT
 
@@ -80,7 +69,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString dotenv = dir.filePath(QStringLiteral(".env"));
-        writeFile(dotenv, "CCM_TEST_OVERRIDDEN=from-dotenv\nCCM_TEST_KEPT=\nCCM_TEST_ADDED='added'\n");
+        QVERIFY(writeFile(dotenv, "CCM_TEST_OVERRIDDEN=from-dotenv\nCCM_TEST_KEPT=\nCCM_TEST_ADDED='added'\n"));
         qputenv("CCM_TEST_OVERRIDDEN", "from-process");
         qputenv("CCM_TEST_KEPT", "kept");
         const Json environment = processEnviron(dotenv.toStdString());
@@ -122,9 +111,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString dotenv = dir.filePath(QStringLiteral(".env"));
-        writeFile(dotenv,
+        QVERIFY(writeFile(dotenv,
             "CCM_TEST_BYTES=a\xFF"
-            "b\n");
+            "b\n"));
         qputenv("CCM_TEST_PROCESS_BYTES",
             QByteArray("c\xFE"
                        "d"));

@@ -36,9 +36,7 @@ void createTree(const QString &root, const QStringList &entries)
         } else {
             const QString path = root + QLatin1Char('/') + entry.left(equals);
             QDir().mkpath(QFileInfo(path).path());
-            QFile file(path);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(entry.mid(equals + 1).toUtf8());
+            QVERIFY(writeFile(path, entry.mid(equals + 1).toUtf8()));
         }
     }
 }

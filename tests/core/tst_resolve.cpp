@@ -4,7 +4,6 @@
 #include "test_support.h"
 
 #include <QDir>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -123,10 +122,7 @@ private Q_SLOTS:
                                      "        command: \"cat {{ readFile('made-earlier.txt') }}\"\n";
         const ResolvedManifest later = resolveText(manifest, resolveOptions);
         QVERIFY(later.ok());
-        QFile made(dir.filePath(QStringLiteral("made-earlier.txt")));
-        QVERIFY(made.open(QIODevice::WriteOnly));
-        made.write("/etc/hostname");
-        made.close();
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("made-earlier.txt")), "/etc/hostname"));
         const auto command = resolveDeferred(later.resources[0], scope);
         QVERIFY(command.ok());
         QCOMPARE(q(command.value()["command"].get<std::string>()), QStringLiteral("cat /etc/hostname"));

@@ -3,7 +3,6 @@
 #include "template_string.h"
 #include "test_support.h"
 
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -221,16 +220,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const auto write = [&](const QString &name, const QByteArray &content) {
-            QFile file(dir.filePath(name));
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(content);
-        };
-        write(QStringLiteral("motd.txt"), "welcome\n");
-        write(QStringLiteral("port.templ"), "{{ Data.port }}");
-        write(QStringLiteral("greeting.templ"), "hello {{ Facts.host.info.hostname }}");
-        write(QStringLiteral("users.jet"), "[[ range Data.users ]][[ . ]];[[ end ]]");
-        write(QStringLiteral("loop.templ"), "{{ template('loop.templ') }}");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("motd.txt")), "welcome\n"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("port.templ")), "{{ Data.port }}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("greeting.templ")), "hello {{ Facts.host.info.hostname }}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("users.jet")), "[[ range Data.users ]][[ . ]];[[ end ]]"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("loop.templ")), "{{ template('loop.templ') }}"));
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
 
         const TemplateScope scope(facts(), data(), environment(), dir.path().toStdString());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 #include "resource_palette.h"
+#include "test_common.h"
 
 #include <QAction>
 #include <QDir>
@@ -22,13 +23,9 @@
 using ccm::designer::MainWindow;
 using ccm::designer::ResourcePalette;
 
-namespace {
+using namespace ccm::test;
 
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
+namespace {
 
 QAction *findFileMenuAction(const MainWindow &window, const QString &text)
 {

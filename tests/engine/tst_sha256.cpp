@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/sha256.h"
+#include "test_common.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,13 +17,9 @@
 #include <unistd.h>
 
 using namespace ccm;
+using namespace ccm::test;
 
 namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 /// What the system's sha256sum says about a file, or an empty string when it could not run.
 QString sha256sum(const QString &path)
@@ -32,21 +29,6 @@ QString sha256sum(const QString &path)
     if (!process.waitForFinished(120000) || process.exitCode() != 0)
         return {};
     return QString::fromLatin1(process.readAllStandardOutput()).section(QLatin1Char(' '), 0, 0);
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
-
-QByteArray randomBytes(qsizetype size, quint32 seed)
-{
-    QByteArray bytes(size, Qt::Uninitialized);
-    QRandomGenerator generator(seed);
-    for (char &byte : bytes)
-        byte = static_cast<char>(generator.bounded(256));
-    return bytes;
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/unified_diff.h"
+#include "test_common.h"
 
 #include <QFile>
 #include <QProcess>
@@ -12,23 +13,13 @@
 #include <vector>
 
 using namespace ccm;
+using namespace ccm::test;
 
 namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 std::string_view view(const QByteArray &bytes)
 {
     return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
 /// What GNU diff prints for the two texts with the same labels, or "<failed>" when it did not run.
