@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Resolving manifests of growing size (Hiera data plus templated resources), and the cost of one
 // template expression; prints the median of several runs.
+#include "bench_timing.h"
 #include "expression.h"
 #include "manifest.h"
 #include "resolve.h"
 #include "template_string.h"
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
-#include <vector>
 
 namespace {
 
@@ -30,20 +28,9 @@ std::string manifestOf(int resources)
     return text;
 }
 
-template<typename F>
-double medianMilliseconds(F &&work, int runs = 7)
-{
-    std::vector<double> samples;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        work();
-        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
-}
-
 } // namespace
+
+using ccm::bench::medianMilliseconds;
 
 int main()
 {
