@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest.h"
 
+#include "file_reading.h"
 #include "yaml_reader.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sys/stat.h>
 
 namespace ccm {
 namespace {
@@ -473,24 +471,25 @@ FileText readManifestFile(const std::string &path)
         result.problem = Diagnostic{Severity::Error, std::move(message), "", {}};
         return result;
     };
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0)
-        return fail(std::string("cannot read the file: ") + std::strerror(errno));
-    if (S_ISDIR(info.st_mode))
-        return fail("is a directory, not a manifest file");
-    if (!S_ISREG(info.st_mode))
-        return fail("is not a regular file");
-    if (static_cast<std::size_t>(info.st_size) > kMaxManifestBytes) {
-        return fail("the file is " + std::to_string(info.st_size / (1024 * 1024)) + " MiB; manifests are limited to "
-                    + std::to_string(kMaxManifestBytes / (1024 * 1024)) + " MiB");
+    auto text = readRegularFile(path, kMaxManifestBytes);
+    if (text) {
+        result.text = std::move(text).value();
+        return result;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return fail(std::string("cannot open the file: ") + std::strerror(errno));
-    result.text.resize(static_cast<std::size_t>(info.st_size));
-    in.read(result.text.data(), static_cast<std::streamsize>(result.text.size()));
-    result.text.resize(static_cast<std::size_t>(in.gcount()));
-    return result;
+    const FileReadFailure &failure = text.error();
+    switch (failure.kind) {
+    case FileReadFailure::Kind::Directory:
+        return fail("is a directory, not a manifest file");
+    case FileReadFailure::Kind::NotRegular:
+        return fail("is not a regular file");
+    case FileReadFailure::Kind::TooLarge:
+        return fail("the file is " + std::to_string(failure.size / (1024 * 1024)) + " MiB; manifests are limited to "
+                    + std::to_string(kMaxManifestBytes / (1024 * 1024)) + " MiB");
+    case FileReadFailure::Kind::Missing:
+    case FileReadFailure::Kind::Unreadable:
+        break;
+    }
+    return fail(std::string("cannot read the file: ") + std::strerror(failure.error));
 }
 
 std::optional<std::string> closestMatch(std::string_view word, const std::vector<std::string> &candidates)

@@ -509,45 +509,6 @@ Json partitionFamily(Clock::time_point deadline)
 
 } // namespace
 
-Result<std::string> readTextFile(const std::filesystem::path &path, std::size_t maxBytes)
-{
-    const auto failure = [&](int error) {
-        return Error {
-            error == ENOENT ? "not_found" : "unreadable", path.string() + ": cannot read: " + std::strerror(error)};
-    };
-    // Non-blocking so that a FIFO in place of a file cannot hang the open.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return failure(errno);
-    struct stat info { };
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        ::close(fd);
-        return Error {"unreadable", path.string() + ": cannot read: not a regular file"};
-    }
-    std::string text;
-    std::array<char, 65536> buffer {};
-    while (true) {
-        const ssize_t count = ::read(fd, buffer.data(), buffer.size());
-        if (count < 0) {
-            if (errno == EINTR)
-                continue;
-            const int error = errno;
-            ::close(fd);
-            return failure(error);
-        }
-        if (count == 0)
-            break;
-        if (text.size() + static_cast<std::size_t>(count) > maxBytes) {
-            ::close(fd);
-            return Error {
-                "too_large", path.string() + ": cannot read: larger than " + std::to_string(maxBytes) + " bytes"};
-        }
-        text.append(buffer.data(), static_cast<std::size_t>(count));
-    }
-    ::close(fd);
-    return text;
-}
-
 Platform parsePlatform(std::string_view osRelease, std::optional<std::string_view> debianVersion)
 {
     const std::string text = toValidUtf8(osRelease);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "file_reading.h"
 #include "json.h"
 #include "result.h"
 #include "utf8.h"
@@ -33,11 +34,6 @@ namespace ccm {
 /// Partitions follow gopsutil's `all=false`: a mount is kept when its device is not "none" and its
 /// file system type needs a block device (listed without `nodev` in /proc/filesystems) or is zfs.
 Json gatherSystemFacts(std::chrono::milliseconds budget = std::chrono::seconds(2));
-
-/// The contents of a regular file, read whole (also /proc files, whose size reads as 0). Errors
-/// name the file; their code is "not_found" when it does not exist, "too_large" past `maxBytes`,
-/// else "unreadable". Never blocks on a FIFO.
-Result<std::string> readTextFile(const std::filesystem::path &path, std::size_t maxBytes);
 
 // The parsers below read the text of one system file each. They are pure, never throw, and
 // tolerate odd content: unparsable numbers read as 0, malformed lines are skipped.

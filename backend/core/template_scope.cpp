@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "template_scope.h"
 
+#include "file_reading.h"
 #include "jet_template.h"
 #include "template_string.h"
 
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
-#include <sys/stat.h>
 
 namespace ccm {
 namespace {
@@ -61,24 +59,22 @@ Result<std::string> readTemplateFile(const std::string &path, const std::filesys
         full = baseDirectory / full;
     const std::string shown = full.lexically_normal().string();
 
-    struct stat info {};
-    if (::stat(full.c_str(), &info) != 0)
-        return functionError("cannot read " + shown + ": " + std::generic_category().message(errno));
-    if (S_ISDIR(info.st_mode))
+    auto content = readRegularFile(full, kMaxTemplateFileBytes);
+    if (content)
+        return std::move(content).value();
+    switch (content.error().kind) {
+    case FileReadFailure::Kind::Directory:
         return functionError("cannot read " + shown + ": it is a directory");
-    if (!S_ISREG(info.st_mode))
+    case FileReadFailure::Kind::NotRegular:
         return functionError("cannot read " + shown + ": not a regular file");
-    if (static_cast<std::uintmax_t>(info.st_size) > kMaxTemplateFileBytes)
+    case FileReadFailure::Kind::TooLarge:
         return functionError("cannot read " + shown + ": larger than "
                              + std::to_string(kMaxTemplateFileBytes / (1024 * 1024)) + " MiB");
-    std::ifstream in(full, std::ios::binary);
-    if (!in)
-        return functionError("cannot read " + shown + ": " + std::generic_category().message(errno));
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad())
-        return functionError("cannot read " + shown + ": read error");
-    return content.str();
+    case FileReadFailure::Kind::Missing:
+    case FileReadFailure::Kind::Unreadable:
+        break;
+    }
+    return functionError("cannot read " + shown + ": " + std::generic_category().message(content.error().error));
 }
 
 TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environment,
