@@ -20,8 +20,16 @@ struct BackendRun {
     QString err;
 };
 
-/// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty). Custom fact
-/// directories point into an empty temporary directory unless the environment says otherwise.
+/// The test's own environment with XDG_CONFIG_HOME inside `dir`, so that custom fact files of the
+/// machine running the tests (~/.config/choria/ccm) cannot change the results.
+inline QProcessEnvironment isolatedEnvironment(const QTemporaryDir &dir)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    return environment;
+}
+
+/// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty).
 inline BackendRun runBackend(const QStringList &arguments, const QString &workingDirectory = {},
                              const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {

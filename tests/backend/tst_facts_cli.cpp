@@ -13,7 +13,7 @@ class TestFactsCli : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment m_environment = isolatedEnvironment(m_dir);
 
     BackendRun facts(const QStringList &arguments)
     {
@@ -24,7 +24,6 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
     }
 
     void allFactsAsJson()

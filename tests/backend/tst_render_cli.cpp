@@ -46,7 +46,7 @@ class TestRenderCli : public QObject
     QTemporaryDir m_dir;
     QString m_debianFacts;
     QString m_rhelFacts;
-    QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment m_environment = isolatedEnvironment(m_dir);
 
     BackendRun render(const QStringList &arguments)
     {
@@ -61,8 +61,6 @@ private Q_SLOTS:
                                   R"({"host": {"info": {"platformFamily": "debian", "hostname": "web1"}}})");
         m_rhelFacts = writeFile(m_dir, QStringLiteral("rhel.yaml"),
                                 "host:\n  info:\n    platformFamily: rhel\n    hostname: db1\n");
-        // Custom fact files of the machine running the tests must not change the results.
-        m_environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
     }
 
     void examples_data()
