@@ -11,8 +11,10 @@ Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
 {
     using namespace std::chrono_literals;
     const auto invalid = [&](const std::string &why) {
-        return Error{"invalid_duration", "'" + std::string(text) + "' is not a duration: " + why
-                                             + " (examples: 30s, 5m, 1h30m, 2d)"};
+        std::string message = "'";
+        message.append(text);
+        message += "' is not a duration: " + why + " (examples: 30s, 5m, 1h30m, 2d)";
+        return Error{"invalid_duration", std::move(message)};
     };
     if (text.empty())
         return invalid("it is empty");

@@ -112,8 +112,13 @@ SourcePosition LineIndex::at(std::size_t offset) const
 std::string describeLocation(std::string_view fileName, SourcePosition position)
 {
     std::string out(fileName);
-    if (position.known())
-        out += (out.empty() ? "" : ":") + std::to_string(position.line) + ':' + std::to_string(position.column);
+    if (!position.known())
+        return out;
+    if (!out.empty())
+        out += ':';
+    out += std::to_string(position.line);
+    out += ':';
+    out += std::to_string(position.column);
     return out;
 }
 
