@@ -52,4 +52,28 @@ private:
     std::variant<T, E> m_state;
 };
 
+/// The result of an operation that gives nothing back but can fail: default-constructed it is a
+/// success.
+template<typename E>
+class Result<void, E>
+{
+public:
+    Result() = default;
+    Result(E error)
+        : m_error(std::move(error))
+        , m_failed(true)
+    {
+    }
+
+    [[nodiscard]] bool ok() const { return !m_failed; }
+    explicit operator bool() const { return ok(); }
+
+    /// The error; only valid when !ok().
+    [[nodiscard]] const E &error() const { return m_error; }
+
+private:
+    E m_error {};
+    bool m_failed = false;
+};
+
 } // namespace ccm

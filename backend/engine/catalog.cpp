@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resource.h"
+#include "resources/registration.h"
+
+namespace ccm::engine {
+
+const Catalog &standardCatalog()
+{
+    static const Catalog catalog = [] {
+        Catalog built;
+        registerApplyResources(built);
+        return built;
+    }();
+    return catalog;
+}
+
+} // namespace ccm::engine

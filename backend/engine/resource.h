@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "json.h"
+#include "result.h"
+#include "transaction_event.h"
+#include "util/command_runner.h"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccm::engine {
+
+/// Severity of a run's log messages (command output, notes of a type or provider).
+enum class LogLevel { Debug, Info, Warning, Error };
+
+/// Where types and providers send log messages about the resource they work on.
+class Logger {
+public:
+    virtual ~Logger();
+    virtual void log(LogLevel level, std::string_view message) = 0;
+
+    void info(std::string_view message) { log(LogLevel::Info, message); }
+    void warning(std::string_view message) { log(LogLevel::Warning, message); }
+};
+
+/// The part of a type that touches the system. A type's own provider interface (FileProvider,
+/// ExecProvider, ...) derives from this; the type casts to it.
+class Provider {
+public:
+    virtual ~Provider();
+    [[nodiscard]] virtual std::string_view name() const = 0;
+};
+
+/// Creates one provider of one type and says when it can manage a resource.
+class ProviderFactory {
+public:
+    virtual ~ProviderFactory();
+    [[nodiscard]] virtual std::string_view typeName() const = 0;
+    [[nodiscard]] virtual std::string_view name() const = 0;
+
+    /// The priority this provider has for the resource (higher wins), or nullopt when it cannot
+    /// manage it on this host. `properties` are the resource's resolved properties; `facts` the
+    /// run's facts. An Error means the question itself failed and the resource fails with it.
+    [[nodiscard]] virtual Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const = 0;
+
+    /// Why the provider cannot manage resources here, for the message when `provider:` forces it
+    /// ("/bin/sh does not exist"). Empty when there is nothing more to say than "not manageable".
+    [[nodiscard]] virtual std::string unavailableReason() const { return {}; }
+
+    [[nodiscard]] virtual std::unique_ptr<Provider> create(CommandRunner &runner) const = 0;
+};
+
+/// The providers of every type, chosen by priority.
+class ProviderRegistry {
+public:
+    void add(std::unique_ptr<ProviderFactory> factory);
+
+    /// The provider for a resource: the one `provider:` names when set (an error when it is
+    /// unknown for the type or cannot manage the resource), otherwise the manageable one with the
+    /// highest priority (an error "no suitable provider" when there is none).
+    [[nodiscard]] Result<const ProviderFactory *> select(
+        std::string_view type, const Json &properties, const Json &facts) const;
+
+    /// The names of the providers of a type, in the order they were added.
+    [[nodiscard]] std::vector<std::string> providerNames(std::string_view type) const;
+
+private:
+    std::vector<std::unique_ptr<ProviderFactory>> m_factories;
+};
+
+/// A child manifest to run inside the current run (the apply type): its path, the data merged
+/// over its own, and the modes it may only strengthen.
+struct ChildManifestRequest {
+    std::filesystem::path path; ///< absolute, or relative to the current manifest's directory
+    Json data = Json::object();
+    bool noop = false;
+    bool healthCheckOnly = false;
+    bool allowApply = true;
+};
+
+/// How the resources of a child manifest ended.
+struct ChildManifestOutcome {
+    std::size_t resources = 0;
+    std::size_t changed = 0;
+    std::size_t failed = 0;
+    std::size_t skipped = 0;
+    bool noop = false;
+    bool healthCheckOnly = false;
+};
+
+/// What a type sees of the run while it applies one resource.
+struct ApplyContext {
+    /// Whether to change nothing and only say what would be done.
+    bool noop = false;
+    /// A resource this one subscribes to changed in this run (exec, service).
+    bool refresh = false;
+    CommandRunner &runner;
+    Logger &log;
+    const Json &facts;
+    /// The directory of the manifest the resource belongs to; relative paths resolve against it.
+    std::filesystem::path workingDirectory;
+    /// The identity guard commands (exec onlyif/unless) run as; nullopt runs them as the backend.
+    std::optional<Credentials> guardCredentials;
+    /// Whether a content diff may be put into the event (the caller may read the file).
+    std::function<bool(const std::filesystem::path &)> mayShowDiff;
+    /// Runs a child manifest in this run (set for the apply type).
+    std::function<Result<ChildManifestOutcome>(const ChildManifestRequest &)> runChildManifest;
+};
+
+/// The text of the error a type gives when the provider acted but a second look at the system
+/// shows the resource still differs from what was asked.
+inline constexpr std::string_view kDesiredStateNotAchieved = "desired state not achieved";
+
+/// The logic of one resource type: decides from the provider's status, calls the provider only when
+/// not in noop, and verifies the result.
+class ResourceType {
+public:
+    virtual ~ResourceType();
+    [[nodiscard]] virtual std::string_view name() const = 0;
+
+    /// The ensure value a resource of this type has when it sets none.
+    [[nodiscard]] virtual std::string defaultEnsure() const { return {}; }
+
+    /// Applies one resource. `properties` are resolved, deferred templates included, without the
+    /// name. The type records what happened in `event`: changed, refreshed, noopMessage,
+    /// finalEnsure, status and diff. An Error fails the resource with its message.
+    [[nodiscard]] virtual Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
+        ApplyContext &context, TransactionEvent &event) const = 0;
+};
+
+/// The resource types and providers a run can use.
+class Catalog {
+public:
+    void addType(std::unique_ptr<ResourceType> type);
+    void addProvider(std::unique_ptr<ProviderFactory> factory) { m_providers.add(std::move(factory)); }
+
+    [[nodiscard]] const ResourceType *type(std::string_view name) const;
+    [[nodiscard]] const ProviderRegistry &providers() const { return m_providers; }
+
+private:
+    std::vector<std::unique_ptr<ResourceType>> m_types;
+    ProviderRegistry m_providers;
+};
+
+/// Every type and provider this build has (file, exec, apply and their providers).
+const Catalog &standardCatalog();
+
+} // namespace ccm::engine

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "resource.h"
+
+namespace ccm::engine {
+
+/// Each type adds itself and its providers to a catalog; standardCatalog() calls them all.
+void registerApplyResources(Catalog &catalog);
+
+} // namespace ccm::engine
