@@ -20,6 +20,8 @@ Commands:
   render MANIFEST             resolve data, hierarchy, templates and defaults and print
                               the manifest as an apply would run it
   facts [PATH]                print the facts templates see, or the value at PATH
+  apply MANIFEST [--noop]     run a manifest on this host: one line per resource and a
+                              summary, or one JSON event per line with --json
 
 Run 'ccm-backend COMMAND --help' for the options of a command.
 
@@ -52,6 +54,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return renderCommand(rest, out, err);
     if (command == "facts")
         return factsCommand(rest, out, err);
+    if (command == "apply")
+        return applyCommand(rest, out, err);
     err << "ccm-backend: unknown command '" << command << "'\n\n" << kUsage;
     return UsageError;
 }

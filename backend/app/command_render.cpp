@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "commands.h"
-
-#include "environ.h"
-#include "facts.h"
 #include "input_options.h"
 #include "manifest.h"
 #include "resolve.h"
@@ -15,7 +12,8 @@
 namespace ccm::cli {
 namespace {
 
-constexpr std::string_view kRenderUsage = R"(Usage: ccm-backend render MANIFEST [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
+constexpr std::string_view kRenderUsage
+    = R"(Usage: ccm-backend render MANIFEST [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
 
 Resolves a manifest the way an apply does, without changing anything: validates it,
 resolves its data with the facts and its hierarchy, renders resources_jet_file,
@@ -27,7 +25,8 @@ are resolved just before their resource is applied.
 Options:
 )";
 
-constexpr std::string_view kDataUsage = R"(  --data FILE         data (a JSON or YAML map) merged over the manifest's resolved data
+constexpr std::string_view kDataUsage
+    = R"(  --data FILE         data (a JSON or YAML map) merged over the manifest's resolved data
   -h, --help          show this help
 
 Exit status: 0 when the manifest resolved, 1 when it is invalid or does not resolve,
@@ -86,22 +85,12 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (hasErrors(problems))
         return Failure;
 
-    ResolveOptions options;
-    auto facts = gatherFacts(input.facts);
-    if (!facts) {
-        err << "ccm-backend render: " << facts.error().message << '\n';
+    auto inputs = resolveInputs(input);
+    if (!inputs) {
+        err << "ccm-backend render: " << inputs.error().message << '\n';
         return Failure;
     }
-    options.facts = std::move(facts).value();
-    options.environ = processEnviron();
-    if (input.dataFile) {
-        auto data = loadDataFile(*input.dataFile);
-        if (!data) {
-            err << "ccm-backend render: " << data.error().message << '\n';
-            return Failure;
-        }
-        options.externalData = std::move(data).value();
-    }
+    ResolveOptions options = std::move(inputs).value();
     options.baseDirectory = std::filesystem::path(*manifestPath).parent_path();
     if (options.baseDirectory.empty())
         options.baseDirectory = ".";

@@ -12,6 +12,7 @@ namespace ccm::cli {
 /// The subcommands of ccm-backend; each takes the arguments after its name.
 int validateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace ccm::cli

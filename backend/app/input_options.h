@@ -3,6 +3,7 @@
 
 #include "facts.h"
 #include "json.h"
+#include "resolve.h"
 #include "result.h"
 
 #include <optional>
@@ -23,10 +24,14 @@ extern const char *const kInputOptionsUsage;
 
 /// Consumes the input option at args[index] (and its value, advancing index) when it is one.
 /// Returns false when args[index] is not an input option; an error when its value is missing.
-Result<bool> takeInputOption(const std::vector<std::string> &args, std::size_t &index, InputOptions &options,
-                             bool withData);
+Result<bool> takeInputOption(
+    const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData);
 
 /// Reads --data FILE: a YAML or JSON map. Errors say FILE:LINE:COL and what is wrong.
 Result<Json> loadDataFile(const std::string &path);
+
+/// What a manifest is resolved against: gathered facts with the options' overrides, the process
+/// environment and --data. The base directory is left for the caller. Errors say which input failed.
+Result<ResolveOptions> resolveInputs(const InputOptions &options);
 
 } // namespace ccm::cli

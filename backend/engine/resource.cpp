@@ -46,8 +46,8 @@ Result<const ProviderFactory *> ProviderRegistry::select(
             [&](const auto &factory) { return factory->typeName() == type && factory->name() == wanted; });
         if (match == m_factories.end())
             return Error {"provider_not_found",
-                "unknown " + std::string(type) + " provider '" + wanted + "' (known: "
-                    + joinedNames(providerNames(type)) + ")"};
+                "unknown " + std::string(type) + " provider '" + wanted
+                    + "' (known: " + joinedNames(providerNames(type)) + ")"};
         auto manageable = (*match)->manageable(properties, facts);
         if (!manageable)
             return manageable.error().withContext("provider '" + wanted + "'");
@@ -75,8 +75,8 @@ Result<const ProviderFactory *> ProviderRegistry::select(
     }
     if (!best)
         return Error {"no_suitable_provider",
-            "no suitable provider for this " + std::string(type) + " resource on this host (providers: "
-                + joinedNames(providerNames(type)) + ")"};
+            "no suitable provider for this " + std::string(type)
+                + " resource on this host (providers: " + joinedNames(providerNames(type)) + ")"};
     return best;
 }
 

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "commands.h"
+#include "input_options.h"
+#include "prepared_manifest.h"
+#include "run.h"
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <ostream>
+#include <string_view>
+
+namespace ccm::cli {
+namespace {
+
+constexpr std::string_view kApplyUsage
+    = R"(Usage: ccm-backend apply MANIFEST [--noop] [--json] [--show-diff] [--detailed-exitcodes]
+                          [--health-check-only] [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
+
+Runs a manifest on this host: validates and resolves it, then applies its resources in
+order and prints one line per resource and a summary.
+
+Options:
+  --noop              change nothing; report what would change
+  --json              print each resource's event as one JSON object per line as soon
+                      as it ends, then a summary object; messages go to stderr
+  --show-diff         print the content diff of files whose content changes
+  --detailed-exitcodes
+                      exit 0 when nothing changed, 2 when something changed, 4 when
+                      something failed, 6 when both; 1 when the manifest is invalid
+  --health-check-only run only the resources' health checks (also --monitor-only)
+)";
+
+constexpr std::string_view kApplyTail
+    = R"(  --data FILE         data (a JSON or YAML map) merged over the manifest's resolved data
+  -h, --help          show this help
+
+Exit status: 0 when no resource failed, 1 when one failed or the run was cancelled,
+2 when the manifest is invalid or the command line is wrong. SIGINT or SIGTERM stops
+the run before the next resource; a second one ends it at once.
+)";
+
+std::atomic<bool> g_cancelRequested {false};
+
+extern "C" void requestCancel(int)
+{
+    g_cancelRequested.store(true);
+}
+
+/// Turns SIGINT and SIGTERM into a cancellation between resources while a run is going; the
+/// handler resets itself so a second signal ends the process.
+class CancelOnSignal {
+public:
+    CancelOnSignal()
+    {
+        g_cancelRequested.store(false);
+        struct sigaction action { };
+        action.sa_handler = requestCancel;
+        action.sa_flags = SA_RESETHAND;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &m_oldInt);
+        ::sigaction(SIGTERM, &action, &m_oldTerm);
+    }
+    ~CancelOnSignal()
+    {
+        ::sigaction(SIGINT, &m_oldInt, nullptr);
+        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+    CancelOnSignal(const CancelOnSignal &) = delete;
+    CancelOnSignal &operator=(const CancelOnSignal &) = delete;
+
+private:
+    struct sigaction m_oldInt { };
+    struct sigaction m_oldTerm { };
+};
+
+std::string_view levelWord(engine::LogLevel level)
+{
+    switch (level) {
+    case engine::LogLevel::Debug:
+        return "debug  ";
+    case engine::LogLevel::Info:
+        return "info   ";
+    case engine::LogLevel::Warning:
+        return "warning";
+    case engine::LogLevel::Error:
+        return "error  ";
+    }
+    return "info   ";
+}
+
+std::string_view levelWord(ReportLevel level)
+{
+    switch (level) {
+    case ReportLevel::Info:
+        return levelWord(engine::LogLevel::Info);
+    case ReportLevel::Warning:
+        return levelWord(engine::LogLevel::Warning);
+    case ReportLevel::Error:
+        return levelWord(engine::LogLevel::Error);
+    }
+    return levelWord(engine::LogLevel::Info);
+}
+
+/// Prints a run as it goes: report lines (or JSON events) on `out`, messages and logs beside.
+class Reporter : public engine::RunObserver {
+public:
+    Reporter(std::ostream &out, std::ostream &err, bool json, bool showDiff)
+        : m_out(out)
+        , m_text(json ? err : out)
+        , m_json(json)
+        , m_showDiff(showDiff)
+    {
+    }
+
+    void message(std::string_view text) override { m_text << text << (text.ends_with('\n') ? "" : "\n") << std::flush; }
+
+    void log(engine::LogLevel level, std::string_view resource, std::string_view message) override
+    {
+        m_text << levelWord(level) << ' ' << resource << ": " << message << '\n';
+    }
+
+    void resourceFinished(const TransactionEvent &event) override
+    {
+        if (m_json) {
+            m_out << eventToJson(event).dump() << '\n' << std::flush;
+            return;
+        }
+        const ReportLine line = reportLine(event);
+        m_out << levelWord(line.level) << ' ' << line.text << '\n';
+        if (m_showDiff && event.diff && !event.diff->empty())
+            m_out << *event.diff << (event.diff->ends_with('\n') ? "" : "\n");
+        m_out << std::flush;
+    }
+
+private:
+    std::ostream &m_out;
+    std::ostream &m_text;
+    bool m_json;
+    bool m_showDiff;
+};
+
+int exitStatus(const engine::RunResult &result, bool detailed)
+{
+    const bool failed = result.summary.failed > 0 || result.cancelled || result.aborted;
+    if (!detailed)
+        return failed ? Failure : Success;
+    return (result.summary.changed > 0 ? 2 : 0) | (failed ? 4 : 0);
+}
+
+} // namespace
+
+int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    std::optional<std::string> manifestPath;
+    InputOptions input;
+    engine::RunOptions options;
+    bool json = false;
+    bool showDiff = false;
+    bool detailed = false;
+    const auto usage = [&](std::ostream &stream) { stream << kApplyUsage << kInputOptionsUsage << kApplyTail; };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        auto taken = takeInputOption(args, i, input, true);
+        if (!taken) {
+            err << "ccm-backend apply: " << taken.error().message << '\n';
+            return UsageError;
+        }
+        if (taken.value())
+            continue;
+        if (arg == "-h" || arg == "--help") {
+            usage(out);
+            return Success;
+        }
+        if (arg == "--noop")
+            options.noop = true;
+        else if (arg == "--json")
+            json = true;
+        else if (arg == "--show-diff")
+            showDiff = true;
+        else if (arg == "--detailed-exitcodes")
+            detailed = true;
+        else if (arg == "--health-check-only" || arg == "--monitor-only")
+            options.healthCheckOnly = true;
+        else if (arg.size() > 1 && arg.front() == '-') {
+            err << "ccm-backend apply: unknown option '" << arg << "'\n";
+            usage(err);
+            return UsageError;
+        } else if (manifestPath) {
+            err << "ccm-backend apply: only one manifest may be given\n";
+            return UsageError;
+        } else {
+            manifestPath = arg;
+        }
+    }
+    if (!manifestPath) {
+        err << "ccm-backend apply: no manifest given\n";
+        usage(err);
+        return UsageError;
+    }
+    // Puppet's convention: with detailed exit codes 2 means "changes", so invalid input is 1.
+    const int invalidInput = detailed ? Failure : UsageError;
+
+    auto inputs = resolveInputs(input);
+    if (!inputs) {
+        err << "ccm-backend apply: " << inputs.error().message << '\n';
+        return invalidInput;
+    }
+    const engine::PreparedManifest prepared = engine::prepareManifestFile(*manifestPath, inputs.value());
+    err << prepared.diagnosticText();
+    if (!prepared.ok())
+        return invalidInput;
+    ResolveOptions runInputs = std::move(inputs).value();
+    runInputs.baseDirectory = std::filesystem::path(*manifestPath).parent_path();
+    if (runInputs.baseDirectory.empty())
+        runInputs.baseDirectory = ".";
+
+    Reporter reporter(out, err, json, showDiff);
+    ProcessRunner runner;
+    const CancelOnSignal cancelOnSignal;
+    options.cancel = &g_cancelRequested;
+    const engine::RunResult result = engine::runManifest(prepared.resolved, runInputs, options, runner, reporter);
+
+    if (json) {
+        Json summary = {{"summary", summaryToJson(result.summary)}, {"cancelled", result.cancelled},
+            {"aborted", result.aborted}, {"noop", options.noop}};
+        out << summary.dump() << '\n';
+    } else {
+        if (result.cancelled)
+            out << "\nThe run was cancelled before all resources ran.\n";
+        out << '\n' << summaryText(result.summary);
+    }
+    out << std::flush;
+    return exitStatus(result, detailed);
+}
+
+} // namespace ccm::cli

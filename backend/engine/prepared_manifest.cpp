@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "prepared_manifest.h"
+
+#include "manifest.h"
+#include "validator.h"
+
+namespace ccm::engine {
+
+std::string PreparedManifest::diagnosticText() const
+{
+    std::string text;
+    for (const Diagnostic &diagnostic : diagnostics)
+        text += formatDiagnostic(fileName, diagnostic) + '\n';
+    return text;
+}
+
+PreparedManifest prepareManifestText(std::string_view text, std::string fileName, const ResolveOptions &options)
+{
+    PreparedManifest prepared;
+    prepared.fileName = std::move(fileName);
+    const LoadedManifest loaded = loadManifest(text);
+    prepared.diagnostics = validateManifest(loaded);
+    if (hasErrors(prepared.diagnostics))
+        return prepared;
+    prepared.resolved = resolveManifest(loaded, text, options);
+    prepared.diagnostics.insert(
+        prepared.diagnostics.end(), prepared.resolved.diagnostics.begin(), prepared.resolved.diagnostics.end());
+    return prepared;
+}
+
+PreparedManifest prepareManifestFile(const std::filesystem::path &path, ResolveOptions options)
+{
+    const FileText file = readManifestFile(path.string());
+    if (file.problem) {
+        PreparedManifest prepared;
+        prepared.fileName = path.string();
+        prepared.diagnostics.push_back(*file.problem);
+        return prepared;
+    }
+    options.baseDirectory = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+    return prepareManifestText(file.text, path.string(), options);
+}
+
+} // namespace ccm::engine

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resources/apply/ccmmanifest/ccmmanifest_apply_provider.h"
+
+namespace ccm::engine {
+
+Result<ChildManifestOutcome> CcmManifestApplyProvider::applyManifest(
+    const ChildManifestRequest &request, ApplyContext &context)
+{
+    if (!context.runChildManifest)
+        return Error {"no_child_runs", "child manifests cannot be run here"};
+    return context.runChildManifest(request);
+}
+
+} // namespace ccm::engine

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run.h"
+
+#include "health_check.h"
+#include "prepared_manifest.h"
+#include "template_scope.h"
+
+#include <chrono>
+#include <unordered_map>
+
+namespace ccm::engine {
+
+RunObserver::~RunObserver() = default;
+void RunObserver::message(std::string_view)
+{
+}
+void RunObserver::resourceStarting(std::string_view, std::size_t, std::size_t)
+{
+}
+void RunObserver::resourceFinished(const TransactionEvent &)
+{
+}
+void RunObserver::log(LogLevel, std::string_view, std::string_view)
+{
+}
+
+namespace {
+
+/// What references need to know of the latest event of a resource.
+struct ReferenceState {
+    bool failed = false;
+    bool unmet = false;
+    bool changed = false;
+};
+
+/// One manifest being run: the top-level one or a child of an apply resource.
+struct Frame {
+    const ResolvedManifest &manifest;
+    const ResolveOptions &inputs;
+    bool noop = false;
+    bool healthCheckOnly = false;
+    int depth = 0;
+};
+
+/// Sends a type's log messages to the observer, tagged with the resource.
+class ResourceLogger : public Logger {
+public:
+    ResourceLogger(RunObserver &observer, std::string resource)
+        : m_observer(observer)
+        , m_resource(std::move(resource))
+    {
+    }
+
+    void log(LogLevel level, std::string_view message) override { m_observer.log(level, m_resource, message); }
+
+private:
+    RunObserver &m_observer;
+    std::string m_resource;
+};
+
+std::string stringProperty(const Json &properties, const char *key)
+{
+    const auto found = properties.find(key);
+    return found != properties.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::vector<std::string> references(const Json &properties, const char *key)
+{
+    std::vector<std::string> list;
+    const auto found = properties.find(key);
+    if (found == properties.end() || !found->is_array())
+        return list;
+    for (const Json &item : *found)
+        if (item.is_string())
+            list.push_back(item.get<std::string>());
+    return list;
+}
+
+std::string expressionFailure(const char *which, const std::string &text, const ExpressionError &error)
+{
+    std::string message = "control ";
+    message += which;
+    message += " expression '" + text + "': " + error.message;
+    if (error.column > 0)
+        message += " at column " + std::to_string(error.column);
+    return message;
+}
+
+/// The control gate: whether the resource is managed, or why the question could not be answered.
+Result<bool> controlAllows(const Json &properties, const ExpressionScope &scope)
+{
+    const auto control = properties.find("control");
+    if (control == properties.end() || !control->is_object())
+        return true;
+    for (const char *which : {"if", "unless"}) {
+        const std::string text = stringProperty(*control, which);
+        if (text.empty())
+            continue;
+        auto value = evaluateExpression(text, scope);
+        if (!value)
+            return Error {"control_failed", expressionFailure(which, text, value.error())};
+        if (!value->is_boolean())
+            return Error {"control_failed",
+                std::string("control ") + which + " expression '" + text + "' must give true or false, not "
+                    + describeJsonType(*value)};
+        const bool outcome = value->get<bool>();
+        if ((std::string_view(which) == "if") != outcome)
+            return false;
+    }
+    return true;
+}
+
+class ManifestRun {
+public:
+    ManifestRun(const RunOptions &options, CommandRunner &runner, RunObserver &observer, const Catalog &catalog)
+        : m_options(options)
+        , m_runner(runner)
+        , m_observer(observer)
+        , m_catalog(catalog)
+    {
+    }
+
+    /// Runs the resources of a frame; returns how they ended.
+    ChildManifestOutcome runFrame(const Frame &frame);
+
+    RunResult &result() { return m_result; }
+
+private:
+    TransactionEvent runResource(const Frame &frame, const ResolvedResource &resource);
+    void apply(const Frame &frame, const ResolvedResource &resource, const Json &properties, TransactionEvent &event);
+    void runHealthChecks(const Json &properties, TransactionEvent &event);
+    Result<ChildManifestOutcome> runChild(const Frame &parent, const ChildManifestRequest &request);
+    void record(const TransactionEvent &event, const Json &properties);
+    [[nodiscard]] bool stopping() const
+    {
+        return m_result.aborted || m_result.cancelled || (m_options.cancel && m_options.cancel->load());
+    }
+
+    const RunOptions &m_options;
+    CommandRunner &m_runner;
+    RunObserver &m_observer;
+    const Catalog &m_catalog;
+    RunResult m_result;
+    std::unordered_map<std::string, ReferenceState> m_latest;
+    std::size_t m_done = 0;
+    std::size_t m_total = 0;
+};
+
+ChildManifestOutcome ManifestRun::runFrame(const Frame &frame)
+{
+    ChildManifestOutcome outcome;
+    outcome.noop = frame.noop;
+    outcome.healthCheckOnly = frame.healthCheckOnly;
+    if (frame.manifest.preMessage && !frame.manifest.preMessage->empty())
+        m_observer.message(*frame.manifest.preMessage);
+    m_total += frame.manifest.resources.size();
+    std::size_t remaining = frame.manifest.resources.size();
+    for (const ResolvedResource &resource : frame.manifest.resources) {
+        if (stopping()) {
+            if (m_options.cancel && m_options.cancel->load())
+                m_result.cancelled = true;
+            break;
+        }
+        --remaining;
+        m_observer.resourceStarting(resource.label(), m_done, m_total);
+        const TransactionEvent event = runResource(frame, resource);
+        ++m_done;
+        ++outcome.resources;
+        if (event.failed)
+            ++outcome.failed;
+        else if (event.skipped)
+            ++outcome.skipped;
+        else if (event.changed)
+            ++outcome.changed;
+        if (event.failed && frame.manifest.failOnError) {
+            m_observer.log(
+                LogLevel::Error, resource.label(), "stopping the run: the resource failed and fail_on_error is set");
+            m_result.aborted = true;
+        }
+    }
+    // Resources a stopped run never reached no longer count towards the total.
+    m_total -= remaining;
+    if (!stopping() && outcome.failed == 0 && frame.manifest.postMessage && !frame.manifest.postMessage->empty())
+        m_observer.message(*frame.manifest.postMessage);
+    return outcome;
+}
+
+TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedResource &resource)
+{
+    const auto started = std::chrono::steady_clock::now();
+    TransactionEvent event;
+    event.eventId = newEventId();
+    event.timestamp = std::chrono::system_clock::now();
+    event.type = resource.type;
+    event.name = resource.name;
+    event.alias = stringProperty(resource.properties, "alias");
+    event.noop = frame.noop;
+    event.healthCheckOnly = frame.healthCheckOnly;
+    event.properties = resource.properties;
+    event.properties["name"] = resource.name;
+
+    const ResourceType *type = m_catalog.type(resource.type);
+    event.requestedEnsure = stringProperty(resource.properties, "ensure");
+    if (event.requestedEnsure.empty() && type)
+        event.requestedEnsure = type->defaultEnsure();
+
+    const auto fail = [&](const std::string &message) {
+        event.failed = true;
+        event.errors.push_back(message);
+    };
+
+    const TemplateScope scope(
+        frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory);
+    if (!type) {
+        fail("resource type '" + resource.type + "' is not supported by this backend");
+    } else if (auto managed = controlAllows(resource.properties, scope); !managed) {
+        fail(managed.error().message);
+        m_observer.log(LogLevel::Error, resource.label(), "stopping the run: " + managed.error().message);
+        m_result.aborted = true;
+    } else if (!managed.value()) {
+        event.skipped = true;
+    } else if (auto resolved = resolveDeferred(resource, scope); !resolved) {
+        const TemplateFailure &failure = resolved.error();
+        std::string property = failure.pointer.empty() ? std::string("template") : failure.pointer.substr(1);
+        fail(property + ": " + failure.error.message);
+    } else {
+        event.properties = std::move(resolved).value();
+        event.properties["name"] = resource.name;
+        for (const std::string &reference : references(resource.properties, "require")) {
+            const auto latest = m_latest.find(reference);
+            if (latest == m_latest.end()) {
+                fail("require " + reference + ": no such resource has run before this one");
+                continue;
+            }
+            if (latest->second.failed || latest->second.unmet)
+                event.unmetRequirements.push_back(reference);
+        }
+        if (!event.failed && !event.unmetRequirements.empty())
+            event.skipped = true;
+        if (!event.failed && !event.skipped)
+            apply(frame, resource, event.properties, event);
+    }
+
+    event.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started);
+    record(event, resource.properties);
+    m_result.summary.add(event);
+    m_observer.resourceFinished(event);
+    return event;
+}
+
+void ManifestRun::apply(
+    const Frame &frame, const ResolvedResource &resource, const Json &properties, TransactionEvent &event)
+{
+    Json selectable = properties;
+    selectable.erase("name");
+    auto factory = m_catalog.providers().select(resource.type, selectable, frame.inputs.facts);
+    if (!factory) {
+        event.failed = true;
+        event.errors.push_back(factory.error().message);
+        return;
+    }
+    event.provider = std::string(factory.value()->name());
+
+    if (!frame.healthCheckOnly) {
+        bool refresh = false;
+        for (const std::string &reference : references(resource.properties, "subscribe")) {
+            const auto latest = m_latest.find(reference);
+            if (latest == m_latest.end()) {
+                event.failed = true;
+                event.errors.push_back("subscribe " + reference + ": no such resource has run before this one");
+                return;
+            }
+            refresh = refresh || latest->second.changed;
+        }
+
+        ResourceLogger logger(m_observer, resource.label());
+        ApplyContext context {.noop = frame.noop,
+            .refresh = refresh,
+            .runner = m_runner,
+            .log = logger,
+            .facts = frame.inputs.facts,
+            .workingDirectory = frame.inputs.baseDirectory,
+            .guardCredentials = m_options.guardCredentials,
+            .mayShowDiff = m_options.mayShowDiff,
+            .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); }};
+        const std::unique_ptr<Provider> provider = factory.value()->create(m_runner);
+        const ResourceType *type = m_catalog.type(resource.type);
+        Json typed = properties;
+        typed.erase("name");
+        if (auto applied = type->apply(resource.name, typed, *provider, context, event); !applied) {
+            event.failed = true;
+            event.errors.push_back(applied.error().message);
+        }
+        if (event.finalEnsure.empty() && !event.failed)
+            event.finalEnsure = event.requestedEnsure;
+    }
+    runHealthChecks(properties, event);
+}
+
+void ManifestRun::runHealthChecks(const Json &properties, TransactionEvent &event)
+{
+    const auto checks = properties.find("health_checks");
+    if (checks == properties.end() || !checks->is_array())
+        return;
+    const HealthCheckEnvironment environment {.runner = m_runner,
+        .credentials = m_options.guardCredentials,
+        .gossBinary = m_options.gossBinary,
+        .scratchDirectory = {},
+        .cancel = m_options.cancel};
+    for (const Json &check : *checks) {
+        auto result = runHealthCheck(check, environment);
+        if (!result) {
+            event.failed = true;
+            event.errors.push_back("health check " + healthCheckLabel(check) + ": " + result.error().message);
+            continue;
+        }
+        if (result->status != HealthCheckResult::Status::Ok) {
+            std::string status(healthStatusName(result->status));
+            for (char &c : status)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            std::string message = "health check status \"" + status + "\" (" + healthCheckLabel(check);
+            if (!result->output.empty())
+                message += ": " + result->output;
+            event.failed = true;
+            event.errors.push_back(message + ")");
+        }
+        event.healthChecks.push_back(std::move(result).value());
+    }
+}
+
+void ManifestRun::record(const TransactionEvent &event, const Json &properties)
+{
+    const ReferenceState state {event.failed, !event.unmetRequirements.empty(), event.changed};
+    m_latest[event.type + '#' + event.name] = state;
+    if (const std::string alias = stringProperty(properties, "alias"); !alias.empty())
+        m_latest[event.type + '#' + alias] = state;
+}
+
+Result<ChildManifestOutcome> ManifestRun::runChild(const Frame &parent, const ChildManifestRequest &request)
+{
+    if (parent.depth + 1 > m_options.maxApplyDepth)
+        return Error {"apply_depth",
+            "child manifest " + request.path.string() + " would nest deeper than the limit of "
+                + std::to_string(m_options.maxApplyDepth) + " levels"};
+    const std::filesystem::path path
+        = request.path.is_absolute() ? request.path : parent.inputs.baseDirectory / request.path;
+
+    // The child sees the parent's facts and environment; its own data is resolved from its file,
+    // then the apply resource's data, then the run's external data, which always wins.
+    ResolveOptions inputs = parent.inputs;
+    inputs.externalData = request.data.is_object() ? request.data : Json::object();
+    deepMerge(inputs.externalData, parent.inputs.externalData);
+    const PreparedManifest child = prepareManifestFile(path, inputs);
+    for (const Diagnostic &diagnostic : child.diagnostics)
+        if (diagnostic.severity == Severity::Warning)
+            m_observer.log(
+                LogLevel::Warning, "apply#" + request.path.string(), formatDiagnostic(child.fileName, diagnostic));
+    if (!child.ok()) {
+        std::string text = child.diagnosticText();
+        while (!text.empty() && text.back() == '\n')
+            text.pop_back();
+        return Error {"invalid_child_manifest", "child manifest " + path.string() + " is invalid:\n" + text};
+    }
+    if (!request.allowApply) {
+        for (const ResolvedResource &resource : child.resolved.resources)
+            if (resource.type == "apply")
+                return Error {"apply_not_allowed",
+                    "child manifest " + path.string() + " contains " + resource.label() + " but allow_apply is false"};
+    }
+    inputs.baseDirectory = path.parent_path();
+    const Frame frame {.manifest = child.resolved,
+        .inputs = inputs,
+        .noop = parent.noop || request.noop,
+        .healthCheckOnly = parent.healthCheckOnly || request.healthCheckOnly,
+        .depth = parent.depth + 1};
+    return runFrame(frame);
+}
+
+} // namespace
+
+RunResult runManifest(const ResolvedManifest &manifest, const ResolveOptions &inputs, const RunOptions &options,
+    CommandRunner &runner, RunObserver &observer, const Catalog &catalog)
+{
+    const auto started = std::chrono::steady_clock::now();
+    ManifestRun run(options, runner, observer, catalog);
+    const Frame frame {.manifest = manifest,
+        .inputs = inputs,
+        .noop = options.noop,
+        .healthCheckOnly = options.healthCheckOnly,
+        .depth = 0};
+    run.runFrame(frame);
+    RunResult result = std::move(run.result());
+    result.summary.runTime
+        = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started);
+    return result;
+}
+
+} // namespace ccm::engine
