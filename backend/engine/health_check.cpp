@@ -87,7 +87,7 @@ Attempt runNagios(
 std::filesystem::path gossProgram(const HealthCheckEnvironment &environment)
 {
     if (!environment.gossBinary.empty())
-        return environment.gossBinary;
+        return ::access(environment.gossBinary.c_str(), X_OK) == 0 ? environment.gossBinary : std::filesystem::path();
     std::string_view path = ProcessRunner::kPath;
     while (!path.empty()) {
         const std::size_t colon = path.find(':');
@@ -130,7 +130,9 @@ Attempt runGoss(const Json &rules, std::chrono::nanoseconds timeout, const Healt
     const std::filesystem::path program = gossProgram(environment);
     if (program.empty())
         return {HealthCheckResult::Status::Unknown,
-            "goss is not installed: goss_rules need the goss binary in " + std::string(ProcessRunner::kPath)};
+            environment.gossBinary.empty()
+                ? "goss is not installed: goss_rules need the goss binary in " + std::string(ProcessRunner::kPath)
+                : "goss is not installed: " + environment.gossBinary.string() + " is not an executable file"};
     std::error_code error;
     const std::filesystem::path directory = environment.scratchDirectory.empty()
         ? std::filesystem::temp_directory_path(error)

@@ -31,6 +31,8 @@ struct ReferenceState {
     bool failed = false;
     bool unmet = false;
     bool changed = false;
+    /// The change only would have happened (noop).
+    bool noop = false;
 };
 
 /// One manifest being run: the top-level one or a child of an apply resource.
@@ -270,7 +272,9 @@ void ManifestRun::apply(
                 event.errors.push_back("subscribe " + reference + ": no such resource has run before this one");
                 return;
             }
-            refresh = refresh || latest->second.changed;
+            // A change that only would have happened must not make a real run restart or re-run
+            // anything; a noop subscriber still reports the refresh it would do.
+            refresh = refresh || (latest->second.changed && (frame.noop || !latest->second.noop));
         }
 
         ResourceLogger logger(m_observer, resource.label());
@@ -330,7 +334,7 @@ void ManifestRun::runHealthChecks(const Json &properties, TransactionEvent &even
 
 void ManifestRun::record(const TransactionEvent &event, const Json &properties)
 {
-    const ReferenceState state {event.failed, !event.unmetRequirements.empty(), event.changed};
+    const ReferenceState state {event.failed, !event.unmetRequirements.empty(), event.changed, event.noop};
     m_latest[event.type + '#' + event.name] = state;
     if (const std::string alias = stringProperty(properties, "alias"); !alias.empty())
         m_latest[event.type + '#' + alias] = state;
