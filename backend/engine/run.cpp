@@ -198,8 +198,6 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     event.alias = stringProperty(resource.properties, "alias");
     event.noop = frame.noop;
     event.healthCheckOnly = frame.healthCheckOnly;
-    event.properties = resource.properties;
-    event.properties["name"] = resource.name;
 
     const ResourceType *type = m_catalog.type(resource.type);
     event.requestedEnsure = stringProperty(resource.properties, "ensure");
@@ -227,7 +225,6 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
         fail(property + ": " + failure.error.message);
     } else {
         event.properties = std::move(resolved).value();
-        event.properties["name"] = resource.name;
         for (const std::string &reference : references(resource.properties, "require")) {
             const auto latest = m_latest.find(reference);
             if (latest == m_latest.end()) {
@@ -243,6 +240,10 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
             apply(frame, resource, event.properties, event);
     }
 
+    // Resources that never got past the gate report their properties as resolved so far.
+    if (event.properties.empty())
+        event.properties = resource.properties;
+    event.properties["name"] = resource.name;
     event.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started);
     record(event, resource.properties);
     m_result.summary.add(event);
@@ -253,9 +254,7 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
 void ManifestRun::apply(
     const Frame &frame, const ResolvedResource &resource, const Json &properties, TransactionEvent &event)
 {
-    Json selectable = properties;
-    selectable.erase("name");
-    auto factory = m_catalog.providers().select(resource.type, selectable, frame.inputs.facts);
+    auto factory = m_catalog.providers().select(resource.type, properties, frame.inputs.facts);
     if (!factory) {
         event.failed = true;
         event.errors.push_back(factory.error().message);
@@ -289,9 +288,7 @@ void ManifestRun::apply(
             .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); }};
         const std::unique_ptr<Provider> provider = factory.value()->create(m_runner);
         const ResourceType *type = m_catalog.type(resource.type);
-        Json typed = properties;
-        typed.erase("name");
-        if (auto applied = type->apply(resource.name, typed, *provider, context, event); !applied) {
+        if (auto applied = type->apply(resource.name, properties, *provider, context, event); !applied) {
             event.failed = true;
             event.errors.push_back(applied.error().message);
         }
