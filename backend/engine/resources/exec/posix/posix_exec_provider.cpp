@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "posix_exec_provider.h"
+
+#include "shell_words.h"
+
+namespace ccm::engine {
+
+PosixExecProvider::PosixExecProvider(CommandRunner &runner)
+    : m_runner(runner)
+{
+}
+
+Result<ExecState> PosixExecProvider::status(const ExecProperties &properties)
+{
+    return createsStatus(properties);
+}
+
+Result<CommandResult> PosixExecProvider::execute(const ExecProperties &properties)
+{
+    auto words = splitShellWords(properties.command);
+    if (!words)
+        return Error {"invalid_command", "invalid command: " + words.error().message};
+    if (words->empty())
+        return Error {"invalid_command", "no command specified"};
+    return m_runner.run(execCommand(std::move(words).value(), properties));
+}
+
+Result<bool> PosixExecProvider::evaluateGuard(
+    const std::string &command, const ExecProperties &properties, const std::optional<Credentials> &runAs)
+{
+    auto words = splitShellWords(command);
+    if (!words)
+        return Error {"invalid_command", "invalid guard command: " + words.error().message};
+    if (words->empty())
+        return Error {"invalid_command", "empty guard command"};
+    Command guard = execCommand(std::move(words).value(), properties);
+    guard.runAs = runAs;
+    return guardVerdict(m_runner.run(guard), properties);
+}
+
+Result<std::optional<int>> PosixExecProviderFactory::manageable(const Json &, const Json &) const
+{
+    return std::optional<int>(1);
+}
+
+std::unique_ptr<Provider> PosixExecProviderFactory::create(CommandRunner &runner) const
+{
+    return std::make_unique<PosixExecProvider>(runner);
+}
+
+} // namespace ccm::engine

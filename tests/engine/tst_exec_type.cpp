@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resources/exec/exec_type.h"
+#include "resources/exec/posix/posix_exec_provider.h"
+#include "resources/exec/shell/shell_exec_provider.h"
+#include "resources/registration.h"
+#include "test_common.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+
+using namespace ccm;
+using namespace ccm::engine;
+using namespace ccm::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+class RecordingLogger : public Logger {
+public:
+    void log(LogLevel level, std::string_view message) override { m_messages.emplace_back(level, message); }
+
+    [[nodiscard]] QStringList lines(LogLevel level) const
+    {
+        QStringList lines;
+        for (const auto &[at, message] : m_messages)
+            if (at == level)
+                lines << q(message);
+        return lines;
+    }
+
+private:
+    std::vector<std::pair<LogLevel, std::string>> m_messages;
+};
+
+struct Outcome {
+    Result<void> result;
+    TransactionEvent event;
+
+    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
+};
+
+enum class Kind { Posix, Shell };
+
+/// A temporary directory to run commands in, a real runner and a logger, and one apply at a time.
+class Harness {
+public:
+    Harness()
+        : m_runner(300ms)
+    {
+    }
+
+    [[nodiscard]] bool isValid() const { return m_dir.isValid(); }
+    [[nodiscard]] std::string root() const { return m_dir.path().toStdString(); }
+    /// An absolute path in the directory.
+    [[nodiscard]] std::string path(const QString &name) const { return m_dir.filePath(name).toStdString(); }
+    [[nodiscard]] bool exists(const QString &name) const { return QFileInfo::exists(m_dir.filePath(name)); }
+    [[nodiscard]] QByteArray read(const QString &name) const
+    {
+        QFile file(m_dir.filePath(name));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
+    }
+    [[nodiscard]] const RecordingLogger &log() const { return m_log; }
+
+    Outcome apply(const std::string &name, Json properties, Kind kind = Kind::Posix)
+    {
+        // Commands run in the directory unless a test sets another.
+        if (!properties.contains("cwd"))
+            properties["cwd"] = m_dir.path().toStdString();
+        ApplyContext context {.noop = noop,
+            .refresh = refresh,
+            .runner = m_runner,
+            .log = m_log,
+            .facts = m_facts,
+            .workingDirectory = workingDirectory,
+            .guardCredentials = guardCredentials,
+            .mayShowDiff = {},
+            .runChildManifest = {}};
+        PosixExecProvider posix(m_runner);
+        ShellExecProvider shell(m_runner);
+        ExecProvider &provider = kind == Kind::Posix ? static_cast<ExecProvider &>(posix) : shell;
+        Outcome outcome;
+        outcome.result = ExecType().apply(name, properties, provider, context, outcome.event);
+        return outcome;
+    }
+
+    bool noop = false;
+    bool refresh = false;
+    std::filesystem::path workingDirectory;
+    std::optional<Credentials> guardCredentials;
+
+private:
+    QTemporaryDir m_dir;
+    ProcessRunner m_runner;
+    RecordingLogger m_log;
+    Json m_facts = Json::object();
+};
+
+/// A posix command line that runs a shell script: the way to get redirections without the shell provider.
+std::string script(const std::string &body)
+{
+    return "/bin/sh -c '" + body + "'";
+}
+
+Json status(std::optional<int> exitCode, bool creates, std::optional<bool> onlyIf, std::optional<bool> unless)
+{
+    const auto optional = [](const auto &value) { return value ? Json(*value) : Json(nullptr); };
+    return Json {{"ensure", "present"}, {"exit_code", optional(exitCode)}, {"creates_satisfied", creates},
+        {"onlyif_satisfied", optional(onlyIf)}, {"unless_satisfied", optional(unless)}};
+}
+
+QString dump(const Json &json)
+{
+    return q(json.dump());
+}
+
+CommandResult exited(int code)
+{
+    CommandResult result;
+    result.exitCode = code;
+    return result;
+}
+
+/// Whether the process is gone; a zombie it adopted as subreaper is reaped first.
+bool processGone(pid_t pid)
+{
+    for (int i = 0; i < 500; ++i) {
+        if (::waitpid(pid, nullptr, WNOHANG) == pid || (::kill(pid, 0) == -1 && errno == ESRCH))
+            return ::kill(pid, 0) == -1 && errno == ESRCH;
+        QTest::qWait(10);
+    }
+    return false;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(Json)
+
+class TestExecType : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void decisionTable_data()
+    {
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<int>("onlyIf"); // the guard's exit code, -1 for no guard
+        QTest::addColumn<int>("unless");
+        QTest::addColumn<QString>("creates"); // "", "missing", "exists", "dangling"
+        QTest::addColumn<QString>("refreshOnly"); // the spelling used, "" for none
+        QTest::addColumn<bool>("refresh");
+        QTest::addColumn<bool>("runs");
+        struct Row {
+            const char *name;
+            int onlyIf;
+            int unless;
+            const char *creates;
+            const char *refreshOnly;
+            bool refresh;
+            bool runs;
+        };
+        const Row rows[] = {
+            {"no guards", -1, -1, "", "", false, true},
+            {"creates missing", -1, -1, "missing", "", false, true},
+            {"creates exists, guards would allow", 0, 1, "exists", "", false, false},
+            {"creates exists, guards would refuse", 1, 0, "exists", "", false, false},
+            {"creates is a dangling link", -1, -1, "dangling", "", false, false},
+            {"onlyif exits 0", 0, -1, "", "", false, true},
+            {"onlyif exits non-zero", 3, -1, "", "", false, false},
+            {"unless exits 0", -1, 0, "", "", false, false},
+            {"unless exits non-zero", -1, 1, "", "", false, true},
+            {"onlyif 0 and unless 0", 0, 0, "", "", false, false},
+            {"onlyif 0 and unless non-zero", 0, 2, "", "", false, true},
+            {"onlyif non-zero and unless non-zero", 1, 1, "", "", false, false},
+            {"creates missing and onlyif non-zero", 1, -1, "missing", "", false, false},
+            {"refreshonly without refresh", -1, -1, "", "refreshonly", false, false},
+            {"refresh_only without refresh", -1, -1, "", "refresh_only", false, false},
+            {"refreshonly, guards allow, no refresh", 0, 1, "missing", "refreshonly", false, false},
+            {"refresh", -1, -1, "", "", true, true},
+            {"refresh with creates existing", -1, -1, "exists", "", true, true},
+            {"refresh with onlyif non-zero", 1, -1, "", "", true, true},
+            {"refresh with unless 0", -1, 0, "", "", true, true},
+            {"refresh with refreshonly", -1, -1, "", "refreshonly", true, true},
+            {"refresh with refresh_only", -1, -1, "", "refresh_only", true, true},
+        };
+        for (const bool noop : {false, true}) {
+            for (const Row &row : rows) {
+                QTest::addRow("%s (%s)", row.name, noop ? "noop" : "real")
+                    << noop << row.onlyIf << row.unless << QString::fromLatin1(row.creates)
+                    << QString::fromLatin1(row.refreshOnly) << row.refresh << row.runs;
+            }
+        }
+    }
+
+    void decisionTable()
+    {
+        QFETCH(bool, noop);
+        QFETCH(int, onlyIf);
+        QFETCH(int, unless);
+        QFETCH(QString, creates);
+        QFETCH(QString, refreshOnly);
+        QFETCH(bool, refresh);
+        QFETCH(bool, runs);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        harness.noop = noop;
+        harness.refresh = refresh;
+
+        Json properties {{"command", script("echo ran >> command-ran")}};
+        if (onlyIf >= 0)
+            properties["onlyif"] = script("echo ran >> onlyif-ran; exit " + std::to_string(onlyIf));
+        if (unless >= 0)
+            properties["unless"] = script("echo ran >> unless-ran; exit " + std::to_string(unless));
+        if (!creates.isEmpty())
+            properties["creates"] = harness.path(QStringLiteral("made"));
+        if (creates == QLatin1String("exists"))
+            QVERIFY(writeFile(q(harness.path(QStringLiteral("made"))), "made before"));
+        if (creates == QLatin1String("dangling"))
+            QCOMPARE(::symlink("nowhere", harness.path(QStringLiteral("made")).c_str()), 0);
+        if (!refreshOnly.isEmpty())
+            properties[refreshOnly.toStdString()] = true;
+
+        const Outcome outcome = harness.apply("decide", properties);
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+
+        const bool createsSatisfied = creates == QLatin1String("exists") || creates == QLatin1String("dangling");
+        const bool guardsRun = !createsSatisfied;
+        QCOMPARE(harness.exists(QStringLiteral("command-ran")), runs && !noop);
+        if (runs && !noop)
+            QCOMPARE(harness.read(QStringLiteral("command-ran")), QByteArray("ran\n"));
+        // Guards run in noop mode too, but never when creates already exists.
+        QCOMPARE(harness.exists(QStringLiteral("onlyif-ran")), onlyIf >= 0 && guardsRun);
+        QCOMPARE(harness.exists(QStringLiteral("unless-ran")), unless >= 0 && guardsRun);
+
+        QCOMPARE(outcome.event.changed, runs);
+        QCOMPARE(outcome.event.refreshed, runs && refresh);
+        const QString noopMessage = !noop || !runs ? QString()
+            : refresh                              ? QStringLiteral("Would have executed via subscribe")
+                                                   : QStringLiteral("Would have executed");
+        QCOMPARE(q(outcome.event.noopMessage), noopMessage);
+        QCOMPARE(q(outcome.event.finalEnsure), QStringLiteral("present"));
+        const auto guard
+            = [&](int code) { return code >= 0 && guardsRun ? std::optional<bool>(code == 0) : std::nullopt; };
+        QCOMPARE(dump(outcome.event.status),
+            dump(status(
+                runs && !noop ? std::optional<int>(0) : std::nullopt, createsSatisfied, guard(onlyIf), guard(unless))));
+    }
+
+    void secondApplyIsStable_data()
+    {
+        QTest::addColumn<Json>("properties");
+        QTest::newRow("creates made by the command")
+            << Json {{"command", script("echo ran >> command-ran; touch made")}, {"creates", "made"}};
+        QTest::newRow("unless testing what the command made")
+            << Json {{"command", script("echo ran >> command-ran; touch made")}, {"unless", "/usr/bin/test -e made"}};
+        QTest::newRow("onlyif testing what the command removes") << Json {
+            {"command", script("echo ran >> command-ran; rm pending")}, {"onlyif", "/usr/bin/test -e pending"}};
+    }
+
+    void secondApplyIsStable()
+    {
+        QFETCH(Json, properties);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QVERIFY(writeFile(q(harness.path(QStringLiteral("pending"))), "x"));
+        // A relative creates is taken from the manifest's directory.
+        harness.workingDirectory = harness.root();
+
+        const Outcome first = harness.apply("twice", properties);
+        QVERIFY2(first.result.ok(), qPrintable(first.error()));
+        QVERIFY(first.event.changed);
+        const Outcome second = harness.apply("twice", properties);
+        QVERIFY2(second.result.ok(), qPrintable(second.error()));
+        QVERIFY(!second.event.changed);
+        QCOMPARE(harness.read(QStringLiteral("command-ran")), QByteArray("ran\n"));
+    }
+
+    void exitCodes_data()
+    {
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<Json>("returns");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("0, default") << 0 << Json() << QString();
+        QTest::newRow("1, default")
+            << 1 << Json()
+            << QStringLiteral("desired state not achieved: command exited with code 1 (expected one of 0)");
+        QTest::newRow("empty list means 0") << 0 << Json::array() << QString();
+        QTest::newRow("2 in [0, 2]") << 2 << Json {0, 2} << QString();
+        QTest::newRow("3 not in [0, 2]")
+            << 3 << Json {0, 2}
+            << QStringLiteral("desired state not achieved: command exited with code 3 (expected one of 0, 2)");
+        QTest::newRow("0 not in [1]")
+            << 0 << Json {1}
+            << QStringLiteral("desired state not achieved: command exited with code 0 (expected one of 1)");
+        QTest::newRow("templated codes are text") << 7 << Json {"0", " 7 "} << QString();
+        QTest::newRow("255") << 255 << Json {255} << QString();
+    }
+
+    void exitCodes()
+    {
+        QFETCH(int, exitCode);
+        QFETCH(Json, returns);
+        QFETCH(QString, error);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        Json properties {{"command", script("exit " + std::to_string(exitCode))}};
+        if (!returns.is_null())
+            properties["returns"] = returns;
+
+        const Outcome outcome = harness.apply("exits", properties);
+        QCOMPARE(outcome.error(), error);
+        // It ran either way: that is a change, and the event says how it ended.
+        QVERIFY(outcome.event.changed);
+        QCOMPARE(dump(outcome.event.status), dump(status(exitCode, false, std::nullopt, std::nullopt)));
+    }
+
+    void failureShowsStderrTail_data()
+    {
+        QTest::addColumn<std::string>("stderr");
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("nothing") << std::string() << QString();
+        QTest::newRow("one line") << std::string("printf \"no space left\\n\" >&2")
+                                  << QStringLiteral("; stderr: no space left");
+        QTest::newRow("last five of seven lines")
+            << std::string("for i in 1 2 3 4 5 6 7; do echo \"line $i\" >&2; done")
+            << QStringLiteral("; stderr: line 3 | line 4 | line 5 | line 6 | line 7");
+        QTest::newRow("blank lines skipped")
+            << std::string("printf \"first\\n\\n   \\nlast\\n\\n\" >&2") << QStringLiteral("; stderr: first | last");
+        QTest::newRow("long output cut to its end")
+            << std::string("head -c 2000 /dev/zero | tr \"\\0\" a >&2; echo >&2; echo end >&2")
+            << QStringLiteral("; stderr: ...") + QString(506, QLatin1Char('a')) + QStringLiteral(" | end");
+    }
+
+    void failureShowsStderrTail()
+    {
+        QFETCH(std::string, stderr);
+        QFETCH(QString, suffix);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        Json properties {{"command", "/bin/sh -c '" + stderr + "\nexit 4'"}};
+        const Outcome outcome = harness.apply("fails", properties);
+        QCOMPARE(outcome.error(),
+            QStringLiteral("desired state not achieved: command exited with code 4 (expected one of 0)") + suffix);
+    }
+
+    void createsMadeDespiteFailureIsDesired()
+    {
+        // The seed's isDesiredState: an existing creates file wins over the exit code.
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply("partial",
+            Json {{"command", script("touch made; exit 3")}, {"creates", harness.path(QStringLiteral("made"))}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QVERIFY(outcome.event.changed);
+        QCOMPARE(dump(outcome.event.status), dump(status(3, true, std::nullopt, std::nullopt)));
+    }
+
+    void createsUnderAFileIsMissing()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QVERIFY(writeFile(q(harness.path(QStringLiteral("plain"))), "x"));
+        const Outcome outcome = harness.apply("under",
+            Json {{"command", script("echo ran > command-ran")},
+                {"creates", harness.path(QStringLiteral("plain/made"))}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QVERIFY(harness.exists(QStringLiteral("command-ran")));
+    }
+
+    void createsThatCannotBeCheckedFails()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const std::string creates = harness.path(QString(300, QLatin1Char('n')));
+        const Outcome outcome
+            = harness.apply("long", Json {{"command", script("echo ran > command-ran")}, {"creates", creates}});
+        QCOMPARE(outcome.error(), QStringLiteral("cannot check creates %1: File name too long").arg(q(creates)));
+        QVERIFY(!harness.exists(QStringLiteral("command-ran")));
+    }
+
+    void killedBySignal()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply("killed", Json {{"command", script("kill -KILL $$")}});
+        QCOMPARE(
+            outcome.error(), QStringLiteral("desired state not achieved: command was killed by signal 9 (SIGKILL)"));
+        QCOMPARE(dump(outcome.event.status), dump(status(-1, false, std::nullopt, std::nullopt)));
+    }
+
+    void timeoutStopsTheCommand()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QElapsedTimer timer;
+        timer.start();
+        const Outcome outcome = harness.apply("slow", Json {{"command", "sleep 30"}, {"timeout", "1s"}});
+        QCOMPARE(outcome.error(), QStringLiteral("command timed out after 1s"));
+        QVERIFY(outcome.event.changed);
+        QVERIFY(timer.elapsed() >= 1000);
+        QVERIFY(timer.elapsed() < 10000);
+    }
+
+    void timeoutKillsBackgroundedGrandchildren()
+    {
+        // Adopting orphans lets the test reap the grandchild even where the container has no init.
+        QCOMPARE(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+        const auto restore = qScopeGuard([] { ::prctl(PR_SET_CHILD_SUBREAPER, 0); });
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QElapsedTimer timer;
+        timer.start();
+        const Outcome outcome = harness.apply(
+            "background", Json {{"command", "sleep 30 & echo $! > pid; wait"}, {"timeout", "1s"}}, Kind::Shell);
+        QCOMPARE(outcome.error(), QStringLiteral("command timed out after 1s"));
+        QVERIFY(timer.elapsed() < 10000);
+        bool parsed = false;
+        const pid_t grandchild = harness.read(QStringLiteral("pid")).trimmed().toInt(&parsed);
+        QVERIFY(parsed);
+        QVERIFY(processGone(grandchild));
+    }
+
+    void guardFailures_data()
+    {
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<Json>("properties");
+        QTest::addColumn<QString>("error");
+        for (const bool noop : {false, true}) {
+            const char *mode = noop ? "noop" : "real";
+            QTest::addRow("onlyif cannot start (%s)", mode)
+                << noop << Json {{"onlyif", "/nonexistent/guard"}}
+                << QStringLiteral("onlyif: command not found: /nonexistent/guard");
+            QTest::addRow("unless not found in path (%s)", mode)
+                << noop << Json {{"unless", "no-such-guard-program"}}
+                << QStringLiteral("unless: command not found: no-such-guard-program (searched PATH=%1)")
+                       .arg(QString::fromLatin1(ProcessRunner::kPath));
+            QTest::addRow("onlyif timed out (%s)", mode) << noop << Json {{"onlyif", "sleep 30"}, {"timeout", "1s"}}
+                                                         << QStringLiteral("onlyif: guard command timed out after 1s");
+            QTest::addRow("onlyif with bad quoting (%s)", mode)
+                << noop << Json {{"onlyif", "test -f 'unclosed"}}
+                << QStringLiteral("onlyif: invalid guard command: unterminated single quote at column 9");
+            QTest::addRow("blank unless (%s)", mode)
+                << noop << Json {{"unless", "  "}} << QStringLiteral("unless: empty guard command");
+        }
+    }
+
+    void guardFailures()
+    {
+        QFETCH(bool, noop);
+        QFETCH(Json, properties);
+        QFETCH(QString, error);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        harness.noop = noop;
+        properties["command"] = script("echo ran >> command-ran");
+        const Outcome outcome = harness.apply("guarded", properties);
+        QCOMPARE(outcome.error(), error);
+        QVERIFY(!harness.exists(QStringLiteral("command-ran")));
+        QVERIFY(!outcome.event.changed);
+    }
+
+    void guardKilledBySignalIsNotSatisfied()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply(
+            "guarded", Json {{"command", script("echo ran > command-ran")}, {"onlyif", script("kill -KILL $$")}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QVERIFY(!outcome.event.changed);
+        QVERIFY(!harness.exists(QStringLiteral("command-ran")));
+        QCOMPARE(dump(outcome.event.status), dump(status(std::nullopt, false, false, std::nullopt)));
+    }
+
+    void guardsRunAsThePeerForReal()
+    {
+        if (::geteuid() != 0)
+            QSKIP("switching users needs root");
+        Harness harness;
+        QVERIFY(harness.isValid());
+        harness.guardCredentials = Credentials {4242, 4343, {4444}};
+        // The peer cannot enter the temporary directory, so everything runs in /.
+        const Outcome outcome = harness.apply("as peer",
+            Json {{"command", script("id -u > " + harness.path(QStringLiteral("who")))}, {"cwd", "/"},
+                {"onlyif", script("test \"$(id -u):$(id -g):$(id -G)\" = \"4242:4343:4343 4444\"")}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QVERIFY(outcome.event.changed);
+        QCOMPARE(harness.read(QStringLiteral("who")), QByteArray("0\n"));
+    }
+
+    void guardsShareCwdEnvironmentAndPath()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("sub/bin")));
+        QVERIFY(writeFile(
+            q(harness.path(QStringLiteral("sub/bin/check-it"))), "#!/bin/sh\necho \"$(pwd) $FLAVOUR\" > guard-saw\n"));
+        QVERIFY(QFile::setPermissions(
+            q(harness.path(QStringLiteral("sub/bin/check-it"))), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        const Outcome outcome = harness.apply("guarded",
+            Json {{"command", script("echo ran > command-ran")}, {"cwd", harness.path(QStringLiteral("sub"))},
+                {"environment", {"FLAVOUR=salty"}},
+                {"path", harness.path(QStringLiteral("sub/bin")) + ":/usr/bin:/bin"}, {"onlyif", "check-it"}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QCOMPARE(harness.read(QStringLiteral("sub/guard-saw")),
+            QByteArray::fromStdString(harness.path(QStringLiteral("sub")) + " salty\n"));
+        QVERIFY(harness.exists(QStringLiteral("sub/command-ran")));
+    }
+
+    void cwd_data()
+    {
+        QTest::addColumn<QString>("cwd");
+        QTest::addColumn<QString>("expected"); // relative to the temporary directory
+        QTest::newRow("absolute") << QStringLiteral("<dir>/work") << QStringLiteral("work");
+        QTest::newRow("relative to the manifest") << QStringLiteral("work") << QStringLiteral("work");
+        QTest::newRow("nested relative") << QStringLiteral("work/deeper") << QStringLiteral("work/deeper");
+    }
+
+    void cwd()
+    {
+        QFETCH(QString, cwd);
+        QFETCH(QString, expected);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("work/deeper")));
+        harness.workingDirectory = harness.root();
+        cwd.replace(QStringLiteral("<dir>"), q(harness.root()));
+        const Outcome outcome
+            = harness.apply("where", Json {{"command", script("pwd > where")}, {"cwd", cwd.toStdString()}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        const QString directory = QDir::cleanPath(q(harness.path(expected)));
+        QCOMPARE(QDir::cleanPath(QString::fromLocal8Bit(harness.read(expected + QStringLiteral("/where")).trimmed())),
+            directory);
+    }
+
+    void badCwdFails()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply("where", Json {{"command", "/bin/true"}, {"cwd", "/nonexistent/dir"}});
+        QCOMPARE(
+            outcome.error(), QStringLiteral("cannot run /bin/true in /nonexistent/dir: No such file or directory"));
+    }
+
+    void environment_data()
+    {
+        QTest::addColumn<Json>("environment");
+        QTest::addColumn<QByteArray>("seen");
+        QTest::newRow("none") << Json() << QByteArray("[] [C]\n");
+        QTest::newRow("one") << Json {"GREETING=hello world"} << QByteArray("[hello world] [C]\n");
+        QTest::newRow("value with =") << Json {"GREETING=a=b"} << QByteArray("[a=b] [C]\n");
+        QTest::newRow("replaces the runner's")
+            << Json {"GREETING=hi", "LANG=de_DE.UTF-8"} << QByteArray("[hi] [de_DE.UTF-8]\n");
+        QTest::newRow("later wins") << Json {"GREETING=first", "GREETING=second"} << QByteArray("[second] [C]\n");
+    }
+
+    void environment()
+    {
+        QFETCH(Json, environment);
+        QFETCH(QByteArray, seen);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        Json properties {{"command", script("echo \"[$GREETING] [$LANG]\" > seen")}};
+        if (!environment.is_null())
+            properties["environment"] = environment;
+        const Outcome outcome = harness.apply("env", properties);
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QCOMPARE(harness.read(QStringLiteral("seen")), seen);
+    }
+
+    void pathLookup()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("tools")));
+        QVERIFY(writeFile(q(harness.path(QStringLiteral("tools/my-tool"))), "#!/bin/sh\necho \"$1 $PATH\" > found\n"));
+        QVERIFY(QFile::setPermissions(
+            q(harness.path(QStringLiteral("tools/my-tool"))), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        const std::string searchPath = harness.path(QStringLiteral("tools")) + ":/usr/bin:/bin";
+
+        const Outcome without = harness.apply("tool", Json {{"command", "my-tool argument"}});
+        QCOMPARE(without.error(),
+            QStringLiteral("command not found: my-tool (searched PATH=%1)")
+                .arg(QString::fromLatin1(ProcessRunner::kPath)));
+
+        const Outcome with = harness.apply("tool", Json {{"command", "my-tool argument"}, {"path", searchPath}});
+        QVERIFY2(with.result.ok(), qPrintable(with.error()));
+        QCOMPARE(harness.read(QStringLiteral("found")), QByteArray::fromStdString("argument " + searchPath + "\n"));
+
+        // path wins over a PATH= entry in environment.
+        const Outcome both = harness.apply(
+            "tool", Json {{"command", "my-tool again"}, {"path", searchPath}, {"environment", {"PATH=/nonexistent"}}});
+        QVERIFY2(both.result.ok(), qPrintable(both.error()));
+        QCOMPARE(harness.read(QStringLiteral("found")), QByteArray::fromStdString("again " + searchPath + "\n"));
+    }
+
+    void logOutput_data()
+    {
+        QTest::addColumn<bool>("logOutput");
+        QTest::addColumn<QStringList>("info");
+        QTest::addColumn<QStringList>("warnings");
+        QTest::newRow("logoutput") << true
+                                   << QStringList {QStringLiteral("one"), QString(), QStringLiteral("two"),
+                                          QStringLiteral("three")}
+                                   << QStringList {QStringLiteral("complaint")};
+        QTest::newRow("silent") << false << QStringList() << QStringList();
+    }
+
+    void logOutput()
+    {
+        QFETCH(bool, logOutput);
+        QFETCH(QStringList, info);
+        QFETCH(QStringList, warnings);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply("talk",
+            Json {{"command", script("echo one; echo; printf \"two\\r\\nthree\"; echo complaint >&2")},
+                {"logoutput", logOutput}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QCOMPARE(harness.log().lines(LogLevel::Info), info);
+        QCOMPARE(harness.log().lines(LogLevel::Warning), warnings);
+    }
+
+    void logOutputOfAFailureKeepsStderrInTheLog()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply(
+            "talk", Json {{"command", script("echo partial; echo broken >&2; exit 5")}, {"logoutput", true}});
+        QCOMPARE(outcome.error(),
+            QStringLiteral("desired state not achieved: command exited with code 5 (expected one of 0)"));
+        QCOMPARE(harness.log().lines(LogLevel::Info), QStringList {QStringLiteral("partial")});
+        QCOMPARE(harness.log().lines(LogLevel::Warning), QStringList {QStringLiteral("broken")});
+    }
+
+    void logOutputSaysWhenOutputWasCut()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply(
+            "flood", Json {{"command", "head -c 1100000 /dev/zero | tr \"\\0\" a"}, {"logoutput", true}}, Kind::Shell);
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QCOMPARE(harness.log().lines(LogLevel::Info).size(), 1);
+        QCOMPARE(harness.log().lines(LogLevel::Info).front().size(), 1024 * 1024);
+        QCOMPARE(harness.log().lines(LogLevel::Warning),
+            QStringList {QStringLiteral("the command wrote more to stdout than is kept; the rest was dropped")});
+    }
+
+    void shellAndPosixDiffer_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<std::string>("command");
+        QTest::addColumn<QStringList>("logged");
+        QTest::addColumn<bool>("fileMade");
+        QTest::newRow("posix passes $USER literally")
+            << int(Kind::Posix) << std::string("/bin/echo $USER") << QStringList {QStringLiteral("$USER")} << false;
+        QTest::newRow("shell expands $USER")
+            << int(Kind::Shell) << std::string("/bin/echo $USER") << QStringList {QStringLiteral("alice")} << false;
+        QTest::newRow("posix passes a pipe and redirection as arguments")
+            << int(Kind::Posix) << std::string("echo hello | tr a-z A-Z > upper")
+            << QStringList {QStringLiteral("hello | tr a-z A-Z > upper")} << false;
+        QTest::newRow("shell runs the pipe and redirection")
+            << int(Kind::Shell) << std::string("echo hello | tr a-z A-Z > upper") << QStringList() << true;
+        QTest::newRow("shell runs builtins and logic") << int(Kind::Shell) << std::string("cd / && pwd || echo failed")
+                                                       << QStringList {QStringLiteral("/")} << false;
+    }
+
+    void shellAndPosixDiffer()
+    {
+        QFETCH(int, kind);
+        QFETCH(std::string, command);
+        QFETCH(QStringList, logged);
+        QFETCH(bool, fileMade);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply(
+            "differ", Json {{"command", command}, {"environment", {"USER=alice"}}, {"logoutput", true}}, Kind(kind));
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QCOMPARE(harness.log().lines(LogLevel::Info), logged);
+        QCOMPARE(harness.exists(QStringLiteral("upper")), fileMade);
+        if (fileMade)
+            QCOMPARE(harness.read(QStringLiteral("upper")), QByteArray("HELLO\n"));
+    }
+
+    void shellGuardsUseTheShell()
+    {
+        Harness harness;
+        QVERIFY(harness.isValid());
+        QVERIFY(writeFile(q(harness.path(QStringLiteral("list.txt"))), "example\n"));
+        const Outcome outcome = harness.apply("repo",
+            Json {{"command", "echo ran > command-ran"}, {"unless", "grep -q example *.txt 2>/dev/null"}}, Kind::Shell);
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QVERIFY(!outcome.event.changed);
+        QVERIFY(!harness.exists(QStringLiteral("command-ran")));
+        QCOMPARE(dump(outcome.event.status), dump(status(std::nullopt, false, std::nullopt, true)));
+    }
+
+    void commandDefaultsToTheName_data()
+    {
+        QTest::addColumn<Json>("properties");
+        QTest::newRow("no command") << Json::object();
+        QTest::newRow("null command") << Json {{"command", nullptr}};
+        QTest::newRow("empty command, as a template may leave it") << Json {{"command", ""}};
+    }
+
+    void commandDefaultsToTheName()
+    {
+        QFETCH(Json, properties);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply("/bin/sh -c 'echo named > named'", properties);
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QCOMPARE(harness.read(QStringLiteral("named")), QByteArray("named\n"));
+    }
+
+    void invalidProperties_data()
+    {
+        QTest::addColumn<std::string>("name");
+        QTest::addColumn<Json>("properties");
+        QTest::addColumn<QString>("error");
+        const std::string ok = script("echo ran > command-ran");
+        QTest::newRow("command quoting")
+            << ok << Json {{"command", "echo 'oops"}}
+            << QStringLiteral("command cannot be split into arguments: unterminated single quote at column 6");
+        QTest::newRow("name quoting")
+            << std::string("echo \"oops") << Json::object()
+            << QStringLiteral(
+                   "the name is the command and cannot be split into arguments: unterminated double quote at "
+                   "column 6");
+        QTest::newRow("command not a string")
+            << ok << Json {{"command", 5}} << QStringLiteral("command must be a string, not number");
+        QTest::newRow("environment without =")
+            << ok << Json {{"environment", {"NOVALUE"}}}
+            << QStringLiteral("environment entry 'NOVALUE' must be KEY=VALUE with a non-empty key and value");
+        QTest::newRow("environment with empty value")
+            << ok << Json {{"environment", {"KEY="}}}
+            << QStringLiteral("environment entry 'KEY=' must be KEY=VALUE with a non-empty key and value");
+        QTest::newRow("environment with empty key")
+            << ok << Json {{"environment", {"=value"}}}
+            << QStringLiteral("environment entry '=value' must be KEY=VALUE with a non-empty key and value");
+        QTest::newRow("environment name with a digit first")
+            << ok << Json {{"environment", {"1X=a"}}}
+            << QStringLiteral("environment variable name '1X' may hold only letters, digits and _ and must not start "
+                              "with a digit");
+        QTest::newRow("environment name with a dash")
+            << ok << Json {{"environment", {"MY-VAR=a"}}}
+            << QStringLiteral("environment variable name 'MY-VAR' may hold only letters, digits and _ and must not "
+                              "start with a digit");
+        QTest::newRow("environment not a list")
+            << ok << Json {{"environment", "A=b"}}
+            << QStringLiteral("environment must be a list of KEY=VALUE entries, not string");
+        QTest::newRow("environment entry not a string")
+            << ok << Json {{"environment", {1}}} << QStringLiteral("environment entry 1 must be a KEY=VALUE string");
+        QTest::newRow("relative path entry")
+            << ok << Json {{"path", "/usr/bin:relative/bin"}}
+            << QStringLiteral("path entry 'relative/bin' must be an absolute directory");
+        QTest::newRow("empty path entry")
+            << ok << Json {{"path", "/usr/bin::/bin"}} << QStringLiteral("path entry '' must be an absolute directory");
+        QTest::newRow("bad timeout") << ok << Json {{"timeout", "soon"}}
+                                     << QStringLiteral("timeout: 'soon' is not a duration: ") + QStringLiteral("*");
+        QTest::newRow("exit code too large")
+            << ok << Json {{"returns", {0, 300}}} << QStringLiteral("exit code 300 is outside 0 to 255");
+        QTest::newRow("negative exit code")
+            << ok << Json {{"returns", {-1}}} << QStringLiteral("exit code -1 is outside 0 to 255");
+        QTest::newRow("templated exit code too large")
+            << ok << Json {{"returns", {"256"}}} << QStringLiteral("exit code \"256\" is outside 0 to 255");
+        QTest::newRow("exit code not a number")
+            << ok << Json {{"returns", {"two"}}}
+            << QStringLiteral("returns entry \"two\" must be an exit code from 0 to 255");
+        QTest::newRow("exit code a fraction") << ok << Json {{"returns", {1.5}}}
+                                              << QStringLiteral("returns entry 1.5 must be an exit code from 0 to 255");
+        QTest::newRow("returns not a list")
+            << ok << Json {{"returns", 0}} << QStringLiteral("returns must be a list of exit codes, not number");
+        QTest::newRow("refreshonly not a boolean")
+            << ok << Json {{"refreshonly", "maybe"}}
+            << QStringLiteral("refreshonly must be true or false, not \"maybe\"");
+        QTest::newRow("refresh_only not a boolean")
+            << ok << Json {{"refresh_only", 1}} << QStringLiteral("refresh_only must be true or false, not 1");
+        QTest::newRow("logoutput not a boolean")
+            << ok << Json {{"logoutput", "yes"}} << QStringLiteral("logoutput must be true or false, not \"yes\"");
+    }
+
+    void invalidProperties()
+    {
+        QFETCH(std::string, name);
+        QFETCH(Json, properties);
+        QFETCH(QString, error);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply(name, properties);
+        if (error.endsWith(QLatin1Char('*')))
+            QVERIFY2(outcome.error().startsWith(error.chopped(1)), qPrintable(outcome.error()));
+        else
+            QCOMPARE(outcome.error(), error);
+        QVERIFY(!harness.exists(QStringLiteral("command-ran")));
+        QVERIFY(!outcome.event.changed);
+    }
+
+    void templatedValuesThatAreValid()
+    {
+        // Resolved templates leave booleans as text.
+        Harness harness;
+        QVERIFY(harness.isValid());
+        harness.noop = true;
+        const Outcome outcome
+            = harness.apply("t", Json {{"command", "/bin/true"}, {"refreshonly", "true"}, {"logoutput", "false"}});
+        QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
+        QVERIFY(!outcome.event.changed);
+    }
+
+    void emptyCommand_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("posix") << int(Kind::Posix) << QStringLiteral("no command specified");
+        QTest::newRow("shell") << int(Kind::Shell) << QStringLiteral("no command to execute");
+    }
+
+    void emptyCommand()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, error);
+        Harness harness;
+        QVERIFY(harness.isValid());
+        const Outcome outcome = harness.apply("   ", Json::object(), Kind(kind));
+        QCOMPARE(outcome.error(), error);
+    }
+
+    void providersCheckTheirInput_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<std::string>("command");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("posix, bad quoting") << int(Kind::Posix) << std::string("echo \"x")
+                                            << QStringLiteral("invalid command: unterminated double quote at column 6");
+        QTest::newRow("posix, blank") << int(Kind::Posix) << std::string(" \t ")
+                                      << QStringLiteral("no command specified");
+        QTest::newRow("shell, blank") << int(Kind::Shell) << std::string("\n")
+                                      << QStringLiteral("no command to execute");
+    }
+
+    void providersCheckTheirInput()
+    {
+        QFETCH(int, kind);
+        QFETCH(std::string, command);
+        QFETCH(QString, error);
+        RecordingRunner runner;
+        PosixExecProvider posix(runner);
+        ShellExecProvider shell(runner);
+        ExecProvider &provider = Kind(kind) == Kind::Posix ? static_cast<ExecProvider &>(posix) : shell;
+        ExecProperties properties;
+        properties.command = command;
+        const auto result = provider.execute(properties);
+        QVERIFY(!result);
+        QCOMPARE(q(result.error().message), error);
+        QVERIFY(runner.commands().empty());
+    }
+
+    void guardsRunAsTheCallerCommandDoesNot_data()
+    {
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("posix, real") << false << int(Kind::Posix);
+        QTest::newRow("posix, noop") << true << int(Kind::Posix);
+        QTest::newRow("shell, real") << false << int(Kind::Shell);
+        QTest::newRow("shell, noop") << true << int(Kind::Shell);
+    }
+
+    void guardsRunAsTheCallerCommandDoesNot()
+    {
+        QFETCH(bool, noop);
+        QFETCH(int, kind);
+        const bool posixKind = Kind(kind) == Kind::Posix;
+        const auto argv = [&](const std::string &line) {
+            return posixKind
+                ? std::vector<std::string> {line.substr(0, line.find(' ')), line.substr(line.find(' ') + 1)}
+                : std::vector<std::string> {"/bin/sh", "-c", line};
+        };
+        RecordingRunner runner;
+        runner.expect(argv("/usr/bin/test-ready /etc/app"), exited(0));
+        runner.expect(argv("/usr/bin/test-done /etc/app"), exited(1));
+        runner.expect(argv("/usr/bin/make build"), exited(0));
+        RecordingLogger log;
+        const Json facts = Json::object();
+        const Credentials peer {4242, 4343, {4444, 4545}};
+        ApplyContext context {.noop = noop,
+            .refresh = false,
+            .runner = runner,
+            .log = log,
+            .facts = facts,
+            .workingDirectory = {},
+            .guardCredentials = peer,
+            .mayShowDiff = {},
+            .runChildManifest = {}};
+        PosixExecProvider posix(runner);
+        ShellExecProvider shell(runner);
+        ExecProvider &provider = posixKind ? static_cast<ExecProvider &>(posix) : shell;
+        TransactionEvent event;
+        const Json properties {{"command", "/usr/bin/make build"}, {"onlyif", "/usr/bin/test-ready /etc/app"},
+            {"unless", "/usr/bin/test-done /etc/app"}, {"cwd", "/opt/app"}, {"environment", {"CC=gcc"}},
+            {"path", "/usr/local/bin:/usr/bin"}, {"timeout", "90s"}};
+        const auto result = ExecType().apply("build", properties, provider, context, event);
+        QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+        QVERIFY(event.changed);
+
+        const std::vector<Command> commands = runner.commands();
+        QCOMPARE(commands.size(), noop ? 2u : 3u);
+        for (std::size_t i = 0; i < commands.size(); ++i) {
+            const Command &command = commands[i];
+            QCOMPARE(q(command.cwd), QStringLiteral("/opt/app"));
+            QCOMPARE(command.environment, (std::vector<std::string> {"CC=gcc", "PATH=/usr/local/bin:/usr/bin"}));
+            QCOMPARE(command.timeout, std::chrono::milliseconds(90s));
+            const bool guard = i < 2;
+            QCOMPARE(command.runAs.has_value(), guard);
+            if (guard) {
+                QCOMPARE(command.runAs->uid, uid_t(4242));
+                QCOMPARE(command.runAs->gid, gid_t(4343));
+                QCOMPARE(command.runAs->groups, (std::vector<gid_t> {4444, 4545}));
+            }
+        }
+        QCOMPARE(runner.pending().size(), noop ? 1u : 0u);
+    }
+
+    void notAnExecProvider()
+    {
+        class Other : public Provider {
+        public:
+            [[nodiscard]] std::string_view name() const override { return "other"; }
+        } other;
+        RecordingRunner runner;
+        RecordingLogger log;
+        const Json facts = Json::object();
+        ApplyContext context {.noop = false,
+            .refresh = false,
+            .runner = runner,
+            .log = log,
+            .facts = facts,
+            .workingDirectory = {},
+            .guardCredentials = std::nullopt,
+            .mayShowDiff = {},
+            .runChildManifest = {}};
+        TransactionEvent event;
+        const auto result = ExecType().apply("x", Json::object(), other, context, event);
+        QVERIFY(!result);
+        QCOMPARE(q(result.error().message), QStringLiteral("provider 'other' is not an exec provider"));
+    }
+
+    void providerSelection_data()
+    {
+        QTest::addColumn<Json>("properties");
+        QTest::addColumn<QString>("provider");
+        QTest::newRow("nothing asked") << Json::object() << QStringLiteral("posix");
+        QTest::newRow("posix asked") << Json {{"provider", "posix"}} << QStringLiteral("posix");
+        QTest::newRow("shell asked") << Json {{"provider", "shell"}} << QStringLiteral("shell");
+        QTest::newRow("empty provider") << Json {{"provider", ""}} << QStringLiteral("posix");
+    }
+
+    void providerSelection()
+    {
+        QFETCH(Json, properties);
+        QFETCH(QString, provider);
+        Catalog catalog;
+        registerExecResources(catalog);
+        const ResourceType *type = catalog.type("exec");
+        QVERIFY(type);
+        QCOMPARE(q(type->defaultEnsure()), QStringLiteral("present"));
+        QCOMPARE(catalog.providers().providerNames("exec"), (std::vector<std::string> {"posix", "shell"}));
+        const auto selected = catalog.providers().select("exec", properties, Json::object());
+        QVERIFY2(selected.ok(), selected.ok() ? "" : selected.error().message.c_str());
+        QCOMPARE(q(std::string((*selected)->name())), provider);
+        RecordingRunner runner;
+        const auto created = (*selected)->create(runner);
+        QVERIFY(dynamic_cast<ExecProvider *>(created.get()));
+        QCOMPARE(q(std::string(created->name())), provider);
+    }
+
+    void shellNeverChosenOnItsOwn()
+    {
+        const Json plain = Json::object();
+        const Json asked {{"provider", "shell"}};
+        QCOMPARE(*PosixExecProviderFactory().manageable(plain, plain), std::optional<int>(1));
+        QCOMPARE(*PosixExecProviderFactory().manageable(asked, plain), std::optional<int>(1));
+        QCOMPARE(*ShellExecProviderFactory().manageable(plain, plain), std::optional<int>());
+        QCOMPARE(*ShellExecProviderFactory().manageable(asked, plain), std::optional<int>(99));
+        QCOMPARE(q(ShellExecProviderFactory().unavailableReason()), QString());
+    }
+
+    void shellMissing()
+    {
+        const Json asked {{"provider", "shell"}};
+        const ShellExecProviderFactory missing("/nonexistent/sh");
+        QCOMPARE(*missing.manageable(asked, Json::object()), std::optional<int>());
+        QCOMPARE(q(missing.unavailableReason()), QStringLiteral("/nonexistent/sh does not exist"));
+
+        ProviderRegistry registry;
+        registry.add(std::make_unique<PosixExecProviderFactory>());
+        registry.add(std::make_unique<ShellExecProviderFactory>("/nonexistent/sh"));
+        const auto selected = registry.select("exec", asked, Json::object());
+        QVERIFY(!selected);
+        QCOMPARE(q(selected.error().message),
+            QStringLiteral("provider 'shell' cannot manage this exec resource: /nonexistent/sh does not exist"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecType)
+#include "tst_exec_type.moc"
