@@ -7,5 +7,6 @@ namespace ccm::engine {
 
 /// Each type adds itself and its providers to a catalog; standardCatalog() calls them all.
 void registerApplyResources(Catalog &catalog);
+void registerFileResources(Catalog &catalog);
 
 } // namespace ccm::engine
