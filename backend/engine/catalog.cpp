@@ -10,6 +10,7 @@ const Catalog &standardCatalog()
         Catalog built;
         registerApplyResources(built);
         registerExecResources(built);
+        registerFileResources(built);
         return built;
     }();
     return catalog;

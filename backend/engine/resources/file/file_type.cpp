@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "file_type.h"
+
+#include "file_reading.h"
+#include "resources/file/posix/posix_file_provider.h"
+#include "resources/registration.h"
+#include "util/sha256.h"
+#include "util/unified_diff.h"
+#include "validator.h"
+
+#include <cstdio>
+#include <ctime>
+#include <vector>
+
+namespace ccm::engine {
+
+namespace {
+
+// Diffs are for people reading a preview; beyond this a diff is noise and reading it costs memory.
+constexpr std::size_t kDiffLimit = 1024 * 1024;
+
+std::string octalMode(unsigned mode)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%04o", mode);
+    return text;
+}
+
+/// RFC 3339 in UTC with the nanoseconds Go's RFC3339Nano keeps (trailing zeros dropped).
+Json rfc3339(std::chrono::system_clock::time_point time)
+{
+    const auto since = time.time_since_epoch();
+    auto seconds = std::chrono::floor<std::chrono::seconds>(since);
+    const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count();
+    const std::time_t whole = static_cast<std::time_t>(seconds.count());
+    std::tm utc {};
+    char text[64];
+    if (!::gmtime_r(&whole, &utc) || std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc) == 0)
+        return nullptr;
+    std::string result = text;
+    if (nanoseconds != 0) {
+        char fraction[16];
+        std::snprintf(fraction, sizeof fraction, ".%09lld", static_cast<long long>(nanoseconds));
+        std::string digits = fraction;
+        digits.erase(digits.find_last_not_of('0') + 1);
+        result += digits;
+    }
+    return result + "Z";
+}
+
+std::string joined(const std::vector<std::string> &parts)
+{
+    std::string text;
+    for (const std::string &part : parts)
+        text += (text.empty() ? "" : ", ") + part;
+    return text;
+}
+
+std::string parenthesized(const std::vector<std::string> &parts)
+{
+    return parts.empty() ? std::string() : " (" + joined(parts) + ")";
+}
+
+Error invalid(const std::string &message)
+{
+    return Error {"invalid_property", message};
+}
+
+/// The resource as the manifest asks for it, checked.
+struct Desired {
+    std::filesystem::path path;
+    std::string ensure;
+    std::optional<std::string> content;
+    std::optional<std::filesystem::path> source;
+    std::string owner;
+    std::string group;
+    std::string mode;
+    unsigned modeBits = 0;
+    bool force = false;
+
+    [[nodiscard]] bool managesContent() const { return content || source; }
+};
+
+bool isSet(const Json &properties, const char *key)
+{
+    const auto it = properties.find(key);
+    return it != properties.end() && !it->is_null();
+}
+
+Result<void> readAttribute(const Json &properties, const char *key, std::string &into)
+{
+    const std::string name = key;
+    if (!isSet(properties, key))
+        return invalid(name + " is required unless ensure is absent");
+    const Json &value = properties[key];
+    if (name == "mode" && value.is_number_integer())
+        return invalid(
+            "mode must be a quoted string such as \"0644\"; unquoted, YAML reads it as the number " + value.dump());
+    if (!value.is_string())
+        return invalid(name + " must be a string, not " + describeJsonType(value));
+    into = value.get<std::string>();
+    if (into.empty())
+        return invalid(name + " must not be empty");
+    return {};
+}
+
+Result<Desired> readDesired(const std::string &name, const Json &properties, const ApplyContext &context)
+{
+    if (!properties.is_object())
+        return invalid("the properties must be a map, not " + describeJsonType(properties));
+    Desired desired;
+    if (name.empty() || name.front() != '/')
+        return invalid("file name '" + name + "' must be an absolute path starting with /");
+    if (!isAbsoluteCleanPath(name))
+        return invalid("file name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
+    desired.path = name;
+
+    if (!isSet(properties, "ensure"))
+        return invalid("ensure is required (present, absent, directory)");
+    if (!properties["ensure"].is_string())
+        return invalid("ensure must be a string, not " + describeJsonType(properties["ensure"]));
+    desired.ensure = properties["ensure"].get<std::string>();
+    if (desired.ensure != "present" && desired.ensure != "absent" && desired.ensure != "directory")
+        return invalid("ensure '" + desired.ensure + "' is not one of present, absent, directory");
+
+    if (isSet(properties, "content")) {
+        if (!properties["content"].is_string())
+            return invalid("content must be a string or null, not " + describeJsonType(properties["content"]));
+        desired.content = properties["content"].get<std::string>();
+    }
+    if (isSet(properties, "source")) {
+        if (!properties["source"].is_string())
+            return invalid("source must be a string, not " + describeJsonType(properties["source"]));
+        std::filesystem::path source = properties["source"].get<std::string>();
+        if (source.empty())
+            return invalid("source must not be empty; leave it out to manage only attributes");
+        if (source.is_relative() && !context.workingDirectory.empty())
+            source = context.workingDirectory / source;
+        desired.source = std::move(source);
+    }
+    if (desired.content && desired.source)
+        return invalid("content and source are mutually exclusive; keep one of them");
+
+    if (isSet(properties, "force")) {
+        if (!properties["force"].is_boolean())
+            return invalid("force must be true or false, not " + describeJsonType(properties["force"]));
+        desired.force = properties["force"].get<bool>();
+    }
+    if (desired.force && desired.ensure != "absent")
+        return invalid("force is only valid with ensure: absent (ensure is " + desired.ensure + ")");
+    if (desired.force && name == "/")
+        return invalid("force cannot be used to remove /");
+
+    // Removal never consults the attributes, so a manifest that only removes may leave them out.
+    if (desired.ensure != "absent") {
+        for (const auto &[key, into] : {std::pair {"owner", &desired.owner}, std::pair {"group", &desired.group},
+                 std::pair {"mode", &desired.mode}}) {
+            if (auto read = readAttribute(properties, key, *into); !read)
+                return read.error();
+        }
+        auto mode = parseFileMode(desired.mode);
+        if (!mode)
+            return invalid(mode.error().message);
+        desired.modeBits = mode.value();
+    }
+    return desired;
+}
+
+/// The ids the desired owner and group stand for, and the content checksum when content is managed.
+struct Expected {
+    uid_t uid = 0;
+    gid_t gid = 0;
+    std::string checksum;
+};
+
+Result<Expected> expectedState(const Desired &desired, FileProvider &provider)
+{
+    Expected expected;
+    if (desired.ensure == "absent")
+        return expected;
+    auto uid = provider.userId(desired.owner);
+    if (!uid)
+        return uid.error();
+    auto gid = provider.groupId(desired.group);
+    if (!gid)
+        return gid.error();
+    expected.uid = uid.value();
+    expected.gid = gid.value();
+    if (desired.ensure == "present" && desired.content) {
+        expected.checksum = sha256Hex(*desired.content);
+    } else if (desired.ensure == "present" && desired.source) {
+        // Streamed, so a source of any size is compared in constant memory.
+        auto checksum = sha256File(*desired.source);
+        if (!checksum)
+            return checksum.error().withContext("cannot read the source");
+        expected.checksum = std::move(checksum).value();
+    }
+    return expected;
+}
+
+bool comparesContent(const Desired &desired)
+{
+    return desired.ensure == "present" && desired.managesContent();
+}
+
+bool contentDiffers(const FileState &current, const Desired &desired, const Expected &expected)
+{
+    return comparesContent(desired) && current.checksum != expected.checksum;
+}
+
+/// Owner, group and mode as they differ, "owner 1000 -> root" (current -> desired). Ids are compared,
+/// so "0" and "root" are the same owner.
+std::vector<std::string> attributeDifferences(
+    const FileState &current, const Desired &desired, const Expected &expected)
+{
+    std::vector<std::string> differences;
+    if (current.uid != expected.uid)
+        differences.push_back("owner " + current.owner + " -> " + desired.owner);
+    if (current.gid != expected.gid)
+        differences.push_back("group " + current.group + " -> " + desired.group);
+    if (current.mode != desired.modeBits)
+        differences.push_back("mode " + octalMode(current.mode) + " -> " + octalMode(desired.modeBits));
+    return differences;
+}
+
+/// Everything in which current is not what the resource asks for, in the order of the checks:
+/// ensure, content, owner, group, mode.
+std::vector<std::string> differences(const FileState &current, const Desired &desired, const Expected &expected)
+{
+    if (current.ensure != desired.ensure)
+        return {"ensure " + current.ensure + " -> " + desired.ensure};
+    if (desired.ensure == "absent")
+        return {};
+    std::vector<std::string> found;
+    if (contentDiffers(current, desired, expected)) {
+        const auto shortSum
+            = [](const std::optional<std::string> &sum) { return sum ? sum->substr(0, 12) : std::string("none"); };
+        found.push_back("content sha256 " + shortSum(current.checksum) + " -> " + shortSum(expected.checksum));
+    }
+    for (std::string &difference : attributeDifferences(current, desired, expected))
+        found.push_back(std::move(difference));
+    return found;
+}
+
+/// The unified diff of a content change, when both sides are text small enough to show and the
+/// caller may see the file.
+std::optional<std::string> contentDiff(const FileState &current, const Desired &desired, const ApplyContext &context)
+{
+    if (context.mayShowDiff && !context.mayShowDiff(desired.path))
+        return std::nullopt;
+    std::string before;
+    const bool created = current.ensure == "absent";
+    if (!created) {
+        if (current.size >= kDiffLimit)
+            return std::nullopt;
+        auto read = readRegularFile(desired.path, kDiffLimit - 1);
+        if (!read)
+            return std::nullopt;
+        before = std::move(read).value();
+    }
+    std::string after;
+    if (desired.content) {
+        if (desired.content->size() >= kDiffLimit)
+            return std::nullopt;
+        after = *desired.content;
+    } else {
+        auto read = readRegularFile(*desired.source, kDiffLimit - 1);
+        if (!read)
+            return std::nullopt;
+        after = std::move(read).value();
+    }
+    if (!isProbablyText(before) || !isProbablyText(after))
+        return std::nullopt;
+    const std::string label = desired.path.string();
+    std::string diff = unifiedDiff(before, after, created ? "/dev/null" : label, label);
+    if (diff.empty())
+        return std::nullopt;
+    return diff;
+}
+
+enum class Action { None, Remove, CreateDirectory, Store, SetAttributes };
+
+struct Decision {
+    Action action = Action::None;
+    std::string noopMessage;
+};
+
+Result<Decision> decide(const FileState &current, const Desired &desired, const Expected &expected)
+{
+    const std::vector<std::string> attributes = attributeDifferences(current, desired, expected);
+    if (desired.ensure == "absent") {
+        if (current.ensure == "absent")
+            return Decision {};
+        if (current.ensure != "directory" || current.link)
+            return Decision {Action::Remove, "Would have removed the file"};
+        if (desired.force)
+            return Decision {Action::Remove, "Would have recursively removed the directory"};
+        if (current.empty == false)
+            return directoryNotEmptyError(desired.path);
+        return Decision {Action::Remove, "Would have removed the directory"};
+    }
+
+    if (desired.ensure == "directory") {
+        if (current.ensure != "directory")
+            return Decision {Action::CreateDirectory, "Would have created directory"};
+        if (attributes.empty())
+            return Decision {};
+        return Decision {Action::CreateDirectory, "Would have updated attributes" + parenthesized(attributes)};
+    }
+
+    if (current.ensure == "directory")
+        return Error {"is_directory",
+            "cannot manage " + desired.path.string()
+                + " as a file: it exists as a directory; use ensure: directory to manage directories"};
+    if (current.ensure == "absent")
+        return Decision {Action::Store,
+            desired.managesContent() ? "Would have created the file"
+                                     : "Would have created an empty file with requested attributes"};
+    const bool content = contentDiffers(current, desired, expected);
+    if (!content && attributes.empty())
+        return Decision {};
+    if (!desired.managesContent())
+        return Decision {Action::SetAttributes, "Would have updated attributes" + parenthesized(attributes)};
+    return Decision {Action::Store,
+        (content ? "Would have updated the file content" : "Would have updated attributes")
+            + parenthesized(attributes)};
+}
+
+Result<void> act(Action action, const Desired &desired, FileProvider &provider)
+{
+    switch (action) {
+    case Action::Remove:
+        return provider.remove(desired.path, desired.force);
+    case Action::CreateDirectory:
+        return provider.createDirectory(desired.path, desired.owner, desired.group, desired.mode);
+    case Action::Store:
+        return provider.store(desired.path, desired.content.value_or(std::string()),
+            desired.source.value_or(std::filesystem::path()), desired.owner, desired.group, desired.mode);
+    case Action::SetAttributes:
+        return provider.setAttributes(desired.path, desired.owner, desired.group, desired.mode);
+    case Action::None:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
+Json fileStateToJson(const std::filesystem::path &path, const FileState &state, std::string_view provider)
+{
+    const bool exists = state.ensure != "absent";
+    Json metadata = Json::object();
+    metadata["name"] = path.string();
+    metadata["checksum"] = state.checksum ? Json(*state.checksum) : Json(nullptr);
+    metadata["owner"] = exists ? Json(state.owner) : Json(nullptr);
+    metadata["group"] = exists ? Json(state.group) : Json(nullptr);
+    metadata["uid"] = exists ? Json(state.uid) : Json(nullptr);
+    metadata["gid"] = exists ? Json(state.gid) : Json(nullptr);
+    metadata["mode"] = exists ? Json(octalMode(state.mode)) : Json(nullptr);
+    metadata["size"] = exists ? Json(state.size) : Json(nullptr);
+    metadata["mtime"] = exists ? rfc3339(state.mtime) : Json(nullptr);
+    metadata["provider"] = std::string(provider);
+    metadata["link"] = state.link;
+    Json status = Json::object();
+    status["ensure"] = state.ensure;
+    status["metadata"] = std::move(metadata);
+    return status;
+}
+
+Error directoryNotEmptyError(const std::filesystem::path &path)
+{
+    return Error {"directory_not_empty",
+        "cannot remove " + path.string() + ": directory is not empty, set 'force: true' to remove it recursively"};
+}
+
+Result<void> FileType::apply(const std::string &name, const Json &properties, Provider &provider, ApplyContext &context,
+    TransactionEvent &event) const
+{
+    auto *files = dynamic_cast<FileProvider *>(&provider);
+    if (!files)
+        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a file provider"};
+    auto desired = readDesired(name, properties, context);
+    if (!desired)
+        return desired.error();
+    auto expected = expectedState(desired.value(), *files);
+    if (!expected)
+        return expected.error();
+
+    auto current = files->status(desired->path, comparesContent(desired.value()));
+    if (!current)
+        return current.error();
+    event.status = fileStateToJson(desired->path, current.value(), files->name());
+    event.finalEnsure = current->ensure;
+
+    auto decision = decide(current.value(), desired.value(), expected.value());
+    if (!decision)
+        return decision.error();
+    if (decision->action == Action::None)
+        return {};
+
+    if (decision->action == Action::Store && desired->managesContent())
+        event.diff = contentDiff(current.value(), desired.value(), context);
+    if (context.noop) {
+        event.changed = true;
+        event.noopMessage = decision->noopMessage;
+        context.log.log(LogLevel::Debug, decision->noopMessage);
+        return {};
+    }
+
+    if (auto done = act(decision->action, desired.value(), *files); !done)
+        return done.error();
+    event.changed = true;
+    auto after = files->status(desired->path, comparesContent(desired.value()));
+    if (!after)
+        return after.error();
+    event.status = fileStateToJson(desired->path, after.value(), files->name());
+    event.finalEnsure = after->ensure;
+    if (const auto remaining = differences(after.value(), desired.value(), expected.value()); !remaining.empty())
+        return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + joined(remaining)};
+    return {};
+}
+
+void registerFileResources(Catalog &catalog)
+{
+    catalog.addType(std::make_unique<FileType>());
+    catalog.addProvider(std::make_unique<PosixFileProviderFactory>());
+}
+
+} // namespace ccm::engine

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "posix_file_provider.h"
+
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+#include "validator.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits>
+#include <memory>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ccm::engine {
+
+namespace {
+
+// Entries with hundreds of members can outgrow the usual buffer; anything past this is not a user
+// database entry but a broken one.
+constexpr std::size_t kInitialLookupBuffer = 1024;
+constexpr std::size_t kMaximumLookupBuffer = 1024 * 1024;
+
+Error systemError(const std::string &what, int errorNumber)
+{
+    return Error {"io", what + ": " + std::strerror(errorNumber)};
+}
+
+/// Runs a reentrant user or group database lookup, growing the buffer while the entry does not fit.
+/// Returns 0 with found telling whether there is an entry, or the errno of a failed lookup.
+template<typename Record, typename Lookup>
+int lookUp(Record &record, std::vector<char> &buffer, bool &found, Lookup lookup)
+{
+    buffer.resize(kInitialLookupBuffer);
+    for (;;) {
+        Record *result = nullptr;
+        const int error = lookup(&record, buffer.data(), buffer.size(), &result);
+        if (error == ERANGE && buffer.size() < kMaximumLookupBuffer) {
+            buffer.resize(buffer.size() * 2);
+            continue;
+        }
+        found = result != nullptr;
+        if (found)
+            return 0;
+        // POSIX says 0 for "no such entry"; getpwnam(3) lists these as meaning the same in practice.
+        return error == ENOENT || error == ESRCH || error == EBADF || error == EPERM ? 0 : error;
+    }
+}
+
+std::string userName(uid_t uid)
+{
+    passwd record {};
+    std::vector<char> buffer;
+    bool found = false;
+    lookUp(record, buffer, found, [uid](passwd *entry, char *data, std::size_t size, passwd **result) {
+        return ::getpwuid_r(uid, entry, data, size, result);
+    });
+    return found ? std::string(record.pw_name) : std::to_string(uid);
+}
+
+std::string groupName(gid_t gid)
+{
+    group record {};
+    std::vector<char> buffer;
+    bool found = false;
+    lookUp(record, buffer, found, [gid](group *entry, char *data, std::size_t size, group **result) {
+        return ::getgrgid_r(gid, entry, data, size, result);
+    });
+    return found ? std::string(record.gr_name) : std::to_string(gid);
+}
+
+bool isDigits(const std::string &text)
+{
+    return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// A numeric uid or gid. The all-ones value is refused: chown(2) reads it as "leave unchanged".
+template<typename Id> Result<Id> numericId(const std::string &text, const char *what)
+{
+    unsigned long long value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value >= std::numeric_limits<Id>::max())
+        return Error {"invalid_id", std::string(what) + " id '" + text + "' is out of range"};
+    return static_cast<Id>(value);
+}
+
+struct Attributes {
+    unsigned mode = 0;
+    uid_t uid = 0;
+    gid_t gid = 0;
+};
+
+Result<Attributes> resolveAttributes(
+    PosixFileProvider &provider, const std::string &owner, const std::string &group, const std::string &mode)
+{
+    auto bits = parseFileMode(mode);
+    if (!bits)
+        return bits.error();
+    auto uid = provider.userId(owner);
+    if (!uid)
+        return uid.error();
+    auto gid = provider.groupId(group);
+    if (!gid)
+        return gid.error();
+    return Attributes {bits.value(), uid.value(), gid.value()};
+}
+
+std::chrono::system_clock::time_point modificationTime(const struct stat &info)
+{
+    const auto since = std::chrono::seconds(info.st_mtim.tv_sec) + std::chrono::nanoseconds(info.st_mtim.tv_nsec);
+    return std::chrono::system_clock::time_point(
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(since));
+}
+
+using DirectoryHandle = std::unique_ptr<DIR, int (*)(DIR *)>;
+
+bool isDotEntry(const char *name)
+{
+    return std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0;
+}
+
+std::optional<bool> directoryIsEmpty(const std::filesystem::path &path)
+{
+    const DirectoryHandle directory(::opendir(path.c_str()), ::closedir);
+    if (!directory)
+        return std::nullopt;
+    errno = 0;
+    while (const dirent *entry = ::readdir(directory.get())) {
+        if (!isDotEntry(entry->d_name))
+            return false;
+    }
+    if (errno != 0)
+        return std::nullopt;
+    return true;
+}
+
+// Deeper levels of a tree being removed are closed and found again through "..", so a tree of any
+// depth is removed with at most this many directories open.
+constexpr std::size_t kOpenLevels = 32;
+
+/// One directory of the branch being removed, with its name in its parent. The handle is closed
+/// while the level is far above the one being worked on.
+struct OpenLevel {
+    DirectoryHandle handle;
+    std::string name;
+    dev_t device = 0;
+    ino_t inode = 0;
+};
+
+/// The path of an entry of the deepest level, for messages.
+std::filesystem::path branchPath(const std::vector<OpenLevel> &branch, const std::string &entry = {})
+{
+    std::filesystem::path path = branch.front().name;
+    for (std::size_t i = 1; i < branch.size(); ++i)
+        path /= branch[i].name;
+    return entry.empty() ? path : path / entry;
+}
+
+/// Opens a directory without following a link; its handle, or the errno.
+Result<OpenLevel, int> openLevel(int parent, const std::string &name, const char *at)
+{
+    const int fd = ::openat(parent, at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    struct stat info { };
+    DIR *handle = ::fstat(fd, &info) == 0 ? ::fdopendir(fd) : nullptr;
+    if (!handle) {
+        const int error = errno;
+        ::close(fd);
+        return error;
+    }
+    return OpenLevel {DirectoryHandle(handle, ::closedir), name, info.st_dev, info.st_ino};
+}
+
+/// Makes the directory above the finished level usable again when it was closed, checking through
+/// device and inode that ".." still leads to it.
+Result<void> reopenParent(std::vector<OpenLevel> &branch, const OpenLevel &finished, const std::filesystem::path &where)
+{
+    OpenLevel &parent = branch.back();
+    if (parent.handle)
+        return {};
+    auto reopened = openLevel(::dirfd(finished.handle.get()), parent.name, "..");
+    if (!reopened)
+        return systemError("cannot open the parent of " + where.string(), reopened.error());
+    if (reopened->device != parent.device || reopened->inode != parent.inode)
+        return Error {"io", "cannot remove " + where.string() + ": the tree was moved while it was being removed"};
+    parent.handle = std::move(reopened.value().handle);
+    return {};
+}
+
+Result<void> removeTree(const std::filesystem::path &root)
+{
+    auto top = openLevel(AT_FDCWD, root.string(), root.c_str());
+    if (!top) {
+        const int error = top.error();
+        if (error == ENOENT)
+            return {};
+        // Replaced by a link or a file since it was inspected: that is removed as it is.
+        if (error == ELOOP || error == ENOTDIR) {
+            if (::unlink(root.c_str()) != 0 && errno != ENOENT)
+                return systemError("cannot remove " + root.string(), errno);
+            return {};
+        }
+        return systemError("cannot open " + root.string(), error);
+    }
+
+    // Iterative rather than recursive, so the depth of the tree cannot exhaust the stack.
+    std::vector<OpenLevel> branch;
+    branch.push_back(std::move(top).value());
+    while (!branch.empty()) {
+        DIR *directory = branch.back().handle.get();
+        errno = 0;
+        const dirent *entry = ::readdir(directory);
+        if (!entry) {
+            if (errno != 0)
+                return systemError("cannot list " + branchPath(branch).string(), errno);
+            const std::filesystem::path where = branchPath(branch);
+            OpenLevel finished = std::move(branch.back());
+            branch.pop_back();
+            if (!branch.empty()) {
+                if (auto reopened = reopenParent(branch, finished, where); !reopened)
+                    return reopened.error();
+            }
+            finished.handle.reset();
+            const int parent = branch.empty() ? AT_FDCWD : ::dirfd(branch.back().handle.get());
+            if (::unlinkat(parent, finished.name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT)
+                return systemError("cannot remove " + where.string(), errno);
+            continue;
+        }
+        const std::string name = entry->d_name;
+        if (isDotEntry(name.c_str()))
+            continue;
+        const int fd = ::dirfd(directory);
+        bool isDirectory = entry->d_type == DT_DIR;
+        if (entry->d_type == DT_UNKNOWN) {
+            struct stat info { };
+            if (::fstatat(fd, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (errno == ENOENT)
+                    continue;
+                return systemError("cannot inspect " + branchPath(branch, name).string(), errno);
+            }
+            isDirectory = S_ISDIR(info.st_mode);
+        }
+        if (!isDirectory) {
+            if (::unlinkat(fd, name.c_str(), 0) != 0 && errno != ENOENT)
+                return systemError("cannot remove " + branchPath(branch, name).string(), errno);
+            continue;
+        }
+        auto child = openLevel(fd, name, name.c_str());
+        if (!child)
+            return systemError("cannot open " + branchPath(branch, name).string(), child.error());
+        branch.push_back(std::move(child).value());
+        if (branch.size() > kOpenLevels)
+            branch[branch.size() - kOpenLevels - 1].handle.reset();
+    }
+    return {};
+}
+
+std::string linkRefusal(const std::filesystem::path &path)
+{
+    return path.string() + " is a symbolic link; its target is not changed through it";
+}
+
+} // namespace
+
+Result<FileState> PosixFileProvider::status(const std::filesystem::path &path, bool withChecksum)
+{
+    FileState state;
+    struct stat info { };
+    if (::lstat(path.c_str(), &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return state;
+        return systemError("cannot inspect " + path.string(), errno);
+    }
+    if (S_ISLNK(info.st_mode)) {
+        state.link = true;
+        struct stat target { };
+        if (::stat(path.c_str(), &target) == 0)
+            info = target;
+        else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
+            return systemError("cannot inspect the target of the link " + path.string(), errno);
+    }
+    state.ensure = S_ISDIR(info.st_mode) ? "directory" : "present";
+    state.uid = info.st_uid;
+    state.gid = info.st_gid;
+    state.owner = userName(info.st_uid);
+    state.group = groupName(info.st_gid);
+    state.mode = static_cast<unsigned>(info.st_mode & 07777);
+    state.size = static_cast<std::uint64_t>(info.st_size);
+    state.mtime = modificationTime(info);
+    if (withChecksum && S_ISREG(info.st_mode)) {
+        auto checksum = sha256File(path);
+        if (!checksum)
+            return checksum.error();
+        state.checksum = std::move(checksum).value();
+    }
+    if (S_ISDIR(info.st_mode))
+        state.empty = directoryIsEmpty(path);
+    return state;
+}
+
+Result<void> PosixFileProvider::createDirectory(
+    const std::filesystem::path &path, const std::string &owner, const std::string &group, const std::string &mode)
+{
+    const std::string context = "cannot create directory " + path.string();
+    auto attributes = resolveAttributes(*this, owner, group, mode);
+    if (!attributes)
+        return attributes.error().withContext(context);
+
+    std::filesystem::path parent;
+    for (const std::filesystem::path &part : path.parent_path()) {
+        parent /= part;
+        if (::mkdir(parent.c_str(), 0755) == 0) {
+            // mkdir applies the umask; parents are meant to be 0755 whatever it is.
+            if (::chmod(parent.c_str(), 0755) != 0)
+                return systemError(context + ": cannot make " + parent.string() + " 0755", errno);
+            continue;
+        }
+        if (errno != EEXIST)
+            return systemError(context + ": cannot create " + parent.string(), errno);
+        struct stat info { };
+        if (::stat(parent.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+            return Error {"not_directory", context + ": " + parent.string() + " is not a directory"};
+    }
+
+    // Private until owner and mode are set, so no one can slip in before that.
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+        return systemError(context, errno);
+    struct stat info { };
+    if (::lstat(path.c_str(), &info) != 0)
+        return systemError(context, errno);
+    if (S_ISLNK(info.st_mode))
+        return Error {"is_symlink", context + ": " + linkRefusal(path)};
+    if (!S_ISDIR(info.st_mode))
+        return Error {"not_directory", context + ": it exists and is not a directory"};
+
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return systemError(context, errno);
+    // The owner first: chown may clear set-ID bits, so the mode must come after it.
+    const bool owned = ::fchown(fd, attributes->uid, attributes->gid) == 0;
+    const int chownError = errno;
+    const bool permitted = owned && ::fchmod(fd, attributes->mode) == 0;
+    const int chmodError = errno;
+    ::close(fd);
+    if (!owned)
+        return systemError(context + ": cannot change its owner and group", chownError);
+    if (!permitted)
+        return systemError(context + ": cannot change its mode", chmodError);
+    return {};
+}
+
+Result<void> PosixFileProvider::store(const std::filesystem::path &path, std::string_view content,
+    const std::filesystem::path &source, const std::string &owner, const std::string &group, const std::string &mode)
+{
+    const std::string context = "cannot store " + path.string();
+    auto attributes = resolveAttributes(*this, owner, group, mode);
+    if (!attributes)
+        return attributes.error().withContext(context);
+    const std::filesystem::path parent = path.parent_path();
+    struct stat info { };
+    if (::stat(parent.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        return Error {"not_directory", context + ": " + parent.string() + " is not a directory"};
+
+    AtomicWriteOptions options;
+    options.mode = attributes->mode;
+    options.uid = attributes->uid;
+    options.gid = attributes->gid;
+    auto written
+        = source.empty() ? writeFileAtomically(path, content, options) : copyFileAtomically(path, source, options);
+    if (!written)
+        return written.error();
+    return {};
+}
+
+Result<void> PosixFileProvider::setAttributes(
+    const std::filesystem::path &path, const std::string &owner, const std::string &group, const std::string &mode)
+{
+    const std::string context = "cannot set attributes of " + path.string();
+    auto attributes = resolveAttributes(*this, owner, group, mode);
+    if (!attributes)
+        return attributes.error().withContext(context);
+    struct stat info { };
+    if (::lstat(path.c_str(), &info) != 0)
+        return systemError(context, errno);
+    if (S_ISLNK(info.st_mode))
+        return Error {"is_symlink", context + ": " + linkRefusal(path)};
+    if (::fchownat(AT_FDCWD, path.c_str(), attributes->uid, attributes->gid, AT_SYMLINK_NOFOLLOW) != 0)
+        return systemError(context + ": cannot change its owner and group", errno);
+    if (::fchmodat(AT_FDCWD, path.c_str(), attributes->mode, AT_SYMLINK_NOFOLLOW) != 0) {
+        const int error = errno;
+        // The C library refuses with EOPNOTSUPP when the path became a link since the lstat.
+        if ((error == EOPNOTSUPP || error == ENOTSUP) && ::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode))
+            return Error {"is_symlink", context + ": " + linkRefusal(path)};
+        return systemError(context + ": cannot change its mode", error);
+    }
+    return {};
+}
+
+Result<void> PosixFileProvider::remove(const std::filesystem::path &path, bool force)
+{
+    struct stat info { };
+    if (::lstat(path.c_str(), &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return {};
+        return systemError("cannot remove " + path.string(), errno);
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+            return systemError("cannot remove " + path.string(), errno);
+        return {};
+    }
+    if (force)
+        return removeTree(path);
+    if (::rmdir(path.c_str()) != 0) {
+        if (errno == ENOTEMPTY || errno == EEXIST)
+            return directoryNotEmptyError(path);
+        if (errno != ENOENT)
+            return systemError("cannot remove " + path.string(), errno);
+    }
+    return {};
+}
+
+Result<uid_t> PosixFileProvider::userId(const std::string &owner)
+{
+    if (owner.empty())
+        return Error {"invalid_owner", "user name cannot be empty"};
+    if (isDigits(owner))
+        return numericId<uid_t>(owner, "user");
+    passwd record {};
+    std::vector<char> buffer;
+    bool found = false;
+    const int error
+        = lookUp(record, buffer, found, [&owner](passwd *entry, char *data, std::size_t size, passwd **result) {
+              return ::getpwnam_r(owner.c_str(), entry, data, size, result);
+          });
+    if (error != 0)
+        return systemError("could not lookup user '" + owner + "'", error);
+    if (!found)
+        return Error {"unknown_user", "could not lookup user '" + owner + "'"};
+    return record.pw_uid;
+}
+
+Result<gid_t> PosixFileProvider::groupId(const std::string &group)
+{
+    if (group.empty())
+        return Error {"invalid_group", "group name cannot be empty"};
+    if (isDigits(group))
+        return numericId<gid_t>(group, "group");
+    struct group record { };
+    std::vector<char> buffer;
+    bool found = false;
+    const int error = lookUp(
+        record, buffer, found, [&group](struct group *entry, char *data, std::size_t size, struct group **result) {
+            return ::getgrnam_r(group.c_str(), entry, data, size, result);
+        });
+    if (error != 0)
+        return systemError("could not lookup group '" + group + "'", error);
+    if (!found)
+        return Error {"unknown_group", "could not lookup group '" + group + "'"};
+    return record.gr_gid;
+}
+
+Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, const Json &) const
+{
+    return std::optional<int>(1);
+}
+
+std::unique_ptr<Provider> PosixFileProviderFactory::create(CommandRunner &) const
+{
+    return std::make_unique<PosixFileProvider>();
+}
+
+} // namespace ccm::engine

@@ -1,0 +1,1063 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resources/file/file_type.h"
+#include "resources/file/posix/posix_file_provider.h"
+#include "resources/registration.h"
+#include "test_common.h"
+#include "util/sha256.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ccm;
+using namespace ccm::engine;
+using namespace ccm::test;
+
+namespace {
+
+std::string local(const QString &path)
+{
+    return QFile::encodeName(path).toStdString();
+}
+
+QString text(const char *utf8)
+{
+    return QString::fromUtf8(utf8);
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
+}
+
+struct stat lstatOf(const QString &path)
+{
+    struct stat status { };
+    if (::lstat(QFile::encodeName(path).constData(), &status) != 0)
+        status.st_mode = 0;
+    return status;
+}
+
+class RecordingLogger : public Logger {
+public:
+    void log(LogLevel, std::string_view message) override { messages.emplace_back(message); }
+    std::vector<std::string> messages;
+};
+
+/// The posix provider with a record of what the type asked it.
+class SpyProvider : public PosixFileProvider {
+public:
+    Result<FileState> status(const std::filesystem::path &path, bool withChecksum) override
+    {
+        checksumRequests.push_back(withChecksum);
+        return PosixFileProvider::status(path, withChecksum);
+    }
+    Result<void> store(const std::filesystem::path &path, std::string_view content, const std::filesystem::path &source,
+        const std::string &owner, const std::string &group, const std::string &mode) override
+    {
+        calls.push_back(QStringLiteral("store"));
+        return PosixFileProvider::store(path, content, source, owner, group, mode);
+    }
+    Result<void> setAttributes(const std::filesystem::path &path, const std::string &owner, const std::string &group,
+        const std::string &mode) override
+    {
+        calls.push_back(QStringLiteral("setAttributes"));
+        return PosixFileProvider::setAttributes(path, owner, group, mode);
+    }
+    Result<void> createDirectory(const std::filesystem::path &path, const std::string &owner, const std::string &group,
+        const std::string &mode) override
+    {
+        calls.push_back(QStringLiteral("createDirectory"));
+        return PosixFileProvider::createDirectory(path, owner, group, mode);
+    }
+    Result<void> remove(const std::filesystem::path &path, bool force) override
+    {
+        calls.push_back(QStringLiteral("remove"));
+        if (!forward)
+            return {};
+        return PosixFileProvider::remove(path, force);
+    }
+
+    std::vector<bool> checksumRequests;
+    QStringList calls;
+    bool forward = true;
+};
+
+/// A provider that reports success and changes nothing, as a broken system would.
+class IneffectiveProvider : public PosixFileProvider {
+public:
+    Result<void> store(const std::filesystem::path &, std::string_view, const std::filesystem::path &,
+        const std::string &, const std::string &, const std::string &) override
+    {
+        return {};
+    }
+    Result<void> setAttributes(
+        const std::filesystem::path &, const std::string &, const std::string &, const std::string &) override
+    {
+        return {};
+    }
+    Result<void> createDirectory(
+        const std::filesystem::path &, const std::string &, const std::string &, const std::string &) override
+    {
+        return {};
+    }
+    Result<void> remove(const std::filesystem::path &, bool) override { return {}; }
+};
+
+class OtherProvider : public Provider {
+public:
+    [[nodiscard]] std::string_view name() const override { return "other"; }
+};
+
+/// One apply of a file resource against a temporary directory, which is also the working directory.
+struct Apply {
+    Result<void> result;
+    TransactionEvent event;
+    std::vector<std::string> logged;
+};
+
+using DiffPermission = std::function<bool(const std::filesystem::path &)>;
+
+Apply applyFile(const QString &root, const QString &path, const Json &properties, Provider &provider, bool noop = false,
+    const DiffPermission &mayShowDiff = {})
+{
+    RecordingRunner runner;
+    RecordingLogger log;
+    const Json facts = Json::object();
+    ApplyContext context {noop, false, runner, log, facts, local(root), std::nullopt, mayShowDiff, {}};
+    Apply outcome;
+    outcome.result = FileType().apply(local(path), properties, provider, context, outcome.event);
+    outcome.logged = log.messages;
+    return outcome;
+}
+
+Apply applyFile(const QString &root, const QString &path, const Json &properties, bool noop = false,
+    const DiffPermission &mayShowDiff = {})
+{
+    PosixFileProvider provider;
+    return applyFile(root, path, properties, provider, noop, mayShowDiff);
+}
+
+QString failure(const Apply &outcome)
+{
+    return outcome.result.ok() ? QString() : q(outcome.result.error().message);
+}
+
+Json parseProperties(const QString &json, const QString &root)
+{
+    return Json::parse(QString(json).replace(QStringLiteral("{dir}"), root).toStdString());
+}
+
+QString escaped(const QByteArray &content)
+{
+    return QString::fromUtf8(content)
+        .replace(QStringLiteral("\\"), QStringLiteral("\\\\"))
+        .replace(QStringLiteral("\n"), QStringLiteral("\\n"));
+}
+
+QByteArray unescaped(const QString &content)
+{
+    QByteArray bytes;
+    for (qsizetype i = 0; i < content.size(); ++i) {
+        if (content[i] == QLatin1Char('\\') && i + 1 < content.size()) {
+            bytes += content[++i] == QLatin1Char('n') ? '\n' : content[i].toLatin1();
+            continue;
+        }
+        bytes += QString(content[i]).toUtf8();
+    }
+    return bytes;
+}
+
+/// Everything below root, sorted, one entry each: `name f uid:gid mode "content"`, `name d uid:gid
+/// mode` or `name l -> target`, joined with "; ". Links are not followed.
+QString describeTree(const QString &root)
+{
+    QStringList lines;
+    const std::filesystem::path base = local(root);
+    std::error_code error;
+    for (std::filesystem::recursive_directory_iterator it(base, error), end; !error && it != end; it.increment(error)) {
+        const QString relative = q(it->path().lexically_relative(base).string());
+        const QString full = q(it->path().string());
+        const struct stat status = lstatOf(full);
+        const QString owner = QStringLiteral("%1:%2 %3")
+                                  .arg(status.st_uid)
+                                  .arg(status.st_gid)
+                                  .arg(status.st_mode & 07777, 4, 8, QLatin1Char('0'));
+        if (S_ISLNK(status.st_mode))
+            lines << relative + QStringLiteral(" l -> ") + q(std::filesystem::read_symlink(it->path()).string());
+        else if (S_ISDIR(status.st_mode))
+            lines << relative + QStringLiteral(" d ") + owner;
+        else
+            lines << relative + QStringLiteral(" f ") + owner + QStringLiteral(" \"") + escaped(readFile(full))
+                    + QStringLiteral("\"");
+    }
+    if (error)
+        lines << QStringLiteral("<cannot list: %1>").arg(q(error.message()));
+    lines.sort();
+    return lines.join(QStringLiteral("; "));
+}
+
+/// Creates the entries of a describeTree() description, in the order given.
+bool buildTree(const QString &root, const QString &description)
+{
+    static const QRegularExpression file(QStringLiteral("^(\\S+) f (\\d+):(\\d+) ([0-7]{4}) \"(.*)\"$"));
+    static const QRegularExpression directory(QStringLiteral("^(\\S+) d (\\d+):(\\d+) ([0-7]{4})$"));
+    static const QRegularExpression link(QStringLiteral("^(\\S+) l -> (\\S+)$"));
+    for (const QString &entry : description.split(QStringLiteral("; "), Qt::SkipEmptyParts)) {
+        QRegularExpressionMatch match;
+        if ((match = link.match(entry)).hasMatch()) {
+            if (::symlink(local(match.captured(2)).c_str(), local(root + QLatin1Char('/') + match.captured(1)).c_str())
+                != 0)
+                return false;
+            continue;
+        }
+        const bool isFile = (match = file.match(entry)).hasMatch();
+        if (!isFile && !(match = directory.match(entry)).hasMatch())
+            return false;
+        const std::string path = local(root + QLatin1Char('/') + match.captured(1));
+        if (isFile ? !writeFile(q(path), unescaped(match.captured(5))) : ::mkdir(path.c_str(), 0700) != 0)
+            return false;
+        // The owner first: chown clears set-ID bits.
+        if (::chown(path.c_str(), match.captured(2).toUInt(), match.captured(3).toUInt()) != 0
+            || ::chmod(path.c_str(), match.captured(4).toUInt(nullptr, 8)) != 0)
+            return false;
+    }
+    return true;
+}
+
+QString substituted(QString text, const QString &root, const QString &path)
+{
+    return text.replace(QStringLiteral("{path}"), path).replace(QStringLiteral("{dir}"), root);
+}
+
+void requireRoot()
+{
+    if (::geteuid() != 0)
+        QSKIP("the decision table gives files to other users, which needs root");
+}
+
+const QString kRootAttributes = QStringLiteral(R"("owner":"root","group":"root")");
+
+QString props(const char *json)
+{
+    return QStringLiteral("{") + text(json) + QStringLiteral("}");
+}
+
+/// Makes the calling thread check file access as another user, without the root capabilities that
+/// would bypass the checks, for as long as it lives.
+class FilesystemIdentity {
+public:
+    FilesystemIdentity(uid_t uid, gid_t gid)
+    {
+        ::setfsgid(gid);
+        ::setfsuid(uid);
+    }
+    FilesystemIdentity(const FilesystemIdentity &) = delete;
+    FilesystemIdentity &operator=(const FilesystemIdentity &) = delete;
+    ~FilesystemIdentity()
+    {
+        ::setfsuid(0);
+        ::setfsgid(0);
+    }
+};
+
+} // namespace
+
+class TestFileType : public QObject {
+    Q_OBJECT
+
+    /// The rows of the seed's decision table (and the cases between its rows). `noop` is the noop
+    /// message, empty when stable, or "error: ..."; `after` is the tree after a real apply, or
+    /// "error: ...". {path} stands for the resource's path, {dir} for the working directory.
+    static void decisionTable()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("properties");
+        QTest::addColumn<QString>("noop");
+        QTest::addColumn<QString>("after");
+        const QString target = QStringLiteral("target");
+        const QString notEmpty = QStringLiteral(
+            "error: cannot remove {path}: directory is not empty, set 'force: true' to remove it recursively");
+        const QString isDirectory = QStringLiteral(
+            "error: cannot manage {path} as a file: it exists as a directory; use ensure: directory to manage "
+            "directories");
+
+        // ensure: absent
+        QTest::newRow("absent, absent") << target << text(R"(other f 0:0 0644 "x")") << props(R"("ensure":"absent")")
+                                        << QString() << text(R"(other f 0:0 0644 "x")");
+        QTest::newRow("absent, file") << target << text(R"(target f 0:0 0644 "x")")
+                                      << props(R"("ensure":"absent","owner":"nosuchuser","group":"root","mode":"0644")")
+                                      << QStringLiteral("Would have removed the file") << QString();
+        QTest::newRow("absent, link to a file")
+            << target << text(R"(real f 0:0 0644 "x"; target l -> real)") << props(R"("ensure":"absent")")
+            << QStringLiteral("Would have removed the file") << text(R"(real f 0:0 0644 "x")");
+        QTest::newRow("absent, link to a directory")
+            << target << text(R"(real d 0:0 0755; real/data f 0:0 0644 "x"; target l -> real)")
+            << props(R"("ensure":"absent")") << QStringLiteral("Would have removed the file")
+            << text(R"(real d 0:0 0755; real/data f 0:0 0644 "x")");
+        QTest::newRow("absent, dangling link") << target << text("target l -> nowhere") << props(R"("ensure":"absent")")
+                                               << QStringLiteral("Would have removed the file") << QString();
+        QTest::newRow("absent, empty directory") << target << text("target d 0:0 0755") << props(R"("ensure":"absent")")
+                                                 << QStringLiteral("Would have removed the directory") << QString();
+        QTest::newRow("absent, full directory") << target << text(R"(target d 0:0 0755; target/data f 0:0 0644 "x")")
+                                                << props(R"("ensure":"absent")") << notEmpty << notEmpty;
+        QTest::newRow("absent, full directory, force")
+            << target
+            << text(
+                   R"(target d 0:0 0755; target/sub d 0:0 0700; target/sub/data f 0:0 0600 "x"; target/top f 0:0 0644 "y")")
+            << props(R"("ensure":"absent","force":true)")
+            << QStringLiteral("Would have recursively removed the directory") << QString();
+        QTest::newRow("absent, empty directory, force")
+            << target << text("target d 0:0 0755") << props(R"("ensure":"absent","force":true)")
+            << QStringLiteral("Would have recursively removed the directory") << QString();
+        QTest::newRow("absent, force, tree with links out")
+            << target
+            << text(R"(keep d 0:0 0755; keep/data f 0:0 0644 "x"; target d 0:0 0755; target/sub d 0:0 0755; )"
+                    R"(target/sub/dir l -> ../../keep; target/file l -> ../keep/data)")
+            << props(R"("ensure":"absent","force":true)")
+            << QStringLiteral("Would have recursively removed the directory")
+            << text(R"(keep d 0:0 0755; keep/data f 0:0 0644 "x")");
+        QTest::newRow("absent, force, link to a directory")
+            << target << text(R"(keep d 0:0 0755; keep/data f 0:0 0644 "x"; target l -> keep)")
+            << props(R"("ensure":"absent","force":true)") << QStringLiteral("Would have removed the file")
+            << text(R"(keep d 0:0 0755; keep/data f 0:0 0644 "x")");
+        QTest::newRow("absent, force, file")
+            << target << text(R"(target f 0:0 0644 "x")") << props(R"("ensure":"absent","force":true)")
+            << QStringLiteral("Would have removed the file") << QString();
+
+        // ensure: directory
+        const QString directory = props(R"("ensure":"directory","owner":"root","group":"root","mode":"0755")");
+        QTest::newRow("directory, matching")
+            << target << text("target d 0:0 0755") << directory << QString() << text("target d 0:0 0755");
+        QTest::newRow("directory, matching numeric ids")
+            << target << text("target d 0:0 0755")
+            << props(R"("ensure":"directory","owner":"0","group":"0","mode":"755")") << QString()
+            << text("target d 0:0 0755");
+        QTest::newRow("directory, matching names of ids")
+            << target << text("target d 1:65534 0750")
+            << props(R"("ensure":"directory","owner":"daemon","group":"nogroup","mode":"0o750")") << QString()
+            << text("target d 1:65534 0750");
+        QTest::newRow("directory, absent")
+            << target << QString() << directory << QStringLiteral("Would have created directory")
+            << text("target d 0:0 0755");
+        QTest::newRow("directory, absent parents")
+            << QStringLiteral("a/b/target") << QString()
+            << props(R"("ensure":"directory","owner":"4242","group":"4242","mode":"0750")")
+            << QStringLiteral("Would have created directory")
+            << text("a d 0:0 0755; a/b d 0:0 0755; a/b/target d 4242:4242 0750");
+        QTest::newRow("directory, content ignored")
+            << target << QString()
+            << props(R"("ensure":"directory","content":"x","owner":"root","group":"root","mode":"0755")")
+            << QStringLiteral("Would have created directory") << text("target d 0:0 0755");
+        QTest::newRow("directory, wrong attributes")
+            << target << text("target d 4242:4242 0700") << directory
+            << QStringLiteral(
+                   "Would have updated attributes (owner 4242 -> root, group 4242 -> root, mode 0700 -> 0755)")
+            << text("target d 0:0 0755");
+        QTest::newRow("directory, set-group-ID bit")
+            << target << text(R"(target d 0:0 2755; target/data f 0:0 0644 "x")") << directory
+            << QStringLiteral("Would have updated attributes (mode 2755 -> 0755)")
+            << text(R"(target d 0:0 0755; target/data f 0:0 0644 "x")");
+        QTest::newRow("directory, file") << target << text(R"(target f 0:0 0644 "x")") << directory
+                                         << QStringLiteral("Would have created directory")
+                                         << QStringLiteral("error: cannot create directory {path}: it exists and is "
+                                                           "not a directory");
+        QTest::newRow("directory, link to a matching directory")
+            << target << text("real d 0:0 0755; target l -> real") << directory << QString()
+            << text("real d 0:0 0755; target l -> real");
+        QTest::newRow("directory, link to a directory with wrong mode")
+            << target << text("real d 0:0 0700; target l -> real") << directory
+            << QStringLiteral("Would have updated attributes (mode 0700 -> 0755)")
+            << QStringLiteral("error: cannot create directory {path}: {path} is a symbolic link; its target is not "
+                              "changed through it");
+
+        // ensure: present with content
+        const QString hello
+            = props(R"("ensure":"present","content":"hello\n","owner":"root","group":"root","mode":"0644")");
+        QTest::newRow("content, matching") << target << text(R"(target f 0:0 0644 "hello\n")") << hello << QString()
+                                           << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, absent") << target << QString() << hello
+                                         << QStringLiteral("Would have created the file")
+                                         << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, wrong content")
+            << target << text(R"(target f 0:0 0644 "old\n")") << hello
+            << QStringLiteral("Would have updated the file content") << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, wrong content and attributes")
+            << target << text(R"(target f 4242:4242 0600 "old\n")") << hello
+            << QStringLiteral(
+                   "Would have updated the file content (owner 4242 -> root, group 4242 -> root, mode 0600 -> 0644)")
+            << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, wrong attributes")
+            << target << text(R"(target f 4242:0 0600 "hello\n")") << hello
+            << QStringLiteral("Would have updated attributes (owner 4242 -> root, mode 0600 -> 0644)")
+            << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, set-user-ID bit")
+            << target << text(R"(target f 0:0 4755 "hello\n")")
+            << props(R"("ensure":"present","content":"hello\n","owner":"root","group":"root","mode":"0755")")
+            << QStringLiteral("Would have updated attributes (mode 4755 -> 0755)")
+            << text(R"(target f 0:0 0755 "hello\n")");
+        QTest::newRow("empty content, absent")
+            << target << QString()
+            << props(R"("ensure":"present","content":"","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("Would have created the file") << text(R"(target f 0:0 0644 "")");
+        QTest::newRow("empty content, file with content")
+            << target << text(R"(target f 0:0 0644 "hello\n")")
+            << props(R"("ensure":"present","content":"","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("Would have updated the file content") << text(R"(target f 0:0 0644 "")");
+        QTest::newRow("content, numeric ids for root")
+            << target << text(R"(target f 0:0 0644 "hello\n")")
+            << props(R"("ensure":"present","content":"hello\n","owner":"0","group":"0","mode":"0644")") << QString()
+            << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, names for numeric ids")
+            << target << text(R"(target f 1:1 0644 "hello\n")")
+            << props(R"("ensure":"present","content":"hello\n","owner":"daemon","group":"daemon","mode":"0644")")
+            << QString() << text(R"(target f 1:1 0644 "hello\n")");
+        QTest::newRow("content, ids for named owner")
+            << target << text(R"(target f 1:1 0644 "hello\n")")
+            << props(R"("ensure":"present","content":"hello\n","owner":"1","group":"1","mode":"644")") << QString()
+            << text(R"(target f 1:1 0644 "hello\n")");
+        QTest::newRow("content, other named owner")
+            << target << text(R"(target f 0:0 0644 "hello\n")")
+            << props(R"("ensure":"present","content":"hello\n","owner":"daemon","group":"daemon","mode":"0644")")
+            << QStringLiteral("Would have updated attributes (owner root -> daemon, group root -> daemon)")
+            << text(R"(target f 1:1 0644 "hello\n")");
+        QTest::newRow("content, ids without names")
+            << target << text(R"(target f 0:0 0644 "hello\n")")
+            << props(R"("ensure":"present","content":"hello\n","owner":"4242","group":"4343","mode":"0644")")
+            << QStringLiteral("Would have updated attributes (owner root -> 4242, group root -> 4343)")
+            << text(R"(target f 4242:4343 0644 "hello\n")");
+        QTest::newRow("content, link to a matching file")
+            << target << text(R"(real f 0:0 0644 "hello\n"; target l -> real)") << hello << QString()
+            << text(R"(real f 0:0 0644 "hello\n"; target l -> real)");
+        QTest::newRow("content, link to another file")
+            << target << text(R"(real f 0:0 0644 "old\n"; target l -> real)") << hello
+            << QStringLiteral("Would have updated the file content")
+            << text(R"(real f 0:0 0644 "old\n"; target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, dangling link")
+            << target << text("target l -> nowhere") << hello
+            << QStringLiteral("Would have updated the file content (mode 0777 -> 0644)")
+            << text(R"(target f 0:0 0644 "hello\n")");
+        QTest::newRow("content, directory")
+            << target << text("target d 0:0 0755") << hello << isDirectory << isDirectory;
+        QTest::newRow("content, link to a directory")
+            << target << text("real d 0:0 0755; target l -> real") << hello << isDirectory << isDirectory;
+        QTest::newRow("content, parent missing")
+            << QStringLiteral("missing/target") << QString() << hello << QStringLiteral("Would have created the file")
+            << QStringLiteral("error: cannot store {path}: {dir}/missing is not a directory");
+        QTest::newRow("content, parent is a file")
+            << QStringLiteral("file/target") << text(R"(file f 0:0 0644 "x")") << hello
+            << QStringLiteral("Would have created the file")
+            << QStringLiteral("error: cannot store {path}: {dir}/file is not a directory");
+
+        // ensure: present with source
+        const QString source
+            = props(R"("ensure":"present","source":"src","owner":"root","group":"root","mode":"0644")");
+        QTest::newRow("source, absent") << target << text(R"(src f 0:0 0600 "from source\n")") << source
+                                        << QStringLiteral("Would have created the file")
+                                        << text(R"(src f 0:0 0600 "from source\n"; target f 0:0 0644 "from source\n")");
+        QTest::newRow("source, matching")
+            << target << text(R"(src f 0:0 0600 "from source\n"; target f 0:0 0644 "from source\n")") << source
+            << QString() << text(R"(src f 0:0 0600 "from source\n"; target f 0:0 0644 "from source\n")");
+        QTest::newRow("source, wrong attributes")
+            << target << text(R"(src f 0:0 0600 "from source\n"; target f 0:0 0600 "from source\n")") << source
+            << QStringLiteral("Would have updated attributes (mode 0600 -> 0644)")
+            << text(R"(src f 0:0 0600 "from source\n"; target f 0:0 0644 "from source\n")");
+        QTest::newRow("source absolute, wrong content")
+            << target << text(R"(files d 0:0 0755; files/src f 0:0 0600 "new\n"; target f 0:0 0644 "old\n")")
+            << props(R"("ensure":"present","source":"{dir}/files/src","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("Would have updated the file content")
+            << text(R"(files d 0:0 0755; files/src f 0:0 0600 "new\n"; target f 0:0 0644 "new\n")");
+        QTest::newRow("source in a subdirectory")
+            << target << text(R"(files d 0:0 0755; files/src f 0:0 0600 "new\n")")
+            << props(R"("ensure":"present","source":"files/src","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("Would have created the file")
+            << text(R"(files d 0:0 0755; files/src f 0:0 0600 "new\n"; target f 0:0 0644 "new\n")");
+        const QString sourceMissing = QStringLiteral(
+            "error: cannot read the source: cannot open '{dir}/files/missing': No such file or directory");
+        QTest::newRow("source missing")
+            << target << text(R"(target f 0:0 0644 "old\n")")
+            << props(R"("ensure":"present","source":"files/missing","owner":"root","group":"root","mode":"0644")")
+            << sourceMissing << sourceMissing;
+
+        // ensure: present managing attributes only
+        const QString attributes = props(R"("ensure":"present","owner":"root","group":"root","mode":"0640")");
+        QTest::newRow("attributes, matching") << target << text(R"(target f 0:0 0640 "data\n")") << attributes
+                                              << QString() << text(R"(target f 0:0 0640 "data\n")");
+        QTest::newRow("attributes, wrong attributes")
+            << target << text(R"(target f 4242:4242 0600 "data\n")") << attributes
+            << QStringLiteral(
+                   "Would have updated attributes (owner 4242 -> root, group 4242 -> root, mode 0600 -> 0640)")
+            << text(R"(target f 0:0 0640 "data\n")");
+        QTest::newRow("attributes, null content, wrong mode")
+            << target << text(R"(target f 0:0 0600 "data\n")")
+            << props(R"("ensure":"present","content":null,"owner":"root","group":"root","mode":"0640")")
+            << QStringLiteral("Would have updated attributes (mode 0600 -> 0640)")
+            << text(R"(target f 0:0 0640 "data\n")");
+        QTest::newRow("attributes, set-user-ID bit")
+            << target << text(R"(target f 0:0 4755 "data\n")")
+            << props(R"("ensure":"present","owner":"root","group":"root","mode":"0755")")
+            << QStringLiteral("Would have updated attributes (mode 4755 -> 0755)")
+            << text(R"(target f 0:0 0755 "data\n")");
+        QTest::newRow("attributes, absent")
+            << target << QString() << attributes
+            << QStringLiteral("Would have created an empty file with requested attributes")
+            << text(R"(target f 0:0 0640 "")");
+        QTest::newRow("attributes, directory")
+            << target << text("target d 0:0 0755") << attributes << isDirectory << isDirectory;
+        QTest::newRow("attributes, link to a matching file")
+            << target << text(R"(real f 0:0 0640 "data\n"; target l -> real)") << attributes << QString()
+            << text(R"(real f 0:0 0640 "data\n"; target l -> real)");
+        QTest::newRow("attributes, link to a file with wrong mode")
+            << target << text(R"(real f 0:0 0600 "data\n"; target l -> real)") << attributes
+            << QStringLiteral("Would have updated attributes (mode 0600 -> 0640)")
+            << QStringLiteral("error: cannot set attributes of {path}: {path} is a symbolic link; its target is not "
+                              "changed through it");
+    }
+
+private Q_SLOTS:
+    void decisionTableInNoop_data() { decisionTable(); }
+
+    void decisionTableInNoop()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, setup);
+        QFETCH(QString, properties);
+        QFETCH(QString, noop);
+        requireRoot();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(buildTree(dir.path(), setup));
+        const QString before = describeTree(dir.path());
+        QStringList entries = setup.split(QStringLiteral("; "), Qt::SkipEmptyParts);
+        entries.sort();
+        QCOMPARE(before, entries.join(QStringLiteral("; ")));
+        const QString path = dir.filePath(name);
+
+        const Apply outcome = applyFile(dir.path(), path, parseProperties(properties, dir.path()), true);
+        if (noop.startsWith(QStringLiteral("error: "))) {
+            QCOMPARE(failure(outcome), substituted(noop.mid(7), dir.path(), path));
+            QVERIFY(!outcome.event.changed);
+        } else {
+            QCOMPARE(failure(outcome), QString());
+            QCOMPARE(q(outcome.event.noopMessage), noop);
+            QCOMPARE(outcome.event.changed, !noop.isEmpty());
+        }
+        QCOMPARE(describeTree(dir.path()), before);
+    }
+
+    void decisionTableForReal_data() { decisionTable(); }
+
+    void decisionTableForReal()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, setup);
+        QFETCH(QString, properties);
+        QFETCH(QString, noop);
+        QFETCH(QString, after);
+        requireRoot();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(buildTree(dir.path(), setup));
+        const QString before = describeTree(dir.path());
+        const QString path = dir.filePath(name);
+        const Json resource = parseProperties(properties, dir.path());
+
+        const Apply first = applyFile(dir.path(), path, resource);
+        QCOMPARE(q(first.event.noopMessage), QString());
+        if (after.startsWith(QStringLiteral("error: "))) {
+            QCOMPARE(failure(first), substituted(after.mid(7), dir.path(), path));
+            QVERIFY(!first.event.changed);
+            QCOMPARE(describeTree(dir.path()), before);
+            return;
+        }
+        QCOMPARE(failure(first), QString());
+        QCOMPARE(first.event.changed, !noop.isEmpty());
+        QCOMPARE(describeTree(dir.path()), after);
+
+        const Apply second = applyFile(dir.path(), path, resource);
+        QCOMPARE(failure(second), QString());
+        QVERIFY(!second.event.changed);
+        QCOMPARE(describeTree(dir.path()), after);
+    }
+
+    void invalidProperties_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("properties");
+        QTest::addColumn<QString>("error");
+        const QString path = QStringLiteral("{dir}/target");
+        QTest::newRow("relative name") << QStringLiteral("target") << props(R"("ensure":"absent")")
+                                       << QStringLiteral("file name 'target' must be an absolute path starting with /");
+        QTest::newRow("name with ..") << QStringLiteral("{dir}/a/../target") << props(R"("ensure":"absent")")
+                                      << QStringLiteral("file name '{dir}/a/../target' must be a clean path without "
+                                                        "'.', '..', '//' or a trailing /");
+        QTest::newRow("name with a trailing slash")
+            << QStringLiteral("{dir}/target/") << props(R"("ensure":"absent")")
+            << QStringLiteral("file name '{dir}/target/' must be a clean path without '.', '..', '//' or a trailing /");
+        QTest::newRow("empty name") << QString() << props(R"("ensure":"absent")")
+                                    << QStringLiteral("file name '' must be an absolute path starting with /");
+        QTest::newRow("properties not a map")
+            << path << QStringLiteral("[]") << QStringLiteral("the properties must be a map, not a list");
+        QTest::newRow("ensure missing") << path << props(R"("owner":"root","group":"root","mode":"0644")")
+                                        << QStringLiteral("ensure is required (present, absent, directory)");
+        QTest::newRow("ensure unknown") << path << props(R"("ensure":"running")")
+                                        << QStringLiteral("ensure 'running' is not one of present, absent, directory");
+        QTest::newRow("ensure not a string")
+            << path << props(R"("ensure":1)") << QStringLiteral("ensure must be a string, not an integer");
+        QTest::newRow("owner missing") << path << props(R"("ensure":"present","group":"root","mode":"0644")")
+                                       << QStringLiteral("owner is required unless ensure is absent");
+        QTest::newRow("owner null") << path << props(R"("ensure":"present","owner":null,"group":"root","mode":"0644")")
+                                    << QStringLiteral("owner is required unless ensure is absent");
+        QTest::newRow("owner not a string")
+            << path << props(R"("ensure":"present","owner":0,"group":"root","mode":"0644")")
+            << QStringLiteral("owner must be a string, not an integer");
+        QTest::newRow("group empty") << path << props(R"("ensure":"directory","owner":"root","group":"","mode":"0644")")
+                                     << QStringLiteral("group must not be empty");
+        QTest::newRow("mode missing") << path << props(R"("ensure":"present","owner":"root","group":"root")")
+                                      << QStringLiteral("mode is required unless ensure is absent");
+        QTest::newRow("mode from a template, not octal")
+            << path << props(R"("ensure":"present","owner":"root","group":"root","mode":"rw-r--r--")")
+            << QStringLiteral("mode 'rw-r--r--' is not octal: 'r' is not a digit from 0 to 7");
+        QTest::newRow("mode with 8") << path
+                                     << props(R"("ensure":"present","owner":"root","group":"root","mode":"0888")")
+                                     << QStringLiteral("mode '0888' is not octal: '8' is not a digit from 0 to 7");
+        QTest::newRow("mode with setuid")
+            << path << props(R"("ensure":"present","owner":"root","group":"root","mode":"4755")")
+            << QStringLiteral("mode '4755' is above 0777; setuid, setgid and sticky bits cannot be set through mode");
+        QTest::newRow("mode unquoted") << path
+                                       << props(R"("ensure":"present","owner":"root","group":"root","mode":644)")
+                                       << QStringLiteral("mode must be a quoted string such as \"0644\"; unquoted, "
+                                                         "YAML reads it as the number 644");
+        QTest::newRow("content not a string")
+            << path << props(R"("ensure":"present","content":["a"],"owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("content must be a string or null, not a list");
+        QTest::newRow("source not a string")
+            << path << props(R"("ensure":"present","source":true,"owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("source must be a string, not a boolean");
+        QTest::newRow("content and source")
+            << path
+            << props(R"("ensure":"present","content":"","source":"src","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("content and source are mutually exclusive; keep one of them");
+        QTest::newRow("source empty")
+            << path << props(R"("ensure":"present","source":"","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("source must not be empty; leave it out to manage only attributes");
+        QTest::newRow("force with present")
+            << path << props(R"("ensure":"present","force":true,"owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("force is only valid with ensure: absent (ensure is present)");
+        QTest::newRow("force with directory")
+            << path << props(R"("ensure":"directory","force":true,"owner":"root","group":"root","mode":"0755")")
+            << QStringLiteral("force is only valid with ensure: absent (ensure is directory)");
+        QTest::newRow("force not a boolean") << path << props(R"("ensure":"absent","force":"yes")")
+                                             << QStringLiteral("force must be true or false, not a string");
+        QTest::newRow("unknown user") << path
+                                      << props(
+                                             R"("ensure":"present","owner":"nosuchuser","group":"root","mode":"0644")")
+                                      << QStringLiteral("could not lookup user 'nosuchuser'");
+        QTest::newRow("unknown group")
+            << path << props(R"("ensure":"directory","owner":"root","group":"nosuchgroup","mode":"0755")")
+            << QStringLiteral("could not lookup group 'nosuchgroup'");
+    }
+
+    void invalidProperties()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, properties);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const bool noop : {true, false}) {
+            SpyProvider provider;
+            const QString path = QString(name).replace(QStringLiteral("{dir}"), dir.path());
+            const Apply outcome = applyFile(dir.path(), path, parseProperties(properties, dir.path()), provider, noop);
+            QCOMPARE(failure(outcome), QString(error).replace(QStringLiteral("{dir}"), dir.path()));
+            QVERIFY(!outcome.event.changed);
+            QVERIFY(provider.calls.isEmpty());
+            QCOMPARE(describeTree(dir.path()), QString());
+        }
+    }
+
+    // Refused before the provider is asked anything; the provider here would only pretend to remove.
+    void forceNeverRemovesRoot()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const bool noop : {true, false}) {
+            SpyProvider provider;
+            provider.forward = false;
+            const Apply outcome = applyFile(
+                dir.path(), QStringLiteral("/"), Json::parse(R"({"ensure":"absent","force":true})"), provider, noop);
+            QCOMPARE(failure(outcome), QStringLiteral("force cannot be used to remove /"));
+            QVERIFY(provider.calls.isEmpty());
+            QVERIFY(provider.checksumRequests.empty());
+        }
+    }
+
+    void refusesOtherProviders()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        OtherProvider provider;
+        const Apply outcome = applyFile(
+            dir.path(), dir.filePath(QStringLiteral("target")), Json::parse(R"({"ensure":"absent"})"), provider);
+        QCOMPARE(failure(outcome), QStringLiteral("provider 'other' is not a file provider"));
+    }
+
+    void attributesOnlyNeverReadsContent_data()
+    {
+        QTest::addColumn<QString>("properties");
+        QTest::addColumn<QStringList>("calls");
+        QTest::addColumn<bool>("checksum");
+        QTest::newRow("attributes, stable")
+            << props(R"("ensure":"present","owner":"root","group":"root","mode":"0600")") << QStringList() << false;
+        QTest::newRow("attributes, changed")
+            << props(R"("ensure":"present","owner":"4242","group":"4242","mode":"0640")")
+            << QStringList {QStringLiteral("setAttributes")} << false;
+        QTest::newRow("content") << props(
+            R"("ensure":"present","content":"data\n","owner":"root","group":"root","mode":"0640")")
+                                 << QStringList {QStringLiteral("store")} << true;
+        QTest::newRow("directory") << props(R"("ensure":"directory","owner":"root","group":"root","mode":"0755")")
+                                   << QStringList() << false;
+    }
+
+    void attributesOnlyNeverReadsContent()
+    {
+        QFETCH(QString, properties);
+        QFETCH(QStringList, calls);
+        QFETCH(bool, checksum);
+        requireRoot();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("target"));
+        const bool isDirectory = properties.contains(QStringLiteral("directory"));
+        QVERIFY(isDirectory ? QDir(dir.path()).mkdir(QStringLiteral("target")) : writeFile(path, "data\n"));
+        QVERIFY(::chmod(local(path).c_str(), isDirectory ? 0755 : 0600) == 0);
+        SpyProvider provider;
+        const Apply outcome = applyFile(dir.path(), path, parseProperties(properties, dir.path()), provider);
+        QCOMPARE(failure(outcome), QString());
+        QCOMPARE(provider.calls, calls);
+        QCOMPARE(provider.checksumRequests, std::vector<bool>(calls.isEmpty() ? 1 : 2, checksum));
+    }
+
+    // Checked as a user who may change the file's attributes but not read it: the apply only works
+    // if the content is never opened.
+    void attributesOnlyOnUnreadableFile_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<bool>("changed");
+        QTest::newRow("stable") << QStringLiteral("0000") << false;
+        QTest::newRow("mode changed") << QStringLiteral("0200") << true;
+    }
+
+    void attributesOnlyOnUnreadableFile()
+    {
+        QFETCH(QString, mode);
+        QFETCH(bool, changed);
+        requireRoot();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(::chmod(local(dir.path()).c_str(), 0755) == 0);
+        const QString path = dir.filePath(QStringLiteral("secret"));
+        QVERIFY(writeFile(path, "secret\n"));
+        QVERIFY(::chown(local(path).c_str(), 4242, 4242) == 0 && ::chmod(local(path).c_str(), 0) == 0);
+        const struct stat before = lstatOf(path);
+        const Json properties
+            = {{"ensure", "present"}, {"owner", "4242"}, {"group", "4242"}, {"mode", mode.toStdString()}};
+        Apply outcome;
+        Apply withContent;
+        {
+            const FilesystemIdentity identity(4242, 4242);
+            outcome = applyFile(dir.path(), path, properties);
+            Json contentProperties = properties;
+            contentProperties["content"] = "secret\n";
+            withContent = applyFile(dir.path(), path, contentProperties, true);
+        }
+        QCOMPARE(failure(outcome), QString());
+        QCOMPARE(outcome.event.changed, changed);
+        QVERIFY2(failure(withContent).contains(QStringLiteral("Permission denied")), qPrintable(failure(withContent)));
+        const struct stat after = lstatOf(path);
+        QCOMPARE(uint(after.st_mode & 07777), mode.toUInt(nullptr, 8));
+        QCOMPARE(after.st_ino, before.st_ino);
+        QCOMPARE(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+        QCOMPARE(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+        QCOMPARE(readFile(path), QByteArray("secret\n"));
+    }
+
+    void attributesOnlyKeepsContentAndTimes()
+    {
+        requireRoot();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("target"));
+        QVERIFY(writeFile(path, "produced elsewhere\n"));
+        QVERIFY(::chown(local(path).c_str(), 4242, 4242) == 0 && ::chmod(local(path).c_str(), 0600) == 0);
+        const struct timespec times[2] = {{1000000000, 0}, {1000000000, 0}};
+        QVERIFY(::utimensat(AT_FDCWD, local(path).c_str(), times, 0) == 0);
+        const struct stat before = lstatOf(path);
+        const Apply outcome = applyFile(
+            dir.path(), path, Json::parse(R"({"ensure":"present","owner":"root","group":"root","mode":"0644"})"));
+        QCOMPARE(failure(outcome), QString());
+        QVERIFY(outcome.event.changed);
+        QVERIFY(!outcome.event.diff);
+        const struct stat after = lstatOf(path);
+        QCOMPARE(after.st_ino, before.st_ino);
+        QCOMPARE(after.st_mtim.tv_sec, time_t(1000000000));
+        QCOMPARE(readFile(path), QByteArray("produced elsewhere\n"));
+    }
+
+    void diff_data()
+    {
+        QTest::addColumn<QByteArray>("current"); // "<absent>" for no file
+        QTest::addColumn<QByteArray>("desired");
+        QTest::addColumn<bool>("fromSource");
+        QTest::addColumn<QString>("diff"); // "<none>" when no diff is expected
+        const QString none = QStringLiteral("<none>");
+        QTest::newRow("small change") << QByteArray("one\ntwo\nthree\n") << QByteArray("one\n2\nthree\n") << false
+                                      << QStringLiteral(
+                                             "--- {path}\n+++ {path}\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n");
+        QTest::newRow("new file") << QByteArray("<absent>") << QByteArray("a\nb\n") << false
+                                  << QStringLiteral("--- /dev/null\n+++ {path}\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+        QTest::newRow("from a source") << QByteArray("old\n") << QByteArray("new\n") << true
+                                       << QStringLiteral("--- {path}\n+++ {path}\n@@ -1 +1 @@\n-old\n+new\n");
+        QTest::newRow("same content, other attributes")
+            << QByteArray("same\n") << QByteArray("same\n") << false << none;
+        QTest::newRow("new empty file") << QByteArray("<absent>") << QByteArray() << false << none;
+        QTest::newRow("binary current") << QByteArray("a\0b", 3) << QByteArray("text\n") << false << none;
+        QTest::newRow("binary desired") << QByteArray("text\n") << QByteArray("\xff\xfe\x00", 3) << true << none;
+        QTest::newRow("current of 1 MiB") << QByteArray(1024 * 1024, 'a') << QByteArray("short\n") << false << none;
+        QTest::newRow("desired of 1 MiB") << QByteArray("short\n") << QByteArray(1024 * 1024, 'a') << false << none;
+        QTest::newRow("source of 1 MiB") << QByteArray("short\n") << QByteArray(1024 * 1024, 'a') << true << none;
+        QTest::newRow("just under 1 MiB") << QByteArray(1024 * 1024 - 2, 'a') + "\n"
+                                          << QByteArray("b\n") << false
+                                          << QStringLiteral("--- {path}\n+++ {path}\n@@ -1 +1 @@\n-%1\n+b\n")
+                                                 .arg(QString(1024 * 1024 - 2, QLatin1Char('a')));
+    }
+
+    void diff()
+    {
+        QFETCH(QByteArray, current);
+        QFETCH(QByteArray, desired);
+        QFETCH(bool, fromSource);
+        QFETCH(QString, diff);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("target"));
+        if (current != "<absent>") {
+            QVERIFY(writeFile(path, current));
+            QVERIFY(::chmod(local(path).c_str(), 0600) == 0);
+        }
+        Json properties = {{"ensure", "present"}, {"owner", "root"}, {"group", "root"}, {"mode", "0644"}};
+        if (fromSource) {
+            QVERIFY(writeFile(dir.filePath(QStringLiteral("source")), desired));
+            properties["source"] = "source";
+        } else {
+            properties["content"] = desired.toStdString();
+        }
+        const QString expected
+            = diff == QStringLiteral("<none>") ? diff : QString(diff).replace(QStringLiteral("{path}"), path);
+        for (const bool noop : {true, false}) {
+            const Apply outcome = applyFile(dir.path(), path, properties, noop);
+            QCOMPARE(failure(outcome), QString());
+            QVERIFY(outcome.event.changed);
+            QCOMPARE(outcome.event.diff ? q(*outcome.event.diff) : QStringLiteral("<none>"), expected);
+        }
+        QCOMPARE(readFile(path), desired);
+    }
+
+    void diffOnlyWhenAllowed_data()
+    {
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("allowed") << true;
+        QTest::newRow("not allowed") << false;
+    }
+
+    void diffOnlyWhenAllowed()
+    {
+        QFETCH(bool, allowed);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("target"));
+        QVERIFY(writeFile(path, "old\n"));
+        std::vector<std::filesystem::path> asked;
+        const auto mayShowDiff = [&](const std::filesystem::path &file) {
+            asked.push_back(file);
+            return allowed;
+        };
+        const Apply outcome = applyFile(dir.path(), path,
+            Json::parse(R"({"ensure":"present","content":"new\n","owner":"root","group":"root","mode":"0644"})"), true,
+            mayShowDiff);
+        QCOMPARE(failure(outcome), QString());
+        QCOMPARE(q(outcome.event.noopMessage), QStringLiteral("Would have updated the file content"));
+        QCOMPARE(outcome.event.diff.has_value(), allowed);
+        QCOMPARE(asked.size(), std::size_t(1));
+        QCOMPARE(q(asked.front().string()), path);
+    }
+
+    // A source far larger than memory would allow to read whole; sparse, so it costs no disk.
+    void largeSparseSource()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString source = dir.filePath(QStringLiteral("source"));
+        QVERIFY(writeFile(source, "start"));
+        QVERIFY(::truncate(local(source).c_str(), 64 * 1024 * 1024) == 0);
+        const QString path = dir.filePath(QStringLiteral("target"));
+        const Json properties
+            = Json::parse(R"({"ensure":"present","source":"source","owner":"root","group":"root","mode":"0644"})");
+        const Apply created = applyFile(dir.path(), path, properties);
+        QCOMPARE(failure(created), QString());
+        QVERIFY(created.event.changed);
+        QVERIFY(!created.event.diff);
+        const Apply again = applyFile(dir.path(), path, properties, true);
+        QCOMPARE(failure(again), QString());
+        QVERIFY(!again.event.changed);
+        QCOMPARE(
+            q(again.event.status["metadata"]["checksum"].get<std::string>()), q(sha256File(local(source)).value()));
+    }
+
+    void statusInEvent()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("target"));
+        const Json properties
+            = Json::parse(R"({"ensure":"present","content":"hello\n","owner":"root","group":"root","mode":"0640"})");
+
+        const Apply preview = applyFile(dir.path(), path, properties, true);
+        QCOMPARE(failure(preview), QString());
+        QCOMPARE(q(preview.event.finalEnsure), QStringLiteral("absent"));
+        const Json absent = {{"ensure", "absent"},
+            {"metadata",
+                {{"name", local(path)}, {"checksum", nullptr}, {"owner", nullptr}, {"group", nullptr}, {"uid", nullptr},
+                    {"gid", nullptr}, {"mode", nullptr}, {"size", nullptr}, {"mtime", nullptr}, {"provider", "posix"},
+                    {"link", false}}}};
+        QCOMPARE(q(preview.event.status.dump()), q(absent.dump()));
+
+        const Apply applied = applyFile(dir.path(), path, properties);
+        QCOMPARE(failure(applied), QString());
+        QCOMPARE(q(applied.event.finalEnsure), QStringLiteral("present"));
+        const Json &status = applied.event.status;
+        QCOMPARE(q(status["ensure"].get<std::string>()), QStringLiteral("present"));
+        const Json &metadata = status["metadata"];
+        QStringList keys;
+        for (const auto &item : metadata.items())
+            keys << q(item.key());
+        QCOMPARE(keys.join(QLatin1Char(',')),
+            QStringLiteral("name,checksum,owner,group,uid,gid,mode,size,mtime,provider,link"));
+        QCOMPARE(q(metadata["name"].get<std::string>()), path);
+        QCOMPARE(q(metadata["checksum"].get<std::string>()), q(sha256Hex("hello\n")));
+        QCOMPARE(q(metadata["owner"].get<std::string>()), QStringLiteral("root"));
+        QCOMPARE(q(metadata["group"].get<std::string>()), QStringLiteral("root"));
+        QCOMPARE(metadata["uid"].get<int>(), 0);
+        QCOMPARE(metadata["gid"].get<int>(), 0);
+        QCOMPARE(q(metadata["mode"].get<std::string>()), QStringLiteral("0640"));
+        QCOMPARE(metadata["size"].get<int>(), 6);
+        QCOMPARE(q(metadata["provider"].get<std::string>()), QStringLiteral("posix"));
+        QCOMPARE(metadata["link"].get<bool>(), false);
+        const struct stat written = lstatOf(path);
+        std::tm utc {};
+        QVERIFY(::gmtime_r(&written.st_mtim.tv_sec, &utc));
+        char seconds[32];
+        std::strftime(seconds, sizeof seconds, "%Y-%m-%dT%H:%M:%S", &utc);
+        QString fraction = QStringLiteral(".%1").arg(written.st_mtim.tv_nsec, 9, 10, QLatin1Char('0'));
+        while (fraction.endsWith(QLatin1Char('0')))
+            fraction.chop(1);
+        if (fraction == QStringLiteral("."))
+            fraction.clear();
+        QCOMPARE(q(metadata["mtime"].get<std::string>()), text(seconds) + fraction + QStringLiteral("Z"));
+    }
+
+    void statusOfLinkInEvent()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(buildTree(dir.path(), text(R"(real f 0:0 0644 "x"; target l -> real)")));
+        const Apply outcome = applyFile(
+            dir.path(), dir.filePath(QStringLiteral("target")), Json::parse(R"({"ensure":"absent"})"), true);
+        QCOMPARE(failure(outcome), QString());
+        QCOMPARE(q(outcome.event.status["ensure"].get<std::string>()), QStringLiteral("present"));
+        QCOMPARE(outcome.event.status["metadata"]["link"].get<bool>(), true);
+        QVERIFY(outcome.event.status["metadata"]["checksum"].is_null());
+    }
+
+    void desiredStateNotAchieved_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("properties");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("finalEnsure");
+        QTest::newRow("file not created")
+            << QString() << props(R"("ensure":"present","content":"x","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("desired state not achieved: ensure absent -> present") << QStringLiteral("absent");
+        QTest::newRow("content not written")
+            << text(R"(target f 0:0 0600 "old")")
+            << props(R"("ensure":"present","content":"new","owner":"root","group":"root","mode":"0644")")
+            << QStringLiteral("desired state not achieved: content sha256 %1 -> %2, mode 0600 -> 0644")
+                   .arg(q(sha256Hex("old").substr(0, 12)), q(sha256Hex("new").substr(0, 12)))
+            << QStringLiteral("present");
+        QTest::newRow("attributes not set")
+            << text(R"(target f 4242:0 0600 "old")")
+            << props(R"("ensure":"present","owner":"root","group":"root","mode":"0640")")
+            << QStringLiteral("desired state not achieved: owner 4242 -> root, mode 0600 -> 0640")
+            << QStringLiteral("present");
+        QTest::newRow("directory not created")
+            << QString() << props(R"("ensure":"directory","owner":"root","group":"root","mode":"0755")")
+            << QStringLiteral("desired state not achieved: ensure absent -> directory") << QStringLiteral("absent");
+        QTest::newRow("file not removed")
+            << text(R"(target f 0:0 0600 "old")") << props(R"("ensure":"absent")")
+            << QStringLiteral("desired state not achieved: ensure present -> absent") << QStringLiteral("present");
+    }
+
+    void desiredStateNotAchieved()
+    {
+        QFETCH(QString, setup);
+        QFETCH(QString, properties);
+        QFETCH(QString, error);
+        QFETCH(QString, finalEnsure);
+        requireRoot();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(buildTree(dir.path(), setup));
+        IneffectiveProvider provider;
+        const Apply outcome = applyFile(
+            dir.path(), dir.filePath(QStringLiteral("target")), parseProperties(properties, dir.path()), provider);
+        QCOMPARE(failure(outcome), error);
+        QVERIFY(outcome.event.changed);
+        QCOMPARE(q(outcome.event.finalEnsure), finalEnsure);
+        QCOMPARE(q(outcome.event.status["ensure"].get<std::string>()), finalEnsure);
+    }
+
+    void noopMessageIsLogged()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const Apply outcome = applyFile(dir.path(), dir.filePath(QStringLiteral("target")),
+            Json::parse(R"({"ensure":"directory","owner":"root","group":"root","mode":"0755"})"), true);
+        QCOMPARE(failure(outcome), QString());
+        QCOMPARE(outcome.logged, std::vector<std::string> {"Would have created directory"});
+    }
+
+    void registration()
+    {
+        Catalog catalog;
+        registerFileResources(catalog);
+        const ResourceType *type = catalog.type("file");
+        QVERIFY(type);
+        QCOMPARE(q(std::string(type->name())), QStringLiteral("file"));
+        QCOMPARE(q(type->defaultEnsure()), QString());
+        const auto selected = catalog.providers().select("file", Json::object(), Json::object());
+        QVERIFY(selected.ok());
+        QCOMPARE(q(std::string(selected.value()->name())), QStringLiteral("posix"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFileType)
+#include "tst_file_type.moc"
