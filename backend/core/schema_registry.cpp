@@ -80,7 +80,9 @@ std::string numberText(const Json &number)
 } // namespace
 
 struct SchemaRegistry::Compiled {
-    valijson::Schema schema;
+    std::once_flag once;
+    std::unique_ptr<valijson::Schema> schema; ///< null when the file is missing or does not compile
+    std::vector<std::string> errors;
 };
 
 const SchemaRegistry &SchemaRegistry::instance()
@@ -97,41 +99,17 @@ SchemaRegistry::SchemaRegistry()
         const auto text = schemas::embeddedSchema(name);
         Json parsed = Json::parse(text->begin(), text->end(), nullptr, false);
         if (parsed.is_discarded()) {
-            m_loadErrors.push_back("schema " + std::string(name) + " is not valid JSON");
+            m_parseErrors.emplace_back(std::string(name), "schema " + std::string(name) + " is not valid JSON");
             continue;
         }
         m_documents.emplace(std::string(name), std::move(parsed));
     }
 
-    const auto fetch = [this](const std::string &uri) -> const nlohmann::json * {
-        const Json &doc = document(uri);
-        if (doc.is_null())
-            return nullptr;
-        return new nlohmann::json(toPlain(doc));
-    };
-    const auto release = [](const nlohmann::json *doc) { delete doc; };
-
-    std::vector<std::string> toCompile{"manifest.json"};
+    m_compileOrder.emplace_back("manifest.json");
     for (std::string_view type : kResourceTypes)
-        toCompile.push_back(std::string(type) + ".json");
-    for (const std::string &file : toCompile) {
-        const Json &doc = document(file);
-        if (doc.is_null()) {
-            m_loadErrors.push_back("schema " + file + " is missing");
-            continue;
-        }
-        auto compiled = std::make_unique<Compiled>();
-        try {
-            const nlohmann::json plain = toPlain(doc);
-            valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-            valijson::adapters::NlohmannJsonAdapter adapter(plain);
-            parser.populateSchema(adapter, compiled->schema, fetch, release);
-        } catch (const std::exception &e) {
-            m_loadErrors.push_back("schema " + file + " does not compile: " + e.what());
-            continue;
-        }
-        m_compiled.emplace(file, std::move(compiled));
-    }
+        m_compileOrder.push_back(std::string(type) + ".json");
+    for (const std::string &file : m_compileOrder)
+        m_compiled.emplace(file, std::make_unique<Compiled>());
 
     for (std::string_view type : kResourceTypes) {
         std::vector<std::string> order;
@@ -142,6 +120,70 @@ SchemaRegistry::SchemaRegistry()
         }
         m_order.emplace(std::string(type), std::move(order));
     }
+}
+
+const SchemaRegistry::Compiled *SchemaRegistry::compiled(std::string_view file) const
+{
+    const auto it = m_compiled.find(file);
+    if (it == m_compiled.end())
+        return nullptr;
+    Compiled &entry = *it->second;
+    std::call_once(entry.once, [&] {
+        const Json &doc = document(file);
+        if (doc.is_null()) {
+            entry.errors.push_back("schema " + std::string(file) + " is missing");
+            return;
+        }
+        const auto fetch = [this](const std::string &uri) -> const nlohmann::json * {
+            const Json &fetched = document(uri);
+            if (fetched.is_null())
+                return nullptr;
+            return new nlohmann::json(toPlain(fetched));
+        };
+        const auto release = [](const nlohmann::json *fetched) { delete fetched; };
+        auto schema = std::make_unique<valijson::Schema>();
+        try {
+            const nlohmann::json plain = toPlain(doc);
+            valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+            valijson::adapters::NlohmannJsonAdapter adapter(plain);
+            parser.populateSchema(adapter, *schema, fetch, release);
+        } catch (const std::exception &e) {
+            std::string message = "schema ";
+            message += file;
+            message += " does not compile: ";
+            message += e.what();
+            entry.errors.push_back(std::move(message));
+            return;
+        }
+        entry.schema = std::move(schema);
+    });
+    return &entry;
+}
+
+const std::vector<std::string> &SchemaRegistry::loadErrors() const
+{
+    std::call_once(m_allCompiled, [this] {
+        for (const auto &[file, message] : m_parseErrors)
+            m_loadErrors.push_back(message);
+        for (const std::string &file : m_compileOrder) {
+            const std::vector<std::string> &errors = compiled(file)->errors;
+            m_loadErrors.insert(m_loadErrors.end(), errors.begin(), errors.end());
+        }
+    });
+    return m_loadErrors;
+}
+
+std::vector<std::string> SchemaRegistry::loadErrors(std::string_view type) const
+{
+    const std::string file = std::string(type) + ".json";
+    std::vector<std::string> errors;
+    for (const auto &[parsedFile, message] : m_parseErrors) {
+        if (parsedFile == file)
+            errors.push_back(message);
+    }
+    if (const Compiled *entry = compiled(file))
+        errors.insert(errors.end(), entry->errors.begin(), entry->errors.end());
+    return errors;
 }
 
 const Json &SchemaRegistry::document(std::string_view fileName) const
@@ -197,8 +239,8 @@ const Json &SchemaRegistry::propertySchema(std::string_view type, std::string_vi
 std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type, const Json &body) const
 {
     const std::string file = std::string(type) + ".json";
-    const auto it = m_compiled.find(file);
-    if (it == m_compiled.end())
+    const Compiled *entry = compiled(file);
+    if (!entry || !entry->schema)
         return {};
     std::vector<SchemaViolation> out;
     const auto &known = propertyOrder(type);
@@ -212,7 +254,7 @@ std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type,
             out.push_back({appendPointer("", key), std::move(message), true});
         }
     }
-    for (SchemaViolation &violation : validate(*it->second, typeSchema(type), file, body)) {
+    for (SchemaViolation &violation : validate(*entry, typeSchema(type), file, body)) {
         // Unknown top-level properties are reported above, with a suggestion.
         if (violation.atKey && violation.pointer.find('/', 1) == std::string::npos)
             continue;
@@ -223,10 +265,10 @@ std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type,
 
 std::vector<SchemaViolation> SchemaRegistry::validateDocument(const Json &documentValue) const
 {
-    const auto it = m_compiled.find("manifest.json");
-    if (it == m_compiled.end())
+    const Compiled *entry = compiled("manifest.json");
+    if (!entry || !entry->schema)
         return {};
-    return validate(*it->second, document("manifest.json"), "manifest.json", documentValue);
+    return validate(*entry, document("manifest.json"), "manifest.json", documentValue);
 }
 
 std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, const Json &schemaRoot,
@@ -236,7 +278,7 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
     valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(plain);
-    if (validator.validate(compiled.schema, target, &results))
+    if (validator.validate(*compiled.schema, target, &results))
         return {};
 
     // Finds the sub-schema that applies at an instance pointer, following properties, items,

@@ -585,6 +585,21 @@ private:
     Diagnostics &m_out;
 };
 
+/// Problems with the embedded schemas of the types the manifest uses; none in a correct build.
+void reportSchemaProblems(const Manifest &manifest, Diagnostics &out)
+{
+    if (!manifest.ccm || !manifest.ccm->resources)
+        return;
+    std::vector<std::string_view> types;
+    for (const ResourceBlock &block : *manifest.ccm->resources) {
+        if (std::find(types.begin(), types.end(), block.type) != types.end())
+            continue;
+        types.push_back(block.type);
+        for (const std::string &problem : SchemaRegistry::instance().loadErrors(block.type))
+            out.push_back({Severity::Error, "internal schema error: " + problem, "", {}});
+    }
+}
+
 void checkSchemas(const LoadedManifest &loaded, Diagnostics &out)
 {
     const Manifest &manifest = loaded.manifest;
@@ -736,8 +751,7 @@ Diagnostics validateManifest(const LoadedManifest &loaded)
     Diagnostics out = loaded.diagnostics;
     if (!loaded.parsed)
         return out;
-    for (const std::string &problem : SchemaRegistry::instance().loadErrors())
-        out.push_back({Severity::Error, "internal schema error: " + problem, "", {}});
+    reportSchemaProblems(loaded.manifest, out);
     checkSchemas(loaded, out);
     const std::vector<FlatResource> resources = flatten(loaded.manifest, &loaded.entryPointers);
     for (const FlatResource &resource : resources)
