@@ -71,7 +71,9 @@ public:
         m_out.data = std::move(data.data);
 
         const TemplateScope scope(m_options.facts, m_out.data, m_options.environ, m_options.baseDirectory);
-        const CcmSettings settings = m_manifest.manifest.ccm.value_or(CcmSettings{});
+        // A reference, not value_or(): a copy would duplicate every resource of the manifest.
+        static const CcmSettings kNoSettings;
+        const CcmSettings &settings = m_manifest.manifest.ccm ? *m_manifest.manifest.ccm : kNoSettings;
         m_out.preMessage = resolveMessage(settings.preMessage, "/ccm/pre_message", scope);
         m_out.postMessage = resolveMessage(settings.postMessage, "/ccm/post_message", scope);
         m_out.failOnError = settings.failOnError.value_or(false);
