@@ -41,22 +41,26 @@ void SourceMap::add(std::string_view pointer, NodeLocation location)
 {
     if (2 * (m_entries.size() + 1) > m_slots.size())
         grow();
-    const std::size_t slot = slotOf(pointer);
+    const std::size_t hash = std::hash<std::string_view> {}(pointer);
+    const std::size_t slot = slotOf(pointer, hash);
     if (m_slots[slot] != 0) {
         m_entries[m_slots[slot] - 1].location = location;
         return;
     }
-    m_entries.push_back(Entry {m_pointers.size(), pointer.size(), location});
+    m_entries.push_back(Entry {m_pointers.size(), pointer.size(), hash, location});
     m_pointers += pointer;
     m_slots[slot] = m_entries.size();
 }
 
-std::size_t SourceMap::slotOf(std::string_view pointer) const
+std::size_t SourceMap::slotOf(std::string_view pointer, std::size_t hash) const
 {
     const std::size_t mask = m_slots.size() - 1;
-    for (std::size_t slot = std::hash<std::string_view> {}(pointer)&mask;; slot = (slot + 1) & mask) {
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
         const std::size_t entry = m_slots[slot];
-        if (entry == 0 || pointerOf(m_entries[entry - 1]) == pointer)
+        if (entry == 0)
+            return slot;
+        const Entry &candidate = m_entries[entry - 1];
+        if (candidate.hash == hash && pointerOf(candidate) == pointer)
             return slot;
     }
 }
@@ -64,15 +68,21 @@ std::size_t SourceMap::slotOf(std::string_view pointer) const
 void SourceMap::grow()
 {
     m_slots.assign(std::max<std::size_t>(64, m_slots.size() * 2), 0);
-    for (std::size_t i = 0; i < m_entries.size(); ++i)
-        m_slots[slotOf(pointerOf(m_entries[i]))] = i + 1;
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        // Pointers are unique, so each entry takes the first free slot on its way.
+        std::size_t slot = m_entries[i].hash & mask;
+        while (m_slots[slot] != 0)
+            slot = (slot + 1) & mask;
+        m_slots[slot] = i + 1;
+    }
 }
 
 const NodeLocation *SourceMap::find(std::string_view pointer) const
 {
     if (m_slots.empty())
         return nullptr;
-    const std::size_t entry = m_slots[slotOf(pointer)];
+    const std::size_t entry = m_slots[slotOf(pointer, std::hash<std::string_view> {}(pointer))];
     return entry == 0 ? nullptr : &m_entries[entry - 1].location;
 }
 

@@ -46,6 +46,7 @@ private:
     struct Entry {
         std::size_t offset; ///< of the pointer in m_pointers
         std::size_t length;
+        std::size_t hash; ///< of the pointer, kept so that growing and probing do not hash again
         NodeLocation location;
     };
 
@@ -56,7 +57,7 @@ private:
         return std::string_view(m_pointers).substr(entry.offset, entry.length);
     }
     /// The slot that holds pointer, or the empty slot where it belongs.
-    [[nodiscard]] std::size_t slotOf(std::string_view pointer) const;
+    [[nodiscard]] std::size_t slotOf(std::string_view pointer, std::size_t hash) const;
     void grow();
 
     // A document has a node per few bytes of text: every pointer in one string and an open
