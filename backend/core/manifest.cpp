@@ -413,6 +413,10 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
     if (!manifest.ccm || !manifest.ccm->resources)
         return out;
     const auto &blocks = *manifest.ccm->resources;
+    std::size_t entries = 0;
+    for (const ResourceBlock &block : blocks)
+        entries += block.entries.size();
+    out.reserve(entries);
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const ResourceBlock &block = blocks[b];
         const ResourceEntry *defaults = nullptr;
