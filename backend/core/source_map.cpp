@@ -6,10 +6,10 @@
 
 namespace ccm {
 
-std::string escapePointerToken(std::string_view token)
+namespace {
+
+void appendEscaped(std::string &out, std::string_view token)
 {
-    std::string out;
-    out.reserve(token.size());
     for (char c : token) {
         if (c == '~')
             out += "~0";
@@ -18,14 +18,28 @@ std::string escapePointerToken(std::string_view token)
         else
             out += c;
     }
+}
+
+} // namespace
+
+std::string escapePointerToken(std::string_view token)
+{
+    std::string out;
+    out.reserve(token.size());
+    appendEscaped(out, token);
     return out;
+}
+
+void appendPointerToken(std::string &pointer, std::string_view token)
+{
+    pointer += '/';
+    appendEscaped(pointer, token);
 }
 
 std::string appendPointer(std::string_view base, std::string_view token)
 {
     std::string out(base);
-    out += '/';
-    out += escapePointerToken(token);
+    appendPointerToken(out, token);
     return out;
 }
 

@@ -16,6 +16,8 @@ std::string escapePointerToken(std::string_view token);
 /// base + "/" + escaped token.
 std::string appendPointer(std::string_view base, std::string_view token);
 std::string appendPointer(std::string_view base, std::size_t index);
+/// Appends "/" + escaped token to pointer in place, for building pointers while walking a document.
+void appendPointerToken(std::string &pointer, std::string_view token);
 
 /// The unescaped reference tokens of a JSON Pointer: "/a~1b/0" -> {"a/b", "0"}; "" -> {}.
 std::vector<std::string> splitPointer(std::string_view pointer);

@@ -288,20 +288,6 @@ private:
     bool m_hasAliases = false;
 };
 
-/// Appends one escaped reference token to a JSON Pointer in place.
-void appendToken(std::string &pointer, std::string_view token)
-{
-    pointer += '/';
-    for (char c : token) {
-        if (c == '~')
-            pointer += "~0";
-        else if (c == '/')
-            pointer += "~1";
-        else
-            pointer += c;
-    }
-}
-
 /// Aliases can nest a node in itself or stack deep chains; converting such a document would
 /// recurse without end. The parser already refuses text nested about 500 levels deep.
 constexpr int kMaxExpandedDepth = 1000;
@@ -427,7 +413,7 @@ private:
                     m_pointer, keyPos});
                 continue;
             }
-            appendToken(m_pointer, keyNode.scalar);
+            appendPointerToken(m_pointer, keyNode.scalar);
             if (const auto first = find(keyNode.scalar)) {
                 m_diagnostics.push_back({Severity::Error,
                     "duplicate key '" + keyNode.scalar + "' (first defined at line "

@@ -43,6 +43,14 @@ private Q_SLOTS:
         QCOMPARE(ccm::splitPointer(pointer), (std::vector<std::string>{"os:debian/x", "a~b"}));
     }
 
+    void appendInPlace()
+    {
+        std::string pointer = "/data";
+        appendPointerToken(pointer, "a/b~c");
+        QCOMPARE(q(pointer), QStringLiteral("/data/a~1b~0c"));
+        QCOMPARE(q(pointer), q(appendPointer("/data", "a/b~c")));
+    }
+
     void lineIndex_data()
     {
         QTest::addColumn<QString>("text");
