@@ -26,6 +26,12 @@ std::string describeJsonType(const Json &value)
     }
 }
 
+void appendMember(Json &object, std::string key, Json value)
+{
+    static_cast<Json::object_t::Container &>(object.get_ref<Json::object_t &>())
+        .emplace_back(std::move(key), std::move(value));
+}
+
 void deepMerge(Json &base, const Json &overlay)
 {
     if (base.is_object() && overlay.is_object()) {

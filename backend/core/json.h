@@ -15,6 +15,10 @@ using Json = nlohmann::ordered_json;
 /// The kind of a value in words for messages: "a map", "a list", "a string", "an integer", ...
 std::string describeJsonType(const Json &value);
 
+/// Appends a member to `object`, a map that does not hold `key` yet. ordered_json's own insertion
+/// searches the map first, which makes building a map member by member quadratic.
+void appendMember(Json &object, std::string key, Json value);
+
 /// Merges `overlay` into `base` as Hiera's deep merge and fact merging do: maps recursively, lists
 /// concatenated (base first), anything else replaced by the overlay.
 void deepMerge(Json &base, const Json &overlay);

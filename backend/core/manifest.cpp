@@ -156,7 +156,7 @@ private:
                       "override '" + key + "' must be a map of data values, not " + describeJsonType(item), false);
                 continue;
             }
-            overrides[key] = item;
+            appendMember(overrides, key, item);
         }
         m_out.manifest.overrides = std::move(overrides);
     }
@@ -246,7 +246,7 @@ private:
                 continue;
             }
             blocks.push_back(std::move(block));
-            m_out.entryPointers.push_back(m_entryPointers);
+            m_out.entryPointers.push_back(std::move(m_entryPointers));
         }
         ccm.resources = std::move(blocks);
     }
@@ -288,7 +288,7 @@ private:
                               "in the list form the key is the name; remove 'name' from " + block.type + "#" + name);
                         continue;
                     }
-                    entry.properties[key] = propertyValue;
+                    appendMember(entry.properties, key, propertyValue);
                 }
             }
             if (entry.isDefaults) {
@@ -322,7 +322,7 @@ private:
                     error(appendPointer(pointer, key), "a " + block.type + " resource needs a non-empty name", false);
                 continue;
             }
-            entry.properties[key] = value;
+            appendMember(entry.properties, key, value);
         }
         if (!body.contains("name"))
             error(pointer, "a " + block.type + " resource written as a single map needs a 'name' property");
@@ -413,6 +413,10 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
     if (!manifest.ccm || !manifest.ccm->resources)
         return out;
     const auto &blocks = *manifest.ccm->resources;
+    std::size_t entries = 0;
+    for (const ResourceBlock &block : blocks)
+        entries += block.entries.size();
+    out.reserve(entries);
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const ResourceBlock &block = blocks[b];
         const ResourceEntry *defaults = nullptr;
@@ -436,14 +440,20 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
             resource.pointer = entryPointer(block, b, e, pointers);
             resource.defaultsPointer = defaultsPointer;
             if (defaults) {
-                resource.properties = defaults->properties;
+                // Defaults first, each replaced by the entry's own value, then the entry's others.
                 for (const auto &[key, value] : defaults->properties.items()) {
-                    if (!entry.properties.contains(key))
+                    const auto own = entry.properties.find(key);
+                    if (own == entry.properties.end())
                         resource.inherited.push_back(key);
+                    appendMember(resource.properties, key, own == entry.properties.end() ? value : *own);
                 }
+                for (const auto &[key, value] : entry.properties.items()) {
+                    if (!defaults->properties.contains(key))
+                        appendMember(resource.properties, key, value);
+                }
+            } else if (entry.properties.is_object()) {
+                resource.properties = entry.properties;
             }
-            for (const auto &[key, value] : entry.properties.items())
-                resource.properties[key] = value;
             out.push_back(std::move(resource));
         }
     }

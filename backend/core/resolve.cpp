@@ -8,6 +8,9 @@
 #include "template_scope.h"
 #include "validator.h"
 
+#include <algorithm>
+#include <array>
+#include <map>
 #include <sstream>
 
 namespace ccm {
@@ -26,6 +29,21 @@ std::string wrapJetResources(const std::string &rendered)
     for (std::string line; std::getline(lines, line);)
         text += (line.empty() ? std::string() : std::string(kJetWrapIndent, ' ') + line) + '\n';
     return text;
+}
+
+/// The template rule of a property schema (null for a property the type does not have).
+PropertyTemplates templatesOf(const Json &schema)
+{
+    if (!schema.is_object())
+        return PropertyTemplates::String;
+    if (schema.value("x-ccm-deferred", false))
+        return PropertyTemplates::Deferred;
+    const std::string rule = schema.value("x-ccm-templates", std::string());
+    if (rule == "none")
+        return PropertyTemplates::None;
+    if (rule == "typed")
+        return PropertyTemplates::Typed;
+    return PropertyTemplates::String;
 }
 
 class ManifestResolver
@@ -53,7 +71,9 @@ public:
         m_out.data = std::move(data.data);
 
         const TemplateScope scope(m_options.facts, m_out.data, m_options.environ, m_options.baseDirectory);
-        const CcmSettings settings = m_manifest.manifest.ccm.value_or(CcmSettings{});
+        // A reference, not value_or(): a copy would duplicate every resource of the manifest.
+        static const CcmSettings kNoSettings;
+        const CcmSettings &settings = m_manifest.manifest.ccm ? *m_manifest.manifest.ccm : kNoSettings;
         m_out.preMessage = resolveMessage(settings.preMessage, "/ccm/pre_message", scope);
         m_out.postMessage = resolveMessage(settings.postMessage, "/ccm/post_message", scope);
         m_out.failOnError = settings.failOnError.value_or(false);
@@ -162,7 +182,7 @@ private:
             for (const auto &[key, value] : flat.properties.items()) {
                 const PropertyTemplates rule = propertyTemplates(flat.type, key);
                 if (rule == PropertyTemplates::Deferred || rule == PropertyTemplates::None) {
-                    resource.properties[key] = value;
+                    appendMember(resource.properties, key, value);
                     continue;
                 }
                 const TemplateValue mode = rule == PropertyTemplates::Typed ? TemplateValue::Typed : TemplateValue::String;
@@ -175,7 +195,7 @@ private:
                     failed = true;
                     continue;
                 }
-                resource.properties[key] = std::move(resolved).value();
+                appendMember(resource.properties, key, std::move(resolved).value());
             }
             if (!failed)
                 m_out.resources.push_back(std::move(resource));
@@ -195,17 +215,24 @@ private:
 
 PropertyTemplates propertyTemplates(std::string_view type, std::string_view property)
 {
-    const Json &schema = SchemaRegistry::instance().propertySchema(type, property);
-    if (!schema.is_object())
+    // Asked for every property of every resource; the rules never change, so each is read from
+    // the schemas once.
+    using TypeRules = std::map<std::string, PropertyTemplates, std::less<>>;
+    static const std::array<TypeRules, kResourceTypes.size()> rules = [] {
+        std::array<TypeRules, kResourceTypes.size()> table;
+        const SchemaRegistry &registry = SchemaRegistry::instance();
+        for (std::size_t t = 0; t < kResourceTypes.size(); ++t) {
+            for (const std::string &name : registry.propertyOrder(kResourceTypes[t]))
+                table[t].emplace(name, templatesOf(registry.propertySchema(kResourceTypes[t], name)));
+        }
+        return table;
+    }();
+    const auto known = std::find(kResourceTypes.begin(), kResourceTypes.end(), type);
+    if (known == kResourceTypes.end())
         return PropertyTemplates::String;
-    if (schema.value("x-ccm-deferred", false))
-        return PropertyTemplates::Deferred;
-    const std::string rule = schema.value("x-ccm-templates", std::string());
-    if (rule == "none")
-        return PropertyTemplates::None;
-    if (rule == "typed")
-        return PropertyTemplates::Typed;
-    return PropertyTemplates::String;
+    const TypeRules &typeRules = rules[static_cast<std::size_t>(known - kResourceTypes.begin())];
+    const auto rule = typeRules.find(property);
+    return rule == typeRules.end() ? PropertyTemplates::String : rule->second;
 }
 
 ResolvedManifest resolveManifest(const LoadedManifest &manifest, std::string_view text, const ResolveOptions &options)

@@ -11,6 +11,12 @@
 #include <valijson/validator.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
 
 namespace ccm {
 namespace {
@@ -77,10 +83,292 @@ std::string numberText(const Json &number)
     return number.dump();
 }
 
+/// A schema reduced to the keywords the project's schemas use, to tell quickly that a value
+/// conforms. valijson copies an error context for every node it visits, which made it most of
+/// the cost of validating a manifest; most values conform, so they are settled here and only the
+/// others go through valijson, which words the findings. The rules follow valijson's draft 7
+/// with strict types. A schema that uses any other keyword is left to valijson whole.
+class QuickSchema {
+public:
+    /// Follows a $ref of a node that lives in `file`, updating `file`; a null value when the
+    /// reference leads nowhere.
+    using Resolver = std::function<const Json &(const Json &, std::string &)>;
+
+    /// Null when the schema, or one it refers to, uses something this does not evaluate.
+    static std::unique_ptr<QuickSchema> compile(const Json &root, std::string_view file, const Resolver &resolve)
+    {
+        auto quick = std::make_unique<QuickSchema>();
+        std::string currentFile(file);
+        quick->m_root = quick->node(root, currentFile, resolve);
+        if (!quick->m_root)
+            return nullptr;
+        return quick;
+    }
+
+    [[nodiscard]] bool accepts(const Json &value) const { return accepts(*m_root, value); }
+
+private:
+    enum TypeBit : std::uint8_t {
+        kNull = 1,
+        kBoolean = 2,
+        kInteger = 4,
+        kNumber = 8,
+        kString = 16,
+        kArray = 32,
+        kObject = 64,
+    };
+    enum class Extra { Any, None, Schema };
+
+    struct Node {
+        bool never = false; ///< the schema `false`
+        std::uint8_t types = 0; ///< 0: any type
+        std::optional<std::vector<std::string>> enumStrings;
+        std::optional<double> minimum;
+        std::optional<double> maximum;
+        std::optional<std::uint64_t> minProperties;
+        std::optional<std::uint64_t> maxProperties;
+        std::vector<std::string> required;
+        bool hasProperties = false; ///< properties or additionalProperties is given
+        std::vector<std::pair<std::string, const Node *>> properties;
+        Extra extra = Extra::Any;
+        const Node *extraSchema = nullptr;
+        const Node *items = nullptr;
+        std::vector<const Node *> oneOf;
+    };
+
+    static std::uint8_t typeBits(const Json &value)
+    {
+        switch (value.type()) {
+        case Json::value_t::null:
+            return kNull;
+        case Json::value_t::boolean:
+            return kBoolean;
+        case Json::value_t::number_integer:
+        case Json::value_t::number_unsigned:
+            return kInteger | kNumber;
+        case Json::value_t::number_float:
+            return kNumber;
+        case Json::value_t::string:
+            return kString;
+        case Json::value_t::array:
+            return kArray;
+        case Json::value_t::object:
+            return kObject;
+        default:
+            return 0;
+        }
+    }
+
+    static std::optional<std::uint8_t> typeBit(const Json &name)
+    {
+        static const std::array<std::pair<std::string_view, std::uint8_t>, 7> names {
+            {{"null", kNull}, {"boolean", kBoolean}, {"integer", kInteger}, {"number", kNumber}, {"string", kString},
+                {"array", kArray}, {"object", kObject}}};
+        if (!name.is_string())
+            return std::nullopt;
+        for (const auto &[text, bit] : names) {
+            if (name.get_ref<const std::string &>() == text)
+                return bit;
+        }
+        return std::nullopt;
+    }
+
+    static bool isAnnotation(std::string_view keyword)
+    {
+        return keyword == "title" || keyword == "description" || keyword == "default" || keyword == "deprecated"
+            || keyword == "$schema" || keyword == "definitions" || keyword == "examples" || keyword.starts_with("x-");
+    }
+
+    /// The node for a schema, built once per schema document node; null when unsupported.
+    const Node *node(const Json &schema, std::string &file, const Resolver &resolve)
+    {
+        // Siblings of $ref are ignored, as valijson does for draft 7.
+        const Json &target = resolve(schema, file);
+        if (!target.is_object() && !target.is_boolean())
+            return nullptr;
+        if (const auto built = m_built.find(&target); built != m_built.end())
+            return built->second;
+        // Recorded before the keywords are read, so that a schema that refers to itself ends.
+        Node &out = m_nodes.emplace_back();
+        m_built.emplace(&target, &out);
+        if (target.is_boolean()) {
+            out.never = !target.get<bool>();
+            return &out;
+        }
+        for (const auto &[keyword, value] : target.items()) {
+            if (isAnnotation(keyword))
+                continue;
+            if (!addKeyword(out, keyword, value, file, resolve))
+                return nullptr;
+        }
+        return &out;
+    }
+
+    bool addKeyword(
+        Node &out, const std::string &keyword, const Json &value, const std::string &file, const Resolver &resolve)
+    {
+        const auto child = [&](const Json &schema) {
+            std::string childFile = file;
+            return node(schema, childFile, resolve);
+        };
+        if (keyword == "type") {
+            for (const Json &name : value.is_array() ? value : Json::array({value})) {
+                const auto bit = typeBit(name);
+                if (!bit)
+                    return false;
+                out.types |= *bit;
+            }
+            return true;
+        }
+        if (keyword == "enum") {
+            if (!value.is_array())
+                return false;
+            out.enumStrings.emplace();
+            for (const Json &option : value) {
+                if (!option.is_string())
+                    return false;
+                out.enumStrings->push_back(option.get<std::string>());
+            }
+            return true;
+        }
+        if (keyword == "minimum" || keyword == "maximum") {
+            if (!value.is_number())
+                return false;
+            (keyword == "minimum" ? out.minimum : out.maximum) = value.get<double>();
+            return true;
+        }
+        if (keyword == "minProperties" || keyword == "maxProperties") {
+            if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+                return false;
+            (keyword == "minProperties" ? out.minProperties : out.maxProperties) = value.get<std::uint64_t>();
+            return true;
+        }
+        if (keyword == "required") {
+            if (!value.is_array())
+                return false;
+            for (const Json &name : value) {
+                if (!name.is_string())
+                    return false;
+                out.required.push_back(name.get<std::string>());
+            }
+            return true;
+        }
+        if (keyword == "properties") {
+            if (!value.is_object())
+                return false;
+            out.hasProperties = true;
+            for (const auto &[name, schema] : value.items()) {
+                const Node *property = child(schema);
+                if (!property)
+                    return false;
+                out.properties.emplace_back(name, property);
+            }
+            return true;
+        }
+        if (keyword == "additionalProperties") {
+            out.hasProperties = true;
+            if (value.is_boolean()) {
+                out.extra = value.get<bool>() ? Extra::Any : Extra::None;
+                return true;
+            }
+            if (!value.is_object())
+                return false;
+            out.extra = Extra::Schema;
+            out.extraSchema = child(value);
+            return out.extraSchema != nullptr;
+        }
+        if (keyword == "items") {
+            if (!value.is_object() && !value.is_boolean())
+                return false;
+            out.items = child(value);
+            return out.items != nullptr;
+        }
+        if (keyword == "oneOf") {
+            if (!value.is_array() || value.empty())
+                return false;
+            for (const Json &schema : value) {
+                const Node *branch = child(schema);
+                if (!branch)
+                    return false;
+                out.oneOf.push_back(branch);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    bool accepts(const Node &schema, const Json &value) const
+    {
+        if (schema.never)
+            return false;
+        const std::uint8_t type = typeBits(value);
+        if (type == 0 || (schema.types != 0 && (schema.types & type) == 0))
+            return false;
+        if (schema.enumStrings
+            && (!value.is_string()
+                || std::find(
+                       schema.enumStrings->begin(), schema.enumStrings->end(), value.get_ref<const std::string &>())
+                    == schema.enumStrings->end()))
+            return false;
+        if (value.is_number()) {
+            const double number = value.get<double>();
+            if ((schema.minimum && number < *schema.minimum) || (schema.maximum && number > *schema.maximum))
+                return false;
+        }
+        if (value.is_object() && !acceptsObject(schema, value))
+            return false;
+        if (value.is_array() && schema.items) {
+            for (const Json &item : value) {
+                if (!accepts(*schema.items, item))
+                    return false;
+            }
+        }
+        if (!schema.oneOf.empty()) {
+            const auto matching = std::count_if(
+                schema.oneOf.begin(), schema.oneOf.end(), [&](const Node *branch) { return accepts(*branch, value); });
+            if (matching != 1)
+                return false;
+        }
+        return true;
+    }
+
+    bool acceptsObject(const Node &schema, const Json &value) const
+    {
+        if ((schema.minProperties && value.size() < *schema.minProperties)
+            || (schema.maxProperties && value.size() > *schema.maxProperties))
+            return false;
+        for (const std::string &name : schema.required) {
+            if (!value.contains(name))
+                return false;
+        }
+        if (!schema.hasProperties)
+            return true;
+        for (const auto &[key, item] : value.items()) {
+            const auto property = std::find_if(schema.properties.begin(), schema.properties.end(),
+                [&](const auto &known) { return known.first == key; });
+            if (property != schema.properties.end()) {
+                if (!accepts(*property->second, item))
+                    return false;
+            } else if (schema.extra == Extra::None
+                || (schema.extra == Extra::Schema && !accepts(*schema.extraSchema, item))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    std::deque<Node> m_nodes;
+    std::map<const Json *, const Node *> m_built;
+    const Node *m_root = nullptr;
+};
+
 } // namespace
 
 struct SchemaRegistry::Compiled {
-    valijson::Schema schema;
+    std::once_flag once;
+    std::unique_ptr<valijson::Schema> schema; ///< null when the file is missing or does not compile
+    std::unique_ptr<QuickSchema> quick; ///< null when the schema uses more than it evaluates
+    std::vector<std::string> errors;
 };
 
 const SchemaRegistry &SchemaRegistry::instance()
@@ -97,41 +385,17 @@ SchemaRegistry::SchemaRegistry()
         const auto text = schemas::embeddedSchema(name);
         Json parsed = Json::parse(text->begin(), text->end(), nullptr, false);
         if (parsed.is_discarded()) {
-            m_loadErrors.push_back("schema " + std::string(name) + " is not valid JSON");
+            m_parseErrors.emplace_back(std::string(name), "schema " + std::string(name) + " is not valid JSON");
             continue;
         }
         m_documents.emplace(std::string(name), std::move(parsed));
     }
 
-    const auto fetch = [this](const std::string &uri) -> const nlohmann::json * {
-        const Json &doc = document(uri);
-        if (doc.is_null())
-            return nullptr;
-        return new nlohmann::json(toPlain(doc));
-    };
-    const auto release = [](const nlohmann::json *doc) { delete doc; };
-
-    std::vector<std::string> toCompile{"manifest.json"};
+    m_compileOrder.emplace_back("manifest.json");
     for (std::string_view type : kResourceTypes)
-        toCompile.push_back(std::string(type) + ".json");
-    for (const std::string &file : toCompile) {
-        const Json &doc = document(file);
-        if (doc.is_null()) {
-            m_loadErrors.push_back("schema " + file + " is missing");
-            continue;
-        }
-        auto compiled = std::make_unique<Compiled>();
-        try {
-            const nlohmann::json plain = toPlain(doc);
-            valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-            valijson::adapters::NlohmannJsonAdapter adapter(plain);
-            parser.populateSchema(adapter, compiled->schema, fetch, release);
-        } catch (const std::exception &e) {
-            m_loadErrors.push_back("schema " + file + " does not compile: " + e.what());
-            continue;
-        }
-        m_compiled.emplace(file, std::move(compiled));
-    }
+        m_compileOrder.push_back(std::string(type) + ".json");
+    for (const std::string &file : m_compileOrder)
+        m_compiled.emplace(file, std::make_unique<Compiled>());
 
     for (std::string_view type : kResourceTypes) {
         std::vector<std::string> order;
@@ -142,6 +406,74 @@ SchemaRegistry::SchemaRegistry()
         }
         m_order.emplace(std::string(type), std::move(order));
     }
+}
+
+const SchemaRegistry::Compiled *SchemaRegistry::compiled(std::string_view file) const
+{
+    const auto it = m_compiled.find(file);
+    if (it == m_compiled.end())
+        return nullptr;
+    Compiled &entry = *it->second;
+    std::call_once(entry.once, [&] {
+        const Json &doc = document(file);
+        if (doc.is_null()) {
+            entry.errors.push_back("schema " + std::string(file) + " is missing");
+            return;
+        }
+        const auto fetch = [this](const std::string &uri) -> const nlohmann::json * {
+            const Json &fetched = document(uri);
+            if (fetched.is_null())
+                return nullptr;
+            return new nlohmann::json(toPlain(fetched));
+        };
+        const auto release = [](const nlohmann::json *fetched) { delete fetched; };
+        auto schema = std::make_unique<valijson::Schema>();
+        try {
+            const nlohmann::json plain = toPlain(doc);
+            valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+            valijson::adapters::NlohmannJsonAdapter adapter(plain);
+            parser.populateSchema(adapter, *schema, fetch, release);
+        } catch (const std::exception &e) {
+            std::string message = "schema ";
+            message += file;
+            message += " does not compile: ";
+            message += e.what();
+            entry.errors.push_back(std::move(message));
+            return;
+        }
+        entry.schema = std::move(schema);
+        entry.quick
+            = QuickSchema::compile(doc, file, [this](const Json &node, std::string &currentFile) -> const Json & {
+                  return resolveIn(node, currentFile);
+              });
+    });
+    return &entry;
+}
+
+const std::vector<std::string> &SchemaRegistry::loadErrors() const
+{
+    std::call_once(m_allCompiled, [this] {
+        for (const auto &[file, message] : m_parseErrors)
+            m_loadErrors.push_back(message);
+        for (const std::string &file : m_compileOrder) {
+            const std::vector<std::string> &errors = compiled(file)->errors;
+            m_loadErrors.insert(m_loadErrors.end(), errors.begin(), errors.end());
+        }
+    });
+    return m_loadErrors;
+}
+
+std::vector<std::string> SchemaRegistry::loadErrors(std::string_view type) const
+{
+    const std::string file = std::string(type) + ".json";
+    std::vector<std::string> errors;
+    for (const auto &[parsedFile, message] : m_parseErrors) {
+        if (parsedFile == file)
+            errors.push_back(message);
+    }
+    if (const Compiled *entry = compiled(file))
+        errors.insert(errors.end(), entry->errors.begin(), entry->errors.end());
+    return errors;
 }
 
 const Json &SchemaRegistry::document(std::string_view fileName) const
@@ -197,8 +529,8 @@ const Json &SchemaRegistry::propertySchema(std::string_view type, std::string_vi
 std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type, const Json &body) const
 {
     const std::string file = std::string(type) + ".json";
-    const auto it = m_compiled.find(file);
-    if (it == m_compiled.end())
+    const Compiled *entry = compiled(file);
+    if (!entry || !entry->schema)
         return {};
     std::vector<SchemaViolation> out;
     const auto &known = propertyOrder(type);
@@ -212,7 +544,7 @@ std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type,
             out.push_back({appendPointer("", key), std::move(message), true});
         }
     }
-    for (SchemaViolation &violation : validate(*it->second, typeSchema(type), file, body)) {
+    for (SchemaViolation &violation : validate(*entry, typeSchema(type), file, body)) {
         // Unknown top-level properties are reported above, with a suggestion.
         if (violation.atKey && violation.pointer.find('/', 1) == std::string::npos)
             continue;
@@ -223,20 +555,22 @@ std::vector<SchemaViolation> SchemaRegistry::validateBody(std::string_view type,
 
 std::vector<SchemaViolation> SchemaRegistry::validateDocument(const Json &documentValue) const
 {
-    const auto it = m_compiled.find("manifest.json");
-    if (it == m_compiled.end())
+    const Compiled *entry = compiled("manifest.json");
+    if (!entry || !entry->schema)
         return {};
-    return validate(*it->second, document("manifest.json"), "manifest.json", documentValue);
+    return validate(*entry, document("manifest.json"), "manifest.json", documentValue);
 }
 
 std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, const Json &schemaRoot,
                                                       std::string_view file, const Json &value) const
 {
+    if (compiled.quick && compiled.quick->accepts(value))
+        return {};
     const nlohmann::json plain = toPlain(value);
     valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(plain);
-    if (validator.validate(compiled.schema, target, &results))
+    if (validator.validate(*compiled.schema, target, &results))
         return {};
 
     // Finds the sub-schema that applies at an instance pointer, following properties, items,

@@ -5,8 +5,10 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ccm {
@@ -19,9 +21,11 @@ struct SchemaViolation {
     bool atKey = false; ///< the problem is the key itself (an unknown property), not its value
 };
 
-/// The project's JSON Schemas (resources/schemas), compiled into the binary and loaded once.
-/// Gives the schema documents, the canonical property order of each type, and validation of
-/// resource bodies and whole documents with readable messages.
+/// The project's JSON Schemas (resources/schemas), compiled into the binary. The documents are
+/// read once; each schema is compiled for validation the first time it is needed, so a process
+/// pays only for the types its manifest uses. Gives the schema documents, the canonical property
+/// order of each type, and validation of resource bodies and whole documents with readable
+/// messages.
 class SchemaRegistry
 {
 public:
@@ -49,14 +53,20 @@ public:
     /// Validates a whole manifest document against manifest.json.
     [[nodiscard]] std::vector<SchemaViolation> validateDocument(const Json &document) const;
 
-    /// Problems compiling the embedded schemas; empty in a correct build.
-    [[nodiscard]] const std::vector<std::string> &loadErrors() const { return m_loadErrors; }
+    /// Problems reading or compiling the embedded schemas; empty in a correct build. Compiles
+    /// every schema.
+    [[nodiscard]] const std::vector<std::string> &loadErrors() const;
+    /// The problems of loadErrors() that concern one resource type's schema: its file missing or
+    /// not valid JSON, or the schema not compiling (which covers the files it refers to).
+    [[nodiscard]] std::vector<std::string> loadErrors(std::string_view type) const;
 
 private:
     SchemaRegistry();
     /// resolve() that also updates file to the document the result lives in.
     const Json &resolveIn(const Json &node, std::string &file) const;
     struct Compiled;
+    /// The compiled schema of a file, compiling it on first use; null for a file never compiled.
+    const Compiled *compiled(std::string_view file) const;
 
     std::vector<SchemaViolation> validate(const Compiled &compiled, const Json &schemaRoot, std::string_view file,
                                           const Json &value) const;
@@ -64,7 +74,12 @@ private:
     std::map<std::string, Json, std::less<>> m_documents;
     std::map<std::string, std::vector<std::string>, std::less<>> m_order;
     std::map<std::string, std::unique_ptr<Compiled>, std::less<>> m_compiled;
-    std::vector<std::string> m_loadErrors;
+    /// Files that are not valid JSON, with the message, in the order the files are embedded.
+    std::vector<std::pair<std::string, std::string>> m_parseErrors;
+    /// Files compiled for validation, in the order loadErrors() lists their problems.
+    std::vector<std::string> m_compileOrder;
+    mutable std::once_flag m_allCompiled;
+    mutable std::vector<std::string> m_loadErrors;
 };
 
 } // namespace ccm

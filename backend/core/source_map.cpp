@@ -2,13 +2,14 @@
 #include "source_map.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ccm {
 
-std::string escapePointerToken(std::string_view token)
+namespace {
+
+void appendEscaped(std::string &out, std::string_view token)
 {
-    std::string out;
-    out.reserve(token.size());
     for (char c : token) {
         if (c == '~')
             out += "~0";
@@ -17,14 +18,28 @@ std::string escapePointerToken(std::string_view token)
         else
             out += c;
     }
+}
+
+} // namespace
+
+std::string escapePointerToken(std::string_view token)
+{
+    std::string out;
+    out.reserve(token.size());
+    appendEscaped(out, token);
     return out;
+}
+
+void appendPointerToken(std::string &pointer, std::string_view token)
+{
+    pointer += '/';
+    appendEscaped(pointer, token);
 }
 
 std::string appendPointer(std::string_view base, std::string_view token)
 {
     std::string out(base);
-    out += '/';
-    out += escapePointerToken(token);
+    appendPointerToken(out, token);
     return out;
 }
 
@@ -36,20 +51,64 @@ std::string appendPointer(std::string_view base, std::size_t index)
     return out;
 }
 
-void SourceMap::add(std::string pointer, NodeLocation location)
+void SourceMap::add(std::string_view pointer, NodeLocation location)
 {
-    m_locations.insert_or_assign(std::move(pointer), location);
+    if (2 * (m_entries.size() + 1) > m_slots.size())
+        grow();
+    const std::size_t hash = std::hash<std::string_view> {}(pointer);
+    const std::size_t slot = slotOf(pointer, hash);
+    if (m_slots[slot] != 0) {
+        m_entries[m_slots[slot] - 1].location = location;
+        return;
+    }
+    m_entries.push_back(Entry {m_pointers.size(), pointer.size(), hash, location});
+    m_pointers += pointer;
+    m_slots[slot] = m_entries.size();
+}
+
+std::size_t SourceMap::slotOf(std::string_view pointer, std::size_t hash) const
+{
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+        const std::size_t entry = m_slots[slot];
+        if (entry == 0)
+            return slot;
+        const Entry &candidate = m_entries[entry - 1];
+        if (candidate.hash == hash && pointerOf(candidate) == pointer)
+            return slot;
+    }
+}
+
+void SourceMap::grow()
+{
+    m_slots.assign(std::max<std::size_t>(64, m_slots.size() * 2), 0);
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        // Pointers are unique, so each entry takes the first free slot on its way.
+        std::size_t slot = m_entries[i].hash & mask;
+        while (m_slots[slot] != 0)
+            slot = (slot + 1) & mask;
+        m_slots[slot] = i + 1;
+    }
+}
+
+const NodeLocation *SourceMap::find(std::string_view pointer) const
+{
+    if (m_slots.empty())
+        return nullptr;
+    const std::size_t entry = m_slots[slotOf(pointer, std::hash<std::string_view> {}(pointer))];
+    return entry == 0 ? nullptr : &m_entries[entry - 1].location;
 }
 
 const NodeLocation *SourceMap::nearest(std::string_view pointer) const
 {
-    std::string key(pointer);
     while (true) {
-        if (auto it = m_locations.find(key); it != m_locations.end())
-            return &it->second;
-        if (key.empty())
+        if (const NodeLocation *location = find(pointer))
+            return location;
+        if (pointer.empty())
             return nullptr;
-        key.erase(key.rfind('/'));
+        const std::size_t slash = pointer.rfind('/');
+        pointer = slash == std::string_view::npos ? std::string_view() : pointer.substr(0, slash);
     }
 }
 

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ccm {
@@ -17,6 +16,8 @@ std::string escapePointerToken(std::string_view token);
 /// base + "/" + escaped token.
 std::string appendPointer(std::string_view base, std::string_view token);
 std::string appendPointer(std::string_view base, std::size_t index);
+/// Appends "/" + escaped token to pointer in place, for building pointers while walking a document.
+void appendPointerToken(std::string &pointer, std::string_view token);
 
 /// The unescaped reference tokens of a JSON Pointer: "/a~1b/0" -> {"a/b", "0"}; "" -> {}.
 std::vector<std::string> splitPointer(std::string_view pointer);
@@ -31,7 +32,8 @@ struct NodeLocation {
 class SourceMap
 {
 public:
-    void add(std::string pointer, NodeLocation location);
+    /// Records the location of the node at pointer, replacing an earlier one.
+    void add(std::string_view pointer, NodeLocation location);
 
     /// Position of the value at pointer, or of the nearest enclosing node that has one.
     [[nodiscard]] SourcePosition valueAt(std::string_view pointer) const;
@@ -39,13 +41,33 @@ public:
     /// nearest enclosing node.
     [[nodiscard]] SourcePosition keyAt(std::string_view pointer) const;
 
-    [[nodiscard]] bool contains(std::string_view pointer) const { return m_locations.contains(std::string(pointer)); }
-    [[nodiscard]] std::size_t size() const { return m_locations.size(); }
+    [[nodiscard]] bool contains(std::string_view pointer) const { return find(pointer) != nullptr; }
+    [[nodiscard]] std::size_t size() const { return m_entries.size(); }
 
 private:
-    const NodeLocation *nearest(std::string_view pointer) const;
+    struct Entry {
+        std::size_t offset; ///< of the pointer in m_pointers
+        std::size_t length;
+        std::size_t hash; ///< of the pointer, kept so that growing and probing do not hash again
+        NodeLocation location;
+    };
 
-    std::unordered_map<std::string, NodeLocation> m_locations;
+    const NodeLocation *find(std::string_view pointer) const;
+    const NodeLocation *nearest(std::string_view pointer) const;
+    [[nodiscard]] std::string_view pointerOf(const Entry &entry) const
+    {
+        return std::string_view(m_pointers).substr(entry.offset, entry.length);
+    }
+    /// The slot that holds pointer, or the empty slot where it belongs.
+    [[nodiscard]] std::size_t slotOf(std::string_view pointer, std::size_t hash) const;
+    void grow();
+
+    // A document has a node per few bytes of text: every pointer in one string and an open
+    // addressing table of entry numbers cost a few allocations in all, where a node-based map
+    // cost two per node to build and as many to free.
+    std::string m_pointers;
+    std::vector<Entry> m_entries;
+    std::vector<std::size_t> m_slots; ///< entry number + 1, 0 for an empty slot
 };
 
 /// The start of every line of a text, to turn byte offsets into positions. The text itself is not

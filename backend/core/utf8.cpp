@@ -46,6 +46,11 @@ std::size_t invalidUtf8Offset(std::string_view text)
 {
     char32_t codePoint = 0;
     for (std::size_t i = 0; i < text.size();) {
+        // Manifests are mostly ASCII, which needs no decoding.
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+            ++i;
+            continue;
+        }
         const std::size_t length = decodeUtf8(text, i, codePoint);
         if (length == 0)
             return i;

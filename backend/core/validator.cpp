@@ -8,8 +8,8 @@
 #include "template_string.h"
 
 #include <algorithm>
-#include <map>
 #include <regex>
+#include <unordered_map>
 
 namespace ccm {
 namespace {
@@ -89,7 +89,7 @@ private:
         m_out.push_back({severity, m_resource.label() + ": " + message, pointer, position});
     }
     /// A problem with the value of a property.
-    void atValue(const std::string &property, const std::string &message, Severity severity = Severity::Error)
+    void atValue(std::string_view property, const std::string &message, Severity severity = Severity::Error)
     {
         const std::string pointer = m_resource.propertyPointer(property);
         report(severity, pointer, m_loaded.sourceMap.valueAt(pointer), message);
@@ -100,7 +100,7 @@ private:
         report(severity, pointer, m_loaded.sourceMap.valueAt(pointer), message);
     }
     /// A problem with a property's key (it should not be there).
-    void atKey(const std::string &property, const std::string &message, Severity severity = Severity::Error)
+    void atKey(std::string_view property, const std::string &message, Severity severity = Severity::Error)
     {
         const std::string pointer = m_resource.propertyPointer(property);
         report(severity, pointer, m_loaded.sourceMap.keyAt(pointer), message);
@@ -121,20 +121,30 @@ private:
     }
 
     // --- access -----------------------------------------------------------------------------
-    bool has(const std::string &property) const
+    /// The value of a property, or null when the resource does not have it. Every rule asks for
+    /// several properties of every resource, so one search each, without building a key string.
+    const Json *property(std::string_view name) const
     {
-        return m_props.contains(property) && !m_props[property].is_null();
+        const auto it = m_props.find(name);
+        return it == m_props.end() ? nullptr : &*it;
+    }
+    bool has(std::string_view name) const
+    {
+        const Json *value = property(name);
+        return value && !value->is_null();
     }
     /// The string value of a property, when it is a string.
-    std::optional<std::string> text(const std::string &property) const
+    std::optional<std::string> text(std::string_view name) const
     {
-        if (!m_props.contains(property) || !m_props[property].is_string())
+        const Json *value = property(name);
+        if (!value || !value->is_string())
             return std::nullopt;
-        return m_props[property].get<std::string>();
+        return value->get<std::string>();
     }
-    bool isTrue(const std::string &property) const
+    bool isTrue(std::string_view name) const
     {
-        return m_props.contains(property) && m_props[property].is_boolean() && m_props[property].get<bool>();
+        const Json *value = property(name);
+        return value && value->is_boolean() && value->get<bool>();
     }
     std::string ensure() const
     {
@@ -149,12 +159,12 @@ private:
     }
 
     // --- shared rules -------------------------------------------------------------------------
-    void requireProperty(const std::string &property, const std::string &why)
+    void requireProperty(std::string_view property, std::string_view why)
     {
         if (!has(property))
-            atResource(property + " is required" + why);
+            atResource(std::string(property) + " is required" + std::string(why));
         else if (auto value = text(property); value && value->empty())
-            atValue(property, property + " must not be empty");
+            atValue(property, std::string(property) + " must not be empty");
     }
 
     void checkAbsoluteCleanPath(const std::string &property, const std::string &what)
@@ -585,6 +595,21 @@ private:
     Diagnostics &m_out;
 };
 
+/// Problems with the embedded schemas of the types the manifest uses; none in a correct build.
+void reportSchemaProblems(const Manifest &manifest, Diagnostics &out)
+{
+    if (!manifest.ccm || !manifest.ccm->resources)
+        return;
+    std::vector<std::string_view> types;
+    for (const ResourceBlock &block : *manifest.ccm->resources) {
+        if (std::find(types.begin(), types.end(), block.type) != types.end())
+            continue;
+        types.push_back(block.type);
+        for (const std::string &problem : SchemaRegistry::instance().loadErrors(block.type))
+            out.push_back({Severity::Error, "internal schema error: " + problem, "", {}});
+    }
+}
+
 void checkSchemas(const LoadedManifest &loaded, Diagnostics &out)
 {
     const Manifest &manifest = loaded.manifest;
@@ -617,7 +642,8 @@ void checkSchemas(const LoadedManifest &loaded, Diagnostics &out)
 void checkDuplicates(const LoadedManifest &loaded, const std::vector<FlatResource> &resources, Diagnostics &out)
 {
     // type#name and type#alias share one namespace: references resolve through either.
-    std::map<std::string, std::string> seen;
+    std::unordered_map<std::string, std::string> seen;
+    seen.reserve(resources.size());
     const auto claim = [&](const FlatResource &resource, const std::string &key, const std::string &pointer,
                            bool isAlias) {
         if (isTemplated(key))
@@ -643,7 +669,8 @@ void checkDuplicates(const LoadedManifest &loaded, const std::vector<FlatResourc
 
 void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatResource> &resources, Diagnostics &out)
 {
-    std::map<std::string, std::size_t> firstIndex;
+    std::unordered_map<std::string, std::size_t> firstIndex;
+    firstIndex.reserve(resources.size());
     for (std::size_t i = 0; i < resources.size(); ++i) {
         firstIndex.emplace(resources[i].label(), i);
         if (resources[i].properties.contains("alias") && resources[i].properties["alias"].is_string())
@@ -736,8 +763,7 @@ Diagnostics validateManifest(const LoadedManifest &loaded)
     Diagnostics out = loaded.diagnostics;
     if (!loaded.parsed)
         return out;
-    for (const std::string &problem : SchemaRegistry::instance().loadErrors())
-        out.push_back({Severity::Error, "internal schema error: " + problem, "", {}});
+    reportSchemaProblems(loaded.manifest, out);
     checkSchemas(loaded, out);
     const std::vector<FlatResource> resources = flatten(loaded.manifest, &loaded.entryPointers);
     for (const FlatResource &resource : resources)

@@ -164,6 +164,11 @@ private Q_SLOTS:
                               "        - defaults: {ensure: latest, provider: apt}\n        - git: {ensure: present}\n")
             << QStringList{QStringLiteral("package#vim {\"ensure\":\"latest\",\"provider\":\"apt\"}"),
                            QStringLiteral("package#git {\"ensure\":\"present\",\"provider\":\"apt\"}")};
+        QTest::newRow("own values take the defaults' place, own properties follow")
+            << QStringLiteral("ccm:\n  resources:\n    - file:\n        - defaults: {owner: root, group: root}\n"
+                              "        - /etc/motd: {mode: \"0644\", group: wheel}\n")
+            << QStringList {
+                   QStringLiteral("file#/etc/motd {\"owner\":\"root\",\"group\":\"wheel\",\"mode\":\"0644\"}")};
         QTest::newRow("lists replace whole")
             << QStringLiteral("ccm:\n  resources:\n    - exec:\n        - defaults: {environment: [A=1, B=2]}\n"
                               "        - make: {environment: [C=3]}\n")

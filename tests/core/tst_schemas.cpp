@@ -202,6 +202,64 @@ private Q_SLOTS:
         QVERIFY(!SchemaRegistry::instance().validateDocument(read.document->root).empty());
     }
 
+    /// Each keyword the schemas use, met and broken: a body is valid exactly when no violation
+    /// is reported, and the first one points where it should.
+    void bodyVerdicts_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("pointer"); // of the first violation; empty for a valid body
+        const auto row = [](const char *name, const char *type, const char *body, const char *pointer) {
+            QTest::newRow(name) << QString::fromUtf8(type) << QString::fromUtf8(body) << QString::fromUtf8(pointer);
+        };
+        row("plain file", "file", R"({"ensure": "present", "owner": "root", "mode": "0644"})", "");
+        row("type string", "file", R"({"owner": 0})", "/owner");
+        row("type boolean", "file", R"({"force": "yes"})", "/force");
+        row("type integer", "exec", R"({"returns": [0, 1.5]})", "/returns/1");
+        row("integer list", "exec", R"({"returns": [0, 2]})", "");
+        row("enum", "file", R"({"ensure": "gone"})", "/ensure");
+        row("enum is not a number", "service", R"({"ensure": 1})", "/ensure");
+        row("unknown property", "package", R"({"ensure": "present", "colour": 1})", "/colour");
+        row("minimum met", "file", R"({"health_checks": [{"command": "true", "tries": 1}]})", "");
+        row("minimum broken", "file", R"({"health_checks": [{"command": "true", "tries": 0}]})",
+            "/health_checks/0/tries");
+        row("items of a reference", "service", "{\"require\": [\"package#nginx\", 3]}", "/require/1");
+        row("map values", "archive", R"({"headers": {"Accept": "x", "X-Count": 2}})", "/headers/X-Count");
+        row("any map values", "apply", R"({"data": {"a": [1, {"b": null}]}})", "");
+        row("one key", "scaffold", R"({"post": [{"*.go": "go fmt"}]})", "");
+        row("no key", "scaffold", R"({"post": [{}]})", "/post/0");
+        row("two keys", "scaffold", R"({"post": [{"a": "x", "b": "y"}]})", "/post/0");
+        row("oneOf number", "service",
+            R"({"register_when_stable": [{"cluster": "c", "service": "s", "protocol": "http", "address": "a", "priority": 1, "port": 80}]})",
+            "");
+        row("oneOf string", "service",
+            R"({"register_when_stable": [{"cluster": "c", "service": "s", "protocol": "http", "address": "a", "priority": 1, "port": "80"}]})",
+            "");
+        row("oneOf neither", "service",
+            R"({"register_when_stable": [{"cluster": "c", "service": "s", "protocol": "http", "address": "a", "priority": 1, "port": 0}]})",
+            "/register_when_stable/0/port");
+        row("maximum", "service",
+            R"({"register_when_stable": [{"cluster": "c", "service": "s", "protocol": "http", "address": "a", "port": 80, "priority": 256}]})",
+            "/register_when_stable/0/priority");
+        row("required", "service", R"({"register_when_stable": [{"cluster": "c"}]})", "/register_when_stable/0");
+    }
+
+    void bodyVerdicts()
+    {
+        QFETCH(QString, type);
+        QFETCH(QString, body);
+        QFETCH(QString, pointer);
+        const auto violations
+            = SchemaRegistry::instance().validateBody(type.toStdString(), Json::parse(body.toStdString()));
+        if (pointer.isEmpty()) {
+            QVERIFY2(violations.empty(),
+                violations.empty() ? "" : (violations.front().pointer + " " + violations.front().message).c_str());
+            return;
+        }
+        QVERIFY(!violations.empty());
+        QCOMPARE(q(violations.front().pointer), pointer);
+    }
+
     void readableViolations()
     {
         const Json body = Json::parse(R"({"ensure": "present", "owner": "root", "mode": 644, "force": "yes", "colour": 1})");

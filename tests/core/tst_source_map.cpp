@@ -43,6 +43,14 @@ private Q_SLOTS:
         QCOMPARE(ccm::splitPointer(pointer), (std::vector<std::string>{"os:debian/x", "a~b"}));
     }
 
+    void appendInPlace()
+    {
+        std::string pointer = "/data";
+        appendPointerToken(pointer, "a/b~c");
+        QCOMPARE(q(pointer), QStringLiteral("/data/a~1b~0c"));
+        QCOMPARE(q(pointer), q(appendPointer("/data", "a/b~c")));
+    }
+
     void lineIndex_data()
     {
         QTest::addColumn<QString>("text");
@@ -92,6 +100,55 @@ private Q_SLOTS:
         QFETCH(int, expected);
         const SourcePosition position = ccm::positionInScalar(text.toStdString(), {1, 4}, column);
         QCOMPARE(position, (SourcePosition{1, expected}));
+    }
+
+    void lookups_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<int>("valueLine");
+        QTest::addColumn<int>("keyLine");
+        QTest::addColumn<bool>("contained");
+        QTest::newRow("root") << QString() << 1 << 1 << true;
+        QTest::newRow("member") << QStringLiteral("/data") << 3 << 2 << true;
+        QTest::newRow("escaped token") << QStringLiteral("/data/a~1b") << 5 << 4 << true;
+        QTest::newRow("replaced") << QStringLiteral("/data/again") << 9 << 8 << true;
+        QTest::newRow("first of many") << QStringLiteral("/list/0") << 100 << 100 << true;
+        QTest::newRow("last of many") << QStringLiteral("/list/4999") << 5099 << 5099 << true;
+        QTest::newRow("below a member") << QStringLiteral("/data/a~1b/x/y") << 5 << 4 << false;
+        QTest::newRow("below the last of many") << QStringLiteral("/list/4999/x") << 5099 << 5099 << false;
+        QTest::newRow("unknown member") << QStringLiteral("/nothing") << 1 << 1 << false;
+        QTest::newRow("prefix of a member") << QStringLiteral("/dat") << 1 << 1 << false;
+        QTest::newRow("not a pointer") << QStringLiteral("data") << 1 << 1 << false;
+    }
+
+    void lookups()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(int, valueLine);
+        QFETCH(int, keyLine);
+        QFETCH(bool, contained);
+        SourceMap map;
+        map.add("", {{}, {1, 1}});
+        map.add("/data", {{2, 1}, {3, 3}});
+        map.add("/data/a~1b", {{4, 3}, {5, 5}});
+        map.add("/data/again", {{6, 3}, {7, 5}});
+        // Enough nodes that the map grows several times after the early ones went in.
+        for (int i = 0; i < 5000; ++i)
+            map.add("/list/" + std::to_string(i), {{}, {100 + i, 3}});
+        map.add("/data/again", {{8, 3}, {9, 5}});
+        QCOMPARE(map.size(), std::size_t(5004));
+        QCOMPARE(map.valueAt(pointer.toStdString()).line, valueLine);
+        QCOMPARE(map.keyAt(pointer.toStdString()).line, keyLine);
+        QCOMPARE(map.contains(pointer.toStdString()), contained);
+    }
+
+    void emptyMapKnowsNoPosition()
+    {
+        const SourceMap map;
+        QCOMPARE(map.valueAt("/a"), SourcePosition {});
+        QCOMPARE(map.keyAt(""), SourcePosition {});
+        QVERIFY(!map.contains(""));
+        QCOMPARE(map.size(), std::size_t(0));
     }
 };
 

@@ -15,6 +15,15 @@ class TestYamlReader : public QObject
 {
     Q_OBJECT
 
+    /// A map of 40 keys, more than are searched one by one, whose key k7 comes again at the end.
+    static QByteArray largeMapWithDuplicate()
+    {
+        QByteArray text = "big:\n";
+        for (int i = 0; i < 40; ++i)
+            text += "  k" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\n";
+        return text + "  k7: again\n";
+    }
+
 private Q_SLOTS:
     void scalarTyping_data()
     {
@@ -88,6 +97,13 @@ private Q_SLOTS:
         QTest::newRow("two documents") << QByteArray("data: {}\n---\nccm: {}\n") << QStringLiteral("2 YAML documents") << 3;
         QTest::newRow("duplicate key") << QByteArray("data:\n  a: 1\n  a: 2\n") << QStringLiteral("duplicate key 'a' (first defined at line 2)") << 3;
         QTest::newRow("complex key") << QByteArray("? [a, b]\n: 1\n") << QStringLiteral("map keys must be plain strings") << 1;
+        QTest::newRow("duplicate key in a large map")
+            << largeMapWithDuplicate() << QStringLiteral("duplicate key 'k7' (first defined at line 9)") << 42;
+        QTest::newRow("list holding itself") << QByteArray("a: &a [*a]\n") << QStringLiteral("levels deep") << 1;
+        QTest::newRow("map holding itself") << QByteArray("a: &a {b: *a}\n") << QStringLiteral("levels deep") << 1;
+        QTest::newRow("stray comma") << QByteArray("[2],\n") << QStringLiteral("invalid YAML: unexpected ','") << 1;
+        QTest::newRow("comma after a list")
+            << QByteArray("- a\n,\n") << QStringLiteral("invalid YAML: unexpected ','") << 2;
     }
 
     void badInput()
@@ -100,6 +116,18 @@ private Q_SLOTS:
         QVERIFY2(q(result.diagnostics.front().message).contains(message), qPrintable(describe(result.diagnostics)));
         QCOMPARE(result.diagnostics.front().severity, Severity::Error);
         QCOMPARE(result.diagnostics.front().position.line, line);
+    }
+
+    void aliasesRepeatTheirNode()
+    {
+        const YamlReadResult result = readYaml("x: &m {a: \"s\", b: [1, t]}\ny: *m\nz: [*m]\n");
+        QVERIFY2(result.document, qPrintable(describe(result.diagnostics)));
+        const Json expected = Json::parse(R"({"a": "s", "b": [1, "t"]})");
+        QCOMPARE(q(result.document->root["y"].dump()), q(expected.dump()));
+        QCOMPARE(q(result.document->root["z"][0].dump()), q(expected.dump()));
+        // The nodes are the anchored ones, so their positions are too.
+        QCOMPARE(result.document->sourceMap.valueAt("/y/a"), (SourcePosition {1, 11}));
+        QCOMPARE(result.document->sourceMap.valueAt("/z/0/b/1"), (SourcePosition {1, 23}));
     }
 
     void aliasBombIsRefused()
