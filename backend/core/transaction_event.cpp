@@ -139,26 +139,25 @@ std::string_view healthStatusName(HealthCheckResult::Status status)
 
 std::string newEventId()
 {
-    // 4 bytes of time and 16 random bytes, written in base62 as 27 characters.
+    // 4 bytes of time and 16 random bytes, written in base62 as 27 characters. The 160-bit number is
+    // held as five 32-bit words, most significant first, and divided by 62 a word at a time.
     thread_local std::mt19937_64 generator {std::random_device {}()};
-    std::array<std::uint8_t, 20> bytes {};
     const auto now = std::chrono::duration_cast<std::chrono::seconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
-    const auto stamp = static_cast<std::uint32_t>(now - kKsuidEpoch);
-    for (int i = 0; i < 4; ++i)
-        bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(stamp >> (24 - 8 * i));
-    for (std::size_t i = 4; i < bytes.size(); i += 8) {
+    std::array<std::uint32_t, 5> words {};
+    words[0] = static_cast<std::uint32_t>(now - kKsuidEpoch);
+    for (std::size_t i = 1; i < words.size(); i += 2) {
         const std::uint64_t random = generator();
-        for (std::size_t k = 0; k < 8 && i + k < bytes.size(); ++k)
-            bytes[i + k] = static_cast<std::uint8_t>(random >> (8 * k));
+        words[i] = static_cast<std::uint32_t>(random >> 32);
+        words[i + 1] = static_cast<std::uint32_t>(random);
     }
     std::string out(27, '0');
     for (std::size_t position = out.size(); position-- > 0;) {
-        unsigned remainder = 0;
-        for (std::uint8_t &byte : bytes) {
-            const unsigned value = (remainder << 8) | byte;
-            byte = static_cast<std::uint8_t>(value / 62);
+        std::uint64_t remainder = 0;
+        for (std::uint32_t &word : words) {
+            const std::uint64_t value = (remainder << 32) | word;
+            word = static_cast<std::uint32_t>(value / 62);
             remainder = value % 62;
         }
         out[position] = kBase62[remainder];

@@ -30,7 +30,9 @@ public:
 };
 
 /// The part of a type that touches the system. A type's own provider interface (FileProvider,
-/// ExecProvider, ...) derives from this; the type casts to it.
+/// ExecProvider, ...) derives from this; the type casts to it. A run creates one provider of each
+/// kind it needs and hands it every resource that selects it, so a provider keeps no state about
+/// one resource but may remember, for the run, answers that do not change within it (user names).
 class Provider {
 public:
     virtual ~Provider();

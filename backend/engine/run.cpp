@@ -144,6 +144,7 @@ private:
     const Catalog &m_catalog;
     RunResult m_result;
     std::unordered_map<std::string, ReferenceState> m_latest;
+    std::unordered_map<const ProviderFactory *, std::unique_ptr<Provider>> m_providers;
     std::size_t m_done = 0;
     std::size_t m_total = 0;
 };
@@ -286,7 +287,9 @@ void ManifestRun::apply(
             .guardCredentials = m_options.guardCredentials,
             .mayShowDiff = m_options.mayShowDiff,
             .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); }};
-        const std::unique_ptr<Provider> provider = factory.value()->create(m_runner);
+        std::unique_ptr<Provider> &provider = m_providers[factory.value()];
+        if (!provider)
+            provider = factory.value()->create(m_runner);
         const ResourceType *type = m_catalog.type(resource.type);
         if (auto applied = type->apply(resource.name, properties, *provider, context, event); !applied) {
             event.failed = true;

@@ -4,13 +4,18 @@
 #include "backend_process.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 #include <QThread>
 
+#include <QScopeGuard>
+
 #include <csignal>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -282,6 +287,45 @@ ccm:
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(readAll(path("colour.txt")), QByteArray("red"));
         QCOMPARE(resourcesLine(run.out), s("total=2 stable=0 changed=2 failed=0 skipped=0 refreshed=0 unmet_requirements=0"));
+    }
+
+    void usersCreatedDuringTheRunAreSeenByLaterResources()
+    {
+        // The file provider remembers user database answers for the run; a user that was missing
+        // when earlier resources looked (by id and by name) must be found once a later one made it.
+        if (::geteuid() != 0 || !QFileInfo::exists(s("/usr/sbin/useradd")))
+            QSKIP("needs root and useradd");
+        uid_t uid = 47000;
+        while (::getpwuid(uid))
+            ++uid;
+        const QString user = s("ccmrun") + QString::number(::getpid());
+        const auto removeUser = qScopeGuard([&] { QProcess::execute(s("/usr/sbin/userdel"), {user}); });
+        for (const char *name : {"by-id", "after"}) {
+            writeFile(*m_dir, s(name), "x");
+            QCOMPARE(::chown(QFile::encodeName(path(name)).constData(), uid, 0), 0);
+            QVERIFY(QFile::setPermissions(path(name), QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        }
+        QString text = s(R"(ccm:
+  resources:
+    - file:
+        - DIR/by-id: {ensure: present, content: "x", owner: "UID", group: root, mode: "0600"}
+        - DIR/by-name: {ensure: present, content: "x", owner: USER, group: root, mode: "0600"}
+    - exec:
+        - add-user:
+            command: /usr/sbin/useradd --no-create-home --no-user-group --gid 0 --uid UID USER
+    - file:
+        - DIR/after: {ensure: present, content: "x", owner: USER, group: root, mode: "0600"}
+)");
+        text.replace(s("UID"), QString::number(uid)).replace(s("USER"), user);
+        const BackendRun run = apply({manifest(text.toUtf8().constData()), s("--json")});
+        const QStringList lines = run.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 5);
+        const QJsonObject byName = QJsonDocument::fromJson(lines[1].toUtf8()).object();
+        QVERIFY(byName[s("failed")].toBool());
+        QCOMPARE(byName[s("error")].toArray().first().toString(), s("could not lookup user '") + user + s("'"));
+        const QJsonObject after = QJsonDocument::fromJson(lines[3].toUtf8()).object();
+        QVERIFY2(!after[s("failed")].toBool() && !after[s("changed")].toBool(), qPrintable(lines[3]));
+        QCOMPARE(after[s("status")].toObject()[s("metadata")].toObject()[s("owner")].toString(), user);
     }
 
     void execTimeoutKillsTheWholeProcessGroup()

@@ -69,6 +69,15 @@ struct DigestContextDelete {
     void operator()(EVP_MD_CTX *context) const { EVP_MD_CTX_free(context); }
 };
 
+/// SHA-256 fetched once: OpenSSL 3 otherwise looks the algorithm up in its provider tables on every
+/// initialisation, which costs more than hashing a small file. Null when no provider offers it.
+const EVP_MD *sha256Algorithm()
+{
+    static const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> algorithm(
+        EVP_MD_fetch(nullptr, "SHA256", nullptr), &EVP_MD_free);
+    return algorithm.get();
+}
+
 } // namespace
 
 std::string sha256Hex(std::string_view data)
@@ -77,14 +86,16 @@ std::string sha256Hex(std::string_view data)
     unsigned length = 0;
     // EVP_Digest only fails when OpenSSL cannot allocate its context, which is the same condition
     // under which building the returned string would fail.
-    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1)
+    const EVP_MD *algorithm = sha256Algorithm();
+    if (!algorithm || EVP_Digest(data.data(), data.size(), digest.data(), &length, algorithm, nullptr) != 1)
         throw std::bad_alloc();
     return toHex(digest.data(), length);
 }
 
 Result<std::string> sha256File(const std::filesystem::path &path)
 {
-    // O_NONBLOCK keeps open() from waiting for a writer when the path is a FIFO; it is refused below.
+    // O_NONBLOCK keeps open() from waiting for a writer when the path is a FIFO; it is refused below,
+    // and on a regular file the flag changes nothing.
     const auto notRegular = [&](mode_t mode) {
         return Error {"not_regular_file",
             "cannot checksum '" + path.string() + "': it is " + fileKind(mode)
@@ -103,13 +114,12 @@ Result<std::string> sha256File(const std::filesystem::path &path)
         return ioError(path, "inspect", errno);
     if (!S_ISREG(status.st_mode))
         return notRegular(status.st_mode);
-    const int flags = ::fcntl(file.fd, F_GETFL);
-    if (flags < 0 || ::fcntl(file.fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
-        return ioError(path, "prepare", errno);
-    ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (status.st_size > static_cast<off_t>(chunkSize))
+        ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
+    const EVP_MD *algorithm = sha256Algorithm();
     const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
-    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1)
+    if (!algorithm || !context || EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1)
         return Error {"io", "cannot checksum '" + path.string() + "': SHA-256 is not available"};
     const std::unique_ptr<std::byte[], AlignedDelete> buffer(
         new (std::align_val_t {chunkAlignment}) std::byte[chunkSize]);

@@ -13,6 +13,7 @@
 #include <grp.h>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,7 +54,7 @@ int lookUp(Record &record, std::vector<char> &buffer, bool &found, Lookup lookup
     }
 }
 
-std::string userName(uid_t uid)
+std::optional<std::string> userName(uid_t uid)
 {
     passwd record {};
     std::vector<char> buffer;
@@ -61,10 +62,10 @@ std::string userName(uid_t uid)
     lookUp(record, buffer, found, [uid](passwd *entry, char *data, std::size_t size, passwd **result) {
         return ::getpwuid_r(uid, entry, data, size, result);
     });
-    return found ? std::string(record.pw_name) : std::to_string(uid);
+    return found ? std::optional<std::string>(record.pw_name) : std::nullopt;
 }
 
-std::string groupName(gid_t gid)
+std::optional<std::string> groupName(gid_t gid)
 {
     group record {};
     std::vector<char> buffer;
@@ -72,7 +73,7 @@ std::string groupName(gid_t gid)
     lookUp(record, buffer, found, [gid](group *entry, char *data, std::size_t size, group **result) {
         return ::getgrgid_r(gid, entry, data, size, result);
     });
-    return found ? std::string(record.gr_name) : std::to_string(gid);
+    return found ? std::optional<std::string>(record.gr_name) : std::nullopt;
 }
 
 bool isDigits(const std::string &text)
@@ -289,8 +290,8 @@ Result<FileState> PosixFileProvider::status(const std::filesystem::path &path, b
     state.ensure = S_ISDIR(info.st_mode) ? "directory" : "present";
     state.uid = info.st_uid;
     state.gid = info.st_gid;
-    state.owner = userName(info.st_uid);
-    state.group = groupName(info.st_gid);
+    state.owner = cachedUserName(info.st_uid);
+    state.group = cachedGroupName(info.st_gid);
     state.mode = static_cast<unsigned>(info.st_mode & 07777);
     state.size = static_cast<std::uint64_t>(info.st_size);
     state.mtime = modificationTime(info);
@@ -427,12 +428,34 @@ Result<void> PosixFileProvider::remove(const std::filesystem::path &path, bool f
     return {};
 }
 
+std::string PosixFileProvider::cachedUserName(uid_t uid)
+{
+    if (const auto known = m_userNames.find(uid); known != m_userNames.end())
+        return known->second;
+    auto name = userName(uid);
+    if (!name)
+        return std::to_string(uid);
+    return m_userNames.emplace(uid, std::move(*name)).first->second;
+}
+
+std::string PosixFileProvider::cachedGroupName(gid_t gid)
+{
+    if (const auto known = m_groupNames.find(gid); known != m_groupNames.end())
+        return known->second;
+    auto name = groupName(gid);
+    if (!name)
+        return std::to_string(gid);
+    return m_groupNames.emplace(gid, std::move(*name)).first->second;
+}
+
 Result<uid_t> PosixFileProvider::userId(const std::string &owner)
 {
     if (owner.empty())
         return Error {"invalid_owner", "user name cannot be empty"};
     if (isDigits(owner))
         return numericId<uid_t>(owner, "user");
+    if (const auto known = m_userIds.find(owner); known != m_userIds.end())
+        return known->second;
     passwd record {};
     std::vector<char> buffer;
     bool found = false;
@@ -444,6 +467,7 @@ Result<uid_t> PosixFileProvider::userId(const std::string &owner)
         return systemError("could not lookup user '" + owner + "'", error);
     if (!found)
         return Error {"unknown_user", "could not lookup user '" + owner + "'"};
+    m_userIds.emplace(owner, record.pw_uid);
     return record.pw_uid;
 }
 
@@ -453,6 +477,8 @@ Result<gid_t> PosixFileProvider::groupId(const std::string &group)
         return Error {"invalid_group", "group name cannot be empty"};
     if (isDigits(group))
         return numericId<gid_t>(group, "group");
+    if (const auto known = m_groupIds.find(group); known != m_groupIds.end())
+        return known->second;
     struct group record { };
     std::vector<char> buffer;
     bool found = false;
@@ -464,6 +490,7 @@ Result<gid_t> PosixFileProvider::groupId(const std::string &group)
         return systemError("could not lookup group '" + group + "'", error);
     if (!found)
         return Error {"unknown_group", "could not lookup group '" + group + "'"};
+    m_groupIds.emplace(group, record.gr_gid);
     return record.gr_gid;
 }
 

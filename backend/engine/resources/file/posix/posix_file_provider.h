@@ -3,6 +3,9 @@
 
 #include "resources/file/file_type.h"
 
+#include <string>
+#include <unordered_map>
+
 namespace ccm::engine {
 
 /// Files and directories through POSIX calls. Content is written through a temporary file renamed
@@ -43,6 +46,17 @@ public:
 
     /// As userId, for groups: "could not lookup group 'x'".
     [[nodiscard]] Result<gid_t> groupId(const std::string &group) override;
+
+private:
+    std::string cachedUserName(uid_t uid);
+    std::string cachedGroupName(gid_t gid);
+
+    // Answers of the user database, kept for the run (a provider lives as long as one). What is not
+    // found is asked again each time: an earlier resource may have created the user or group.
+    std::unordered_map<uid_t, std::string> m_userNames;
+    std::unordered_map<gid_t, std::string> m_groupNames;
+    std::unordered_map<std::string, uid_t> m_userIds;
+    std::unordered_map<std::string, gid_t> m_groupIds;
 };
 
 /// Makes PosixFileProvider: priority 1 for every file resource on every host.
