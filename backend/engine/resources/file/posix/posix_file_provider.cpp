@@ -76,6 +76,20 @@ std::optional<std::string> groupName(gid_t gid)
     return found ? std::optional<std::string>(record.gr_name) : std::nullopt;
 }
 
+/// The name of an id from the cache, or looked up and kept when the database has one; the id as
+/// text otherwise, asked again next time.
+template<typename Id>
+std::string cachedName(
+    std::unordered_map<Id, std::string> &cache, Id id, std::optional<std::string> (*lookUpName)(Id))
+{
+    if (const auto known = cache.find(id); known != cache.end())
+        return known->second;
+    auto name = lookUpName(id);
+    if (!name)
+        return std::to_string(id);
+    return cache.emplace(id, std::move(*name)).first->second;
+}
+
 bool isDigits(const std::string &text)
 {
     return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
@@ -430,22 +444,12 @@ Result<void> PosixFileProvider::remove(const std::filesystem::path &path, bool f
 
 std::string PosixFileProvider::cachedUserName(uid_t uid)
 {
-    if (const auto known = m_userNames.find(uid); known != m_userNames.end())
-        return known->second;
-    auto name = userName(uid);
-    if (!name)
-        return std::to_string(uid);
-    return m_userNames.emplace(uid, std::move(*name)).first->second;
+    return cachedName(m_userNames, uid, userName);
 }
 
 std::string PosixFileProvider::cachedGroupName(gid_t gid)
 {
-    if (const auto known = m_groupNames.find(gid); known != m_groupNames.end())
-        return known->second;
-    auto name = groupName(gid);
-    if (!name)
-        return std::to_string(gid);
-    return m_groupNames.emplace(gid, std::move(*name)).first->second;
+    return cachedName(m_groupNames, gid, groupName);
 }
 
 Result<uid_t> PosixFileProvider::userId(const std::string &owner)
