@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <future>
 #include <sys/stat.h>
 #include <utility>
 
@@ -104,6 +105,24 @@ QStringList actions(const RecordingRunner &runner)
     }
     return lines;
 }
+
+/// Answers every command with an installed zsh and notes whether the package lock was free meanwhile.
+class LockProbe : public CommandRunner {
+public:
+    Result<CommandResult> run(const Command &) override
+    {
+        // Another thread, because trying a mutex the calling thread may hold is undefined.
+        lockFree.push_back(std::async(std::launch::async, [] {
+            if (!packageLock().try_lock())
+                return false;
+            packageLock().unlock();
+            return true;
+        }).get());
+        return exited(0, readRecorded(QStringLiteral("rpm_q.txt")));
+    }
+
+    std::vector<bool> lockFree;
+};
 
 } // namespace
 
@@ -271,6 +290,17 @@ private Q_SLOTS:
         QVERIFY(!outcome.result.ok());
         QCOMPARE(q(outcome.result.error().message),
             QStringLiteral("dnf install -y tcsh failed with exit code 1: Error: Unable to find a match: tcsh"));
+    }
+
+    void commandsHoldThePackageLock()
+    {
+        LockProbe probe;
+        DnfPackageProvider provider(probe);
+        QVERIFY(provider.install("zsh", "present").ok());
+        QVERIFY(provider.downgrade("zsh", "5.8-9.el9").ok());
+        QVERIFY(provider.uninstall("zsh").ok());
+        QVERIFY(provider.status("zsh").ok());
+        QCOMPARE(probe.lockFree, (std::vector<bool> {false, false, false, false}));
     }
 
     void compareVersions_data()
