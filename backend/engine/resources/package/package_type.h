@@ -53,7 +53,7 @@ Error packageCommandFailed(const Command &command, const CommandResult &result);
 /// (colon-separated), for deciding whether a provider can work on this host.
 std::vector<std::string> missingPrograms(const std::vector<std::string> &programs, const std::string &searchPath);
 
-/// "apt-get is not in PATH (...)" or "rpm and dnf are not in PATH (...)"; empty when none is missing.
+/// "apt-get is not in PATH (...)" or "dnf and rpm are not in PATH (...)"; empty when none is missing.
 std::string missingProgramsReason(const std::vector<std::string> &missing, const std::string &searchPath);
 
 /// The part of the package type that talks to a package manager. `version` is "present",
@@ -61,10 +61,15 @@ std::string missingProgramsReason(const std::vector<std::string> &missing, const
 /// reported when the package manager fails.
 class PackageProvider : public Provider {
 public:
+    /// The package's state now; absent is a state, not an Error.
     [[nodiscard]] virtual Result<PackageState> status(const std::string &package) = 0;
+    /// Installs an absent package at `version`.
     [[nodiscard]] virtual Result<void> install(const std::string &package, const std::string &version) = 0;
+    /// Moves an installed package up to `version` ("latest": whatever is newest).
     [[nodiscard]] virtual Result<void> upgrade(const std::string &package, const std::string &version) = 0;
+    /// Moves an installed package down to `version`.
     [[nodiscard]] virtual Result<void> downgrade(const std::string &package, const std::string &version) = 0;
+    /// Removes the package.
     [[nodiscard]] virtual Result<void> uninstall(const std::string &package) = 0;
 
     /// Compares two versions the way this package manager orders them: -1, 0 or 1. An Error
