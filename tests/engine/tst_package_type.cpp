@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resources/package/apt/apt_package_provider.h"
+#include "resources/package/package_type.h"
+#include "test_common.h"
+
+#include <QFile>
+#include <QStringList>
+#include <QTest>
+
+#include <utility>
+
+using namespace ccm;
+using namespace ccm::engine;
+using namespace ccm::test;
+
+namespace {
+
+const QString kApt = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/apt/");
+
+const std::vector<std::string> kDpkgFormat
+    = {"dpkg-query", "-W", "-f=${Package} ${Version} ${Architecture} ${db:Status-Status}\\n"};
+
+class NullLogger : public Logger {
+public:
+    void log(LogLevel, std::string_view) override { }
+};
+
+std::string readRecorded(const QString &file)
+{
+    QFile in(kApt + file);
+    if (!in.open(QIODevice::ReadOnly))
+        qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
+    return in.readAll().toStdString();
+}
+
+CommandResult exited(int code, std::string out = {}, std::string err = {})
+{
+    CommandResult result;
+    result.exitCode = code;
+    result.stdoutText = std::move(out);
+    result.stderrText = std::move(err);
+    return result;
+}
+
+/// dpkg-query's answer for a state: "installed" and "epoch" are recorded output, "absent" the
+/// recorded message with exit code 1, anything else a line of the same format.
+CommandResult dpkgAnswer(const QString &state)
+{
+    if (state == QLatin1String("installed"))
+        return exited(0, readRecorded(QStringLiteral("dpkg_query_installed.txt")));
+    if (state == QLatin1String("epoch"))
+        return exited(0, readRecorded(QStringLiteral("dpkg_query_epoch.txt")));
+    if (state == QLatin1String("absent"))
+        return exited(1, {}, readRecorded(QStringLiteral("dpkg_query_absent.txt")));
+    return exited(0, state.toStdString() + "\n");
+}
+
+std::vector<std::string> statusArgv(const std::string &package)
+{
+    std::vector<std::string> argv = kDpkgFormat;
+    argv.push_back(package);
+    return argv;
+}
+
+std::vector<std::string> words(const QString &command)
+{
+    std::vector<std::string> argv;
+    for (const QString &word : command.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        argv.push_back(word.toStdString());
+    return argv;
+}
+
+QString joined(const std::vector<std::string> &argv)
+{
+    QStringList parts;
+    for (const std::string &word : argv)
+        parts << q(word);
+    return parts.join(QLatin1Char(' '));
+}
+
+struct Outcome {
+    Result<void> result;
+    TransactionEvent event;
+
+    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
+};
+
+/// An apt provider on recorded answers, and one apply at a time.
+class Harness {
+public:
+    Outcome apply(const std::string &name, const Json &properties, bool noop)
+    {
+        ApplyContext context {.noop = noop,
+            .refresh = false,
+            .runner = runner,
+            .log = m_log,
+            .facts = m_facts,
+            .workingDirectory = {},
+            .guardCredentials = {},
+            .mayShowDiff = {},
+            .runChildManifest = {}};
+        AptPackageProvider provider(runner);
+        Outcome outcome;
+        outcome.result = PackageType().apply(name, properties, provider, context, outcome.event);
+        return outcome;
+    }
+
+    /// The commands received that are not status queries, each as one line.
+    [[nodiscard]] QStringList actions() const
+    {
+        QStringList lines;
+        for (const Command &command : runner.commands()) {
+            if (command.argv.front() != "dpkg-query")
+                lines << joined(command.argv);
+        }
+        return lines;
+    }
+
+    RecordingRunner runner;
+
+private:
+    NullLogger m_log;
+    Json m_facts = Json::object();
+};
+
+const QString kInstall = QStringLiteral("apt-get install -y -q -o DPkg::Options::=--force-confold ");
+
+} // namespace
+
+class TestPackageType : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void decision_data()
+    {
+        QTest::addColumn<QString>("package");
+        QTest::addColumn<QString>("ensure");
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("noopMessage");
+        QTest::addColumn<QStringList>("commands");
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<bool>("changed");
+        QTest::addColumn<QString>("finalEnsure");
+
+        const QString policy = QStringLiteral("apt-cache policy zsh");
+        const QString newer = QStringLiteral("zsh 5.9-9 amd64 installed");
+        const QString older = QStringLiteral("zsh 5.9-7 amd64 installed");
+        QTest::newRow("present, installed")
+            << QStringLiteral("zsh") << QStringLiteral("present") << QStringLiteral("installed") << QString()
+            << QStringList() << QStringLiteral("installed") << false << QStringLiteral("5.9-8+b18");
+        QTest::newRow("present, absent") << QStringLiteral("zsh") << QStringLiteral("present")
+                                         << QStringLiteral("absent") << QStringLiteral("Would have installed")
+                                         << QStringList {kInstall + QStringLiteral("zsh")}
+                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+        QTest::newRow("absent, absent") << QStringLiteral("zsh") << QStringLiteral("absent") << QStringLiteral("absent")
+                                        << QString() << QStringList() << QStringLiteral("absent") << false
+                                        << QStringLiteral("absent");
+        QTest::newRow("absent, installed")
+            << QStringLiteral("zsh") << QStringLiteral("absent") << QStringLiteral("installed")
+            << QStringLiteral("Would have uninstalled") << QStringList {QStringLiteral("apt-get -q -y remove zsh")}
+            << QStringLiteral("absent") << true << QStringLiteral("absent");
+        QTest::newRow("latest, absent") << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("absent")
+                                        << QStringLiteral("Would have installed latest")
+                                        << QStringList {policy, kInstall + QStringLiteral("zsh=5.9-8+b18")}
+                                        << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+        QTest::newRow("latest, installed")
+            << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("installed")
+            << QStringLiteral("Would have upgraded to latest")
+            << QStringList {policy, kInstall + QStringLiteral("zsh=5.9-8+b18")} << QStringLiteral("installed") << false
+            << QStringLiteral("5.9-8+b18");
+        QTest::newRow("version, same") << QStringLiteral("zsh") << QStringLiteral("5.9-8+b18")
+                                       << QStringLiteral("installed") << QString() << QStringList()
+                                       << QStringLiteral("installed") << false << QStringLiteral("5.9-8+b18");
+        QTest::newRow("version, older installed")
+            << QStringLiteral("zsh") << QStringLiteral("5.9-9") << QStringLiteral("installed")
+            << QStringLiteral("Would have upgraded to 5.9-9")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-9")} << newer << true
+            << QStringLiteral("5.9-9");
+        QTest::newRow("version, newer installed")
+            << QStringLiteral("zsh") << QStringLiteral("5.9-7") << QStringLiteral("installed")
+            << QStringLiteral("Would have downgraded to 5.9-7")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-7")} << older << true
+            << QStringLiteral("5.9-7");
+        QTest::newRow("version, absent") << QStringLiteral("zsh") << QStringLiteral("5.9-8+b18")
+                                         << QStringLiteral("absent")
+                                         << QStringLiteral("Would have installed version 5.9-8+b18")
+                                         << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-8+b18")}
+                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+        QTest::newRow("version, half-installed")
+            << QStringLiteral("zsh") << QStringLiteral("5.9-8+b18")
+            << QStringLiteral("zsh 5.9-8+b18 amd64 half-installed")
+            << QStringLiteral("Would have installed version 5.9-8+b18")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-8+b18")}
+            << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+        QTest::newRow("present, config-files")
+            << QStringLiteral("zsh") << QStringLiteral("present") << QStringLiteral("zsh 5.9-8+b18 amd64 config-files")
+            << QStringLiteral("Would have installed") << QStringList {kInstall + QStringLiteral("zsh")}
+            << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+        QTest::newRow("epoch, same") << QStringLiteral("vim") << QStringLiteral("2:9.1.1230-2")
+                                     << QStringLiteral("epoch") << QString() << QStringList() << QStringLiteral("epoch")
+                                     << false << QStringLiteral("2:9.1.1230-2");
+        QTest::newRow("epoch, higher than asked")
+            << QStringLiteral("vim") << QStringLiteral("9.2-1") << QStringLiteral("epoch")
+            << QStringLiteral("Would have downgraded to 9.2-1")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades vim=9.2-1")}
+            << QStringLiteral("vim 9.2-1 amd64 installed") << true << QStringLiteral("9.2-1");
+    }
+
+    void decision()
+    {
+        QFETCH(QString, package);
+        QFETCH(QString, ensure);
+        QFETCH(QString, before);
+        QFETCH(QString, noopMessage);
+        QFETCH(QStringList, commands);
+        QFETCH(QString, after);
+        QFETCH(bool, changed);
+        QFETCH(QString, finalEnsure);
+        const std::string name = package.toStdString();
+        const Json properties = {{"ensure", ensure.toStdString()}};
+        const auto queue = [&](Harness &harness, const QString &first, const QString &then) {
+            harness.runner.expect(statusArgv(name), dpkgAnswer(first));
+            for (const QString &command : commands) {
+                if (command.startsWith(QLatin1String("apt-cache")))
+                    harness.runner.expect(words(command),
+                        RecordingRunner::fromFile((kApt + QStringLiteral("apt_cache_policy.txt")).toStdString()));
+                else
+                    harness.runner.expect(
+                        words(command), exited(0, readRecorded(QStringLiteral("apt_get_install.txt"))));
+            }
+            harness.runner.expect(statusArgv(name), dpkgAnswer(then));
+        };
+
+        // Noop: the status is read, nothing runs, and the message says what would have.
+        Harness noop;
+        noop.runner.expect(statusArgv(name), dpkgAnswer(before));
+        const Outcome previewed = noop.apply(name, properties, true);
+        QCOMPARE(previewed.error(), QString());
+        QCOMPARE(noop.actions(), QStringList());
+        QCOMPARE(q(previewed.event.noopMessage), noopMessage);
+        QCOMPARE(previewed.event.changed, !noopMessage.isEmpty());
+        QCOMPARE(noop.runner.pending().size(), std::size_t(0));
+
+        // For real: exactly the seed's commands with the non-interactive environment.
+        Harness real;
+        queue(real, before, after);
+        const Outcome applied = real.apply(name, properties, false);
+        QCOMPARE(applied.error(), QString());
+        QCOMPARE(real.actions(), commands);
+        for (const Command &command : real.runner.commands())
+            QCOMPARE(command.environment, AptPackageProvider::environment());
+        QCOMPARE(applied.event.changed, changed);
+        QCOMPARE(q(applied.event.finalEnsure), finalEnsure);
+        QCOMPARE(q(applied.event.status.value("ensure", std::string())), finalEnsure);
+        QVERIFY(applied.event.noopMessage.empty());
+
+        // A second apply finds the state it left: latest asks the package manager again.
+        Harness again;
+        const bool latest = ensure == QLatin1String("latest");
+        if (latest)
+            queue(again, after, after);
+        else
+            again.runner.expect(statusArgv(name), dpkgAnswer(after));
+        const Outcome repeated = again.apply(name, properties, false);
+        QCOMPARE(repeated.error(), QString());
+        QCOMPARE(repeated.event.changed, false);
+        QCOMPARE(again.actions(), latest ? commands : QStringList());
+        QCOMPARE(q(repeated.event.finalEnsure), finalEnsure);
+        QCOMPARE(again.runner.pending().size(), std::size_t(0));
+    }
+
+    void status()
+    {
+        Harness harness;
+        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
+        const Outcome outcome = harness.apply("zsh", Json {{"ensure", "present"}}, false);
+        QCOMPARE(outcome.error(), QString());
+        const Json expected = Json::parse(R"({"ensure": "5.9-8+b18", "metadata": {"name": "zsh",
+            "version": "5.9-8+b18", "arch": "amd64", "provider": "apt", "extended": {"status": "installed"}}})");
+        QCOMPARE(q(outcome.event.status.dump()), q(expected.dump()));
+
+        Harness absent;
+        absent.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("absent")));
+        const Outcome gone = absent.apply("zsh", Json {{"ensure", "absent"}}, false);
+        QCOMPARE(gone.error(), QString());
+        const Json none = Json::parse(R"({"ensure": "absent", "metadata": {"name": "zsh", "version": null,
+            "arch": null, "provider": "apt", "extended": {}}})");
+        QCOMPARE(q(gone.event.status.dump()), q(none.dump()));
+    }
+
+    void notAchieved_data()
+    {
+        QTest::addColumn<QString>("ensure");
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("still old version")
+            << QStringLiteral("5.9-9") << QStringLiteral("installed")
+            << kInstall + QStringLiteral("--allow-downgrades zsh=5.9-9") << QStringLiteral("installed")
+            << QStringLiteral("desired state not achieved: package zsh is at version 5.9-8+b18, not 5.9-9");
+        QTest::newRow("not installed") << QStringLiteral("present") << QStringLiteral("absent")
+                                       << kInstall + QStringLiteral("zsh")
+                                       << QStringLiteral("zsh 5.9-8+b18 amd64 half-configured")
+                                       << QStringLiteral("desired state not achieved: package zsh is not installed");
+        QTest::newRow("still installed")
+            << QStringLiteral("absent") << QStringLiteral("installed") << QStringLiteral("apt-get -q -y remove zsh")
+            << QStringLiteral("installed")
+            << QStringLiteral("desired state not achieved: package zsh is still installed (version 5.9-8+b18)");
+    }
+
+    void notAchieved()
+    {
+        QFETCH(QString, ensure);
+        QFETCH(QString, before);
+        QFETCH(QString, command);
+        QFETCH(QString, after);
+        QFETCH(QString, message);
+        Harness harness;
+        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(before));
+        harness.runner.expect(words(command), exited(0));
+        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(after));
+        const Outcome outcome = harness.apply("zsh", Json {{"ensure", ensure.toStdString()}}, false);
+        QCOMPARE(outcome.error(), message);
+        QCOMPARE(harness.runner.pending().size(), std::size_t(0));
+    }
+
+    void providerFailure_data()
+    {
+        QTest::addColumn<QString>("ensure");
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("install fails") << QStringLiteral("present") << QStringLiteral("absent")
+                                       << kInstall
+                + QStringLiteral(
+                    "nonexistent-pkg failed with exit code 100: E: Unable to locate package nonexistent-pkg");
+        QTest::newRow("remove fails") << QStringLiteral("absent")
+                                      << QStringLiteral("nonexistent-pkg 1.0 amd64 installed")
+                                      << QStringLiteral(
+                                             "apt-get -q -y remove nonexistent-pkg failed with exit code 100: E: "
+                                             "Unable to locate package nonexistent-pkg");
+        QTest::newRow("no candidate") << QStringLiteral("latest") << QStringLiteral("absent")
+                                      << QStringLiteral("no version of package nonexistent-pkg is available to install "
+                                                        "(apt-cache policy nonexistent-pkg shows no candidate)");
+    }
+
+    void providerFailure()
+    {
+        QFETCH(QString, ensure);
+        QFETCH(QString, before);
+        QFETCH(QString, message);
+        const std::string name = "nonexistent-pkg";
+        const auto recorded = [](const char *out, const char *err) {
+            return RecordingRunner::fromFile(
+                (kApt + QString::fromLatin1(out)).toStdString(), 100, (kApt + QString::fromLatin1(err)).toStdString());
+        };
+        Harness harness;
+        harness.runner.expect(statusArgv(name), dpkgAnswer(before));
+        harness.runner.expect(words(kInstall + QStringLiteral("nonexistent-pkg")),
+            recorded("apt_get_install_fail_stdout.txt", "apt_get_install_fail_stderr.txt"));
+        harness.runner.expect(words(QStringLiteral("apt-get -q -y remove nonexistent-pkg")),
+            recorded("apt_get_remove_fail_stdout.txt", "apt_get_remove_fail_stderr.txt"));
+        harness.runner.expect(words(QStringLiteral("apt-cache policy nonexistent-pkg")),
+            RecordingRunner::fromFile((kApt + QStringLiteral("apt_cache_policy_absent.txt")).toStdString()));
+        const Outcome outcome = harness.apply(name, Json {{"ensure", ensure.toStdString()}}, false);
+        QCOMPARE(outcome.error(), message);
+        QCOMPARE(outcome.event.changed, false);
+    }
+
+    void invalidProperties_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("properties");
+        QTest::addColumn<QString>("message");
+        const QString allowed = QStringLiteral("; allowed are letters, digits and . _ + : ~ -");
+        QTest::newRow("semicolon") << QStringLiteral("zsh;reboot") << QStringLiteral(R"({"ensure": "present"})")
+                                   << QStringLiteral("package name 'zsh;reboot' contains ';'") + allowed;
+        QTest::newRow("space") << QStringLiteral("zsh vim") << QStringLiteral(R"({"ensure": "present"})")
+                               << QStringLiteral("package name 'zsh vim' contains a space") + allowed;
+        QTest::newRow("slash") << QStringLiteral("../zsh") << QStringLiteral(R"({"ensure": "present"})")
+                               << QStringLiteral("package name '../zsh' contains '/'") + allowed;
+        QTest::newRow("option") << QStringLiteral("-oAPT::Get=x") << QStringLiteral(R"({"ensure": "present"})")
+                                << QStringLiteral("package name '-oAPT::Get=x' contains '='") + allowed;
+        QTest::newRow("leading hyphen") << QStringLiteral("--purge") << QStringLiteral(R"({"ensure": "present"})")
+                                        << QStringLiteral("package name '--purge' must not start with '-'");
+        QTest::newRow("empty name") << QString() << QStringLiteral(R"({"ensure": "present"})")
+                                    << QStringLiteral("package name is empty");
+        QTest::newRow("version with backtick") << QStringLiteral("zsh") << QStringLiteral(R"({"ensure": "1.0`id`"})")
+                                               << QStringLiteral("version '1.0`id`' contains '`'") + allowed;
+        QTest::newRow("version with dollar") << QStringLiteral("zsh") << QStringLiteral(R"j({"ensure": "$(id)"})j")
+                                             << QStringLiteral("version '$(id)' contains '$'") + allowed;
+        QTest::newRow("empty ensure") << QStringLiteral("zsh") << QStringLiteral(R"({"ensure": ""})")
+                                      << QStringLiteral("ensure must be present, absent, latest or a version");
+        QTest::newRow("no ensure") << QStringLiteral("zsh") << QStringLiteral("{}")
+                                   << QStringLiteral("ensure is required (present, absent, latest or a version)");
+        QTest::newRow("number ensure") << QStringLiteral("zsh") << QStringLiteral(R"({"ensure": 5})")
+                                       << QStringLiteral("ensure must be a string, not number");
+        QTest::newRow("not a map") << QStringLiteral("zsh") << QStringLiteral("[]")
+                                   << QStringLiteral("package properties must be a map, not array");
+    }
+
+    void invalidProperties()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, properties);
+        QFETCH(QString, message);
+        Harness harness;
+        const Outcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()), false);
+        QCOMPARE(outcome.error(), message);
+        QVERIFY(harness.runner.commands().empty());
+    }
+
+    void versionInvalidForProvider()
+    {
+        Harness harness;
+        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
+        const Outcome outcome = harness.apply("zsh", Json {{"ensure", ":1.0"}}, false);
+        QCOMPARE(
+            outcome.error(), QStringLiteral("version ':1.0' is not a Debian version: the epoch before ':' is empty"));
+        QCOMPARE(harness.actions(), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackageType)
+#include "tst_package_type.moc"
