@@ -11,6 +11,7 @@ const Catalog &standardCatalog()
         registerApplyResources(built);
         registerExecResources(built);
         registerFileResources(built);
+        registerScaffoldResources(built);
         return built;
     }();
     return catalog;
