@@ -130,6 +130,15 @@ public:
     }
 
     [[nodiscard]] CommandRunner &runner() { return m_runner; }
+    /// The log messages of every apply so far; cleared on reading.
+    [[nodiscard]] QStringList takeLog()
+    {
+        QStringList messages;
+        for (const std::string &message : m_log.messages)
+            messages << q(message);
+        m_log.messages.clear();
+        return messages;
+    }
 
     Json facts = json(R"({"role": "db", "host": {"info": {"hostname": "node1"}}})");
     Json data = json(R"({"a": 1, "name": "hiera"})");
@@ -300,8 +309,12 @@ private slots:
         QCOMPARE(q(metadata["engine"].get<std::string>()), text("jet"));
         QVERIFY(metadata["target_exists"].get<bool>());
 
+        QCOMPARE(fixture.takeLog(), QStringList {text("Would have changed 3 scaffold files")});
         const Outcome applied = fixture.apply(json(R"({"purge": true})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
+        QCOMPARE(fixture.takeLog(),
+            (QStringList {text("rendered ") + target + text("/a.conf"), text("rendered ") + target + text("/sub/b.txt"),
+                text("purged ") + target + text("/extra.txt")}));
         QCOMPARE(applied.list("changed"), QStringList {});
         QCOMPARE(applied.list("stable").size(), 3);
         QCOMPARE(applied.list("purged"), QStringList {});
@@ -700,9 +713,14 @@ private slots:
         QCOMPARE(
             preview.list("stable"), (QStringList {target + text("/gone/deep/c.conf"), target + text("/keep/b.conf")}));
 
+        fixture.takeLog();
         const Outcome applied = fixture.apply(json(R"({"ensure": "absent"})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QVERIFY(applied.event.changed);
+        QCOMPARE(fixture.takeLog(),
+            (QStringList {text("removed ") + target + text("/a.conf"),
+                text("removed ") + target + text("/gone/deep/c.conf"),
+                text("removed ") + target + text("/keep/b.conf")}));
         QCOMPARE(
             fixture.tree(), treeOf({text("empty-unmanaged=<dir>"), text("keep=<dir>"), text("keep/mine.txt=mine\n")}));
         QCOMPARE(q(applied.event.finalEnsure), text("present"));
@@ -722,6 +740,29 @@ private slots:
         const Outcome absolute = fixture.apply(properties);
         QVERIFY2(absolute.result.ok(), qPrintable(absolute.error()));
         QVERIFY(!absolute.event.changed);
+    }
+
+    void targetInsideSource()
+    {
+        Fixture fixture;
+        fixture.write(QStringLiteral("src/a.txt"), "a");
+        fixture.name = local(fixture.path(QStringLiteral("src/out")));
+        QVERIFY(fixture.apply(Json::object()).event.changed);
+        const Outcome again = fixture.apply(json(R"({"purge": true})"));
+        QVERIFY2(again.result.ok(), qPrintable(again.error()));
+        QVERIFY(!again.event.changed);
+        QCOMPARE(
+            fixture.tree(QStringLiteral("src")), treeOf({text("a.txt=a"), text("out=<dir>"), text("out/a.txt=a")}));
+    }
+
+    void sourceInsideTargetIsNotPurged()
+    {
+        Fixture fixture;
+        fixture.write(QStringLiteral("target/templates/a.txt"), "a");
+        const Outcome applied = fixture.apply(json(R"({"source": "target/templates/", "purge": true})"));
+        QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
+        QCOMPARE(fixture.tree(), treeOf({text("a.txt=a"), text("templates=<dir>"), text("templates/a.txt=a")}));
+        QCOMPARE(applied.list("purged"), QStringList {});
     }
 
     void desiredStateNotAchieved()

@@ -149,7 +149,13 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     result.source = *source;
     if (result.source.is_relative())
         result.source = workingDirectory / result.source;
+    // Absolute, so that messages name the template wherever the backend was started.
+    std::error_code ignored;
+    if (std::filesystem::path absolute = std::filesystem::absolute(result.source, ignored); !ignored)
+        result.source = std::move(absolute);
     result.source = result.source.lexically_normal();
+    if (!result.source.has_filename() && result.source.has_relative_path())
+        result.source = result.source.parent_path();
 
     auto engine = stringProperty(properties, "engine");
     if (!engine)
@@ -255,8 +261,18 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
     if (desired->ensure == "absent") {
         if (auto removed = scaffolds->remove(desired.value(), current.value()); !removed)
             return removed.error();
-    } else if (auto done = scaffolds->scaffold(environment, desired.value()); !done) {
-        return done.error();
+        for (const auto *list : {&current->changed, &current->stable})
+            for (const std::string &file : *list)
+                context.log.log(LogLevel::Debug, "removed " + file);
+    } else {
+        auto done = scaffolds->scaffold(environment, desired.value());
+        if (!done)
+            return done.error();
+        for (const std::string &file : done->changed)
+            context.log.log(LogLevel::Debug, "rendered " + file);
+        if (desired->purge)
+            for (const std::string &file : done->purged)
+                context.log.log(LogLevel::Debug, "purged " + file);
     }
     event.changed = true;
 

@@ -168,8 +168,9 @@ private:
                 return ioError("cannot inspect", entry.path(), error);
             const fs::path name = entry.path().filename();
             if (type == fs::file_type::directory) {
-                // Partials are included by other templates, not rendered on their own.
-                if (name == "_partials")
+                // Partials are included by other templates, not rendered on their own; a target
+                // inside the source holds output, which must not become a template of the next run.
+                if (name == "_partials" || entry.path() == m_properties.target)
                     continue;
                 if (auto walked = walk(entry.path(), relative / name, depth + 1); !walked)
                     return walked;
