@@ -713,7 +713,7 @@ private slots:
         QCOMPARE(
             preview.list("stable"), (QStringList {target + text("/gone/deep/c.conf"), target + text("/keep/b.conf")}));
 
-        fixture.takeLog();
+        QCOMPARE(fixture.takeLog(), QStringList {text("Would have removed 3 scaffold files")});
         const Outcome applied = fixture.apply(json(R"({"ensure": "absent"})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QVERIFY(applied.event.changed);
