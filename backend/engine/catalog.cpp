@@ -12,6 +12,7 @@ const Catalog &standardCatalog()
         registerExecResources(built);
         registerFileResources(built);
         registerPackageResources(built);
+        registerScaffoldResources(built);
         return built;
     }();
     return catalog;

@@ -113,6 +113,10 @@ struct ApplyContext {
     std::function<bool(const std::filesystem::path &)> mayShowDiff;
     /// Runs a child manifest in this run (set for the apply type).
     std::function<Result<ChildManifestOutcome>(const ChildManifestRequest &)> runChildManifest;
+    /// The manifest's resolved data and the environment that manifest templates see, for types that
+    /// render templates of their own (scaffold); null stands for an empty map.
+    const Json *data = nullptr;
+    const Json *environ = nullptr;
 };
 
 /// The text of the error a type gives when the provider acted but a second look at the system

@@ -286,7 +286,9 @@ void ManifestRun::apply(
             .workingDirectory = frame.inputs.baseDirectory,
             .guardCredentials = m_options.guardCredentials,
             .mayShowDiff = m_options.mayShowDiff,
-            .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); }};
+            .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); },
+            .data = &frame.manifest.data,
+            .environ = &frame.inputs.environ};
         std::unique_ptr<Provider> &provider = m_providers[factory.value()];
         if (!provider)
             provider = factory.value()->create(m_runner);

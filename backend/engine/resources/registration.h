@@ -10,5 +10,6 @@ void registerApplyResources(Catalog &catalog);
 void registerExecResources(Catalog &catalog);
 void registerFileResources(Catalog &catalog);
 void registerPackageResources(Catalog &catalog);
+void registerScaffoldResources(Catalog &catalog);
 
 } // namespace ccm::engine

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "resources/scaffold/scaffold_type.h"
+#include "util/command_runner.h"
+
+namespace ccm::engine {
+
+/// Renders template directories as CCM's choria provider does: every regular file below the source
+/// is a template (directories named `_partials` are skipped), rendered with Jet or Go into a private
+/// staging directory, where the post commands run on the rendered copies (`{}` is the staged
+/// file's path). Only the result is compared with the target, by content, so post commands that
+/// rewrite a file (formatters) stay idempotent and a failing template or command leaves the target
+/// untouched. Files that differ are installed atomically with the staged file's permission bits.
+class ChoriaScaffoldProvider : public ScaffoldProvider {
+public:
+    explicit ChoriaScaffoldProvider(CommandRunner &runner);
+
+    [[nodiscard]] std::string_view name() const override { return "choria"; }
+
+    [[nodiscard]] Result<ScaffoldState> status(
+        const TemplateEnvironment &environment, const ScaffoldProperties &properties) override;
+    [[nodiscard]] Result<ScaffoldState> scaffold(
+        const TemplateEnvironment &environment, const ScaffoldProperties &properties) override;
+    [[nodiscard]] Result<void> remove(const ScaffoldProperties &properties, const ScaffoldState &state) override;
+
+private:
+    CommandRunner &m_runner;
+};
+
+/// The only scaffold provider: manageable everywhere with priority 1.
+class ChoriaScaffoldProviderFactory : public ProviderFactory {
+public:
+    [[nodiscard]] std::string_view typeName() const override { return "scaffold"; }
+    [[nodiscard]] std::string_view name() const override { return "choria"; }
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;
+};
+
+} // namespace ccm::engine
