@@ -185,15 +185,17 @@ private Q_SLOTS:
                     ++unfinished;
             }
         });
+        // On a loaded machine the observer may not run for a while: keep replacing the file until it
+        // has looked often enough (the cap only guards against an observer that never runs at all).
         bool allWritten = true;
-        for (int i = 0; i < 300 && allWritten; ++i) {
+        for (int i = 0; allWritten && (i < 300 || sightings < 100) && i < 100000; ++i) {
             ::unlink(targetPath.c_str());
             allWritten = writeFileAtomically(targetPath, content, options).ok();
         }
         stop = true;
         observer.join();
         QVERIFY(allWritten);
-        QVERIFY(sightings > 0);
+        QVERIFY(sightings >= 100);
         QCOMPARE(unfinished.load(), 0);
     }
 
