@@ -70,11 +70,22 @@ Result<bool> isDesiredState(const PackageProvider &provider, const std::string &
     return *order == 0;
 }
 
-Result<Decision> decide(const PackageProvider &provider, const std::string &ensure, const PackageState &state)
+Result<Decision> decide(
+    PackageProvider &provider, const std::string &name, const std::string &ensure, const PackageState &state)
 {
     if (ensure == kPackageLatest) {
         if (!state.installed)
             return Decision {Action::InstallLatest, "Would have installed latest"};
+        auto newest = provider.latestVersion(name);
+        if (!newest)
+            return newest.error();
+        if (*newest) {
+            auto order = provider.compareVersions(state.version, **newest, false);
+            if (!order)
+                return order.error();
+            if (*order >= 0)
+                return Decision {};
+        }
         return Decision {Action::UpgradeLatest, "Would have upgraded to latest"};
     }
     auto desired = isDesiredState(provider, ensure, state);
@@ -269,7 +280,7 @@ Result<void> PackageType::apply(const std::string &name, const Json &properties,
     event.status = packageStateToJson(*initial, packages->name());
     event.finalEnsure = initial->ensure();
 
-    auto decision = decide(*packages, ensure, *initial);
+    auto decision = decide(*packages, name, ensure, *initial);
     if (!decision)
         return decision.error();
     if (decision->action == Action::None)

@@ -72,6 +72,15 @@ public:
     /// Removes the package.
     [[nodiscard]] virtual Result<void> uninstall(const std::string &package) = 0;
 
+    /// The version `ensure: latest` would install now, asked without changing anything, so that a
+    /// package already at it is stable (also in noop). nullopt when the package manager cannot tell
+    /// cheaply; `latest` then always asks it to upgrade, which it does idempotently.
+    [[nodiscard]] virtual Result<std::optional<std::string>> latestVersion(const std::string &package)
+    {
+        static_cast<void>(package);
+        return std::optional<std::string>();
+    }
+
     /// Compares two versions the way this package manager orders them: -1, 0 or 1. An Error
     /// when one of them cannot be a version of this package manager.
     [[nodiscard]] virtual Result<int> compareVersions(

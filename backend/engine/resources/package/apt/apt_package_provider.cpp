@@ -139,6 +139,14 @@ Result<std::string> AptPackageProvider::candidateVersion(const std::string &pack
             + " shows no candidate)"};
 }
 
+Result<std::optional<std::string>> AptPackageProvider::latestVersion(const std::string &package)
+{
+    auto candidate = candidateVersion(package);
+    if (!candidate)
+        return candidate.error();
+    return std::optional<std::string>(std::move(candidate).value());
+}
+
 Result<void> AptPackageProvider::install(const std::string &package, const std::string &version)
 {
     std::vector<std::string> argv = {"apt-get", "install", "-y", "-q", "-o", "DPkg::Options::=--force-confold"};

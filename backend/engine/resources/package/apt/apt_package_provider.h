@@ -29,6 +29,8 @@ public:
     [[nodiscard]] Result<void> install(const std::string &package, const std::string &version) override;
     /// Same as install: apt-get install moves to the version asked for.
     [[nodiscard]] Result<void> upgrade(const std::string &package, const std::string &version) override;
+    /// The candidate of `apt-cache policy`.
+    [[nodiscard]] Result<std::optional<std::string>> latestVersion(const std::string &package) override;
     /// Same as install, whose --allow-downgrades permits going back.
     [[nodiscard]] Result<void> downgrade(const std::string &package, const std::string &version) override;
     /// `apt-get -q -y remove <package>`: configuration files stay.
