@@ -11,6 +11,7 @@ const Catalog &standardCatalog()
         registerApplyResources(built);
         registerExecResources(built);
         registerFileResources(built);
+        registerServiceResources(built);
         return built;
     }();
     return catalog;

@@ -9,5 +9,6 @@ namespace ccm::engine {
 void registerApplyResources(Catalog &catalog);
 void registerExecResources(Catalog &catalog);
 void registerFileResources(Catalog &catalog);
+void registerServiceResources(Catalog &catalog);
 
 } // namespace ccm::engine
