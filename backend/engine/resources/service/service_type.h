@@ -53,8 +53,11 @@ std::mutex &serviceGlobalLock();
 /// an Error names the command that failed and what it said.
 class ServiceProvider : public Provider {
 public:
+    /// Whether the service runs now and whether it starts at boot; changes nothing.
     [[nodiscard]] virtual Result<ServiceState> status(const std::string &service) = 0;
+    /// Starts the service; the type calls it only for a stopped service.
     [[nodiscard]] virtual Result<void> start(const std::string &service) = 0;
+    /// Stops the service; the type calls it only for a running service.
     [[nodiscard]] virtual Result<void> stop(const std::string &service) = 0;
     /// Stops and starts the service (a subscribed resource changed).
     [[nodiscard]] virtual Result<void> restart(const std::string &service) = 0;
