@@ -13,6 +13,7 @@ const Catalog &standardCatalog()
         registerFileResources(built);
         registerPackageResources(built);
         registerScaffoldResources(built);
+        registerServiceResources(built);
         return built;
     }();
     return catalog;

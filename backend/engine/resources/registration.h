@@ -11,5 +11,6 @@ void registerExecResources(Catalog &catalog);
 void registerFileResources(Catalog &catalog);
 void registerPackageResources(Catalog &catalog);
 void registerScaffoldResources(Catalog &catalog);
+void registerServiceResources(Catalog &catalog);
 
 } // namespace ccm::engine

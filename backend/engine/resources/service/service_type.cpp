@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "service_type.h"
+
+#include "resources/registration.h"
+#include "resources/service/systemd/systemd_service_provider.h"
+#include "text.h"
+#include "utf8.h"
+
+#include <utility>
+#include <vector>
+
+namespace ccm::engine {
+
+namespace {
+
+Error invalidProperty(std::string message)
+{
+    return Error {"invalid_property", std::move(message)};
+}
+
+bool allowedNameCharacter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+        || c == '+' || c == ':' || c == '~' || c == '-';
+}
+
+/// The character as validation names it in its messages.
+std::string describeCharacter(char c)
+{
+    if (c == ' ')
+        return "a space";
+    if (c == '\t')
+        return "a tab";
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+        return "a non-printable or non-ASCII character";
+    return std::string("'") + c + "'";
+}
+
+Result<void> checkName(const std::string &name)
+{
+    if (name.empty())
+        return invalidProperty("service name must not be empty");
+    for (char c : name) {
+        if (!allowedNameCharacter(c))
+            return invalidProperty("service name '" + toValidUtf8(name) + "' contains " + describeCharacter(c)
+                + "; allowed are letters, digits and . _ + : ~ -");
+    }
+    if (name.front() == '-')
+        return invalidProperty("service name '" + name + "' must not start with -");
+    return {};
+}
+
+Result<bool> ensureProperty(const Json &properties)
+{
+    const auto found = properties.find("ensure");
+    if (found == properties.end() || found->is_null())
+        return true;
+    if (found->is_string()) {
+        const std::string &text = found->get_ref<const std::string &>();
+        if (text.empty() || text == "running")
+            return true;
+        if (text == "stopped")
+            return false;
+        return invalidProperty("ensure must be running or stopped, not '" + toValidUtf8(text) + "'");
+    }
+    return invalidProperty("ensure must be running or stopped, not " + found->dump());
+}
+
+/// enable is a tri-state: missing or null leaves the boot configuration alone.
+Result<std::optional<bool>> enableProperty(const Json &properties)
+{
+    const auto found = properties.find("enable");
+    if (found == properties.end() || found->is_null())
+        return std::optional<bool>();
+    if (found->is_boolean())
+        return std::optional<bool>(found->get<bool>());
+    if (found->is_string()) {
+        const std::string_view text = trimAsciiSpace(found->get_ref<const std::string &>());
+        if (text == "true")
+            return std::optional<bool>(true);
+        if (text == "false")
+            return std::optional<bool>(false);
+        return invalidProperty(
+            "enable must be true or false, not '" + toValidUtf8(found->get_ref<const std::string &>()) + "'");
+    }
+    return invalidProperty("enable must be true or false, not " + found->dump());
+}
+
+/// How the running state is changed in phase one.
+enum class RunAction { None, Start, Stop, Restart };
+
+/// How the boot configuration is changed in phase two.
+enum class BootAction { None, Enable, Disable };
+
+RunAction runAction(const ServiceProperties &wanted, const ServiceState &state, bool refresh)
+{
+    if (wanted.running)
+        return state.running ? (refresh ? RunAction::Restart : RunAction::None) : RunAction::Start;
+    return state.running ? RunAction::Stop : RunAction::None;
+}
+
+BootAction bootAction(const ServiceProperties &wanted, const ServiceState &state)
+{
+    if (!wanted.enable || *wanted.enable == state.enabled)
+        return BootAction::None;
+    return *wanted.enable ? BootAction::Enable : BootAction::Disable;
+}
+
+std::string noopMessage(RunAction run, BootAction boot)
+{
+    std::vector<std::string> parts;
+    switch (run) {
+    case RunAction::Start:
+        parts.emplace_back("started");
+        break;
+    case RunAction::Stop:
+        parts.emplace_back("stopped");
+        break;
+    case RunAction::Restart:
+        parts.emplace_back("restarted via subscribe");
+        break;
+    case RunAction::None:
+        break;
+    }
+    if (boot != BootAction::None)
+        parts.emplace_back(boot == BootAction::Enable ? "enabled" : "disabled");
+    std::string message;
+    for (const std::string &part : parts)
+        message += (message.empty() ? "Would have " : ", would have ") + part;
+    return message;
+}
+
+/// The state word with the service manager's own word when that says more ("stopped (failed)").
+std::string described(const std::string &word, const std::string &managerWord)
+{
+    return managerWord.empty() || managerWord == word ? word : word + " (" + managerWord + ")";
+}
+
+/// What still differs after the changes, or empty when the state is the desired one.
+std::string difference(const ServiceProperties &wanted, const ServiceState &state)
+{
+    std::string text;
+    if (wanted.running != state.running) {
+        const std::string want = wanted.running ? "running" : "stopped";
+        text = "service is " + described(state.ensure(), state.activeState) + ", wanted " + want;
+    }
+    if (wanted.enable && *wanted.enable != state.enabled) {
+        const std::string is = state.enabled ? "enabled" : "disabled";
+        text += (text.empty() ? "" : "; ") + std::string("service is ") + described(is, state.enabledState)
+            + " at boot, wanted " + (*wanted.enable ? "enabled" : "disabled");
+    }
+    return text;
+}
+
+} // namespace
+
+std::mutex &serviceGlobalLock()
+{
+    static std::mutex lock;
+    return lock;
+}
+
+Result<ServiceProperties> ServiceProperties::fromJson(const std::string &name, const Json &properties)
+{
+    if (!properties.is_object())
+        return invalidProperty(std::string("service properties must be a map, not ") + properties.type_name());
+    if (auto checked = checkName(name); !checked)
+        return checked.error();
+    ServiceProperties parsed;
+    parsed.name = name;
+    auto running = ensureProperty(properties);
+    if (!running)
+        return running.error();
+    parsed.running = *running;
+    auto enable = enableProperty(properties);
+    if (!enable)
+        return enable.error();
+    parsed.enable = *enable;
+    return parsed;
+}
+
+Json serviceStateToJson(const std::string &name, const ServiceState &state, std::string_view provider)
+{
+    return Json {{"ensure", state.ensure()},
+        {"metadata",
+            {{"name", name}, {"provider", std::string(provider)}, {"enabled", state.enabled},
+                {"running", state.running}}}};
+}
+
+Result<void> ServiceType::apply(const std::string &name, const Json &properties, Provider &provider,
+    ApplyContext &context, TransactionEvent &event) const
+{
+    auto *services = dynamic_cast<ServiceProvider *>(&provider);
+    if (!services)
+        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a service provider"};
+    auto parsed = ServiceProperties::fromJson(name, properties);
+    if (!parsed)
+        return parsed.error();
+    const ServiceProperties &wanted = *parsed;
+
+    auto initial = services->status(wanted.name);
+    if (!initial)
+        return initial.error();
+    event.status = serviceStateToJson(wanted.name, *initial, provider.name());
+    event.finalEnsure = initial->ensure();
+
+    const RunAction run = runAction(wanted, *initial, context.refresh);
+    const BootAction boot = bootAction(wanted, *initial);
+    if (run == RunAction::None && boot == BootAction::None)
+        return {};
+
+    event.changed = true;
+    event.refreshed = run == RunAction::Restart;
+    if (context.noop) {
+        event.noopMessage = noopMessage(run, boot);
+        context.log.log(LogLevel::Debug, event.noopMessage);
+        return {};
+    }
+
+    switch (run) {
+    case RunAction::Start:
+        context.log.info("starting service");
+        if (auto done = services->start(wanted.name); !done)
+            return done.error();
+        break;
+    case RunAction::Stop:
+        context.log.info("stopping service");
+        if (auto done = services->stop(wanted.name); !done)
+            return done.error();
+        break;
+    case RunAction::Restart:
+        context.log.info("restarting service: a subscribed resource changed");
+        if (auto done = services->restart(wanted.name); !done)
+            return done.error();
+        break;
+    case RunAction::None:
+        break;
+    }
+    if (boot == BootAction::Enable) {
+        context.log.info("enabling service at boot");
+        if (auto done = services->enable(wanted.name); !done)
+            return done.error();
+    } else if (boot == BootAction::Disable) {
+        context.log.info("disabling service at boot");
+        if (auto done = services->disable(wanted.name); !done)
+            return done.error();
+    }
+
+    auto after = services->status(wanted.name);
+    if (!after)
+        return after.error();
+    event.status = serviceStateToJson(wanted.name, *after, provider.name());
+    event.finalEnsure = after->ensure();
+    if (const std::string differs = difference(wanted, *after); !differs.empty())
+        return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + differs};
+    return {};
+}
+
+void registerServiceResources(Catalog &catalog)
+{
+    catalog.addType(std::make_unique<ServiceType>());
+    catalog.addProvider(std::make_unique<SystemdServiceProviderFactory>());
+}
+
+} // namespace ccm::engine
