@@ -215,7 +215,7 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::newRow("garbage") << QStringLiteral("bad.tar.gz") << QByteArray("this is no archive at all");
         QTest::newRow("empty") << QStringLiteral("empty.zip") << QByteArray();
-        QTest::newRow("zip named tar") << QStringLiteral("zip.tar") << QByteArray("PK\x03\x04 not a tar", 16);
+        QTest::newRow("zip named tar") << QStringLiteral("zip.tar") << QByteArray("PK\x03\x04 not a tar");
         QTest::newRow("missing") << QStringLiteral("missing.tar") << QByteArray("<none>");
     }
 

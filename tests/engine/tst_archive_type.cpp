@@ -653,6 +653,34 @@ private slots:
         QVERIFY(!QFileInfo::exists(archivePath()));
     }
 
+    void providerSelection_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<int>("priority"); // 0: not manageable
+        QTest::newRow("https") << QStringLiteral("{\"url\": \"https://example.com/app.tar.gz\"}") << 1;
+        QTest::newRow("http in capitals") << QStringLiteral("{\"url\": \"HTTP://example.com/app.zip\"}") << 1;
+        QTest::newRow("no url") << QStringLiteral("{\"ensure\": \"absent\"}") << 1;
+        QTest::newRow("ftp") << QStringLiteral("{\"url\": \"ftp://example.com/app.tar.gz\"}") << 0;
+        QTest::newRow("file") << QStringLiteral("{\"url\": \"file:///srv/app.tar.gz\"}") << 0;
+    }
+
+    void providerSelection()
+    {
+        QFETCH(QString, json);
+        QFETCH(int, priority);
+        const Catalog &catalog = standardCatalog();
+        QVERIFY(catalog.type("archive") != nullptr);
+        auto selected = catalog.providers().select("archive", Json::parse(json.toStdString()), Json::object());
+        if (priority == 0) {
+            QVERIFY(!selected.ok());
+            QCOMPARE(q(selected.error().message),
+                QStringLiteral("no suitable provider for this archive resource on this host (providers: http)"));
+            return;
+        }
+        QVERIFY(selected.ok());
+        QCOMPARE(q(std::string(selected.value()->name())), QStringLiteral("http"));
+    }
+
     void redactsSecretProperties()
     {
         Json properties = baseProperties();
