@@ -7,7 +7,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <cerrno>
-#include <climits>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
