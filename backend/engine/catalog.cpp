@@ -9,6 +9,7 @@ const Catalog &standardCatalog()
     static const Catalog catalog = [] {
         Catalog built;
         registerApplyResources(built);
+        registerArchiveResources(built);
         registerExecResources(built);
         registerFileResources(built);
         registerPackageResources(built);

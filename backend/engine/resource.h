@@ -138,6 +138,11 @@ public:
     /// finalEnsure, status and diff. An Error fails the resource with its message.
     [[nodiscard]] virtual Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const = 0;
+
+    /// Hides secrets in a resource's resolved properties before they are put into its event, which
+    /// is logged, shown and published. Called after apply, on the properties the event carries;
+    /// the default keeps them as they are.
+    virtual void redact([[maybe_unused]] Json &properties) const {}
 };
 
 /// The resource types and providers a run can use.

@@ -245,6 +245,8 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     if (event.properties.empty())
         event.properties = resource.properties;
     event.properties["name"] = resource.name;
+    if (type)
+        type->redact(event.properties);
     event.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started);
     record(event, resource.properties);
     m_result.summary.add(event);

@@ -7,6 +7,7 @@ namespace ccm::engine {
 
 /// Each type adds itself and its providers to a catalog; standardCatalog() calls them all.
 void registerApplyResources(Catalog &catalog);
+void registerArchiveResources(Catalog &catalog);
 void registerExecResources(Catalog &catalog);
 void registerFileResources(Catalog &catalog);
 void registerPackageResources(Catalog &catalog);

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers of the archive tests.
+
+serve ROOT LOG USER PASSWORD HEADER VALUE
+    Serves the files of ROOT on 127.0.0.1 at a free port, which it prints on the first line.
+    Every request is appended to LOG as "<path> <Authorization header>". Paths:
+      /<file>             the file, 404 when there is none
+      /basic/<file>       only with basic authentication USER:PASSWORD, otherwise 401
+      /header/<file>      only with the request header HEADER: VALUE, otherwise 403
+      /status/<code>/...  answers with that status
+      /redirect/<file>    302 to /<file>
+
+make OUTPUT KIND [ARGUMENT]
+    Writes an archive whose format follows OUTPUT's extension (.tar.gz, .tgz, .tar, .zip).
+    KIND is one of: app (app/bin/app, app/README, app/lib/current -> ../README), dotdot,
+    absolute (ARGUMENT is the absolute entry name), symlink (a link to ../outside and a file
+    through it), absolute-symlink, hardlink (to ../outside), device.
+"""
+
+import base64
+import http.server
+import io
+import os
+import sys
+import tarfile
+import zipfile
+
+APP_SCRIPT = b"#!/bin/sh\necho app\n"
+README = b"read me\n"
+
+
+def serve(root, log_path, user, password, header, value):
+    expected_basic = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body=b"", extra=None):
+            self.send_response(status)
+            for key, text in (extra or {}).items():
+                self.send_header(key, text)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            with open(log_path, "a", encoding="utf-8") as log:
+                log.write(f"{self.path} {self.headers.get('Authorization', '')}\n")
+            parts = self.path.lstrip("/").split("/")
+            if parts[0] == "basic":
+                if self.headers.get("Authorization") != expected_basic:
+                    return self.answer(401, b"no", {"WWW-Authenticate": 'Basic realm="test"'})
+                parts = parts[1:]
+            elif parts[0] == "header":
+                if self.headers.get(header) != value:
+                    return self.answer(403, b"forbidden")
+                parts = parts[1:]
+            elif parts[0] == "status":
+                return self.answer(int(parts[1]), b"status page " * 100)
+            elif parts[0] == "redirect":
+                return self.answer(302, b"", {"Location": "/" + "/".join(parts[1:])})
+            path = os.path.join(root, *parts)
+            if not os.path.isfile(path):
+                return self.answer(404, b"not found")
+            with open(path, "rb") as served:
+                self.answer(200, served.read())
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+def entries(kind, argument):
+    """(name, type, data or link target, mode) of the archive's entries."""
+    good = [("good.txt", "file", b"good\n", 0o644)]
+    if kind == "app":
+        return [
+            ("app/", "dir", None, 0o755),
+            ("app/bin/app", "file", APP_SCRIPT, 0o755),
+            ("app/README", "file", README, 0o644),
+            ("app/lib/current", "symlink", "../README", 0o777),
+        ]
+    if kind == "dotdot":
+        return good + [("../escaped.txt", "file", b"escaped\n", 0o644)]
+    if kind == "absolute":
+        return good + [(argument, "file", b"escaped\n", 0o644)]
+    if kind == "symlink":
+        return good + [("link", "symlink", "../outside", 0o777), ("link/escaped.txt", "file", b"escaped\n", 0o644)]
+    if kind == "absolute-symlink":
+        return good + [("link", "symlink", "/etc", 0o777)]
+    if kind == "hardlink":
+        return good + [("link", "hardlink", "../outside.txt", 0o644)]
+    if kind == "device":
+        return good + [("null", "device", None, 0o666)]
+    raise SystemExit(f"unknown kind {kind}")
+
+
+def make_tar(output, items, mode):
+    with tarfile.open(output, mode, format=tarfile.GNU_FORMAT) as archive:
+        for name, kind, data, permissions in items:
+            info = tarfile.TarInfo(name)
+            info.mode = permissions
+            info.mtime = 1700000000
+            if kind == "file":
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+                continue
+            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE,
+                         "device": tarfile.CHRTYPE}[kind]
+            if kind in ("symlink", "hardlink"):
+                info.linkname = data
+            if kind == "device":
+                info.devmajor, info.devminor = 1, 3
+            archive.addfile(info)
+
+
+def make_zip(output, items):
+    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, kind, data, permissions in items:
+            info = zipfile.ZipInfo(name, (2023, 11, 14, 22, 13, 20))
+            info.create_system = 3
+            if kind == "file":
+                info.external_attr = (0o100000 | permissions) << 16
+                archive.writestr(info, data)
+            elif kind == "dir":
+                info.external_attr = (0o040000 | permissions) << 16 | 0x10
+                archive.writestr(info, b"")
+            elif kind == "symlink":
+                info.external_attr = (0o120000 | permissions) << 16
+                archive.writestr(info, data.encode())
+            else:
+                raise SystemExit(f"zip archives cannot hold a {kind}")
+
+
+def make(output, kind, argument=None):
+    items = entries(kind, argument)
+    if output.endswith(".zip"):
+        make_zip(output, items)
+    elif output.endswith(".tar.gz") or output.endswith(".tgz"):
+        make_tar(output, items, "w:gz")
+    else:
+        make_tar(output, items, "w")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "serve":
+        serve(*sys.argv[2:8])
+    else:
+        make(*sys.argv[2:])
