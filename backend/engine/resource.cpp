@@ -62,21 +62,26 @@ Result<const ProviderFactory *> ProviderRegistry::select(
 
     const ProviderFactory *best = nullptr;
     int bestPriority = 0;
+    std::string reasons;
     for (const auto &factory : m_factories) {
         if (factory->typeName() != type)
             continue;
         auto manageable = factory->manageable(properties, facts);
         if (!manageable)
             return manageable.error().withContext("provider '" + std::string(factory->name()) + "'");
-        if (manageable.value() && (!best || *manageable.value() > bestPriority)) {
+        if (!manageable.value()) {
+            const std::string reason = factory->unavailableReason();
+            reasons += (reasons.empty() ? "" : "; ") + std::string(factory->name()) + ": "
+                + (reason.empty() ? "cannot manage this resource" : reason);
+        } else if (!best || *manageable.value() > bestPriority) {
             best = factory.get();
             bestPriority = *manageable.value();
         }
     }
     if (!best)
         return Error {"no_suitable_provider",
-            "no suitable provider for this " + std::string(type)
-                + " resource on this host (providers: " + joinedNames(providerNames(type)) + ")"};
+            "no suitable provider for this " + std::string(type) + " resource on this host"
+                + (reasons.empty() ? std::string(": no provider is known") : " (" + reasons + ")")};
     return best;
 }
 

@@ -139,6 +139,11 @@ public:
     [[nodiscard]] virtual Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const = 0;
 
+    /// Whether apply still runs when a run only checks health. Only for a type whose apply changes
+    /// nothing itself and leads to health checks (apply: its child manifest runs health-check-only
+    /// too); every other type is skipped then and only the resource's own health checks run.
+    [[nodiscard]] virtual bool appliesWhenCheckingHealthOnly() const { return false; }
+
     /// Hides secrets in a resource's resolved properties before they are put into its event, which
     /// is logged, shown and published. Called after apply, on the properties the event carries;
     /// the default keeps them as they are.

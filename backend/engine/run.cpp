@@ -265,7 +265,8 @@ void ManifestRun::apply(
     }
     event.provider = std::string(factory.value()->name());
 
-    if (!frame.healthCheckOnly) {
+    const ResourceType *type = m_catalog.type(resource.type);
+    if (!frame.healthCheckOnly || type->appliesWhenCheckingHealthOnly()) {
         bool refresh = false;
         for (const std::string &reference : references(resource.properties, "subscribe")) {
             const auto latest = m_latest.find(reference);
@@ -294,7 +295,6 @@ void ManifestRun::apply(
         std::unique_ptr<Provider> &provider = m_providers[factory.value()];
         if (!provider)
             provider = factory.value()->create(m_runner);
-        const ResourceType *type = m_catalog.type(resource.type);
         if (auto applied = type->apply(resource.name, properties, *provider, context, event); !applied) {
             event.failed = true;
             event.errors.push_back(applied.error().message);

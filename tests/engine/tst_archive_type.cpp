@@ -674,7 +674,7 @@ private slots:
         if (priority == 0) {
             QVERIFY(!selected.ok());
             QCOMPARE(q(selected.error().message),
-                QStringLiteral("no suitable provider for this archive resource on this host (providers: http)"));
+                QStringLiteral("no suitable provider for this archive resource on this host (http: it downloads only http and https URLs)"));
             return;
         }
         QVERIFY(selected.ok());

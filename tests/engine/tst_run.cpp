@@ -251,7 +251,8 @@ private slots:
         QCOMPARE(unknown.error().message, std::string("unknown package provider 'yum' (known: apt, dnf)"));
         auto none = registry.select("package", Json::object(), Json::object());
         QCOMPARE(none.error().message,
-            std::string("no suitable provider for this package resource on this host (providers: apt, dnf)"));
+            std::string("no suitable provider for this package resource on this host (apt: the tool is not installed; "
+                        "dnf: the tool is not installed)"));
         registry.add(std::make_unique<ScriptedFactory>("package", "zypper", 2));
         QCOMPARE(std::string(registry.select("package", Json::object(), Json::object()).value()->name()),
             std::string("zypper"));
@@ -498,6 +499,29 @@ private slots:
         QVERIFY(!event.changed);
         QVERIFY(event.failed);
         QCOMPARE(event.healthChecks.front().status, HealthCheckResult::Status::Warning);
+    }
+
+    void healthCheckOnlyReachesChildManifests()
+    {
+        write("child.yaml",
+            "ccm:\n  resources:\n    - package:\n        - change-c:\n            ensure: present\n"
+            "            health_checks: [{command: /bin/false}]\n");
+        write("m.yaml", "ccm:\n  resources:\n    - apply:\n        - child.yaml: {}\n");
+        RunOptions options;
+        options.healthCheckOnly = true;
+        QVERIFY(run("m.yaml", options));
+        // The child's resource is not applied, but its health check runs and fails it.
+        QVERIFY(m_journal.applied.empty());
+        const TransactionEvent *child = m_recorder.event("package#change-c");
+        QVERIFY(child);
+        QVERIFY(child->healthCheckOnly);
+        QVERIFY(child->failed);
+        QCOMPARE(child->healthChecks.size(), std::size_t(1));
+        const TransactionEvent *apply = m_recorder.event("apply#child.yaml");
+        QVERIFY(apply->healthCheckOnly);
+        QVERIFY(apply->failed);
+        QVERIFY(!apply->changed);
+        QCOMPARE(apply->errors, list({"1 resource of 1 failed in child manifest child.yaml"}));
     }
 
     void cancelStopsBeforeTheNextResource()

@@ -61,6 +61,7 @@ Result<void> ApplyType::apply(const std::string &name, const Json &properties, P
     event.finalEnsure = "present";
     // A child run in noop makes this resource's outcome a noop one, whatever the parent's mode.
     event.noop = event.noop || child.noop;
+    event.healthCheckOnly = event.healthCheckOnly || child.healthCheckOnly;
     event.status = {{"ensure", "present"}, {"resource_count", child.resources}, {"changed", child.changed},
         {"failed", child.failed}, {"skipped", child.skipped}, {"noop", child.noop},
         {"health_check_only", child.healthCheckOnly}};
