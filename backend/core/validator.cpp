@@ -22,15 +22,6 @@ bool allowedNameCharacter(char c)
            || c == '+' || c == ':' || c == '~' || c == '-';
 }
 
-std::optional<char> firstDisallowedNameCharacter(std::string_view text)
-{
-    for (char c : text) {
-        if (!allowedNameCharacter(c))
-            return c;
-    }
-    return std::nullopt;
-}
-
 std::string describeCharacter(char c)
 {
     if (c == ' ')
@@ -461,9 +452,8 @@ private:
         const std::string &name = m_resource.name;
         if (isTemplated(name))
             return;
-        if (auto bad = firstDisallowedNameCharacter(name))
-            atName(what + " name '" + name + "' contains " + describeCharacter(*bad)
-                       + "; allowed are letters, digits and . _ + : ~ -");
+        if (auto problem = nameCharacterProblem(name))
+            atName(what + " name '" + name + "' " + *problem);
     }
 
     void checkPackage()
@@ -474,9 +464,8 @@ private:
             return;
         if (version->empty())
             atValue("ensure", "ensure must be present, absent, latest or a version");
-        else if (auto bad = firstDisallowedNameCharacter(*version))
-            atValue("ensure", "version '" + *version + "' contains " + describeCharacter(*bad)
-                                  + "; allowed are letters, digits and . _ + : ~ -");
+        else if (auto problem = nameCharacterProblem(*version))
+            atValue("ensure", "version '" + *version + "' " + *problem);
     }
 
     void checkService()
@@ -711,6 +700,15 @@ void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatR
 }
 
 } // namespace
+
+std::optional<std::string> nameCharacterProblem(std::string_view text)
+{
+    for (char c : text) {
+        if (!allowedNameCharacter(c))
+            return "contains " + describeCharacter(c) + "; allowed are letters, digits and . _ + : ~ -";
+    }
+    return std::nullopt;
+}
 
 bool isTemplated(std::string_view value)
 {

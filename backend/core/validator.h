@@ -5,6 +5,8 @@
 #include "manifest.h"
 #include "result.h"
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace ccm {
@@ -21,6 +23,11 @@ Diagnostics validateManifestText(std::string_view text);
 /// True when the string holds a template expression ({{ }} or ${ }), whose value is only
 /// known when the manifest is resolved; format rules skip such values.
 bool isTemplated(std::string_view value);
+
+/// What is wrong with a package name, service name or package version: "contains ';'; allowed
+/// are letters, digits and . _ + : ~ -" for the first character outside that set, nullopt when
+/// there is none. Types check templated values with it, in validation's words.
+std::optional<std::string> nameCharacterProblem(std::string_view text);
 
 /// Parses a file mode ("0644", "644", "0o755", "0O700") into its numeric value, or explains what
 /// is wrong with it.

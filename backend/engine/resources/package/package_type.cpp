@@ -6,6 +6,7 @@
 #include "resources/registration.h"
 #include "text.h"
 #include "utf8.h"
+#include "validator.h"
 
 #include <algorithm>
 #include <sys/stat.h>
@@ -21,31 +22,11 @@ Error invalidProperty(std::string message)
     return Error {"invalid_property", std::move(message)};
 }
 
-bool allowedCharacter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-        || c == '+' || c == ':' || c == '~' || c == '-';
-}
-
-std::string describeCharacter(char c)
-{
-    if (c == ' ')
-        return "a space";
-    if (c == '\t')
-        return "a tab";
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-        return "a non-printable or non-ASCII character";
-    return std::string("'") + c + "'";
-}
-
 /// The validator's rule for names and versions, with its wording.
 Result<void> checkCharacters(const std::string &what, const std::string &text)
 {
-    for (char c : text) {
-        if (!allowedCharacter(c))
-            return invalidProperty(
-                what + " contains " + describeCharacter(c) + "; allowed are letters, digits and . _ + : ~ -");
-    }
+    if (auto problem = nameCharacterProblem(text))
+        return invalidProperty(what + " " + *problem);
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include "resources/service/systemd/systemd_service_provider.h"
 #include "text.h"
 #include "utf8.h"
+#include "validator.h"
 
 #include <utility>
 #include <vector>
@@ -18,33 +19,12 @@ Error invalidProperty(std::string message)
     return Error {"invalid_property", std::move(message)};
 }
 
-bool allowedNameCharacter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-        || c == '+' || c == ':' || c == '~' || c == '-';
-}
-
-/// The character as validation names it in its messages.
-std::string describeCharacter(char c)
-{
-    if (c == ' ')
-        return "a space";
-    if (c == '\t')
-        return "a tab";
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-        return "a non-printable or non-ASCII character";
-    return std::string("'") + c + "'";
-}
-
 Result<void> checkName(const std::string &name)
 {
     if (name.empty())
         return invalidProperty("service name must not be empty");
-    for (char c : name) {
-        if (!allowedNameCharacter(c))
-            return invalidProperty("service name '" + toValidUtf8(name) + "' contains " + describeCharacter(c)
-                + "; allowed are letters, digits and . _ + : ~ -");
-    }
+    if (auto problem = nameCharacterProblem(name))
+        return invalidProperty("service name '" + toValidUtf8(name) + "' " + *problem);
     if (name.front() == '-')
         return invalidProperty("service name '" + name + "' must not start with -");
     return {};
