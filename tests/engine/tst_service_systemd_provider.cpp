@@ -473,11 +473,13 @@ private slots:
         const ProviderRegistry &providers = standardCatalog().providers();
         const auto chosen = providers.select("service", Json {{"ensure", "running"}}, Json::object());
         QVERIFY(!chosen);
-        QVERIFY2(q(chosen.error().message)
-                     .startsWith(QStringLiteral("no suitable provider for this service resource on this host (systemd: ")),
+        QVERIFY2(
+            q(chosen.error().message)
+                .startsWith(QStringLiteral("no suitable provider for this service resource on this host (systemd: ")),
             chosen.error().message.c_str());
-        QVERIFY2(q(chosen.error().message)
-                     .endsWith(QStringLiteral("systemd is not running on this host (/run/systemd/system does not exist))")),
+        QVERIFY2(
+            q(chosen.error().message)
+                .endsWith(QStringLiteral("systemd is not running on this host (/run/systemd/system does not exist))")),
             chosen.error().message.c_str());
 
         const auto forced = providers.select("service", Json {{"provider", "systemd"}}, Json::object());
@@ -515,8 +517,9 @@ private slots:
         QCOMPARE(observer.events.size(), std::size_t(2));
         QVERIFY(observer.events[0].failed);
         QCOMPARE(observer.events[0].errors.size(), std::size_t(1));
-        QVERIFY2(q(observer.events[0].errors.front())
-                     .startsWith(QStringLiteral("no suitable provider for this service resource on this host (systemd: ")),
+        QVERIFY2(
+            q(observer.events[0].errors.front())
+                .startsWith(QStringLiteral("no suitable provider for this service resource on this host (systemd: ")),
             observer.events[0].errors.front().c_str());
         QCOMPARE(observer.events[1].errors.size(), std::size_t(1));
         QVERIFY2(
