@@ -175,10 +175,15 @@ ChildManifestOutcome ManifestRun::runFrame(const Frame &frame)
             ++outcome.skipped;
         else if (event.changed)
             ++outcome.changed;
+        // fail_on_error governs the manifest that sets it: a child stops itself, and its failure
+        // reaches the parent as a failed apply resource, which the parent's own setting judges.
         if (event.failed && frame.manifest.failOnError) {
-            m_observer.log(
-                LogLevel::Error, resource.label(), "stopping the run: the resource failed and fail_on_error is set");
-            m_result.aborted = true;
+            m_observer.log(LogLevel::Error, resource.label(),
+                frame.depth == 0 ? "stopping the run: the resource failed and fail_on_error is set"
+                                 : "stopping the child manifest: the resource failed and fail_on_error is set");
+            if (frame.depth == 0)
+                m_result.aborted = true;
+            break;
         }
     }
     // Resources a stopped run never reached no longer count towards the total.

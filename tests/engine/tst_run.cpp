@@ -578,6 +578,22 @@ private slots:
         QCOMPARE(apply->errors, list({"1 resource of 2 failed in child manifest child.yaml"}));
     }
 
+    void failOnErrorInAChildStopsOnlyTheChild()
+    {
+        write("child.yaml",
+            "ccm:\n  fail_on_error: true\n  resources:\n    - package:\n        - fail-x: {ensure: present}\n"
+            "        - ok-y: {ensure: present}\n");
+        write("m.yaml",
+            "ccm:\n  resources:\n    - apply:\n        - child.yaml: {}\n"
+            "    - package:\n        - ok-after: {ensure: present}\n");
+        QVERIFY(run("m.yaml"));
+        QCOMPARE(outcomes(), list({"package#fail-x failed", "apply#child.yaml failed", "package#ok-after stable"}));
+        QCOMPARE(m_recorder.event("apply#child.yaml")->errors,
+            list({"1 resource of 1 failed in child manifest child.yaml"}));
+        QVERIFY(!m_result.aborted);
+        QCOMPARE(m_result.summary.total, std::size_t(3));
+    }
+
     void childManifestProblemsFailTheApplyResource_data()
     {
         QTest::addColumn<QString>("child");
