@@ -2,6 +2,7 @@
 // The archive type with its http provider against a real HTTP server on 127.0.0.1 (the helper
 // script): the seed's decision rows in noop and for real, downloads, authentication, failures,
 // hostile archives and that no credential reaches an event or a log line.
+#include "engine_test_support.h"
 #include "prepared_manifest.h"
 #include "resources/archive/archive_type.h"
 #include "resources/archive/http/http_archive_provider.h"
@@ -65,12 +66,6 @@ QStringList snapshot(const QString &path)
     entries.sort();
     return entries;
 }
-
-class RecordingLogger : public Logger {
-public:
-    void log(LogLevel, std::string_view message) override { messages.emplace_back(message); }
-    std::vector<std::string> messages;
-};
 
 struct Apply {
     Result<void> result;
@@ -674,7 +669,8 @@ private slots:
         if (priority == 0) {
             QVERIFY(!selected.ok());
             QCOMPARE(q(selected.error().message),
-                QStringLiteral("no suitable provider for this archive resource on this host (http: it downloads only http and https URLs)"));
+                QStringLiteral("no suitable provider for this archive resource on this host (http: it downloads only "
+                               "http and https URLs)"));
             return;
         }
         QVERIFY(selected.ok());

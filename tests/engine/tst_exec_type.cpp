@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine_test_support.h"
 #include "resources/exec/exec_type.h"
 #include "resources/exec/posix/posix_exec_provider.h"
 #include "resources/exec/shell/shell_exec_provider.h"
@@ -26,7 +27,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-class RecordingLogger : public Logger {
+class LevelLogger : public Logger {
 public:
     void log(LogLevel level, std::string_view message) override { m_messages.emplace_back(level, message); }
 
@@ -41,13 +42,6 @@ public:
 
 private:
     std::vector<std::pair<LogLevel, std::string>> m_messages;
-};
-
-struct Outcome {
-    Result<void> result;
-    TransactionEvent event;
-
-    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
 };
 
 enum class Kind { Posix, Shell };
@@ -70,9 +64,9 @@ public:
         QFile file(m_dir.filePath(name));
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
     }
-    [[nodiscard]] const RecordingLogger &log() const { return m_log; }
+    [[nodiscard]] const LevelLogger &log() const { return m_log; }
 
-    Outcome apply(const std::string &name, Json properties, Kind kind = Kind::Posix)
+    ApplyOutcome apply(const std::string &name, Json properties, Kind kind = Kind::Posix)
     {
         // Commands run in the directory unless a test sets another.
         if (!properties.contains("cwd"))
@@ -89,7 +83,7 @@ public:
         PosixExecProvider posix(m_runner);
         ShellExecProvider shell(m_runner);
         ExecProvider &provider = kind == Kind::Posix ? static_cast<ExecProvider &>(posix) : shell;
-        Outcome outcome;
+        ApplyOutcome outcome;
         outcome.result = ExecType().apply(name, properties, provider, context, outcome.event);
         return outcome;
     }
@@ -102,7 +96,7 @@ public:
 private:
     QTemporaryDir m_dir;
     ProcessRunner m_runner;
-    RecordingLogger m_log;
+    LevelLogger m_log;
     Json m_facts = Json::object();
 };
 
@@ -122,13 +116,6 @@ Json status(std::optional<int> exitCode, bool creates, std::optional<bool> onlyI
 QString dump(const Json &json)
 {
     return q(json.dump());
-}
-
-CommandResult exited(int code)
-{
-    CommandResult result;
-    result.exitCode = code;
-    return result;
 }
 
 /// Whether the process is gone; a zombie it adopted as subreaper is reaped first.
@@ -229,7 +216,7 @@ private Q_SLOTS:
         if (!refreshOnly.isEmpty())
             properties[refreshOnly.toStdString()] = true;
 
-        const Outcome outcome = harness.apply("decide", properties);
+        const ApplyOutcome outcome = harness.apply("decide", properties);
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
 
         const bool createsSatisfied = creates == QLatin1String("exists") || creates == QLatin1String("dangling");
@@ -275,10 +262,10 @@ private Q_SLOTS:
         // A relative creates is taken from the manifest's directory.
         harness.workingDirectory = harness.root();
 
-        const Outcome first = harness.apply("twice", properties);
+        const ApplyOutcome first = harness.apply("twice", properties);
         QVERIFY2(first.result.ok(), qPrintable(first.error()));
         QVERIFY(first.event.changed);
-        const Outcome second = harness.apply("twice", properties);
+        const ApplyOutcome second = harness.apply("twice", properties);
         QVERIFY2(second.result.ok(), qPrintable(second.error()));
         QVERIFY(!second.event.changed);
         QCOMPARE(harness.read(QStringLiteral("command-ran")), QByteArray("ran\n"));
@@ -316,7 +303,7 @@ private Q_SLOTS:
         if (!returns.is_null())
             properties["returns"] = returns;
 
-        const Outcome outcome = harness.apply("exits", properties);
+        const ApplyOutcome outcome = harness.apply("exits", properties);
         QCOMPARE(outcome.error(), error);
         // It ran either way: that is a change, and the event says how it ended.
         QVERIFY(outcome.event.changed);
@@ -347,7 +334,7 @@ private Q_SLOTS:
         Harness harness;
         QVERIFY(harness.isValid());
         Json properties {{"command", "/bin/sh -c '" + stderr + "\nexit 4'"}};
-        const Outcome outcome = harness.apply("fails", properties);
+        const ApplyOutcome outcome = harness.apply("fails", properties);
         QCOMPARE(outcome.error(),
             QStringLiteral("desired state not achieved: command exited with code 4 (expected one of 0)") + suffix);
     }
@@ -357,7 +344,7 @@ private Q_SLOTS:
         // The seed's isDesiredState: an existing creates file wins over the exit code.
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply("partial",
+        const ApplyOutcome outcome = harness.apply("partial",
             Json {{"command", script("touch made; exit 3")}, {"creates", harness.path(QStringLiteral("made"))}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QVERIFY(outcome.event.changed);
@@ -369,7 +356,7 @@ private Q_SLOTS:
         Harness harness;
         QVERIFY(harness.isValid());
         QVERIFY(writeFile(q(harness.path(QStringLiteral("plain"))), "x"));
-        const Outcome outcome = harness.apply("under",
+        const ApplyOutcome outcome = harness.apply("under",
             Json {{"command", script("echo ran > command-ran")},
                 {"creates", harness.path(QStringLiteral("plain/made"))}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
@@ -381,7 +368,7 @@ private Q_SLOTS:
         Harness harness;
         QVERIFY(harness.isValid());
         const std::string creates = harness.path(QString(300, QLatin1Char('n')));
-        const Outcome outcome
+        const ApplyOutcome outcome
             = harness.apply("long", Json {{"command", script("echo ran > command-ran")}, {"creates", creates}});
         QCOMPARE(outcome.error(), QStringLiteral("cannot check creates %1: File name too long").arg(q(creates)));
         QVERIFY(!harness.exists(QStringLiteral("command-ran")));
@@ -391,7 +378,7 @@ private Q_SLOTS:
     {
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply("killed", Json {{"command", script("kill -KILL $$")}});
+        const ApplyOutcome outcome = harness.apply("killed", Json {{"command", script("kill -KILL $$")}});
         QCOMPARE(
             outcome.error(), QStringLiteral("desired state not achieved: command was killed by signal 9 (SIGKILL)"));
         QCOMPARE(dump(outcome.event.status), dump(status(-1, false, std::nullopt, std::nullopt)));
@@ -403,7 +390,7 @@ private Q_SLOTS:
         QVERIFY(harness.isValid());
         QElapsedTimer timer;
         timer.start();
-        const Outcome outcome = harness.apply("slow", Json {{"command", "sleep 30"}, {"timeout", "1s"}});
+        const ApplyOutcome outcome = harness.apply("slow", Json {{"command", "sleep 30"}, {"timeout", "1s"}});
         QCOMPARE(outcome.error(), QStringLiteral("command timed out after 1s"));
         QVERIFY(outcome.event.changed);
         QVERIFY(timer.elapsed() >= 1000);
@@ -419,7 +406,7 @@ private Q_SLOTS:
         QVERIFY(harness.isValid());
         QElapsedTimer timer;
         timer.start();
-        const Outcome outcome = harness.apply(
+        const ApplyOutcome outcome = harness.apply(
             "background", Json {{"command", "sleep 30 & echo $! > pid; wait"}, {"timeout", "1s"}}, Kind::Shell);
         QCOMPARE(outcome.error(), QStringLiteral("command timed out after 1s"));
         QVERIFY(timer.elapsed() < 10000);
@@ -462,7 +449,7 @@ private Q_SLOTS:
         QVERIFY(harness.isValid());
         harness.noop = noop;
         properties["command"] = script("echo ran >> command-ran");
-        const Outcome outcome = harness.apply("guarded", properties);
+        const ApplyOutcome outcome = harness.apply("guarded", properties);
         QCOMPARE(outcome.error(), error);
         QVERIFY(!harness.exists(QStringLiteral("command-ran")));
         QVERIFY(!outcome.event.changed);
@@ -472,7 +459,7 @@ private Q_SLOTS:
     {
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply(
+        const ApplyOutcome outcome = harness.apply(
             "guarded", Json {{"command", script("echo ran > command-ran")}, {"onlyif", script("kill -KILL $$")}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QVERIFY(!outcome.event.changed);
@@ -488,7 +475,7 @@ private Q_SLOTS:
         QVERIFY(harness.isValid());
         harness.guardCredentials = Credentials {4242, 4343, {4444}};
         // The peer cannot enter the temporary directory, so everything runs in /.
-        const Outcome outcome = harness.apply("as peer",
+        const ApplyOutcome outcome = harness.apply("as peer",
             Json {{"command", script("id -u > " + harness.path(QStringLiteral("who")))}, {"cwd", "/"},
                 {"onlyif", script("test \"$(id -u):$(id -g):$(id -G)\" = \"4242:4343:4343 4444\"")}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
@@ -505,7 +492,7 @@ private Q_SLOTS:
             q(harness.path(QStringLiteral("sub/bin/check-it"))), "#!/bin/sh\necho \"$(pwd) $FLAVOUR\" > guard-saw\n"));
         QVERIFY(QFile::setPermissions(
             q(harness.path(QStringLiteral("sub/bin/check-it"))), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
-        const Outcome outcome = harness.apply("guarded",
+        const ApplyOutcome outcome = harness.apply("guarded",
             Json {{"command", script("echo ran > command-ran")}, {"cwd", harness.path(QStringLiteral("sub"))},
                 {"environment", {"FLAVOUR=salty"}},
                 {"path", harness.path(QStringLiteral("sub/bin")) + ":/usr/bin:/bin"}, {"onlyif", "check-it"}});
@@ -533,7 +520,7 @@ private Q_SLOTS:
         QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("work/deeper")));
         harness.workingDirectory = harness.root();
         cwd.replace(QStringLiteral("<dir>"), q(harness.root()));
-        const Outcome outcome
+        const ApplyOutcome outcome
             = harness.apply("where", Json {{"command", script("pwd > where")}, {"cwd", cwd.toStdString()}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         const QString directory = QDir::cleanPath(q(harness.path(expected)));
@@ -545,7 +532,8 @@ private Q_SLOTS:
     {
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply("where", Json {{"command", "/bin/true"}, {"cwd", "/nonexistent/dir"}});
+        const ApplyOutcome outcome
+            = harness.apply("where", Json {{"command", "/bin/true"}, {"cwd", "/nonexistent/dir"}});
         QCOMPARE(
             outcome.error(), QStringLiteral("cannot run /bin/true in /nonexistent/dir: No such file or directory"));
     }
@@ -571,7 +559,7 @@ private Q_SLOTS:
         Json properties {{"command", script("echo \"[$GREETING] [$LANG]\" > seen")}};
         if (!environment.is_null())
             properties["environment"] = environment;
-        const Outcome outcome = harness.apply("env", properties);
+        const ApplyOutcome outcome = harness.apply("env", properties);
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QCOMPARE(harness.read(QStringLiteral("seen")), seen);
     }
@@ -586,17 +574,17 @@ private Q_SLOTS:
             q(harness.path(QStringLiteral("tools/my-tool"))), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
         const std::string searchPath = harness.path(QStringLiteral("tools")) + ":/usr/bin:/bin";
 
-        const Outcome without = harness.apply("tool", Json {{"command", "my-tool argument"}});
+        const ApplyOutcome without = harness.apply("tool", Json {{"command", "my-tool argument"}});
         QCOMPARE(without.error(),
             QStringLiteral("command not found: my-tool (searched PATH=%1)")
                 .arg(QString::fromLatin1(ProcessRunner::kPath)));
 
-        const Outcome with = harness.apply("tool", Json {{"command", "my-tool argument"}, {"path", searchPath}});
+        const ApplyOutcome with = harness.apply("tool", Json {{"command", "my-tool argument"}, {"path", searchPath}});
         QVERIFY2(with.result.ok(), qPrintable(with.error()));
         QCOMPARE(harness.read(QStringLiteral("found")), QByteArray::fromStdString("argument " + searchPath + "\n"));
 
         // path wins over a PATH= entry in environment.
-        const Outcome both = harness.apply(
+        const ApplyOutcome both = harness.apply(
             "tool", Json {{"command", "my-tool again"}, {"path", searchPath}, {"environment", {"PATH=/nonexistent"}}});
         QVERIFY2(both.result.ok(), qPrintable(both.error()));
         QCOMPARE(harness.read(QStringLiteral("found")), QByteArray::fromStdString("again " + searchPath + "\n"));
@@ -621,7 +609,7 @@ private Q_SLOTS:
         QFETCH(QStringList, warnings);
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply("talk",
+        const ApplyOutcome outcome = harness.apply("talk",
             Json {{"command", script("echo one; echo; printf \"two\\r\\nthree\"; echo complaint >&2")},
                 {"logoutput", logOutput}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
@@ -633,7 +621,7 @@ private Q_SLOTS:
     {
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply(
+        const ApplyOutcome outcome = harness.apply(
             "talk", Json {{"command", script("echo partial; echo broken >&2; exit 5")}, {"logoutput", true}});
         QCOMPARE(outcome.error(),
             QStringLiteral("desired state not achieved: command exited with code 5 (expected one of 0)"));
@@ -645,7 +633,7 @@ private Q_SLOTS:
     {
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply(
+        const ApplyOutcome outcome = harness.apply(
             "flood", Json {{"command", "head -c 1100000 /dev/zero | tr \"\\0\" a"}, {"logoutput", true}}, Kind::Shell);
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QCOMPARE(harness.log().lines(LogLevel::Info).size(), 1);
@@ -681,7 +669,7 @@ private Q_SLOTS:
         QFETCH(bool, fileMade);
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply(
+        const ApplyOutcome outcome = harness.apply(
             "differ", Json {{"command", command}, {"environment", {"USER=alice"}}, {"logoutput", true}}, Kind(kind));
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QCOMPARE(harness.log().lines(LogLevel::Info), logged);
@@ -695,7 +683,7 @@ private Q_SLOTS:
         Harness harness;
         QVERIFY(harness.isValid());
         QVERIFY(writeFile(q(harness.path(QStringLiteral("list.txt"))), "example\n"));
-        const Outcome outcome = harness.apply("repo",
+        const ApplyOutcome outcome = harness.apply("repo",
             Json {{"command", "echo ran > command-ran"}, {"unless", "grep -q example *.txt 2>/dev/null"}}, Kind::Shell);
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QVERIFY(!outcome.event.changed);
@@ -716,7 +704,7 @@ private Q_SLOTS:
         QFETCH(Json, properties);
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply("/bin/sh -c 'echo named > named'", properties);
+        const ApplyOutcome outcome = harness.apply("/bin/sh -c 'echo named > named'", properties);
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QCOMPARE(harness.read(QStringLiteral("named")), QByteArray("named\n"));
     }
@@ -795,7 +783,7 @@ private Q_SLOTS:
         QFETCH(QString, error);
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply(name, properties);
+        const ApplyOutcome outcome = harness.apply(name, properties);
         if (error.endsWith(QLatin1Char('*')))
             QVERIFY2(outcome.error().startsWith(error.chopped(1)), qPrintable(outcome.error()));
         else
@@ -810,7 +798,7 @@ private Q_SLOTS:
         Harness harness;
         QVERIFY(harness.isValid());
         harness.noop = true;
-        const Outcome outcome
+        const ApplyOutcome outcome
             = harness.apply("t", Json {{"command", "/bin/true"}, {"refreshonly", "true"}, {"logoutput", "false"}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QVERIFY(!outcome.event.changed);
@@ -830,7 +818,7 @@ private Q_SLOTS:
         QFETCH(QString, error);
         Harness harness;
         QVERIFY(harness.isValid());
-        const Outcome outcome = harness.apply("   ", Json::object(), Kind(kind));
+        const ApplyOutcome outcome = harness.apply("   ", Json::object(), Kind(kind));
         QCOMPARE(outcome.error(), error);
     }
 
@@ -888,7 +876,7 @@ private Q_SLOTS:
         runner.expect(argv("/usr/bin/test-ready /etc/app"), exited(0));
         runner.expect(argv("/usr/bin/test-done /etc/app"), exited(1));
         runner.expect(argv("/usr/bin/make build"), exited(0));
-        RecordingLogger log;
+        LevelLogger log;
         const Json facts = Json::object();
         const Credentials peer {4242, 4343, {4444, 4545}};
         ApplyContext context {.noop = noop,
@@ -936,7 +924,7 @@ private Q_SLOTS:
             [[nodiscard]] std::string_view name() const override { return "other"; }
         } other;
         RecordingRunner runner;
-        RecordingLogger log;
+        LevelLogger log;
         const Json facts = Json::object();
         ApplyContext context {.noop = false,
             .refresh = false,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine_test_support.h"
 #include "resources/file/file_type.h"
 #include "resources/file/posix/posix_file_provider.h"
 #include "resources/registration.h"
@@ -45,12 +46,6 @@ struct stat lstatOf(const QString &path)
         status.st_mode = 0;
     return status;
 }
-
-class RecordingLogger : public Logger {
-public:
-    void log(LogLevel, std::string_view message) override { messages.emplace_back(message); }
-    std::vector<std::string> messages;
-};
 
 /// The posix provider with a record of what the type asked it.
 class SpyProvider : public PosixFileProvider {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine_test_support.h"
 #include "resources/package/apt/apt_package_provider.h"
 #include "test_common.h"
 
@@ -25,15 +26,6 @@ std::string readRecorded(const QString &file)
     if (!in.open(QIODevice::ReadOnly))
         qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
     return in.readAll().toStdString();
-}
-
-CommandResult exited(int code, std::string out = {}, std::string err = {})
-{
-    CommandResult result;
-    result.exitCode = code;
-    result.stdoutText = std::move(out);
-    result.stderrText = std::move(err);
-    return result;
 }
 
 std::vector<std::string> statusArgv(const std::string &package)

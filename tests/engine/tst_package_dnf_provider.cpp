@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine_test_support.h"
 #include "resources/package/dnf/dnf_package_provider.h"
 #include "resources/package/package_type.h"
 #include "test_common.h"
@@ -26,14 +27,6 @@ std::string readRecorded(const QString &file)
     if (!in.open(QIODevice::ReadOnly))
         qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
     return in.readAll().toStdString();
-}
-
-CommandResult exited(int code, std::string out = {})
-{
-    CommandResult result;
-    result.exitCode = code;
-    result.stdoutText = std::move(out);
-    return result;
 }
 
 std::vector<std::string> statusArgv(const std::string &package)
@@ -67,19 +60,9 @@ QString joined(const std::vector<std::string> &argv)
     return parts.join(QLatin1Char(' '));
 }
 
-class NullLogger : public Logger {
-public:
-    void log(LogLevel, std::string_view) override { }
-};
-
-struct Outcome {
-    Result<void> result;
-    TransactionEvent event;
-};
-
-Outcome applyWith(RecordingRunner &runner, const std::string &name, const std::string &ensure, bool noop)
+ApplyOutcome applyWith(RecordingRunner &runner, const std::string &name, const std::string &ensure, bool noop)
 {
-    NullLogger log;
+    RecordingLogger log;
     const Json facts = Json::object();
     ApplyContext context {.noop = noop,
         .refresh = false,
@@ -91,7 +74,7 @@ Outcome applyWith(RecordingRunner &runner, const std::string &name, const std::s
         .mayShowDiff = {},
         .runChildManifest = {}};
     DnfPackageProvider provider(runner);
-    Outcome outcome;
+    ApplyOutcome outcome;
     outcome.result = PackageType().apply(name, Json {{"ensure", ensure}}, provider, context, outcome.event);
     return outcome;
 }
@@ -248,7 +231,7 @@ private Q_SLOTS:
 
         RecordingRunner noop;
         noop.expect(statusArgv("zsh"), rpmAnswer(before));
-        const Outcome previewed = applyWith(noop, "zsh", wanted, true);
+        const ApplyOutcome previewed = applyWith(noop, "zsh", wanted, true);
         QVERIFY(previewed.result.ok());
         QCOMPARE(q(previewed.event.noopMessage), noopMessage);
         QCOMPARE(previewed.event.changed, !noopMessage.isEmpty());
@@ -259,7 +242,7 @@ private Q_SLOTS:
         if (!command.isEmpty())
             real.expect(words(command), exited(0, readRecorded(recorded)));
         real.expect(statusArgv("zsh"), rpmAnswer(after));
-        const Outcome applied = applyWith(real, "zsh", wanted, false);
+        const ApplyOutcome applied = applyWith(real, "zsh", wanted, false);
         QVERIFY2(applied.result.ok(), applied.result ? "" : applied.result.error().message.c_str());
         QCOMPARE(actions(real), command.isEmpty() ? QStringList() : QStringList {command});
         QCOMPARE(applied.event.changed, changed);
@@ -272,7 +255,7 @@ private Q_SLOTS:
             again.expect(words(command), exited(0, readRecorded(recorded)));
             again.expect(statusArgv("zsh"), rpmAnswer(after));
         }
-        const Outcome repeated = applyWith(again, "zsh", wanted, false);
+        const ApplyOutcome repeated = applyWith(again, "zsh", wanted, false);
         QVERIFY(repeated.result.ok());
         QCOMPARE(repeated.event.changed, false);
         QCOMPARE(actions(again), latest ? QStringList {command} : QStringList());
@@ -286,7 +269,7 @@ private Q_SLOTS:
         CommandResult failed = exited(1, "Last metadata expiration check: 0:00:07 ago.\n");
         failed.stderrText = "Error: Unable to find a match: tcsh\n";
         runner.expect({"dnf", "install", "-y", "tcsh"}, failed);
-        const Outcome outcome = applyWith(runner, "tcsh", "present", false);
+        const ApplyOutcome outcome = applyWith(runner, "tcsh", "present", false);
         QVERIFY(!outcome.result.ok());
         QCOMPARE(q(outcome.result.error().message),
             QStringLiteral("dnf install -y tcsh failed with exit code 1: Error: Unable to find a match: tcsh"));

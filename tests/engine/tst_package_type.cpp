@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine_test_support.h"
 #include "resources/package/apt/apt_package_provider.h"
 #include "resources/package/package_type.h"
 #include "test_common.h"
@@ -20,26 +21,12 @@ const QString kApt = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/apt/"
 const std::vector<std::string> kDpkgFormat
     = {"dpkg-query", "-W", "-f=${Package} ${Version} ${Architecture} ${db:Status-Status}\\n"};
 
-class NullLogger : public Logger {
-public:
-    void log(LogLevel, std::string_view) override { }
-};
-
 std::string readRecorded(const QString &file)
 {
     QFile in(kApt + file);
     if (!in.open(QIODevice::ReadOnly))
         qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
     return in.readAll().toStdString();
-}
-
-CommandResult exited(int code, std::string out = {}, std::string err = {})
-{
-    CommandResult result;
-    result.exitCode = code;
-    result.stdoutText = std::move(out);
-    result.stderrText = std::move(err);
-    return result;
 }
 
 /// dpkg-query's answer for a state: "installed" and "epoch" are recorded output, "absent" the
@@ -78,17 +65,10 @@ QString joined(const std::vector<std::string> &argv)
     return parts.join(QLatin1Char(' '));
 }
 
-struct Outcome {
-    Result<void> result;
-    TransactionEvent event;
-
-    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
-};
-
 /// An apt provider on recorded answers, and one apply at a time.
 class Harness {
 public:
-    Outcome apply(const std::string &name, const Json &properties, bool noop)
+    ApplyOutcome apply(const std::string &name, const Json &properties, bool noop)
     {
         ApplyContext context {.noop = noop,
             .refresh = false,
@@ -100,7 +80,7 @@ public:
             .mayShowDiff = {},
             .runChildManifest = {}};
         AptPackageProvider provider(runner);
-        Outcome outcome;
+        ApplyOutcome outcome;
         outcome.result = PackageType().apply(name, properties, provider, context, outcome.event);
         return outcome;
     }
@@ -119,7 +99,7 @@ public:
     RecordingRunner runner;
 
 private:
-    NullLogger m_log;
+    RecordingLogger m_log;
     Json m_facts = Json::object();
 };
 
@@ -248,7 +228,7 @@ private Q_SLOTS:
         noop.runner.expect(statusArgv(name), dpkgAnswer(before));
         const bool asksCandidate = ensure == QLatin1String("latest") && before != QLatin1String("absent");
         expectPolicy(noop, asksCandidate ? 1 : 0);
-        const Outcome previewed = noop.apply(name, properties, true);
+        const ApplyOutcome previewed = noop.apply(name, properties, true);
         QCOMPARE(previewed.error(), QString());
         QCOMPARE(noop.actions(), asksCandidate ? queries.mid(0, 1) : QStringList());
         QCOMPARE(q(previewed.event.noopMessage), noopMessage);
@@ -258,7 +238,7 @@ private Q_SLOTS:
         // For real: exactly the seed's commands with the non-interactive environment.
         Harness real;
         queue(real, before, after);
-        const Outcome applied = real.apply(name, properties, false);
+        const ApplyOutcome applied = real.apply(name, properties, false);
         QCOMPARE(applied.error(), QString());
         QCOMPARE(real.actions(), commands);
         for (const Command &command : real.runner.commands())
@@ -273,7 +253,7 @@ private Q_SLOTS:
         const bool latest = ensure == QLatin1String("latest");
         again.runner.expect(statusArgv(name), dpkgAnswer(after));
         expectPolicy(again, latest ? 1 : 0);
-        const Outcome repeated = again.apply(name, properties, false);
+        const ApplyOutcome repeated = again.apply(name, properties, false);
         QCOMPARE(repeated.error(), QString());
         QCOMPARE(repeated.event.changed, false);
         QCOMPARE(again.actions(), latest ? queries.mid(0, 1) : QStringList());
@@ -285,7 +265,7 @@ private Q_SLOTS:
     {
         Harness harness;
         harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
-        const Outcome outcome = harness.apply("zsh", Json {{"ensure", "present"}}, false);
+        const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", "present"}}, false);
         QCOMPARE(outcome.error(), QString());
         const Json expected = Json::parse(R"({"ensure": "5.9-8+b18", "metadata": {"name": "zsh",
             "version": "5.9-8+b18", "arch": "amd64", "provider": "apt", "extended": {"status": "installed"}}})");
@@ -293,7 +273,7 @@ private Q_SLOTS:
 
         Harness absent;
         absent.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("absent")));
-        const Outcome gone = absent.apply("zsh", Json {{"ensure", "absent"}}, false);
+        const ApplyOutcome gone = absent.apply("zsh", Json {{"ensure", "absent"}}, false);
         QCOMPARE(gone.error(), QString());
         const Json none = Json::parse(R"({"ensure": "absent", "metadata": {"name": "zsh", "version": null,
             "arch": null, "provider": "apt", "extended": {}}})");
@@ -332,7 +312,7 @@ private Q_SLOTS:
         harness.runner.expect(statusArgv("zsh"), dpkgAnswer(before));
         harness.runner.expect(words(command), exited(0));
         harness.runner.expect(statusArgv("zsh"), dpkgAnswer(after));
-        const Outcome outcome = harness.apply("zsh", Json {{"ensure", ensure.toStdString()}}, false);
+        const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", ensure.toStdString()}}, false);
         QCOMPARE(outcome.error(), message);
         QCOMPARE(harness.runner.pending().size(), std::size_t(0));
     }
@@ -374,7 +354,7 @@ private Q_SLOTS:
             recorded("apt_get_remove_fail_stdout.txt", "apt_get_remove_fail_stderr.txt"));
         harness.runner.expect(words(QStringLiteral("apt-cache policy nonexistent-pkg")),
             RecordingRunner::fromFile((kApt + QStringLiteral("apt_cache_policy_absent.txt")).toStdString()));
-        const Outcome outcome = harness.apply(name, Json {{"ensure", ensure.toStdString()}}, false);
+        const ApplyOutcome outcome = harness.apply(name, Json {{"ensure", ensure.toStdString()}}, false);
         QCOMPARE(outcome.error(), message);
         QCOMPARE(outcome.event.changed, false);
     }
@@ -417,7 +397,7 @@ private Q_SLOTS:
         QFETCH(QString, properties);
         QFETCH(QString, message);
         Harness harness;
-        const Outcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()), false);
+        const ApplyOutcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()), false);
         QCOMPARE(outcome.error(), message);
         QVERIFY(harness.runner.commands().empty());
     }
@@ -426,7 +406,7 @@ private Q_SLOTS:
     {
         Harness harness;
         harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
-        const Outcome outcome = harness.apply("zsh", Json {{"ensure", ":1.0"}}, false);
+        const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", ":1.0"}}, false);
         QCOMPARE(
             outcome.error(), QStringLiteral("version ':1.0' is not a Debian version: the epoch before ':' is empty"));
         QCOMPARE(harness.actions(), QStringList());

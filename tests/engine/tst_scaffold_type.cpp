@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine_test_support.h"
 #include "prepared_manifest.h"
 #include "resources/registration.h"
 #include "resources/scaffold/choria/choria_scaffold_provider.h"
@@ -39,12 +40,6 @@ Json json(const char *text)
     return Json::parse(text);
 }
 
-class RecordingLogger : public Logger {
-public:
-    void log(LogLevel, std::string_view message) override { messages.emplace_back(message); }
-    std::vector<std::string> messages;
-};
-
 /// A provider that reports success but writes nothing, as a broken system would.
 class IneffectiveProvider : public ChoriaScaffoldProvider {
 public:
@@ -55,11 +50,8 @@ public:
     }
 };
 
-struct Outcome {
-    Result<void> result;
-    TransactionEvent event;
-
-    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
+/// An apply's outcome with the scaffold's file lists at hand.
+struct ScaffoldOutcome : ApplyOutcome {
     [[nodiscard]] QStringList list(const char *name) const
     {
         QStringList paths;
@@ -105,7 +97,7 @@ public:
         return entries;
     }
 
-    Outcome apply(Json properties, bool noop = false, ScaffoldProvider *provider = nullptr)
+    ScaffoldOutcome apply(Json properties, bool noop = false, ScaffoldProvider *provider = nullptr)
     {
         if (!properties.contains("source"))
             properties["source"] = "src";
@@ -123,7 +115,7 @@ public:
             .data = &data,
             .environ = &environ};
         ChoriaScaffoldProvider choria(m_runner);
-        Outcome outcome;
+        ScaffoldOutcome outcome;
         outcome.result = ScaffoldType().apply(
             name.empty() ? target() : name, properties, provider ? *provider : choria, context, outcome.event);
         return outcome;
@@ -266,13 +258,13 @@ private slots:
         properties["purge"] = purge;
         const Tree before = fixture.tree(QString());
 
-        const Outcome preview = fixture.apply(properties, true);
+        const ScaffoldOutcome preview = fixture.apply(properties, true);
         QVERIFY2(preview.result.ok(), qPrintable(preview.error()));
         QCOMPARE(preview.event.changed, !noopMessage.isEmpty());
         QCOMPARE(q(preview.event.noopMessage), noopMessage);
         QCOMPARE(fixture.tree(QString()), before);
 
-        const Outcome applied = fixture.apply(properties);
+        const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(applied.event.changed, !noopMessage.isEmpty());
         QVERIFY(applied.event.noopMessage.empty());
@@ -280,11 +272,11 @@ private slots:
         QCOMPARE(
             q(applied.event.finalEnsure), after == QStringList {text("=<missing>")} ? text("absent") : text("present"));
 
-        const Outcome again = fixture.apply(properties);
+        const ScaffoldOutcome again = fixture.apply(properties);
         QVERIFY2(again.result.ok(), qPrintable(again.error()));
         QVERIFY(!again.event.changed);
         QCOMPARE(fixture.tree(), treeOf(after));
-        const Outcome againPreview = fixture.apply(properties, true);
+        const ScaffoldOutcome againPreview = fixture.apply(properties, true);
         QVERIFY(!againPreview.event.changed);
         QVERIFY(againPreview.event.noopMessage.empty());
     }
@@ -296,7 +288,7 @@ private slots:
         writeTarget(fixture, QStringLiteral("partial+extra"));
         fixture.write(QStringLiteral("src/c.txt"), "c\n");
         fixture.write(QStringLiteral("target/c.txt"), "c\n");
-        const Outcome preview = fixture.apply(json(R"({"purge": true})"), true);
+        const ScaffoldOutcome preview = fixture.apply(json(R"({"purge": true})"), true);
         QVERIFY2(preview.result.ok(), qPrintable(preview.error()));
         const QString target = q(fixture.target());
         QCOMPARE(preview.list("changed"), (QStringList {target + text("/a.conf"), target + text("/sub/b.txt")}));
@@ -310,7 +302,7 @@ private slots:
         QVERIFY(metadata["target_exists"].get<bool>());
 
         QCOMPARE(fixture.takeLog(), QStringList {text("Would have changed 3 scaffold files")});
-        const Outcome applied = fixture.apply(json(R"({"purge": true})"));
+        const ScaffoldOutcome applied = fixture.apply(json(R"({"purge": true})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.takeLog(),
             (QStringList {text("rendered ") + target + text("/a.conf"), text("rendered ") + target + text("/sub/b.txt"),
@@ -392,7 +384,7 @@ private slots:
             properties["left_delimiter"] = left.toStdString();
             properties["right_delimiter"] = right.toStdString();
         }
-        const Outcome applied = fixture.apply(properties);
+        const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=") + expected}));
         QCOMPARE(
@@ -425,7 +417,7 @@ private slots:
         Json properties = Json::object();
         if (!data.isEmpty())
             properties["data"] = Json::parse(data.toStdString());
-        const Outcome applied = fixture.apply(properties);
+        const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=") + expected + text(" db")}));
     }
@@ -434,7 +426,7 @@ private slots:
     {
         Fixture fixture;
         fixture.write(QStringLiteral("src/out.txt"), "{{ .Data.port }}");
-        const Outcome applied = fixture.apply(json(R"({"engine": "go", "data": {"port": 8080}})"));
+        const ScaffoldOutcome applied = fixture.apply(json(R"({"engine": "go", "data": {"port": 8080}})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({text("out.txt=8080")}));
     }
@@ -459,10 +451,10 @@ private slots:
         fixture.write(QStringLiteral("src/full.txt"), "x");
         Json properties = Json::object();
         properties["skip_empty"] = skipEmpty;
-        const Outcome preview = fixture.apply(properties, true);
+        const ScaffoldOutcome preview = fixture.apply(properties, true);
         QCOMPARE(
             q(preview.event.noopMessage), QStringLiteral("Would have changed %1 scaffold files").arg(after.size()));
-        const Outcome applied = fixture.apply(properties);
+        const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf(after));
         QVERIFY(!fixture.apply(properties).event.changed);
@@ -473,7 +465,7 @@ private slots:
         Fixture fixture;
         fixture.write(QStringLiteral("src/_partials/helper.txt"), "[[ broken");
         fixture.write(QStringLiteral("src/main.txt"), "main");
-        const Outcome applied = fixture.apply(Json::object());
+        const ScaffoldOutcome applied = fixture.apply(Json::object());
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({text("main.txt=main")}));
     }
@@ -493,13 +485,13 @@ private slots:
         });
 
         const Tree before = fixture.tree(QString());
-        const Outcome preview = fixture.apply(properties, true);
+        const ScaffoldOutcome preview = fixture.apply(properties, true);
         QVERIFY2(preview.result.ok(), qPrintable(preview.error()));
         QCOMPARE(q(preview.event.noopMessage), text("Would have changed 3 scaffold files"));
         QCOMPARE(fixture.tree(QStringLiteral("target")), treeOf({text("=<missing>")}));
         QVERIFY(!QFileInfo::exists(fixture.path(QStringLiteral("target"))));
 
-        const Outcome applied = fixture.apply(properties);
+        const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(),
             treeOf({text("app.conf=conf y\n"), text("bin=<dir>"), text("bin/tool.sh=tool\n"),
@@ -509,7 +501,7 @@ private slots:
         QCOMPARE(modeOf(fixture.path(QStringLiteral("target/app.conf"))), mode_t(0644));
 
         // A rewriting post command does not make the next run see a difference.
-        const Outcome again = fixture.apply(properties);
+        const ScaffoldOutcome again = fixture.apply(properties);
         QVERIFY2(again.result.ok(), qPrintable(again.error()));
         QVERIFY(!again.event.changed);
 
@@ -547,7 +539,7 @@ private slots:
         Json properties = Json::object();
         properties["post"] = Json::array({Json::object({{"*.sh", command.toStdString()}})});
         for (const bool noop : {true, false}) {
-            const Outcome outcome = fixture.apply(properties, noop);
+            const ScaffoldOutcome outcome = fixture.apply(properties, noop);
             QVERIFY(!outcome.result.ok());
             QVERIFY2(outcome.error().startsWith(QString(error).replace(QStringLiteral("TARGET"), q(fixture.target()))),
                 qPrintable(outcome.error()));
@@ -615,7 +607,7 @@ private slots:
 
         const Tree before = fixture.tree(QString());
         for (const bool noop : {true, false}) {
-            const Outcome outcome = fixture.apply(Json::parse(properties.toStdString()), noop);
+            const ScaffoldOutcome outcome = fixture.apply(Json::parse(properties.toStdString()), noop);
             QVERIFY(!outcome.result.ok());
             QVERIFY2(outcome.error().startsWith(QString(error).replace(QStringLiteral("ROOT"), fixture.root())),
                 qPrintable(outcome.error()));
@@ -687,7 +679,7 @@ private slots:
         fixture.write(QStringLiteral("src/file.txt"), "file\n");
         fixture.name = name.toStdString();
         const Tree before = fixture.tree(QString());
-        const Outcome outcome = fixture.apply(Json::parse(properties.toStdString()));
+        const ScaffoldOutcome outcome = fixture.apply(Json::parse(properties.toStdString()));
         QVERIFY(!outcome.result.ok());
         QVERIFY2(outcome.error().startsWith(error), qPrintable(outcome.error()));
         QCOMPARE(fixture.tree(QString()), before);
@@ -706,7 +698,7 @@ private slots:
         fixture.write(QStringLiteral("target/gone/deep/c.conf"), "c\n");
         QDir(fixture.root()).mkpath(QStringLiteral("target/empty-unmanaged"));
 
-        const Outcome preview = fixture.apply(json(R"({"ensure": "absent"})"), true);
+        const ScaffoldOutcome preview = fixture.apply(json(R"({"ensure": "absent"})"), true);
         QCOMPARE(q(preview.event.noopMessage), text("Would have removed 3 scaffold files"));
         const QString target = q(fixture.target());
         QCOMPARE(preview.list("changed"), QStringList {target + text("/a.conf")});
@@ -714,7 +706,7 @@ private slots:
             preview.list("stable"), (QStringList {target + text("/gone/deep/c.conf"), target + text("/keep/b.conf")}));
 
         QCOMPARE(fixture.takeLog(), QStringList {text("Would have removed 3 scaffold files")});
-        const Outcome applied = fixture.apply(json(R"({"ensure": "absent"})"));
+        const ScaffoldOutcome applied = fixture.apply(json(R"({"ensure": "absent"})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QVERIFY(applied.event.changed);
         QCOMPARE(fixture.takeLog(),
@@ -732,12 +724,12 @@ private slots:
     {
         Fixture fixture;
         fixture.write(QStringLiteral("templates/x.txt"), "x");
-        const Outcome relative = fixture.apply(json(R"({"source": "templates"})"));
+        const ScaffoldOutcome relative = fixture.apply(json(R"({"source": "templates"})"));
         QVERIFY2(relative.result.ok(), qPrintable(relative.error()));
         QCOMPARE(fixture.tree(), treeOf({text("x.txt=x")}));
         Json properties = Json::object();
         properties["source"] = local(fixture.path(QStringLiteral("templates")));
-        const Outcome absolute = fixture.apply(properties);
+        const ScaffoldOutcome absolute = fixture.apply(properties);
         QVERIFY2(absolute.result.ok(), qPrintable(absolute.error()));
         QVERIFY(!absolute.event.changed);
     }
@@ -748,7 +740,7 @@ private slots:
         fixture.write(QStringLiteral("src/a.txt"), "a");
         fixture.name = local(fixture.path(QStringLiteral("src/out")));
         QVERIFY(fixture.apply(Json::object()).event.changed);
-        const Outcome again = fixture.apply(json(R"({"purge": true})"));
+        const ScaffoldOutcome again = fixture.apply(json(R"({"purge": true})"));
         QVERIFY2(again.result.ok(), qPrintable(again.error()));
         QVERIFY(!again.event.changed);
         QCOMPARE(
@@ -759,7 +751,7 @@ private slots:
     {
         Fixture fixture;
         fixture.write(QStringLiteral("target/templates/a.txt"), "a");
-        const Outcome applied = fixture.apply(json(R"({"source": "target/templates/", "purge": true})"));
+        const ScaffoldOutcome applied = fixture.apply(json(R"({"source": "target/templates/", "purge": true})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({text("a.txt=a"), text("templates=<dir>"), text("templates/a.txt=a")}));
         QCOMPARE(applied.list("purged"), QStringList {});
@@ -770,11 +762,11 @@ private slots:
         Fixture fixture;
         writeTemplates(fixture);
         IneffectiveProvider provider(fixture.runner());
-        const Outcome outcome = fixture.apply(Json::object(), false, &provider);
+        const ScaffoldOutcome outcome = fixture.apply(Json::object(), false, &provider);
         QCOMPARE(outcome.error(),
             text("desired state not achieved: target directory ") + q(fixture.target()) + text(" does not exist"));
         QDir(fixture.root()).mkpath(QStringLiteral("target"));
-        const Outcome second = fixture.apply(Json::object(), false, &provider);
+        const ScaffoldOutcome second = fixture.apply(Json::object(), false, &provider);
         const QString target = q(fixture.target());
         QCOMPARE(second.error(),
             text("desired state not achieved: 2 files still differ: ") + target + text("/a.conf, ") + target

@@ -2,6 +2,7 @@
 // The service type with the systemd provider, systemctl replayed from recorded output: every row
 // of the decision tables in noop and for real, every recorded state, verification, failures,
 // property checks, and subscribe refreshes through the run loop.
+#include "engine_test_support.h"
 #include "prepared_manifest.h"
 #include "resources/registration.h"
 #include "resources/service/service_type.h"
@@ -19,6 +20,7 @@
 
 using namespace ccm;
 using namespace ccm::engine;
+using namespace ccm::test;
 using ccm::test::q;
 
 namespace {
@@ -42,33 +44,12 @@ Argv systemctl(const std::string &verb, const std::string &service)
     return {"systemctl", verb, "--system", service};
 }
 
-Result<CommandResult> exited(int code, const std::string &stderrText = {})
-{
-    CommandResult result;
-    result.exitCode = code;
-    result.stderrText = stderrText;
-    return result;
-}
-
 Result<CommandResult> recordedOutput(const QString &query, const QString &word, bool good)
 {
     const QString file = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/systemd/%1-%2.txt").arg(query, word);
     // systemctl exits 0 only for the first group of each table (3 is "not active", 1 "not enabled").
     return RecordingRunner::fromFile(file.toStdString(), good ? 0 : query == QStringLiteral("is-active") ? 3 : 1);
 }
-
-class RecordingLogger : public Logger {
-public:
-    void log(LogLevel, std::string_view message) override { messages.emplace_back(message); }
-    std::vector<std::string> messages;
-};
-
-struct Outcome {
-    Result<void> result;
-    TransactionEvent event;
-
-    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
-};
 
 /// systemctl replayed by a recording runner, one provider (one run) and one apply at a time.
 class Harness {
@@ -87,7 +68,7 @@ public:
             recordedOutput(QStringLiteral("is-enabled"), enabled, kEnabledAtBoot.count(enabled) > 0));
     }
 
-    Outcome apply(const std::string &name, const Json &properties)
+    ApplyOutcome apply(const std::string &name, const Json &properties)
     {
         const Json facts = Json::object();
         ApplyContext context {.noop = noop,
@@ -99,7 +80,7 @@ public:
             .guardCredentials = {},
             .mayShowDiff = {},
             .runChildManifest = {}};
-        Outcome outcome;
+        ApplyOutcome outcome;
         outcome.result = ServiceType().apply(name, properties, *m_provider, context, outcome.event);
         return outcome;
     }
@@ -178,7 +159,7 @@ void checkDecision(const QString &ensure, const QString &enable, bool refresh, c
         noop.noop = true;
         noop.refresh = refresh;
         noop.expectStatus("nginx", active, enabled);
-        const Outcome outcome = noop.apply("nginx", props);
+        const ApplyOutcome outcome = noop.apply("nginx", props);
         QCOMPARE(outcome.error(), QString());
         QCOMPARE(outcome.event.changed, !actions.isEmpty());
         QCOMPARE(q(outcome.event.noopMessage), noopMessage);
@@ -206,7 +187,7 @@ void checkDecision(const QString &ensure, const QString &enable, bool refresh, c
         real.expectStatus("nginx", activeAfter, enabledAfter);
         expected.insert(expected.end(), queries.begin(), queries.end());
     }
-    const Outcome outcome = real.apply("nginx", props);
+    const ApplyOutcome outcome = real.apply("nginx", props);
     QCOMPARE(outcome.error(), QString());
     QCOMPARE(outcome.event.changed, !actions.isEmpty());
     QCOMPARE(outcome.event.refreshed, refreshed);
@@ -222,7 +203,7 @@ void checkDecision(const QString &ensure, const QString &enable, bool refresh, c
     real.nextRun();
     real.refresh = false;
     real.expectStatus("nginx", activeAfter, enabledAfter);
-    const Outcome second = real.apply("nginx", props);
+    const ApplyOutcome second = real.apply("nginx", props);
     QCOMPARE(second.error(), QString());
     QVERIFY(!second.event.changed);
     QCOMPARE(real.commands().size(), expected.size() + 2);
@@ -471,7 +452,7 @@ private slots:
         for (const QString &action : actions)
             harness.runner.expect(systemctl(action.toStdString(), "nginx"), exited(0));
         harness.expectStatus("nginx", activeAfter, enabledAfter);
-        const Outcome outcome = harness.apply("nginx", properties(QStringLiteral("running"), enable));
+        const ApplyOutcome outcome = harness.apply("nginx", properties(QStringLiteral("running"), enable));
         QCOMPARE(outcome.error(), error);
         QVERIFY(outcome.event.changed);
         QVERIFY(harness.runner.pending().empty());
@@ -484,8 +465,8 @@ private slots:
         Harness harness;
         harness.expectStatus("nginx", QStringLiteral("inactive"), QStringLiteral("disabled"));
         harness.runner.expect({"systemctl", "daemon-reload"}, exited(0));
-        harness.runner.expect(systemctl("start", "nginx"), exited(1, "Job for nginx.service failed.\n"));
-        const Outcome outcome = harness.apply("nginx", Json {{"ensure", "running"}, {"enable", true}});
+        harness.runner.expect(systemctl("start", "nginx"), exited(1, {}, "Job for nginx.service failed.\n"));
+        const ApplyOutcome outcome = harness.apply("nginx", Json {{"ensure", "running"}, {"enable", true}});
         QCOMPARE(outcome.error(),
             QStringLiteral("systemctl start --system nginx failed with exit code 1: Job for nginx.service failed."));
         // Neither enable nor the second status query ran.
@@ -536,7 +517,7 @@ private slots:
         harness.runner.expect(systemctl("is-active", "nginx"), output(3, activeOutput));
         if (!enabledOutput.isEmpty())
             harness.runner.expect(systemctl("is-enabled", "nginx"), output(1, enabledOutput));
-        const Outcome outcome = harness.apply("nginx", Json {{"ensure", "running"}, {"enable", true}});
+        const ApplyOutcome outcome = harness.apply("nginx", Json {{"ensure", "running"}, {"enable", true}});
         QCOMPARE(outcome.error(), error);
         QVERIFY(!outcome.event.changed);
         QVERIFY(outcome.event.noopMessage.empty());
@@ -598,7 +579,7 @@ private slots:
         for (const bool noop : {true, false}) {
             Harness harness;
             harness.noop = noop;
-            const Outcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()));
+            const ApplyOutcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()));
             QCOMPARE(outcome.error(), error);
             QVERIFY(!outcome.event.changed);
             QVERIFY(harness.runner.commands().empty());
@@ -648,7 +629,7 @@ private slots:
             expected.push_back(systemctl("is-active", service));
             expected.push_back(systemctl("is-enabled", service));
         }
-        const Outcome outcome = harness.apply(service, Json::parse(properties.toStdString()));
+        const ApplyOutcome outcome = harness.apply(service, Json::parse(properties.toStdString()));
         QCOMPARE(outcome.error(), QString());
         QCOMPARE(harness.commands(), expected);
         QCOMPARE(outcome.event.changed, !actions.isEmpty());
@@ -665,7 +646,7 @@ private slots:
         }
         harness.runner.expect({"systemctl", "daemon-reload"}, exited(0));
         for (const std::string service : {"nginx", "redis", "postgresql"}) {
-            const Outcome outcome = harness.apply(service, Json::object());
+            const ApplyOutcome outcome = harness.apply(service, Json::object());
             QCOMPARE(outcome.error(), QString());
             QVERIFY(outcome.event.changed);
         }

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the tests of resource types share: a logger that keeps what it was told, the outcome of one
+// apply, and command results for recording runners.
+#pragma once
+
+#include "resource.h"
+#include "test_common.h"
+#include "transaction_event.h"
+#include "util/command_runner.h"
+
+#include <QString>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccm::test {
+
+/// Keeps every message a type or provider logs, in order.
+class RecordingLogger : public engine::Logger {
+public:
+    void log(engine::LogLevel, std::string_view message) override { messages.emplace_back(message); }
+    std::vector<std::string> messages;
+};
+
+/// What one call of ResourceType::apply returned and recorded.
+struct ApplyOutcome {
+    Result<void> result;
+    TransactionEvent event;
+
+    /// The error message, empty when the apply succeeded.
+    [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
+};
+
+/// A process that exited with `code` after writing `out` and `err`.
+inline CommandResult exited(int code, std::string out = {}, std::string err = {})
+{
+    CommandResult result;
+    result.exitCode = code;
+    result.stdoutText = std::move(out);
+    result.stderrText = std::move(err);
+    return result;
+}
+
+} // namespace ccm::test
