@@ -15,8 +15,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <grp.h>
 #include <optional>
 #include <poll.h>
+#include <pwd.h>
 #include <string>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -29,6 +31,21 @@ namespace ccm::test {
 /// How long any single wait of a test may take before it counts as a hang; generous because the
 /// tests share slow machines, and never the thing a test asserts.
 constexpr int kPatienceMs = 60000;
+
+/// The message with "result" and "error.data" made maps when they are missing, so that a test
+/// reading the wrong one fails its comparison instead of throwing.
+inline Json normalized(Json message)
+{
+    if (!message.is_object())
+        message = Json {{"unexpected", message}};
+    if (!message.contains("result") || !message["result"].is_object())
+        message["result"] = Json {{"value", message.contains("result") ? message["result"] : Json()}};
+    if (!message.contains("error") || !message["error"].is_object())
+        message["error"] = Json::object();
+    if (!message["error"].contains("data") || !message["error"]["data"].is_object())
+        message["error"]["data"] = Json::object();
+    return message;
+}
 
 /// A blocking client connection with line framing.
 class RpcClient {
@@ -99,8 +116,8 @@ public:
                 m_buffer.erase(0, newline + 1);
                 Json message = Json::parse(line, nullptr, false);
                 if (message.is_discarded())
-                    return Json {{"unparsable", line}};
-                return message;
+                    return normalized(Json {{"unparsable", line}});
+                return normalized(std::move(message));
             }
             if (!fill(timeoutMs))
                 return std::nullopt;
@@ -167,6 +184,17 @@ private:
     bool m_closed = false;
     std::string m_buffer;
 };
+
+/// A file resource entry of a manifest's file block owned by the test's own user and group, with
+/// `property` (one "key: value" line) added.
+inline std::string fileEntry(const std::string &path, const std::string &property)
+{
+    const passwd *user = ::getpwuid(::getuid());
+    const group *primary = ::getgrgid(::getgid());
+    return "        - " + path + ":\n            ensure: present\n            owner: " + (user ? user->pw_name : "root")
+        + "\n            group: " + (primary ? primary->gr_name : "root") + "\n            mode: \"0644\"\n            "
+        + property + "\n";
+}
 
 /// Whether a connection to `path` succeeds now (one attempt).
 inline bool acceptsConnections(const QString &path)
@@ -249,9 +277,10 @@ private:
 /// The error code of a response, 0 when it is a result.
 inline int errorCode(const Json &response)
 {
-    if (!response.contains("error"))
+    const auto error = response.find("error");
+    if (error == response.end() || !error->is_object())
         return 0;
-    return response["error"].value("code", 0);
+    return error->value("code", 0);
 }
 
 } // namespace ccm::test

@@ -79,9 +79,9 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::newRow("valid") << s("ccm:\n  resources:\n    - file:\n        - /tmp/x:\n            ensure: absent\n")
                                << true << 0 << QString();
-        QTest::newRow("bad ensure") << s(
-            "ccm:\n  resources:\n    - file:\n        - /tmp/x:\n            ensure: gone\n")
-                                    << false << 5 << s("/ensure");
+        QTest::newRow("bad timeout") << s(
+            "ccm:\n  resources:\n    - exec:\n        - /bin/true:\n            timeout: soon\n")
+                                     << false << 5 << s("/ccm/resources/0/exec/0/~1bin~1true/timeout");
         QTest::newRow("yaml syntax") << s("ccm:\n  resources: [\n") << false << -1 << QString();
     }
     void validateReportsPositions()
@@ -149,8 +149,8 @@ private slots:
         QTemporaryDir dir;
         const std::string a = path(dir, "a.txt");
         const std::string b = path(dir, "b.txt");
-        const std::string manifest = "ccm:\n  resources:\n    - file:\n        - " + a
-            + ":\n            content: one\n        - " + b + ":\n            content: two\n";
+        const std::string manifest
+            = "ccm:\n  resources:\n    - file:\n" + fileEntry(a, "content: one") + fileEntry(b, "content: two");
         RpcClient client;
         QVERIFY(client.connectTo(daemon.socket()));
         std::vector<Json> notifications;
@@ -187,8 +187,7 @@ private slots:
         DaemonProcess daemon;
         QTemporaryDir dir;
         const std::string target = path(dir, "motd");
-        const std::string manifest
-            = "ccm:\n  resources:\n    - file:\n        - " + target + ":\n            content: \"welcome\\n\"\n";
+        const std::string manifest = "ccm:\n  resources:\n    - file:\n" + fileEntry(target, "content: \"welcome\\n\"");
         RpcClient client;
         QVERIFY(client.connectTo(daemon.socket()));
         const auto reply = client.call("apply.start", {{"manifest", manifest}, {"noop", false}});
@@ -387,7 +386,7 @@ private slots:
             "{\"jsonrpc\": \"2.0\", \"method\": \"facts.get\"}\n{\"jsonrpc\": \"1.0\", \"method\": 5}\n"));
         const auto hello = client.call("backend.hello", {{"client", "test"}, {"version", "1"}});
         QVERIFY(hello);
-        QCOMPARE((*hello)["id"], Json(1));
+        QVERIFY((*hello)["id"] == Json(1));
     }
 
     void overlongLineIsSkipped()
@@ -468,7 +467,7 @@ private slots:
         QVERIFY(writeFile(dir.filePath(s("big.txt")), QByteArray::fromStdString(big)));
         std::string manifest = "ccm:\n  resources:\n    - file:\n";
         for (int i = 0; i < 100; ++i)
-            manifest += "        - " + path(dir, "out") + std::to_string(i) + ":\n            source: big.txt\n";
+            manifest += fileEntry(path(dir, "out") + std::to_string(i), "source: big.txt");
         RpcClient greedy;
         QVERIFY(greedy.connectTo(daemon.socket()));
         const int small = 4096;

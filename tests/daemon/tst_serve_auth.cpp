@@ -25,7 +25,7 @@ QString s(const char *text)
 int runTool(const QString &program, const QStringList &arguments)
 {
     QProcess process;
-    process.setProcessChannelMode(QProcess::ForwardedChannels);
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     process.start(program, arguments);
     if (!process.waitForFinished(kPatienceMs))
         return -1;
@@ -43,6 +43,10 @@ std::vector<Json> exchangeAs(const char *user, const QString &socket, const std:
     QStringList arguments {s("as"), s(user), socket};
     for (const std::string &line : requests)
         arguments << q(line);
+    // The daemon is up once it accepts a connection.
+    RpcClient probe;
+    if (!probe.connectTo(socket))
+        return {};
     QProcess process;
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     process.start(s(CCM_DAEMON_PEER_BIN), arguments);
@@ -51,7 +55,7 @@ std::vector<Json> exchangeAs(const char *user, const QString &socket, const std:
         return messages;
     for (const QByteArray &line : process.readAllStandardOutput().split('\n')) {
         if (!line.isEmpty())
-            messages.push_back(Json::parse(line.toStdString(), nullptr, false));
+            messages.push_back(normalized(Json::parse(line.toStdString(), nullptr, false)));
     }
     return messages;
 }
@@ -63,7 +67,7 @@ Json responseWith(const std::vector<Json> &messages, int id)
         if (message.is_object() && message.contains("id") && message["id"] == Json(id))
             return message;
     }
-    return Json::object();
+    return normalized(Json::object());
 }
 
 uid_t uidOf(const char *user)
@@ -192,8 +196,8 @@ private slots:
         QVERIFY(writeFile(open, "everyone\n"));
         QVERIFY(::chmod(secret.toLocal8Bit().constData(), 0600) == 0);
         QVERIFY(::chmod(open.toLocal8Bit().constData(), 0644) == 0);
-        const std::string manifest = "ccm:\n  resources:\n    - file:\n        - " + secret.toStdString()
-            + ":\n            content: changed\n        - " + open.toStdString() + ":\n            content: changed\n";
+        const std::string manifest = "ccm:\n  resources:\n    - file:\n"
+            + fileEntry(secret.toStdString(), "content: changed") + fileEntry(open.toStdString(), "content: changed");
         const auto messages = exchangeAs(
             kPreviewer, daemon.socket(), {request(1, "apply.start", {{"manifest", manifest}, {"noop", true}})});
         QCOMPARE(errorCode(responseWith(messages, 1)), 0);
