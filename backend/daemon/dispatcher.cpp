@@ -98,6 +98,27 @@ Json diagnosticsJson(const Diagnostics &diagnostics)
     return list;
 }
 
+/// A client's method name as it may go into the log: at most 64 characters, control characters
+/// escaped, so that nobody can forge log lines or flood the log through it.
+std::string loggable(std::string_view method)
+{
+    constexpr std::size_t kLongest = 64;
+    std::string text;
+    for (const char c : method.substr(0, kLongest)) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            constexpr char kHex[] = "0123456789abcdef";
+            text += "\\x";
+            text += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+            text += kHex[static_cast<unsigned char>(c) & 0xf];
+        } else {
+            text += c;
+        }
+    }
+    if (method.size() > kLongest)
+        text += "...";
+    return text;
+}
+
 RpcError unauthorized(const Caller &caller, std::string_view what)
 {
     return RpcError {ErrorCode::Unauthorized,
@@ -212,7 +233,7 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
             return errorLine(id, *error);
         }
         const Request &request = std::get<Request>(parsed);
-        spdlog::info("uid {}: {}", caller.peer.uid, request.method);
+        spdlog::info("uid {}: {}", caller.peer.uid, loggable(request.method));
         const Json &params = request.params;
 
         const auto answer = [&](Reply reply) -> std::optional<std::string> {

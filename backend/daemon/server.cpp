@@ -204,8 +204,10 @@ void Server::State::queue(Connection &connection, std::string line)
         ::shutdown(connection.fd, SHUT_RDWR);
         return;
     }
-    if (connection.outOffset > 0 && connection.outOffset == connection.out.size()) {
-        connection.out.clear();
+    // A client that reads as fast as it is written to may never let the buffer run empty; what it
+    // has read is dropped once it is half of the buffer, which keeps the copying linear.
+    if (connection.outOffset > 0 && connection.outOffset * 2 >= connection.out.size()) {
+        connection.out.erase(0, connection.outOffset);
         connection.outOffset = 0;
     }
     connection.out += line;

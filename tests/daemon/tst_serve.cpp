@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <memory>
 #include <thread>
 
 using namespace ccm;
@@ -497,6 +498,31 @@ private slots:
         }
         QVERIFY(greedy.closed());
         QVERIFY(!answered);
+    }
+
+    void connectionsBeyondTheLimitAreClosed()
+    {
+        DaemonProcess daemon;
+        std::vector<std::unique_ptr<RpcClient>> clients;
+        for (int i = 0; i < 64; ++i) {
+            clients.push_back(std::make_unique<RpcClient>());
+            QVERIFY(clients.back()->connectTo(daemon.socket()));
+            QVERIFY(clients.back()->call("backend.hello", {{"client", "test"}, {"version", "1"}}));
+        }
+        RpcClient extra;
+        QVERIFY(extra.connectTo(daemon.socket()));
+        QVERIFY(extra.waitClosed());
+        clients.pop_back();
+        // Once the daemon has seen that close, there is room again.
+        bool served = false;
+        for (int attempt = 0; attempt < 3000 && !served; ++attempt) {
+            RpcClient again;
+            QVERIFY(again.connectTo(daemon.socket()));
+            served = again.call("backend.hello", {{"client", "test"}, {"version", "1"}}).has_value();
+        }
+        QVERIFY(served);
+        for (const auto &client : clients)
+            QVERIFY(client->call("backend.hello", {{"client", "test"}, {"version", "1"}}));
     }
 
     void socketActivationServesThePassedSocket()
