@@ -78,15 +78,28 @@ Result<int> listenAt(const std::filesystem::path &path, AuthMode mode)
         if (created && ::chmod(parent.c_str(), mode == AuthMode::User ? 0700 : 0755) != 0)
             return Error {"socket", "cannot set the mode of " + parent.string() + ": " + errnoText(errno)};
     }
-    struct stat existing { };
-    if (::lstat(text.c_str(), &existing) == 0) {
-        if (!S_ISSOCK(existing.st_mode))
-            return Error {"socket", text + " exists and is not a socket"};
-        ::unlink(text.c_str());
-    }
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return Error {"socket", "cannot create a socket: " + errnoText(errno)};
+    struct stat existing { };
+    if (::lstat(text.c_str(), &existing) == 0) {
+        if (!S_ISSOCK(existing.st_mode)) {
+            ::close(fd);
+            return Error {"socket", text + " exists and is not a socket"};
+        }
+        // A socket somebody still listens on belongs to a running daemon; only a stale one left
+        // by a daemon that died is replaced.
+        const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const bool live
+            = probe >= 0 && ::connect(probe, reinterpret_cast<const sockaddr *>(&address), sizeof address) == 0;
+        if (probe >= 0)
+            ::close(probe);
+        if (live) {
+            ::close(fd);
+            return Error {"socket", "another daemon is listening on " + text};
+        }
+        ::unlink(text.c_str());
+    }
     // The socket is created with the umask applied, then opened up or narrowed down explicitly.
     if (::bind(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0
         || ::chmod(text.c_str(), mode == AuthMode::User ? 0600 : 0666) != 0 || ::listen(fd, 128) != 0) {
@@ -413,7 +426,8 @@ Result<void> Server::run()
         const std::size_t firstConnection = fds.size();
         for (const auto &[id, connection] : state.connections) {
             short events = 0;
-            if (!connection.closing)
+            // A stopping daemon takes no new requests: one could start another apply.
+            if (!connection.closing && !stopping)
                 events |= POLLIN;
             if (connection.outOffset < connection.out.size())
                 events |= POLLOUT;
@@ -438,8 +452,13 @@ Result<void> Server::run()
             if (found == state.connections.end())
                 continue;
             Connection &connection = found->second;
-            if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+            if (!stopping && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
                 state.readFrom(connection);
+            } else if (fds[i].revents & (POLLHUP | POLLERR)) {
+                // Not read while stopping, a peer that hung up would otherwise wake every poll.
+                state.close(found->first, "hung up");
+                continue;
+            }
             if (!connection.out.empty())
                 state.writeTo(connection);
             if (connection.closing && connection.outOffset == connection.out.size())

@@ -500,6 +500,25 @@ private slots:
         QVERIFY(!answered);
     }
 
+    void secondDaemonLeavesALiveSocketAlone()
+    {
+        DaemonProcess daemon;
+        RpcClient client;
+        QVERIFY(client.connectTo(daemon.socket()));
+        QProcess second;
+        QStringList arguments {s("serve"), s("--socket"), daemon.socket()};
+        if (::getuid() != 0)
+            arguments << s("--user");
+        second.start(s(CCM_BACKEND_BIN), arguments);
+        QVERIFY(second.waitForFinished(kPatienceMs));
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY(second.readAllStandardError().contains("another daemon is listening"));
+        QVERIFY(client.call("backend.hello", {{"client", "test"}, {"version", "1"}}));
+        RpcClient next;
+        QVERIFY(next.connectTo(daemon.socket()));
+        QVERIFY(next.call("backend.hello", {{"client", "test"}, {"version", "1"}}));
+    }
+
     void connectionsBeyondTheLimitAreClosed()
     {
         DaemonProcess daemon;
