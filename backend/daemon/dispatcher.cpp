@@ -323,8 +323,20 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
         auto inputs = resolveInputs(m_facts, params, std::get<std::filesystem::path>(base), isApply);
         if (failed(inputs))
             return answer(std::get<RpcError>(inputs));
+        // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
+        // own rights: the rendered result must not show what that user could not read.
+        const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
+        std::optional<PeerFileAccess> peerAccess;
+        if (asPeer) {
+            peerAccess.emplace(caller.peer);
+            if (!peerAccess->active())
+                return answer(RpcError {ErrorCode::InternalError,
+                    "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
+                        + " to read the manifest's files"});
+        }
         engine::PreparedManifest prepared
             = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
+        peerAccess.reset();
         if (!prepared.ok()) {
             return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
                 {{"diagnostics", diagnosticsJson(prepared.diagnostics)}}});

@@ -7,6 +7,7 @@
 #include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace ccm::daemon {
@@ -127,6 +128,61 @@ bool peerMayRead(const Peer &peer, const std::filesystem::path &path)
 Credentials peerCredentials(const Peer &peer)
 {
     return Credentials {peer.uid, peer.gid, peer.groups};
+}
+
+namespace {
+
+// The C library's setgroups changes every thread of the process; the system call changes only
+// the calling one, and setfsuid and setfsgid are per thread either way.
+bool setThreadGroups(const std::vector<gid_t> &groups)
+{
+    return ::syscall(SYS_setgroups, groups.size(), groups.data()) == 0;
+}
+
+uid_t currentFsUid()
+{
+    return static_cast<uid_t>(::syscall(SYS_setfsuid, static_cast<uid_t>(-1)));
+}
+
+gid_t currentFsGid()
+{
+    return static_cast<gid_t>(::syscall(SYS_setfsgid, static_cast<gid_t>(-1)));
+}
+
+} // namespace
+
+PeerFileAccess::PeerFileAccess(const Peer &peer)
+{
+    if (::geteuid() != 0)
+        return;
+    m_uid = currentFsUid();
+    m_gid = currentFsGid();
+    const int count = ::getgroups(0, nullptr);
+    if (count < 0)
+        return;
+    m_groups.resize(static_cast<std::size_t>(count));
+    if (::getgroups(count, m_groups.data()) != count)
+        return;
+    // Groups and gid first: dropping the uid from 0 also drops the right to change them.
+    if (!setThreadGroups(peer.groups))
+        return;
+    ::syscall(SYS_setfsgid, peer.gid);
+    ::syscall(SYS_setfsuid, peer.uid);
+    m_active = currentFsUid() == peer.uid && currentFsGid() == peer.gid;
+    if (!m_active) {
+        ::syscall(SYS_setfsuid, m_uid);
+        ::syscall(SYS_setfsgid, m_gid);
+        setThreadGroups(m_groups);
+    }
+}
+
+PeerFileAccess::~PeerFileAccess()
+{
+    if (!m_active)
+        return;
+    ::syscall(SYS_setfsuid, m_uid);
+    ::syscall(SYS_setfsgid, m_gid);
+    setThreadGroups(m_groups);
 }
 
 } // namespace ccm::daemon

@@ -65,4 +65,26 @@ bool peerMayRead(const Peer &peer, const std::filesystem::path &path);
 /// The credentials guard commands of a preview for `peer` run with.
 Credentials peerCredentials(const Peer &peer);
 
+/// While it lives, the calling thread opens and reads files with the file system identity of a
+/// peer (its uid, gid and groups), so that what a manifest's templates read on that peer's behalf
+/// is what the peer could read itself. Linux keeps these per thread when set with the raw system
+/// calls, so the daemon's other threads keep their own. Needs root; in any other process it
+/// changes nothing and active() is false.
+class PeerFileAccess {
+public:
+    explicit PeerFileAccess(const Peer &peer);
+    ~PeerFileAccess();
+    PeerFileAccess(const PeerFileAccess &) = delete;
+    PeerFileAccess &operator=(const PeerFileAccess &) = delete;
+
+    /// Whether the thread now uses the peer's identity.
+    [[nodiscard]] bool active() const { return m_active; }
+
+private:
+    bool m_active = false;
+    uid_t m_uid = 0;
+    gid_t m_gid = 0;
+    std::vector<gid_t> m_groups;
+};
+
 } // namespace ccm::daemon

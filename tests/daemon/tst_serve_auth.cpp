@@ -214,6 +214,37 @@ private slots:
         QVERIFY(openEvent.value("diff", "").find("-everyone") != std::string::npos);
     }
 
+    void previewReadsManifestFilesWithThePeersRights()
+    {
+        DaemonProcess daemon;
+        QTemporaryDir dir;
+        QVERIFY(::chmod(daemon.dir().path().toLocal8Bit().constData(), 0755) == 0);
+        QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0755) == 0);
+        const QString secret = dir.filePath(s("secret"));
+        const QString open = dir.filePath(s("open"));
+        QVERIFY(writeFile(secret, "- exec:\n    - \"/bin/echo hidden-words\": {}\n"));
+        QVERIFY(writeFile(open, "- exec:\n    - \"/bin/echo public-words\": {}\n"));
+        QVERIFY(::chmod(secret.toLocal8Bit().constData(), 0600) == 0);
+        QVERIFY(::chmod(open.toLocal8Bit().constData(), 0644) == 0);
+        const auto manifestReading
+            = [](const QString &file) { return "ccm:\n  resources_jet_file: " + file.toStdString() + "\n"; };
+        const auto messages = exchangeAs(kPreviewer, daemon.socket(),
+            {request(1, "manifest.render", {{"manifest", manifestReading(secret)}}),
+                request(2, "manifest.render", {{"manifest", manifestReading(open)}}),
+                request(3, "apply.start", {{"manifest", manifestReading(secret)}, {"noop", true}})});
+        const Json refused = responseWith(messages, 1);
+        QCOMPARE(errorCode(refused), -32003);
+        QVERIFY(refused.dump().find("hidden-words") == std::string::npos);
+        QVERIFY(responseWith(messages, 2)["result"].value("yaml", "").find("public-words") != std::string::npos);
+        QCOMPARE(errorCode(responseWith(messages, 3)), -32003);
+        // The daemon's own rights are back for the next client.
+        RpcClient root;
+        QVERIFY(root.connectTo(daemon.socket()));
+        const auto rendered = root.call("manifest.render", {{"manifest", manifestReading(secret)}});
+        QVERIFY(rendered);
+        QVERIFY((*rendered)["result"].value("yaml", "").find("hidden-words") != std::string::npos);
+    }
+
 private:
     bool m_createdGroup = false;
     bool m_userCreated = false;
