@@ -201,6 +201,53 @@ private slots:
         QCOMPARE(file.readAll(), QByteArray("welcome\n"));
     }
 
+    void messagesAndLogsAreStreamed()
+    {
+        DaemonProcess daemon;
+        QTemporaryDir dir;
+        const std::string target = path(dir, "motd");
+        const std::string manifest = "ccm:\n  pre_message: before\n  post_message: after\n  resources:\n    - file:\n"
+            + fileEntry(target, "content: hello");
+        RpcClient client;
+        QVERIFY(client.connectTo(daemon.socket()));
+        std::vector<Json> notifications;
+        const auto reply = client.call("apply.start", {{"manifest", manifest}, {"noop", true}}, &notifications);
+        QVERIFY(reply);
+        QCOMPARE(errorCode(*reply), 0);
+        QStringList texts;
+        QStringList logs;
+        for (const Json &message : notifications) {
+            const std::string method = message.value("method", "");
+            if (method == "apply.message")
+                texts << q(message["params"].value("text", ""));
+            if (method == "apply.log")
+                logs << q(message["params"].value("level", "") + " " + message["params"].value("resource", "") + " "
+                    + (message["params"].value("message", "").empty() ? "empty" : "text"));
+        }
+        QCOMPARE(texts, (QStringList {s("before"), s("after")}));
+        QCOMPARE(notifications.front().value("method", ""), std::string("apply.message"));
+        QCOMPARE(notifications.back().value("method", ""), std::string("apply.message"));
+        QCOMPARE(logs, QStringList {s("debug file#%1 text").arg(q(target))});
+    }
+
+    void badCommandLineIsAUsageError_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("idle timeout zero") << QStringList {s("--idle-timeout"), s("0")};
+        QTest::newRow("idle timeout word") << QStringList {s("--idle-timeout"), s("soon")};
+        QTest::newRow("socket without path") << QStringList {s("--socket")};
+        QTest::newRow("unknown option") << QStringList {s("--bogus")};
+    }
+    void badCommandLineIsAUsageError()
+    {
+        QFETCH(QStringList, arguments);
+        QProcess process;
+        process.start(s(CCM_BACKEND_BIN), QStringList {s("serve")} + arguments);
+        QVERIFY(process.waitForFinished(kPatienceMs));
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardError().contains("ccm-backend serve:"));
+    }
+
     void invalidManifestStartsNoRun()
     {
         DaemonProcess daemon;
