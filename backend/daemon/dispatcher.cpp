@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "dispatcher.h"
+
+#include "diagnostic.h"
+#include "environ.h"
+#include "prepared_manifest.h"
+#include "utf8.h"
+#include "validator.h"
+
+#include <exception>
+#include <filesystem>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+#include <variant>
+
+namespace ccm::daemon {
+
+ApplyControl::~ApplyControl() = default;
+
+namespace {
+
+/// Deeper JSON than this is refused before parsing: no request of the protocol needs it, and the
+/// facts and data maps it carries are merged recursively.
+constexpr int kMaxNesting = 256;
+
+/// A method's answer: a result, an error, or nothing yet (an apply answers when it ends).
+struct Deferred { };
+using Reply = std::variant<Json, RpcError, Deferred>;
+
+RpcError invalidParam(std::string_view name, std::string_view problem)
+{
+    return RpcError {ErrorCode::InvalidParams, "params." + std::string(name) + " " + std::string(problem),
+        Json {{"path", std::string(name)}}};
+}
+
+/// The member `name` of params when it is present; an error when it has the wrong type or is
+/// required and missing.
+template<typename Check>
+std::variant<const Json *, RpcError> param(
+    const Json &params, std::string_view name, bool required, Check isRightType, std::string_view typeWords)
+{
+    const auto found = params.find(name);
+    if (found == params.end()) {
+        if (required)
+            return invalidParam(name, "is required: " + std::string(typeWords));
+        return static_cast<const Json *>(nullptr);
+    }
+    if (!isRightType(*found))
+        return invalidParam(name, "must be " + std::string(typeWords) + ", not " + describeJsonType(*found));
+    return &*found;
+}
+
+std::variant<const Json *, RpcError> stringParam(const Json &params, std::string_view name, bool required)
+{
+    return param(
+        params, name, required, [](const Json &v) { return v.is_string(); }, "a string");
+}
+
+std::variant<const Json *, RpcError> boolParam(const Json &params, std::string_view name, bool required)
+{
+    return param(
+        params, name, required, [](const Json &v) { return v.is_boolean(); }, "a boolean");
+}
+
+std::variant<const Json *, RpcError> objectParam(const Json &params, std::string_view name)
+{
+    return param(
+        params, name, false, [](const Json &v) { return v.is_object(); }, "a map");
+}
+
+/// base_dir: absolute, default "/".
+std::variant<std::filesystem::path, RpcError> baseDirectory(const Json &params)
+{
+    auto found = stringParam(params, "base_dir", false);
+    if (auto *error = std::get_if<RpcError>(&found))
+        return *error;
+    const Json *value = std::get<const Json *>(found);
+    if (value == nullptr)
+        return std::filesystem::path("/");
+    const std::string &text = value->get_ref<const std::string &>();
+    if (text.find('\0') != std::string::npos || !std::filesystem::path(text).is_absolute())
+        return invalidParam("base_dir", "must be an absolute path");
+    return std::filesystem::path(text);
+}
+
+Json diagnosticsJson(const Diagnostics &diagnostics)
+{
+    Json list = Json::array();
+    for (const Diagnostic &diagnostic : diagnostics) {
+        Json entry = Json::object();
+        entry["severity"] = severityName(diagnostic.severity);
+        entry["message"] = diagnostic.message;
+        entry["path"] = diagnostic.path;
+        entry["line"] = diagnostic.position.line;
+        entry["column"] = diagnostic.position.column;
+        list.push_back(std::move(entry));
+    }
+    return list;
+}
+
+/// A client's method name as it may go into the log: at most 64 characters, control characters
+/// escaped, so that nobody can forge log lines or flood the log through it.
+std::string loggable(std::string_view method)
+{
+    constexpr std::size_t kLongest = 64;
+    std::string text;
+    for (const char c : method.substr(0, kLongest)) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            constexpr char kHex[] = "0123456789abcdef";
+            text += "\\x";
+            text += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+            text += kHex[static_cast<unsigned char>(c) & 0xf];
+        } else {
+            text += c;
+        }
+    }
+    if (method.size() > kLongest)
+        text += "...";
+    return text;
+}
+
+RpcError unauthorized(const Caller &caller, std::string_view what)
+{
+    return RpcError {ErrorCode::Unauthorized,
+        "user " + caller.peer.user + " (role " + std::string(roleName(caller.role)) + ") may not " + std::string(what),
+        Json {{"role", std::string(roleName(caller.role))}}};
+}
+
+/// What manifests of a request resolve against: the host's facts with the request's facts merged
+/// over them, the daemon's own environment (a client's working directory and .env mean nothing
+/// here) and the request's data.
+std::variant<ResolveOptions, RpcError> resolveInputs(
+    const std::function<Result<Json>()> &gather, const Json &params, std::filesystem::path base, bool withData)
+{
+    auto extraFacts = objectParam(params, "facts");
+    if (auto *error = std::get_if<RpcError>(&extraFacts))
+        return *error;
+    const Json *data = nullptr;
+    if (withData) {
+        auto found = objectParam(params, "data");
+        if (auto *error = std::get_if<RpcError>(&found))
+            return *error;
+        data = std::get<const Json *>(found);
+    }
+    auto facts = gather();
+    if (!facts)
+        return RpcError {ErrorCode::InternalError, "cannot gather facts: " + facts.error().message};
+    ResolveOptions options;
+    options.facts = std::move(facts).value();
+    if (const Json *overlay = std::get<const Json *>(extraFacts))
+        deepMerge(options.facts, *overlay);
+    options.environ = processEnviron(std::filesystem::path());
+    if (data != nullptr)
+        options.externalData = *data;
+    options.baseDirectory = std::move(base);
+    return options;
+}
+
+} // namespace
+
+Dispatcher::Dispatcher(ApplyControl &applies, std::function<Result<Json>()> facts)
+    : m_applies(applies)
+    , m_facts(std::move(facts))
+{
+}
+
+namespace {
+
+struct Request {
+    Json id;
+    std::string method;
+    Json params;
+};
+
+/// Checks the JSON-RPC shape: a Request, an error to answer, or nothing for a notification.
+std::variant<Request, RpcError, Deferred> parseRequest(std::string_view line, const Caller &caller, Json &id)
+{
+    if (const std::size_t bad = invalidUtf8Offset(line); bad != std::string_view::npos)
+        return RpcError {ErrorCode::ParseError, "invalid UTF-8 at byte " + std::to_string(bad)};
+    if (const auto deep = jsonNestingBeyond(line, kMaxNesting))
+        return RpcError {ErrorCode::ParseError,
+            "JSON nested deeper than " + std::to_string(kMaxNesting) + " levels at byte " + std::to_string(*deep)};
+    Json message;
+    try {
+        message = Json::parse(line);
+    } catch (const Json::parse_error &e) {
+        return RpcError {ErrorCode::ParseError, "invalid JSON at byte " + std::to_string(e.byte)};
+    }
+    if (message.is_array())
+        return RpcError {ErrorCode::InvalidRequest, "batches are not supported; send one request per line"};
+    if (!message.is_object())
+        return RpcError {
+            ErrorCode::InvalidRequest, "a request must be a JSON object, not " + describeJsonType(message)};
+    const auto idMember = message.find("id");
+    const bool notification = idMember == message.end();
+    if (!notification) {
+        if (!idMember->is_string() && !idMember->is_number_integer())
+            return RpcError {ErrorCode::InvalidRequest, "id must be a string or an integer"};
+        id = *idMember;
+    }
+    std::optional<RpcError> problem;
+    const auto version = message.find("jsonrpc");
+    const auto method = message.find("method");
+    const auto params = message.find("params");
+    if (version == message.end() || !version->is_string() || version->get_ref<const std::string &>() != "2.0")
+        problem = RpcError {ErrorCode::InvalidRequest, "jsonrpc must be \"2.0\""};
+    else if (method == message.end() || !method->is_string())
+        problem = RpcError {ErrorCode::InvalidRequest, "method must be a string"};
+    else if (params != message.end() && !params->is_object())
+        problem = invalidParam("params", "must be a map, not " + describeJsonType(*params));
+    if (notification) {
+        // Nobody waits for an answer to a notification; a broken one is only worth a log line.
+        if (problem)
+            spdlog::warn("uid {}: malformed notification: {}", caller.peer.uid, problem->message);
+        return Deferred {};
+    }
+    if (problem)
+        return *problem;
+    return Request {*idMember, method->get<std::string>(), params == message.end() ? Json::object() : *params};
+}
+
+} // namespace
+
+std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::string_view line)
+{
+    Json id = nullptr;
+    try {
+        auto parsed = parseRequest(line, caller, id);
+        if (std::holds_alternative<Deferred>(parsed))
+            return std::nullopt;
+        if (auto *error = std::get_if<RpcError>(&parsed)) {
+            spdlog::info("uid {}: rejected request: {}", caller.peer.uid, error->message);
+            return errorLine(id, *error);
+        }
+        const Request &request = std::get<Request>(parsed);
+        spdlog::info("uid {}: {}", caller.peer.uid, loggable(request.method));
+        const Json &params = request.params;
+
+        const auto answer = [&](Reply reply) -> std::optional<std::string> {
+            if (auto *result = std::get_if<Json>(&reply))
+                return responseLine(request.id, *result);
+            if (auto *error = std::get_if<RpcError>(&reply))
+                return errorLine(request.id, *error);
+            return std::nullopt;
+        };
+        const auto failed = [](const auto &checked) { return std::holds_alternative<RpcError>(checked); };
+
+        if (request.method == "backend.hello") {
+            for (const char *name : {"client", "version"}) {
+                if (auto checked = stringParam(params, name, true); failed(checked))
+                    return answer(std::get<RpcError>(checked));
+            }
+            Json result = Json::object();
+            result["server"] = "ccm-backend";
+            result["version"] = CCM_VERSION;
+            result["protocol"] = kProtocolVersion;
+            result["role"] = roleName(caller.role);
+            result["user"] = caller.peer.user;
+            result["uid"] = caller.peer.uid;
+            return answer(result);
+        }
+        const bool known = request.method == "manifest.validate" || request.method == "manifest.render"
+            || request.method == "facts.get" || request.method == "apply.start" || request.method == "apply.cancel";
+        if (!known)
+            return answer(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"});
+        if (caller.role == Role::None)
+            return answer(unauthorized(caller, "call " + request.method));
+
+        if (request.method == "facts.get") {
+            auto facts = m_facts();
+            if (!facts)
+                return answer(RpcError {ErrorCode::InternalError, "cannot gather facts: " + facts.error().message});
+            return answer(Json {{"facts", std::move(facts).value()}});
+        }
+        if (request.method == "apply.cancel") {
+            auto run = stringParam(params, "run", true);
+            if (failed(run))
+                return answer(std::get<RpcError>(run));
+            const std::string &runId = std::get<const Json *>(run)->get_ref<const std::string &>();
+            const auto going = m_applies.running();
+            if (!going || going->run != runId)
+                return answer(invalidParam("run", "names no run that is going: '" + runId + "'"));
+            // A previewer may stop its own preview, not somebody else's apply.
+            if (caller.role != Role::Apply && going->owner != caller.connection)
+                return answer(unauthorized(caller, "cancel another client's run"));
+            if (!m_applies.cancel(runId))
+                return answer(invalidParam("run", "names no run that is going: '" + runId + "'"));
+            return answer(Json {{"run", runId}, {"cancelling", true}});
+        }
+
+        auto manifest = stringParam(params, "manifest", true);
+        if (failed(manifest))
+            return answer(std::get<RpcError>(manifest));
+        const std::string &text = std::get<const Json *>(manifest)->get_ref<const std::string &>();
+        auto base = baseDirectory(params);
+        if (failed(base))
+            return answer(std::get<RpcError>(base));
+
+        if (request.method == "manifest.validate") {
+            const Diagnostics diagnostics = validateManifestText(text);
+            return answer(Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
+        }
+
+        const bool isApply = request.method == "apply.start";
+        std::optional<bool> noop;
+        bool healthCheckOnly = false;
+        if (isApply) {
+            auto noopParam = boolParam(params, "noop", true);
+            if (failed(noopParam))
+                return answer(std::get<RpcError>(noopParam));
+            noop = std::get<const Json *>(noopParam)->get<bool>();
+            auto healthParam = boolParam(params, "health_check_only", false);
+            if (failed(healthParam))
+                return answer(std::get<RpcError>(healthParam));
+            if (const Json *value = std::get<const Json *>(healthParam))
+                healthCheckOnly = value->get<bool>();
+            if (!*noop && caller.role != Role::Apply)
+                return answer(unauthorized(caller, "apply for real; only a preview (noop: true)"));
+            if (const auto going = m_applies.running())
+                return answer(
+                    RpcError {ErrorCode::Busy, "another apply is running: " + going->run, {{"run", going->run}}});
+        }
+        auto inputs = resolveInputs(m_facts, params, std::get<std::filesystem::path>(base), isApply);
+        if (failed(inputs))
+            return answer(std::get<RpcError>(inputs));
+        // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
+        // own rights: the rendered result must not show what that user could not read.
+        const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
+        std::optional<PeerFileAccess> peerAccess;
+        if (asPeer) {
+            peerAccess.emplace(caller.peer);
+            if (!peerAccess->active())
+                return answer(RpcError {ErrorCode::InternalError,
+                    "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
+                        + " to read the manifest's files"});
+        }
+        engine::PreparedManifest prepared
+            = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
+        peerAccess.reset();
+        if (!prepared.ok()) {
+            return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
+                {{"diagnostics", diagnosticsJson(prepared.diagnostics)}}});
+        }
+        if (!isApply)
+            return answer(Json {{"yaml", renderedManifestYaml(prepared.resolved)}});
+
+        ApplyJob job;
+        job.owner = caller.connection;
+        job.requestId = request.id;
+        job.manifest = std::move(prepared.resolved);
+        job.inputs = std::move(std::get<ResolveOptions>(inputs));
+        job.options.noop = *noop;
+        job.options.healthCheckOnly = healthCheckOnly;
+        // A preview for somebody else must not let them run commands or read files as root.
+        if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
+            job.options.guardCredentials = peerCredentials(caller.peer);
+            job.options.mayShowDiff
+                = [peer = caller.peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
+        }
+        const ApplyControl::Started started = m_applies.start(std::move(job));
+        if (!started.started)
+            return answer(
+                RpcError {ErrorCode::Busy, "another apply is running: " + started.run, {{"run", started.run}}});
+        spdlog::info("uid {}: run {} started ({})", caller.peer.uid, started.run, *noop ? "noop" : "apply");
+        return std::nullopt;
+    } catch (const std::exception &e) {
+        spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
+        return errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()});
+    }
+}
+
+} // namespace ccm::daemon
