@@ -22,6 +22,8 @@ Commands:
   facts [PATH]                print the facts templates see, or the value at PATH
   apply MANIFEST [--noop]     run a manifest on this host: one line per resource and a
                               summary, or one JSON event per line with --json
+  client METHOD [PARAMS]      call a method of a running backend and print its
+                              notifications and answer as JSON lines
 
 Run 'ccm-backend COMMAND --help' for the options of a command.
 
@@ -56,6 +58,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return factsCommand(rest, out, err);
     if (command == "apply")
         return applyCommand(rest, out, err);
+    if (command == "client")
+        return clientCommand(rest, out, err);
     err << "ccm-backend: unknown command '" << command << "'\n\n" << kUsage;
     return UsageError;
 }

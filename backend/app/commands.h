@@ -14,5 +14,6 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
 int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace ccm::cli
