@@ -25,7 +25,8 @@ Calls one method of a running backend (ccm-backend serve) and prints what it ans
 each notification as one JSON line as it arrives, then the result as one JSON line.
 An error answer is printed as {"error": {...}} and the exit code is 1. PARAMS is a JSON
 object, or '-' to read it from standard input. Ctrl-C during apply.start asks the
-backend to cancel the run and waits for its answer. See docs/protocol.md.
+backend to cancel the run and waits for its answer; a second Ctrl-C stops waiting.
+See docs/protocol.md.
 
 Options:
   --socket PATH       the backend's socket; by default the system backend's
@@ -223,8 +224,8 @@ Result<RpcResponse> runApply(RpcClient &client, const Json &params, std::ostream
         }
         guard.drain();
         if (cancelWanted) {
-            err << "ccm-backend client: still waiting for the run to stop\n";
-            continue;
+            client.setInterruptFd(-1);
+            return Error {"interrupted", "interrupted again; the run may still be stopping"};
         }
         cancelWanted = true;
         if (!run)

@@ -287,7 +287,7 @@ private Q_SLOTS:
             started = true;
             if (!runKnown)
                 std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            peer.write(line(progress));
+            peer.write(progress + '\n');
             const auto cancel = peer.readLine();
             if (!cancel)
                 return;
@@ -322,6 +322,43 @@ private Q_SLOTS:
         QCOMPARE(cancel[QStringLiteral("method")].toString(), QStringLiteral("apply.cancel"));
         QCOMPARE(cancel[QStringLiteral("id")].toInt(), 2);
         QCOMPARE(cancel[QStringLiteral("params")].toObject()[QStringLiteral("run")].toString(), QStringLiteral("r7"));
+    }
+
+    void secondInterruptStopsWaiting()
+    {
+        std::atomic<bool> cancelled = false;
+        const QByteArray progress
+            = R"({"jsonrpc":"2.0","method":"apply.progress","params":{"run":"r8","done":0,"total":1,"current":"exec#a"}})";
+        FakeServer server(socketPath(), [&](FakeConnection &peer, QList<QByteArray> &received) {
+            if (const auto request = peer.readLine())
+                received << *request;
+            peer.write(progress + '\n');
+            if (const auto cancel = peer.readLine())
+                received << *cancel;
+            cancelled = true;
+            // The run never ends: only the second interrupt lets the client go.
+            while (peer.readLine()) { }
+        });
+        QVERIFY(server.ok());
+        QProcess process;
+        process.setProcessEnvironment(environment());
+        process.start(QStringLiteral(CCM_BACKEND_BIN),
+            {QStringLiteral("client"), QStringLiteral("--socket"), socketPath(), QStringLiteral("apply.start"),
+                QStringLiteral(R"({"manifest":"","noop":true})")});
+        QVERIFY(process.waitForStarted());
+        while (!process.canReadLine())
+            QVERIFY(process.waitForReadyRead(10000));
+        const auto pid = static_cast<pid_t>(process.processId());
+        QCOMPARE(::kill(pid, SIGINT), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.load(), 10000);
+        QVERIFY(process.state() == QProcess::Running);
+        QCOMPARE(::kill(pid, SIGINT), 0);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 1);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("interrupted again")), qPrintable(err));
+        QCOMPARE(server.received().size(), 2);
     }
 };
 

@@ -78,7 +78,8 @@ public:
     Result<RpcResponse> waitForResponse(const Json &id, const NotificationHandler &onNotification = {},
         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
-    /// sendRequest() with the next free integer id, then waitForResponse().
+    /// sendRequest() with an integer id counted from 1 by this client's calls, then waitForResponse(). Do
+    /// not mix it with sendRequest() of integer ids on one connection.
     Result<RpcResponse> call(std::string_view method, const Json &params,
         const NotificationHandler &onNotification = {},
         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
