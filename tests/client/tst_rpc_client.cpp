@@ -71,6 +71,28 @@ private Q_SLOTS:
                 R"({"jsonrpc":"2.0","id":1,"method":"backend.hello","params":{"client":"test","version":"1"}})"));
     }
 
+    void callsCountTheirIds()
+    {
+        FakeServer server(socketPath(), [](FakeConnection &peer, QList<QByteArray> &received) {
+            for (int id = 1; id <= 2; ++id) {
+                if (const auto request = peer.readLine())
+                    received << *request;
+                peer.write(result(id, QByteArray::number(id * 10)));
+            }
+        });
+        RpcClient client;
+        QVERIFY(connectTo(server, client));
+        for (int id = 1; id <= 2; ++id) {
+            auto response = client.call("facts.get", Json::object());
+            QVERIFY(response.ok());
+            QVERIFY(response->id == Json(id));
+            QVERIFY(response->result == Json(id * 10));
+        }
+        const QList<QByteArray> received = server.received();
+        QCOMPARE(received.size(), 2);
+        QVERIFY(received[1].startsWith(R"({"jsonrpc":"2.0","id":2,)"));
+    }
+
     void notificationsBeforeResponse_data()
     {
         QTest::addColumn<qsizetype>("piece");
