@@ -343,7 +343,9 @@ private:
         }
         if (!schema.hasProperties)
             return true;
-        for (const auto &[key, item] : value.items()) {
+        for (const auto &member : value.items()) {
+            const std::string &key = member.key();
+            const Json &item = member.value();
             const auto property = std::find_if(schema.properties.begin(), schema.properties.end(),
                 [&](const auto &known) { return known.first == key; });
             if (property != schema.properties.end()) {

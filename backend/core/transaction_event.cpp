@@ -14,33 +14,6 @@ constexpr std::string_view kBase62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef
 /// KSUID timestamps count seconds from this moment (2014-05-13T16:53:20Z).
 constexpr std::int64_t kKsuidEpoch = 1400000000;
 
-std::string formatTimestamp(std::chrono::system_clock::time_point time)
-{
-    const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-    std::int64_t seconds = nanoseconds / 1000000000;
-    std::int64_t fraction = nanoseconds % 1000000000;
-    if (fraction < 0) {
-        fraction += 1000000000;
-        --seconds;
-    }
-    const std::time_t whole = static_cast<std::time_t>(seconds);
-    std::tm utc {};
-    gmtime_r(&whole, &utc);
-    std::array<char, 64> buffer {};
-    std::snprintf(buffer.data(), buffer.size(), "%04d-%02d-%02dT%02d:%02d:%02d", utc.tm_year + 1900, utc.tm_mon + 1,
-                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
-    std::string text = buffer.data();
-    if (fraction > 0) {
-        // RFC 3339 with nanoseconds, trailing zeros dropped, as Go's time.RFC3339Nano writes it.
-        std::snprintf(buffer.data(), buffer.size(), ".%09lld", static_cast<long long>(fraction));
-        std::string digits = buffer.data();
-        while (digits.back() == '0')
-            digits.pop_back();
-        text += digits;
-    }
-    return text + 'Z';
-}
-
 /// Parses "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)".
 std::optional<std::chrono::system_clock::time_point> parseTimestamp(const std::string &text)
 {
@@ -135,6 +108,33 @@ std::string_view healthStatusName(HealthCheckResult::Status status)
         break;
     }
     return "unknown";
+}
+
+std::string formatTimestamp(std::chrono::system_clock::time_point time)
+{
+    const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+    std::int64_t seconds = nanoseconds / 1000000000;
+    std::int64_t fraction = nanoseconds % 1000000000;
+    if (fraction < 0) {
+        fraction += 1000000000;
+        --seconds;
+    }
+    const std::time_t whole = static_cast<std::time_t>(seconds);
+    std::tm utc {};
+    gmtime_r(&whole, &utc);
+    std::array<char, 64> buffer {};
+    std::snprintf(buffer.data(), buffer.size(), "%04d-%02d-%02dT%02d:%02d:%02d", utc.tm_year + 1900, utc.tm_mon + 1,
+                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
+    std::string text = buffer.data();
+    if (fraction > 0) {
+        // RFC 3339 with nanoseconds, trailing zeros dropped, as Go's time.RFC3339Nano writes it.
+        std::snprintf(buffer.data(), buffer.size(), ".%09lld", static_cast<long long>(fraction));
+        std::string digits = buffer.data();
+        while (digits.back() == '0')
+            digits.pop_back();
+        text += digits;
+    }
+    return text + 'Z';
 }
 
 std::string newEventId()

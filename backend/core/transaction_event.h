@@ -64,6 +64,10 @@ struct TransactionEvent {
 /// A new event id: a KSUID (27 base62 characters, sortable by time) as CCM uses.
 std::string newEventId();
 
+/// A UTC time as RFC 3339 with nanoseconds and trailing zeros dropped, as Go's time.RFC3339Nano
+/// writes it ("2026-11-21T20:08:29.2296275Z"); the form of every timestamp in events.
+std::string formatTimestamp(std::chrono::system_clock::time_point time);
+
 /// The event as JSON, keys as in CCM v1 plus `diff` (when set) and `resource`. Timestamps are UTC
 /// RFC 3339 with nanoseconds; the duration is in nanoseconds.
 Json eventToJson(const TransactionEvent &event);

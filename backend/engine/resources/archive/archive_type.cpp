@@ -394,26 +394,6 @@ std::string joined(const std::vector<std::string> &parts)
     return text;
 }
 
-/// RFC 3339 in UTC, with nanoseconds when the time has them.
-Json rfc3339(std::chrono::system_clock::time_point time)
-{
-    const auto since = time.time_since_epoch();
-    const auto seconds = std::chrono::floor<std::chrono::seconds>(since);
-    const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count();
-    const auto whole = static_cast<std::time_t>(seconds.count());
-    std::tm utc {};
-    char text[48];
-    if (!::gmtime_r(&whole, &utc) || std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc) == 0)
-        return nullptr;
-    std::string result = text;
-    if (nanoseconds != 0) {
-        char fraction[16];
-        std::snprintf(fraction, sizeof fraction, ".%09lld", static_cast<long long>(nanoseconds));
-        result += fraction;
-    }
-    return result + "Z";
-}
-
 } // namespace
 
 std::string archiveExtension(std::string_view path)
@@ -447,7 +427,7 @@ Json archiveStateToJson(const ArchiveSpec &spec, const ArchiveState &state, std:
     metadata["creates_exists"] = state.createsExists;
     metadata["owner"] = exists ? Json(state.owner) : Json(nullptr);
     metadata["group"] = exists ? Json(state.group) : Json(nullptr);
-    metadata["mtime"] = exists ? rfc3339(state.mtime) : Json(nullptr);
+    metadata["mtime"] = exists ? Json(formatTimestamp(state.mtime)) : Json(nullptr);
     metadata["size"] = exists ? Json(state.size) : Json(nullptr);
     metadata["provider"] = std::string(provider);
     Json status = Json::object();

@@ -26,28 +26,6 @@ std::string octalMode(unsigned mode)
     return text;
 }
 
-/// RFC 3339 in UTC with the nanoseconds Go's RFC3339Nano keeps (trailing zeros dropped).
-Json rfc3339(std::chrono::system_clock::time_point time)
-{
-    const auto since = time.time_since_epoch();
-    auto seconds = std::chrono::floor<std::chrono::seconds>(since);
-    const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count();
-    const std::time_t whole = static_cast<std::time_t>(seconds.count());
-    std::tm utc {};
-    char text[64];
-    if (!::gmtime_r(&whole, &utc) || std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc) == 0)
-        return nullptr;
-    std::string result = text;
-    if (nanoseconds != 0) {
-        char fraction[16];
-        std::snprintf(fraction, sizeof fraction, ".%09lld", static_cast<long long>(nanoseconds));
-        std::string digits = fraction;
-        digits.erase(digits.find_last_not_of('0') + 1);
-        result += digits;
-    }
-    return result + "Z";
-}
-
 std::string joined(const std::vector<std::string> &parts)
 {
     std::string text;
@@ -358,7 +336,7 @@ Json fileStateToJson(const std::filesystem::path &path, const FileState &state, 
     metadata["gid"] = exists ? Json(state.gid) : Json(nullptr);
     metadata["mode"] = exists ? Json(octalMode(state.mode)) : Json(nullptr);
     metadata["size"] = exists ? Json(state.size) : Json(nullptr);
-    metadata["mtime"] = exists ? rfc3339(state.mtime) : Json(nullptr);
+    metadata["mtime"] = exists ? Json(formatTimestamp(state.mtime)) : Json(nullptr);
     metadata["provider"] = std::string(provider);
     metadata["link"] = state.link;
     Json status = Json::object();
