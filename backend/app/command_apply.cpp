@@ -222,9 +222,7 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     const engine::RunResult result = engine::runManifest(prepared.resolved, runInputs, options, runner, reporter);
 
     if (json) {
-        Json summary = {{"summary", summaryToJson(result.summary)}, {"cancelled", result.cancelled},
-            {"aborted", result.aborted}, {"noop", options.noop}};
-        out << summary.dump() << '\n';
+        out << engine::runResultToJson(result, options.noop).dump() << '\n';
     } else {
         if (result.cancelled)
             out << "\nThe run was cancelled before all resources ran.\n";

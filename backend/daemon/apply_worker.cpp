@@ -149,9 +149,9 @@ void ApplyWorker::work()
                 = engine::runManifest(job.manifest, job.inputs, job.options, runner, notifier);
             spdlog::info(
                 "run {}: ended{}{}", run, result.cancelled ? ", cancelled" : "", result.aborted ? ", aborted" : "");
-            response = responseLine(job.requestId,
-                Json {{"run", run}, {"summary", summaryToJson(result.summary)}, {"cancelled", result.cancelled},
-                    {"aborted", result.aborted}, {"noop", job.options.noop}});
+            Json answer = {{"run", run}};
+            answer.update(engine::runResultToJson(result, job.options.noop));
+            response = responseLine(job.requestId, answer);
         } catch (const std::exception &e) {
             spdlog::error("run {}: internal error: {}", run, e.what());
             response = errorLine(job.requestId,

@@ -9,6 +9,7 @@
 
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 #include <variant>
@@ -356,6 +357,15 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
             job.options.guardCredentials = peerCredentials(caller.peer);
             job.options.mayShowDiff
                 = [peer = caller.peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
+            if (asPeer) {
+                job.options.readAsCaller = [peer = caller.peer](const std::function<void()> &read) {
+                    const PeerFileAccess access(peer);
+                    if (!access.active())
+                        return false;
+                    read();
+                    return true;
+                };
+            }
         }
         const ApplyControl::Started started = m_applies.start(std::move(job));
         if (!started.started)

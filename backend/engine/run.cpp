@@ -133,6 +133,15 @@ private:
     void runHealthChecks(const Json &properties, TransactionEvent &event);
     Result<ChildManifestOutcome> runChild(const Frame &parent, const ChildManifestRequest &request);
     void record(const TransactionEvent &event, const Json &properties);
+    /// Runs `read` with RunOptions::readAsCaller; false when the caller's identity was refused.
+    bool readAsCaller(const std::function<void()> &read) const
+    {
+        if (!m_options.readAsCaller) {
+            read();
+            return true;
+        }
+        return m_options.readAsCaller(read);
+    }
     [[nodiscard]] bool stopping() const
     {
         return m_result.aborted || m_result.cancelled || (m_options.cancel && m_options.cancel->load());
@@ -217,20 +226,30 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
 
     const TemplateScope scope(
         frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory);
+    // Control expressions and deferred templates may read files: they do so as the caller.
+    std::optional<Result<bool>> managed;
+    std::optional<Result<Json, TemplateFailure>> resolved;
+    const bool readable = type && readAsCaller([&] {
+        managed = controlAllows(resource.properties, scope);
+        if (*managed && managed->value())
+            resolved = resolveDeferred(resource, scope);
+    });
     if (!type) {
         fail("resource type '" + resource.type + "' is not supported by this backend");
-    } else if (auto managed = controlAllows(resource.properties, scope); !managed) {
-        fail(managed.error().message);
-        m_observer.log(LogLevel::Error, resource.label(), "stopping the run: " + managed.error().message);
+    } else if (!readable) {
+        fail("cannot take on the caller's identity to read the manifest's files");
+    } else if (!*managed) {
+        fail(managed->error().message);
+        m_observer.log(LogLevel::Error, resource.label(), "stopping the run: " + managed->error().message);
         m_result.aborted = true;
-    } else if (!managed.value()) {
+    } else if (!managed->value()) {
         event.skipped = true;
-    } else if (auto resolved = resolveDeferred(resource, scope); !resolved) {
-        const TemplateFailure &failure = resolved.error();
+    } else if (!*resolved) {
+        const TemplateFailure &failure = resolved->error();
         std::string property = failure.pointer.empty() ? std::string("template") : failure.pointer.substr(1);
         fail(property + ": " + failure.error.message);
     } else {
-        event.properties = std::move(resolved).value();
+        event.properties = std::move(*resolved).value();
         for (const std::string &reference : references(resource.properties, "require")) {
             const auto latest = m_latest.find(reference);
             if (latest == m_latest.end()) {
@@ -363,7 +382,10 @@ Result<ChildManifestOutcome> ManifestRun::runChild(const Frame &parent, const Ch
     ResolveOptions inputs = parent.inputs;
     inputs.externalData = request.data.is_object() ? request.data : Json::object();
     deepMerge(inputs.externalData, parent.inputs.externalData);
-    const PreparedManifest child = prepareManifestFile(path, inputs);
+    PreparedManifest child;
+    if (!readAsCaller([&] { child = prepareManifestFile(path, inputs); }))
+        return Error {
+            "caller_identity", "cannot take on the caller's identity to read the child manifest " + path.string()};
     for (const Diagnostic &diagnostic : child.diagnostics)
         if (diagnostic.severity == Severity::Warning)
             m_observer.log(
@@ -390,6 +412,12 @@ Result<ChildManifestOutcome> ManifestRun::runChild(const Frame &parent, const Ch
 }
 
 } // namespace
+
+Json runResultToJson(const RunResult &result, bool noop)
+{
+    return Json {{"summary", summaryToJson(result.summary)}, {"cancelled", result.cancelled},
+        {"aborted", result.aborted}, {"noop", noop}};
+}
 
 RunResult runManifest(const ResolvedManifest &manifest, const ResolveOptions &inputs, const RunOptions &options,
     CommandRunner &runner, RunObserver &observer, const Catalog &catalog)

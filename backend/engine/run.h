@@ -26,6 +26,11 @@ struct RunOptions {
     std::optional<Credentials> guardCredentials;
     /// Whether a file's content diff may be put into its event; unset allows every diff.
     std::function<bool(const std::filesystem::path &)> mayShowDiff;
+    /// Runs `read` with the identity the manifest's own file reads are made with: deferred templates
+    /// and child manifests. False when that identity could not be taken (nothing was read). Unset
+    /// reads as this process. A preview for another user sets it, so what templates put into the
+    /// events is only what that user could read.
+    std::function<bool(const std::function<void()> &read)> readAsCaller;
     /// The goss binary for goss health checks; empty looks for `goss` in the fixed PATH.
     std::filesystem::path gossBinary;
     /// How deep apply resources may nest child manifests.
@@ -56,6 +61,10 @@ struct RunResult {
     /// control expression could not be evaluated.
     bool aborted = false;
 };
+
+/// How a run ended as the apply command's last line and the daemon's apply result carry it:
+/// `{summary, cancelled, aborted, noop}`.
+Json runResultToJson(const RunResult &result, bool noop);
 
 /// Runs a resolved manifest (ENGINE-SPEC §2): resources in declaration order through the control
 /// gate, deferred templates, requirements, the type's apply and health checks, with subscribe

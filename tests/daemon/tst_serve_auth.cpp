@@ -245,6 +245,54 @@ private slots:
         QVERIFY((*rendered)["result"].value("yaml", "").find("hidden-words") != std::string::npos);
     }
 
+    void previewTemplatesSourcesAndChildManifestsReadWithThePeersRights()
+    {
+        DaemonProcess daemon;
+        QTemporaryDir dir;
+        QVERIFY(::chmod(daemon.dir().path().toLocal8Bit().constData(), 0755) == 0);
+        QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+        const QString secret = dir.filePath(s("secret.yaml"));
+        QVERIFY(writeFile(secret, "ccm:\n  resources:\n    - exec:\n        - \"/bin/echo hidden-words\": {}\n"));
+        QVERIFY(::chmod(secret.toLocal8Bit().constData(), 0600) == 0);
+        // Targets the previewer may read, so only the reading of the secret can hold it back.
+        const QString templated = dir.filePath(s("templated"));
+        const QString sourced = dir.filePath(s("sourced"));
+        QVERIFY(writeFile(templated, "everyone\n"));
+        QVERIFY(writeFile(sourced, "everyone\n"));
+        QVERIFY(::chmod(templated.toLocal8Bit().constData(), 0644) == 0);
+        QVERIFY(::chmod(sourced.toLocal8Bit().constData(), 0644) == 0);
+        const std::string secretPath = secret.toStdString();
+        const std::string manifest = "ccm:\n  resources:\n    - file:\n"
+            + fileEntry(templated.toStdString(), "content: '{{ file(\"" + secretPath + "\") }}'")
+            + fileEntry(sourced.toStdString(), "source: " + secretPath) + "    - apply:\n        - " + secretPath
+            + ": {}\n";
+        const auto messages = exchangeAs(
+            kPreviewer, daemon.socket(), {request(1, "apply.start", {{"manifest", manifest}, {"noop", true}})});
+        QCOMPARE(errorCode(responseWith(messages, 1)), 0);
+        std::map<std::string, Json> events;
+        for (const Json &message : messages) {
+            QVERIFY2(message.dump().find("hidden-words") == std::string::npos, message.dump().c_str());
+            if (message.value("method", "") == "apply.event")
+                events[message["params"]["event"].value("resource", "")] = message["params"]["event"];
+        }
+        QCOMPARE(events.size(), std::size_t(3));
+        QCOMPARE(events["file#" + templated.toStdString()].value("failed", false), true);
+        const Json sourcedEvent = events["file#" + sourced.toStdString()];
+        QCOMPARE(sourcedEvent.value("changed", false), true);
+        QVERIFY(!sourcedEvent.contains("diff"));
+        QCOMPARE(events["apply#" + secretPath].value("failed", false), true);
+
+        // Root reads them all: the same manifest shows the secret's words.
+        RpcClient root;
+        QVERIFY(root.connectTo(daemon.socket()));
+        std::vector<Json> notifications;
+        QVERIFY(root.call("apply.start", {{"manifest", manifest}, {"noop", true}}, &notifications));
+        std::string seen;
+        for (const Json &notification : notifications)
+            seen += notification.dump();
+        QVERIFY(seen.find("hidden-words") != std::string::npos);
+    }
+
 private:
     bool m_createdGroup = false;
     bool m_userCreated = false;

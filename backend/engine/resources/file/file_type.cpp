@@ -224,7 +224,9 @@ std::vector<std::string> differences(const FileState &current, const Desired &de
 /// caller may see the file.
 std::optional<std::string> contentDiff(const FileState &current, const Desired &desired, const ApplyContext &context)
 {
-    if (context.mayShowDiff && !context.mayShowDiff(desired.path))
+    // The diff shows both sides: the caller must be able to read the target and the source.
+    if (context.mayShowDiff
+        && (!context.mayShowDiff(desired.path) || (desired.source && !context.mayShowDiff(*desired.source))))
         return std::nullopt;
     std::string before;
     const bool created = current.ensure == "absent";

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: Apache-2.0
+# Installs the build into a fresh prefix and checks that the system backend's units, the groups
+# file and the documentation land where systemd, systemd-sysusers and users look for them.
+# Run as: cmake -DBUILD_DIR=<build> -DPREFIX=<empty dir> -P check_install.cmake
+file(REMOVE_RECURSE ${PREFIX})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
+                RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed: ${status}")
+endif()
+foreach(expected
+    bin/ccm-backend
+    lib/systemd/system/ccm-backend.socket
+    lib/systemd/system/ccm-backend.service
+    lib/sysusers.d/ccm-designer.conf
+    share/doc/ccm-designer/protocol.md)
+  if(NOT EXISTS ${PREFIX}/${expected})
+    message(FATAL_ERROR "the install is missing ${expected}")
+  endif()
+endforeach()
+file(STRINGS ${PREFIX}/lib/systemd/system/ccm-backend.service exec_start REGEX "^ExecStart=")
+if(NOT exec_start MATCHES "^ExecStart=/.*/ccm-backend serve$")
+  message(FATAL_ERROR "the installed service starts '${exec_start}', not an absolute ccm-backend serve")
+endif()
+file(REMOVE_RECURSE ${PREFIX})
