@@ -1,83 +1,334 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 
+#include "manifest_settings_editor.h"
+#include "problems_panel.h"
+#include "property_editor.h"
+#include "recovery_store.h"
+#include "resource_list_model.h"
+#include "resource_list_panel.h"
 #include "resource_palette.h"
+#include "source_map.h"
+#include "yaml_editor.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QIcon>
 #include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QTreeView>
+#include <QUndoStack>
+
+#include <algorithm>
 
 namespace ccm::designer {
 
 namespace {
 // Bump when the dock layout changes so an old saved state is ignored rather than misapplied.
-constexpr int kWindowStateVersion = 1;
+constexpr int kWindowStateVersion = 2;
 constexpr int kStatusMessageTimeoutMs = 5000;
+constexpr int kMaxRecentFiles = 10;
+constexpr int kDefaultAutosaveDelayMs = 5000;
+
+const QString kRecentFilesKey = QStringLiteral("recentFiles");
+
+QString displayPath(const QString &path)
+{
+    return QDir::toNativeSeparators(path);
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_document(new ManifestDocument(this))
+    , m_recovery(new RecoveryStore(this))
     , m_palette(new ResourcePalette(this))
-    , m_manifestView(new QPlainTextEdit(this))
+    , m_propertyEditor(new PropertyEditor(this))
+    , m_settingsEditor(new ManifestSettingsEditor(this))
+    , m_yamlEditor(new YamlEditor(this))
+    , m_problems(new ProblemsPanel(this))
+    , m_autosaveTimer(new QTimer(this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/ccm-designer.svg")));
+    m_resourceList = new ResourceListPanel(m_document, this);
 
-    m_manifestView->setReadOnly(true);
-    m_manifestView->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_manifestView->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_manifestView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    setCentralWidget(m_manifestView);
+    m_editorTabs = new QTabWidget(this);
+    m_editorTabs->setObjectName(QStringLiteral("editorTabs"));
+    m_editorTabs->addTab(m_propertyEditor, tr("Resource"));
+    m_editorTabs->addTab(m_settingsEditor, tr("Manifest"));
+    m_editorTabs->setDocumentMode(true);
 
-    auto *dock = new QDockWidget(tr("Resource Types"), this);
-    dock->setObjectName(QStringLiteral("resourceTypesDock"));
-    dock->setWidget(m_palette);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("editorSplitter"));
+    m_splitter->addWidget(m_editorTabs);
+    m_splitter->addWidget(m_yamlEditor);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    setCentralWidget(m_splitter);
 
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(kDefaultAutosaveDelayMs);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeRecoveryCopy);
+
+    createDocks();
     createActions();
-    updateTitle();
-    // Created up front so the window does not change height when the first message arrives.
-    statusBar();
+    connectViews();
+    m_problemSummary = new QLabel(this);
+    statusBar()->addPermanentWidget(m_problemSummary);
 
+    m_document->newDocument();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto *typesDock = new QDockWidget(tr("Resource Types"), this);
+    typesDock->setObjectName(QStringLiteral("resourceTypesDock"));
+    typesDock->setWidget(m_palette);
+    addDockWidget(Qt::LeftDockWidgetArea, typesDock);
+
+    auto *resourcesDock = new QDockWidget(tr("Resources"), this);
+    resourcesDock->setObjectName(QStringLiteral("resourcesDock"));
+    resourcesDock->setWidget(m_resourceList);
+    addDockWidget(Qt::LeftDockWidgetArea, resourcesDock);
+
+    auto *problemsDock = new QDockWidget(tr("Problems"), this);
+    problemsDock->setObjectName(QStringLiteral("problemsDock"));
+    problemsDock->setWidget(m_problems);
+    addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+}
+
+void MainWindow::createActions()
+{
+    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
+    QToolBar *toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+
+    QAction *newAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), this,
+                                             &MainWindow::newDocument);
+    newAction->setShortcut(QKeySequence::New);
+    newAction->setStatusTip(tr("Start a new, empty manifest"));
+
+    QAction *openAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"),
+                                              this, &MainWindow::openWithDialog);
+    openAction->setShortcut(QKeySequence::Open);
+    openAction->setStatusTip(tr("Open a CCM manifest or bundle"));
+
+    m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
+
+    fileMenu->addSeparator();
+    m_saveAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this,
+                                       &MainWindow::save);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAction->setStatusTip(tr("Save the manifest"));
+
+    QAction *saveAsAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")),
+                                                tr("Save &As…"), this, &MainWindow::saveAs);
+    // QKeySequence::SaveAs is empty on some platforms.
+    saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveAsAction->setStatusTip(tr("Save the manifest under another name"));
+
+    m_revertAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this,
+                                         &MainWindow::revert);
+    m_revertAction->setStatusTip(tr("Go back to the saved manifest"));
+
+    fileMenu->addSeparator();
+    QAction *quitAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"),
+                                              this, &QWidget::close);
+    // QKeySequence::Quit is empty where the platform has no quit convention (Windows, offscreen).
+    quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quitAction->setMenuRole(QAction::QuitRole);
+    quitAction->setStatusTip(tr("Quit CCM Designer"));
+
+    QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
+    QAction *undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+    undoAction->setShortcut(QKeySequence::Undo);
+    undoAction->setObjectName(QStringLiteral("undoAction"));
+    QAction *redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+    redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    redoAction->setObjectName(QStringLiteral("redoAction"));
+    editMenu->addAction(undoAction);
+    editMenu->addAction(redoAction);
+    editMenu->addSeparator();
+
+    m_duplicateAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate Resource"),
+                                            this, &MainWindow::duplicateSelected);
+    m_duplicateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_deleteAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("edit-delete")), tr("&Delete Resource"),
+                                         this, &MainWindow::deleteSelected);
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    // Delete must not fire while typing in a field: it belongs to the resource list.
+    m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_resourceList->view()->addAction(m_deleteAction);
+    m_moveUpAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("go-up")), tr("Move &Up"), this,
+                                         [this] { moveSelected(-1); });
+    m_moveUpAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    m_moveDownAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("go-down")), tr("Move Do&wn"), this,
+                                           [this] { moveSelected(1); });
+    m_moveDownAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    m_addDefaultsAction = editMenu->addAction(tr("Add Block &Defaults"), this, &MainWindow::addDefaultsToSelectedBlock);
+    m_addDefaultsAction->setStatusTip(tr("Give the selected block a defaults entry shared by its resources"));
+    editMenu->addSeparator();
+    QAction *filterAction = editMenu->addAction(tr("&Filter Resources"), this, [this] {
+        m_resourceList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_resourceList->filterEdit()->selectAll();
+    });
+    filterAction->setShortcut(QKeySequence::Find);
+
+    const QList<QAction *> listActions {m_duplicateAction, m_deleteAction, m_moveUpAction, m_moveDownAction,
+                                        m_addDefaultsAction};
+    m_resourceList->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
+    for (QAction *action : listActions) {
+        if (action != m_deleteAction)
+            m_resourceList->view()->addAction(action);
+    }
+
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *yamlAction = viewMenu->addAction(tr("Go to &YAML"), this, [this] {
+        m_yamlEditor->setFocus(Qt::ShortcutFocusReason);
+    });
+    yamlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    QAction *formAction = viewMenu->addAction(tr("Go to &Properties"), this, [this] {
+        m_editorTabs->setCurrentWidget(m_propertyEditor);
+        m_propertyEditor->setFocus(Qt::ShortcutFocusReason);
+    });
+    formAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    QAction *listAction = viewMenu->addAction(tr("Go to &Resources"), this, [this] {
+        m_resourceList->view()->setFocus(Qt::ShortcutFocusReason);
+    });
+    listAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction *nextProblemAction = viewMenu->addAction(tr("&Next Problem"), this, &MainWindow::goToNextProblem);
+    nextProblemAction->setShortcut(QKeySequence(Qt::Key_F8));
+    viewMenu->addSeparator();
+    // The docks can be closed; this menu is the way to bring them back.
+    for (const QDockWidget *dock : findChildren<QDockWidget *>())
+        viewMenu->addAction(dock->toggleViewAction());
+    viewMenu->addAction(toolBar->toggleViewAction());
+
+    QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction *aboutAction = helpMenu->addAction(tr("&About CCM Designer"), this, &MainWindow::showAbout);
+    aboutAction->setMenuRole(QAction::AboutRole);
+    QAction *aboutQtAction = helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    aboutQtAction->setMenuRole(QAction::AboutQtRole);
+
+    for (QAction *action : {newAction, openAction, m_saveAction})
+        toolBar->addAction(action);
+    toolBar->addSeparator();
+    toolBar->addAction(undoAction);
+    toolBar->addAction(redoAction);
+    toolBar->addSeparator();
+    for (QAction *action : listActions)
+        toolBar->addAction(action);
+
+    // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
+    for (QAction *action : findChildren<QAction *>()) {
+        if (!action->shortcut().isEmpty() && action->statusTip().isEmpty())
+            action->setStatusTip(action->text().remove(u'&'));
+    }
+    updateRecentFilesMenu();
+}
+
+void MainWindow::connectViews()
+{
+    connect(m_document, &ManifestDocument::changed, this, &MainWindow::documentChanged);
+    connect(m_document, &ManifestDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ManifestDocument::filePathChanged, this, &MainWindow::updateTitle);
+
+    connect(m_palette, &ResourcePalette::typeActivated, this, &MainWindow::addResource);
+    connect(m_resourceList, &ResourceListPanel::currentEntryChanged, this, [this] {
+        showSelectedEntry();
+        updateActions();
+    });
+
+    connect(m_propertyEditor, &PropertyEditor::propertyEdited, this,
+            [this](const QString &property, const Json &value) {
+                if (m_shownEntry.valid())
+                    m_document->setProperty(m_shownEntry, property.toStdString(), value);
+            });
+    connect(m_propertyEditor, &PropertyEditor::propertyCleared, this, [this](const QString &property) {
+        if (m_shownEntry.valid())
+            m_document->removeProperty(m_shownEntry, property.toStdString());
+    });
+    connect(m_propertyEditor, &PropertyEditor::nameEdited, this, [this](const QString &name) {
+        if (m_shownEntry.valid() && !name.trimmed().isEmpty())
+            m_document->renameEntry(m_shownEntry, name.toStdString());
+    });
+
+    connect(m_settingsEditor, &ManifestSettingsEditor::dataEdited, m_document, &ManifestDocument::setData);
+    connect(m_settingsEditor, &ManifestSettingsEditor::overridesEdited, m_document, &ManifestDocument::setOverrides);
+    connect(m_settingsEditor, &ManifestSettingsEditor::hierarchyEdited, m_document,
+            &ManifestDocument::setHierarchy);
+    connect(m_settingsEditor, &ManifestSettingsEditor::messagesEdited, m_document, &ManifestDocument::setMessages);
+    connect(m_settingsEditor, &ManifestSettingsEditor::failOnErrorEdited, m_document,
+            &ManifestDocument::setFailOnError);
+
+    connect(m_yamlEditor, &YamlEditor::textEdited, m_document, &ManifestDocument::setText);
+    connect(m_yamlEditor, &YamlEditor::editingFinished, m_document, &ManifestDocument::closeTextEdit);
+    connect(m_yamlEditor, &YamlEditor::cursorLineChanged, this, &MainWindow::yamlCursorMoved);
+
+    connect(m_problems, &ProblemsPanel::problemActivated, this, &MainWindow::activateProblem);
+}
+
+void MainWindow::restoreSettings()
+{
     const QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
-        resize(1000, 680);
+        resize(1280, 800);
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion);
+    m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
 }
 
 bool MainWindow::openFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_errorString = tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+    QString error;
+    if (!m_document->load(path, &error)) {
+        m_errorString = error;
         statusBar()->showMessage(m_errorString);
         return false;
     }
-    const QByteArray content = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        m_errorString = tr("Could not read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        statusBar()->showMessage(m_errorString);
-        return false;
-    }
-
     m_errorString.clear();
-    m_manifestView->setPlainText(QString::fromUtf8(content));
-    setWindowFilePath(QFileInfo(path).absoluteFilePath());
-    updateTitle();
-    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageTimeoutMs);
+    addRecentFile(m_document->filePath());
+    statusBar()->showMessage(tr("Opened %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
+    const std::vector<ResourceBlock> &blocks = m_document->blocks();
+    if (!blocks.empty() && !blocks.front().entries.empty())
+        selectEntry({0, 0});
+    return true;
+}
+
+bool MainWindow::saveFile(const QString &path)
+{
+    QString error;
+    if (!m_document->save(path, &error)) {
+        m_errorString = error;
+        statusBar()->showMessage(m_errorString);
+        return false;
+    }
+    m_errorString.clear();
+    m_recovery->remove(m_document->filePath());
+    addRecentFile(m_document->filePath());
+    statusBar()->showMessage(tr("Saved %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
     return true;
 }
 
@@ -86,65 +337,449 @@ QString MainWindow::errorString() const
     return m_errorString;
 }
 
+ManifestDocument *MainWindow::document() const
+{
+    return m_document;
+}
+
 ResourcePalette *MainWindow::resourcePalette() const
 {
     return m_palette;
 }
 
-QPlainTextEdit *MainWindow::manifestView() const
+ResourceListPanel *MainWindow::resourceList() const
 {
-    return m_manifestView;
+    return m_resourceList;
+}
+
+PropertyEditor *MainWindow::propertyEditor() const
+{
+    return m_propertyEditor;
+}
+
+ManifestSettingsEditor *MainWindow::settingsEditor() const
+{
+    return m_settingsEditor;
+}
+
+YamlEditor *MainWindow::yamlEditor() const
+{
+    return m_yamlEditor;
+}
+
+ProblemsPanel *MainWindow::problemsPanel() const
+{
+    return m_problems;
+}
+
+EntryRef MainWindow::selectedEntry() const
+{
+    return m_resourceList->currentEntry();
+}
+
+void MainWindow::selectEntry(EntryRef entry)
+{
+    m_resourceList->setCurrentEntry(entry);
+}
+
+void MainWindow::setAutosaveDelay(int milliseconds)
+{
+    m_autosaveTimer->setInterval(milliseconds);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_autosaveTimer->stop();
+    // Closing on purpose, saved or not: nothing is left to recover.
+    m_recovery->remove(m_document->filePath());
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState(kWindowStateVersion));
+    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::createActions()
+void MainWindow::newDocument()
 {
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-
-    QAction *openAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"),
-                                              this, &MainWindow::openWithDialog);
-    openAction->setShortcut(QKeySequence::Open);
-    openAction->setStatusTip(tr("Open a CCM manifest"));
-
-    fileMenu->addSeparator();
-
-    QAction *quitAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"),
-                                              this, &QWidget::close);
-    // QKeySequence::Quit is empty where the platform has no quit convention (Windows, offscreen).
-    quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    quitAction->setMenuRole(QAction::QuitRole);
-    quitAction->setStatusTip(tr("Quit CCM Designer"));
-
-    // The dock can be closed; this menu is the way to bring it back.
-    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    for (const QDockWidget *dock : findChildren<QDockWidget *>())
-        viewMenu->addAction(dock->toggleViewAction());
-
-    QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
-
-    QAction *aboutAction = helpMenu->addAction(tr("&About CCM Designer"), this, &MainWindow::showAbout);
-    aboutAction->setMenuRole(QAction::AboutRole);
-
-    QAction *aboutQtAction = helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-    aboutQtAction->setMenuRole(QAction::AboutQtRole);
+    if (!maybeSave())
+        return;
+    m_recovery->remove(m_document->filePath());
+    m_document->newDocument();
 }
 
 void MainWindow::openWithDialog()
 {
-    const QString startDirectory = windowFilePath().isEmpty() ? QString() : QFileInfo(windowFilePath()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Manifest"), startDirectory,
-                                                      tr("CCM manifests (*.yaml *.yml);;All files (*)"));
+    if (!maybeSave())
+        return;
+    const QString current = m_document->filePath();
+    const QString startDirectory = current.isEmpty() ? QString() : QFileInfo(current).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Manifest"), startDirectory,
+        tr("CCM manifests (*.yaml *.yml);;Manifest bundles (*.tar.gz *.tgz);;All files (*)"));
     if (path.isEmpty())
         return;
+    m_recovery->remove(current);
     if (!openFile(path))
         QMessageBox::warning(this, tr("Open Manifest"), m_errorString);
+}
+
+bool MainWindow::save()
+{
+    const QString path = m_document->filePath();
+    // A bundle is saved as a plain manifest next to it, never over the archive.
+    if (path.isEmpty() || path.endsWith(QStringLiteral(".tar.gz")) || path.endsWith(QStringLiteral(".tgz")))
+        return saveAs();
+    if (saveFile(path))
+        return true;
+    QMessageBox::warning(this, tr("Save Manifest"), m_errorString);
+    return false;
+}
+
+bool MainWindow::saveAs()
+{
+    const QString current = m_document->filePath();
+    QString suggestion = current.isEmpty() ? QDir::current().filePath(QStringLiteral("manifest.yaml")) : current;
+    if (suggestion.endsWith(QStringLiteral(".tar.gz")) || suggestion.endsWith(QStringLiteral(".tgz")))
+        suggestion = QFileInfo(suggestion).absoluteDir().filePath(QStringLiteral("manifest.yaml"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Manifest"), suggestion,
+                                                      tr("CCM manifests (*.yaml *.yml);;All files (*)"));
+    if (path.isEmpty())
+        return false;
+    const QString previous = m_document->filePath();
+    if (!saveFile(path)) {
+        QMessageBox::warning(this, tr("Save Manifest"), m_errorString);
+        return false;
+    }
+    if (previous != m_document->filePath())
+        m_recovery->remove(previous);
+    return true;
+}
+
+void MainWindow::revert()
+{
+    if (m_document->filePath().isEmpty() || !m_document->isModified())
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Revert"), tr("Discard the changes made since %1 was saved?").arg(displayPath(m_document->filePath())),
+        QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Discard)
+        return;
+    QString error;
+    if (!m_document->revert(&error))
+        QMessageBox::warning(this, tr("Revert"), error);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const QString name = m_document->filePath().isEmpty() ? tr("The new manifest")
+                                                          : QFileInfo(m_document->filePath()).fileName();
+    const auto answer = QMessageBox::warning(this, tr("Unsaved Changes"),
+                                             tr("%1 has unsaved changes. Save them?").arg(name),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                             QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::documentChanged()
+{
+    const QString fileName = m_document->filePath().isEmpty() ? tr("untitled")
+                                                              : QFileInfo(m_document->filePath()).fileName();
+    m_problems->setDiagnostics(m_document->diagnostics(), fileName);
+    m_problemSummary->setText(m_problems->summaryText());
+    if (m_yamlEditor->toPlainText() != m_document->text())
+        m_yamlEditor->setManifestText(m_document->text());
+    m_yamlEditor->setDiagnostics(m_document->diagnostics());
+    m_settingsEditor->setManifest(m_document->loaded().manifest);
+    m_propertyEditor->setReferenceTargets(m_document->referenceTargets());
+    showSelectedEntry();
+    updateActions();
+    updateTitle();
+    if (m_document->isModified())
+        m_autosaveTimer->start();
+}
+
+void MainWindow::showSelectedEntry()
+{
+    const EntryRef entry = selectedEntry();
+    const std::vector<ResourceBlock> &blocks = m_document->blocks();
+    const bool exists = entry.valid() && static_cast<std::size_t>(entry.block) < blocks.size()
+                        && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
+    if (!exists) {
+        m_shownEntry = {};
+        m_propertyEditor->clear();
+        m_yamlEditor->highlightLines(0, -1);
+        return;
+    }
+    const ResourceBlock &block = blocks[entry.block];
+    const ResourceEntry &resource = block.entries[entry.entry];
+    Json inherited = Json::object();
+    if (!resource.isDefaults) {
+        const auto defaults = std::find_if(block.entries.begin(), block.entries.end(),
+                                           [](const ResourceEntry &candidate) { return candidate.isDefaults; });
+        if (defaults != block.entries.end())
+            inherited = defaults->properties;
+    }
+    const bool newSelection = !(entry == m_shownEntry);
+    m_shownEntry = entry;
+    m_propertyEditor->setResource(QString::fromStdString(block.type), QString::fromStdString(resource.name),
+                                  resource.properties, inherited, resource.isDefaults);
+    m_propertyEditor->setDiagnostics(m_document->diagnosticsFor(entry), m_document->entryPointer(entry));
+
+    // The entry's lines run to the line before the next entry, whichever block that is in.
+    const int first = m_document->lineOf(entry);
+    int last = m_document->text().count(u'\n') + 1;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (std::size_t e = 0; e < blocks[b].entries.size(); ++e) {
+            const int line = m_document->lineOf({static_cast<int>(b), static_cast<int>(e)});
+            if (line > first && line - 1 < last)
+                last = line - 1;
+        }
+    }
+    m_yamlEditor->highlightLines(first, last);
+    if (newSelection && !m_syncingSelection && first > 0) {
+        // Scroll the YAML to the resource without taking the focus from where the user is.
+        QWidget *focused = QApplication::focusWidget();
+        m_syncingSelection = true;
+        m_yamlEditor->goToLine(first);
+        m_syncingSelection = false;
+        if (focused)
+            focused->setFocus(Qt::OtherFocusReason);
+    }
+}
+
+void MainWindow::addResource(const QString &type)
+{
+    const EntryRef added = m_document->addResource(type.toStdString(), selectedEntry());
+    if (!added.valid()) {
+        statusBar()->showMessage(tr("Cannot add a resource while the YAML has syntax errors"), kStatusMessageTimeoutMs);
+        return;
+    }
+    selectEntry(added);
+    m_editorTabs->setCurrentWidget(m_propertyEditor);
+}
+
+void MainWindow::duplicateSelected()
+{
+    const EntryRef entry = selectedEntry();
+    if (!entry.valid())
+        return;
+    const EntryRef copy = m_document->duplicateEntry(entry);
+    if (copy.valid())
+        selectEntry(copy);
+}
+
+void MainWindow::deleteSelected()
+{
+    const EntryRef entry = selectedEntry();
+    if (!entry.valid())
+        return;
+    m_document->removeEntry(entry);
+    // Select the entry that took its place, else the one before, else nothing.
+    const std::vector<ResourceBlock> &blocks = m_document->blocks();
+    if (static_cast<std::size_t>(entry.block) >= blocks.size()) {
+        m_resourceList->setCurrentEntry({});
+        return;
+    }
+    const int count = static_cast<int>(blocks[entry.block].entries.size());
+    m_resourceList->setCurrentEntry(count == 0 ? EntryRef {} : EntryRef {entry.block, std::min(entry.entry, count - 1)});
+}
+
+void MainWindow::moveSelected(int delta)
+{
+    const EntryRef entry = selectedEntry();
+    if (!entry.valid())
+        return;
+    const int target = entry.entry + delta;
+    const int count = static_cast<int>(m_document->blocks()[entry.block].entries.size());
+    if (target < 0 || target >= count)
+        return;
+    // Positions count before the move: moving down means landing before the entry after next.
+    if (m_document->moveEntry(entry, entry.block, delta > 0 ? target + 1 : target))
+        selectEntry({entry.block, target});
+}
+
+void MainWindow::addDefaultsToSelectedBlock()
+{
+    const int block = m_resourceList->currentBlock();
+    if (block < 0)
+        return;
+    const EntryRef defaults = m_document->addDefaults(block);
+    if (defaults.valid())
+        selectEntry(defaults);
+}
+
+void MainWindow::activateProblem(const Diagnostic &diagnostic)
+{
+    // The entry the problem is in, by the longest entry pointer that prefixes the problem's path.
+    EntryRef found;
+    std::size_t foundLength = 0;
+    const std::vector<ResourceBlock> &blocks = m_document->blocks();
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (std::size_t e = 0; e < blocks[b].entries.size(); ++e) {
+            const EntryRef candidate {static_cast<int>(b), static_cast<int>(e)};
+            const std::string pointer = m_document->entryPointer(candidate);
+            if (pointer.empty() || pointer.size() <= foundLength || !diagnostic.path.starts_with(pointer))
+                continue;
+            if (diagnostic.path.size() > pointer.size() && diagnostic.path[pointer.size()] != '/')
+                continue;
+            found = candidate;
+            foundLength = pointer.size();
+        }
+    }
+    if (found.valid()) {
+        selectEntry(found);
+        const std::vector<std::string> rest = splitPointer(diagnostic.path.substr(foundLength));
+        if (!rest.empty()) {
+            m_editorTabs->setCurrentWidget(m_propertyEditor);
+            if (m_propertyEditor->focusProperty(QString::fromStdString(rest.front())))
+                return;
+        }
+    }
+    if (diagnostic.position.known())
+        m_yamlEditor->goToLine(diagnostic.position.line, diagnostic.position.column);
+}
+
+void MainWindow::goToNextProblem()
+{
+    const Diagnostics &diagnostics = m_document->diagnostics();
+    if (diagnostics.empty())
+        return;
+    const int line = m_yamlEditor->currentLine();
+    const auto next = std::find_if(diagnostics.begin(), diagnostics.end(), [line](const Diagnostic &diagnostic) {
+        return diagnostic.position.line > line;
+    });
+    const Diagnostic &target = next == diagnostics.end() ? diagnostics.front() : *next;
+    if (target.position.known())
+        m_yamlEditor->goToLine(target.position.line, target.position.column);
+    statusBar()->showMessage(QString::fromStdString(target.message), kStatusMessageTimeoutMs);
+}
+
+void MainWindow::yamlCursorMoved(int line)
+{
+    if (m_syncingSelection)
+        return;
+    const std::optional<EntryRef> entry = m_document->entryAtLine(line);
+    if (!entry || *entry == selectedEntry())
+        return;
+    m_syncingSelection = true;
+    m_resourceList->setCurrentEntry(*entry);
+    m_syncingSelection = false;
+}
+
+void MainWindow::writeRecoveryCopy()
+{
+    if (m_document->isModified())
+        m_recovery->write(m_document->filePath(), m_document->text());
+}
+
+void MainWindow::offerRecovery()
+{
+    const QList<RecoveryStore::Entry> leftOver = m_recovery->list();
+    for (const RecoveryStore::Entry &entry : leftOver) {
+        const QString name = entry.originalPath.isEmpty() ? tr("an untitled manifest") : displayPath(entry.originalPath);
+        const auto answer = QMessageBox::question(
+            this, tr("Recover Unsaved Changes"),
+            tr("CCM Designer did not close properly. Unsaved changes to %1 from %2 were kept. Restore them?")
+                .arg(name, QLocale().toString(entry.modified, QLocale::ShortFormat)),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+        if (answer == QMessageBox::No)
+            continue;
+        if (answer == QMessageBox::Discard) {
+            m_recovery->removeFile(entry.recoveryPath);
+            continue;
+        }
+        const std::optional<QString> text = m_recovery->read(entry.recoveryPath);
+        if (!text) {
+            QMessageBox::warning(this, tr("Recover Unsaved Changes"),
+                                 tr("The recovery copy %1 cannot be read.").arg(displayPath(entry.recoveryPath)));
+            continue;
+        }
+        if (!entry.originalPath.isEmpty() && QFileInfo::exists(entry.originalPath))
+            openFile(entry.originalPath);
+        else
+            m_document->newDocument();
+        m_document->restore(*text);
+        m_recovery->removeFile(entry.recoveryPath);
+        writeRecoveryCopy();
+        // One document at a time: the rest stay for the next start.
+        break;
+    }
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    if (path.isEmpty())
+        return;
+    QSettings settings;
+    QStringList files = settings.value(kRecentFilesKey).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(kRecentFilesKey, files);
+    updateRecentFilesMenu();
+}
+
+void MainWindow::updateRecentFilesMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(kRecentFilesKey).toStringList();
+    int number = 1;
+    for (const QString &path : files) {
+        //: Entry of the Open Recent menu; %1 is its number (the keyboard accelerator), %2 the path.
+        QAction *action = m_recentMenu->addAction(tr("&%1 %2").arg(number++).arg(displayPath(path)));
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (!maybeSave())
+                return;
+            if (!openFile(path))
+                QMessageBox::warning(this, tr("Open Manifest"), m_errorString);
+        });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+            QSettings().remove(kRecentFilesKey);
+            updateRecentFilesMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::updateTitle()
+{
+    const QString path = m_document->filePath();
+    setWindowFilePath(path);
+    //: Window title; %1 is the manifest's file name, [*] the place of the unsaved-changes marker.
+    setWindowTitle(tr("%1[*] — CCM Designer").arg(path.isEmpty() ? tr("untitled") : QFileInfo(path).fileName()));
+    setWindowModified(m_document->isModified());
+    m_revertAction->setEnabled(!path.isEmpty() && m_document->isModified());
+}
+
+void MainWindow::updateActions()
+{
+    const EntryRef entry = selectedEntry();
+    const std::vector<ResourceBlock> &blocks = m_document->blocks();
+    const bool valid = entry.valid() && static_cast<std::size_t>(entry.block) < blocks.size()
+                       && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
+    const bool isDefaults = valid && blocks[entry.block].entries[entry.entry].isDefaults;
+    const int count = valid ? static_cast<int>(blocks[entry.block].entries.size()) : 0;
+    m_duplicateAction->setEnabled(valid && !isDefaults);
+    m_deleteAction->setEnabled(valid);
+    m_moveUpAction->setEnabled(valid && entry.entry > 0);
+    m_moveDownAction->setEnabled(valid && entry.entry + 1 < count);
+    const int block = m_resourceList->currentBlock();
+    const bool blockHasDefaults = block >= 0 && static_cast<std::size_t>(block) < blocks.size()
+                                  && std::any_of(blocks[block].entries.begin(), blocks[block].entries.end(),
+                                                 [](const ResourceEntry &candidate) { return candidate.isDefaults; });
+    m_addDefaultsAction->setEnabled(block >= 0 && !blockHasDefaults);
 }
 
 void MainWindow::showAbout()
@@ -152,16 +787,6 @@ void MainWindow::showAbout()
     QMessageBox::about(this, tr("About CCM Designer"),
                        tr("<h3>CCM Designer %1</h3><p>Authoring and preview tool for CCM manifests.</p>")
                            .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
-}
-
-void MainWindow::updateTitle()
-{
-    if (windowFilePath().isEmpty()) {
-        setWindowTitle(tr("CCM Designer"));
-        return;
-    }
-    //: Window title while a manifest is open; %1 is the manifest's file name.
-    setWindowTitle(tr("%1 — CCM Designer").arg(QFileInfo(windowFilePath()).fileName()));
 }
 
 } // namespace ccm::designer

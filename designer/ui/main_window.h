@@ -1,51 +1,135 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "manifest_document.h"
+
 #include <QMainWindow>
 #include <QString>
 
-class QPlainTextEdit;
+class QAction;
+class QLabel;
+class QMenu;
+class QSplitter;
+class QTabWidget;
+class QTimer;
 
 namespace ccm::designer {
 
+class ManifestSettingsEditor;
+class ProblemsPanel;
+class PropertyEditor;
+class RecoveryStore;
+class ResourceListPanel;
 class ResourcePalette;
+class YamlEditor;
 
-/// The designer's main window: the resource type palette in a dock and the opened manifest's text
-/// as the central, read-only view. Geometry and dock layout persist in the application's QSettings
-/// (the caller sets the organisation and application names) from one session to the next.
+/// The designer's main window: the resource type palette and the resource list docked on the
+/// left, the selected resource's properties (or the manifest's settings) beside the YAML view in
+/// the middle, and the problems panel below. All views show one ManifestDocument and edit it
+/// through its undoable commands. Layout, recent files and preferences persist in the
+/// application's QSettings (the caller sets the organisation and application names).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
 
-    /// Shows the manifest at @p path and puts its file name in the window title. Returns false when
-    /// the file cannot be read: the shown text and title stay as they were, and the reason, naming
-    /// the path, is shown in the status bar and returned by errorString(). Never opens a dialog.
+    /// Opens the manifest (or bundle) at @p path in place of the current document, without asking
+    /// about unsaved changes. Returns false when it cannot be read: the document stays as it was
+    /// and the reason, naming the path, is shown in the status bar and returned by errorString().
+    /// Never opens a dialog.
     bool openFile(const QString &path);
 
-    /// Why the last failed openFile() failed; empty after a successful one.
+    /// Why the last failed openFile() or saveFile() failed; empty after a successful one.
     QString errorString() const;
 
-    /// The palette of resource types shown in the "Resource Types" dock.
-    ResourcePalette *resourcePalette() const;
+    /// Writes the document to @p path (and makes it the document's file). Never opens a dialog.
+    bool saveFile(const QString &path);
 
-    /// The read-only view showing the opened manifest's text.
-    QPlainTextEdit *manifestView() const;
+    /// Offers to restore the recovery copies a previous run left behind (after a crash). Called by
+    /// main() once the window is shown.
+    void offerRecovery();
+
+    ManifestDocument *document() const;
+    ResourcePalette *resourcePalette() const;
+    ResourceListPanel *resourceList() const;
+    PropertyEditor *propertyEditor() const;
+    ManifestSettingsEditor *settingsEditor() const;
+    YamlEditor *yamlEditor() const;
+    ProblemsPanel *problemsPanel() const;
+
+    /// The entry selected in the resource list; invalid when none is.
+    EntryRef selectedEntry() const;
+    /// Selects an entry in the resource list (and so in the property editor and the YAML view).
+    void selectEntry(EntryRef entry);
+
+    /// How long after the last change a recovery copy is written.
+    void setAutosaveDelay(int milliseconds);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void createDocks();
     void createActions();
-    void openWithDialog();
-    void showAbout();
-    void updateTitle();
+    void connectViews();
+    void restoreSettings();
 
+    void newDocument();
+    void openWithDialog();
+    bool save();
+    bool saveAs();
+    void revert();
+    /// Asks what to do with unsaved changes; false when the user cancels.
+    bool maybeSave();
+
+    void documentChanged();
+    void showSelectedEntry();
+    void addResource(const QString &type);
+    void duplicateSelected();
+    void deleteSelected();
+    void moveSelected(int delta);
+    void addDefaultsToSelectedBlock();
+    void activateProblem(const Diagnostic &diagnostic);
+    void goToNextProblem();
+    void yamlCursorMoved(int line);
+    void writeRecoveryCopy();
+
+    void addRecentFile(const QString &path);
+    void updateRecentFilesMenu();
+    void updateTitle();
+    void updateActions();
+    void showAbout();
+
+    ManifestDocument *m_document = nullptr;
+    RecoveryStore *m_recovery = nullptr;
     ResourcePalette *m_palette = nullptr;
-    QPlainTextEdit *m_manifestView = nullptr;
+    ResourceListPanel *m_resourceList = nullptr;
+    PropertyEditor *m_propertyEditor = nullptr;
+    ManifestSettingsEditor *m_settingsEditor = nullptr;
+    YamlEditor *m_yamlEditor = nullptr;
+    ProblemsPanel *m_problems = nullptr;
+    QTabWidget *m_editorTabs = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QLabel *m_problemSummary = nullptr;
+    QTimer *m_autosaveTimer = nullptr;
+    QMenu *m_recentMenu = nullptr;
+
+    QAction *m_saveAction = nullptr;
+    QAction *m_revertAction = nullptr;
+    QAction *m_duplicateAction = nullptr;
+    QAction *m_deleteAction = nullptr;
+    QAction *m_moveUpAction = nullptr;
+    QAction *m_moveDownAction = nullptr;
+    QAction *m_addDefaultsAction = nullptr;
+
     QString m_errorString;
+    /// The entry the property editor shows, to tell a new selection from a refresh.
+    EntryRef m_shownEntry;
+    /// Set while the window itself moves the selection, so the views do not echo it back.
+    bool m_syncingSelection = false;
 };
 
 } // namespace ccm::designer

@@ -2,7 +2,9 @@
 #include "resource_palette.h"
 
 #include <QIcon>
+#include <QKeyEvent>
 #include <QListWidgetItem>
+#include <QMimeData>
 
 namespace ccm::designer {
 
@@ -31,6 +33,14 @@ ResourcePalette::ResourcePalette(QWidget *parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     // Mouse tracking lets the view show each item's status tip while hovering over it.
     setMouseTracking(true);
+    // Items are dragged out onto the resource list; nothing is dropped here.
+    setDragEnabled(true);
+    setDragDropMode(QAbstractItemView::DragOnly);
+    setDefaultDropAction(Qt::CopyAction);
+    // Double-click rather than itemActivated: styles that activate on a single click would add a
+    // resource at the start of every drag.
+    connect(this, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem *item) { emit typeActivated(item->data(TypeNameRole).toString()); });
 
     for (const ResourceType &type : types) {
         auto *item = new QListWidgetItem(this);
@@ -40,6 +50,34 @@ ResourcePalette::ResourcePalette(QWidget *parent)
         item->setStatusTip(type.description);
         item->setData(TypeNameRole, type.name);
     }
+}
+
+QString ResourcePalette::mimeType()
+{
+    return QStringLiteral("application/x-ccm-resource-type");
+}
+
+void ResourcePalette::keyPressEvent(QKeyEvent *event)
+{
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && currentItem()) {
+        emit typeActivated(currentItem()->data(TypeNameRole).toString());
+        return;
+    }
+    QListWidget::keyPressEvent(event);
+}
+
+QStringList ResourcePalette::mimeTypes() const
+{
+    return {mimeType()};
+}
+
+QMimeData *ResourcePalette::mimeData(const QList<QListWidgetItem *> &items) const
+{
+    if (items.isEmpty())
+        return nullptr;
+    auto *data = new QMimeData;
+    data->setData(mimeType(), items.constFirst()->data(TypeNameRole).toString().toUtf8());
+    return data;
 }
 
 } // namespace ccm::designer

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resource_list_panel.h"
+
+#include "resource_list_model.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QPainter>
+#include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace ccm::designer {
+
+namespace {
+
+/// Paints an entry's diagnostics marker (and later its preview outcome) at the right edge of
+/// its row, so the label and the type icon stay where they are.
+class StatusDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::paint(painter, option, index);
+        const QVariant status = index.data(ResourceListModel::StatusRole);
+        if (!status.isValid())
+            return;
+        QColor colour;
+        switch (static_cast<ResourceListModel::Status>(status.toInt())) {
+        case ResourceListModel::Status::Error:
+            colour = QColor(0xd3, 0x2f, 0x2f);
+            break;
+        case ResourceListModel::Status::Warning:
+            colour = QColor(0xf5, 0x9e, 0x0b);
+            break;
+        case ResourceListModel::Status::Valid:
+            return;
+        }
+        const int size = option.rect.height() / 3;
+        const QRect dot(option.rect.right() - size - 6, option.rect.center().y() - size / 2, size, size);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colour);
+        painter->drawEllipse(dot);
+        painter->restore();
+    }
+};
+
+} // namespace
+
+ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_model(new ResourceListModel(document, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_view(new QTreeView(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    // Sorting would fight the manifest's order, which is the order resources run in.
+    m_proxy->setDynamicSortFilter(false);
+
+    m_filter->setObjectName(QStringLiteral("resourceFilter"));
+    m_filter->setPlaceholderText(tr("Filter resources"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Shows the resources whose type#name contains the text"));
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_proxy->setFilterFixedString(text);
+        m_view->expandAll();
+    });
+
+    m_view->setObjectName(QStringLiteral("resourceTree"));
+    m_view->setModel(m_proxy);
+    m_view->setHeaderHidden(true);
+    m_view->setUniformRowHeights(true);
+    m_view->setItemDelegate(new StatusDelegate(m_view));
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setDragEnabled(true);
+    m_view->setAcceptDrops(true);
+    m_view->setDropIndicatorShown(true);
+    m_view->setDragDropMode(QAbstractItemView::DragDrop);
+    m_view->setDefaultDropAction(Qt::MoveAction);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view);
+
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        if (!m_restoring)
+            emit currentEntryChanged(currentEntry());
+    });
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &ResourceListPanel::rememberCurrent);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ResourceListPanel::restoreCurrent);
+    m_view->expandAll();
+}
+
+EntryRef ResourceListPanel::currentEntry() const
+{
+    return m_model->entryAt(m_proxy->mapToSource(m_view->currentIndex()));
+}
+
+int ResourceListPanel::currentBlock() const
+{
+    return m_model->blockAt(m_proxy->mapToSource(m_view->currentIndex()));
+}
+
+void ResourceListPanel::setCurrentEntry(EntryRef entry)
+{
+    const QModelIndex source = m_model->indexFor(entry);
+    if (!source.isValid()) {
+        m_view->selectionModel()->clearCurrentIndex();
+        m_view->clearSelection();
+        return;
+    }
+    QModelIndex index = m_proxy->mapFromSource(source);
+    if (!index.isValid()) {
+        m_filter->clear();
+        index = m_proxy->mapFromSource(source);
+    }
+    m_view->expand(index.parent());
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+}
+
+void ResourceListPanel::rememberCurrent()
+{
+    m_remembered = currentEntry();
+    m_rememberedBlock = currentBlock();
+    m_restoring = true;
+}
+
+void ResourceListPanel::restoreCurrent()
+{
+    m_view->expandAll();
+    const QModelIndex entry = m_model->indexFor(m_remembered);
+    QModelIndex source = entry;
+    if (!source.isValid() && m_rememberedBlock >= 0)
+        source = m_model->index(m_rememberedBlock, 0);
+    const QModelIndex index = m_proxy->mapFromSource(source);
+    if (index.isValid())
+        m_view->setCurrentIndex(index);
+    m_restoring = false;
+    // The entry at the remembered place may be another one now: let the window look again.
+    emit currentEntryChanged(currentEntry());
+}
+
+} // namespace ccm::designer
