@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +75,9 @@ public:
 
     /// The file the document was loaded from or saved to; empty for a new document.
     [[nodiscard]] QString filePath() const;
+    /// The file last loaded, also when it was a bundle (whose filePath() is empty, as saving
+    /// writes a plain manifest elsewhere); empty for a new document.
+    [[nodiscard]] QString loadedFrom() const;
     /// The directory relative paths in the manifest resolve against: the file's directory, or
     /// the current directory for a new document.
     [[nodiscard]] QString baseDirectory() const;
