@@ -206,7 +206,7 @@ struct ManifestDocument::Private {
     void apply(const QString &newText);
     void push(const QString &label, const QString &after, const QString &mergeKey = {});
     bool commit(const QString &label, const Manifest &expected, std::optional<std::string> edited,
-                const QString &mergeKey = {});
+        const QString &mergeKey = {});
 
     [[nodiscard]] const std::vector<ResourceBlock> &blocks() const;
     [[nodiscard]] bool validEntry(EntryRef ref) const;
@@ -217,8 +217,7 @@ struct ManifestDocument::Private {
     EntryRef insertEntry(const QString &label, const std::string &type, int block, int index, ResourceEntry entry);
     /// A top-level section or ccm setting: set, or removed when value is nullopt.
     std::optional<std::string> memberEdit(const std::string &text, const std::string &mapPointer,
-                                          const std::string &key, const std::optional<Json> &value,
-                                          const std::vector<std::string> &insertBefore) const;
+        const std::string &key, const std::optional<Json> &value, const std::vector<std::string> &insertBefore) const;
     std::optional<std::string> readBundle(const QString &path, QString *error) const;
 };
 
@@ -283,8 +282,8 @@ void ManifestDocument::Private::push(const QString &label, const QString &after,
     stack->push(new TextChangeCommand(label, text, after, mergeKey, [this](const QString &t) { apply(t); }));
 }
 
-bool ManifestDocument::Private::commit(const QString &label, const Manifest &expected, std::optional<std::string> edited,
-                                       const QString &mergeKey)
+bool ManifestDocument::Private::commit(
+    const QString &label, const Manifest &expected, std::optional<std::string> edited, const QString &mergeKey)
 {
     if (!loaded.parsed)
         return false;
@@ -326,8 +325,8 @@ std::string ManifestDocument::Private::uniqueName(const std::string &type, const
     }
 }
 
-EntryRef ManifestDocument::Private::insertEntry(const QString &label, const std::string &type, int block, int index,
-                                                ResourceEntry entry)
+EntryRef ManifestDocument::Private::insertEntry(
+    const QString &label, const std::string &type, int block, int index, ResourceEntry entry)
 {
     if (!loaded.parsed || !isResourceType(type))
         return {};
@@ -386,9 +385,8 @@ EntryRef ManifestDocument::Private::insertEntry(const QString &label, const std:
 }
 
 std::optional<std::string> ManifestDocument::Private::memberEdit(const std::string &source,
-                                                                 const std::string &mapPointer, const std::string &key,
-                                                                 const std::optional<Json> &value,
-                                                                 const std::vector<std::string> &insertBefore) const
+    const std::string &mapPointer, const std::string &key, const std::optional<Json> &value,
+    const std::vector<std::string> &insertBefore) const
 {
     const LoadedManifest parsed = source == utf8 ? LoadedManifest() : loadManifest(source);
     const LoadedManifest &use = source == utf8 ? loaded : parsed;
@@ -436,7 +434,8 @@ std::optional<std::string> ManifestDocument::Private::readBundle(const QString &
             continue;
         if (archive_entry_filetype(member) != AE_IFREG)
             return fail(ManifestDocument::tr("manifest.yaml is not a regular file"));
-        if (archive_entry_size_is_set(member) && archive_entry_size(member) > static_cast<la_int64_t>(kMaxManifestBytes))
+        if (archive_entry_size_is_set(member)
+            && archive_entry_size(member) > static_cast<la_int64_t>(kMaxManifestBytes))
             return fail(ManifestDocument::tr("manifest.yaml is larger than %1 bytes").arg(kMaxManifestBytes));
         std::string content;
         char buffer[64 * 1024];
@@ -526,8 +525,8 @@ std::string ManifestDocument::entryPointer(EntryRef entry) const
     if (!d->validEntry(entry))
         return {};
     const auto block = static_cast<std::size_t>(entry.block);
-    return ccm::entryPointer(d->blocks()[block], block, static_cast<std::size_t>(entry.entry),
-                             &d->loaded.entryPointers);
+    return ccm::entryPointer(
+        d->blocks()[block], block, static_cast<std::size_t>(entry.entry), &d->loaded.entryPointers);
 }
 
 std::optional<EntryRef> ManifestDocument::entryAtLine(int line) const
@@ -769,7 +768,9 @@ void ManifestDocument::renameEntry(EntryRef entry, const std::string &name)
     if (current.isDefaults || current.name == name)
         return;
     Manifest expected = d->loaded.manifest;
-    (*expected.ccm->resources)[static_cast<std::size_t>(entry.block)].entries[static_cast<std::size_t>(entry.entry)].name
+    (*expected.ccm->resources)[static_cast<std::size_t>(entry.block)]
+        .entries[static_cast<std::size_t>(entry.entry)]
+        .name
         = name;
     const std::string pointer = entryPointer(entry);
     const YamlEditor editor(d->utf8, d->loaded.sourceMap);
@@ -835,7 +836,7 @@ EntryRef ManifestDocument::duplicateEntry(EntryRef entry)
         return {};
     copy.name = d->uniqueName(block.type, copy.name);
     return d->insertEntry(tr("Duplicate %1").arg(QString::fromStdString(block.type)), block.type, entry.block,
-                          entry.entry + 1, std::move(copy));
+        entry.entry + 1, std::move(copy));
 }
 
 bool ManifestDocument::moveEntry(EntryRef from, int block, int entry)
@@ -893,8 +894,9 @@ void ManifestDocument::moveBlock(int from, int to)
     if (!d->blockPointers.empty()) {
         const YamlEditor editor(d->utf8, d->loaded.sourceMap);
         const auto &pointers = d->blockPointers;
-        edited = to < count ? editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers[static_cast<std::size_t>(to)], false)
-                            : editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers.back(), true);
+        edited = to < count
+            ? editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers[static_cast<std::size_t>(to)], false)
+            : editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers.back(), true);
     }
     d->commit(tr("Move block"), expected, std::move(edited));
 }
@@ -921,7 +923,7 @@ void ManifestDocument::setData(const Json &data)
     if (expected == d->loaded.manifest)
         return;
     d->commit(tr("Change data"), expected,
-              d->memberEdit(d->utf8, "", "data", expected.data, {"hierarchy", "overrides", "ccm"}));
+        d->memberEdit(d->utf8, "", "data", expected.data, {"hierarchy", "overrides", "ccm"}));
 }
 
 void ManifestDocument::setHierarchy(const std::optional<Hierarchy> &hierarchy)
@@ -955,14 +957,13 @@ void ManifestDocument::setMessages(const QString &preMessage, const QString &pos
     expected.ccm->postMessage = asSetting(postMessage);
     if (expected == d->loaded.manifest)
         return;
-    const auto asJson = [](const std::optional<std::string> &text) {
-        return text ? std::optional<Json>(Json(*text)) : std::nullopt;
-    };
+    const auto asJson
+        = [](const std::optional<std::string> &text) { return text ? std::optional<Json>(Json(*text)) : std::nullopt; };
     std::optional<std::string> edited = d->memberEdit(d->utf8, "/ccm", "pre_message", asJson(expected.ccm->preMessage),
-                                                      {"post_message", "fail_on_error", "resources_jet_file", "resources"});
+        {"post_message", "fail_on_error", "resources_jet_file", "resources"});
     if (edited)
         edited = d->memberEdit(*edited, "/ccm", "post_message", asJson(expected.ccm->postMessage),
-                               {"fail_on_error", "resources_jet_file", "resources"});
+            {"fail_on_error", "resources_jet_file", "resources"});
     d->commit(tr("Change messages"), expected, std::move(edited));
 }
 
@@ -976,7 +977,7 @@ void ManifestDocument::setFailOnError(std::optional<bool> failOnError)
         return;
     const std::optional<Json> value = failOnError ? std::optional<Json>(Json(*failOnError)) : std::nullopt;
     d->commit(tr("Change fail_on_error"), expected,
-              d->memberEdit(d->utf8, "/ccm", "fail_on_error", value, {"resources_jet_file", "resources"}));
+        d->memberEdit(d->utf8, "/ccm", "fail_on_error", value, {"resources_jet_file", "resources"}));
 }
 
 } // namespace ccm::designer

@@ -34,8 +34,7 @@ struct EntryRef {
 /// edits and typing in the YAML view alike. Edits made through the model (properties, adding,
 /// moving, removing entries, the manifest's sections) rewrite only the text of what they touch:
 /// comments and formatting elsewhere stay as they were.
-class ManifestDocument : public QObject
-{
+class ManifestDocument : public QObject {
     Q_OBJECT
 
 public:

@@ -12,8 +12,7 @@ namespace ccm::designer {
 /// One change of a document's text: the text before and after, whatever kind of edit made it.
 /// Commands with the same non-empty merge key merge, so a run of keystrokes or of edits of one
 /// property is one step of the history.
-class TextChangeCommand : public QUndoCommand
-{
+class TextChangeCommand : public QUndoCommand {
 public:
     using Apply = std::function<void(const QString &)>;
 

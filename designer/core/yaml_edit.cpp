@@ -197,8 +197,8 @@ std::optional<NodeSpan> YamlEditor::spanFrom(std::size_t begin, bool isItem) con
         const char lead = m_text[line.begin + static_cast<std::size_t>(line.firstColumn)];
         const std::size_t afterLead = line.begin + static_cast<std::size_t>(line.firstColumn) + 1;
         const bool dash = lead == '-' && (afterLead >= line.contentEnd || m_text[afterLead] == ' ');
-        const bool belongs = line.firstColumn > span.indent
-            || (line.firstColumn == span.indent && dash && valueOnNextLine);
+        const bool belongs
+            = line.firstColumn > span.indent || (line.firstColumn == span.indent && dash && valueOnNextLine);
         if (!belongs)
             break;
         span.end = line.end;
@@ -235,8 +235,8 @@ std::optional<NodeSpan> YamlEditor::itemSpan(std::string_view pointer) const
     return spanFrom(dash - 1, true);
 }
 
-std::optional<std::string> YamlEditor::replaceMember(std::string_view pointer, const std::string &key,
-                                                     const Json &value) const
+std::optional<std::string> YamlEditor::replaceMember(
+    std::string_view pointer, const std::string &key, const Json &value) const
 {
     const auto span = memberSpan(pointer);
     if (!span)
@@ -244,12 +244,12 @@ std::optional<std::string> YamlEditor::replaceMember(std::string_view pointer, c
     Json member = Json::object();
     member[key] = value;
     const std::string yaml = toYaml(member, span->indent);
-    return spliced(m_text, span->begin, span->end, std::string_view(yaml).substr(static_cast<std::size_t>(span->indent)));
+    return spliced(
+        m_text, span->begin, span->end, std::string_view(yaml).substr(static_cast<std::size_t>(span->indent)));
 }
 
 std::optional<std::string> YamlEditor::setMember(std::string_view mapPointer, const Json &members,
-                                                 const std::string &key, const Json &value,
-                                                 const std::vector<std::string> &insertBefore) const
+    const std::string &key, const Json &value, const std::vector<std::string> &insertBefore) const
 {
     if (!members.is_object() || members.empty())
         return std::nullopt;

@@ -27,8 +27,7 @@ struct NodeSpan {
 /// returns the new text, or nothing when the node cannot be edited that way (it is not in the
 /// source map, it is written in flow style, it shares its line with another node): callers
 /// then regenerate a larger part or the whole document.
-class YamlEditor
-{
+class YamlEditor {
 public:
     /// text must be the text the source map was built from.
     YamlEditor(std::string_view text, const SourceMap &sourceMap);
@@ -39,14 +38,13 @@ public:
     [[nodiscard]] std::optional<NodeSpan> itemSpan(std::string_view pointer) const;
 
     /// Replaces a member's key and value with `key: value` written at the member's indentation.
-    [[nodiscard]] std::optional<std::string> replaceMember(std::string_view pointer, const std::string &key,
-                                                           const Json &value) const;
+    [[nodiscard]] std::optional<std::string> replaceMember(
+        std::string_view pointer, const std::string &key, const Json &value) const;
     /// Sets member `key` of the block map at mapPointer, whose current members are `members`:
     /// replaces it when present, else adds it before the first of `insertBefore` that is
     /// present, else after the last member. Nothing when the map is empty.
     [[nodiscard]] std::optional<std::string> setMember(std::string_view mapPointer, const Json &members,
-                                                       const std::string &key, const Json &value,
-                                                       const std::vector<std::string> &insertBefore = {}) const;
+        const std::string &key, const Json &value, const std::vector<std::string> &insertBefore = {}) const;
     /// Removes a member or a list item that owns its lines.
     [[nodiscard]] std::optional<std::string> removeNode(const std::optional<NodeSpan> &span) const;
     /// Replaces a list item with `yaml`, an item written by toYaml() at indentation 0 (it is
@@ -54,8 +52,8 @@ public:
     [[nodiscard]] std::optional<std::string> replaceItem(std::string_view pointer, std::string_view yaml) const;
     /// Inserts `yaml` (written at indentation 0) as a new list item before the item at pointer,
     /// or after it when `after` is set, at that item's indentation.
-    [[nodiscard]] std::optional<std::string> insertItem(std::string_view pointer, std::string_view yaml,
-                                                        bool after) const;
+    [[nodiscard]] std::optional<std::string> insertItem(
+        std::string_view pointer, std::string_view yaml, bool after) const;
     /// Moves the list item at `from` before (or, with `after`, after) the item at `to`, keeping
     /// its text (comments inside it included) and re-indenting it to the target's column.
     [[nodiscard]] std::optional<std::string> moveItem(std::string_view from, std::string_view to, bool after) const;
