@@ -1,0 +1,983 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "manifest_document.h"
+
+#include "manifest_writer.h"
+#include "schema_registry.h"
+#include "text_change_command.h"
+#include "validator.h"
+#include "yaml_edit.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <archive.h>
+#include <archive_entry.h>
+#include <charconv>
+#include <set>
+
+namespace ccm::designer {
+namespace {
+
+/// The node at a JSON Pointer, walking the value without exceptions.
+const Json *nodeAt(const Json &document, const std::string &pointer)
+{
+    const Json *node = &document;
+    for (const std::string &token : splitPointer(pointer)) {
+        if (node->is_object()) {
+            const auto it = node->find(token);
+            if (it == node->end())
+                return nullptr;
+            node = &*it;
+        } else if (node->is_array()) {
+            std::size_t index = 0;
+            const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), index);
+            if (ec != std::errc() || end != token.data() + token.size() || index >= node->size())
+                return nullptr;
+            node = &(*node)[index];
+        } else {
+            return nullptr;
+        }
+    }
+    return node;
+}
+
+std::string parentPointer(const std::string &pointer)
+{
+    const std::size_t slash = pointer.rfind('/');
+    return slash == std::string::npos ? std::string() : pointer.substr(0, slash);
+}
+
+/// Properties in the writer's order: the type's schema order, then the others as they were.
+Json orderedProperties(const std::string &type, const Json &properties)
+{
+    Json out = Json::object();
+    for (const std::string &key : SchemaRegistry::instance().propertyOrder(type)) {
+        if (properties.contains(key))
+            out[key] = properties[key];
+    }
+    for (const auto &[key, value] : properties.items()) {
+        if (!out.contains(key))
+            out[key] = value;
+    }
+    return out;
+}
+
+/// A list-form item `- NAME: {properties}` as a one-item list.
+Json entryItem(const std::string &type, const ResourceEntry &entry)
+{
+    Json item = Json::object();
+    item[entry.isDefaults ? std::string(kDefaultsKey) : entry.name] = orderedProperties(type, entry.properties);
+    return Json::array({item});
+}
+
+/// A block `- TYPE: body` as a one-item list.
+Json blockItem(const ResourceBlock &block)
+{
+    Json body;
+    if (block.form == BodyForm::Single && block.entries.size() == 1 && !block.entries.front().isDefaults) {
+        Json properties = block.entries.front().properties;
+        properties["name"] = block.entries.front().name;
+        body = orderedProperties(block.type, properties);
+    } else {
+        body = Json::array();
+        for (const ResourceEntry &entry : block.entries)
+            body.push_back(entryItem(block.type, entry).front());
+    }
+    Json item = Json::object();
+    item[block.type] = std::move(body);
+    return Json::array({item});
+}
+
+Json hierarchyJson(const Hierarchy &hierarchy)
+{
+    Json out = Json::object();
+    if (hierarchy.order)
+        out["order"] = *hierarchy.order;
+    if (hierarchy.merge)
+        out["merge"] = *hierarchy.merge;
+    return out;
+}
+
+/// name with "-N" added before the extension of its last path component, if any.
+std::string numberedName(const std::string &name, int number)
+{
+    const std::size_t slash = name.rfind('/');
+    const std::size_t componentStart = slash == std::string::npos ? 0 : slash + 1;
+    std::size_t dot = name.find('.', componentStart);
+    if (dot == componentStart)
+        dot = std::string::npos;
+    const std::string suffix = "-" + std::to_string(number);
+    if (dot == std::string::npos)
+        return name + suffix;
+    return name.substr(0, dot) + suffix + name.substr(dot);
+}
+
+/// The starting point of a new resource of each type: what a valid resource needs, with values
+/// a user replaces.
+ResourceEntry newResourceTemplate(const std::string &type)
+{
+    ResourceEntry entry;
+    Json &p = entry.properties;
+    if (type == "package") {
+        entry.name = "new-package";
+        p["ensure"] = "present";
+    } else if (type == "service") {
+        entry.name = "new-service";
+        p["ensure"] = "running";
+        p["enable"] = true;
+    } else if (type == "file") {
+        entry.name = "/tmp/new-file";
+        p["ensure"] = "present";
+        p["content"] = "";
+        p["owner"] = "root";
+        p["group"] = "root";
+        p["mode"] = "0644";
+    } else if (type == "exec") {
+        entry.name = "new-command";
+        p["command"] = "/bin/true";
+    } else if (type == "archive") {
+        entry.name = "/tmp/new-archive.tar.gz";
+        p["ensure"] = "present";
+        p["url"] = "https://example.com/new-archive.tar.gz";
+        p["extract_parent"] = "/tmp/new-archive";
+        p["owner"] = "root";
+        p["group"] = "root";
+    } else if (type == "scaffold") {
+        entry.name = "/tmp/new-scaffold";
+        p["ensure"] = "present";
+        p["source"] = "templates/new-scaffold";
+    } else if (type == "apply") {
+        entry.name = "new-manifest.yaml";
+    }
+    const Json &ensureDefault = SchemaRegistry::instance().typeSchema(type).value("x-ccm-ensure-default", Json());
+    if (!p.contains("ensure") && ensureDefault.is_string())
+        p["ensure"] = ensureDefault;
+    return entry;
+}
+
+bool isBundlePath(const QString &path)
+{
+    return path.endsWith(QLatin1String(".tar.gz"), Qt::CaseInsensitive)
+        || path.endsWith(QLatin1String(".tgz"), Qt::CaseInsensitive);
+}
+
+/// A member path that could escape the directory a bundle is unpacked into.
+bool isUnsafeMemberPath(std::string_view path)
+{
+    if (path.empty() || path.front() == '/')
+        return true;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        if (path.substr(start, end - start) == "..")
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+struct ArchiveCloser {
+    void operator()(archive *a) const { archive_read_free(a); }
+};
+
+} // namespace
+
+struct ManifestDocument::Private {
+    ManifestDocument *q = nullptr;
+    QString text;
+    std::string utf8;
+    LoadedManifest loaded;
+    std::vector<FlatResource> flat;
+    Diagnostics diagnostics;
+    /// Document pointers of the model's blocks (the `- TYPE:` items).
+    std::vector<std::string> blockPointers;
+    QUndoStack *stack = nullptr;
+    QString filePath;
+    QString loadedFrom;
+    /// Changes whenever a run of mergeable edits ends.
+    int mergeSerial = 0;
+    /// A parse of the text about to be set, done while checking an edit, so it is not repeated.
+    std::optional<std::pair<std::string, LoadedManifest>> pending;
+
+    void apply(const QString &newText);
+    void push(const QString &label, const QString &after, const QString &mergeKey = {});
+    bool commit(const QString &label, const Manifest &expected, std::optional<std::string> edited,
+        const QString &mergeKey = {});
+
+    [[nodiscard]] const std::vector<ResourceBlock> &blocks() const;
+    [[nodiscard]] bool validEntry(EntryRef ref) const;
+    [[nodiscard]] std::string itemPointer(EntryRef ref) const;
+    [[nodiscard]] std::string uniqueName(const std::string &type, const std::string &base) const;
+    /// Inserts entry into block (a new block at that position when block is past the end or
+    /// of another type). Returns where it went.
+    EntryRef insertEntry(const QString &label, const std::string &type, int block, int index, ResourceEntry entry);
+    /// A top-level section or ccm setting: set, or removed when value is nullopt.
+    std::optional<std::string> memberEdit(const std::string &text, const std::string &mapPointer,
+        const std::string &key, const std::optional<Json> &value, const std::vector<std::string> &insertBefore) const;
+    std::optional<std::string> readBundle(const QString &path, QString *error) const;
+};
+
+const std::vector<ResourceBlock> &ManifestDocument::Private::blocks() const
+{
+    static const std::vector<ResourceBlock> none;
+    const auto &ccm = loaded.manifest.ccm;
+    return ccm && ccm->resources ? *ccm->resources : none;
+}
+
+bool ManifestDocument::Private::validEntry(EntryRef ref) const
+{
+    const auto &all = blocks();
+    return ref.valid() && static_cast<std::size_t>(ref.block) < all.size()
+        && static_cast<std::size_t>(ref.entry) < all[static_cast<std::size_t>(ref.block)].entries.size();
+}
+
+std::string ManifestDocument::Private::itemPointer(EntryRef ref) const
+{
+    const auto block = static_cast<std::size_t>(ref.block);
+    const auto entry = static_cast<std::size_t>(ref.entry);
+    if (block >= loaded.entryPointers.size() || entry >= loaded.entryPointers[block].size())
+        return {};
+    return parentPointer(loaded.entryPointers[block][entry]);
+}
+
+void ManifestDocument::Private::apply(const QString &newText)
+{
+    text = newText;
+    utf8 = newText.toStdString();
+    if (pending && pending->first == utf8)
+        loaded = std::move(pending->second);
+    else
+        loaded = loadManifest(utf8);
+    pending.reset();
+    diagnostics = validateManifest(loaded);
+    flat = loaded.manifest.ccm && loaded.manifest.ccm->resources ? flatten(loaded.manifest, &loaded.entryPointers)
+                                                                 : std::vector<FlatResource>();
+    blockPointers.clear();
+    if (const Json *resources = nodeAt(loaded.document, "/ccm/resources"); resources && resources->is_array()) {
+        // The loader's rule for which items become blocks.
+        for (std::size_t i = 0; i < resources->size(); ++i) {
+            const Json &item = (*resources)[i];
+            if (!item.is_object() || item.size() != 1 || !isResourceType(item.begin().key()))
+                continue;
+            const Json &body = item.begin().value();
+            if (body.is_array() || body.is_object())
+                blockPointers.push_back(appendPointer("/ccm/resources", i));
+        }
+    }
+    if (blockPointers.size() != blocks().size())
+        blockPointers.clear();
+    emit q->changed();
+}
+
+void ManifestDocument::Private::push(const QString &label, const QString &after, const QString &mergeKey)
+{
+    if (after == text) {
+        pending.reset();
+        return;
+    }
+    stack->push(new TextChangeCommand(label, text, after, mergeKey, [this](const QString &t) { apply(t); }));
+}
+
+bool ManifestDocument::Private::commit(
+    const QString &label, const Manifest &expected, std::optional<std::string> edited, const QString &mergeKey)
+{
+    if (!loaded.parsed)
+        return false;
+    if (mergeKey.isEmpty())
+        ++mergeSerial;
+    std::string newText;
+    bool accepted = false;
+    if (edited) {
+        LoadedManifest check = loadManifest(*edited);
+        // A text edit that does not read back as the intended model (a span found wrongly, an
+        // unusual layout) is dropped for the canonical text of that model.
+        if (check.parsed && check.manifest == expected) {
+            newText = std::move(*edited);
+            pending.emplace(newText, std::move(check));
+            accepted = true;
+        }
+    }
+    if (!accepted)
+        newText = saveManifest(expected);
+    push(label, QString::fromStdString(newText), mergeKey);
+    return true;
+}
+
+std::string ManifestDocument::Private::uniqueName(const std::string &type, const std::string &base) const
+{
+    std::set<std::string> taken;
+    for (const ResourceBlock &block : blocks()) {
+        if (block.type != type)
+            continue;
+        for (const ResourceEntry &entry : block.entries)
+            taken.insert(entry.name);
+    }
+    if (!taken.count(base))
+        return base;
+    for (int n = 2;; ++n) {
+        std::string candidate = numberedName(base, n);
+        if (!taken.count(candidate))
+            return candidate;
+    }
+}
+
+EntryRef ManifestDocument::Private::insertEntry(
+    const QString &label, const std::string &type, int block, int index, ResourceEntry entry)
+{
+    if (!loaded.parsed || !isResourceType(type))
+        return {};
+    const auto &all = blocks();
+    block = std::clamp(block, 0, static_cast<int>(all.size()));
+    Manifest expected = loaded.manifest;
+    if (!expected.ccm)
+        expected.ccm = CcmSettings();
+    if (!expected.ccm->resources)
+        expected.ccm->resources = std::vector<ResourceBlock>();
+    auto &target = *expected.ccm->resources;
+    const YamlEditor editor(utf8, loaded.sourceMap);
+    const bool pointersKnown = !blockPointers.empty() || all.empty();
+    std::optional<std::string> edited;
+    EntryRef result;
+    const auto b = static_cast<std::size_t>(block);
+    if (b == all.size() || all[b].type != type) {
+        ResourceBlock fresh;
+        fresh.type = type;
+        fresh.entries.push_back(std::move(entry));
+        const std::string yaml = toYaml(blockItem(fresh));
+        target.insert(target.begin() + block, fresh);
+        result = {block, 0};
+        if (pointersKnown && b < all.size()) {
+            edited = editor.insertItem(blockPointers[b], yaml, false);
+        } else if (pointersKnown && !all.empty()) {
+            edited = editor.insertItem(blockPointers.back(), yaml, true);
+        } else if (const Json *resources = nodeAt(loaded.document, "/ccm/resources");
+                   resources && (resources->is_null() || (resources->is_array() && resources->empty()))) {
+            edited = editor.replaceMember("/ccm/resources", "resources", blockItem(fresh));
+        }
+    } else {
+        ResourceBlock &changed = target[b];
+        index = std::clamp(index, 0, static_cast<int>(changed.entries.size()));
+        const auto count = static_cast<int>(changed.entries.size());
+        changed.entries.insert(changed.entries.begin() + index, entry);
+        result = {block, index};
+        if (changed.form == BodyForm::Single) {
+            changed.form = BodyForm::List;
+            if (pointersKnown)
+                edited = editor.replaceItem(blockPointers[b], toYaml(blockItem(changed)));
+        } else if (count == 0) {
+            if (pointersKnown)
+                edited = editor.replaceItem(blockPointers[b], toYaml(blockItem(changed)));
+        } else {
+            const std::string yaml = toYaml(entryItem(type, entry));
+            if (index < count)
+                edited = editor.insertItem(itemPointer({block, index}), yaml, false);
+            else
+                edited = editor.insertItem(itemPointer({block, count - 1}), yaml, true);
+        }
+    }
+    if (!commit(label, expected, std::move(edited)))
+        return {};
+    return result;
+}
+
+std::optional<std::string> ManifestDocument::Private::memberEdit(const std::string &source,
+    const std::string &mapPointer, const std::string &key, const std::optional<Json> &value,
+    const std::vector<std::string> &insertBefore) const
+{
+    const LoadedManifest parsed = source == utf8 ? LoadedManifest() : loadManifest(source);
+    const LoadedManifest &use = source == utf8 ? loaded : parsed;
+    if (!use.parsed)
+        return std::nullopt;
+    const YamlEditor editor(source, use.sourceMap);
+    const Json *members = nodeAt(use.document, mapPointer);
+    if (!members || !members->is_object())
+        return std::nullopt;
+    if (!value) {
+        if (!members->contains(key))
+            return source;
+        return editor.removeNode(editor.memberSpan(appendPointer(mapPointer, key)));
+    }
+    return editor.setMember(mapPointer, *members, key, *value, insertBefore);
+}
+
+std::optional<std::string> ManifestDocument::Private::readBundle(const QString &path, QString *error) const
+{
+    const auto fail = [&](const QString &reason) {
+        if (error)
+            *error = ManifestDocument::tr("Cannot open bundle %1: %2").arg(QDir::toNativeSeparators(path), reason);
+        return std::nullopt;
+    };
+    std::unique_ptr<archive, ArchiveCloser> reader(archive_read_new());
+    archive_read_support_filter_gzip(reader.get());
+    archive_read_support_format_tar(reader.get());
+    if (archive_read_open_filename(reader.get(), QFile::encodeName(path).constData(), 64 * 1024) != ARCHIVE_OK)
+        return fail(QString::fromUtf8(archive_error_string(reader.get())));
+    std::optional<std::string> manifest;
+    archive_entry *member = nullptr;
+    for (;;) {
+        const int status = archive_read_next_header(reader.get(), &member);
+        if (status == ARCHIVE_EOF)
+            break;
+        if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
+            return fail(QString::fromUtf8(archive_error_string(reader.get())));
+        const char *rawName = archive_entry_pathname(member);
+        std::string_view name = rawName ? rawName : "";
+        if (isUnsafeMemberPath(name))
+            return fail(ManifestDocument::tr("the member \"%1\" has an unsafe path").arg(QString::fromUtf8(name)));
+        while (name.substr(0, 2) == "./")
+            name.remove_prefix(2);
+        if (name != "manifest.yaml")
+            continue;
+        if (archive_entry_filetype(member) != AE_IFREG)
+            return fail(ManifestDocument::tr("manifest.yaml is not a regular file"));
+        if (archive_entry_size_is_set(member)
+            && archive_entry_size(member) > static_cast<la_int64_t>(kMaxManifestBytes))
+            return fail(ManifestDocument::tr("manifest.yaml is larger than %1 bytes").arg(kMaxManifestBytes));
+        std::string content;
+        char buffer[64 * 1024];
+        for (;;) {
+            const la_ssize_t got = archive_read_data(reader.get(), buffer, sizeof buffer);
+            if (got < 0)
+                return fail(QString::fromUtf8(archive_error_string(reader.get())));
+            if (got == 0)
+                break;
+            content.append(buffer, static_cast<std::size_t>(got));
+            if (content.size() > kMaxManifestBytes)
+                return fail(ManifestDocument::tr("manifest.yaml is larger than %1 bytes").arg(kMaxManifestBytes));
+        }
+        manifest = std::move(content);
+    }
+    if (!manifest)
+        return fail(ManifestDocument::tr("the bundle has no manifest.yaml"));
+    return manifest;
+}
+
+ManifestDocument::ManifestDocument(QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->stack = new QUndoStack(this);
+    connect(d->stack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+    newDocument();
+}
+
+ManifestDocument::~ManifestDocument() = default;
+
+const QString &ManifestDocument::text() const
+{
+    return d->text;
+}
+
+const LoadedManifest &ManifestDocument::loaded() const
+{
+    return d->loaded;
+}
+
+const std::vector<ResourceBlock> &ManifestDocument::blocks() const
+{
+    return d->blocks();
+}
+
+const std::vector<FlatResource> &ManifestDocument::resources() const
+{
+    return d->flat;
+}
+
+const Diagnostics &ManifestDocument::diagnostics() const
+{
+    return d->diagnostics;
+}
+
+Diagnostics ManifestDocument::diagnosticsFor(EntryRef entry) const
+{
+    Diagnostics out;
+    const std::string pointer = entryPointer(entry);
+    if (pointer.empty())
+        return out;
+    for (const Diagnostic &diagnostic : d->diagnostics) {
+        if (diagnostic.path == pointer
+            || (diagnostic.path.size() > pointer.size() && diagnostic.path.compare(0, pointer.size(), pointer) == 0
+                && diagnostic.path[pointer.size()] == '/'))
+            out.push_back(diagnostic);
+    }
+    return out;
+}
+
+QStringList ManifestDocument::referenceTargets() const
+{
+    QStringList out;
+    for (const FlatResource &resource : d->flat) {
+        out.append(QString::fromStdString(resource.label()));
+        const auto alias = resource.properties.find("alias");
+        if (alias != resource.properties.end() && alias->is_string() && !alias->get_ref<const std::string &>().empty())
+            out.append(QString::fromStdString(resource.type + '#' + alias->get<std::string>()));
+    }
+    return out;
+}
+
+std::string ManifestDocument::entryPointer(EntryRef entry) const
+{
+    if (!d->validEntry(entry))
+        return {};
+    const auto block = static_cast<std::size_t>(entry.block);
+    return ccm::entryPointer(
+        d->blocks()[block], block, static_cast<std::size_t>(entry.entry), &d->loaded.entryPointers);
+}
+
+std::optional<EntryRef> ManifestDocument::entryAtLine(int line) const
+{
+    // Entries are in document order: the candidate is the last one starting at or before line.
+    std::optional<EntryRef> found;
+    const auto &all = d->blocks();
+    for (std::size_t b = 0; b < all.size(); ++b) {
+        for (std::size_t e = 0; e < all[b].entries.size(); ++e) {
+            const EntryRef ref {static_cast<int>(b), static_cast<int>(e)};
+            const int start = lineOf(ref);
+            if (start > 0 && start <= line)
+                found = ref;
+        }
+    }
+    if (!found)
+        return std::nullopt;
+    const auto block = static_cast<std::size_t>(found->block);
+    std::string item;
+    if (all[block].form == BodyForm::List)
+        item = d->itemPointer(*found);
+    else if (block < d->blockPointers.size())
+        item = d->blockPointers[block];
+    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    const auto span = editor.itemSpan(item);
+    if (!span)
+        return found;
+    const auto lastLine = std::count(d->utf8.begin(), d->utf8.begin() + static_cast<std::ptrdiff_t>(span->end), '\n')
+        + ((span->end == d->utf8.size() && !d->utf8.empty() && d->utf8.back() != '\n') ? 1 : 0);
+    if (line > lastLine)
+        return std::nullopt;
+    return found;
+}
+
+int ManifestDocument::lineOf(EntryRef entry) const
+{
+    const std::string pointer = entryPointer(entry);
+    if (pointer.empty())
+        return 0;
+    return d->loaded.sourceMap.keyAt(pointer).line;
+}
+
+QUndoStack *ManifestDocument::undoStack() const
+{
+    return d->stack;
+}
+
+QString ManifestDocument::filePath() const
+{
+    return d->filePath;
+}
+
+QString ManifestDocument::loadedFrom() const
+{
+    return d->loadedFrom;
+}
+
+QString ManifestDocument::baseDirectory() const
+{
+    const QString &path = d->filePath.isEmpty() ? d->loadedFrom : d->filePath;
+    if (path.isEmpty())
+        return QDir::currentPath();
+    return QFileInfo(path).absolutePath();
+}
+
+bool ManifestDocument::isModified() const
+{
+    return !d->stack->isClean();
+}
+
+void ManifestDocument::newDocument()
+{
+    d->stack->clear();
+    d->mergeSerial++;
+    d->apply(QStringLiteral("ccm:\n  resources: []\n"));
+    const bool hadPath = !d->filePath.isEmpty();
+    d->filePath.clear();
+    d->loadedFrom.clear();
+    if (hadPath)
+        emit filePathChanged();
+}
+
+bool ManifestDocument::load(const QString &path, QString *error)
+{
+    std::string content;
+    if (isBundlePath(path)) {
+        auto bundle = d->readBundle(path, error);
+        if (!bundle)
+            return false;
+        content = std::move(*bundle);
+    } else {
+        FileText file = readManifestFile(QFile::encodeName(path).toStdString());
+        if (file.problem) {
+            if (error)
+                *error = tr("Cannot open %1: %2")
+                             .arg(QDir::toNativeSeparators(path), QString::fromStdString(file.problem->message));
+            return false;
+        }
+        content = std::move(file.text);
+    }
+    d->stack->clear();
+    d->mergeSerial++;
+    d->apply(QString::fromStdString(content));
+    d->loadedFrom = path;
+    d->filePath = isBundlePath(path) ? QString() : path;
+    emit filePathChanged();
+    return true;
+}
+
+bool ManifestDocument::save(const QString &path, QString *error)
+{
+    const auto fail = [&](const QString &reason) {
+        if (error)
+            *error = tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), reason);
+        return false;
+    };
+    const QFileInfo existing(path);
+    const bool keepPermissions = existing.exists();
+    const QFileDevice::Permissions permissions = keepPermissions ? existing.permissions() : QFileDevice::Permissions();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    const QByteArray bytes = d->text.toUtf8();
+    if (file.write(bytes) != bytes.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return fail(reason);
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    if (keepPermissions)
+        QFile::setPermissions(path, permissions);
+    d->stack->setClean();
+    d->mergeSerial++;
+    const bool pathChanged = d->filePath != path;
+    d->filePath = path;
+    d->loadedFrom = path;
+    if (pathChanged)
+        emit filePathChanged();
+    return true;
+}
+
+bool ManifestDocument::revert(QString *error)
+{
+    if (d->filePath.isEmpty()) {
+        if (error)
+            *error = tr("The document has not been saved, so there is nothing to revert to.");
+        return false;
+    }
+    FileText file = readManifestFile(QFile::encodeName(d->filePath).toStdString());
+    if (file.problem) {
+        if (error)
+            *error = tr("Cannot open %1: %2")
+                         .arg(QDir::toNativeSeparators(d->filePath), QString::fromStdString(file.problem->message));
+        return false;
+    }
+    d->mergeSerial++;
+    d->push(tr("Revert"), QString::fromStdString(file.text));
+    d->stack->setClean();
+    return true;
+}
+
+void ManifestDocument::restore(const QString &text)
+{
+    d->mergeSerial++;
+    d->push(tr("Restore recovered changes"), text);
+}
+
+void ManifestDocument::setText(const QString &text)
+{
+    d->push(tr("Edit text"), text, QStringLiteral("text:%1").arg(d->mergeSerial));
+}
+
+void ManifestDocument::closeTextEdit()
+{
+    d->mergeSerial++;
+}
+
+void ManifestDocument::setProperty(EntryRef entry, const std::string &property, const Json &value)
+{
+    if (!d->validEntry(entry) || property.empty())
+        return;
+    const auto &block = d->blocks()[static_cast<std::size_t>(entry.block)];
+    const auto &current = block.entries[static_cast<std::size_t>(entry.entry)];
+    if (property == "name" && !current.isDefaults && value.is_string()) {
+        renameEntry(entry, value.get<std::string>());
+        return;
+    }
+    if (current.properties.contains(property) && current.properties[property] == value)
+        return;
+    Manifest expected = d->loaded.manifest;
+    auto &changed = (*expected.ccm->resources)[static_cast<std::size_t>(entry.block)]
+                        .entries[static_cast<std::size_t>(entry.entry)];
+    changed.properties[property] = value;
+    const std::string pointer = entryPointer(entry);
+    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    std::optional<std::string> edited;
+    const Json *body = nodeAt(d->loaded.document, pointer);
+    if (body && body->is_object() && !body->empty())
+        edited = editor.setMember(pointer, *body, property, value);
+    else if (block.form == BodyForm::List)
+        edited = editor.replaceItem(d->itemPointer(entry), toYaml(entryItem(block.type, changed)));
+    const QString key = QStringLiteral("property:%1:%2:%3:%4")
+                            .arg(entry.block)
+                            .arg(entry.entry)
+                            .arg(QString::fromStdString(property))
+                            .arg(d->mergeSerial);
+    d->commit(tr("Change %1").arg(QString::fromStdString(property)), expected, std::move(edited), key);
+}
+
+void ManifestDocument::removeProperty(EntryRef entry, const std::string &property)
+{
+    if (!d->validEntry(entry))
+        return;
+    const auto &block = d->blocks()[static_cast<std::size_t>(entry.block)];
+    if (!block.entries[static_cast<std::size_t>(entry.entry)].properties.contains(property))
+        return;
+    Manifest expected = d->loaded.manifest;
+    auto &changed = (*expected.ccm->resources)[static_cast<std::size_t>(entry.block)]
+                        .entries[static_cast<std::size_t>(entry.entry)];
+    changed.properties.erase(property);
+    const std::string pointer = entryPointer(entry);
+    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    std::optional<std::string> edited;
+    const Json *body = nodeAt(d->loaded.document, pointer);
+    if (block.form == BodyForm::List && body && body->is_object() && body->size() == 1)
+        edited = editor.replaceItem(d->itemPointer(entry), toYaml(entryItem(block.type, changed)));
+    else
+        edited = editor.removeNode(editor.memberSpan(appendPointer(pointer, property)));
+    d->commit(tr("Remove %1").arg(QString::fromStdString(property)), expected, std::move(edited));
+}
+
+void ManifestDocument::renameEntry(EntryRef entry, const std::string &name)
+{
+    if (!d->validEntry(entry))
+        return;
+    const auto &block = d->blocks()[static_cast<std::size_t>(entry.block)];
+    const auto &current = block.entries[static_cast<std::size_t>(entry.entry)];
+    if (current.isDefaults || current.name == name)
+        return;
+    Manifest expected = d->loaded.manifest;
+    (*expected.ccm->resources)[static_cast<std::size_t>(entry.block)]
+        .entries[static_cast<std::size_t>(entry.entry)]
+        .name
+        = name;
+    const std::string pointer = entryPointer(entry);
+    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    std::optional<std::string> edited;
+    if (block.form == BodyForm::List) {
+        edited = editor.renameKey(pointer, name);
+    } else if (const Json *body = nodeAt(d->loaded.document, pointer); body && body->is_object()) {
+        edited = editor.setMember(pointer, *body, "name", name);
+    }
+    const QString key = QStringLiteral("rename:%1:%2:%3").arg(entry.block).arg(entry.entry).arg(d->mergeSerial);
+    d->commit(tr("Rename %1").arg(QString::fromStdString(block.type)), expected, std::move(edited), key);
+}
+
+EntryRef ManifestDocument::addResource(const std::string &type, EntryRef after)
+{
+    const auto &all = d->blocks();
+    if (d->validEntry(after) && all[static_cast<std::size_t>(after.block)].type == type)
+        return insertResource(type, after.block, after.entry + 1);
+    for (std::size_t b = all.size(); b-- > 0;) {
+        if (all[b].type == type)
+            return insertResource(type, static_cast<int>(b), static_cast<int>(all[b].entries.size()));
+    }
+    return insertResource(type, static_cast<int>(all.size()), 0);
+}
+
+EntryRef ManifestDocument::insertResource(const std::string &type, int block, int entry)
+{
+    if (!isResourceType(type))
+        return {};
+    ResourceEntry fresh = newResourceTemplate(type);
+    fresh.name = d->uniqueName(type, fresh.name);
+    return d->insertEntry(tr("Add %1").arg(QString::fromStdString(type)), type, block, entry, std::move(fresh));
+}
+
+void ManifestDocument::removeEntry(EntryRef entry)
+{
+    if (!d->validEntry(entry) || !d->loaded.parsed)
+        return;
+    const auto b = static_cast<std::size_t>(entry.block);
+    const auto &block = d->blocks()[b];
+    Manifest expected = d->loaded.manifest;
+    auto &blocks = *expected.ccm->resources;
+    blocks[b].entries.erase(blocks[b].entries.begin() + entry.entry);
+    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    std::optional<std::string> edited;
+    if (blocks[b].entries.empty()) {
+        blocks.erase(blocks.begin() + entry.block);
+        if (b < d->blockPointers.size())
+            edited = editor.removeNode(editor.itemSpan(d->blockPointers[b]));
+    } else if (block.form == BodyForm::List) {
+        edited = editor.removeNode(editor.itemSpan(d->itemPointer(entry)));
+    }
+    d->commit(tr("Delete %1").arg(QString::fromStdString(block.type)), expected, std::move(edited));
+}
+
+EntryRef ManifestDocument::duplicateEntry(EntryRef entry)
+{
+    if (!d->validEntry(entry))
+        return {};
+    const auto &block = d->blocks()[static_cast<std::size_t>(entry.block)];
+    ResourceEntry copy = block.entries[static_cast<std::size_t>(entry.entry)];
+    if (copy.isDefaults)
+        return {};
+    copy.name = d->uniqueName(block.type, copy.name);
+    return d->insertEntry(tr("Duplicate %1").arg(QString::fromStdString(block.type)), block.type, entry.block,
+        entry.entry + 1, std::move(copy));
+}
+
+bool ManifestDocument::moveEntry(EntryRef from, int block, int entry)
+{
+    const auto &all = d->blocks();
+    if (!d->validEntry(from) || block < 0 || static_cast<std::size_t>(block) >= all.size() || !d->loaded.parsed)
+        return false;
+    const auto source = static_cast<std::size_t>(from.block);
+    const auto target = static_cast<std::size_t>(block);
+    if (all[source].type != all[target].type)
+        return false;
+    const auto targetCount = static_cast<int>(all[target].entries.size());
+    entry = std::clamp(entry, 0, targetCount);
+    if (source == target && (entry == from.entry || entry == from.entry + 1))
+        return true;
+    Manifest expected = d->loaded.manifest;
+    auto &blocks = *expected.ccm->resources;
+    ResourceEntry moving = blocks[source].entries[static_cast<std::size_t>(from.entry)];
+    blocks[source].entries.erase(blocks[source].entries.begin() + from.entry);
+    int insertAt = entry;
+    if (source == target && entry > from.entry)
+        --insertAt;
+    blocks[target].entries.insert(blocks[target].entries.begin() + insertAt, std::move(moving));
+    if (blocks[target].form == BodyForm::Single)
+        blocks[target].form = BodyForm::List;
+    const bool sourceEmptied = blocks[source].entries.empty();
+    if (sourceEmptied)
+        blocks.erase(blocks.begin() + from.block);
+    std::optional<std::string> edited;
+    if (!sourceEmptied && all[source].form == BodyForm::List && all[target].form == BodyForm::List) {
+        const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+        if (entry < targetCount)
+            edited = editor.moveItem(d->itemPointer(from), d->itemPointer({block, entry}), false);
+        else
+            edited = editor.moveItem(d->itemPointer(from), d->itemPointer({block, targetCount - 1}), true);
+    }
+    return d->commit(tr("Move %1").arg(QString::fromStdString(all[source].type)), expected, std::move(edited));
+}
+
+void ManifestDocument::moveBlock(int from, int to)
+{
+    const auto &all = d->blocks();
+    const auto count = static_cast<int>(all.size());
+    if (from < 0 || from >= count || !d->loaded.parsed)
+        return;
+    to = std::clamp(to, 0, count);
+    if (to == from || to == from + 1)
+        return;
+    Manifest expected = d->loaded.manifest;
+    auto &blocks = *expected.ccm->resources;
+    ResourceBlock moving = blocks[static_cast<std::size_t>(from)];
+    blocks.erase(blocks.begin() + from);
+    blocks.insert(blocks.begin() + (to > from ? to - 1 : to), std::move(moving));
+    std::optional<std::string> edited;
+    if (!d->blockPointers.empty()) {
+        const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+        const auto &pointers = d->blockPointers;
+        edited = to < count
+            ? editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers[static_cast<std::size_t>(to)], false)
+            : editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers.back(), true);
+    }
+    d->commit(tr("Move block"), expected, std::move(edited));
+}
+
+EntryRef ManifestDocument::addDefaults(int block)
+{
+    const auto &all = d->blocks();
+    if (block < 0 || static_cast<std::size_t>(block) >= all.size())
+        return {};
+    const auto &entries = all[static_cast<std::size_t>(block)].entries;
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+        if (entries[e].isDefaults)
+            return {block, static_cast<int>(e)};
+    }
+    ResourceEntry defaults;
+    defaults.isDefaults = true;
+    return d->insertEntry(tr("Add defaults"), all[static_cast<std::size_t>(block)].type, block, 0, std::move(defaults));
+}
+
+void ManifestDocument::setData(const Json &data)
+{
+    Manifest expected = d->loaded.manifest;
+    expected.data = data.is_null() ? std::nullopt : std::optional<Json>(data);
+    if (expected == d->loaded.manifest)
+        return;
+    d->commit(tr("Change data"), expected,
+        d->memberEdit(d->utf8, "", "data", expected.data, {"hierarchy", "overrides", "ccm"}));
+}
+
+void ManifestDocument::setHierarchy(const std::optional<Hierarchy> &hierarchy)
+{
+    Manifest expected = d->loaded.manifest;
+    expected.hierarchy = hierarchy;
+    if (expected == d->loaded.manifest)
+        return;
+    const std::optional<Json> value = hierarchy ? std::optional<Json>(hierarchyJson(*hierarchy)) : std::nullopt;
+    d->commit(tr("Change hierarchy"), expected, d->memberEdit(d->utf8, "", "hierarchy", value, {"overrides", "ccm"}));
+}
+
+void ManifestDocument::setOverrides(const Json &overrides)
+{
+    Manifest expected = d->loaded.manifest;
+    expected.overrides = overrides.is_null() ? std::nullopt : std::optional<Json>(overrides);
+    if (expected == d->loaded.manifest)
+        return;
+    d->commit(tr("Change overrides"), expected, d->memberEdit(d->utf8, "", "overrides", expected.overrides, {"ccm"}));
+}
+
+void ManifestDocument::setMessages(const QString &preMessage, const QString &postMessage)
+{
+    Manifest expected = d->loaded.manifest;
+    if (!expected.ccm)
+        expected.ccm = CcmSettings();
+    const auto asSetting = [](const QString &text) {
+        return text.isEmpty() ? std::nullopt : std::optional<std::string>(text.toStdString());
+    };
+    expected.ccm->preMessage = asSetting(preMessage);
+    expected.ccm->postMessage = asSetting(postMessage);
+    if (expected == d->loaded.manifest)
+        return;
+    const auto asJson
+        = [](const std::optional<std::string> &text) { return text ? std::optional<Json>(Json(*text)) : std::nullopt; };
+    std::optional<std::string> edited = d->memberEdit(d->utf8, "/ccm", "pre_message", asJson(expected.ccm->preMessage),
+        {"post_message", "fail_on_error", "resources_jet_file", "resources"});
+    if (edited)
+        edited = d->memberEdit(*edited, "/ccm", "post_message", asJson(expected.ccm->postMessage),
+            {"fail_on_error", "resources_jet_file", "resources"});
+    d->commit(tr("Change messages"), expected, std::move(edited));
+}
+
+void ManifestDocument::setFailOnError(std::optional<bool> failOnError)
+{
+    Manifest expected = d->loaded.manifest;
+    if (!expected.ccm)
+        expected.ccm = CcmSettings();
+    expected.ccm->failOnError = failOnError;
+    if (expected == d->loaded.manifest)
+        return;
+    const std::optional<Json> value = failOnError ? std::optional<Json>(Json(*failOnError)) : std::nullopt;
+    d->commit(tr("Change fail_on_error"), expected,
+        d->memberEdit(d->utf8, "/ccm", "fail_on_error", value, {"resources_jet_file", "resources"}));
+}
+
+} // namespace ccm::designer

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ccm::designer {
+
+/// One autosaved copy of a document's text.
+struct RecoveryCopy {
+    QString recoveryPath; ///< the copy itself
+    QString originalPath; ///< the document's file; empty for an untitled document
+    QDateTime savedAt;
+    QString text; ///< filled by RecoveryStore::read() only
+};
+
+/// Autosave copies of documents with unsaved changes, kept so that work survives a crash. A copy
+/// is a small JSON file (original path, time, text) named after a hash of the document's path,
+/// or after a key made once per untitled document, in one directory.
+class RecoveryStore {
+public:
+    /// directory defaults to defaultDirectory().
+    explicit RecoveryStore(QString directory = defaultDirectory());
+
+    /// The "recovery" directory under QStandardPaths::AppLocalDataLocation.
+    static QString defaultDirectory();
+    /// A key that names an untitled document's copy for as long as the document lives.
+    static QString newUntitledKey();
+
+    [[nodiscard]] QString directory() const { return m_directory; }
+    /// Where the copy of a document goes: by its path, or by untitledKey when it has none.
+    [[nodiscard]] QString recoveryPathFor(const QString &documentPath, const QString &untitledKey = {}) const;
+
+    /// Writes a copy atomically, creating the directory. False with *error set on failure.
+    bool write(const QString &recoveryPath, const QString &documentPath, const QString &text, QString *error) const;
+    /// The copies present, newest first, without their text. Files that are not copies are
+    /// skipped.
+    [[nodiscard]] QList<RecoveryCopy> list() const;
+    /// One copy with its text; nullopt with *error set when it cannot be read.
+    std::optional<RecoveryCopy> read(const QString &recoveryPath, QString *error) const;
+    /// Deletes a copy; true when it is gone.
+    bool remove(const QString &recoveryPath) const;
+
+private:
+    QString m_directory;
+};
+
+} // namespace ccm::designer
