@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "problems_model.h"
+
+#include <QApplication>
+#include <QStyle>
+
+namespace ccm::designer {
+
+namespace {
+
+int rank(Severity severity)
+{
+    switch (severity) {
+    case Severity::Error:
+        return 2;
+    case Severity::Warning:
+        return 1;
+    case Severity::Info:
+        break;
+    }
+    return 0;
+}
+
+} // namespace
+
+ProblemsModel::ProblemsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void ProblemsModel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName)
+{
+    beginResetModel();
+    m_diagnostics = diagnostics;
+    m_fileName = fileName;
+    endResetModel();
+}
+
+const ccm::Diagnostic &ProblemsModel::diagnostic(int row) const
+{
+    return m_diagnostics.at(static_cast<std::size_t>(row));
+}
+
+int ProblemsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_diagnostics.size());
+}
+
+int ProblemsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ProblemsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Diagnostic &item = m_diagnostics.at(static_cast<std::size_t>(index.row()));
+    if (role == SeverityRole)
+        return static_cast<int>(item.severity);
+    switch (index.column()) {
+    case SeverityColumn:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+            switch (item.severity) {
+            case Severity::Error:
+                return tr("Error");
+            case Severity::Warning:
+                return tr("Warning");
+            case Severity::Info:
+                return tr("Information");
+            }
+        }
+        if (role == Qt::DecorationRole) {
+            const QStyle::StandardPixmap pixmap = item.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
+                : item.severity == Severity::Warning                               ? QStyle::SP_MessageBoxWarning
+                                                                                   : QStyle::SP_MessageBoxInformation;
+            return QApplication::style()->standardIcon(pixmap);
+        }
+        if (role == SortRole)
+            return rank(item.severity);
+        break;
+    case MessageColumn:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole)
+            return QString::fromStdString(item.message);
+        break;
+    case LocationColumn:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+            return location(item);
+        if (role == SortRole)
+            return static_cast<qlonglong>(item.position.line) * 1000000 + item.position.column;
+        break;
+    case PathColumn:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole)
+            return QString::fromStdString(item.path);
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant ProblemsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case SeverityColumn:
+        return tr("Severity");
+    case MessageColumn:
+        return tr("Message");
+    case LocationColumn:
+        return tr("Location");
+    case PathColumn:
+        return tr("Property");
+    default:
+        break;
+    }
+    return {};
+}
+
+QString ProblemsModel::location(const ccm::Diagnostic &item) const
+{
+    if (!item.position.known())
+        return m_fileName;
+    QString text = m_fileName.isEmpty() ? QString() : m_fileName + QLatin1Char(':');
+    text += QString::number(item.position.line);
+    if (item.position.column > 0)
+        text += QLatin1Char(':') + QString::number(item.position.column);
+    return text;
+}
+
+} // namespace ccm::designer

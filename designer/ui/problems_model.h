@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "diagnostic.h"
+
+#include <QAbstractTableModel>
+
+namespace ccm::designer {
+
+/// The diagnostics of one manifest as a table: severity, message, location, property path.
+class ProblemsModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { SeverityColumn, MessageColumn, LocationColumn, PathColumn, ColumnCount };
+
+    /// Role giving a value that sorts a column sensibly: severity rank, or line then column.
+    static constexpr int SortRole = Qt::UserRole + 1;
+    /// Role giving the ccm::Severity of a row as an int.
+    static constexpr int SeverityRole = Qt::UserRole + 2;
+
+    explicit ProblemsModel(QObject *parent = nullptr);
+
+    /// Replaces the rows; `fileName` prefixes each location ("file:line:col").
+    void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
+
+    /// The diagnostic shown in `row`.
+    [[nodiscard]] const ccm::Diagnostic &diagnostic(int row) const;
+
+    [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    [[nodiscard]] QString location(const ccm::Diagnostic &diagnostic) const;
+
+    ccm::Diagnostics m_diagnostics;
+    QString m_fileName;
+};
+
+} // namespace ccm::designer

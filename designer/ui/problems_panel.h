@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "diagnostic.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QModelIndex;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace ccm::designer {
+
+class ProblemsModel;
+
+/// The problems of the open manifest: a sortable table with a severity filter and a count.
+/// Double-clicking a row, or pressing Enter on it, activates it.
+class ProblemsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    /// What the filter lets through.
+    enum class Filter { All, Errors, Warnings };
+
+    explicit ProblemsPanel(QWidget *parent = nullptr);
+
+    /// Shows `diagnostics`; locations read "fileName:line:col".
+    void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
+
+    /// "2 errors, 1 warning", or "No problems".
+    [[nodiscard]] QString summaryText() const;
+
+    [[nodiscard]] Filter filter() const;
+    void setFilter(Filter filter);
+
+    /// The table, whose model is the filtered and sorted view of problemsModel().
+    [[nodiscard]] QTreeView *view() const;
+    [[nodiscard]] ProblemsModel *problemsModel() const;
+
+signals:
+    /// The user chose a problem to go to.
+    void problemActivated(const ccm::Diagnostic &diagnostic);
+    /// summaryText() changed.
+    void summaryChanged(const QString &summary);
+
+private:
+    void activate(const QModelIndex &index);
+    void updateSummary();
+
+    ProblemsModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTreeView *m_view = nullptr;
+    QComboBox *m_filter = nullptr;
+    QLabel *m_summary = nullptr;
+    QString m_summaryText;
+};
+
+} // namespace ccm::designer

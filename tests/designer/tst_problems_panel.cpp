@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "problems_model.h"
+#include "problems_panel.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeView>
+
+using ccm::designer::ProblemsModel;
+using ccm::designer::ProblemsPanel;
+
+Q_DECLARE_METATYPE(ccm::Diagnostic)
+
+namespace {
+
+ccm::Diagnostic diagnostic(
+    ccm::Severity severity, const std::string &message, int line, int column, const std::string &path = {})
+{
+    ccm::Diagnostic result;
+    result.severity = severity;
+    result.message = message;
+    result.path = path;
+    result.position = {line, column};
+    return result;
+}
+
+ccm::Diagnostics sample()
+{
+    return {diagnostic(ccm::Severity::Warning, "unused data", 9, 3, "/data/x"),
+        diagnostic(ccm::Severity::Error, "unknown property", 4, 5, "/ccm/resources/0/package/0/nginx/bogus"),
+        diagnostic(ccm::Severity::Error, "not a list", 2, 1, "/hierarchy/order"),
+        diagnostic(ccm::Severity::Info, "note", 0, 0)};
+}
+
+QStringList column(const QAbstractItemModel &model, int column)
+{
+    QStringList values;
+    for (int row = 0; row < model.rowCount(); ++row)
+        values.append(model.index(row, column).data().toString());
+    return values;
+}
+
+} // namespace
+
+class TestProblemsPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { qRegisterMetaType<ccm::Diagnostic>(); }
+    void modelPassesTester();
+    void modelShowsColumns();
+    void summary_data();
+    void summary();
+    void filterBySeverity();
+    void filterFromCombo();
+    void sortsByColumn();
+    void doubleClickActivates();
+    void enterActivates();
+};
+
+void TestProblemsPanel::modelPassesTester()
+{
+    ProblemsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setDiagnostics(sample(), QStringLiteral("site.yaml"));
+    model.setDiagnostics({}, QString());
+    model.setDiagnostics(sample(), QStringLiteral("other.yaml"));
+    QCOMPARE(model.rowCount(), 4);
+}
+
+void TestProblemsPanel::modelShowsColumns()
+{
+    ProblemsModel model;
+    model.setDiagnostics(sample(), QStringLiteral("site.yaml"));
+    QCOMPARE(model.columnCount(), 4);
+    QCOMPARE(model.index(0, ProblemsModel::SeverityColumn).data().toString(), QStringLiteral("Warning"));
+    QCOMPARE(model.index(1, ProblemsModel::MessageColumn).data().toString(), QStringLiteral("unknown property"));
+    QCOMPARE(model.index(1, ProblemsModel::LocationColumn).data().toString(), QStringLiteral("site.yaml:4:5"));
+    QCOMPARE(model.index(3, ProblemsModel::LocationColumn).data().toString(), QStringLiteral("site.yaml"));
+    QCOMPARE(model.index(2, ProblemsModel::PathColumn).data().toString(), QStringLiteral("/hierarchy/order"));
+    QVERIFY(!model.index(1, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+    QCOMPARE(model.headerData(ProblemsModel::LocationColumn, Qt::Horizontal).toString(), QStringLiteral("Location"));
+}
+
+void TestProblemsPanel::summary_data()
+{
+    QTest::addColumn<ccm::Diagnostics>("diagnostics");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("none") << ccm::Diagnostics {} << QStringLiteral("No problems");
+    QTest::newRow("sample") << sample() << QStringLiteral("2 errors, 1 warning");
+    QTest::newRow("one error") << ccm::Diagnostics {diagnostic(ccm::Severity::Error, "x", 1, 1)}
+                               << QStringLiteral("1 error");
+    QTest::newRow("warnings") << ccm::Diagnostics {diagnostic(ccm::Severity::Warning, "x", 1, 1),
+        diagnostic(ccm::Severity::Warning, "y", 2, 1)}
+                              << QStringLiteral("2 warnings");
+}
+
+void TestProblemsPanel::summary()
+{
+    QFETCH(ccm::Diagnostics, diagnostics);
+    QFETCH(QString, expected);
+    ProblemsPanel panel;
+    panel.setDiagnostics({diagnostic(ccm::Severity::Error, "a", 1, 1), diagnostic(ccm::Severity::Error, "b", 1, 1),
+                             diagnostic(ccm::Severity::Error, "c", 1, 1)},
+        QString());
+    QSignalSpy spy(&panel, &ProblemsPanel::summaryChanged);
+    panel.setDiagnostics(diagnostics, QStringLiteral("m.yaml"));
+    QCOMPARE(panel.summaryText(), expected);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toString(), expected);
+    panel.setDiagnostics(diagnostics, QStringLiteral("m.yaml"));
+    QCOMPARE(spy.count(), 1);
+}
+
+void TestProblemsPanel::filterBySeverity()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    QAbstractItemModel *view = panel.view()->model();
+    QCOMPARE(view->rowCount(), 4);
+    panel.setFilter(ProblemsPanel::Filter::Errors);
+    QCOMPARE(view->rowCount(), 2);
+    for (const QString &severity : column(*view, ProblemsModel::SeverityColumn))
+        QCOMPARE(severity, QStringLiteral("Error"));
+    panel.setFilter(ProblemsPanel::Filter::Warnings);
+    QCOMPARE(column(*view, ProblemsModel::MessageColumn), QStringList({QStringLiteral("unused data")}));
+    panel.setFilter(ProblemsPanel::Filter::All);
+    QCOMPARE(view->rowCount(), 4);
+    QCOMPARE(panel.summaryText(), QStringLiteral("2 errors, 1 warning"));
+}
+
+void TestProblemsPanel::filterFromCombo()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    auto *combo = panel.findChild<QComboBox *>();
+    QVERIFY(combo);
+    combo->setCurrentIndex(combo->findText(QStringLiteral("Errors")));
+    QCOMPARE(panel.filter(), ProblemsPanel::Filter::Errors);
+    QCOMPARE(panel.view()->model()->rowCount(), 2);
+    panel.setFilter(ProblemsPanel::Filter::Warnings);
+    QCOMPARE(combo->currentText(), QStringLiteral("Warnings"));
+}
+
+void TestProblemsPanel::sortsByColumn()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    QAbstractItemModel *view = panel.view()->model();
+    QCOMPARE(column(*view, ProblemsModel::LocationColumn),
+        QStringList({QStringLiteral("m.yaml"), QStringLiteral("m.yaml:2:1"), QStringLiteral("m.yaml:4:5"),
+            QStringLiteral("m.yaml:9:3")}));
+    panel.view()->sortByColumn(ProblemsModel::SeverityColumn, Qt::DescendingOrder);
+    QCOMPARE(column(*view, ProblemsModel::SeverityColumn).first(), QStringLiteral("Error"));
+    QCOMPARE(column(*view, ProblemsModel::SeverityColumn).last(), QStringLiteral("Information"));
+    panel.view()->sortByColumn(ProblemsModel::MessageColumn, Qt::AscendingOrder);
+    QCOMPARE(column(*view, ProblemsModel::MessageColumn).first(), QStringLiteral("not a list"));
+}
+
+void TestProblemsPanel::doubleClickActivates()
+{
+    ProblemsPanel panel;
+    panel.resize(600, 300);
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy spy(&panel, &ProblemsPanel::problemActivated);
+    QTreeView *view = panel.view();
+    const QModelIndex second = view->model()->index(1, ProblemsModel::MessageColumn);
+    const QPoint centre = view->visualRect(second).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, centre);
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, centre);
+    QCOMPARE(spy.count(), 1);
+    const auto activated = spy.at(0).at(0).value<ccm::Diagnostic>();
+    QCOMPARE(activated.message, std::string("not a list"));
+    QCOMPARE(activated.position.line, 2);
+}
+
+void TestProblemsPanel::enterActivates()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setFilter(ProblemsPanel::Filter::Warnings);
+    QSignalSpy spy(&panel, &ProblemsPanel::problemActivated);
+    QTreeView *view = panel.view();
+    QTest::keyClick(view, Qt::Key_Return);
+    QCOMPARE(spy.count(), 0);
+    view->setCurrentIndex(view->model()->index(0, 0));
+    QTest::keyClick(view, Qt::Key_Return);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).value<ccm::Diagnostic>().message, std::string("unused data"));
+}
+
+QTEST_MAIN(TestProblemsPanel)
+#include "tst_problems_panel.moc"
