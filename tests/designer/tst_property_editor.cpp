@@ -84,6 +84,8 @@ private slots:
     void requiredFollowsEnsure();
     void clearShowsHint();
     void switchingTypesRebuilds();
+    void messageColoursFollowPalette();
+    void wrongValueTypesDoNotBreakTheForm();
 };
 
 void TstPropertyEditor::initTestCase()
@@ -561,6 +563,48 @@ void TstPropertyEditor::switchingTypesRebuilds()
     COMPARE_JSON(editor.findChild<FieldEditor *>(QStringLiteral("timeout"))->value(), Json("5m"));
     editor.setResource(QStringLiteral("exec"), QStringLiteral("y"), Json::object(), Json(), false);
     QVERIFY(editor.findChild<FieldEditor *>(QStringLiteral("timeout"))->value().is_null());
+}
+
+void TstPropertyEditor::messageColoursFollowPalette()
+{
+    PropertyEditor editor;
+    QPalette light;
+    light.setColor(QPalette::Window, Qt::white);
+    light.setColor(QPalette::WindowText, Qt::black);
+    editor.setPalette(light);
+    editor.show();
+    editor.setResource(QStringLiteral("file"), QStringLiteral("/a"), Json::object(), Json(), false);
+    editor.setDiagnostics({{ccm::Severity::Error, "bad", "/e/mode", {}}}, "/e");
+    auto *message = editor.findChild<QLabel *>(QStringLiteral("mode-message"));
+    const QColor onLight = message->palette().color(QPalette::WindowText);
+    QVERIFY(onLight.lightness() < 128);
+
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::WindowText, Qt::white);
+    editor.setPalette(dark);
+    const QColor onDark = message->palette().color(QPalette::WindowText);
+    QVERIFY(onDark.lightness() > 128);
+    QVERIFY(onDark != QColor(Qt::white));
+}
+
+void TstPropertyEditor::wrongValueTypesDoNotBreakTheForm()
+{
+    PropertyEditor editor;
+    QSignalSpy edited(&editor, &PropertyEditor::propertyEdited);
+    const Json odd = Json::parse(R"({"mode": 5, "health_checks": "x", "require": {"a": 1}, "force": "yes",
+        "owner": [1, 2], "content": {"a": null}, "control": ["if"], "ensure": 3,
+        "register_when_stable": [7, {"port": "{{ p }}"}]})");
+    editor.setResource(QStringLiteral("file"), QStringLiteral("/a"), odd, Json::array({1}), false);
+    QCOMPARE(
+        editor.findChild<FieldEditor *>(QStringLiteral("mode"))->findChild<QLineEdit *>()->text(), QStringLiteral("5"));
+    QCOMPARE(editor.findChild<FieldEditor *>(QStringLiteral("owner"))->findChild<QLineEdit *>()->text(),
+        QStringLiteral("[1,2]"));
+    auto *port = editor.findChild<FieldEditor *>(QStringLiteral("register_when_stable/1/port"));
+    COMPARE_JSON(port->value(), Json("{{ p }}"));
+    QTest::keyClicks(
+        editor.findChild<FieldEditor *>(QStringLiteral("mode"))->findChild<QLineEdit *>(), QStringLiteral("55"));
+    COMPARE_JSON(lastEdit(edited, QStringLiteral("mode")), Json("555"));
 }
 
 QTEST_MAIN(TstPropertyEditor)
