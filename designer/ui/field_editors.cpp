@@ -84,7 +84,7 @@ public:
         connect(m_edit, &QLineEdit::textEdited, this, [this] { notifyChanged(); });
         if (field.secret) {
             m_edit->setEchoMode(QLineEdit::Password);
-            auto *reveal = smallButton(tr("Show"), tr("Show or hide the secret"), this);
+            auto *reveal = smallButton(FieldEditor::tr("Show"), FieldEditor::tr("Show or hide the secret"), this);
             reveal->setObjectName(QStringLiteral("reveal"));
             reveal->setCheckable(true);
             connect(reveal, &QToolButton::toggled, this,
@@ -92,13 +92,14 @@ public:
             layout->addWidget(reveal);
         }
         if (field.kind == FieldKind::Path) {
-            auto *browse = smallButton(tr("…"), tr("Choose a file"), this);
+            auto *browse = smallButton(FieldEditor::tr("…"), FieldEditor::tr("Choose a file"), this);
             browse->setObjectName(QStringLiteral("browse"));
             connect(browse, &QToolButton::clicked, this, [this] { browseFile(); });
             layout->addWidget(browse);
         }
         if (field.kind == FieldKind::Mode) {
-            auto *helper = smallButton(tr("rwx…"), tr("Choose the permissions with check boxes"), this);
+            auto *helper = smallButton(
+                FieldEditor::tr("rwx…"), FieldEditor::tr("Choose the permissions with check boxes"), this);
             helper->setObjectName(QStringLiteral("rwx"));
             connect(helper, &QToolButton::clicked, this, [this] { openModeDialog(); });
             layout->addWidget(helper);
@@ -156,7 +157,7 @@ protected:
 private:
     void browseFile()
     {
-        auto *dialog = new QFileDialog(this, tr("Choose a file"));
+        auto *dialog = new QFileDialog(this, FieldEditor::tr("Choose a file"));
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
             m_edit->setText(file);
@@ -247,7 +248,7 @@ private:
     QString unsetText() const
     {
         const QString fallback = placeholderText();
-        return fallback.isEmpty() ? tr("(unset)") : tr("(unset: %1)").arg(fallback);
+        return fallback.isEmpty() ? FieldEditor::tr("(unset)") : FieldEditor::tr("(unset: %1)").arg(fallback);
     }
 
     QComboBox *m_combo;
@@ -307,19 +308,19 @@ private:
     {
         switch (m_box->checkState()) {
         case Qt::Checked:
-            m_box->setText(tr("Yes"));
+            m_box->setText(FieldEditor::tr("Yes"));
             break;
         case Qt::Unchecked:
-            m_box->setText(tr("No"));
+            m_box->setText(FieldEditor::tr("No"));
             break;
         default: {
             const Json &fallback = m_inherited.is_boolean() ? m_inherited : m_field.defaultValue;
             if (fallback.is_boolean())
-                m_box->setText(fallback.get<bool>() ? tr("Unset (yes)") : tr("Unset (no)"));
+                m_box->setText(fallback.get<bool>() ? FieldEditor::tr("Unset (yes)") : FieldEditor::tr("Unset (no)"));
             else if (m_field.triState)
-                m_box->setText(tr("Unset (left as it is)"));
+                m_box->setText(FieldEditor::tr("Unset (left as it is)"));
             else
-                m_box->setText(tr("Unset"));
+                m_box->setText(FieldEditor::tr("Unset"));
         }
         }
     }
@@ -369,7 +370,7 @@ private:
     QString unsetText() const
     {
         const QString fallback = placeholderText();
-        return fallback.isEmpty() ? tr("(unset)") : tr("(unset: %1)").arg(fallback);
+        return fallback.isEmpty() ? FieldEditor::tr("(unset)") : FieldEditor::tr("(unset: %1)").arg(fallback);
     }
 
     QSpinBox *m_spin;
@@ -428,17 +429,17 @@ public:
         layout->setContentsMargins(0, 0, 0, 0);
         m_entry->setObjectName(QStringLiteral("entry"));
         m_entry->setPlaceholderText(placeholderText());
-        m_entry->setAccessibleName(tr("New entry"));
+        m_entry->setAccessibleName(FieldEditor::tr("New entry"));
         m_list->setObjectName(QStringLiteral("list"));
         m_list->setAccessibleName(qs(field.label));
         m_list->setMaximumHeight(m_list->fontMetrics().lineSpacing() * 7);
-        auto *add = smallButton(tr("Add"), tr("Add the entry"), this);
+        auto *add = smallButton(FieldEditor::tr("Add"), FieldEditor::tr("Add the entry"), this);
         add->setObjectName(QStringLiteral("add"));
-        auto *remove = smallButton(tr("Remove"), tr("Remove the selected entry"), this);
+        auto *remove = smallButton(FieldEditor::tr("Remove"), FieldEditor::tr("Remove the selected entry"), this);
         remove->setObjectName(QStringLiteral("remove"));
-        auto *up = smallButton(tr("Up"), tr("Move the selected entry up"), this);
+        auto *up = smallButton(FieldEditor::tr("Up"), FieldEditor::tr("Move the selected entry up"), this);
         up->setArrowType(Qt::UpArrow);
-        auto *down = smallButton(tr("Down"), tr("Move the selected entry down"), this);
+        auto *down = smallButton(FieldEditor::tr("Down"), FieldEditor::tr("Move the selected entry down"), this);
         down->setArrowType(Qt::DownArrow);
         layout->addWidget(m_entry, 0, 0);
         layout->addWidget(add, 0, 1);
@@ -495,9 +496,9 @@ public:
             const QString text = m_list->item(row)->text();
             if (m_field.kind == FieldKind::IntegerList && !parseInteger(text)
                 && !(m_field.templatesAllowed && isTemplate(text)))
-                return tr("\"%1\" is not a whole number.").arg(text);
+                return FieldEditor::tr("\"%1\" is not a whole number.").arg(text);
             if (m_field.kind == FieldKind::References && !m_targets.isEmpty() && !m_targets.contains(text))
-                return tr("No resource is called \"%1\".").arg(text);
+                return FieldEditor::tr("No resource is called \"%1\".").arg(text);
         }
         return {};
     }
@@ -566,15 +567,17 @@ public:
         m_table->setObjectName(QStringLiteral("table"));
         m_table->setAccessibleName(qs(field.label));
         const bool rules = field.kind == FieldKind::KeyValueList;
-        m_table->setHorizontalHeaderLabels({rules ? tr("Pattern") : tr("Name"), rules ? tr("Command") : tr("Value")});
+        m_table->setHorizontalHeaderLabels({rules ? FieldEditor::tr("Pattern") : FieldEditor::tr("Name"),
+            rules ? FieldEditor::tr("Command") : FieldEditor::tr("Value")});
         m_table->horizontalHeader()->setStretchLastSection(true);
         m_table->verticalHeader()->hide();
         m_table->setMaximumHeight(m_table->fontMetrics().lineSpacing() * 9);
         if (!field.stringValues)
-            m_table->setToolTip(tr("Values that read as JSON (numbers, true, false, lists, maps) are stored as such."));
-        auto *add = smallButton(tr("Add"), tr("Add a row"), this);
+            m_table->setToolTip(
+                FieldEditor::tr("Values that read as JSON (numbers, true, false, lists, maps) are stored as such."));
+        auto *add = smallButton(FieldEditor::tr("Add"), FieldEditor::tr("Add a row"), this);
         add->setObjectName(QStringLiteral("add"));
-        auto *remove = smallButton(tr("Remove"), tr("Remove the selected row"), this);
+        auto *remove = smallButton(FieldEditor::tr("Remove"), FieldEditor::tr("Remove the selected row"), this);
         remove->setObjectName(QStringLiteral("remove"));
         layout->addWidget(m_table, 0, 0, 3, 1);
         layout->addWidget(add, 0, 1);
@@ -620,9 +623,9 @@ public:
         for (int row = 0; row < m_table->rowCount(); ++row) {
             const QString key = cellText(row, 0);
             if (key.isEmpty() && !cellText(row, 1).isEmpty())
-                return tr("Row %1 has a value but no name.").arg(row + 1);
+                return FieldEditor::tr("Row %1 has a value but no name.").arg(row + 1);
             if (!key.isEmpty() && keys.contains(key) && m_field.kind == FieldKind::KeyValueMap)
-                return tr("\"%1\" is given twice; the last one counts.").arg(key);
+                return FieldEditor::tr("\"%1\" is given twice; the last one counts.").arg(key);
             keys.append(key);
         }
         return {};
@@ -686,7 +689,7 @@ public:
         layout->setContentsMargins(0, 0, 0, 0);
         for (const FieldDescription &field : fields) {
             FieldEditor *editor = createFieldEditor(field, prefix + qs(field.property), this);
-            auto *label = new QLabel(qs(field.label) + (field.required ? tr(" *") : QString()), this);
+            auto *label = new QLabel(qs(field.label) + (field.required ? FieldEditor::tr(" *") : QString()), this);
             label->setBuddy(editor->focusTarget());
             label->setToolTip(qs(field.description));
             editor->setToolTip(qs(field.description));
@@ -719,7 +722,7 @@ public:
         for (const FieldEditor *editor : m_editors) {
             const QString problem = editor->localProblem();
             if (!problem.isEmpty())
-                return tr("%1: %2").arg(qs(editor->field().label), problem);
+                return FieldEditor::tr("%1: %2").arg(qs(editor->field().label), problem);
         }
         return {};
     }
@@ -790,7 +793,7 @@ public:
         auto *layout = new QVBoxLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->addLayout(m_items);
-        m_add = new QPushButton(tr("Add %1").arg(itemTitle()), this);
+        m_add = new QPushButton(FieldEditor::tr("Add %1").arg(itemTitle()), this);
         m_add->setObjectName(QStringLiteral("add"));
         layout->addWidget(m_add, 0, Qt::AlignLeft);
         connect(m_add, &QPushButton::clicked, this, [this] {
@@ -822,7 +825,7 @@ public:
         for (std::size_t index = 0; index < m_forms.size(); ++index) {
             const QString problem = m_forms[index]->localProblem();
             if (!problem.isEmpty())
-                return tr("%1 %2: %3").arg(itemTitle()).arg(index + 1).arg(problem);
+                return FieldEditor::tr("%1 %2: %3").arg(itemTitle()).arg(index + 1).arg(problem);
         }
         return {};
     }
@@ -845,18 +848,21 @@ protected:
     }
 
 private:
-    QString itemTitle() const { return m_field.itemLabel.empty() ? tr("entry") : qs(m_field.itemLabel).toLower(); }
+    QString itemTitle() const
+    {
+        return m_field.itemLabel.empty() ? FieldEditor::tr("entry") : qs(m_field.itemLabel).toLower();
+    }
 
     void addItem()
     {
         const std::size_t index = m_forms.size();
-        auto *box = new QGroupBox(tr("%1 %2").arg(qs(m_field.itemLabel)).arg(index + 1), this);
+        auto *box = new QGroupBox(FieldEditor::tr("%1 %2").arg(qs(m_field.itemLabel)).arg(index + 1), this);
         auto *boxLayout = new QVBoxLayout(box);
         auto *form = new SubForm(m_field.itemFields, QStringLiteral("%1/%2/").arg(objectName()).arg(index), box);
         boxLayout->addWidget(form);
-        auto *remove = new QPushButton(tr("Remove"), box);
+        auto *remove = new QPushButton(FieldEditor::tr("Remove"), box);
         remove->setObjectName(QStringLiteral("remove"));
-        remove->setAccessibleName(tr("Remove %1 %2").arg(itemTitle()).arg(index + 1));
+        remove->setAccessibleName(FieldEditor::tr("Remove %1 %2").arg(itemTitle()).arg(index + 1));
         boxLayout->addWidget(remove, 0, Qt::AlignRight);
         m_items->addWidget(box);
         m_boxes.push_back(box);
