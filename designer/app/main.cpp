@@ -43,5 +43,8 @@ int main(int argc, char *argv[])
     if (!arguments.isEmpty() && !window.openFile(arguments.constFirst()))
         qWarning().noquote() << window.errorString();
     window.show();
+    // After a crash the last unsaved changes wait in recovery copies; offer them once the window
+    // is up, so the question has a parent and the restored document a place to show.
+    QMetaObject::invokeMethod(&window, &ccm::designer::MainWindow::offerRecovery, Qt::QueuedConnection);
     return QApplication::exec();
 }

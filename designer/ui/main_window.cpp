@@ -57,7 +57,7 @@ QString displayPath(const QString &path)
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_document(new ManifestDocument(this))
-    , m_recovery(new RecoveryStore(this))
+    , m_untitledKey(RecoveryStore::newUntitledKey())
     , m_palette(new ResourcePalette(this))
     , m_propertyEditor(new PropertyEditor(this))
     , m_settingsEditor(new ManifestSettingsEditor(this))
@@ -319,6 +319,7 @@ bool MainWindow::openFile(const QString &path)
 
 bool MainWindow::saveFile(const QString &path)
 {
+    const QString previousRecoveryPath = recoveryPath();
     QString error;
     if (!m_document->save(path, &error)) {
         m_errorString = error;
@@ -326,7 +327,7 @@ bool MainWindow::saveFile(const QString &path)
         return false;
     }
     m_errorString.clear();
-    m_recovery->remove(m_document->filePath());
+    m_recovery.remove(previousRecoveryPath);
     addRecentFile(m_document->filePath());
     statusBar()->showMessage(tr("Saved %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
     return true;
@@ -395,7 +396,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     m_autosaveTimer->stop();
     // Closing on purpose, saved or not: nothing is left to recover.
-    m_recovery->remove(m_document->filePath());
+    dropRecoveryCopy();
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState(kWindowStateVersion));
@@ -407,7 +408,8 @@ void MainWindow::newDocument()
 {
     if (!maybeSave())
         return;
-    m_recovery->remove(m_document->filePath());
+    dropRecoveryCopy();
+    m_untitledKey = RecoveryStore::newUntitledKey();
     m_document->newDocument();
 }
 
@@ -422,7 +424,7 @@ void MainWindow::openWithDialog()
         tr("CCM manifests (*.yaml *.yml);;Manifest bundles (*.tar.gz *.tgz);;All files (*)"));
     if (path.isEmpty())
         return;
-    m_recovery->remove(current);
+    dropRecoveryCopy();
     if (!openFile(path))
         QMessageBox::warning(this, tr("Open Manifest"), m_errorString);
 }
@@ -449,13 +451,10 @@ bool MainWindow::saveAs()
                                                       tr("CCM manifests (*.yaml *.yml);;All files (*)"));
     if (path.isEmpty())
         return false;
-    const QString previous = m_document->filePath();
     if (!saveFile(path)) {
         QMessageBox::warning(this, tr("Save Manifest"), m_errorString);
         return false;
     }
-    if (previous != m_document->filePath())
-        m_recovery->remove(previous);
     return true;
 }
 
@@ -676,38 +675,51 @@ void MainWindow::yamlCursorMoved(int line)
 
 void MainWindow::writeRecoveryCopy()
 {
-    if (m_document->isModified())
-        m_recovery->write(m_document->filePath(), m_document->text());
+    if (!m_document->isModified())
+        return;
+    QString error;
+    if (!m_recovery.write(recoveryPath(), m_document->filePath(), m_document->text(), &error))
+        statusBar()->showMessage(tr("Could not write the recovery copy: %1").arg(error), kStatusMessageTimeoutMs);
+}
+
+QString MainWindow::recoveryPath() const
+{
+    return m_recovery.recoveryPathFor(m_document->filePath(), m_untitledKey);
+}
+
+void MainWindow::dropRecoveryCopy()
+{
+    m_autosaveTimer->stop();
+    m_recovery.remove(recoveryPath());
 }
 
 void MainWindow::offerRecovery()
 {
-    const QList<RecoveryStore::Entry> leftOver = m_recovery->list();
-    for (const RecoveryStore::Entry &entry : leftOver) {
-        const QString name = entry.originalPath.isEmpty() ? tr("an untitled manifest") : displayPath(entry.originalPath);
+    for (const RecoveryCopy &copy : m_recovery.list()) {
+        const QString name = copy.originalPath.isEmpty() ? tr("an untitled manifest") : displayPath(copy.originalPath);
         const auto answer = QMessageBox::question(
             this, tr("Recover Unsaved Changes"),
             tr("CCM Designer did not close properly. Unsaved changes to %1 from %2 were kept. Restore them?")
-                .arg(name, QLocale().toString(entry.modified, QLocale::ShortFormat)),
+                .arg(name, QLocale().toString(copy.savedAt, QLocale::ShortFormat)),
             QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
         if (answer == QMessageBox::No)
             continue;
         if (answer == QMessageBox::Discard) {
-            m_recovery->removeFile(entry.recoveryPath);
+            m_recovery.remove(copy.recoveryPath);
             continue;
         }
-        const std::optional<QString> text = m_recovery->read(entry.recoveryPath);
-        if (!text) {
-            QMessageBox::warning(this, tr("Recover Unsaved Changes"),
-                                 tr("The recovery copy %1 cannot be read.").arg(displayPath(entry.recoveryPath)));
+        QString error;
+        const std::optional<RecoveryCopy> full = m_recovery.read(copy.recoveryPath, &error);
+        if (!full) {
+            QMessageBox::warning(this, tr("Recover Unsaved Changes"), error);
             continue;
         }
-        if (!entry.originalPath.isEmpty() && QFileInfo::exists(entry.originalPath))
-            openFile(entry.originalPath);
-        else
+        if (copy.originalPath.isEmpty() || !QFileInfo::exists(copy.originalPath) || !openFile(copy.originalPath)) {
+            m_untitledKey = RecoveryStore::newUntitledKey();
             m_document->newDocument();
-        m_document->restore(*text);
-        m_recovery->removeFile(entry.recoveryPath);
+        }
+        m_document->restore(full->text);
+        m_recovery.remove(copy.recoveryPath);
         writeRecoveryCopy();
         // One document at a time: the rest stay for the next start.
         break;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "manifest_document.h"
+#include "recovery_store.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -18,7 +19,6 @@ namespace ccm::designer {
 class ManifestSettingsEditor;
 class ProblemsPanel;
 class PropertyEditor;
-class RecoveryStore;
 class ResourceListPanel;
 class ResourcePalette;
 class YamlEditor;
@@ -96,6 +96,10 @@ private:
     void goToNextProblem();
     void yamlCursorMoved(int line);
     void writeRecoveryCopy();
+    /// Where the current document's recovery copy goes.
+    QString recoveryPath() const;
+    /// Deletes the current document's recovery copy: it was saved or its changes were dropped.
+    void dropRecoveryCopy();
 
     void addRecentFile(const QString &path);
     void updateRecentFilesMenu();
@@ -104,7 +108,9 @@ private:
     void showAbout();
 
     ManifestDocument *m_document = nullptr;
-    RecoveryStore *m_recovery = nullptr;
+    RecoveryStore m_recovery;
+    /// Names the recovery copy of an untitled document.
+    QString m_untitledKey;
     ResourcePalette *m_palette = nullptr;
     ResourceListPanel *m_resourceList = nullptr;
     PropertyEditor *m_propertyEditor = nullptr;

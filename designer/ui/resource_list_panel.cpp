@@ -109,7 +109,8 @@ EntryRef ResourceListPanel::currentEntry() const
 
 int ResourceListPanel::currentBlock() const
 {
-    return m_model->blockAt(m_proxy->mapToSource(m_view->currentIndex()));
+    const QModelIndex index = m_view->currentIndex();
+    return index.isValid() ? index.data(ResourceListModel::BlockRole).toInt() : -1;
 }
 
 void ResourceListPanel::setCurrentEntry(EntryRef entry)

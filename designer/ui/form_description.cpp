@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "form_description.h"
+
+#include "schema_registry.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace ccm::designer {
+
+namespace {
+
+constexpr int kUnordered = 1000;
+
+std::string text(const Json &node, const char *key)
+{
+    if (!node.is_object())
+        return {};
+    const auto it = node.find(key);
+    return it != node.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool flag(const Json &node, const char *key)
+{
+    if (!node.is_object())
+        return false;
+    const auto it = node.find(key);
+    return it != node.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::vector<std::string> strings(const Json &node, const char *key)
+{
+    std::vector<std::string> out;
+    if (!node.is_object())
+        return out;
+    const auto it = node.find(key);
+    if (it == node.end() || !it->is_array())
+        return out;
+    for (const Json &item : *it) {
+        if (item.is_string())
+            out.push_back(item.get<std::string>());
+    }
+    return out;
+}
+
+std::optional<long long> integer(const Json &node, const char *key)
+{
+    if (!node.is_object())
+        return std::nullopt;
+    const auto it = node.find(key);
+    if (it == node.end() || !it->is_number_integer())
+        return std::nullopt;
+    return it->get<long long>();
+}
+
+int order(const Json &node)
+{
+    return static_cast<int>(std::clamp<long long>(integer(node, "x-ccm-order").value_or(kUnordered), 0, kUnordered));
+}
+
+/// Follows the $refs of node starting in file; file becomes the document the result lives in, so
+/// the result's own relative $refs resolve against it.
+const Json &follow(const Json &node, std::string &file)
+{
+    const Json *current = &node;
+    for (int hops = 0; hops < 16; ++hops) {
+        const std::string ref = text(*current, "$ref");
+        if (ref.empty())
+            break;
+        const auto hash = ref.find('#');
+        if (hash != 0)
+            file = ref.substr(0, hash);
+        current = &SchemaRegistry::instance().resolve(Json {{"$ref", ref}}, file);
+    }
+    return *current;
+}
+
+bool hasType(const Json &schema, std::string_view type)
+{
+    if (!schema.is_object())
+        return false;
+    const auto it = schema.find("type");
+    if (it == schema.end())
+        return false;
+    if (it->is_string())
+        return it->get<std::string>() == type;
+    if (it->is_array())
+        return std::any_of(
+            it->begin(), it->end(), [&](const Json &t) { return t.is_string() && t.get<std::string>() == type; });
+    return false;
+}
+
+FieldKind kindOf(const std::string &widget, const Json &schema)
+{
+    static const std::map<std::string, FieldKind, std::less<>> kinds {
+        {"string", FieldKind::String},
+        {"url", FieldKind::String},
+        {"password", FieldKind::String},
+        {"enum", FieldKind::Enum},
+        {"ensure", FieldKind::Enum},
+        {"bool", FieldKind::Boolean},
+        {"tristate", FieldKind::Boolean},
+        {"integer", FieldKind::Integer},
+        {"duration", FieldKind::Duration},
+        {"mode", FieldKind::Mode},
+        {"path", FieldKind::Path},
+        {"string-list", FieldKind::StringList},
+        {"int-list", FieldKind::IntegerList},
+        {"map", FieldKind::KeyValueMap},
+        {"key-value", FieldKind::KeyValueMap},
+        {"post-commands", FieldKind::KeyValueList},
+        {"multiline", FieldKind::Text},
+        {"references", FieldKind::References},
+        {"expression", FieldKind::Expression},
+        {"health-checks", FieldKind::NestedList},
+        {"registrations", FieldKind::NestedList},
+    };
+    if (const auto it = kinds.find(widget); it != kinds.end())
+        return it->second;
+    if (schema.is_object() && schema.contains("enum"))
+        return FieldKind::Enum;
+    if (hasType(schema, "boolean"))
+        return FieldKind::Boolean;
+    if (hasType(schema, "integer"))
+        return FieldKind::Integer;
+    if (hasType(schema, "array"))
+        return FieldKind::StringList;
+    if (hasType(schema, "object"))
+        return FieldKind::KeyValueMap;
+    return FieldKind::String;
+}
+
+std::string placeholderFor(const Json &schema, const Json &defaultValue)
+{
+    std::string placeholder = text(schema, "x-ccm-placeholder");
+    if (!placeholder.empty() || defaultValue.is_null())
+        return placeholder;
+    if (defaultValue.is_string())
+        return defaultValue.get<std::string>();
+    if (defaultValue.is_array() && defaultValue.size() == 1 && !defaultValue[0].is_structured())
+        return defaultValue[0].dump();
+    return defaultValue.dump();
+}
+
+struct Ordered {
+    int group = 0;
+    int order = 0;
+    FieldDescription field;
+};
+
+std::vector<FieldDescription> objectFields(const Json &schema, const std::string &file);
+
+FieldDescription describeField(const std::string &property, const Json &raw, std::string file, const Json &typeSchema)
+{
+    const Json &schema = follow(raw, file);
+    FieldDescription field;
+    field.property = property;
+    field.label = text(schema, "title");
+    if (field.label.empty())
+        field.label = property;
+    field.description = text(schema, "description");
+    const std::string widget = text(schema, "x-ccm-widget");
+    field.kind = kindOf(widget, schema);
+    if (schema.is_object() && schema.contains("default"))
+        field.defaultValue = schema["default"];
+    if (property == "ensure" && field.defaultValue.is_null() && typeSchema.is_object()) {
+        const auto it = typeSchema.find("x-ccm-ensure-default");
+        if (it != typeSchema.end() && it->is_string())
+            field.defaultValue = *it;
+    }
+    field.placeholder = placeholderFor(schema, field.defaultValue);
+    field.required = flag(schema, "x-ccm-required");
+    field.requiredUnlessEnsure = strings(schema, "x-ccm-required-unless-ensure");
+    field.secret = flag(schema, "x-ccm-secret") || widget == "password";
+    field.templatesAllowed = text(schema, "x-ccm-templates") != "none";
+    field.deferred = flag(schema, "x-ccm-deferred");
+    field.triState = widget == "tristate";
+    field.minimum = integer(schema, "minimum");
+    field.maximum = integer(schema, "maximum");
+
+    if (field.kind == FieldKind::Enum) {
+        field.enumValues = strings(schema, "enum");
+        if (widget == "ensure") {
+            if (field.enumValues.empty())
+                field.enumValues = strings(typeSchema, "x-ccm-ensure");
+            const auto it = typeSchema.is_object() ? typeSchema.find("x-ccm-ensure-free-form") : Json::const_iterator();
+            field.enumFreeForm
+                = !(typeSchema.is_object() && it != typeSchema.end() && it->is_boolean() && !it->get<bool>());
+        } else if (field.enumValues.empty() && property == "provider") {
+            field.enumValues = strings(typeSchema, "x-ccm-providers");
+        }
+        if (field.enumValues.empty())
+            field.enumFreeForm = true;
+    }
+    if (field.kind == FieldKind::String && schema.is_object() && schema.contains("oneOf")
+        && schema["oneOf"].is_array()) {
+        for (const Json &branch : schema["oneOf"]) {
+            if (hasType(branch, "integer")) {
+                field.integerAccepted = true;
+                field.minimum = integer(branch, "minimum");
+                field.maximum = integer(branch, "maximum");
+            }
+        }
+    }
+    if (field.kind == FieldKind::KeyValueMap) {
+        const Json additional = schema.is_object() ? schema.value("additionalProperties", Json()) : Json();
+        field.stringValues = hasType(additional, "string");
+    }
+    if (field.kind == FieldKind::Expression)
+        field.itemFields = objectFields(schema, file);
+    if (field.kind == FieldKind::NestedList && schema.is_object() && schema.contains("items")) {
+        std::string itemFile = file;
+        const Json &items = follow(schema["items"], itemFile);
+        field.itemLabel = text(items, "title");
+        field.itemFields = objectFields(items, itemFile);
+    }
+    return field;
+}
+
+std::vector<FieldDescription> objectFields(const Json &schema, const std::string &file)
+{
+    std::vector<Ordered> ordered;
+    if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object())
+        return {};
+    const std::vector<std::string> required = strings(schema, "required");
+    for (const auto &[key, value] : schema["properties"].items()) {
+        std::string valueFile = file;
+        Ordered entry;
+        entry.order = order(follow(value, valueFile));
+        entry.field = describeField(key, value, file, Json());
+        if (std::find(required.begin(), required.end(), key) != required.end())
+            entry.field.required = true;
+        ordered.push_back(std::move(entry));
+    }
+    std::stable_sort(
+        ordered.begin(), ordered.end(), [](const Ordered &a, const Ordered &b) { return a.order < b.order; });
+    std::vector<FieldDescription> out;
+    for (Ordered &entry : ordered)
+        out.push_back(std::move(entry.field));
+    return out;
+}
+
+} // namespace
+
+const FieldDescription *FormDescription::field(std::string_view property) const
+{
+    for (const GroupDescription &group : groups) {
+        for (const FieldDescription &candidate : group.fields) {
+            if (candidate.property == property)
+                return &candidate;
+        }
+    }
+    return nullptr;
+}
+
+FormDescription describeForm(std::string_view type, const Json &schema, std::string_view file)
+{
+    FormDescription form;
+    form.type = std::string(type);
+    form.label = text(schema, "x-ccm-label");
+    if (form.label.empty())
+        form.label = form.type;
+    form.summary = text(schema, "x-ccm-summary");
+    if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object())
+        return form;
+
+    std::vector<std::string> titles = strings(schema, "x-ccm-groups");
+    std::vector<Ordered> ordered;
+    for (const auto &[key, value] : schema["properties"].items()) {
+        std::string fieldFile(file);
+        const Json &resolved = follow(value, fieldFile);
+        std::string group = text(resolved, "x-ccm-group");
+        if (group.empty())
+            group = titles.empty() ? std::string("General") : titles.front();
+        auto it = std::find(titles.begin(), titles.end(), group);
+        if (it == titles.end())
+            it = titles.insert(titles.end(), group);
+        Ordered entry;
+        entry.group = static_cast<int>(it - titles.begin());
+        entry.order = order(resolved);
+        entry.field = describeField(key, value, std::string(file), schema);
+        ordered.push_back(std::move(entry));
+    }
+    std::stable_sort(ordered.begin(), ordered.end(),
+        [](const Ordered &a, const Ordered &b) { return a.group != b.group ? a.group < b.group : a.order < b.order; });
+    for (std::size_t index = 0; index < titles.size(); ++index) {
+        GroupDescription group;
+        group.title = titles[index];
+        for (Ordered &entry : ordered) {
+            if (entry.group == static_cast<int>(index))
+                group.fields.push_back(std::move(entry.field));
+        }
+        if (!group.fields.empty())
+            form.groups.push_back(std::move(group));
+    }
+    return form;
+}
+
+const FormDescription &formDescription(std::string_view type)
+{
+    static std::mutex mutex;
+    static std::map<std::string, FormDescription, std::less<>> cache;
+    const std::lock_guard lock(mutex);
+    if (const auto it = cache.find(type); it != cache.end())
+        return it->second;
+    const std::string file = std::string(type) + ".json";
+    const Json &schema = SchemaRegistry::instance().typeSchema(type);
+    return cache.emplace(std::string(type), describeForm(type, schema, file)).first->second;
+}
+
+bool isRequired(const FieldDescription &field, std::string_view ensure)
+{
+    if (field.required)
+        return true;
+    if (field.requiredUnlessEnsure.empty())
+        return false;
+    return std::find(field.requiredUnlessEnsure.begin(), field.requiredUnlessEnsure.end(), ensure)
+        == field.requiredUnlessEnsure.end();
+}
+
+} // namespace ccm::designer

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "property_editor.h"
+
+#include "field_editors.h"
+#include "form_description.h"
+#include "validator.h"
+
+#include <QEvent>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ccm::designer {
+
+namespace {
+
+constexpr const char *kSeverityProperty = "ccmSeverity";
+
+QString qs(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+/// Text colours for messages that read well on light and dark palettes alike.
+QColor severityColour(const QPalette &palette, Severity severity)
+{
+    const bool dark = palette.color(QPalette::Window).lightness() < 128;
+    switch (severity) {
+    case Severity::Error:
+        return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x00, 0x20);
+    case Severity::Warning:
+        return dark ? QColor(0xff, 0xd5, 0x4f) : QColor(0x8a, 0x5a, 0x00);
+    case Severity::Info:
+        break;
+    }
+    return palette.color(QPalette::PlaceholderText);
+}
+
+void colourLabel(QLabel *label, const QColor &colour)
+{
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, colour);
+    label->setPalette(palette);
+}
+
+/// Shows lines of a given worst severity in a message label, hiding it when there are none.
+void showMessages(QLabel *label, const QStringList &lines, Severity worst)
+{
+    label->setText(lines.join(QLatin1Char('\n')));
+    label->setAccessibleName(label->text());
+    label->setProperty(kSeverityProperty, static_cast<int>(worst));
+    colourLabel(label, severityColour(label->parentWidget()->palette(), worst));
+    label->setVisible(!lines.isEmpty());
+}
+
+QLabel *messageLabel(QWidget *parent, const QString &objectName)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->hide();
+    return label;
+}
+
+/// The first reference token of a JSON Pointer, unescaped; empty when there is none.
+QString firstToken(std::string_view pointer)
+{
+    if (pointer.empty() || pointer.front() != '/')
+        return {};
+    pointer.remove_prefix(1);
+    std::string token(pointer.substr(0, pointer.find('/')));
+    std::string out;
+    for (std::size_t index = 0; index < token.size(); ++index) {
+        if (token[index] == '~' && index + 1 < token.size()) {
+            out += token[index + 1] == '1' ? '/' : '~';
+            ++index;
+        } else {
+            out += token[index];
+        }
+    }
+    return qs(out);
+}
+
+Severity worstOf(const std::vector<Diagnostic> &diagnostics, bool localProblem)
+{
+    Severity worst = localProblem ? Severity::Error : Severity::Info;
+    for (const Diagnostic &diagnostic : diagnostics) {
+        if (static_cast<int>(diagnostic.severity) < static_cast<int>(worst))
+            worst = diagnostic.severity;
+    }
+    return worst;
+}
+
+} // namespace
+
+PropertyEditor::PropertyEditor(QWidget *parent)
+    : QScrollArea(parent)
+{
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    clear();
+}
+
+PropertyEditor::~PropertyEditor() = default;
+
+void PropertyEditor::clear()
+{
+    startContent();
+    m_hint->setText(tr("Select a resource to edit its properties."));
+    m_hint->setAlignment(Qt::AlignCenter);
+    static_cast<QVBoxLayout *>(m_content->layout())->addStretch(1);
+    installContent();
+}
+
+void PropertyEditor::startContent()
+{
+    m_rows.clear();
+    m_name = nullptr;
+    m_nameMessage = nullptr;
+    m_messages = nullptr;
+    m_type.clear();
+    m_built = false;
+    m_content = new QWidget;
+    auto *layout = new QVBoxLayout(m_content);
+    m_hint = new QLabel(m_content);
+    m_hint->setObjectName(QStringLiteral("hint"));
+    m_hint->setWordWrap(true);
+    layout->addWidget(m_hint);
+}
+
+void PropertyEditor::installContent()
+{
+    // The form is complete before it is shown, so every widget is visible at once, and a form
+    // replaced while the scroll area is visible needs an explicit show.
+    setWidget(m_content);
+    m_content->show();
+}
+
+void PropertyEditor::build(const QString &type, bool isDefaults)
+{
+    startContent();
+    m_type = type;
+    m_isDefaults = isDefaults;
+    m_built = true;
+    const FormDescription &form = formDescription(type.toStdString());
+    m_hint->setText(form.empty()
+            ? tr("The type \"%1\" is unknown; edit it in the YAML view.").arg(type)
+            : (isDefaults ? tr("Defaults of every %1 in this block").arg(qs(form.label)) : qs(form.summary)));
+    auto *layout = static_cast<QVBoxLayout *>(m_content->layout());
+
+    m_messages = messageLabel(m_content, QStringLiteral("messages"));
+    layout->addWidget(m_messages);
+    if (!isDefaults)
+        addNameRow(layout);
+
+    for (const GroupDescription &group : form.groups) {
+        auto *header = new QToolButton(m_content);
+        header->setObjectName(QStringLiteral("group-%1").arg(qs(group.title)));
+        header->setText(qs(group.title));
+        header->setCheckable(true);
+        header->setChecked(true);
+        header->setArrowType(Qt::DownArrow);
+        header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        header->setAutoRaise(true);
+        QFont bold = header->font();
+        bold.setBold(true);
+        header->setFont(bold);
+        auto *section = new QWidget(m_content);
+        auto *fields = new QFormLayout(section);
+        fields->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        connect(header, &QToolButton::toggled, section, [header, section](bool open) {
+            section->setVisible(open);
+            header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        });
+        layout->addWidget(header);
+        layout->addWidget(section);
+
+        bool any = false;
+        for (const FieldDescription &field : group.fields) {
+            if (field.property == "name")
+                continue;
+            any = true;
+            const QString property = qs(field.property);
+            auto *cell = new QWidget(section);
+            auto *cellLayout = new QVBoxLayout(cell);
+            cellLayout->setContentsMargins(0, 0, 0, 0);
+            cellLayout->setSpacing(2);
+            Row row;
+            row.editor = createFieldEditor(field, property, cell);
+            row.editor->setReferenceTargets(m_targets);
+            row.inheritedHint = messageLabel(cell, property + QStringLiteral("-inherited"));
+            row.message = messageLabel(cell, property + QStringLiteral("-message"));
+            cellLayout->addWidget(row.editor);
+            cellLayout->addWidget(row.inheritedHint);
+            cellLayout->addWidget(row.message);
+            row.label = new QLabel(qs(field.label), section);
+            row.label->setObjectName(property + QStringLiteral("-label"));
+            row.label->setToolTip(qs(field.description));
+            row.label->setBuddy(row.editor->focusTarget());
+            row.section = section;
+            row.header = header;
+            fields->addRow(row.label, cell);
+            connect(row.editor, &FieldEditor::changed, this, [this, property] { onEdited(property); });
+            m_rows.emplace(property, row);
+        }
+        if (!any) {
+            delete header;
+            delete section;
+        }
+    }
+    layout->addStretch(1);
+    installContent();
+}
+
+void PropertyEditor::addNameRow(QVBoxLayout *layout)
+{
+    const FieldDescription *field = formDescription(m_type.toStdString()).field("name");
+    auto *row = new QWidget(m_content);
+    auto *form = new QFormLayout(row);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto *cell = new QWidget(row);
+    auto *cellLayout = new QVBoxLayout(cell);
+    cellLayout->setContentsMargins(0, 0, 0, 0);
+    m_name = new QLineEdit(cell);
+    m_name->setObjectName(QStringLiteral("name"));
+    m_name->setClearButtonEnabled(true);
+    m_nameMessage = messageLabel(cell, QStringLiteral("name-message"));
+    cellLayout->addWidget(m_name);
+    cellLayout->addWidget(m_nameMessage);
+    auto *label = new QLabel(field ? tr("%1 *").arg(qs(field->label)) : tr("Name *"), row);
+    label->setObjectName(QStringLiteral("name-label"));
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    label->setBuddy(m_name);
+    m_name->setAccessibleDescription(tr("Required."));
+    if (field) {
+        m_name->setPlaceholderText(qs(field->placeholder));
+        m_name->setToolTip(qs(field->description));
+        label->setToolTip(qs(field->description));
+    }
+    form->addRow(label, cell);
+    layout->addWidget(row);
+    connect(m_name, &QLineEdit::textEdited, this, [this](const QString &text) {
+        updateNameMessage();
+        emit nameEdited(text);
+    });
+}
+
+void PropertyEditor::setResource(
+    const QString &type, const QString &name, const Json &ownProperties, const Json &inherited, bool isDefaults)
+{
+    if (!m_built || type != m_type || isDefaults != m_isDefaults)
+        build(type, isDefaults);
+    m_inherited = inherited.is_object() ? inherited : Json::object();
+    if (m_name && m_name->text() != name)
+        m_name->setText(name);
+    for (auto &[property, row] : m_rows) {
+        const std::string key = property.toStdString();
+        const Json own = ownProperties.is_object() && ownProperties.contains(key) ? ownProperties[key] : Json();
+        const Json fallback = m_inherited.contains(key) ? m_inherited[key] : Json();
+        row.editor->setInherited(fallback);
+        row.editor->setValue(own);
+        row.inheritedHint->setText(tr("From defaults: %1").arg(displayText(fallback)));
+        colourLabel(row.inheritedHint, palette().color(QPalette::PlaceholderText));
+        row.inheritedHint->setVisible(own.is_null() && !fallback.is_null());
+        updateMessage(property);
+    }
+    updateNameMessage();
+    updateRequired();
+}
+
+void PropertyEditor::setReferenceTargets(const QStringList &targets)
+{
+    m_targets = targets;
+    for (auto &[property, row] : m_rows) {
+        row.editor->setReferenceTargets(targets);
+        updateMessage(property);
+    }
+}
+
+void PropertyEditor::setDiagnostics(const Diagnostics &diagnostics, const std::string &entryPointer)
+{
+    for (auto &[property, row] : m_rows)
+        row.diagnostics.clear();
+    m_nameDiagnostics.clear();
+    m_otherDiagnostics.clear();
+    for (const Diagnostic &diagnostic : diagnostics) {
+        const bool below = diagnostic.path.size() > entryPointer.size()
+            && diagnostic.path.compare(0, entryPointer.size(), entryPointer) == 0
+            && diagnostic.path[entryPointer.size()] == '/';
+        const QString property
+            = below ? firstToken(std::string_view(diagnostic.path).substr(entryPointer.size())) : QString();
+        if (property == QLatin1String("name") && m_name)
+            m_nameDiagnostics.push_back(diagnostic);
+        else if (const auto it = m_rows.find(property); !property.isEmpty() && it != m_rows.end())
+            it->second.diagnostics.push_back(diagnostic);
+        else
+            m_otherDiagnostics.push_back(diagnostic);
+    }
+    for (auto &[property, row] : m_rows)
+        updateMessage(property);
+    updateNameMessage();
+    if (m_messages) {
+        QStringList lines;
+        for (const Diagnostic &diagnostic : m_otherDiagnostics)
+            lines.append(qs(diagnostic.message));
+        showMessages(m_messages, lines, worstOf(m_otherDiagnostics, false));
+    }
+}
+
+bool PropertyEditor::focusProperty(const QString &property)
+{
+    QWidget *target = nullptr;
+    if (property == QLatin1String("name") && m_name) {
+        target = m_name;
+    } else if (const auto it = m_rows.find(property); it != m_rows.end()) {
+        it->second.header->setChecked(true);
+        target = it->second.editor->focusTarget();
+    }
+    if (!target)
+        return false;
+    ensureWidgetVisible(target);
+    target->setFocus(Qt::OtherFocusReason);
+    return true;
+}
+
+void PropertyEditor::changeEvent(QEvent *event)
+{
+    QScrollArea::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateColours();
+}
+
+void PropertyEditor::onEdited(const QString &property)
+{
+    const auto it = m_rows.find(property);
+    if (it == m_rows.end())
+        return;
+    Row &row = it->second;
+    const Json value = row.editor->value();
+    const std::string key = property.toStdString();
+    row.inheritedHint->setVisible(value.is_null() && m_inherited.contains(key));
+    updateMessage(property);
+    if (property == QLatin1String("ensure"))
+        updateRequired();
+    if (value.is_null())
+        emit propertyCleared(property);
+    else
+        emit propertyEdited(property, value);
+}
+
+void PropertyEditor::updateMessage(const QString &property)
+{
+    const auto it = m_rows.find(property);
+    if (it == m_rows.end())
+        return;
+    Row &row = it->second;
+    QStringList lines;
+    const QString local = row.editor->localProblem();
+    if (!local.isEmpty())
+        lines.append(local);
+    for (const Diagnostic &diagnostic : row.diagnostics) {
+        const QString text = qs(diagnostic.message);
+        if (!lines.contains(text))
+            lines.append(text);
+    }
+    showMessages(row.message, lines, worstOf(row.diagnostics, !local.isEmpty()));
+}
+
+void PropertyEditor::updateNameMessage()
+{
+    if (!m_name)
+        return;
+    QStringList lines;
+    const std::string name = m_name->text().toStdString();
+    if (name.empty())
+        lines.append(tr("A name is required."));
+    else if (const auto problem = nameCharacterProblem(name))
+        lines.append(qs(*problem));
+    for (const Diagnostic &diagnostic : m_nameDiagnostics) {
+        const QString text = qs(diagnostic.message);
+        if (!lines.contains(text))
+            lines.append(text);
+    }
+    showMessages(
+        m_nameMessage, lines, worstOf(m_nameDiagnostics, lines.size() > static_cast<int>(m_nameDiagnostics.size())));
+}
+
+QString PropertyEditor::ensureValue() const
+{
+    const auto it = m_rows.find(QStringLiteral("ensure"));
+    if (it == m_rows.end())
+        return {};
+    const Json own = it->second.editor->value();
+    const Json &value = !own.is_null()   ? own
+        : m_inherited.contains("ensure") ? m_inherited["ensure"]
+                                         : it->second.editor->field().defaultValue;
+    return displayText(value);
+}
+
+void PropertyEditor::updateRequired()
+{
+    const std::string ensure = ensureValue().toStdString();
+    for (auto &[property, row] : m_rows) {
+        const FieldDescription &field = row.editor->field();
+        const bool required = !m_isDefaults && isRequired(field, ensure);
+        row.label->setText(required ? tr("%1 *").arg(qs(field.label)) : qs(field.label));
+        QFont font = row.label->font();
+        font.setBold(required);
+        row.label->setFont(font);
+        row.editor->focusTarget()->setAccessibleDescription(
+            required ? tr("Required. %1").arg(qs(field.description)) : qs(field.description));
+    }
+}
+
+void PropertyEditor::updateColours()
+{
+    const auto recolour = [this](QLabel *label) {
+        if (label)
+            colourLabel(
+                label, severityColour(palette(), static_cast<Severity>(label->property(kSeverityProperty).toInt())));
+    };
+    recolour(m_messages);
+    recolour(m_nameMessage);
+    for (auto &[property, row] : m_rows) {
+        recolour(row.message);
+        colourLabel(row.inheritedHint, palette().color(QPalette::PlaceholderText));
+    }
+}
+
+} // namespace ccm::designer
