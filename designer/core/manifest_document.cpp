@@ -338,7 +338,7 @@ EntryRef ManifestDocument::Private::insertEntry(
     if (!expected.ccm->resources)
         expected.ccm->resources = std::vector<ResourceBlock>();
     auto &target = *expected.ccm->resources;
-    const YamlEditor editor(utf8, loaded.sourceMap);
+    const YamlPatcher editor(utf8, loaded.sourceMap);
     const bool pointersKnown = !blockPointers.empty() || all.empty();
     std::optional<std::string> edited;
     EntryRef result;
@@ -392,7 +392,7 @@ std::optional<std::string> ManifestDocument::Private::memberEdit(const std::stri
     const LoadedManifest &use = source == utf8 ? loaded : parsed;
     if (!use.parsed)
         return std::nullopt;
-    const YamlEditor editor(source, use.sourceMap);
+    const YamlPatcher editor(source, use.sourceMap);
     const Json *members = nodeAt(use.document, mapPointer);
     if (!members || !members->is_object())
         return std::nullopt;
@@ -550,7 +550,7 @@ std::optional<EntryRef> ManifestDocument::entryAtLine(int line) const
         item = d->itemPointer(*found);
     else if (block < d->blockPointers.size())
         item = d->blockPointers[block];
-    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
     const auto span = editor.itemSpan(item);
     if (!span)
         return found;
@@ -722,7 +722,7 @@ void ManifestDocument::setProperty(EntryRef entry, const std::string &property, 
                         .entries[static_cast<std::size_t>(entry.entry)];
     changed.properties[property] = value;
     const std::string pointer = entryPointer(entry);
-    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
     std::optional<std::string> edited;
     const Json *body = nodeAt(d->loaded.document, pointer);
     if (body && body->is_object() && !body->empty())
@@ -749,7 +749,7 @@ void ManifestDocument::removeProperty(EntryRef entry, const std::string &propert
                         .entries[static_cast<std::size_t>(entry.entry)];
     changed.properties.erase(property);
     const std::string pointer = entryPointer(entry);
-    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
     std::optional<std::string> edited;
     const Json *body = nodeAt(d->loaded.document, pointer);
     if (block.form == BodyForm::List && body && body->is_object() && body->size() == 1)
@@ -773,7 +773,7 @@ void ManifestDocument::renameEntry(EntryRef entry, const std::string &name)
         .name
         = name;
     const std::string pointer = entryPointer(entry);
-    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
     std::optional<std::string> edited;
     if (block.form == BodyForm::List) {
         edited = editor.renameKey(pointer, name);
@@ -814,7 +814,7 @@ void ManifestDocument::removeEntry(EntryRef entry)
     Manifest expected = d->loaded.manifest;
     auto &blocks = *expected.ccm->resources;
     blocks[b].entries.erase(blocks[b].entries.begin() + entry.entry);
-    const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+    const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
     std::optional<std::string> edited;
     if (blocks[b].entries.empty()) {
         blocks.erase(blocks.begin() + entry.block);
@@ -867,7 +867,7 @@ bool ManifestDocument::moveEntry(EntryRef from, int block, int entry)
         blocks.erase(blocks.begin() + from.block);
     std::optional<std::string> edited;
     if (!sourceEmptied && all[source].form == BodyForm::List && all[target].form == BodyForm::List) {
-        const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+        const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
         if (entry < targetCount)
             edited = editor.moveItem(d->itemPointer(from), d->itemPointer({block, entry}), false);
         else
@@ -892,7 +892,7 @@ void ManifestDocument::moveBlock(int from, int to)
     blocks.insert(blocks.begin() + (to > from ? to - 1 : to), std::move(moving));
     std::optional<std::string> edited;
     if (!d->blockPointers.empty()) {
-        const YamlEditor editor(d->utf8, d->loaded.sourceMap);
+        const YamlPatcher editor(d->utf8, d->loaded.sourceMap);
         const auto &pointers = d->blockPointers;
         edited = to < count
             ? editor.moveItem(pointers[static_cast<std::size_t>(from)], pointers[static_cast<std::size_t>(to)], false)

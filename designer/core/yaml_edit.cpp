@@ -117,7 +117,7 @@ std::string insertedLines(std::string_view text, std::size_t at, std::string_vie
 
 } // namespace
 
-YamlEditor::YamlEditor(std::string_view text, const SourceMap &sourceMap)
+YamlPatcher::YamlPatcher(std::string_view text, const SourceMap &sourceMap)
     : m_text(text)
     , m_map(sourceMap)
 {
@@ -128,7 +128,7 @@ YamlEditor::YamlEditor(std::string_view text, const SourceMap &sourceMap)
     }
 }
 
-std::optional<std::size_t> YamlEditor::offsetOf(SourcePosition position) const
+std::optional<std::size_t> YamlPatcher::offsetOf(SourcePosition position) const
 {
     if (position.line < 1 || position.column < 1 || static_cast<std::size_t>(position.line) > m_lineStarts.size())
         return std::nullopt;
@@ -139,13 +139,13 @@ std::optional<std::size_t> YamlEditor::offsetOf(SourcePosition position) const
     return offset;
 }
 
-std::size_t YamlEditor::lineStartOf(std::size_t offset) const
+std::size_t YamlPatcher::lineStartOf(std::size_t offset) const
 {
     const auto it = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), offset);
     return *(it - 1);
 }
 
-std::optional<NodeSpan> YamlEditor::spanFrom(std::size_t begin, bool isItem) const
+std::optional<NodeSpan> YamlPatcher::spanFrom(std::size_t begin, bool isItem) const
 {
     NodeSpan span;
     span.begin = begin;
@@ -209,7 +209,7 @@ std::optional<NodeSpan> YamlEditor::spanFrom(std::size_t begin, bool isItem) con
     return span;
 }
 
-std::optional<NodeSpan> YamlEditor::memberSpan(std::string_view pointer) const
+std::optional<NodeSpan> YamlPatcher::memberSpan(std::string_view pointer) const
 {
     if (pointer.empty() || !m_map.contains(pointer))
         return std::nullopt;
@@ -219,7 +219,7 @@ std::optional<NodeSpan> YamlEditor::memberSpan(std::string_view pointer) const
     return spanFrom(*offset, false);
 }
 
-std::optional<NodeSpan> YamlEditor::itemSpan(std::string_view pointer) const
+std::optional<NodeSpan> YamlPatcher::itemSpan(std::string_view pointer) const
 {
     if (pointer.empty() || !m_map.contains(pointer))
         return std::nullopt;
@@ -235,7 +235,7 @@ std::optional<NodeSpan> YamlEditor::itemSpan(std::string_view pointer) const
     return spanFrom(dash - 1, true);
 }
 
-std::optional<std::string> YamlEditor::replaceMember(
+std::optional<std::string> YamlPatcher::replaceMember(
     std::string_view pointer, const std::string &key, const Json &value) const
 {
     const auto span = memberSpan(pointer);
@@ -248,7 +248,7 @@ std::optional<std::string> YamlEditor::replaceMember(
         m_text, span->begin, span->end, std::string_view(yaml).substr(static_cast<std::size_t>(span->indent)));
 }
 
-std::optional<std::string> YamlEditor::setMember(std::string_view mapPointer, const Json &members,
+std::optional<std::string> YamlPatcher::setMember(std::string_view mapPointer, const Json &members,
     const std::string &key, const Json &value, const std::vector<std::string> &insertBefore) const
 {
     if (!members.is_object() || members.empty())
@@ -272,14 +272,14 @@ std::optional<std::string> YamlEditor::setMember(std::string_view mapPointer, co
     return insertedLines(m_text, last->end, toYaml(member, last->indent));
 }
 
-std::optional<std::string> YamlEditor::removeNode(const std::optional<NodeSpan> &span) const
+std::optional<std::string> YamlPatcher::removeNode(const std::optional<NodeSpan> &span) const
 {
     if (!span || !span->ownsLine)
         return std::nullopt;
     return spliced(m_text, span->lineBegin, span->end, {});
 }
 
-std::optional<std::string> YamlEditor::replaceItem(std::string_view pointer, std::string_view yaml) const
+std::optional<std::string> YamlPatcher::replaceItem(std::string_view pointer, std::string_view yaml) const
 {
     const auto span = itemSpan(pointer);
     if (!span)
@@ -287,7 +287,7 @@ std::optional<std::string> YamlEditor::replaceItem(std::string_view pointer, std
     return spliced(m_text, span->begin, span->end, indented(yaml, span->indent, true));
 }
 
-std::optional<std::string> YamlEditor::insertItem(std::string_view pointer, std::string_view yaml, bool after) const
+std::optional<std::string> YamlPatcher::insertItem(std::string_view pointer, std::string_view yaml, bool after) const
 {
     const auto span = itemSpan(pointer);
     if (!span || !span->ownsLine)
@@ -295,7 +295,7 @@ std::optional<std::string> YamlEditor::insertItem(std::string_view pointer, std:
     return insertedLines(m_text, after ? span->end : span->lineBegin, indented(yaml, span->indent));
 }
 
-std::optional<std::string> YamlEditor::moveItem(std::string_view from, std::string_view to, bool after) const
+std::optional<std::string> YamlPatcher::moveItem(std::string_view from, std::string_view to, bool after) const
 {
     const auto source = itemSpan(from);
     const auto target = itemSpan(to);
@@ -329,7 +329,7 @@ std::optional<std::string> YamlEditor::moveItem(std::string_view from, std::stri
     return out;
 }
 
-std::optional<std::string> YamlEditor::renameKey(std::string_view pointer, const std::string &key) const
+std::optional<std::string> YamlPatcher::renameKey(std::string_view pointer, const std::string &key) const
 {
     if (pointer.empty() || !m_map.contains(pointer))
         return std::nullopt;
@@ -343,7 +343,7 @@ std::optional<std::string> YamlEditor::renameKey(std::string_view pointer, const
     return spliced(m_text, *offset, *colon, quotedKey(key));
 }
 
-std::string YamlEditor::quotedKey(const std::string &key)
+std::string YamlPatcher::quotedKey(const std::string &key)
 {
     Json member = Json::object();
     member[key] = 0;
@@ -351,7 +351,7 @@ std::string YamlEditor::quotedKey(const std::string &key)
     return yaml.substr(0, yaml.size() - std::string_view(": 0\n").size());
 }
 
-std::string YamlEditor::indented(std::string_view yaml, int columns, bool skipFirst)
+std::string YamlPatcher::indented(std::string_view yaml, int columns, bool skipFirst)
 {
     std::string out;
     out.reserve(yaml.size() + 16);

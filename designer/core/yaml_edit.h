@@ -27,10 +27,10 @@ struct NodeSpan {
 /// returns the new text, or nothing when the node cannot be edited that way (it is not in the
 /// source map, it is written in flow style, it shares its line with another node): callers
 /// then regenerate a larger part or the whole document.
-class YamlEditor {
+class YamlPatcher {
 public:
     /// text must be the text the source map was built from.
-    YamlEditor(std::string_view text, const SourceMap &sourceMap);
+    YamlPatcher(std::string_view text, const SourceMap &sourceMap);
 
     /// The span of the map member at pointer (its key starts the span).
     [[nodiscard]] std::optional<NodeSpan> memberSpan(std::string_view pointer) const;

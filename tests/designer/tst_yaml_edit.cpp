@@ -6,7 +6,7 @@
 
 using ccm::Json;
 using ccm::LoadedManifest;
-using ccm::designer::YamlEditor;
+using ccm::designer::YamlPatcher;
 
 namespace {
 
@@ -137,7 +137,7 @@ private slots:
         QVERIFY(loaded.parsed);
         const Json *members = nodeAt(loaded.document, map.toStdString());
         QVERIFY(members);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         const auto edited
             = editor.setMember(map.toStdString(), *members, key.toStdString(), Json::parse(value.toStdString()));
         QCOMPARE(q(edited), expected);
@@ -147,7 +147,7 @@ private slots:
     {
         const std::string source = "ccm:\n  fail_on_error: true\n  resources: []\n";
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         const auto edited
             = editor.setMember("/ccm", loaded.document["ccm"], "pre_message", "hello", {"post_message", "resources"});
         QCOMPARE(q(edited), QStringLiteral("ccm:\n  fail_on_error: true\n  pre_message: hello\n  resources: []\n"));
@@ -184,7 +184,7 @@ private slots:
         QFETCH(QString, removed);
         const std::string source = kList;
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         const auto span = item ? editor.itemSpan(pointer.toStdString()) : editor.memberSpan(pointer.toStdString());
         QVERIFY(span);
         QCOMPARE(q(editor.removeNode(span)), QString::fromUtf8(kList).replace(removed, QString()));
@@ -194,7 +194,7 @@ private slots:
     {
         const std::string source = kList;
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         const std::string item = "- /tmp/new:\n    ensure: present\n";
         const QString indentedItem = QStringLiteral("        - /tmp/new:\n            ensure: present\n");
         QString before = QString::fromUtf8(kList);
@@ -242,7 +242,7 @@ private slots:
         QFETCH(QString, expected);
         const std::string source = kList;
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         QCOMPARE(q(editor.moveItem(from.toStdString(), to.toStdString(), after)), expected);
     }
 
@@ -251,7 +251,7 @@ private slots:
         const std::string source = "ccm:\n  resources:\n  - file:\n    - /a:\n        content: |\n          x\n"
                                    "    - /b: {}\n  - file:\n        - /c: {}\n";
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         QCOMPARE(q(editor.moveItem("/ccm/resources/0/file/0", "/ccm/resources/1/file/0", true)),
             QStringLiteral("ccm:\n  resources:\n  - file:\n    - /b: {}\n  - file:\n        - /c: {}\n"
                            "        - /a:\n            content: |\n              x\n"));
@@ -280,7 +280,7 @@ private slots:
         QFETCH(QString, expected);
         const std::string source = text.toStdString();
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         QCOMPARE(q(editor.renameKey(pointer.toStdString(), name.toStdString())), expected);
     }
 
@@ -288,7 +288,7 @@ private slots:
     {
         const std::string source = "ccm:\n  resources:\n    - file: [{/a: {mode: \"0644\"}}, {/b: {}}]\n";
         const LoadedManifest loaded = ccm::loadManifest(source);
-        const YamlEditor editor(source, loaded.sourceMap);
+        const YamlPatcher editor(source, loaded.sourceMap);
         QVERIFY(!editor.memberSpan("/ccm/resources/0/file/0/~1a/mode"));
         QVERIFY(!editor.itemSpan("/ccm/resources/0/file/1"));
         QVERIFY(!editor.setMember(
@@ -298,9 +298,9 @@ private slots:
 
     void indented()
     {
-        QCOMPARE(q(YamlEditor::indented("a:\n\n  b: 1\n", 2)), QStringLiteral("  a:\n\n    b: 1\n"));
-        QCOMPARE(q(YamlEditor::indented("    a:\n  b\n", -4)), QStringLiteral("a:\nb\n"));
-        QCOMPARE(q(YamlEditor::indented("a\nb\n", 2, true)), QStringLiteral("a\n  b\n"));
+        QCOMPARE(q(YamlPatcher::indented("a:\n\n  b: 1\n", 2)), QStringLiteral("  a:\n\n    b: 1\n"));
+        QCOMPARE(q(YamlPatcher::indented("    a:\n  b\n", -4)), QStringLiteral("a:\nb\n"));
+        QCOMPARE(q(YamlPatcher::indented("a\nb\n", 2, true)), QStringLiteral("a\n  b\n"));
     }
 };
 

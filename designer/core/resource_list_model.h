@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "manifest_document.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+#include <QIcon>
+
+#include <vector>
+
+namespace ccm::designer {
+
+/// The resource blocks of a document as a two-level tree: a row per block (its type), and under
+/// it a row per entry, the block's defaults entry first. Items can be dragged to reorder entries
+/// within and across blocks of one type and to reorder blocks; resource types dragged from the
+/// palette are added where they are dropped. The model is reset whenever the document changes;
+/// views restore their selection with indexFor().
+class ResourceListModel : public QAbstractItemModel {
+    Q_OBJECT
+
+public:
+    enum Role {
+        TypeRole = Qt::UserRole + 1, ///< QString: the resource type
+        NameRole, ///< QString: the entry's name, empty for blocks and defaults entries
+        BlockRole, ///< int: the block index
+        EntryRole, ///< int: the entry index in the block, -1 for a block row
+        IsBlockRole, ///< bool
+        IsDefaultsRole, ///< bool: the block's defaults entry
+        CountRole, ///< int: a block's number of entries
+        StatusRole, ///< Status (as int) from the item's diagnostics
+        OutcomeRole, ///< QString: what a preview said the resource would do (setOutcome())
+    };
+    enum Status { Valid, Warning, Error };
+    Q_ENUM(Status)
+
+    /// The MIME type of dragged items of this model.
+    static QString itemMimeType();
+    /// The MIME type of resource types dragged from the palette; the payload is the type name in
+    /// UTF-8.
+    static QString paletteMimeType();
+
+    explicit ResourceListModel(ManifestDocument *document, QObject *parent = nullptr);
+
+    [[nodiscard]] QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    [[nodiscard]] QModelIndex parent(const QModelIndex &child) const override;
+    [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] Qt::ItemFlags flags(const QModelIndex &index) const override;
+    [[nodiscard]] QHash<int, QByteArray> roleNames() const override;
+
+    [[nodiscard]] QStringList mimeTypes() const override;
+    [[nodiscard]] QMimeData *mimeData(const QModelIndexList &indexes) const override;
+    [[nodiscard]] bool canDropMimeData(
+        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const override;
+    bool dropMimeData(
+        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) override;
+    [[nodiscard]] Qt::DropActions supportedDropActions() const override;
+    [[nodiscard]] Qt::DropActions supportedDragActions() const override;
+
+    /// The row of an entry; invalid for a ref the document does not have.
+    [[nodiscard]] QModelIndex indexFor(EntryRef entry) const;
+    /// The row of a block.
+    [[nodiscard]] QModelIndex indexForBlock(int block) const;
+    /// The entry of a row; invalid for block rows.
+    [[nodiscard]] EntryRef entryAt(const QModelIndex &index) const;
+
+    /// Shows an outcome ("create", "change", "unchanged", ...) for the resource labelled
+    /// "type#name".
+    void setOutcome(const QString &label, const QString &outcome);
+    void clearOutcomes();
+
+private:
+    struct Block {
+        std::vector<int> rowToEntry;
+        std::vector<int> entryToRow;
+        std::vector<Status> status; ///< per entry index
+        std::vector<QString> tooltip; ///< per entry index
+        Status worst = Valid;
+    };
+
+    void rebuild();
+    /// The entry index a drop at child row `row` of block `block` inserts before.
+    [[nodiscard]] int entryIndexForRow(int block, int row) const;
+    [[nodiscard]] QIcon iconFor(const QString &type) const;
+    void outcomesChanged();
+
+    ManifestDocument *m_document;
+    std::vector<Block> m_blocks;
+    QHash<QString, QString> m_outcomes;
+    mutable QHash<QString, QIcon> m_icons;
+};
+
+} // namespace ccm::designer
