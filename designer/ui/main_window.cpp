@@ -296,8 +296,20 @@ void MainWindow::restoreSettings()
     const QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
         resize(1280, 800);
-    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion);
-    m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion)) {
+        // The first start: most of the height to the editors, a few rows to the problems.
+        const QList<QDockWidget *> docks = findChildren<QDockWidget *>();
+        for (QDockWidget *dock : docks) {
+            if (dock->objectName() == QStringLiteral("problemsDock"))
+                resizeDocks({dock}, {140}, Qt::Vertical);
+            else if (dock->objectName() == QStringLiteral("resourceTypesDock"))
+                resizeDocks({dock}, {230}, Qt::Vertical);
+            if (dockWidgetArea(dock) == Qt::LeftDockWidgetArea)
+                resizeDocks({dock}, {280}, Qt::Horizontal);
+        }
+    }
+    if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray()))
+        m_splitter->setSizes({(width() - 280) / 2, (width() - 280) / 2});
 }
 
 bool MainWindow::openFile(const QString &path)

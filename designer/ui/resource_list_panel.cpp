@@ -22,6 +22,23 @@ class StatusDelegate : public QStyledItemDelegate
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
+protected:
+    /// Block rows read as headings with their count; defaults entries are set apart in italics.
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.data(ResourceListModel::IsBlockRole).toBool()) {
+            option->font.setBold(true);
+            option->text = ResourceListPanel::tr("%1 (%2)").arg(option->text).arg(
+                index.data(ResourceListModel::CountRole).toInt());
+        } else if (index.data(ResourceListModel::IsDefaultsRole).toBool()) {
+            option->font.setItalic(true);
+            option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
+        }
+    }
+
+public:
+
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
         QStyledItemDelegate::paint(painter, option, index);

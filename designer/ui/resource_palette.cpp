@@ -75,9 +75,9 @@ QMimeData *ResourcePalette::mimeData(const QList<QListWidgetItem *> &items) cons
 {
     if (items.isEmpty())
         return nullptr;
-    auto *data = new QMimeData;
-    data->setData(mimeType(), items.constFirst()->data(TypeNameRole).toString().toUtf8());
-    return data;
+    auto *payload = new QMimeData;
+    payload->setData(mimeType(), items.constFirst()->data(TypeNameRole).toString().toUtf8());
+    return payload;
 }
 
 } // namespace ccm::designer

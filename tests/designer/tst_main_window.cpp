@@ -3,7 +3,32 @@
 #include "resource_palette.h"
 #include "test_common.h"
 
+#include "manifest_document.h"
+#include "manifest_settings_editor.h"
+#include "problems_panel.h"
+#include "property_editor.h"
+#include "recovery_store.h"
+#include "resource_list_model.h"
+#include "resource_list_panel.h"
+#include "validator.h"
+#include "yaml_editor.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTimer>
+#include <QTreeView>
+#include <QUndoStack>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -20,7 +45,9 @@
 #include <QTest>
 #include <QTranslator>
 
+using ccm::designer::EntryRef;
 using ccm::designer::MainWindow;
+using ccm::designer::ResourceListModel;
 using ccm::designer::ResourcePalette;
 
 using namespace ccm::test;
@@ -37,6 +64,54 @@ QAction *findFileMenuAction(const MainWindow &window, const QString &text)
             return action;
     }
     return nullptr;
+}
+
+QDockWidget *dock(const MainWindow &window, const char *name)
+{
+    return window.findChild<QDockWidget *>(QString::fromLatin1(name));
+}
+
+/// Answers the next modal message box with `button` once it shows.
+void answerNextMessageBox(QMessageBox::StandardButton button)
+{
+    QTimer::singleShot(0, [button] {
+        for (int attempt = 0; attempt < 200; ++attempt) {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                box->button(button)->click();
+                return;
+            }
+            QTest::qWait(10);
+        }
+    });
+}
+
+const QByteArray kSite = "ccm:\n"
+                         "  resources:\n"
+                         "    # the web server\n"
+                         "    - package:\n"
+                         "        - nginx:\n"
+                         "            ensure: present\n"
+                         "    - file:\n"
+                         "        - /etc/motd:\n"
+                         "            ensure: present\n"
+                         "            content: \"hello\\n\"\n"
+                         "            owner: root\n"
+                         "            group: root\n"
+                         "            mode: \"0644\"\n"
+                         "        - /etc/issue:\n"
+                         "            ensure: present\n"
+                         "            content: \"welcome\\n\"\n"
+                         "            owner: root\n"
+                         "            group: root\n"
+                         "            mode: \"0644\"\n";
+
+/// A window with kSite opened from a file in dir.
+bool openSite(MainWindow &window, const QTemporaryDir &dir, QString *path = nullptr)
+{
+    const QString file = dir.filePath(QStringLiteral("site.yaml"));
+    if (path)
+        *path = file;
+    return writeFile(file, kSite) && window.openFile(file);
 }
 
 QStringList menuTitles(const MainWindow &window)
@@ -59,7 +134,7 @@ private slots:
 
     void paletteListsResourceTypes_data();
     void paletteListsResourceTypes();
-    void paletteIsInResourceTypesDock();
+    void docksHoldTheViews();
 
     void fileMenuShortcuts_data();
     void fileMenuShortcuts();
@@ -69,6 +144,22 @@ private slots:
     void openFileShowsText();
     void openFileFailureKeepsPreviousText_data();
     void openFileFailureKeepsPreviousText();
+
+    void addEachTypeFromThePalette_data();
+    void addEachTypeFromThePalette();
+    void paletteDropAddsWhereDropped();
+    void invalidModeShowsFieldErrorAndProblem();
+    void yamlEditUpdatesTheForm();
+    void selectingAResourceScrollsTheYaml();
+    void yamlCursorSelectsTheResource();
+    void dragAndDropReorders();
+    void undoRedoOfEachKindOfEdit();
+    void saveOpenRoundTripIsByteStable();
+    void problemActivationSelectsTheField();
+    void closingAskesAboutUnsavedChanges();
+    void recoveryCopyIsOfferedAfterACrash();
+    void recentFilesAreRemembered();
+    void resourceListModelIsConsistent();
 
     void translationForLocale_data();
     void translationForLocale();
@@ -87,6 +178,9 @@ void TestMainWindow::initTestCase()
 void TestMainWindow::init()
 {
     QSettings().clear();
+    const ccm::designer::RecoveryStore recovery;
+    for (const ccm::designer::RecoveryCopy &copy : recovery.list())
+        recovery.remove(copy.recoveryPath);
 }
 
 void TestMainWindow::paletteListsResourceTypes_data()
@@ -134,13 +228,18 @@ void TestMainWindow::paletteListsResourceTypes()
              qPrintable(QStringLiteral("only %1 painted pixels").arg(paintedPixels)));
 }
 
-void TestMainWindow::paletteIsInResourceTypesDock()
+void TestMainWindow::docksHoldTheViews()
 {
     const MainWindow window;
-    const QList<QDockWidget *> docks = window.findChildren<QDockWidget *>();
-    QCOMPARE(docks.size(), 1);
-    QCOMPARE(docks.constFirst()->windowTitle(), QStringLiteral("Resource Types"));
-    QCOMPARE(docks.constFirst()->widget(), window.resourcePalette());
+    QStringList titles;
+    for (const QDockWidget *dock : window.findChildren<QDockWidget *>())
+        titles.append(dock->windowTitle());
+    titles.sort();
+    QCOMPARE(titles, (QStringList {QStringLiteral("Problems"), QStringLiteral("Resource Types"),
+                                   QStringLiteral("Resources")}));
+    QCOMPARE(dock(window, "resourceTypesDock")->widget(), window.resourcePalette());
+    QCOMPARE(dock(window, "resourcesDock")->widget(), window.resourceList());
+    QCOMPARE(dock(window, "problemsDock")->widget(), window.problemsPanel());
 }
 
 void TestMainWindow::fileMenuShortcuts_data()
@@ -148,7 +247,10 @@ void TestMainWindow::fileMenuShortcuts_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QKeySequence>("shortcut");
 
+    QTest::newRow("new") << QStringLiteral("&New") << QKeySequence(Qt::CTRL | Qt::Key_N);
     QTest::newRow("open") << QStringLiteral("&Open…") << QKeySequence(Qt::CTRL | Qt::Key_O);
+    QTest::newRow("save") << QStringLiteral("&Save") << QKeySequence(Qt::CTRL | Qt::Key_S);
+    QTest::newRow("save as") << QStringLiteral("Save &As…") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S);
     QTest::newRow("quit") << QStringLiteral("&Quit") << QKeySequence(Qt::CTRL | Qt::Key_Q);
 }
 
@@ -200,11 +302,12 @@ void TestMainWindow::openFileShowsText()
     QVERIFY(writeFile(path, content));
 
     MainWindow window;
-    QCOMPARE(window.windowTitle(), QStringLiteral("CCM Designer"));
+    QCOMPARE(window.windowTitle(), QStringLiteral("untitled[*] — CCM Designer"));
     QVERIFY(window.openFile(path));
 
-    QCOMPARE(window.manifestView()->toPlainText(), QString::fromUtf8(content));
-    QVERIFY(window.manifestView()->isReadOnly());
+    QCOMPARE(window.yamlEditor()->toPlainText(), QString::fromUtf8(content));
+    QCOMPARE(window.document()->text(), QString::fromUtf8(content));
+    QVERIFY(!window.isWindowModified());
     QVERIFY(window.windowTitle().contains(fileName));
     QVERIFY(window.windowTitle().contains(QStringLiteral("CCM Designer")));
     QVERIFY(window.errorString().isEmpty());
@@ -236,10 +339,400 @@ void TestMainWindow::openFileFailureKeepsPreviousText()
 
     QVERIFY(!window.openFile(badPath));
 
-    QCOMPARE(window.manifestView()->toPlainText(), QString::fromUtf8(goodContent));
+    QCOMPARE(window.yamlEditor()->toPlainText(), QString::fromUtf8(goodContent));
     QCOMPARE(window.windowTitle(), titleBefore);
     QVERIFY2(window.errorString().contains(QDir::toNativeSeparators(badPath)), qPrintable(window.errorString()));
     QCOMPARE(window.statusBar()->currentMessage(), window.errorString());
+}
+
+void TestMainWindow::addEachTypeFromThePalette_data()
+{
+    QTest::addColumn<int>("row");
+    for (int row = 0; row < 7; ++row)
+        QTest::newRow(qPrintable(QString::number(row))) << row;
+}
+
+void TestMainWindow::addEachTypeFromThePalette()
+{
+    QFETCH(int, row);
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ResourcePalette *palette = window.resourcePalette();
+    QListWidgetItem *item = palette->item(row);
+    const QString type = item->data(ResourcePalette::TypeNameRole).toString();
+    palette->setFocus();
+    palette->setCurrentItem(item);
+    QTest::keyClick(palette, Qt::Key_Return);
+
+    const auto &blocks = window.document()->blocks();
+    QCOMPARE(blocks.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(blocks.front().type), type);
+    QCOMPARE(blocks.front().entries.size(), std::size_t(1));
+    QCOMPARE(window.selectedEntry(), (EntryRef {0, 0}));
+    QCOMPARE(window.propertyEditor()->type(), type);
+    const QString text = window.yamlEditor()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("- %1:").arg(type)), qPrintable(text));
+    const ccm::Diagnostics problems = ccm::validateManifestText(text.toStdString());
+    QVERIFY2(!ccm::hasErrors(problems), qPrintable(text));
+    QVERIFY(window.isWindowModified());
+
+    // A second one of the type goes into the same block with its own name.
+    emit palette->typeActivated(type);
+    QCOMPARE(blocks.size(), std::size_t(1));
+    QCOMPARE(blocks.front().entries.size(), std::size_t(2));
+    QVERIFY(blocks.front().entries[0].name != blocks.front().entries[1].name);
+    QVERIFY(!ccm::hasErrors(window.document()->diagnostics()));
+}
+
+void TestMainWindow::paletteDropAddsWhereDropped()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(openSite(window, dir));
+    ResourceListModel *model = window.resourceList()->model();
+    QMimeData data;
+    data.setData(ResourcePalette::mimeType(), QByteArrayLiteral("file"));
+    QVERIFY(model->canDropMimeData(&data, Qt::CopyAction, 1, 0, model->indexForBlock(1)));
+    QVERIFY(model->dropMimeData(&data, Qt::CopyAction, 1, 0, model->indexForBlock(1)));
+    const auto &entries = window.document()->blocks()[1].entries;
+    QCOMPARE(entries.size(), std::size_t(3));
+    QCOMPARE(entries[0].name, std::string("/etc/motd"));
+    QCOMPARE(entries[2].name, std::string("/etc/issue"));
+    QVERIFY(window.document()->text().contains(QStringLiteral("# the web server")));
+}
+
+void TestMainWindow::invalidModeShowsFieldErrorAndProblem()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSite(window, dir));
+    window.selectEntry({1, 0});
+    auto *mode = window.propertyEditor()->findChild<QWidget *>(QStringLiteral("mode"));
+    QVERIFY(mode);
+    auto *line = mode->findChild<QLineEdit *>();
+    QVERIFY(line);
+    line->setFocus();
+    line->selectAll();
+    QTest::keyClicks(line, QStringLiteral("999"));
+
+    auto *message = window.propertyEditor()->findChild<QLabel *>(QStringLiteral("mode-message"));
+    QVERIFY(message);
+    QTRY_VERIFY(message->isVisibleTo(window.propertyEditor()));
+    QVERIFY(!message->text().isEmpty());
+    const auto modeProblem = [&window] {
+        for (const ccm::Diagnostic &diagnostic : window.document()->diagnostics()) {
+            if (diagnostic.path.ends_with("/mode") && diagnostic.severity == ccm::Severity::Error)
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY(modeProblem());
+    QVERIFY(window.document()->text().contains(QStringLiteral("mode: \"999\"")));
+    QTRY_VERIFY(window.problemsPanel()->view()->model()->rowCount() > 0);
+    QVERIFY2(window.problemsPanel()->summaryText().contains(QStringLiteral("1 error")),
+             qPrintable(window.problemsPanel()->summaryText()));
+    // Still typing in the same field: the editor kept the focus and the cursor.
+    QCOMPARE(QApplication::focusWidget(), line);
+    QCOMPARE(line->text(), QStringLiteral("999"));
+}
+
+void TestMainWindow::yamlEditUpdatesTheForm()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSite(window, dir));
+    window.selectEntry({1, 0});
+    // Fields are looked up each time: the form may rebuild them.
+    const auto owner = [&window] {
+        auto *field = window.propertyEditor()->findChild<QWidget *>(QStringLiteral("owner"));
+        auto *line = field ? field->findChild<QLineEdit *>() : nullptr;
+        return line ? line->text() : QStringLiteral("(no field)");
+    };
+    QCOMPARE(owner(), QStringLiteral("root"));
+
+    ccm::designer::YamlEditor *yaml = window.yamlEditor();
+    QTextCursor cursor = yaml->document()->find(QStringLiteral("owner: root"));
+    QVERIFY(!cursor.isNull());
+    cursor.movePosition(QTextCursor::EndOfWord);
+    cursor.movePosition(QTextCursor::StartOfWord, QTextCursor::KeepAnchor);
+    yaml->setTextCursor(cursor);
+    yaml->setFocus();
+    QTest::keyClicks(yaml, QStringLiteral("www-data"));
+    QTRY_COMPARE(owner(), QStringLiteral("www-data"));
+    QVERIFY(window.document()->blocks()[1].entries[0].properties["owner"] == ccm::Json("www-data"));
+    QVERIFY(window.isWindowModified());
+}
+
+void TestMainWindow::selectingAResourceScrollsTheYaml()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSite(window, dir));
+    window.selectEntry({1, 1});
+    QCOMPARE(window.yamlEditor()->currentLine(), window.document()->lineOf({1, 1}));
+    QCOMPARE(window.propertyEditor()->findChild<QLineEdit *>(QStringLiteral("name"))->text(), QStringLiteral("/etc/issue"));
+}
+
+void TestMainWindow::yamlCursorSelectsTheResource()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSite(window, dir));
+    ccm::designer::YamlEditor *yaml = window.yamlEditor();
+    const int line = window.document()->lineOf({1, 1}) + 2;
+    QTextCursor cursor(yaml->document()->findBlockByNumber(line - 1));
+    yaml->setTextCursor(cursor);
+    QTRY_COMPARE(window.selectedEntry(), (EntryRef {1, 1}));
+    cursor = QTextCursor(yaml->document()->findBlockByNumber(window.document()->lineOf({0, 0})));
+    yaml->setTextCursor(cursor);
+    QTRY_COMPARE(window.selectedEntry(), (EntryRef {0, 0}));
+}
+
+void TestMainWindow::dragAndDropReorders()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(openSite(window, dir));
+    ResourceListModel *model = window.resourceList()->model();
+    std::unique_ptr<QMimeData> dragged(model->mimeData({model->indexFor({1, 1})}));
+    QVERIFY(dragged);
+    QVERIFY(model->dropMimeData(dragged.get(), Qt::MoveAction, 0, 0, model->indexForBlock(1)));
+    const QString text = window.document()->text();
+    QVERIFY(text.indexOf(QStringLiteral("/etc/issue")) < text.indexOf(QStringLiteral("/etc/motd")));
+    QCOMPARE(window.document()->blocks()[1].entries[0].name, std::string("/etc/issue"));
+    QVERIFY(text.contains(QStringLiteral("# the web server")));
+    // An entry dropped on a block of another type is refused.
+    std::unique_ptr<QMimeData> file(model->mimeData({model->indexFor({1, 0})}));
+    QVERIFY(!model->dropMimeData(file.get(), Qt::MoveAction, 0, 0, model->indexForBlock(0)));
+    QCOMPARE(window.document()->blocks()[0].entries.size(), std::size_t(1));
+}
+
+void TestMainWindow::undoRedoOfEachKindOfEdit()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSite(window, dir));
+    QAction *undo = window.findChild<QAction *>(QStringLiteral("undoAction"));
+    QAction *redo = window.findChild<QAction *>(QStringLiteral("redoAction"));
+    QVERIFY(undo && redo);
+    QStringList states {window.document()->text()};
+    const auto record = [&] {
+        QVERIFY(window.document()->text() != states.last());
+        states.append(window.document()->text());
+    };
+
+    // A form edit.
+    window.selectEntry({1, 0});
+    auto *owner = window.propertyEditor()->findChild<QWidget *>(QStringLiteral("owner"))->findChild<QLineEdit *>();
+    owner->setFocus();
+    owner->selectAll();
+    QTest::keyClicks(owner, QStringLiteral("nobody"));
+    QTRY_VERIFY(window.document()->text().contains(QStringLiteral("owner: nobody")));
+    record();
+    // Adding from the palette.
+    emit window.resourcePalette()->typeActivated(QStringLiteral("service"));
+    record();
+    // Duplicate, move and delete through the Edit menu's actions.
+    window.selectEntry({1, 0});
+    const auto action = [&window](const QString &text) {
+        for (QAction *candidate : window.findChildren<QAction *>()) {
+            if (candidate->text() == text)
+                return candidate;
+        }
+        return static_cast<QAction *>(nullptr);
+    };
+    action(QStringLiteral("D&uplicate Resource"))->trigger();
+    record();
+    action(QStringLiteral("Move Do&wn"))->trigger();
+    record();
+    action(QStringLiteral("&Delete Resource"))->trigger();
+    record();
+    // The manifest's settings.
+    emit window.settingsEditor()->messagesEdited(QStringLiteral("Starting"), QString());
+    record();
+    // Typing in the YAML view.
+    ccm::designer::YamlEditor *yaml = window.yamlEditor();
+    QTextCursor cursor(yaml->document());
+    cursor.movePosition(QTextCursor::End);
+    yaml->setTextCursor(cursor);
+    yaml->setFocus();
+    QTest::keyClicks(yaml, QStringLiteral("# done\n"));
+    QTRY_VERIFY(window.document()->text().endsWith(QStringLiteral("# done\n")));
+    record();
+
+    for (qsizetype state = states.size() - 2; state >= 0; --state) {
+        QVERIFY(undo->isEnabled());
+        undo->trigger();
+        QCOMPARE(window.document()->text(), states[state]);
+        QCOMPARE(yaml->toPlainText(), states[state]);
+    }
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(!window.isWindowModified());
+    for (qsizetype state = 1; state < states.size(); ++state) {
+        redo->trigger();
+        QCOMPARE(window.document()->text(), states[state]);
+    }
+    QVERIFY(window.isWindowModified());
+}
+
+void TestMainWindow::saveOpenRoundTripIsByteStable()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    QString original;
+    QVERIFY(openSite(window, dir, &original));
+    const QString copy = dir.filePath(QStringLiteral("copy.yaml"));
+    QVERIFY(window.saveFile(copy));
+    QFile saved(copy);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), kSite);
+    saved.close();
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("copy.yaml")));
+
+    // An edit and its undo leave the bytes as they were.
+    window.document()->setProperty({1, 0}, "mode", ccm::Json("0600"));
+    QVERIFY(window.isWindowModified());
+    window.document()->undoStack()->undo();
+    QVERIFY(!window.isWindowModified());
+    QVERIFY(window.saveFile(copy));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), kSite);
+    saved.close();
+
+    MainWindow reopened;
+    QVERIFY(reopened.openFile(copy));
+    QCOMPARE(reopened.document()->text().toUtf8(), kSite);
+}
+
+void TestMainWindow::problemActivationSelectsTheField()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.yaml"));
+    QByteArray bad = kSite;
+    bad.replace("welcome\\n\"\n            owner: root\n            group: root\n            mode: \"0644\"",
+                "welcome\\n\"\n            owner: root\n            group: root\n            mode: \"999\"");
+    QVERIFY(bad != kSite);
+    QVERIFY(writeFile(path, bad));
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(window.openFile(path));
+    QTreeView *problems = window.problemsPanel()->view();
+    QVERIFY(problems->model()->rowCount() > 0);
+    problems->setFocus();
+    problems->setCurrentIndex(problems->model()->index(0, 0));
+    QTest::keyClick(problems, Qt::Key_Return);
+    QCOMPARE(window.selectedEntry(), (EntryRef {1, 1}));
+    QWidget *mode = window.propertyEditor()->findChild<QWidget *>(QStringLiteral("mode"));
+    QTRY_VERIFY(mode->isAncestorOf(QApplication::focusWidget()));
+}
+
+void TestMainWindow::closingAskesAboutUnsavedChanges()
+{
+    QTemporaryDir dir;
+    QString path;
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSite(window, dir, &path));
+    window.document()->setProperty({1, 0}, "mode", ccm::Json("0600"));
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("site.yaml[*]")));
+    QVERIFY(window.isWindowModified());
+
+    answerNextMessageBox(QMessageBox::Cancel);
+    QVERIFY(!window.close());
+    QVERIFY(window.isVisible());
+
+    answerNextMessageBox(QMessageBox::Save);
+    QVERIFY(window.close());
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("mode: \"0600\""));
+}
+
+void TestMainWindow::recoveryCopyIsOfferedAfterACrash()
+{
+    QTemporaryDir dir;
+    QString path;
+    QString edited;
+    {
+        MainWindow crashed;
+        crashed.setAutosaveDelay(0);
+        QVERIFY(openSite(crashed, dir, &path));
+        crashed.document()->setProperty({1, 0}, "owner", ccm::Json("daemon"));
+        edited = crashed.document()->text();
+        QTRY_COMPARE(ccm::designer::RecoveryStore().list().size(), 1);
+        // Destroyed without closing, as a crash leaves it.
+    }
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    answerNextMessageBox(QMessageBox::Yes);
+    window.offerRecovery();
+    QCOMPARE(window.document()->text(), edited);
+    QCOMPARE(window.document()->filePath(), path);
+    QVERIFY(window.isWindowModified());
+    // The file on disk is untouched until the user saves.
+    QFile original(path);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QCOMPARE(original.readAll(), kSite);
+
+    answerNextMessageBox(QMessageBox::Discard);
+    QVERIFY(window.close());
+    QCOMPARE(ccm::designer::RecoveryStore().list().size(), 0);
+}
+
+void TestMainWindow::recentFilesAreRemembered()
+{
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first.yaml"));
+    const QString second = dir.filePath(QStringLiteral("second.yaml"));
+    QVERIFY(writeFile(first, "data: {a: 1}\n"));
+    QVERIFY(writeFile(second, "data: {b: 2}\n"));
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(first));
+        QVERIFY(window.openFile(second));
+    }
+    MainWindow window;
+    auto *menu = window.findChild<QMenu *>(QStringLiteral("recentFilesMenu"));
+    QVERIFY(menu);
+    QVERIFY(menu->actions().size() >= 2);
+    QVERIFY(menu->actions()[0]->text().endsWith(QDir::toNativeSeparators(second)));
+    QVERIFY(menu->actions()[1]->text().endsWith(QDir::toNativeSeparators(first)));
+    menu->actions()[1]->trigger();
+    QCOMPARE(window.document()->filePath(), first);
+    QCOMPARE(window.yamlEditor()->toPlainText(), QStringLiteral("data: {a: 1}\n"));
+}
+
+void TestMainWindow::resourceListModelIsConsistent()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    QAbstractItemModelTester sourceTester(window.resourceList()->model(),
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(window.resourceList()->view()->model(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(openSite(window, dir));
+    emit window.resourcePalette()->typeActivated(QStringLiteral("exec"));
+    window.resourceList()->filterEdit()->setText(QStringLiteral("motd"));
+    QCOMPARE(window.resourceList()->view()->model()->rowCount(), 1);
+    window.selectEntry({1, 1});
+    QCOMPARE(window.resourceList()->filterEdit()->text(), QString());
+    window.document()->moveEntry({1, 1}, 1, 0);
+    window.document()->removeEntry({0, 0});
+    QCOMPARE(window.resourceList()->model()->rowCount(), 2);
 }
 
 void TestMainWindow::translationForLocale_data()
@@ -249,8 +742,10 @@ void TestMainWindow::translationForLocale_data()
     QTest::addColumn<QStringList>("expectedMenus");
     QTest::addColumn<QString>("dockTitle");
 
-    const QStringList german{QStringLiteral("&Datei"), QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
-    const QStringList english{QStringLiteral("&File"), QStringLiteral("&View"), QStringLiteral("&Help")};
+    const QStringList german{QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"), QStringLiteral("&Ansicht"),
+                             QStringLiteral("&Hilfe")};
+    const QStringList english{QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&View"),
+                              QStringLiteral("&Help")};
 
     QTest::newRow("de_DE") << QStringLiteral("de_DE") << true << german << QStringLiteral("Ressourcentypen");
     QTest::newRow("de_AT") << QStringLiteral("de_AT") << true << german << QStringLiteral("Ressourcentypen");
@@ -277,7 +772,7 @@ void TestMainWindow::translationForLocale()
 
     const MainWindow window;
     QCOMPARE(menuTitles(window), expectedMenus);
-    QCOMPARE(window.findChild<QDockWidget *>()->windowTitle(), dockTitle);
+    QCOMPARE(dock(window, "resourceTypesDock")->windowTitle(), dockTitle);
 }
 
 void TestMainWindow::geometryAndDockStatePersist()
@@ -289,13 +784,14 @@ void TestMainWindow::geometryAndDockStatePersist()
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.resize(size);
         QTRY_COMPARE(window.size(), size);
-        window.findChild<QDockWidget *>()->hide();
+        dock(window, "problemsDock")->hide();
         window.close();
     }
 
     MainWindow restored;
     QCOMPARE(restored.size(), size);
-    QVERIFY(restored.findChild<QDockWidget *>()->isHidden());
+    QVERIFY(dock(restored, "problemsDock")->isHidden());
+    QVERIFY(!dock(restored, "resourcesDock")->isHidden());
 }
 
 QTEST_MAIN(TestMainWindow)
