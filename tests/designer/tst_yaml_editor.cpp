@@ -2,11 +2,14 @@
 #include "yaml_editor.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QHelpEvent>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextBlock>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 using ccm::designer::YamlEditor;
@@ -54,6 +57,7 @@ private slots:
     void underlineColoursFollowPalette();
     void diagnosticOutsideTextIsClamped();
     void messagesAtPosition();
+    void toolTipShowsMessages();
     void goToLineMovesAndFocuses();
     void highlightLinesMarksWholeLines();
     void undoReachesWindowAction();
@@ -180,6 +184,28 @@ void TestYamlEditor::messagesAtPosition()
     QVERIFY(editor.diagnosticMessagesAt(9, 1).isEmpty());
 }
 
+void TestYamlEditor::toolTipShowsMessages()
+{
+    YamlEditor editor;
+    editor.resize(400, 200);
+    editor.setManifestText(QStringLiteral("mode: 999\nname: x"));
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "bad mode", 1, 7)});
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    QTextCursor cursor(editor.document());
+    cursor.setPosition(7);
+    const QPoint onError = editor.cursorRect(cursor).center();
+    QHelpEvent help(QEvent::ToolTip, onError, editor.viewport()->mapToGlobal(onError));
+    QApplication::sendEvent(editor.viewport(), &help);
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("bad mode"));
+
+    cursor.setPosition(12);
+    const QPoint elsewhere = editor.cursorRect(cursor).center();
+    QHelpEvent away(QEvent::ToolTip, elsewhere, editor.viewport()->mapToGlobal(elsewhere));
+    QApplication::sendEvent(editor.viewport(), &away);
+    QTRY_VERIFY(!QToolTip::isVisible());
+}
+
 void TestYamlEditor::goToLineMovesAndFocuses()
 {
     QWidget window;
@@ -236,6 +262,13 @@ void TestYamlEditor::undoReachesWindowAction()
     QTest::keySequence(editor, QKeySequence::Undo);
     QCOMPARE(triggered.count(), 1);
     QCOMPARE(editor->toPlainText(), QStringLiteral("abc"));
+
+    auto *redo = new QAction(&window);
+    redo->setShortcut(QKeySequence::Redo);
+    window.addAction(redo);
+    QSignalSpy redone(redo, &QAction::triggered);
+    QTest::keySequence(editor, QKeySequence::Redo);
+    QCOMPARE(redone.count(), 1);
 }
 
 void TestYamlEditor::tabInsertsTwoSpaces()
