@@ -58,6 +58,7 @@ private slots:
     void diagnosticOutsideTextIsClamped();
     void messagesAtPosition();
     void toolTipShowsMessages();
+    void gutterMarksProblemLines();
     void goToLineMovesAndFocuses();
     void highlightLinesMarksWholeLines();
     void undoReachesWindowAction();
@@ -204,6 +205,48 @@ void TestYamlEditor::toolTipShowsMessages()
     QHelpEvent away(QEvent::ToolTip, elsewhere, editor.viewport()->mapToGlobal(elsewhere));
     QApplication::sendEvent(editor.viewport(), &away);
     QTRY_VERIFY(!QToolTip::isVisible());
+}
+
+void TestYamlEditor::gutterMarksProblemLines()
+{
+    YamlEditor editor;
+    QPalette light;
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    editor.setPalette(light);
+    editor.resize(400, 200);
+    editor.setManifestText(QStringLiteral("a: 1\nb: 2\nc: 3"));
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "broken", 2, 1)});
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    const QColor marker = underlines(editor).at(0).format.underlineColor();
+
+    // The gutter is the strip left of the viewport; look for the marker's colour on each line.
+    const QImage image = editor.grab().toImage();
+    const auto lineHasMarker = [&](int line) {
+        QTextCursor cursor(editor.document()->findBlockByNumber(line - 1));
+        const QRect rect = editor.cursorRect(cursor).translated(editor.viewport()->pos());
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            for (int x = editor.contentsRect().left(); x < editor.viewport()->x(); ++x) {
+                if (image.pixelColor(x * image.devicePixelRatio(), y * image.devicePixelRatio()) == marker)
+                    return true;
+            }
+        }
+        return false;
+    };
+    QVERIFY(lineHasMarker(2));
+    QVERIFY(!lineHasMarker(1));
+    QVERIFY(!lineHasMarker(3));
+
+    QTextCursor second(editor.document()->findBlockByNumber(1));
+    const QPoint inGutter(
+        editor.contentsRect().left() + 2, editor.cursorRect(second).center().y() + editor.viewport()->y());
+    QWidget *gutter = editor.childAt(inGutter);
+    QVERIFY(gutter != nullptr && gutter != editor.viewport());
+    const QPoint local = gutter->mapFrom(&editor, inGutter);
+    QHelpEvent help(QEvent::ToolTip, local, gutter->mapToGlobal(local));
+    QApplication::sendEvent(gutter, &help);
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("broken"));
 }
 
 void TestYamlEditor::goToLineMovesAndFocuses()
