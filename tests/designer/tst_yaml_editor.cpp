@@ -168,9 +168,19 @@ void TestYamlEditor::diagnosticOutsideTextIsClamped()
     YamlEditor editor;
     editor.setManifestText(QStringLiteral("a: b\nc: d"));
     editor.setDiagnostics({diagnostic(ccm::Severity::Error, "past the end", 40, 99)});
-    const auto selections = underlines(editor);
+    auto selections = underlines(editor);
     QCOMPARE(selections.size(), 1);
     QCOMPARE(selections.at(0).cursor.selectedText(), QStringLiteral("c: d"));
+
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "negative", 1, -5)});
+    selections = underlines(editor);
+    QCOMPARE(selections.size(), 1);
+    QCOMPARE(selections.at(0).cursor.selectedText(), QStringLiteral("a: b"));
+
+    editor.setManifestText(QString());
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "empty text", 3, 3)});
+    QCOMPARE(underlines(editor).size(), 1);
+    QVERIFY(editor.diagnosticMessagesAt(1, 1).isEmpty());
 }
 
 void TestYamlEditor::messagesAtPosition()
