@@ -12,7 +12,9 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace ccm::designer {
 
@@ -128,7 +130,20 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
 
 void ProblemsPanel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName)
 {
+    // Validation runs after every edit; the selected problem stays selected while it still exists.
+    std::optional<Diagnostic> selected;
+    const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
+    if (current.isValid())
+        selected = m_model->diagnostic(current.row());
     m_model->setDiagnostics(diagnostics, fileName);
+    if (selected) {
+        const auto found = std::find(diagnostics.begin(), diagnostics.end(), *selected);
+        if (found != diagnostics.end()) {
+            const QModelIndex index
+                = m_proxy->mapFromSource(m_model->index(static_cast<int>(found - diagnostics.begin()), 0));
+            m_view->setCurrentIndex(index);
+        }
+    }
     updateSummary();
 }
 

@@ -58,6 +58,7 @@ private slots:
     void sortsByColumn();
     void doubleClickActivates();
     void enterActivates();
+    void selectionSurvivesUpdate();
 };
 
 void TestProblemsPanel::modelPassesTester()
@@ -191,6 +192,24 @@ void TestProblemsPanel::enterActivates()
     QTest::keyClick(view, Qt::Key_Return);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).value<ccm::Diagnostic>().message, std::string("unused data"));
+}
+
+void TestProblemsPanel::selectionSurvivesUpdate()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    QTreeView *view = panel.view();
+    view->setCurrentIndex(view->model()->index(2, 0));
+    const QString selected = view->currentIndex().siblingAtColumn(ProblemsModel::MessageColumn).data().toString();
+    QCOMPARE(selected, QStringLiteral("unknown property"));
+
+    ccm::Diagnostics updated = sample();
+    updated.insert(updated.begin(), diagnostic(ccm::Severity::Error, "new", 1, 1));
+    panel.setDiagnostics(updated, QStringLiteral("m.yaml"));
+    QCOMPARE(view->currentIndex().siblingAtColumn(ProblemsModel::MessageColumn).data().toString(), selected);
+
+    panel.setDiagnostics({diagnostic(ccm::Severity::Error, "other", 1, 1)}, QStringLiteral("m.yaml"));
+    QVERIFY(!view->currentIndex().isValid());
 }
 
 QTEST_MAIN(TestProblemsPanel)
