@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_settings_editor.h"
 
+#include "expression.h"
 #include "json_tree_editor.h"
+#include "template_string.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -10,6 +13,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -24,6 +28,19 @@ const QStringList &mergeModes()
 {
     static const QStringList modes {QStringLiteral("first"), QStringLiteral("deep")};
     return modes;
+}
+
+// The first expression of an order entry that does not parse, described for a tooltip.
+QString templateProblem(const QString &entry)
+{
+    for (const TemplateSegment &segment : scanTemplate(entry.toStdString())) {
+        if (segment.kind != TemplateSegment::Kind::Expression)
+            continue;
+        const auto parsed = Expression::parse(segment.text);
+        if (!parsed)
+            return QString::fromStdString(parsed.error().describe());
+    }
+    return {};
 }
 
 QString fromOptional(const std::optional<std::string> &text)
@@ -98,11 +115,12 @@ QWidget *ManifestSettingsEditor::createHierarchyPage()
         if (m_updating)
             return;
         // An entry edited to nothing is dropped: an empty name never matches an override.
-        if (item->text().trimmed().isEmpty()) {
-            const bool wasUpdating = std::exchange(m_updating, true);
+        const bool wasUpdating = std::exchange(m_updating, true);
+        if (item->text().trimmed().isEmpty())
             delete item;
-            m_updating = wasUpdating;
-        }
+        else
+            markOrderEntry(item);
+        m_updating = wasUpdating;
         emitHierarchy();
     });
     connect(m_merge, &QComboBox::currentIndexChanged, this, [this] {
@@ -190,6 +208,7 @@ void ManifestSettingsEditor::showHierarchy(const std::optional<ccm::Hierarchy> &
         for (const std::string &entry : *hierarchy->order) {
             auto *item = new QListWidgetItem(QString::fromStdString(entry), m_order);
             item->setFlags(item->flags() | Qt::ItemIsEditable);
+            markOrderEntry(item);
         }
     }
     if (row >= 0 && m_order->count() > 0)
@@ -225,6 +244,18 @@ std::optional<ccm::Hierarchy> ManifestSettingsEditor::editedHierarchy() const
     if (!hierarchy.order && !hierarchy.merge)
         return std::nullopt;
     return hierarchy;
+}
+
+void ManifestSettingsEditor::markOrderEntry(QListWidgetItem *item)
+{
+    const QString problem = templateProblem(item->text());
+    if (problem.isEmpty()) {
+        item->setIcon(QIcon());
+        item->setToolTip(QString());
+    } else {
+        item->setIcon(QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        item->setToolTip(tr("Template error: %1").arg(problem));
+    }
 }
 
 void ManifestSettingsEditor::emitHierarchy()

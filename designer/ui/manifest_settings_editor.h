@@ -10,6 +10,7 @@
 class QComboBox;
 class QLineEdit;
 class QListWidget;
+class QListWidgetItem;
 class QPushButton;
 class QTabWidget;
 
@@ -63,6 +64,7 @@ private:
     QWidget *createHierarchyPage();
     QWidget *createRunPage();
     void showHierarchy(const std::optional<ccm::Hierarchy> &hierarchy);
+    void markOrderEntry(QListWidgetItem *item);
     void emitHierarchy();
     void emitMessages();
     void emitFailOnError();

@@ -68,6 +68,7 @@ private slots:
     void hierarchyOrderEdits();
     void hierarchyItemEdit();
     void mergeModeEdits();
+    void brokenTemplateInOrderIsMarked();
     void unknownMergeModeIsShown();
     void messagesEmitOnEditingFinished();
     void failOnErrorTriState();
@@ -178,6 +179,22 @@ void TestManifestSettingsEditor::hierarchyItemEdit()
     editor.orderList()->item(1)->setText(QStringLiteral("  "));
     QCOMPARE(editor.orderList()->count(), 1);
     QCOMPARE(lastHierarchy(spy)->order->size(), std::size_t(1));
+}
+
+void TestManifestSettingsEditor::brokenTemplateInOrderIsMarked()
+{
+    ManifestSettingsEditor editor;
+    Manifest manifest;
+    manifest.hierarchy = Hierarchy {std::vector<std::string> {"os:{{ lookup('facts.os') }}", "x:{{ lookup( }}"}, {}};
+    editor.setManifest(manifest);
+    QVERIFY(editor.orderList()->item(0)->toolTip().isEmpty());
+    QVERIFY(editor.orderList()->item(0)->icon().isNull());
+    QVERIFY(editor.orderList()->item(1)->toolTip().startsWith(QStringLiteral("Template error: ")));
+    QVERIFY(!editor.orderList()->item(1)->icon().isNull());
+    QSignalSpy spy(&editor, &ManifestSettingsEditor::hierarchyEdited);
+    editor.orderList()->item(1)->setText(QStringLiteral("x:{{ lookup('data.x') }}"));
+    QVERIFY(editor.orderList()->item(1)->toolTip().isEmpty());
+    QCOMPARE(spy.count(), 1);
 }
 
 void TestManifestSettingsEditor::mergeModeEdits()
