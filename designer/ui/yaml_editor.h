@@ -74,6 +74,7 @@ private:
     };
 
     int gutterWidth() const;
+    int gutterPadding() const;
     void paintGutter(QPaintEvent *event);
     void updateGutterGeometry();
     void rebuildExtraSelections();

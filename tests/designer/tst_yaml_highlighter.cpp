@@ -109,6 +109,8 @@ void TestYamlHighlighter::formats_data()
     QTest::newRow("template in block body")
         << QStringLiteral("content: |\n  port {{ data.port }}") << 1 << 9 << Token::Template;
     QTest::newRow("flow key") << QStringLiteral("m: {a: 1, b: 2}") << 0 << 4 << Token::Key;
+    QTest::newRow("flow quoted") << QStringLiteral("l: ['a b', c]") << 0 << 5 << Token::String;
+    QTest::newRow("flow template") << QStringLiteral("l: ['os:${ x }', c]") << 0 << 9 << Token::Template;
     QTest::newRow("flow number") << QStringLiteral("l: [1, 2]") << 0 << 4 << Token::Constant;
 }
 
