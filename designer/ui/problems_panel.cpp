@@ -103,6 +103,9 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     m_view->header()->setSectionResizeMode(ProblemsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(ProblemsModel::LocationColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(ProblemsModel::PathColumn, QHeaderView::Interactive);
+    // Property paths are long; give them room for a typical resource pointer and elide the rest.
+    m_view->header()->resizeSection(ProblemsModel::PathColumn, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 40);
+    m_view->setTextElideMode(Qt::ElideMiddle);
 
     m_filter->addItem(tr("All"), static_cast<int>(Filter::All));
     m_filter->addItem(tr("Errors"), static_cast<int>(Filter::Errors));
@@ -112,6 +115,7 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     filterLabel->setBuddy(m_filter);
 
     auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 3, 6, 0);
     bar->addWidget(m_summary, 1);
     bar->addWidget(filterLabel);
     bar->addWidget(m_filter);
