@@ -278,14 +278,16 @@ void YamlEditor::indentNewLine()
     int indent = 0;
     while (indent < before.size() && before.at(indent) == QLatin1Char(' '))
         ++indent;
+    // Continue at the column of the line's content, past any list dashes, so that the next key
+    // belongs to the same map; one level deeper after a key that opens a map or a block scalar.
+    int content = indent;
+    while (content < before.size() && before.at(content) == QLatin1Char('-')
+        && (content + 1 == before.size() || before.at(content + 1) == QLatin1Char(' ')))
+        content += 2;
     const QString trimmed = before.trimmed();
-    // A key opening a map or block scalar, or a bare dash, continues one level deeper.
-    if (trimmed.endsWith(QLatin1Char(':')) || trimmed.endsWith(QLatin1Char('|')) || trimmed.endsWith(QLatin1Char('>'))
-        || trimmed == QLatin1String("-"))
-        indent += 2;
-    else if (trimmed.startsWith(QLatin1String("- ")))
-        indent += 2;
-    cursor.insertText(QLatin1Char('\n') + QString(indent, QLatin1Char(' ')));
+    if (trimmed.endsWith(QLatin1Char(':')) || trimmed.endsWith(QLatin1Char('|')) || trimmed.endsWith(QLatin1Char('>')))
+        content += 2;
+    cursor.insertText(QLatin1Char('\n') + QString(content, QLatin1Char(' ')));
     setTextCursor(cursor);
     ensureCursorVisible();
 }

@@ -343,6 +343,20 @@ void TestYamlEditor::enterKeepsAndDeepensIndent()
     QTest::keyClick(&editor, Qt::Key_Return);
     QTest::keyClicks(&editor, QStringLiteral("name: x"));
     QCOMPARE(editor.toPlainText(), QStringLiteral("data:\n  port: 1\n  name: x"));
+
+    editor.setManifestText(QString());
+    QTest::keyClicks(&editor, QStringLiteral("- package:"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("- nginx:"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("ensure: present"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("content: |"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("text"));
+    QCOMPARE(editor.toPlainText(),
+        QStringLiteral("- package:\n    - nginx:\n        ensure: present\n        content: |\n"
+                       "          text"));
 }
 
 void TestYamlEditor::cursorLineChangedOnMove()
