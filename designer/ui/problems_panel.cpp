@@ -190,10 +190,12 @@ void ProblemsPanel::updateSummary()
 {
     int errors = 0;
     int warnings = 0;
+    int notes = 0;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const Severity severity = m_model->diagnostic(row).severity;
         errors += severity == Severity::Error ? 1 : 0;
         warnings += severity == Severity::Warning ? 1 : 0;
+        notes += severity == Severity::Info ? 1 : 0;
     }
     QStringList parts;
     // Two messages per count rather than "%n error(s)": without an English plural translation
@@ -202,6 +204,8 @@ void ProblemsPanel::updateSummary()
         parts.append(errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors));
     if (warnings > 0)
         parts.append(warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    if (notes > 0)
+        parts.append(notes == 1 ? tr("1 note") : tr("%1 notes").arg(notes));
     const QString text = parts.isEmpty() ? tr("No problems") : parts.join(tr(", "));
     m_summary->setText(text);
     if (text != m_summaryText) {
