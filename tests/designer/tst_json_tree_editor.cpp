@@ -63,6 +63,7 @@ private slots:
     void setSameValueDoesNotRebuild();
     void editThroughDelegate();
     void listRoot();
+    void keyboardShortcuts();
 };
 
 void TestJsonTreeEditor::showsValue()
@@ -297,6 +298,40 @@ void TestJsonTreeEditor::listRoot()
     editor.tree()->setCurrentItem(editor.tree()->topLevelItem(0));
     editor.addSibling();
     COMPARE_JSON(lastEmitted(spy), Json::parse(R"(["a", "", {"b": 1}])"));
+}
+
+void TestJsonTreeEditor::keyboardShortcuts()
+{
+    JsonTreeEditor editor;
+    editor.setValue(sample());
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowActive(&editor));
+    QTreeWidget *tree = editor.tree();
+    tree->setFocus();
+    QTRY_VERIFY(tree->hasFocus());
+    QSignalSpy spy(&editor, &JsonTreeEditor::valueEdited);
+
+    tree->setCurrentItem(find(editor, QStringLiteral("extra")));
+    QTest::keyClick(tree, Qt::Key_Delete);
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(!lastEmitted(spy).contains("extra"));
+
+    tree->setCurrentItem(find(editor, QStringLiteral("limits")));
+    QTest::keyClick(tree, Qt::Key_Insert, Qt::ControlModifier);
+    QCOMPARE(spy.count(), 2);
+    COMPARE_JSON(lastEmitted(spy).at("limits"), Json::parse(R"({"cpu": 1.5, "key": ""})"));
+
+    // The new entry's key is being edited: typing names it, Delete edits the text.
+    auto *line = tree->findChild<QLineEdit *>();
+    QVERIFY(line);
+    QTRY_VERIFY(line->hasFocus());
+    line->selectAll();
+    QTest::keyClicks(line, QStringLiteral("memx"));
+    QTest::keyClick(line, Qt::Key_Left);
+    QTest::keyClick(line, Qt::Key_Delete);
+    QTest::keyClick(line, Qt::Key_Return);
+    QTRY_COMPARE(spy.count(), 3);
+    COMPARE_JSON(lastEmitted(spy).at("limits"), Json::parse(R"({"cpu": 1.5, "mem": ""})"));
 }
 
 QTEST_MAIN(TestJsonTreeEditor)
