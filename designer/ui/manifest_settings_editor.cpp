@@ -5,6 +5,7 @@
 #include "json_tree_editor.h"
 #include "template_string.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
@@ -105,6 +106,23 @@ QWidget *ManifestSettingsEditor::createHierarchyPage()
     form->addRow(orderLabel, orderRow);
     form->addRow(tr("&Merge:"), m_merge);
     page->setLayout(form);
+
+    // The list's own keys: Insert adds, Delete removes, Ctrl+Up and Ctrl+Down move the entry.
+    const auto listShortcut = [this](const QKeySequence &keys, auto slot) {
+        auto *action = new QAction(m_order);
+        action->setShortcut(keys);
+        action->setShortcutContext(Qt::WidgetShortcut);
+        m_order->addAction(action);
+        connect(action, &QAction::triggered, this, slot);
+    };
+    listShortcut(QKeySequence(Qt::Key_Insert), [this] { addOrderEntry(); });
+    listShortcut(QKeySequence::Delete, [this] { removeOrderEntry(); });
+    listShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { moveOrderEntry(-1); });
+    listShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { moveOrderEntry(1); });
+    m_addOrder->setToolTip(tr("Add an entry to the order (Insert)"));
+    m_removeOrder->setToolTip(tr("Remove the selected entry (Delete)"));
+    m_upOrder->setToolTip(tr("Move the selected entry up (Ctrl+Up)"));
+    m_downOrder->setToolTip(tr("Move the selected entry down (Ctrl+Down)"));
 
     connect(m_addOrder, &QPushButton::clicked, this, &ManifestSettingsEditor::addOrderEntry);
     connect(m_removeOrder, &QPushButton::clicked, this, &ManifestSettingsEditor::removeOrderEntry);

@@ -67,6 +67,7 @@ private slots:
     void overridesEditEmits();
     void hierarchyOrderEdits();
     void hierarchyItemEdit();
+    void hierarchyKeyboard();
     void mergeModeEdits();
     void brokenTemplateInOrderIsMarked();
     void unknownMergeModeIsShown();
@@ -166,6 +167,28 @@ void TestManifestSettingsEditor::hierarchyOrderEdits()
         editor.removeOrderEntry();
     }
     QVERIFY(!lastHierarchy(spy).has_value());
+}
+
+void TestManifestSettingsEditor::hierarchyKeyboard()
+{
+    ManifestSettingsEditor editor;
+    editor.setManifest(sample());
+    editor.show();
+    editor.tabs()->setCurrentIndex(1);
+    QVERIFY(QTest::qWaitForWindowActive(&editor));
+    QListWidget *list = editor.orderList();
+    list->setFocus();
+    QTRY_VERIFY(list->hasFocus());
+    list->setCurrentRow(1);
+    QSignalSpy spy(&editor, &ManifestSettingsEditor::hierarchyEdited);
+    QTest::keyClick(list, Qt::Key_Up, Qt::ControlModifier);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(orderOf(editor).first(), QStringLiteral("default"));
+    QTest::keyClick(list, Qt::Key_Down, Qt::ControlModifier);
+    QCOMPARE(orderOf(editor).last(), QStringLiteral("default"));
+    QTest::keyClick(list, Qt::Key_Delete);
+    QCOMPARE(orderOf(editor), QStringList({QStringLiteral("os:{{ lookup('facts.os') }}")}));
+    QCOMPARE(spy.count(), 3);
 }
 
 void TestManifestSettingsEditor::hierarchyItemEdit()
