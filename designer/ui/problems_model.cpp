@@ -67,7 +67,7 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
             case Severity::Warning:
                 return tr("Warning");
             case Severity::Info:
-                return tr("Information");
+                return tr("Note");
             }
         }
         if (role == Qt::DecorationRole) {

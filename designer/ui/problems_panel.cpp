@@ -12,7 +12,9 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace ccm::designer {
 
@@ -101,6 +103,9 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     m_view->header()->setSectionResizeMode(ProblemsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(ProblemsModel::LocationColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(ProblemsModel::PathColumn, QHeaderView::Interactive);
+    // Property paths are long; give them room for a typical resource pointer and elide the rest.
+    m_view->header()->resizeSection(ProblemsModel::PathColumn, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 40);
+    m_view->setTextElideMode(Qt::ElideMiddle);
 
     m_filter->addItem(tr("All"), static_cast<int>(Filter::All));
     m_filter->addItem(tr("Errors"), static_cast<int>(Filter::Errors));
@@ -110,6 +115,7 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     filterLabel->setBuddy(m_filter);
 
     auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 3, 6, 0);
     bar->addWidget(m_summary, 1);
     bar->addWidget(filterLabel);
     bar->addWidget(m_filter);
@@ -128,7 +134,20 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
 
 void ProblemsPanel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName)
 {
+    // Validation runs after every edit; the selected problem stays selected while it still exists.
+    std::optional<Diagnostic> selected;
+    const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
+    if (current.isValid())
+        selected = m_model->diagnostic(current.row());
     m_model->setDiagnostics(diagnostics, fileName);
+    if (selected) {
+        const auto found = std::find(diagnostics.begin(), diagnostics.end(), *selected);
+        if (found != diagnostics.end()) {
+            const QModelIndex index
+                = m_proxy->mapFromSource(m_model->index(static_cast<int>(found - diagnostics.begin()), 0));
+            m_view->setCurrentIndex(index);
+        }
+    }
     updateSummary();
 }
 
@@ -171,10 +190,12 @@ void ProblemsPanel::updateSummary()
 {
     int errors = 0;
     int warnings = 0;
+    int notes = 0;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const Severity severity = m_model->diagnostic(row).severity;
         errors += severity == Severity::Error ? 1 : 0;
         warnings += severity == Severity::Warning ? 1 : 0;
+        notes += severity == Severity::Info ? 1 : 0;
     }
     QStringList parts;
     // Two messages per count rather than "%n error(s)": without an English plural translation
@@ -183,6 +204,8 @@ void ProblemsPanel::updateSummary()
         parts.append(errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors));
     if (warnings > 0)
         parts.append(warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    if (notes > 0)
+        parts.append(notes == 1 ? tr("1 note") : tr("%1 notes").arg(notes));
     const QString text = parts.isEmpty() ? tr("No problems") : parts.join(tr(", "));
     m_summary->setText(text);
     if (text != m_summaryText) {

@@ -26,10 +26,11 @@ public:
 
     explicit ProblemsPanel(QWidget *parent = nullptr);
 
-    /// Shows `diagnostics`; locations read "fileName:line:col".
+    /// Shows `diagnostics`; locations read "fileName:line:col". The selected problem stays selected
+    /// when it is among the new ones.
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
 
-    /// "2 errors, 1 warning", or "No problems".
+    /// "2 errors, 1 warning", with notes counted when there are any, or "No problems".
     [[nodiscard]] QString summaryText() const;
 
     [[nodiscard]] Filter filter() const;

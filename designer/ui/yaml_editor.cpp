@@ -278,14 +278,16 @@ void YamlEditor::indentNewLine()
     int indent = 0;
     while (indent < before.size() && before.at(indent) == QLatin1Char(' '))
         ++indent;
+    // Continue at the column of the line's content, past any list dashes, so that the next key
+    // belongs to the same map; one level deeper after a key that opens a map or a block scalar.
+    int content = indent;
+    while (content < before.size() && before.at(content) == QLatin1Char('-')
+        && (content + 1 == before.size() || before.at(content + 1) == QLatin1Char(' ')))
+        content += 2;
     const QString trimmed = before.trimmed();
-    // A key opening a map or block scalar, or a bare dash, continues one level deeper.
-    if (trimmed.endsWith(QLatin1Char(':')) || trimmed.endsWith(QLatin1Char('|')) || trimmed.endsWith(QLatin1Char('>'))
-        || trimmed == QLatin1String("-"))
-        indent += 2;
-    else if (trimmed.startsWith(QLatin1String("- ")))
-        indent += 2;
-    cursor.insertText(QLatin1Char('\n') + QString(indent, QLatin1Char(' ')));
+    if (trimmed.endsWith(QLatin1Char(':')) || trimmed.endsWith(QLatin1Char('|')) || trimmed.endsWith(QLatin1Char('>')))
+        content += 2;
+    cursor.insertText(QLatin1Char('\n') + QString(content, QLatin1Char(' ')));
     setTextCursor(cursor);
     ensureCursorVisible();
 }
@@ -351,8 +353,14 @@ int YamlEditor::gutterWidth() const
     for (int count = std::max(1, blockCount()); count >= 10; count /= 10)
         ++digits;
     const QFontMetrics metrics(font());
-    // Room for the numbers plus a problem marker as wide as a line is high.
-    return metrics.horizontalAdvance(QLatin1Char('9')) * (digits + 1) + metrics.height();
+    // Room for the numbers, a problem marker as wide as a line is high, and a little air before
+    // the text.
+    return metrics.horizontalAdvance(QLatin1Char('9')) * (digits + 1) + metrics.height() + gutterPadding();
+}
+
+int YamlEditor::gutterPadding() const
+{
+    return QFontMetrics(font()).horizontalAdvance(QLatin1Char(' ')) / 2;
 }
 
 void YamlEditor::updateGutterGeometry()
@@ -367,6 +375,9 @@ void YamlEditor::paintGutter(QPaintEvent *event)
     QPainter painter(m_gutter);
     const QPalette colours = palette();
     painter.fillRect(event->rect(), colours.color(QPalette::AlternateBase));
+    painter.fillRect(
+        QRect(m_gutter->width() - gutterPadding(), event->rect().top(), gutterPadding(), event->rect().height()),
+        colours.color(QPalette::Base));
 
     std::map<int, Severity> worst;
     for (const Underline &underline : m_underlines) {
@@ -390,14 +401,15 @@ void YamlEditor::paintGutter(QPaintEvent *event)
             painter.setFont(numberFont);
             painter.setPen(
                 number == current ? colours.color(QPalette::Text) : colours.color(QPalette::PlaceholderText));
-            painter.drawText(0, top, m_gutter->width() - metrics.height(), metrics.height(), Qt::AlignRight,
-                QString::number(number + 1));
+            painter.drawText(0, top, m_gutter->width() - gutterPadding() - metrics.height(), metrics.height(),
+                Qt::AlignRight, QString::number(number + 1));
             const auto marker = worst.find(number);
             if (marker != worst.end()) {
                 painter.setRenderHint(QPainter::Antialiasing);
                 painter.setPen(Qt::NoPen);
                 painter.setBrush(severityColour(marker->second));
-                const int x = m_gutter->width() - metrics.height() + (metrics.height() - markerSize) / 2;
+                const int x
+                    = m_gutter->width() - gutterPadding() - metrics.height() + (metrics.height() - markerSize) / 2;
                 painter.drawEllipse(x, top + (metrics.height() - markerSize) / 2, markerSize, markerSize);
             }
         }

@@ -23,7 +23,8 @@ public:
     explicit YamlEditor(QWidget *parent = nullptr);
 
     /// Replaces the text with `text`, changing only the part that differs so that the cursor,
-    /// selection and scroll position stay where they were as far as possible. Emits nothing.
+    /// selection and scroll position stay where they were as far as possible. Emits nothing; a
+    /// textEdited() still pending is dropped, as the new text supersedes it.
     void setManifestText(const QString &text);
 
     /// Underlines each positioned diagnostic from its line:col to the end of the token there (the
@@ -73,6 +74,7 @@ private:
     };
 
     int gutterWidth() const;
+    int gutterPadding() const;
     void paintGutter(QPaintEvent *event);
     void updateGutterGeometry();
     void rebuildExtraSelections();

@@ -58,6 +58,7 @@ private slots:
     void sortsByColumn();
     void doubleClickActivates();
     void enterActivates();
+    void selectionSurvivesUpdate();
 };
 
 void TestProblemsPanel::modelPassesTester()
@@ -89,12 +90,15 @@ void TestProblemsPanel::summary_data()
     QTest::addColumn<ccm::Diagnostics>("diagnostics");
     QTest::addColumn<QString>("expected");
     QTest::newRow("none") << ccm::Diagnostics {} << QStringLiteral("No problems");
-    QTest::newRow("sample") << sample() << QStringLiteral("2 errors, 1 warning");
+    QTest::newRow("sample") << sample() << QStringLiteral("2 errors, 1 warning, 1 note");
     QTest::newRow("one error") << ccm::Diagnostics {diagnostic(ccm::Severity::Error, "x", 1, 1)}
                                << QStringLiteral("1 error");
     QTest::newRow("warnings") << ccm::Diagnostics {diagnostic(ccm::Severity::Warning, "x", 1, 1),
         diagnostic(ccm::Severity::Warning, "y", 2, 1)}
                               << QStringLiteral("2 warnings");
+    QTest::newRow("notes") << ccm::Diagnostics {diagnostic(ccm::Severity::Info, "x", 1, 1),
+        diagnostic(ccm::Severity::Info, "y", 2, 1)}
+                           << QStringLiteral("2 notes");
 }
 
 void TestProblemsPanel::summary()
@@ -128,7 +132,7 @@ void TestProblemsPanel::filterBySeverity()
     QCOMPARE(column(*view, ProblemsModel::MessageColumn), QStringList({QStringLiteral("unused data")}));
     panel.setFilter(ProblemsPanel::Filter::All);
     QCOMPARE(view->rowCount(), 4);
-    QCOMPARE(panel.summaryText(), QStringLiteral("2 errors, 1 warning"));
+    QCOMPARE(panel.summaryText(), QStringLiteral("2 errors, 1 warning, 1 note"));
 }
 
 void TestProblemsPanel::filterFromCombo()
@@ -154,7 +158,7 @@ void TestProblemsPanel::sortsByColumn()
             QStringLiteral("m.yaml:9:3")}));
     panel.view()->sortByColumn(ProblemsModel::SeverityColumn, Qt::DescendingOrder);
     QCOMPARE(column(*view, ProblemsModel::SeverityColumn).first(), QStringLiteral("Error"));
-    QCOMPARE(column(*view, ProblemsModel::SeverityColumn).last(), QStringLiteral("Information"));
+    QCOMPARE(column(*view, ProblemsModel::SeverityColumn).last(), QStringLiteral("Note"));
     panel.view()->sortByColumn(ProblemsModel::MessageColumn, Qt::AscendingOrder);
     QCOMPARE(column(*view, ProblemsModel::MessageColumn).first(), QStringLiteral("not a list"));
 }
@@ -191,6 +195,24 @@ void TestProblemsPanel::enterActivates()
     QTest::keyClick(view, Qt::Key_Return);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).value<ccm::Diagnostic>().message, std::string("unused data"));
+}
+
+void TestProblemsPanel::selectionSurvivesUpdate()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    QTreeView *view = panel.view();
+    view->setCurrentIndex(view->model()->index(2, 0));
+    const QString selected = view->currentIndex().siblingAtColumn(ProblemsModel::MessageColumn).data().toString();
+    QCOMPARE(selected, QStringLiteral("unknown property"));
+
+    ccm::Diagnostics updated = sample();
+    updated.insert(updated.begin(), diagnostic(ccm::Severity::Error, "new", 1, 1));
+    panel.setDiagnostics(updated, QStringLiteral("m.yaml"));
+    QCOMPARE(view->currentIndex().siblingAtColumn(ProblemsModel::MessageColumn).data().toString(), selected);
+
+    panel.setDiagnostics({diagnostic(ccm::Severity::Error, "other", 1, 1)}, QStringLiteral("m.yaml"));
+    QVERIFY(!view->currentIndex().isValid());
 }
 
 QTEST_MAIN(TestProblemsPanel)

@@ -2,11 +2,14 @@
 #include "yaml_editor.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QHelpEvent>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextBlock>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 using ccm::designer::YamlEditor;
@@ -54,6 +57,8 @@ private slots:
     void underlineColoursFollowPalette();
     void diagnosticOutsideTextIsClamped();
     void messagesAtPosition();
+    void toolTipShowsMessages();
+    void gutterMarksProblemLines();
     void goToLineMovesAndFocuses();
     void highlightLinesMarksWholeLines();
     void undoReachesWindowAction();
@@ -163,9 +168,19 @@ void TestYamlEditor::diagnosticOutsideTextIsClamped()
     YamlEditor editor;
     editor.setManifestText(QStringLiteral("a: b\nc: d"));
     editor.setDiagnostics({diagnostic(ccm::Severity::Error, "past the end", 40, 99)});
-    const auto selections = underlines(editor);
+    auto selections = underlines(editor);
     QCOMPARE(selections.size(), 1);
     QCOMPARE(selections.at(0).cursor.selectedText(), QStringLiteral("c: d"));
+
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "negative", 1, -5)});
+    selections = underlines(editor);
+    QCOMPARE(selections.size(), 1);
+    QCOMPARE(selections.at(0).cursor.selectedText(), QStringLiteral("a: b"));
+
+    editor.setManifestText(QString());
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "empty text", 3, 3)});
+    QCOMPARE(underlines(editor).size(), 1);
+    QVERIFY(editor.diagnosticMessagesAt(1, 1).isEmpty());
 }
 
 void TestYamlEditor::messagesAtPosition()
@@ -178,6 +193,70 @@ void TestYamlEditor::messagesAtPosition()
     QVERIFY(editor.diagnosticMessagesAt(1, 2).isEmpty());
     QVERIFY(editor.diagnosticMessagesAt(2, 1).isEmpty());
     QVERIFY(editor.diagnosticMessagesAt(9, 1).isEmpty());
+}
+
+void TestYamlEditor::toolTipShowsMessages()
+{
+    YamlEditor editor;
+    editor.resize(400, 200);
+    editor.setManifestText(QStringLiteral("mode: 999\nname: x"));
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "bad mode", 1, 7)});
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    QTextCursor cursor(editor.document());
+    cursor.setPosition(7);
+    const QPoint onError = editor.cursorRect(cursor).center();
+    QHelpEvent help(QEvent::ToolTip, onError, editor.viewport()->mapToGlobal(onError));
+    QApplication::sendEvent(editor.viewport(), &help);
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("bad mode"));
+
+    cursor.setPosition(12);
+    const QPoint elsewhere = editor.cursorRect(cursor).center();
+    QHelpEvent away(QEvent::ToolTip, elsewhere, editor.viewport()->mapToGlobal(elsewhere));
+    QApplication::sendEvent(editor.viewport(), &away);
+    QTRY_VERIFY(!QToolTip::isVisible());
+}
+
+void TestYamlEditor::gutterMarksProblemLines()
+{
+    YamlEditor editor;
+    QPalette light;
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    editor.setPalette(light);
+    editor.resize(400, 200);
+    editor.setManifestText(QStringLiteral("a: 1\nb: 2\nc: 3"));
+    editor.setDiagnostics({diagnostic(ccm::Severity::Error, "broken", 2, 1)});
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    const QColor marker = underlines(editor).at(0).format.underlineColor();
+
+    // The gutter is the strip left of the viewport; look for the marker's colour on each line.
+    const QImage image = editor.grab().toImage();
+    const auto lineHasMarker = [&](int line) {
+        QTextCursor cursor(editor.document()->findBlockByNumber(line - 1));
+        const QRect rect = editor.cursorRect(cursor).translated(editor.viewport()->pos());
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            for (int x = editor.contentsRect().left(); x < editor.viewport()->x(); ++x) {
+                if (image.pixelColor(x * image.devicePixelRatio(), y * image.devicePixelRatio()) == marker)
+                    return true;
+            }
+        }
+        return false;
+    };
+    QVERIFY(lineHasMarker(2));
+    QVERIFY(!lineHasMarker(1));
+    QVERIFY(!lineHasMarker(3));
+
+    QTextCursor second(editor.document()->findBlockByNumber(1));
+    const QPoint inGutter(
+        editor.contentsRect().left() + 2, editor.cursorRect(second).center().y() + editor.viewport()->y());
+    QWidget *gutter = editor.childAt(inGutter);
+    QVERIFY(gutter != nullptr && gutter != editor.viewport());
+    const QPoint local = gutter->mapFrom(&editor, inGutter);
+    QHelpEvent help(QEvent::ToolTip, local, gutter->mapToGlobal(local));
+    QApplication::sendEvent(gutter, &help);
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("broken"));
 }
 
 void TestYamlEditor::goToLineMovesAndFocuses()
@@ -236,6 +315,13 @@ void TestYamlEditor::undoReachesWindowAction()
     QTest::keySequence(editor, QKeySequence::Undo);
     QCOMPARE(triggered.count(), 1);
     QCOMPARE(editor->toPlainText(), QStringLiteral("abc"));
+
+    auto *redo = new QAction(&window);
+    redo->setShortcut(QKeySequence::Redo);
+    window.addAction(redo);
+    QSignalSpy redone(redo, &QAction::triggered);
+    QTest::keySequence(editor, QKeySequence::Redo);
+    QCOMPARE(redone.count(), 1);
 }
 
 void TestYamlEditor::tabInsertsTwoSpaces()
@@ -257,6 +343,20 @@ void TestYamlEditor::enterKeepsAndDeepensIndent()
     QTest::keyClick(&editor, Qt::Key_Return);
     QTest::keyClicks(&editor, QStringLiteral("name: x"));
     QCOMPARE(editor.toPlainText(), QStringLiteral("data:\n  port: 1\n  name: x"));
+
+    editor.setManifestText(QString());
+    QTest::keyClicks(&editor, QStringLiteral("- package:"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("- nginx:"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("ensure: present"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("content: |"));
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QTest::keyClicks(&editor, QStringLiteral("text"));
+    QCOMPARE(editor.toPlainText(),
+        QStringLiteral("- package:\n    - nginx:\n        ensure: present\n        content: |\n"
+                       "          text"));
 }
 
 void TestYamlEditor::cursorLineChangedOnMove()

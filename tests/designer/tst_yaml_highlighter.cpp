@@ -2,6 +2,7 @@
 #include "yaml_highlighter.h"
 
 #include <QPalette>
+#include <QRandomGenerator>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -67,6 +68,7 @@ private slots:
     void lightPaletteGivesDarkColours();
     void tokensAreDistinct();
     void garbageDoesNotCrash();
+    void randomTextDoesNotCrash();
 };
 
 void TestYamlHighlighter::formats_data()
@@ -107,6 +109,8 @@ void TestYamlHighlighter::formats_data()
     QTest::newRow("template in block body")
         << QStringLiteral("content: |\n  port {{ data.port }}") << 1 << 9 << Token::Template;
     QTest::newRow("flow key") << QStringLiteral("m: {a: 1, b: 2}") << 0 << 4 << Token::Key;
+    QTest::newRow("flow quoted") << QStringLiteral("l: ['a b', c]") << 0 << 5 << Token::String;
+    QTest::newRow("flow template") << QStringLiteral("l: ['os:${ x }', c]") << 0 << 9 << Token::Template;
     QTest::newRow("flow number") << QStringLiteral("l: [1, 2]") << 0 << 4 << Token::Constant;
 }
 
@@ -182,6 +186,24 @@ void TestYamlHighlighter::garbageDoesNotCrash()
     document.setPlainText(QStringLiteral("\"unclosed\n'also: \n{{ x\n${\n: :\n- - -\n|\n>+9 #\n&\n!\n#\n\t- \"\\"));
     highlighter.rehighlight();
     QCOMPARE(document.blockCount(), 12);
+}
+
+void TestYamlHighlighter::randomTextDoesNotCrash()
+{
+    // Text made of the characters the highlighter reacts to, in every order a seeded generator picks.
+    const QString alphabet = QStringLiteral("  -:#'\"\\|>+&*!%{}[],$~.0123456789abcnulltrue\n\t");
+    QRandomGenerator generator(7);
+    QTextDocument document;
+    YamlHighlighter highlighter(&document, darkPalette());
+    for (int round = 0; round < 200; ++round) {
+        QString text;
+        const int length = static_cast<int>(generator.bounded(200));
+        for (int index = 0; index < length; ++index)
+            text.append(alphabet.at(static_cast<qsizetype>(generator.bounded(static_cast<int>(alphabet.size())))));
+        document.setPlainText(text);
+        highlighter.rehighlight();
+        QCOMPARE(document.toPlainText(), text);
+    }
 }
 
 QTEST_MAIN(TestYamlHighlighter)
