@@ -20,7 +20,7 @@ int main(int argc, char *argv[])
     // Qt's own strings (standard dialogs and buttons) come from the system's Qt translations.
     QTranslator qtTranslator;
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(&qtTranslator);
     QTranslator translator;
     if (translator.load(QLocale(), QStringLiteral("ccm-designer"), QStringLiteral("_"), QStringLiteral(":/i18n")))
@@ -32,8 +32,7 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("manifest"),
-                                 QCoreApplication::translate("main", "The CCM manifest to open."),
-                                 QStringLiteral("[manifest]"));
+        QCoreApplication::translate("main", "The CCM manifest to open."), QStringLiteral("[manifest]"));
     parser.process(app);
 
     ccm::designer::MainWindow window;

@@ -227,7 +227,9 @@ QVariant ResourceListModel::data(const QModelIndex &index, int role) const
         }
     }
     const EntryRef ref = entryAt(index);
-    if (!ref.valid())
+    // Between the document's change and the reset that follows it, views may still ask about rows
+    // of the old structure: answer nothing rather than read past the new one.
+    if (!ref.valid() || ref.entry >= static_cast<int>(block.entries.size()))
         return {};
     const ResourceEntry &entry = block.entries[static_cast<std::size_t>(ref.entry)];
     const QString label = type + QLatin1Char('#') + QString::fromStdString(entry.name);

@@ -267,7 +267,7 @@ public:
         m_box->setObjectName(QStringLiteral("check"));
         m_box->setTristate(true);
         m_box->setCheckState(Qt::PartiallyChecked);
-        m_box->setAccessibleName(qs(field.label));
+        m_box->setAccessibleName(schemaText(field.label));
         updateText();
         connect(m_box, &QCheckBox::stateChanged, this, [this] {
             updateText();
@@ -431,7 +431,7 @@ public:
         m_entry->setPlaceholderText(placeholderText());
         m_entry->setAccessibleName(FieldEditor::tr("New entry"));
         m_list->setObjectName(QStringLiteral("list"));
-        m_list->setAccessibleName(qs(field.label));
+        m_list->setAccessibleName(schemaText(field.label));
         m_list->setMaximumHeight(m_list->fontMetrics().lineSpacing() * 7);
         auto *add = smallButton(FieldEditor::tr("Add"), FieldEditor::tr("Add the entry"), this);
         add->setObjectName(QStringLiteral("add"));
@@ -565,7 +565,7 @@ public:
         auto *layout = new QGridLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         m_table->setObjectName(QStringLiteral("table"));
-        m_table->setAccessibleName(qs(field.label));
+        m_table->setAccessibleName(schemaText(field.label));
         const bool rules = field.kind == FieldKind::KeyValueList;
         m_table->setHorizontalHeaderLabels({rules ? FieldEditor::tr("Pattern") : FieldEditor::tr("Name"),
             rules ? FieldEditor::tr("Command") : FieldEditor::tr("Value")});
@@ -689,10 +689,11 @@ public:
         layout->setContentsMargins(0, 0, 0, 0);
         for (const FieldDescription &field : fields) {
             FieldEditor *editor = createFieldEditor(field, prefix + qs(field.property), this);
-            auto *label = new QLabel(qs(field.label) + (field.required ? FieldEditor::tr(" *") : QString()), this);
+            auto *label
+                = new QLabel(schemaText(field.label) + (field.required ? FieldEditor::tr(" *") : QString()), this);
             label->setBuddy(editor->focusTarget());
-            label->setToolTip(qs(field.description));
-            editor->setToolTip(qs(field.description));
+            label->setToolTip(schemaText(field.description));
+            editor->setToolTip(schemaText(field.description));
             layout->addRow(label, editor);
             m_editors.push_back(editor);
         }
@@ -850,13 +851,13 @@ protected:
 private:
     QString itemTitle() const
     {
-        return m_field.itemLabel.empty() ? FieldEditor::tr("entry") : qs(m_field.itemLabel).toLower();
+        return m_field.itemLabel.empty() ? FieldEditor::tr("entry") : schemaText(m_field.itemLabel).toLower();
     }
 
     void addItem()
     {
         const std::size_t index = m_forms.size();
-        auto *box = new QGroupBox(FieldEditor::tr("%1 %2").arg(qs(m_field.itemLabel)).arg(index + 1), this);
+        auto *box = new QGroupBox(FieldEditor::tr("%1 %2").arg(schemaText(m_field.itemLabel)).arg(index + 1), this);
         auto *boxLayout = new QVBoxLayout(box);
         auto *form = new SubForm(m_field.itemFields, QStringLiteral("%1/%2/").arg(objectName()).arg(index), box);
         boxLayout->addWidget(form);
@@ -991,8 +992,8 @@ FieldEditor *createFieldEditor(const FieldDescription &field, const QString &obj
         break;
     }
     editor->setObjectName(objectName);
-    editor->setToolTip(qs(field.description));
-    editor->setAccessibleDescription(qs(field.description));
+    editor->setToolTip(schemaText(field.description));
+    editor->setAccessibleDescription(schemaText(field.description));
     return editor;
 }
 

@@ -3,6 +3,8 @@
 
 #include "schema_registry.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -317,6 +319,13 @@ bool isRequired(const FieldDescription &field, std::string_view ensure)
         return false;
     return std::find(field.requiredUnlessEnsure.begin(), field.requiredUnlessEnsure.end(), ensure)
         == field.requiredUnlessEnsure.end();
+}
+
+QString schemaText(const std::string &text)
+{
+    if (text.empty())
+        return {};
+    return QCoreApplication::translate("schema", text.c_str());
 }
 
 } // namespace ccm::designer

@@ -3,6 +3,8 @@
 
 #include "json.h"
 
+#include <QString>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,5 +89,10 @@ struct FormDescription {
 
 /// Whether a field is required given the value of ensure (empty when unset).
 [[nodiscard]] bool isRequired(const FieldDescription &field, std::string_view ensure);
+
+/// A text of the schemas meant for people (a title, a description, a group's or a type's label)
+/// in the user's language. The translations live in the "schema" context; the list of texts is
+/// designer/ui/schema_strings.cpp, written from the schemas by scripts/extract-schema-strings.
+QString schemaText(const std::string &text);
 
 } // namespace ccm::designer

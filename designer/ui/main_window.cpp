@@ -123,13 +123,13 @@ void MainWindow::createActions()
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
 
-    QAction *newAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), this,
-                                             &MainWindow::newDocument);
+    QAction *newAction = fileMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), this, &MainWindow::newDocument);
     newAction->setShortcut(QKeySequence::New);
     newAction->setStatusTip(tr("Start a new, empty manifest"));
 
-    QAction *openAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"),
-                                              this, &MainWindow::openWithDialog);
+    QAction *openAction = fileMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, &MainWindow::openWithDialog);
     openAction->setShortcut(QKeySequence::Open);
     openAction->setStatusTip(tr("Open a CCM manifest or bundle"));
 
@@ -137,24 +137,24 @@ void MainWindow::createActions()
     m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
 
     fileMenu->addSeparator();
-    m_saveAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this,
-                                       &MainWindow::save);
+    m_saveAction
+        = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this, &MainWindow::save);
     m_saveAction->setShortcut(QKeySequence::Save);
     m_saveAction->setStatusTip(tr("Save the manifest"));
 
-    QAction *saveAsAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")),
-                                                tr("Save &As…"), this, &MainWindow::saveAs);
+    QAction *saveAsAction = fileMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save &As…"), this, &MainWindow::saveAs);
     // QKeySequence::SaveAs is empty on some platforms.
     saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     saveAsAction->setStatusTip(tr("Save the manifest under another name"));
 
-    m_revertAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this,
-                                         &MainWindow::revert);
+    m_revertAction = fileMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this, &MainWindow::revert);
     m_revertAction->setStatusTip(tr("Go back to the saved manifest"));
 
     fileMenu->addSeparator();
-    QAction *quitAction = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"),
-                                              this, &QWidget::close);
+    QAction *quitAction
+        = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
     // QKeySequence::Quit is empty where the platform has no quit convention (Windows, offscreen).
     quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quitAction->setMenuRole(QAction::QuitRole);
@@ -173,20 +173,20 @@ void MainWindow::createActions()
     editMenu->addAction(redoAction);
     editMenu->addSeparator();
 
-    m_duplicateAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate Resource"),
-                                            this, &MainWindow::duplicateSelected);
+    m_duplicateAction = editMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate Resource"), this, &MainWindow::duplicateSelected);
     m_duplicateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    m_deleteAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("edit-delete")), tr("&Delete Resource"),
-                                         this, &MainWindow::deleteSelected);
+    m_deleteAction = editMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("edit-delete")), tr("&Delete Resource"), this, &MainWindow::deleteSelected);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     // Delete must not fire while typing in a field: it belongs to the resource list.
     m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_resourceList->view()->addAction(m_deleteAction);
-    m_moveUpAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("go-up")), tr("Move &Up"), this,
-                                         [this] { moveSelected(-1); });
+    m_moveUpAction = editMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("go-up")), tr("Move &Up"), this, [this] { moveSelected(-1); });
     m_moveUpAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
-    m_moveDownAction = editMenu->addAction(QIcon::fromTheme(QStringLiteral("go-down")), tr("Move Do&wn"), this,
-                                           [this] { moveSelected(1); });
+    m_moveDownAction = editMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("go-down")), tr("Move Do&wn"), this, [this] { moveSelected(1); });
     m_moveDownAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
     m_addDefaultsAction = editMenu->addAction(tr("Add Block &Defaults"), this, &MainWindow::addDefaultsToSelectedBlock);
     m_addDefaultsAction->setStatusTip(tr("Give the selected block a defaults entry shared by its resources"));
@@ -197,8 +197,8 @@ void MainWindow::createActions()
     });
     filterAction->setShortcut(QKeySequence::Find);
 
-    const QList<QAction *> listActions {m_duplicateAction, m_deleteAction, m_moveUpAction, m_moveDownAction,
-                                        m_addDefaultsAction};
+    const QList<QAction *> listActions {
+        m_duplicateAction, m_deleteAction, m_moveUpAction, m_moveDownAction, m_addDefaultsAction};
     m_resourceList->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
     for (QAction *action : listActions) {
         if (action != m_deleteAction)
@@ -206,18 +206,16 @@ void MainWindow::createActions()
     }
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    QAction *yamlAction = viewMenu->addAction(tr("Go to &YAML"), this, [this] {
-        m_yamlEditor->setFocus(Qt::ShortcutFocusReason);
-    });
+    QAction *yamlAction
+        = viewMenu->addAction(tr("Go to &YAML"), this, [this] { m_yamlEditor->setFocus(Qt::ShortcutFocusReason); });
     yamlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     QAction *formAction = viewMenu->addAction(tr("Go to &Properties"), this, [this] {
         m_editorTabs->setCurrentWidget(m_propertyEditor);
         m_propertyEditor->setFocus(Qt::ShortcutFocusReason);
     });
     formAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    QAction *listAction = viewMenu->addAction(tr("Go to &Resources"), this, [this] {
-        m_resourceList->view()->setFocus(Qt::ShortcutFocusReason);
-    });
+    QAction *listAction = viewMenu->addAction(
+        tr("Go to &Resources"), this, [this] { m_resourceList->view()->setFocus(Qt::ShortcutFocusReason); });
     listAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     QAction *nextProblemAction = viewMenu->addAction(tr("&Next Problem"), this, &MainWindow::goToNextProblem);
     nextProblemAction->setShortcut(QKeySequence(Qt::Key_F8));
@@ -262,11 +260,11 @@ void MainWindow::connectViews()
         updateActions();
     });
 
-    connect(m_propertyEditor, &PropertyEditor::propertyEdited, this,
-            [this](const QString &property, const Json &value) {
-                if (m_shownEntry.valid())
-                    m_document->setProperty(m_shownEntry, property.toStdString(), value);
-            });
+    connect(
+        m_propertyEditor, &PropertyEditor::propertyEdited, this, [this](const QString &property, const Json &value) {
+            if (m_shownEntry.valid())
+                m_document->setProperty(m_shownEntry, property.toStdString(), value);
+        });
     connect(m_propertyEditor, &PropertyEditor::propertyCleared, this, [this](const QString &property) {
         if (m_shownEntry.valid())
             m_document->removeProperty(m_shownEntry, property.toStdString());
@@ -278,11 +276,10 @@ void MainWindow::connectViews()
 
     connect(m_settingsEditor, &ManifestSettingsEditor::dataEdited, m_document, &ManifestDocument::setData);
     connect(m_settingsEditor, &ManifestSettingsEditor::overridesEdited, m_document, &ManifestDocument::setOverrides);
-    connect(m_settingsEditor, &ManifestSettingsEditor::hierarchyEdited, m_document,
-            &ManifestDocument::setHierarchy);
+    connect(m_settingsEditor, &ManifestSettingsEditor::hierarchyEdited, m_document, &ManifestDocument::setHierarchy);
     connect(m_settingsEditor, &ManifestSettingsEditor::messagesEdited, m_document, &ManifestDocument::setMessages);
-    connect(m_settingsEditor, &ManifestSettingsEditor::failOnErrorEdited, m_document,
-            &ManifestDocument::setFailOnError);
+    connect(
+        m_settingsEditor, &ManifestSettingsEditor::failOnErrorEdited, m_document, &ManifestDocument::setFailOnError);
 
     connect(m_yamlEditor, &YamlEditor::textEdited, m_document, &ManifestDocument::setText);
     connect(m_yamlEditor, &YamlEditor::editingFinished, m_document, &ManifestDocument::closeTextEdit);
@@ -431,8 +428,7 @@ void MainWindow::openWithDialog()
         return;
     const QString current = m_document->filePath();
     const QString startDirectory = current.isEmpty() ? QString() : QFileInfo(current).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Manifest"), startDirectory,
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Manifest"), startDirectory,
         tr("CCM manifests (*.yaml *.yml);;Manifest bundles (*.tar.gz *.tgz);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -459,8 +455,8 @@ bool MainWindow::saveAs()
     QString suggestion = current.isEmpty() ? QDir::current().filePath(QStringLiteral("manifest.yaml")) : current;
     if (suggestion.endsWith(QStringLiteral(".tar.gz")) || suggestion.endsWith(QStringLiteral(".tgz")))
         suggestion = QFileInfo(suggestion).absoluteDir().filePath(QStringLiteral("manifest.yaml"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Manifest"), suggestion,
-                                                      tr("CCM manifests (*.yaml *.yml);;All files (*)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Manifest"), suggestion, tr("CCM manifests (*.yaml *.yml);;All files (*)"));
     if (path.isEmpty())
         return false;
     if (!saveFile(path)) {
@@ -474,8 +470,8 @@ void MainWindow::revert()
 {
     if (m_document->filePath().isEmpty() || !m_document->isModified())
         return;
-    const auto answer = QMessageBox::question(
-        this, tr("Revert"), tr("Discard the changes made since %1 was saved?").arg(displayPath(m_document->filePath())),
+    const auto answer = QMessageBox::question(this, tr("Revert"),
+        tr("Discard the changes made since %1 was saved?").arg(displayPath(m_document->filePath())),
         QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Discard)
         return;
@@ -488,12 +484,11 @@ bool MainWindow::maybeSave()
 {
     if (!m_document->isModified())
         return true;
-    const QString name = m_document->filePath().isEmpty() ? tr("The new manifest")
-                                                          : QFileInfo(m_document->filePath()).fileName();
-    const auto answer = QMessageBox::warning(this, tr("Unsaved Changes"),
-                                             tr("%1 has unsaved changes. Save them?").arg(name),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                             QMessageBox::Save);
+    const QString name
+        = m_document->filePath().isEmpty() ? tr("The new manifest") : QFileInfo(m_document->filePath()).fileName();
+    const auto answer
+        = QMessageBox::warning(this, tr("Unsaved Changes"), tr("%1 has unsaved changes. Save them?").arg(name),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -501,8 +496,8 @@ bool MainWindow::maybeSave()
 
 void MainWindow::documentChanged()
 {
-    const QString fileName = m_document->filePath().isEmpty() ? tr("untitled")
-                                                              : QFileInfo(m_document->filePath()).fileName();
+    const QString fileName
+        = m_document->filePath().isEmpty() ? tr("untitled") : QFileInfo(m_document->filePath()).fileName();
     m_problems->setDiagnostics(m_document->diagnostics(), fileName);
     m_problemSummary->setText(m_problems->summaryText());
     if (m_yamlEditor->toPlainText() != m_document->text())
@@ -513,8 +508,9 @@ void MainWindow::documentChanged()
     showSelectedEntry();
     updateActions();
     updateTitle();
-    if (m_document->isModified())
-        m_autosaveTimer->start();
+    // Whether the change leaves the document modified is only known once the undo stack has taken
+    // the command, after this signal: the timer decides when it fires.
+    m_autosaveTimer->start();
 }
 
 void MainWindow::showSelectedEntry()
@@ -522,7 +518,7 @@ void MainWindow::showSelectedEntry()
     const EntryRef entry = selectedEntry();
     const std::vector<ResourceBlock> &blocks = m_document->blocks();
     const bool exists = entry.valid() && static_cast<std::size_t>(entry.block) < blocks.size()
-                        && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
+        && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
     if (!exists) {
         m_shownEntry = {};
         m_propertyEditor->clear();
@@ -534,14 +530,14 @@ void MainWindow::showSelectedEntry()
     Json inherited = Json::object();
     if (!resource.isDefaults) {
         const auto defaults = std::find_if(block.entries.begin(), block.entries.end(),
-                                           [](const ResourceEntry &candidate) { return candidate.isDefaults; });
+            [](const ResourceEntry &candidate) { return candidate.isDefaults; });
         if (defaults != block.entries.end())
             inherited = defaults->properties;
     }
     const bool newSelection = !(entry == m_shownEntry);
     m_shownEntry = entry;
     m_propertyEditor->setResource(QString::fromStdString(block.type), QString::fromStdString(resource.name),
-                                  resource.properties, inherited, resource.isDefaults);
+        resource.properties, inherited, resource.isDefaults);
     m_propertyEditor->setDiagnostics(m_document->diagnosticsFor(entry), m_document->entryPointer(entry));
 
     // The entry's lines run to the line before the next entry, whichever block that is in.
@@ -600,7 +596,8 @@ void MainWindow::deleteSelected()
         return;
     }
     const int count = static_cast<int>(blocks[entry.block].entries.size());
-    m_resourceList->setCurrentEntry(count == 0 ? EntryRef {} : EntryRef {entry.block, std::min(entry.entry, count - 1)});
+    m_resourceList->setCurrentEntry(
+        count == 0 ? EntryRef {} : EntryRef {entry.block, std::min(entry.entry, count - 1)});
 }
 
 void MainWindow::moveSelected(int delta)
@@ -664,9 +661,8 @@ void MainWindow::goToNextProblem()
     if (diagnostics.empty())
         return;
     const int line = m_yamlEditor->currentLine();
-    const auto next = std::find_if(diagnostics.begin(), diagnostics.end(), [line](const Diagnostic &diagnostic) {
-        return diagnostic.position.line > line;
-    });
+    const auto next = std::find_if(diagnostics.begin(), diagnostics.end(),
+        [line](const Diagnostic &diagnostic) { return diagnostic.position.line > line; });
     const Diagnostic &target = next == diagnostics.end() ? diagnostics.front() : *next;
     if (target.position.known())
         m_yamlEditor->goToLine(target.position.line, target.position.column);
@@ -687,8 +683,11 @@ void MainWindow::yamlCursorMoved(int line)
 
 void MainWindow::writeRecoveryCopy()
 {
-    if (!m_document->isModified())
+    // Undone back to the saved text: nothing is left to recover.
+    if (!m_document->isModified()) {
+        m_recovery.remove(recoveryPath());
         return;
+    }
     QString error;
     if (!m_recovery.write(recoveryPath(), m_document->filePath(), m_document->text(), &error))
         statusBar()->showMessage(tr("Could not write the recovery copy: %1").arg(error), kStatusMessageTimeoutMs);
@@ -709,8 +708,7 @@ void MainWindow::offerRecovery()
 {
     for (const RecoveryCopy &copy : m_recovery.list()) {
         const QString name = copy.originalPath.isEmpty() ? tr("an untitled manifest") : displayPath(copy.originalPath);
-        const auto answer = QMessageBox::question(
-            this, tr("Recover Unsaved Changes"),
+        const auto answer = QMessageBox::question(this, tr("Recover Unsaved Changes"),
             tr("CCM Designer did not close properly. Unsaved changes to %1 from %2 were kept. Restore them?")
                 .arg(name, QLocale().toString(copy.savedAt, QLocale::ShortFormat)),
             QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
@@ -792,7 +790,7 @@ void MainWindow::updateActions()
     const EntryRef entry = selectedEntry();
     const std::vector<ResourceBlock> &blocks = m_document->blocks();
     const bool valid = entry.valid() && static_cast<std::size_t>(entry.block) < blocks.size()
-                       && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
+        && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
     const bool isDefaults = valid && blocks[entry.block].entries[entry.entry].isDefaults;
     const int count = valid ? static_cast<int>(blocks[entry.block].entries.size()) : 0;
     m_duplicateAction->setEnabled(valid && !isDefaults);
@@ -801,16 +799,16 @@ void MainWindow::updateActions()
     m_moveDownAction->setEnabled(valid && entry.entry + 1 < count);
     const int block = m_resourceList->currentBlock();
     const bool blockHasDefaults = block >= 0 && static_cast<std::size_t>(block) < blocks.size()
-                                  && std::any_of(blocks[block].entries.begin(), blocks[block].entries.end(),
-                                                 [](const ResourceEntry &candidate) { return candidate.isDefaults; });
+        && std::any_of(blocks[block].entries.begin(), blocks[block].entries.end(),
+            [](const ResourceEntry &candidate) { return candidate.isDefaults; });
     m_addDefaultsAction->setEnabled(block >= 0 && !blockHasDefaults);
 }
 
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About CCM Designer"),
-                       tr("<h3>CCM Designer %1</h3><p>Authoring and preview tool for CCM manifests.</p>")
-                           .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+        tr("<h3>CCM Designer %1</h3><p>Authoring and preview tool for CCM manifests.</p>")
+            .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
 }
 
 } // namespace ccm::designer

@@ -28,8 +28,7 @@ class YamlEditor;
 /// the middle, and the problems panel below. All views show one ManifestDocument and edit it
 /// through its undoable commands. Layout, recent files and preferences persist in the
 /// application's QSettings (the caller sets the organisation and application names).
-class MainWindow : public QMainWindow
-{
+class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:

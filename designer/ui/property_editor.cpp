@@ -146,9 +146,9 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
     m_isDefaults = isDefaults;
     m_built = true;
     const FormDescription &form = formDescription(type.toStdString());
-    m_hint->setText(form.empty()
-            ? tr("The type \"%1\" is unknown; edit it in the YAML view.").arg(type)
-            : (isDefaults ? tr("Defaults of every %1 in this block").arg(qs(form.label)) : qs(form.summary)));
+    m_hint->setText(form.empty() ? tr("The type \"%1\" is unknown; edit it in the YAML view.").arg(type)
+                                 : (isDefaults ? tr("Defaults of every %1 in this block").arg(schemaText(form.label))
+                                               : schemaText(form.summary)));
     auto *layout = static_cast<QVBoxLayout *>(m_content->layout());
 
     m_messages = messageLabel(m_content, QStringLiteral("messages"));
@@ -159,7 +159,7 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
     for (const GroupDescription &group : form.groups) {
         auto *header = new QToolButton(m_content);
         header->setObjectName(QStringLiteral("group-%1").arg(qs(group.title)));
-        header->setText(qs(group.title));
+        header->setText(schemaText(group.title));
         header->setCheckable(true);
         header->setChecked(true);
         header->setArrowType(Qt::DownArrow);
@@ -196,9 +196,9 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
             cellLayout->addWidget(row.editor);
             cellLayout->addWidget(row.inheritedHint);
             cellLayout->addWidget(row.message);
-            row.label = new QLabel(qs(field.label), section);
+            row.label = new QLabel(schemaText(field.label), section);
             row.label->setObjectName(property + QStringLiteral("-label"));
-            row.label->setToolTip(qs(field.description));
+            row.label->setToolTip(schemaText(field.description));
             row.label->setBuddy(row.editor->focusTarget());
             row.section = section;
             row.header = header;
@@ -230,7 +230,7 @@ void PropertyEditor::addNameRow(QVBoxLayout *layout)
     m_nameMessage = messageLabel(cell, QStringLiteral("name-message"));
     cellLayout->addWidget(m_name);
     cellLayout->addWidget(m_nameMessage);
-    auto *label = new QLabel(field ? tr("%1 *").arg(qs(field->label)) : tr("Name *"), row);
+    auto *label = new QLabel(field ? tr("%1 *").arg(schemaText(field->label)) : tr("Name *"), row);
     label->setObjectName(QStringLiteral("name-label"));
     QFont bold = label->font();
     bold.setBold(true);
@@ -239,8 +239,8 @@ void PropertyEditor::addNameRow(QVBoxLayout *layout)
     m_name->setAccessibleDescription(tr("Required."));
     if (field) {
         m_name->setPlaceholderText(qs(field->placeholder));
-        m_name->setToolTip(qs(field->description));
-        label->setToolTip(qs(field->description));
+        m_name->setToolTip(schemaText(field->description));
+        label->setToolTip(schemaText(field->description));
     }
     form->addRow(label, cell);
     layout->addWidget(row);
@@ -408,12 +408,12 @@ void PropertyEditor::updateRequired()
     for (auto &[property, row] : m_rows) {
         const FieldDescription &field = row.editor->field();
         const bool required = !m_isDefaults && isRequired(field, ensure);
-        row.label->setText(required ? tr("%1 *").arg(qs(field.label)) : qs(field.label));
+        row.label->setText(required ? tr("%1 *").arg(schemaText(field.label)) : schemaText(field.label));
         QFont font = row.label->font();
         font.setBold(required);
         row.label->setFont(font);
         row.editor->focusTarget()->setAccessibleDescription(
-            required ? tr("Required. %1").arg(qs(field.description)) : qs(field.description));
+            required ? tr("Required. %1").arg(schemaText(field.description)) : schemaText(field.description));
     }
 }
 

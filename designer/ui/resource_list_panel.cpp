@@ -17,8 +17,7 @@ namespace {
 
 /// Paints an entry's diagnostics marker (and later its preview outcome) at the right edge of
 /// its row, so the label and the type icon stay where they are.
-class StatusDelegate : public QStyledItemDelegate
-{
+class StatusDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
@@ -29,8 +28,9 @@ protected:
         QStyledItemDelegate::initStyleOption(option, index);
         if (index.data(ResourceListModel::IsBlockRole).toBool()) {
             option->font.setBold(true);
-            option->text = ResourceListPanel::tr("%1 (%2)").arg(option->text).arg(
-                index.data(ResourceListModel::CountRole).toInt());
+            option->text = ResourceListPanel::tr("%1 (%2)")
+                               .arg(option->text)
+                               .arg(index.data(ResourceListModel::CountRole).toInt());
         } else if (index.data(ResourceListModel::IsDefaultsRole).toBool()) {
             option->font.setItalic(true);
             option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
@@ -38,7 +38,6 @@ protected:
     }
 
 public:
-
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
         QStyledItemDelegate::paint(painter, option, index);
@@ -150,8 +149,12 @@ void ResourceListPanel::setCurrentEntry(EntryRef entry)
 
 void ResourceListPanel::rememberCurrent()
 {
-    m_remembered = currentEntry();
-    m_rememberedBlock = currentBlock();
+    // While the text is not YAML the list is empty; the entry shown before stays the one to come
+    // back to once the text reads again.
+    if (!m_waitingForText) {
+        m_remembered = currentEntry();
+        m_rememberedBlock = currentBlock();
+    }
     m_restoring = true;
 }
 
@@ -166,6 +169,7 @@ void ResourceListPanel::restoreCurrent()
     if (index.isValid())
         m_view->setCurrentIndex(index);
     m_restoring = false;
+    m_waitingForText = !m_document->loaded().parsed;
     // The entry at the remembered place may be another one now: let the window look again.
     emit currentEntryChanged(currentEntry());
 }

@@ -17,8 +17,7 @@ class ResourceListModel;
 /// reordered by drag and drop, resource types dropped from the palette are added where they land,
 /// and each entry carries a marker for its diagnostics. Keeps the current entry and the expanded
 /// blocks across the document's changes.
-class ResourceListPanel : public QWidget
-{
+class ResourceListPanel : public QWidget {
     Q_OBJECT
 
 public:
@@ -52,6 +51,8 @@ private:
     EntryRef m_remembered;
     int m_rememberedBlock = -1;
     bool m_restoring = false;
+    /// The document's text did not read as YAML at the last change.
+    bool m_waitingForText = false;
 };
 
 } // namespace ccm::designer

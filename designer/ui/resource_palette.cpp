@@ -11,8 +11,7 @@ namespace ccm::designer {
 ResourcePalette::ResourcePalette(QWidget *parent)
     : QListWidget(parent)
 {
-    struct ResourceType
-    {
+    struct ResourceType {
         QString name;
         QString description;
     };
@@ -40,7 +39,7 @@ ResourcePalette::ResourcePalette(QWidget *parent)
     // Double-click rather than itemActivated: styles that activate on a single click would add a
     // resource at the start of every drag.
     connect(this, &QListWidget::itemDoubleClicked, this,
-            [this](QListWidgetItem *item) { emit typeActivated(item->data(TypeNameRole).toString()); });
+        [this](QListWidgetItem *item) { emit typeActivated(item->data(TypeNameRole).toString()); });
 
     for (const ResourceType &type : types) {
         auto *item = new QListWidgetItem(this);

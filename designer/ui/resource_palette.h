@@ -8,8 +8,7 @@ namespace ccm::designer {
 /// Lists the seven CCM resource types in manifest order (package, service, file, exec, archive,
 /// scaffold, apply). Each item shows the type's icon, its keyword and a one-line description,
 /// which is also the item's tooltip and status tip.
-class ResourcePalette : public QListWidget
-{
+class ResourcePalette : public QListWidget {
     Q_OBJECT
 
 public:
