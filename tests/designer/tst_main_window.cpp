@@ -161,6 +161,7 @@ private slots:
 
     void translationForLocale_data();
     void translationForLocale();
+    void germanTranslationIsComplete();
 
     void geometryAndDockStatePersist();
 };
@@ -788,6 +789,18 @@ void TestMainWindow::translationForLocale()
     const MainWindow window;
     QCOMPARE(menuTitles(window), expectedMenus);
     QCOMPARE(dock(window, "resourceTypesDock")->windowTitle(), dockTitle);
+}
+
+void TestMainWindow::germanTranslationIsComplete()
+{
+    QFile file(QStringLiteral(CCM_SOURCE_DIR "/translations/ccm-designer_de.ts"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray ts = file.readAll();
+    QVERIFY(ts.count("<message") > 300);
+    // lupdate marks new and changed texts unfinished, and texts no longer in the sources vanished.
+    QCOMPARE(ts.count("type=\"unfinished\""), 0);
+    QCOMPARE(ts.count("type=\"vanished\""), 0);
+    QCOMPARE(ts.count("type=\"obsolete\""), 0);
 }
 
 void TestMainWindow::geometryAndDockStatePersist()
