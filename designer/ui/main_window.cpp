@@ -318,7 +318,7 @@ bool MainWindow::openFile(const QString &path)
         return false;
     }
     m_errorString.clear();
-    addRecentFile(m_document->filePath());
+    addRecentFile(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("Opened %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
     const std::vector<ResourceBlock> &blocks = m_document->blocks();
     if (!blocks.empty() && !blocks.front().entries.empty())
@@ -439,9 +439,9 @@ void MainWindow::openWithDialog()
 
 bool MainWindow::save()
 {
+    // A bundle has no file path: its manifest is saved as a plain file, never over the archive.
     const QString path = m_document->filePath();
-    // A bundle is saved as a plain manifest next to it, never over the archive.
-    if (path.isEmpty() || path.endsWith(QStringLiteral(".tar.gz")) || path.endsWith(QStringLiteral(".tgz")))
+    if (path.isEmpty())
         return saveAs();
     if (saveFile(path))
         return true;
@@ -451,10 +451,13 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs()
 {
-    const QString current = m_document->filePath();
-    QString suggestion = current.isEmpty() ? QDir::current().filePath(QStringLiteral("manifest.yaml")) : current;
-    if (suggestion.endsWith(QStringLiteral(".tar.gz")) || suggestion.endsWith(QStringLiteral(".tgz")))
-        suggestion = QFileInfo(suggestion).absoluteDir().filePath(QStringLiteral("manifest.yaml"));
+    // A document from a bundle has no file of its own: suggest a manifest beside the bundle.
+    QString suggestion = m_document->filePath();
+    if (suggestion.isEmpty()) {
+        const QString origin = m_document->loadedFrom();
+        const QDir directory = origin.isEmpty() ? QDir::current() : QFileInfo(origin).absoluteDir();
+        suggestion = directory.filePath(QStringLiteral("manifest.yaml"));
+    }
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save Manifest"), suggestion, tr("CCM manifests (*.yaml *.yml);;All files (*)"));
     if (path.isEmpty())
@@ -778,9 +781,11 @@ void MainWindow::updateRecentFilesMenu()
 void MainWindow::updateTitle()
 {
     const QString path = m_document->filePath();
-    setWindowFilePath(path);
+    // A manifest read from a bundle is named after the bundle until it is saved somewhere.
+    const QString shown = path.isEmpty() ? m_document->loadedFrom() : path;
+    setWindowFilePath(shown);
     //: Window title; %1 is the manifest's file name, [*] the place of the unsaved-changes marker.
-    setWindowTitle(tr("%1[*] — CCM Designer").arg(path.isEmpty() ? tr("untitled") : QFileInfo(path).fileName()));
+    setWindowTitle(tr("%1[*] — CCM Designer").arg(shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName()));
     setWindowModified(m_document->isModified());
     m_revertAction->setEnabled(!path.isEmpty() && m_document->isModified());
 }

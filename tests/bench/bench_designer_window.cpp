@@ -71,8 +71,8 @@ int main(int argc, char *argv[])
             settle();
         },
         5);
-    std::printf("window open, 5000 resources:                 %8.1f ms (target 1000, includes creating the window)\n",
-                open);
+    std::printf(
+        "window open, 5000 resources:                 %8.1f ms (target 1000, includes creating the window)\n", open);
 
     MainWindow window;
     window.show();

@@ -28,6 +28,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
@@ -153,6 +154,7 @@ private slots:
     void dragAndDropReorders();
     void undoRedoOfEachKindOfEdit();
     void saveOpenRoundTripIsByteStable();
+    void bundleOpensAndSavesAsAManifest();
     void problemActivationSelectsTheField();
     void closingAskesAboutUnsavedChanges();
     void recoveryCopyIsOfferedAfterACrash();
@@ -629,6 +631,35 @@ void TestMainWindow::saveOpenRoundTripIsByteStable()
     MainWindow reopened;
     QVERIFY(reopened.openFile(copy));
     QCOMPARE(reopened.document()->text().toUtf8(), kSite);
+}
+
+void TestMainWindow::bundleOpensAndSavesAsAManifest()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("manifest.yaml")), kSite));
+    QProcess tar;
+    tar.setWorkingDirectory(dir.path());
+    tar.start(QStringLiteral("tar"),
+        {QStringLiteral("-czf"), QStringLiteral("site.tar.gz"), QStringLiteral("manifest.yaml")});
+    QVERIFY(tar.waitForFinished() && tar.exitCode() == 0);
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("manifest.yaml"))));
+
+    MainWindow window;
+    const QString bundle = dir.filePath(QStringLiteral("site.tar.gz"));
+    QVERIFY2(window.openFile(bundle), qPrintable(window.errorString()));
+    QCOMPARE(window.document()->text().toUtf8(), kSite);
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("site.tar.gz")));
+    QCOMPARE(window.document()->blocks().size(), std::size_t(2));
+
+    const QString saved = dir.filePath(QStringLiteral("manifest.yaml"));
+    QVERIFY(window.saveFile(saved));
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("manifest.yaml")));
+    QFile file(saved);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), kSite);
+    // The bundle itself is untouched.
+    QVERIFY(QFileInfo(bundle).size() > 0);
+    QVERIFY(QFileInfo(bundle).size() != QFileInfo(saved).size());
 }
 
 void TestMainWindow::problemActivationSelectsTheField()
