@@ -23,6 +23,13 @@ QString qs(const std::string &text)
     return QString::fromStdString(text);
 }
 
+/// Package and service names are words of a restricted alphabet; the other types name paths,
+/// commands or URLs, which the document's checks judge.
+bool namesArePackageLike(const QString &type)
+{
+    return type == QStringLiteral("package") || type == QStringLiteral("service");
+}
+
 /// Text colours for messages that read well on light and dark palettes alike.
 QColor severityColour(const QPalette &palette, Severity severity)
 {
@@ -379,7 +386,7 @@ void PropertyEditor::updateNameMessage()
     const std::string name = m_name->text().toStdString();
     if (name.empty())
         lines.append(tr("A name is required."));
-    else if (const auto problem = nameCharacterProblem(name))
+    else if (const auto problem = nameCharacterProblem(name); problem && namesArePackageLike(m_type) && !isTemplated(name))
         lines.append(qs(*problem));
     for (const Diagnostic &diagnostic : m_nameDiagnostics) {
         const QString text = qs(diagnostic.message);

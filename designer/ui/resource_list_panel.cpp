@@ -144,6 +144,8 @@ void ResourceListPanel::setCurrentEntry(EntryRef entry)
     }
     m_view->expand(index.parent());
     m_view->setCurrentIndex(index);
+    // The block's heading first, so the entry is seen with the type it belongs to.
+    m_view->scrollTo(index.parent());
     m_view->scrollTo(index);
 }
 

@@ -76,6 +76,8 @@ private slots:
     void referencesAreChecked();
     void controlExpressionCheckedAsTyped();
     void nameEditsAndDefaults();
+    void nameCharactersCheckedForPackagesAndServicesOnly_data();
+    void nameCharactersCheckedForPackagesAndServicesOnly();
     void inheritedValuesShown();
     void enumComboWithUnset();
     void integerSpinBox();
@@ -421,6 +423,32 @@ void TstPropertyEditor::controlExpressionCheckedAsTyped()
     QVERIFY(!message->text().isEmpty());
     QTest::keyClicks(condition->findChild<QLineEdit *>(), QStringLiteral(")"));
     QVERIFY(message->text().isEmpty());
+}
+
+void TstPropertyEditor::nameCharactersCheckedForPackagesAndServicesOnly_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("complains");
+    QTest::newRow("package with a slash") << QStringLiteral("package") << QStringLiteral("a/b") << true;
+    QTest::newRow("service with a space") << QStringLiteral("service") << QStringLiteral("my service") << true;
+    QTest::newRow("package templated") << QStringLiteral("package") << QStringLiteral("{{ Data.pkg }}") << false;
+    QTest::newRow("file path") << QStringLiteral("file") << QStringLiteral("/etc/nginx/nginx.conf") << false;
+    QTest::newRow("exec command") << QStringLiteral("exec") << QStringLiteral("/usr/bin/touch /tmp/x") << false;
+    QTest::newRow("archive path") << QStringLiteral("archive") << QStringLiteral("/opt/app.tar.gz") << false;
+}
+
+void TstPropertyEditor::nameCharactersCheckedForPackagesAndServicesOnly()
+{
+    QFETCH(QString, type);
+    QFETCH(QString, name);
+    QFETCH(bool, complains);
+    PropertyEditor editor;
+    editor.setResource(type, QStringLiteral("x"), Json::object(), Json(), false);
+    auto *line = editor.findChild<QLineEdit *>(QStringLiteral("name"));
+    line->clear();
+    QTest::keyClicks(line, name);
+    QCOMPARE(!editor.findChild<QLabel *>(QStringLiteral("name-message"))->text().isEmpty(), complains);
 }
 
 void TstPropertyEditor::nameEditsAndDefaults()
