@@ -622,7 +622,7 @@
     </message>
     <message>
         <source>Data overrides, keyed by the entries of the hierarchy&apos;s order</source>
-        <translation>Überschreibungen der Daten; die Schlüssel sind die Einträge der Reihenfolge der Hierarchie</translation>
+        <translation>Überschreibungen der Daten, mit den Einträgen der Hierarchie-Reihenfolge als Schlüssel</translation>
     </message>
     <message>
         <source>&amp;Data</source>
@@ -1259,7 +1259,7 @@
     </message>
     <message>
         <source>Expression that skips the resource when it is true, for example Data.maintenance == true.</source>
-        <translation>Ausdruck, bei dessen Wahrheit die Ressource übersprungen wird, zum Beispiel Data.maintenance == true.</translation>
+        <translation>Ausdruck, bei dem die Ressource übersprungen wird, wenn er wahr ist, zum Beispiel Data.maintenance == true.</translation>
     </message>
     <message>
         <source>Duration</source>
@@ -1431,7 +1431,7 @@
     </message>
     <message>
         <source>The command to run when no separate command is given, or a short label for it.</source>
-        <translation>Der auszuführende Befehl, wenn kein eigenes command angegeben ist, oder eine kurze Bezeichnung dafür.</translation>
+        <translation>Der auszuführende Befehl, wenn command nicht angegeben ist, oder eine kurze Bezeichnung dafür.</translation>
     </message>
     <message>
         <source>Leave at &quot;present&quot;, the default; whether the command runs is decided by creates, onlyif, unless, refreshonly and subscribe.</source>
@@ -1603,7 +1603,7 @@
     </message>
     <message>
         <source>&quot;present&quot; (any version), &quot;latest&quot; (upgrade on every run), &quot;absent&quot;, or an exact version string such as &quot;1.24.0-1.el9&quot; to install, upgrade or downgrade to.</source>
-        <translation>„present“ (beliebige Version), „latest“ (bei jedem Lauf aktualisieren), „absent“ oder eine genaue Versionsangabe wie „1.24.0-1.el9“, die installiert, auf die aktualisiert oder auf die zurückgestuft wird.</translation>
+        <translation>„present“ (beliebige Version), „latest“ (bei jedem Lauf aktualisieren), „absent“ oder eine genaue Versionsangabe wie „1.24.0-1.el9“; auf diese Version wird installiert, aktualisiert oder zurückgestuft.</translation>
     </message>
     <message>
         <source>Scaffold resource</source>
