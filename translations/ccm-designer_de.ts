@@ -5,265 +5,265 @@
     <name>ccm::designer</name>
     <message>
         <source>Cannot read the recovery copy %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederherstellungskopie %1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>The recovery copy %1 is too large.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederherstellungskopie %1 ist zu groß.</translation>
     </message>
     <message>
         <source>The recovery copy %1 is damaged.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederherstellungskopie %1 ist beschädigt.</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::FieldEditor</name>
     <message>
         <source>At least %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mindestens %1.</translation>
     </message>
     <message>
         <source>At most %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Höchstens %1.</translation>
     </message>
     <message>
         <source>Show</source>
-        <translation type="unfinished"></translation>
+        <translation>Anzeigen</translation>
     </message>
     <message>
         <source>Show or hide the secret</source>
-        <translation type="unfinished"></translation>
+        <translation>Geheimen Wert anzeigen oder verbergen</translation>
     </message>
     <message>
         <source>…</source>
-        <translation type="unfinished"></translation>
+        <translation>…</translation>
     </message>
     <message>
         <source>Choose a file</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei auswählen</translation>
     </message>
     <message>
         <source>rwx…</source>
-        <translation type="unfinished"></translation>
+        <translation>rwx…</translation>
     </message>
     <message>
         <source>Choose the permissions with check boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugriffsrechte mit Kontrollkästchen auswählen</translation>
     </message>
     <message>
         <source>(unset)</source>
-        <translation type="unfinished"></translation>
+        <translation>(nicht gesetzt)</translation>
     </message>
     <message>
         <source>(unset: %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>(nicht gesetzt: %1)</translation>
     </message>
     <message>
         <source>Yes</source>
-        <translation type="unfinished"></translation>
+        <translation>Ja</translation>
     </message>
     <message>
         <source>No</source>
-        <translation type="unfinished"></translation>
+        <translation>Nein</translation>
     </message>
     <message>
         <source>Unset (yes)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gesetzt (ja)</translation>
     </message>
     <message>
         <source>Unset (no)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gesetzt (nein)</translation>
     </message>
     <message>
         <source>Unset (left as it is)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gesetzt (bleibt unverändert)</translation>
     </message>
     <message>
         <source>Unset</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gesetzt</translation>
     </message>
     <message>
         <source>New entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuer Eintrag</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinzufügen</translation>
     </message>
     <message>
         <source>Add the entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Eintrag hinzufügen</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>Entfernen</translation>
     </message>
     <message>
         <source>Remove the selected entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag entfernen</translation>
     </message>
     <message>
         <source>Up</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach oben</translation>
     </message>
     <message>
         <source>Move the selected entry up</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag nach oben verschieben</translation>
     </message>
     <message>
         <source>Down</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach unten</translation>
     </message>
     <message>
         <source>Move the selected entry down</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag nach unten verschieben</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a whole number.</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ ist keine ganze Zahl.</translation>
     </message>
     <message>
         <source>No resource is called &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es gibt keine Ressource namens „%1“.</translation>
     </message>
     <message>
         <source>Pattern</source>
-        <translation type="unfinished"></translation>
+        <translation>Muster</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>Befehl</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert</translation>
     </message>
     <message>
         <source>Values that read as JSON (numbers, true, false, lists, maps) are stored as such.</source>
-        <translation type="unfinished"></translation>
+        <translation>Werte, die sich als JSON lesen lassen (Zahlen, true, false, Listen, Maps), werden als solche gespeichert.</translation>
     </message>
     <message>
         <source>Add a row</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile hinzufügen</translation>
     </message>
     <message>
         <source>Remove the selected row</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählte Zeile entfernen</translation>
     </message>
     <message>
         <source>Row %1 has a value but no name.</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1 hat einen Wert, aber keinen Namen.</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is given twice; the last one counts.</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ ist doppelt angegeben; die letzte Angabe gilt.</translation>
     </message>
     <message>
         <source> *</source>
-        <translation type="unfinished"></translation>
+        <translation> *</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Add %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 hinzufügen</translation>
     </message>
     <message>
         <source>%1 %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2: %3</translation>
     </message>
     <message>
         <source>entry</source>
-        <translation type="unfinished"></translation>
+        <translation>Eintrag</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>Remove %1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 entfernen</translation>
     </message>
     <message>
         <source>%1 (from defaults)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (aus den Standardwerten)</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::JsonTreeEditor</name>
     <message>
         <source>Key</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüssel</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Typ</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert</translation>
     </message>
     <message>
         <source>Add &amp;Child</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Untereintrag hinzufügen</translation>
     </message>
     <message>
         <source>Add an entry inside the selected map or list (Ctrl+Insert)</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Eintrag in der ausgewählten Map oder Liste hinzufügen (Strg+Einfg)</translation>
     </message>
     <message>
         <source>Add &amp;Entry</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Eintrag hinzufügen</translation>
     </message>
     <message>
         <source>Add an entry after the selected one (Insert)</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Eintrag nach dem ausgewählten hinzufügen (Einfg)</translation>
     </message>
     <message>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>E&amp;ntfernen</translation>
     </message>
     <message>
         <source>Remove the selected entry (Delete)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag entfernen (Entf)</translation>
     </message>
     <message>
         <source>String</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeichenkette</translation>
     </message>
     <message>
         <source>Number</source>
-        <translation type="unfinished"></translation>
+        <translation>Zahl</translation>
     </message>
     <message>
         <source>Boolean</source>
-        <translation type="unfinished"></translation>
+        <translation>Wahrheitswert</translation>
     </message>
     <message>
         <source>Null</source>
-        <translation type="unfinished"></translation>
+        <translation>Null</translation>
     </message>
     <message>
         <source>Map</source>
-        <translation type="unfinished"></translation>
+        <translation>Map</translation>
     </message>
     <message>
         <source>List</source>
-        <translation type="unfinished"></translation>
+        <translation>Liste</translation>
     </message>
     <message>
         <source>key</source>
-        <translation type="unfinished"></translation>
+        <translation>schluessel</translation>
     </message>
     <message>
         <source>key%1</source>
-        <translation type="unfinished"></translation>
+        <translation>schluessel%1</translation>
     </message>
 </context>
 <context>
@@ -326,607 +326,607 @@
     </message>
     <message>
         <source>Resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressource</translation>
     </message>
     <message>
         <source>Manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Manifest</translation>
     </message>
     <message>
         <source>Resources</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressourcen</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>Probleme</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>Hauptwerkzeugleiste</translation>
     </message>
     <message>
         <source>&amp;New</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Neu</translation>
     </message>
     <message>
         <source>Start a new, empty manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein neues, leeres Manifest beginnen</translation>
     </message>
     <message>
         <source>Open a CCM manifest or bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein CCM-Manifest oder Manifest-Bundle öffnen</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Zuletzt geöffnet</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Speichern</translation>
     </message>
     <message>
         <source>Save the manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Manifest speichern</translation>
     </message>
     <message>
         <source>Save &amp;As…</source>
-        <translation type="unfinished"></translation>
+        <translation>Speichern &amp;unter…</translation>
     </message>
     <message>
         <source>Save the manifest under another name</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Manifest unter einem anderen Namen speichern</translation>
     </message>
     <message>
         <source>Re&amp;vert</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu&amp;rücksetzen</translation>
     </message>
     <message>
         <source>Go back to the saved manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Zum gespeicherten Stand des Manifests zurückkehren</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bearbeiten</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rückgängig</translation>
     </message>
     <message>
         <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Wiederholen</translation>
     </message>
     <message>
         <source>D&amp;uplicate Resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressource &amp;duplizieren</translation>
     </message>
     <message>
         <source>&amp;Delete Resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressource &amp;löschen</translation>
     </message>
     <message>
         <source>Move &amp;Up</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach &amp;oben verschieben</translation>
     </message>
     <message>
         <source>Move Do&amp;wn</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach &amp;unten verschieben</translation>
     </message>
     <message>
         <source>Add Block &amp;Defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>Block-&amp;Standardwerte hinzufügen</translation>
     </message>
     <message>
         <source>Give the selected block a defaults entry shared by its resources</source>
-        <translation type="unfinished"></translation>
+        <translation>Dem ausgewählten Block einen defaults-Eintrag hinzufügen, der für alle seine Ressourcen gilt</translation>
     </message>
     <message>
         <source>&amp;Filter Resources</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressourcen &amp;filtern</translation>
     </message>
     <message>
         <source>Go to &amp;YAML</source>
-        <translation type="unfinished"></translation>
+        <translation>Zum &amp;YAML wechseln</translation>
     </message>
     <message>
         <source>Go to &amp;Properties</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu den &amp;Eigenschaften wechseln</translation>
     </message>
     <message>
         <source>Go to &amp;Resources</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu den &amp;Ressourcen wechseln</translation>
     </message>
     <message>
         <source>&amp;Next Problem</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Nächstes Problem</translation>
     </message>
     <message>
         <source>Saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 gespeichert</translation>
     </message>
     <message>
         <source>CCM manifests (*.yaml *.yml);;Manifest bundles (*.tar.gz *.tgz);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>CCM-Manifeste (*.yaml *.yml);;Manifest-Bundles (*.tar.gz *.tgz);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Save Manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Manifest speichern</translation>
     </message>
     <message>
         <source>Revert</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurücksetzen</translation>
     </message>
     <message>
         <source>Discard the changes made since %1 was saved?</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Änderungen seit dem letzten Speichern von %1 verwerfen?</translation>
     </message>
     <message>
         <source>The new manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Das neue Manifest</translation>
     </message>
     <message>
         <source>Unsaved Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>Ungespeicherte Änderungen</translation>
     </message>
     <message>
         <source>%1 has unsaved changes. Save them?</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 enthält ungespeicherte Änderungen. Möchten Sie sie speichern?</translation>
     </message>
     <message>
         <source>untitled</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbenannt</translation>
     </message>
     <message>
         <source>Cannot add a resource while the YAML has syntax errors</source>
-        <translation type="unfinished"></translation>
+        <translation>Solange das YAML Syntaxfehler enthält, kann keine Ressource hinzugefügt werden</translation>
     </message>
     <message>
         <source>Could not write the recovery copy: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederherstellungskopie konnte nicht geschrieben werden: %1</translation>
     </message>
     <message>
         <source>an untitled manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>einem unbenannten Manifest</translation>
     </message>
     <message>
         <source>Recover Unsaved Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>Ungespeicherte Änderungen wiederherstellen</translation>
     </message>
     <message>
         <source>CCM Designer did not close properly. Unsaved changes to %1 from %2 were kept. Restore them?</source>
-        <translation type="unfinished"></translation>
+        <translation>CCM Designer wurde nicht ordnungsgemäß beendet. Ungespeicherte Änderungen an %1 vom %2 wurden aufbewahrt. Möchten Sie sie wiederherstellen?</translation>
     </message>
     <message>
         <source>&amp;%1 %2</source>
         <extracomment>Entry of the Open Recent menu; %1 is its number (the keyboard accelerator), %2 the path.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>&amp;%1 %2</translation>
     </message>
     <message>
         <source>&amp;Clear List</source>
-        <translation type="unfinished"></translation>
+        <translation>Liste &amp;leeren</translation>
     </message>
     <message>
         <source>%1[*] — CCM Designer</source>
         <extracomment>Window title; %1 is the manifest&apos;s file name, [*] the place of the unsaved-changes marker.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1[*] — CCM Designer</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::ManifestDocument</name>
     <message>
         <source>Cannot open bundle %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Bundle %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <source>the member &quot;%1&quot; has an unsafe path</source>
-        <translation type="unfinished"></translation>
+        <translation>das Element „%1“ hat einen unsicheren Pfad</translation>
     </message>
     <message>
         <source>manifest.yaml is not a regular file</source>
-        <translation type="unfinished"></translation>
+        <translation>manifest.yaml ist keine reguläre Datei</translation>
     </message>
     <message>
         <source>manifest.yaml is larger than %1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>manifest.yaml ist größer als %1 Byte</translation>
     </message>
     <message>
         <source>the bundle has no manifest.yaml</source>
-        <translation type="unfinished"></translation>
+        <translation>das Bundle enthält keine manifest.yaml</translation>
     </message>
     <message>
         <source>Cannot open %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <source>Cannot save %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
     </message>
     <message>
         <source>The document has not been saved, so there is nothing to revert to.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Dokument wurde noch nicht gespeichert, daher gibt es keinen Stand, auf den es zurückgesetzt werden könnte.</translation>
     </message>
     <message>
         <source>Revert</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurücksetzen</translation>
     </message>
     <message>
         <source>Restore recovered changes</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiederhergestellte Änderungen übernehmen</translation>
     </message>
     <message>
         <source>Edit text</source>
-        <translation type="unfinished"></translation>
+        <translation>Text bearbeiten</translation>
     </message>
     <message>
         <source>Change %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ändern</translation>
     </message>
     <message>
         <source>Remove %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 entfernen</translation>
     </message>
     <message>
         <source>Rename %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 umbenennen</translation>
     </message>
     <message>
         <source>Add %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 hinzufügen</translation>
     </message>
     <message>
         <source>Delete %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 löschen</translation>
     </message>
     <message>
         <source>Duplicate %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 duplizieren</translation>
     </message>
     <message>
         <source>Move %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 verschieben</translation>
     </message>
     <message>
         <source>Move block</source>
-        <translation type="unfinished"></translation>
+        <translation>Block verschieben</translation>
     </message>
     <message>
         <source>Add defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>Standardwerte hinzufügen</translation>
     </message>
     <message>
         <source>Change data</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten ändern</translation>
     </message>
     <message>
         <source>Change hierarchy</source>
-        <translation type="unfinished"></translation>
+        <translation>Hierarchie ändern</translation>
     </message>
     <message>
         <source>Change overrides</source>
-        <translation type="unfinished"></translation>
+        <translation>Überschreibungen ändern</translation>
     </message>
     <message>
         <source>Change messages</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldungen ändern</translation>
     </message>
     <message>
         <source>Change fail_on_error</source>
-        <translation type="unfinished"></translation>
+        <translation>fail_on_error ändern</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::ManifestSettingsEditor</name>
     <message>
         <source>Values the manifest&apos;s templates read with lookup(&apos;data.KEY&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>Werte, die die Vorlagen des Manifests mit lookup(&apos;data.KEY&apos;) lesen</translation>
     </message>
     <message>
         <source>Data overrides, keyed by the entries of the hierarchy&apos;s order</source>
-        <translation type="unfinished"></translation>
+        <translation>Überschreibungen der Daten, mit den Einträgen der Hierarchie-Reihenfolge als Schlüssel</translation>
     </message>
     <message>
         <source>&amp;Data</source>
-        <translation type="unfinished"></translation>
+        <translation>Da&amp;ten</translation>
     </message>
     <message>
         <source>&amp;Hierarchy</source>
-        <translation type="unfinished"></translation>
+        <translation>Hie&amp;rarchie</translation>
     </message>
     <message>
         <source>&amp;Overrides</source>
-        <translation type="unfinished"></translation>
+        <translation>Über&amp;schreibungen</translation>
     </message>
     <message>
         <source>&amp;Run Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Laufeinstellungen</translation>
     </message>
     <message>
         <source>Override names tried in turn; entries may hold templates such as os:{{ lookup(&apos;facts.host.info.platformFamily&apos;) }}</source>
-        <translation type="unfinished"></translation>
+        <translation>Namen der Überschreibungen, die der Reihe nach versucht werden; Einträge dürfen Vorlagen enthalten, etwa os:{{ lookup(&apos;facts.host.info.platformFamily&apos;) }}</translation>
     </message>
     <message>
         <source>&amp;Add</source>
-        <translation type="unfinished"></translation>
+        <translation>H&amp;inzufügen</translation>
     </message>
     <message>
         <source>Re&amp;move</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Entfernen</translation>
     </message>
     <message>
         <source>Move &amp;Up</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach &amp;oben</translation>
     </message>
     <message>
         <source>Move Do&amp;wn</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach &amp;unten</translation>
     </message>
     <message>
         <source>(unset)</source>
-        <translation type="unfinished"></translation>
+        <translation>(nicht gesetzt)</translation>
     </message>
     <message>
         <source>first: use the first matching override; deep: merge every matching override in order. Unset means first.</source>
-        <translation type="unfinished"></translation>
+        <translation>first: die erste passende Überschreibung verwenden; deep: alle passenden Überschreibungen der Reihe nach zusammenführen. Nicht gesetzt bedeutet first.</translation>
     </message>
     <message>
         <source>&amp;Order:</source>
-        <translation type="unfinished"></translation>
+        <translation>Reihen&amp;folge:</translation>
     </message>
     <message>
         <source>&amp;Merge:</source>
-        <translation type="unfinished"></translation>
+        <translation>Zusa&amp;mmenführung:</translation>
     </message>
     <message>
         <source>Add an entry to the order (Insert)</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Eintrag zur Reihenfolge hinzufügen (Einfg)</translation>
     </message>
     <message>
         <source>Remove the selected entry (Delete)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag entfernen (Entf)</translation>
     </message>
     <message>
         <source>Move the selected entry up (Ctrl+Up)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag nach oben verschieben (Strg+↑)</translation>
     </message>
     <message>
         <source>Move the selected entry down (Ctrl+Down)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgewählten Eintrag nach unten verschieben (Strg+↓)</translation>
     </message>
     <message>
         <source>Printed before the run</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird vor dem Lauf ausgegeben</translation>
     </message>
     <message>
         <source>Printed after the run when no resource failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird nach dem Lauf ausgegeben, wenn keine Ressource fehlgeschlagen ist</translation>
     </message>
     <message>
         <source>(unset: no)</source>
-        <translation type="unfinished"></translation>
+        <translation>(nicht gesetzt: nein)</translation>
     </message>
     <message>
         <source>Yes</source>
-        <translation type="unfinished"></translation>
+        <translation>Ja</translation>
     </message>
     <message>
         <source>No</source>
-        <translation type="unfinished"></translation>
+        <translation>Nein</translation>
     </message>
     <message>
         <source>Whether the run stops at the first failed resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Ob der Lauf bei der ersten fehlgeschlagenen Ressource abbricht</translation>
     </message>
     <message>
         <source>&amp;Pre message:</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung &amp;vor dem Lauf:</translation>
     </message>
     <message>
         <source>P&amp;ost message:</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung &amp;nach dem Lauf:</translation>
     </message>
     <message>
         <source>&amp;Fail on error:</source>
-        <translation type="unfinished"></translation>
+        <translation>Bei &amp;Fehler abbrechen:</translation>
     </message>
     <message>
         <source>Template error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorlagenfehler: %1</translation>
     </message>
     <message>
         <source>name</source>
-        <translation type="unfinished"></translation>
+        <translation>name</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::ModeDialog</name>
     <message>
         <source>Permissions</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugriffsrechte</translation>
     </message>
     <message>
         <source>Read</source>
-        <translation type="unfinished"></translation>
+        <translation>Lesen</translation>
     </message>
     <message>
         <source>Write</source>
-        <translation type="unfinished"></translation>
+        <translation>Schreiben</translation>
     </message>
     <message>
         <source>Execute</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausführen</translation>
     </message>
     <message>
         <source>Owner</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigentümer</translation>
     </message>
     <message>
         <source>Group</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe</translation>
     </message>
     <message>
         <source>Others</source>
-        <translation type="unfinished"></translation>
+        <translation>Andere</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>Set user ID</source>
-        <translation type="unfinished"></translation>
+        <translation>Set-User-ID</translation>
     </message>
     <message>
         <source>Set group ID</source>
-        <translation type="unfinished"></translation>
+        <translation>Set-Group-ID</translation>
     </message>
     <message>
         <source>Sticky</source>
-        <translation type="unfinished"></translation>
+        <translation>Sticky-Bit</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::ProblemsModel</name>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler</translation>
     </message>
     <message>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnung</translation>
     </message>
     <message>
         <source>Note</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinweis</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Schweregrad</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung</translation>
     </message>
     <message>
         <source>Location</source>
-        <translation type="unfinished"></translation>
+        <translation>Ort</translation>
     </message>
     <message>
         <source>Property</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigenschaft</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::ProblemsPanel</name>
     <message>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle</translation>
     </message>
     <message>
         <source>Errors</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler</translation>
     </message>
     <message>
         <source>Warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnungen</translation>
     </message>
     <message>
         <source>Which problems to list</source>
-        <translation type="unfinished"></translation>
+        <translation>Welche Probleme aufgelistet werden</translation>
     </message>
     <message>
         <source>&amp;Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>An&amp;zeigen:</translation>
     </message>
     <message>
         <source>1 error</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Fehler</translation>
     </message>
     <message>
         <source>%1 errors</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Fehler</translation>
     </message>
     <message>
         <source>1 warning</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Warnung</translation>
     </message>
     <message>
         <source>%1 warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Warnungen</translation>
     </message>
     <message>
         <source>1 note</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Hinweis</translation>
     </message>
     <message>
         <source>%1 notes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Hinweise</translation>
     </message>
     <message>
         <source>No problems</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Probleme</translation>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished"></translation>
+        <translation>, </translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::PropertyEditor</name>
     <message>
         <source>Select a resource to edit its properties.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie eine Ressource aus, um ihre Eigenschaften zu bearbeiten.</translation>
     </message>
     <message>
         <source>The type &quot;%1&quot; is unknown; edit it in the YAML view.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Typ „%1“ ist unbekannt; bearbeiten Sie die Ressource in der YAML-Ansicht.</translation>
     </message>
     <message>
         <source>Defaults of every %1 in this block</source>
-        <translation type="unfinished"></translation>
+        <translation>Standardwerte für alle Ressourcen vom Typ %1 in diesem Block</translation>
     </message>
     <message>
         <source>%1 *</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 *</translation>
     </message>
     <message>
         <source>Name *</source>
-        <translation type="unfinished"></translation>
+        <translation>Name *</translation>
     </message>
     <message>
         <source>Required.</source>
-        <translation type="unfinished"></translation>
+        <translation>Erforderlich.</translation>
     </message>
     <message>
         <source>From defaults: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus den Standardwerten: %1</translation>
     </message>
     <message>
         <source>A name is required.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Name ist erforderlich.</translation>
     </message>
     <message>
         <source>Required. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Erforderlich. %1</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::RecoveryStore</name>
     <message>
         <source>Cannot create the recovery directory %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Wiederherstellungsverzeichnis %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
         <source>Cannot write the recovery copy %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederherstellungskopie %1 kann nicht geschrieben werden: %2</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::ResourceListModel</name>
     <message numerus="yes">
         <source>%n %1 resource(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n %1-Ressource</numerusform>
+            <numerusform>%n %1-Ressourcen</numerusform>
         </translation>
     </message>
 </context>
@@ -934,15 +934,15 @@
     <name>ccm::designer::ResourceListPanel</name>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Filter resources</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressourcen filtern</translation>
     </message>
     <message>
         <source>Shows the resources whose type#name contains the text</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeigt die Ressourcen, deren type#name den Text enthält</translation>
     </message>
 </context>
 <context>
@@ -991,743 +991,743 @@
     <name>schema</name>
     <message>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>Allgemein</translation>
     </message>
     <message>
         <source>Apply resource</source>
-        <translation type="unfinished"></translation>
+        <translation>apply-Ressource</translation>
     </message>
     <message>
         <source>Runs another manifest inline, in the same session, so manifests can be composed from reusable parts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Führt ein anderes Manifest direkt in derselben Sitzung aus, sodass sich Manifeste aus wiederverwendbaren Teilen zusammensetzen lassen.</translation>
     </message>
     <message>
         <source>Apply manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Manifest anwenden</translation>
     </message>
     <message>
         <source>Include and run a child manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein untergeordnetes Manifest einbinden und ausführen</translation>
     </message>
     <message>
         <source>Content</source>
-        <translation type="unfinished"></translation>
+        <translation>Inhalt</translation>
     </message>
     <message>
         <source>Behaviour</source>
-        <translation type="unfinished"></translation>
+        <translation>Verhalten</translation>
     </message>
     <message>
         <source>Dependencies</source>
-        <translation type="unfinished"></translation>
+        <translation>Abhängigkeiten</translation>
     </message>
     <message>
         <source>Health</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand</translation>
     </message>
     <message>
         <source>Advanced</source>
-        <translation type="unfinished"></translation>
+        <translation>Erweitert</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <source>Path of the child manifest, relative to the directory of the manifest that includes it unless absolute.</source>
-        <translation type="unfinished"></translation>
+        <translation>Pfad des untergeordneten Manifests; sofern er nicht absolut ist, relativ zum Verzeichnis des einbindenden Manifests.</translation>
     </message>
     <message>
         <source>Ensure</source>
-        <translation type="unfinished"></translation>
+        <translation>Sollzustand</translation>
     </message>
     <message>
         <source>Always &quot;present&quot;: the child manifest is resolved and run.</source>
-        <translation type="unfinished"></translation>
+        <translation>Immer „present“: Das untergeordnete Manifest wird aufgelöst und ausgeführt.</translation>
     </message>
     <message>
         <source>Noop</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorschau (Probelauf)</translation>
     </message>
     <message>
         <source>Run the child manifest in noop mode even when this run is real. It can only make a run more cautious: a noop parent always runs its children in noop.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das untergeordnete Manifest als Vorschau (Probelauf) ausführen, auch wenn dieser Lauf echt ist. Das kann einen Lauf nur vorsichtiger machen: Ein übergeordnetes Manifest in der Vorschau führt seine untergeordneten Manifeste immer ebenfalls als Vorschau aus.</translation>
     </message>
     <message>
         <source>Health checks only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Zustandsprüfungen</translation>
     </message>
     <message>
         <source>Run only the health checks of the child manifest&apos;s resources. Like noop, it can only be switched on, never off, for children.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur die Zustandsprüfungen der Ressourcen des untergeordneten Manifests ausführen. Wie noop lässt sich dies für untergeordnete Manifeste nur einschalten, nie ausschalten.</translation>
     </message>
     <message>
         <source>Allow nested apply</source>
-        <translation type="unfinished"></translation>
+        <translation>Verschachteltes apply erlauben</translation>
     </message>
     <message>
         <source>Whether the child manifest may itself contain apply resources. Turn it off to limit what a manifest written by someone else can pull in.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ob das untergeordnete Manifest selbst apply-Ressourcen enthalten darf. Schalten Sie dies aus, um zu begrenzen, was ein von anderen geschriebenes Manifest einbinden kann.</translation>
     </message>
     <message>
         <source>Data</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten</translation>
     </message>
     <message>
         <source>Data merged over the child manifest&apos;s own resolved data for this run.</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten, die für diesen Lauf über die eigenen aufgelösten Daten des untergeordneten Manifests gelegt werden.</translation>
     </message>
     <message>
         <source>Archive resource</source>
-        <translation type="unfinished"></translation>
+        <translation>archive-Ressource</translation>
     </message>
     <message>
         <source>Downloads a .tar.gz, .tgz, .tar or .zip archive over HTTP(S), optionally verifies and extracts it, and optionally deletes the download afterwards.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lädt ein .tar.gz-, .tgz-, .tar- oder .zip-Archiv per HTTP(S) herunter, prüft und entpackt es auf Wunsch und löscht die heruntergeladene Datei danach auf Wunsch wieder.</translation>
     </message>
     <message>
         <source>Archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Archiv</translation>
     </message>
     <message>
         <source>Download and extract a release archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Release-Archiv herunterladen und entpacken</translation>
     </message>
     <message>
         <source>Attributes</source>
-        <translation type="unfinished"></translation>
+        <translation>Attribute</translation>
     </message>
     <message>
         <source>Guards</source>
-        <translation type="unfinished"></translation>
+        <translation>Bedingungen</translation>
     </message>
     <message>
         <source>Absolute, clean path the archive is saved to. Its extension (.tar.gz, .tgz, .tar or .zip) must match the one in url.</source>
-        <translation type="unfinished"></translation>
+        <translation>Absoluter, normalisierter Pfad, unter dem das Archiv gespeichert wird. Seine Endung (.tar.gz, .tgz, .tar oder .zip) muss mit der in url übereinstimmen.</translation>
     </message>
     <message>
         <source>&quot;present&quot; to download (and extract) the archive, &quot;absent&quot; to delete the downloaded file.</source>
-        <translation type="unfinished"></translation>
+        <translation>„present“ lädt das Archiv herunter (und entpackt es), „absent“ löscht die heruntergeladene Datei.</translation>
     </message>
     <message>
         <source>URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL</translation>
     </message>
     <message>
         <source>http or https address to download from. The path must end in the same archive extension as the name.</source>
-        <translation type="unfinished"></translation>
+        <translation>http- oder https-Adresse, von der heruntergeladen wird. Der Pfad muss auf dieselbe Archivendung enden wie der Name.</translation>
     </message>
     <message>
         <source>SHA-256 checksum</source>
-        <translation type="unfinished"></translation>
+        <translation>SHA-256-Prüfsumme</translation>
     </message>
     <message>
         <source>Expected SHA-256 of the archive as 64 hexadecimal characters. A download that does not match is rejected, and an existing file that does not match is fetched again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Erwartete SHA-256-Prüfsumme des Archivs als 64 Hexadezimalzeichen. Ein Download, der nicht übereinstimmt, wird verworfen, und eine vorhandene Datei, die nicht übereinstimmt, wird erneut heruntergeladen.</translation>
     </message>
     <message>
         <source>Extract into</source>
-        <translation type="unfinished"></translation>
+        <translation>Entpacken nach</translation>
     </message>
     <message>
         <source>Absolute directory the archive is unpacked into; created when missing. Leave unset to only download.</source>
-        <translation type="unfinished"></translation>
+        <translation>Absolutes Verzeichnis, in das das Archiv entpackt wird; es wird angelegt, falls es fehlt. Nicht setzen, um nur herunterzuladen.</translation>
     </message>
     <message>
         <source>Delete after extracting</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach dem Entpacken löschen</translation>
     </message>
     <message>
         <source>Remove the downloaded archive once it is extracted. Needs extract_parent and creates, so later runs can tell extraction already happened.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das heruntergeladene Archiv nach dem Entpacken entfernen. Erfordert extract_parent und creates, damit spätere Läufe erkennen können, dass bereits entpackt wurde.</translation>
     </message>
     <message>
         <source>Creates</source>
-        <translation type="unfinished"></translation>
+        <translation>Erzeugte Datei</translation>
     </message>
     <message>
         <source>Absolute path of a file the extraction produces. While it exists the archive is not extracted again; with cleanup it is not downloaded again either, without cleanup a missing archive is downloaded and extracted again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Absoluter Pfad einer Datei, die beim Entpacken entsteht. Solange sie existiert, wird das Archiv nicht erneut entpackt; mit cleanup wird es auch nicht erneut heruntergeladen, ohne cleanup wird ein fehlendes Archiv erneut heruntergeladen und entpackt.</translation>
     </message>
     <message>
         <source>Owner</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigentümer</translation>
     </message>
     <message>
         <source>User that owns the downloaded archive file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Benutzer, dem die heruntergeladene Archivdatei gehört.</translation>
     </message>
     <message>
         <source>Group</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe</translation>
     </message>
     <message>
         <source>Group that owns the downloaded archive file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe, der die heruntergeladene Archivdatei gehört.</translation>
     </message>
     <message>
         <source>User name</source>
-        <translation type="unfinished"></translation>
+        <translation>Benutzername</translation>
     </message>
     <message>
         <source>User name for HTTP basic authentication.</source>
-        <translation type="unfinished"></translation>
+        <translation>Benutzername für die HTTP-Basic-Authentifizierung.</translation>
     </message>
     <message>
         <source>Password</source>
-        <translation type="unfinished"></translation>
+        <translation>Passwort</translation>
     </message>
     <message>
         <source>Password for HTTP basic authentication. Prefer a template such as {{ lookup(&apos;data.download_password&apos;) }} over a literal value.</source>
-        <translation type="unfinished"></translation>
+        <translation>Passwort für die HTTP-Basic-Authentifizierung. Verwenden Sie lieber eine Vorlage wie {{ lookup(&apos;data.download_password&apos;) }} als einen wörtlichen Wert.</translation>
     </message>
     <message>
         <source>HTTP headers</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP-Header</translation>
     </message>
     <message>
         <source>Extra request headers, header name to value, for example an Authorization token.</source>
-        <translation type="unfinished"></translation>
+        <translation>Zusätzliche Anfrage-Header als Zuordnung von Header-Name zu Wert, zum Beispiel ein Authorization-Token.</translation>
     </message>
     <message>
         <source>CCM common resource definitions</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemeinsame CCM-Ressourcendefinitionen</translation>
     </message>
     <message>
         <source>Building blocks shared by every resource type schema: naming, provider choice, dependencies, control expressions, health checks and service registration.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bausteine, die alle Schemas der Ressourcentypen gemeinsam nutzen: Benennung, Wahl des Providers, Abhängigkeiten, control-Ausdrücke, Zustandsprüfungen und Dienstregistrierung.</translation>
     </message>
     <message>
         <source>Alias</source>
-        <translation type="unfinished"></translation>
+        <translation>Alias</translation>
     </message>
     <message>
         <source>A second name for this resource. require and subscribe entries may use it in place of the name, and log lines show it next to the name.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein zweiter Name für diese Ressource. Einträge in require und subscribe dürfen ihn anstelle des Namens verwenden, und Protokollzeilen zeigen ihn neben dem Namen an.</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Provider</translation>
     </message>
     <message>
         <source>Use this provider instead of the one CCM would pick automatically. Leave it empty unless you need to force a choice; a provider that is unknown or unusable on the host is an error.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Provider statt des von CCM automatisch gewählten verwenden. Lassen Sie das Feld leer, sofern Sie die Wahl nicht erzwingen müssen; ein Provider, der unbekannt oder auf dem Host nicht nutzbar ist, ist ein Fehler.</translation>
     </message>
     <message>
         <source>Resource reference</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressourcenverweis</translation>
     </message>
     <message>
         <source>Another resource of this manifest, written &quot;type#name&quot;; the part after # may also be that resource&apos;s alias. Example: &quot;package#nginx&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine andere Ressource dieses Manifests, geschrieben als „type#name“; der Teil nach # darf auch der Alias dieser Ressource sein. Beispiel: „package#nginx“.</translation>
     </message>
     <message>
         <source>Requires</source>
-        <translation type="unfinished"></translation>
+        <translation>Benötigt</translation>
     </message>
     <message>
         <source>Resources that must succeed before this one is applied. When one of them failed or was skipped for its own unmet requirements, this resource is skipped. Each entry is &quot;type#name&quot; and is taken literally (no templates).</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressourcen, die erfolgreich sein müssen, bevor diese angewendet wird. Ist eine davon fehlgeschlagen oder wurde sie wegen eigener unerfüllter Voraussetzungen übersprungen, wird diese Ressource übersprungen. Jeder Eintrag hat die Form „type#name“ und wird wörtlich genommen (keine Vorlagen).</translation>
     </message>
     <message>
         <source>Subscribes to</source>
-        <translation type="unfinished"></translation>
+        <translation>Abonniert</translation>
     </message>
     <message>
         <source>Resources to watch. When any of them changed during this run, this resource is refreshed: a service restarts, an exec runs regardless of its guards. Each entry is &quot;type#name&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu beobachtende Ressourcen. Hat sich eine davon in diesem Lauf geändert, wird diese Ressource aufgefrischt: Ein service wird neu gestartet, ein exec läuft unabhängig von seinen Bedingungen. Jeder Eintrag hat die Form „type#name“.</translation>
     </message>
     <message>
         <source>Control</source>
-        <translation type="unfinished"></translation>
+        <translation>Steuerung</translation>
     </message>
     <message>
         <source>Decides whether the resource is managed in this run. It is managed when &quot;if&quot; is true (the default) and &quot;unless&quot; is false (the default); otherwise it is reported as skipped. Both are bare expressions, written without {{ }}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Entscheidet, ob die Ressource in diesem Lauf verwaltet wird. Sie wird verwaltet, wenn „if“ wahr ist (Standard) und „unless“ falsch ist (Standard); andernfalls wird sie als übersprungen gemeldet. Beide sind reine Ausdrücke und werden ohne {{ }} geschrieben.</translation>
     </message>
     <message>
         <source>Manage only if</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur verwalten, wenn</translation>
     </message>
     <message>
         <source>Expression that must be true for the resource to be managed, for example Facts.host.info.platformFamily == &quot;debian&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausdruck, der wahr sein muss, damit die Ressource verwaltet wird, zum Beispiel Facts.host.info.platformFamily == &quot;debian&quot;.</translation>
     </message>
     <message>
         <source>Skip when</source>
-        <translation type="unfinished"></translation>
+        <translation>Überspringen, wenn</translation>
     </message>
     <message>
         <source>Expression that skips the resource when it is true, for example Data.maintenance == true.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausdruck, bei dem die Ressource übersprungen wird, wenn er wahr ist, zum Beispiel Data.maintenance == true.</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>Dauer</translation>
     </message>
     <message>
         <source>A length of time in Go notation, such as &quot;300ms&quot;, &quot;30s&quot;, &quot;2h45m&quot; or &quot;1.5h&quot;. The extra units d (day), w (week), M (30 days) and y (year) are also understood.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Zeitspanne in Go-Schreibweise, etwa „300ms“, „30s“, „2h45m“ oder „1.5h“. Zusätzlich werden die Einheiten d (Tag), w (Woche), M (30 Tage) und y (Jahr) verstanden.</translation>
     </message>
     <message>
         <source>Health check</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustandsprüfung</translation>
     </message>
     <message>
         <source>One check that runs after the resource is applied: either a Nagios-style command or a set of Goss rules. Any result other than OK marks the resource as failed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Prüfung, die nach dem Anwenden der Ressource läuft: entweder ein Befehl im Nagios-Stil oder eine Reihe von Goss-Regeln. Jedes andere Ergebnis als OK markiert die Ressource als fehlgeschlagen.</translation>
     </message>
     <message>
         <source>Check name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name der Prüfung</translation>
     </message>
     <message>
         <source>Label used for this check in logs and reports.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bezeichnung dieser Prüfung in Protokollen und Berichten.</translation>
     </message>
     <message>
         <source>Check command</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfbefehl</translation>
     </message>
     <message>
         <source>A Nagios-compatible plugin command line. It is split into words like a shell would, but runs without a shell. Exit code 0 means OK, 1 WARNING, 2 CRITICAL and anything else UNKNOWN.</source>
-        <translation type="unfinished"></translation>
+        <translation>Befehlszeile eines Nagios-kompatiblen Plugins. Sie wird wie von einer Shell in Wörter zerlegt, läuft aber ohne Shell. Exit-Code 0 bedeutet OK, 1 WARNING, 2 CRITICAL und alles andere UNKNOWN.</translation>
     </message>
     <message>
         <source>Goss rules</source>
-        <translation type="unfinished"></translation>
+        <translation>Goss-Regeln</translation>
     </message>
     <message>
         <source>Goss validation rules, laid out as in a goss.yaml file. Requires the goss binary on the managed host.</source>
-        <translation type="unfinished"></translation>
+        <translation>Goss-Validierungsregeln, aufgebaut wie in einer goss.yaml-Datei. Erfordert das Programm goss auf dem verwalteten Host.</translation>
     </message>
     <message>
         <source>Result format</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisformat</translation>
     </message>
     <message>
         <source>How to read the result: &quot;nagios&quot; or &quot;goss&quot;. When unset it is inferred from whether goss_rules is given.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie das Ergebnis gelesen wird: „nagios“ oder „goss“. Ist es nicht gesetzt, wird es daraus abgeleitet, ob goss_rules angegeben ist.</translation>
     </message>
     <message>
         <source>Timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitlimit</translation>
     </message>
     <message>
         <source>Longest time a single attempt may run, as a duration such as &quot;10s&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Längste Zeit, die ein einzelner Versuch laufen darf, als Dauer wie „10s“.</translation>
     </message>
     <message>
         <source>Attempts</source>
-        <translation type="unfinished"></translation>
+        <translation>Versuche</translation>
     </message>
     <message>
         <source>How many times the check may run before its result counts; it stops at the first OK.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie oft die Prüfung laufen darf, bevor ihr Ergebnis zählt; sie endet beim ersten OK.</translation>
     </message>
     <message>
         <source>Pause between attempts</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause zwischen Versuchen</translation>
     </message>
     <message>
         <source>Time to wait between two attempts, as a duration such as &quot;5s&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartezeit zwischen zwei Versuchen, als Dauer wie „5s“.</translation>
     </message>
     <message>
         <source>Health checks</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustandsprüfungen</translation>
     </message>
     <message>
         <source>Checks run after the resource is applied, even when applying it failed. In health-check-only runs they are the only thing that happens.</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfungen, die nach dem Anwenden der Ressource laufen, auch wenn das Anwenden fehlgeschlagen ist. In Läufen, die nur Zustandsprüfungen ausführen, geschieht nichts anderes.</translation>
     </message>
     <message>
         <source>Service registration</source>
-        <translation type="unfinished"></translation>
+        <translation>Dienstregistrierung</translation>
     </message>
     <message>
         <source>An entry announcing a network service once the resource is stable.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Eintrag, der einen Netzwerkdienst bekannt gibt, sobald die Ressource stabil ist.</translation>
     </message>
     <message>
         <source>Cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>Cluster</translation>
     </message>
     <message>
         <source>Registration cluster the entry belongs to.</source>
-        <translation type="unfinished"></translation>
+        <translation>Registrierungscluster, zu dem der Eintrag gehört.</translation>
     </message>
     <message>
         <source>Service</source>
-        <translation type="unfinished"></translation>
+        <translation>Dienst</translation>
     </message>
     <message>
         <source>Service name: a letter first, then letters, digits, &quot;_&quot; or &quot;-&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Name des Dienstes: zuerst ein Buchstabe, dann Buchstaben, Ziffern, „_“ oder „-“.</translation>
     </message>
     <message>
         <source>Protocol</source>
-        <translation type="unfinished"></translation>
+        <translation>Protokoll</translation>
     </message>
     <message>
         <source>Protocol clients use to talk to the service, such as http or tcp.</source>
-        <translation type="unfinished"></translation>
+        <translation>Protokoll, über das Clients mit dem Dienst kommunizieren, etwa http oder tcp.</translation>
     </message>
     <message>
         <source>Address</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse</translation>
     </message>
     <message>
         <source>IPv4 address the service listens on; a template such as {{ lookup(&apos;facts.network.default_ipv4&apos;) }} is allowed.</source>
-        <translation type="unfinished"></translation>
+        <translation>IPv4-Adresse, auf der der Dienst lauscht; eine Vorlage wie {{ lookup(&apos;facts.network.default_ipv4&apos;) }} ist erlaubt.</translation>
     </message>
     <message>
         <source>Port</source>
-        <translation type="unfinished"></translation>
+        <translation>Port</translation>
     </message>
     <message>
         <source>TCP or UDP port, 1 to 65535, or a template that resolves to one.</source>
-        <translation type="unfinished"></translation>
+        <translation>TCP- oder UDP-Port von 1 bis 65535 oder eine Vorlage, die einen solchen ergibt.</translation>
     </message>
     <message>
         <source>Priority</source>
-        <translation type="unfinished"></translation>
+        <translation>Priorität</translation>
     </message>
     <message>
         <source>Priority of this entry among entries for the same service, 1 to 255.</source>
-        <translation type="unfinished"></translation>
+        <translation>Priorität dieses Eintrags unter den Einträgen für denselben Dienst, 1 bis 255.</translation>
     </message>
     <message>
         <source>Annotations</source>
-        <translation type="unfinished"></translation>
+        <translation>Annotationen</translation>
     </message>
     <message>
         <source>Free string labels published together with the entry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Frei wählbare Zeichenketten-Labels, die zusammen mit dem Eintrag veröffentlicht werden.</translation>
     </message>
     <message>
         <source>Register when stable</source>
-        <translation type="unfinished"></translation>
+        <translation>Bei Stabilität registrieren</translation>
     </message>
     <message>
         <source>Service registration entries to announce once the resource is stable and its health checks pass. The designer edits them; the local backend publishes them nowhere.</source>
-        <translation type="unfinished"></translation>
+        <translation>Einträge zur Dienstregistrierung, die bekannt gegeben werden, sobald die Ressource stabil ist und ihre Zustandsprüfungen bestehen. Der Designer bearbeitet sie; das lokale Backend veröffentlicht sie nirgends.</translation>
     </message>
     <message>
         <source>Exec resource</source>
-        <translation type="unfinished"></translation>
+        <translation>exec-Ressource</translation>
     </message>
     <message>
         <source>Runs a command, optionally only when a marker file is missing, a guard command allows it, or a subscribed resource changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Führt einen Befehl aus, auf Wunsch nur, wenn eine Markierungsdatei fehlt, ein Bedingungsbefehl es erlaubt oder sich eine abonnierte Ressource geändert hat.</translation>
     </message>
     <message>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>Befehl</translation>
     </message>
     <message>
         <source>Run a command with guards and refresh triggers</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Befehl mit Bedingungen und Auslösern für die Auffrischung ausführen</translation>
     </message>
     <message>
         <source>The command to run when no separate command is given, or a short label for it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der auszuführende Befehl, wenn command nicht angegeben ist, oder eine kurze Bezeichnung dafür.</translation>
     </message>
     <message>
         <source>Leave at &quot;present&quot;, the default; whether the command runs is decided by creates, onlyif, unless, refreshonly and subscribe.</source>
-        <translation type="unfinished"></translation>
+        <translation>Auf dem Standardwert „present“ belassen; ob der Befehl läuft, entscheiden creates, onlyif, unless, refreshonly und subscribe.</translation>
     </message>
     <message>
         <source>Command line to run; defaults to the name. The posix provider splits it into words and runs it without a shell; choose the shell provider for pipes or redirections.</source>
-        <translation type="unfinished"></translation>
+        <translation>Auszuführende Befehlszeile; standardmäßig der Name. Der Provider posix zerlegt sie in Wörter und führt sie ohne Shell aus; wählen Sie für Pipes oder Umleitungen den Provider shell.</translation>
     </message>
     <message>
         <source>Working directory</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitsverzeichnis</translation>
     </message>
     <message>
         <source>Absolute directory the command (and its guards) run in.</source>
-        <translation type="unfinished"></translation>
+        <translation>Absolutes Verzeichnis, in dem der Befehl (und seine Bedingungen) ausgeführt werden.</translation>
     </message>
     <message>
         <source>Environment</source>
-        <translation type="unfinished"></translation>
+        <translation>Umgebung</translation>
     </message>
     <message>
         <source>Extra environment variables, one &quot;KEY=value&quot; entry each; key and value must not be empty. They are added to, not replacing, the inherited environment.</source>
-        <translation type="unfinished"></translation>
+        <translation>Zusätzliche Umgebungsvariablen, je ein Eintrag „KEY=value“; Schlüssel und Wert dürfen nicht leer sein. Sie ergänzen die geerbte Umgebung, statt sie zu ersetzen.</translation>
     </message>
     <message>
         <source>Search path</source>
-        <translation type="unfinished"></translation>
+        <translation>Suchpfad</translation>
     </message>
     <message>
         <source>Colon-separated list of absolute directories used as PATH to find the executable.</source>
-        <translation type="unfinished"></translation>
+        <translation>Durch Doppelpunkte getrennte Liste absoluter Verzeichnisse, die als PATH zum Finden des Programms dienen.</translation>
     </message>
     <message>
         <source>Success exit codes</source>
-        <translation type="unfinished"></translation>
+        <translation>Exit-Codes für Erfolg</translation>
     </message>
     <message>
         <source>Exit codes that count as success.</source>
-        <translation type="unfinished"></translation>
+        <translation>Exit-Codes, die als Erfolg gelten.</translation>
     </message>
     <message>
         <source>Longest time the command may run, as a duration such as &quot;30s&quot; or &quot;5m&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Längste Zeit, die der Befehl laufen darf, als Dauer wie „30s“ oder „5m“.</translation>
     </message>
     <message>
         <source>Absolute path of a file the command produces. When it already exists the command is not run (unless a subscription triggers it).</source>
-        <translation type="unfinished"></translation>
+        <translation>Absoluter Pfad einer Datei, die der Befehl erzeugt. Existiert sie bereits, wird der Befehl nicht ausgeführt (es sei denn, ein Abonnement löst ihn aus).</translation>
     </message>
     <message>
         <source>Only if</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur wenn</translation>
     </message>
     <message>
         <source>Guard command: the exec runs only when this exits 0. It shares cwd, environment, path and timeout with the main command, and runs in noop mode too.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bedingungsbefehl: Der exec läuft nur, wenn dieser Befehl mit 0 endet. Er teilt cwd, environment, path und timeout mit dem Hauptbefehl und läuft auch in der Vorschau (Probelauf).</translation>
     </message>
     <message>
         <source>Unless</source>
-        <translation type="unfinished"></translation>
+        <translation>Außer wenn</translation>
     </message>
     <message>
         <source>Guard command: the exec runs only when this exits non-zero. It shares cwd, environment, path and timeout with the main command, and runs in noop mode too.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bedingungsbefehl: Der exec läuft nur, wenn dieser Befehl nicht mit 0 endet. Er teilt cwd, environment, path und timeout mit dem Hauptbefehl und läuft auch in der Vorschau (Probelauf).</translation>
     </message>
     <message>
         <source>Refresh only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur bei Auffrischung</translation>
     </message>
     <message>
         <source>Run only when a resource listed in subscribe changed in this run; otherwise the exec is considered stable.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur ausführen, wenn sich eine in subscribe aufgeführte Ressource in diesem Lauf geändert hat; andernfalls gilt der exec als stabil.</translation>
     </message>
     <message>
         <source>Refresh only (old spelling)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur bei Auffrischung (alte Schreibweise)</translation>
     </message>
     <message>
         <source>Deprecated spelling of refreshonly, accepted when reading older manifests. Use refreshonly instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>Veraltete Schreibweise von refreshonly, die beim Lesen älterer Manifeste akzeptiert wird. Verwenden Sie stattdessen refreshonly.</translation>
     </message>
     <message>
         <source>Log output</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgabe protokollieren</translation>
     </message>
     <message>
         <source>Log every line the command prints to standard output.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jede Zeile protokollieren, die der Befehl auf der Standardausgabe ausgibt.</translation>
     </message>
     <message>
         <source>File resource</source>
-        <translation type="unfinished"></translation>
+        <translation>file-Ressource</translation>
     </message>
     <message>
         <source>Keeps a regular file or a directory in a given state: present with given content, a directory, or absent, always with explicit owner, group and mode.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hält eine reguläre Datei oder ein Verzeichnis in einem festgelegten Zustand: present mit vorgegebenem Inhalt, als Verzeichnis oder absent, stets mit ausdrücklich angegebenem Eigentümer, Gruppe und Zugriffsrechten.</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei</translation>
     </message>
     <message>
         <source>Manage a file or directory, its content and permissions</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Datei oder ein Verzeichnis samt Inhalt und Zugriffsrechten verwalten</translation>
     </message>
     <message>
         <source>Absolute, clean path of the file or directory (starts with /, no &quot;.&quot; or &quot;..&quot; parts, no trailing slash).</source>
-        <translation type="unfinished"></translation>
+        <translation>Absoluter, normalisierter Pfad der Datei oder des Verzeichnisses (beginnt mit /, keine Bestandteile „.“ oder „..“, kein abschließender Schrägstrich).</translation>
     </message>
     <message>
         <source>&quot;present&quot; for a regular file, &quot;directory&quot; for a directory, &quot;absent&quot; to remove the path.</source>
-        <translation type="unfinished"></translation>
+        <translation>„present“ für eine reguläre Datei, „directory“ für ein Verzeichnis, „absent“, um den Pfad zu entfernen.</translation>
     </message>
     <message>
         <source>Text the file must contain; templates are resolved just before the file is written. Leave it unset (or null) to manage only owner, group and mode, or set &quot;&quot; for an empty file. Cannot be combined with source.</source>
-        <translation type="unfinished"></translation>
+        <translation>Text, den die Datei enthalten muss; Vorlagen werden unmittelbar vor dem Schreiben der Datei aufgelöst. Setzen Sie ihn nicht (oder auf null), um nur Eigentümer, Gruppe und Zugriffsrechte zu verwalten, oder setzen Sie &quot;&quot; für eine leere Datei. Kann nicht mit source kombiniert werden.</translation>
     </message>
     <message>
         <source>Source file</source>
-        <translation type="unfinished"></translation>
+        <translation>Quelldatei</translation>
     </message>
     <message>
         <source>Local file whose bytes are copied into place, relative to the manifest&apos;s directory unless absolute. Cannot be combined with content.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lokale Datei, deren Bytes an den Zielort kopiert werden; sofern der Pfad nicht absolut ist, relativ zum Verzeichnis des Manifests. Kann nicht mit content kombiniert werden.</translation>
     </message>
     <message>
         <source>User name or numeric UID that owns the path. A purely numeric value is used as a UID without looking it up.</source>
-        <translation type="unfinished"></translation>
+        <translation>Benutzername oder numerische UID des Benutzers, dem der Pfad gehört. Ein rein numerischer Wert wird ohne Nachschlagen als UID verwendet.</translation>
     </message>
     <message>
         <source>Group name or numeric GID that owns the path. A purely numeric value is used as a GID without looking it up.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppenname oder numerische GID der Gruppe, der der Pfad gehört. Ein rein numerischer Wert wird ohne Nachschlagen als GID verwendet.</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugriffsrechte</translation>
     </message>
     <message>
         <source>Permission bits as a quoted octal string such as &quot;0644&quot; or &quot;0755&quot;, at most &quot;0777&quot;: setuid, setgid and sticky bits cannot be set here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Berechtigungsbits als Oktalzahl in Anführungszeichen wie &quot;0644&quot; oder &quot;0755&quot;, höchstens &quot;0777&quot;: setuid-, setgid- und Sticky-Bits lassen sich hier nicht setzen.</translation>
     </message>
     <message>
         <source>Force removal</source>
-        <translation type="unfinished"></translation>
+        <translation>Entfernen erzwingen</translation>
     </message>
     <message>
         <source>With ensure absent, also remove a directory that is not empty, with everything in it. Only valid together with ensure absent, and never for /.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bei ensure absent auch ein nicht leeres Verzeichnis samt seinem gesamten Inhalt entfernen. Nur zusammen mit ensure absent gültig und niemals für /.</translation>
     </message>
     <message>
         <source>Package resource</source>
-        <translation type="unfinished"></translation>
+        <translation>package-Ressource</translation>
     </message>
     <message>
         <source>Installs, upgrades, pins or removes a system package with the host&apos;s package manager.</source>
-        <translation type="unfinished"></translation>
+        <translation>Installiert, aktualisiert, fixiert oder entfernt ein Systempaket mit dem Paketmanager des Hosts.</translation>
     </message>
     <message>
         <source>Package</source>
-        <translation type="unfinished"></translation>
+        <translation>Paket</translation>
     </message>
     <message>
         <source>Install, pin or remove a system package</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Systempaket installieren, fixieren oder entfernen</translation>
     </message>
     <message>
         <source>Name of the package as the package manager knows it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Name des Pakets, wie ihn der Paketmanager kennt.</translation>
     </message>
     <message>
         <source>&quot;present&quot; (any version), &quot;latest&quot; (upgrade on every run), &quot;absent&quot;, or an exact version string such as &quot;1.24.0-1.el9&quot; to install, upgrade or downgrade to.</source>
-        <translation type="unfinished"></translation>
+        <translation>„present“ (beliebige Version), „latest“ (bei jedem Lauf aktualisieren), „absent“ oder eine genaue Versionsangabe wie „1.24.0-1.el9“; auf diese Version wird installiert, aktualisiert oder zurückgestuft.</translation>
     </message>
     <message>
         <source>Scaffold resource</source>
-        <translation type="unfinished"></translation>
+        <translation>scaffold-Ressource</translation>
     </message>
     <message>
         <source>Renders a directory of templates into a target directory, optionally deleting files the templates no longer produce and post-processing the results.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rendert ein Verzeichnis mit Vorlagen in ein Zielverzeichnis, löscht auf Wunsch Dateien, die die Vorlagen nicht mehr erzeugen, und bearbeitet die Ergebnisse nach.</translation>
     </message>
     <message>
         <source>Scaffold</source>
-        <translation type="unfinished"></translation>
+        <translation>Scaffold</translation>
     </message>
     <message>
         <source>Render a template directory into a target directory</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Vorlagenverzeichnis in ein Zielverzeichnis rendern</translation>
     </message>
     <message>
         <source>Directory that receives the rendered files, as an absolute, clean path.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verzeichnis, das die gerenderten Dateien aufnimmt, als absoluter, normalisierter Pfad.</translation>
     </message>
     <message>
         <source>&quot;present&quot; renders the templates; &quot;absent&quot; removes the files the scaffold manages (other files stay).</source>
-        <translation type="unfinished"></translation>
+        <translation>„present“ rendert die Vorlagen; „absent“ entfernt die Dateien, die der scaffold verwaltet (andere Dateien bleiben erhalten).</translation>
     </message>
     <message>
         <source>Template directory</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorlagenverzeichnis</translation>
     </message>
     <message>
         <source>Directory holding the templates, relative to the manifest&apos;s directory unless absolute. Only local directories can be rendered.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verzeichnis mit den Vorlagen; sofern der Pfad nicht absolut ist, relativ zum Verzeichnis des Manifests. Nur lokale Verzeichnisse können gerendert werden.</translation>
     </message>
     <message>
         <source>Template engine</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorlagen-Engine</translation>
     </message>
     <message>
         <source>&quot;jet&quot; for Jet templates ([[ ]] delimiters) or &quot;go&quot; for Go text/template ({{ }} delimiters).</source>
-        <translation type="unfinished"></translation>
+        <translation>„jet“ für Jet-Vorlagen (Begrenzer [[ ]]) oder „go“ für Go text/template (Begrenzer {{ }}).</translation>
     </message>
     <message>
         <source>Left delimiter</source>
-        <translation type="unfinished"></translation>
+        <translation>Linker Begrenzer</translation>
     </message>
     <message>
         <source>Replaces the engine&apos;s opening delimiter, for templates whose text contains [[ or {{.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ersetzt den öffnenden Begrenzer der Engine, für Vorlagen, deren Text [[ oder {{ enthält.</translation>
     </message>
     <message>
         <source>Right delimiter</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechter Begrenzer</translation>
     </message>
     <message>
         <source>Replaces the engine&apos;s closing delimiter.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ersetzt den schließenden Begrenzer der Engine.</translation>
     </message>
     <message>
         <source>Template data</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorlagendaten</translation>
     </message>
     <message>
         <source>Data given to the templates instead of the manifest&apos;s resolved data (facts stay available). String values may use templates.</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten, die die Vorlagen anstelle der aufgelösten Daten des Manifests erhalten (Facts bleiben verfügbar). Zeichenkettenwerte dürfen Vorlagen verwenden.</translation>
     </message>
     <message>
         <source>Skip empty files</source>
-        <translation type="unfinished"></translation>
+        <translation>Leere Dateien überspringen</translation>
     </message>
     <message>
         <source>Do not write files whose rendered output is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dateien, deren gerenderte Ausgabe leer ist, nicht schreiben.</translation>
     </message>
     <message>
         <source>Purge</source>
-        <translation type="unfinished"></translation>
+        <translation>Bereinigen</translation>
     </message>
     <message>
         <source>Delete files in the target directory that the templates do not produce.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dateien im Zielverzeichnis löschen, die die Vorlagen nicht erzeugen.</translation>
     </message>
     <message>
         <source>Post-processing</source>
-        <translation type="unfinished"></translation>
+        <translation>Nachbearbeitung</translation>
     </message>
     <message>
         <source>Commands run on each rendered file, one single-entry map per rule: a glob matched against the file&apos;s base name, and the command to run. {} in the command stands for the file&apos;s full path; without it the path is appended.</source>
-        <translation type="unfinished"></translation>
+        <translation>Befehle, die für jede gerenderte Datei ausgeführt werden, je Regel eine Map mit genau einem Eintrag: ein Glob-Muster, das mit dem Basisnamen der Datei verglichen wird, und der auszuführende Befehl. {} im Befehl steht für den vollständigen Pfad der Datei; fehlt es, wird der Pfad angehängt.</translation>
     </message>
     <message>
         <source>Post-processing rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Nachbearbeitungsregel</translation>
     </message>
     <message>
         <source>A single entry mapping a file-name glob to a command, such as &quot;*.go&quot;: &quot;go fmt {}&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein einzelner Eintrag, der einem Glob-Muster für Dateinamen einen Befehl zuordnet, etwa &quot;*.go&quot;: &quot;go fmt {}&quot;.</translation>
     </message>
     <message>
         <source>Service resource</source>
-        <translation type="unfinished"></translation>
+        <translation>service-Ressource</translation>
     </message>
     <message>
         <source>Keeps a system service running or stopped and, independently, enabled or disabled at boot.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hält einen Systemdienst gestartet oder gestoppt und, davon unabhängig, beim Booten aktiviert oder deaktiviert.</translation>
     </message>
     <message>
         <source>Run, stop, enable or disable a system service</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Systemdienst starten, stoppen, aktivieren oder deaktivieren</translation>
     </message>
     <message>
         <source>Name of the service unit, such as &quot;nginx&quot; or &quot;nginx.service&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Name der Dienst-Unit, etwa „nginx“ oder „nginx.service“.</translation>
     </message>
     <message>
         <source>&quot;running&quot; to start the service when it is stopped, &quot;stopped&quot; to stop it.</source>
-        <translation type="unfinished"></translation>
+        <translation>„running“ startet den Dienst, wenn er gestoppt ist, „stopped“ stoppt ihn.</translation>
     </message>
     <message>
         <source>Start at boot</source>
-        <translation type="unfinished"></translation>
+        <translation>Beim Booten starten</translation>
     </message>
     <message>
         <source>true enables the service at boot, false disables it; leave unset to keep the boot configuration as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>true aktiviert den Dienst beim Booten, false deaktiviert ihn; nicht setzen, um die Boot-Konfiguration unverändert zu lassen.</translation>
     </message>
 </context>
 </TS>
