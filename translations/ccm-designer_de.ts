@@ -768,10 +768,6 @@
         <translation>Andere</translation>
     </message>
     <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
         <source>Set user ID</source>
         <translation>Set-User-ID</translation>
     </message>
@@ -782,6 +778,11 @@
     <message>
         <source>Sticky</source>
         <translation>Sticky-Bit</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <extracomment>Accessible name of a permission check box, e.g. &quot;Owner, Write&quot;.</extracomment>
+        <translation>%1, %2</translation>
     </message>
 </context>
 <context>

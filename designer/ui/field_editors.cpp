@@ -851,7 +851,8 @@ protected:
 private:
     QString itemTitle() const
     {
-        return m_field.itemLabel.empty() ? FieldEditor::tr("entry") : schemaText(m_field.itemLabel).toLower();
+        // Not lower-cased: German nouns keep their capital.
+        return m_field.itemLabel.empty() ? FieldEditor::tr("entry") : schemaText(m_field.itemLabel);
     }
 
     void addItem()
@@ -1013,7 +1014,8 @@ ModeDialog::ModeDialog(unsigned mode, QWidget *parent)
         for (int column = 0; column < 3; ++column) {
             const unsigned bit = 1U << ((2 - row) * 3 + (2 - column));
             auto *box = new QCheckBox(this);
-            box->setAccessibleName(tr("%1 %2").arg(rows[row], columns[column].toLower()));
+            //: Accessible name of a permission check box, e.g. "Owner, Write".
+            box->setAccessibleName(tr("%1, %2").arg(rows[row], columns[column]));
             grid->addWidget(box, row + 1, column + 1, Qt::AlignCenter);
             m_boxes.emplace_back(bit, box);
         }
