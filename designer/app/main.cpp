@@ -45,5 +45,6 @@ int main(int argc, char *argv[])
     // After a crash the last unsaved changes wait in recovery copies; offer them once the window
     // is up, so the question has a parent and the restored document a place to show.
     QMetaObject::invokeMethod(&window, &ccm::designer::MainWindow::offerRecovery, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(&window, &ccm::designer::MainWindow::connectToBackend, Qt::QueuedConnection);
     return QApplication::exec();
 }

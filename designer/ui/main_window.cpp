@@ -2,13 +2,16 @@
 #include "main_window.h"
 
 #include "manifest_settings_editor.h"
+#include "preview_controller.h"
 #include "problems_panel.h"
 #include "property_editor.h"
 #include "recovery_store.h"
 #include "resource_list_model.h"
 #include "resource_list_panel.h"
 #include "resource_palette.h"
+#include "results_panel.h"
 #include "source_map.h"
+#include "what_if_panel.h"
 #include "yaml_editor.h"
 
 #include <QAction>
@@ -41,7 +44,7 @@ namespace ccm::designer {
 
 namespace {
 // Bump when the dock layout changes so an old saved state is ignored rather than misapplied.
-constexpr int kWindowStateVersion = 2;
+constexpr int kWindowStateVersion = 3;
 constexpr int kStatusMessageTimeoutMs = 5000;
 constexpr int kMaxRecentFiles = 10;
 constexpr int kDefaultAutosaveDelayMs = 5000;
@@ -63,10 +66,13 @@ MainWindow::MainWindow(QWidget *parent)
     , m_settingsEditor(new ManifestSettingsEditor(this))
     , m_yamlEditor(new YamlEditor(this))
     , m_problems(new ProblemsPanel(this))
+    , m_results(new ResultsPanel(this))
+    , m_whatIf(new WhatIfPanel(this))
     , m_autosaveTimer(new QTimer(this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/ccm-designer.svg")));
     m_resourceList = new ResourceListPanel(m_document, this);
+    m_preview = new PreviewController(m_document, m_resourceList, m_results, m_whatIf, this);
 
     m_editorTabs = new QTabWidget(this);
     m_editorTabs->setObjectName(QStringLiteral("editorTabs"));
@@ -91,7 +97,10 @@ MainWindow::MainWindow(QWidget *parent)
     createActions();
     connectViews();
     m_problemSummary = new QLabel(this);
+    statusBar()->addPermanentWidget(m_preview->statusLabel());
     statusBar()->addPermanentWidget(m_problemSummary);
+    connect(m_preview, &PreviewController::statusMessage, this,
+            [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
 
     m_document->newDocument();
     restoreSettings();
@@ -115,6 +124,22 @@ void MainWindow::createDocks()
     problemsDock->setObjectName(QStringLiteral("problemsDock"));
     problemsDock->setWidget(m_problems);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+
+    auto *resultsDock = new QDockWidget(tr("Preview Results"), this);
+    resultsDock->setObjectName(QStringLiteral("resultsDock"));
+    resultsDock->setWidget(m_results);
+    addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
+    tabifyDockWidget(problemsDock, resultsDock);
+
+    auto *whatIfDock = new QDockWidget(tr("What If"), this);
+    whatIfDock->setObjectName(QStringLiteral("whatIfDock"));
+    whatIfDock->setWidget(m_whatIf);
+    addDockWidget(Qt::BottomDockWidgetArea, whatIfDock);
+    tabifyDockWidget(resultsDock, whatIfDock);
+    problemsDock->raise();
+    // A run shows its results where they come in.
+    connect(m_preview->previewAction(), &QAction::triggered, resultsDock, &QDockWidget::raise);
+    connect(m_preview->applyAction(), &QAction::triggered, resultsDock, &QDockWidget::raise);
 }
 
 void MainWindow::createActions()
@@ -205,6 +230,14 @@ void MainWindow::createActions()
             m_resourceList->view()->addAction(action);
     }
 
+    QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addAction(m_preview->previewAction());
+    runMenu->addAction(m_preview->applyAction());
+    runMenu->addAction(m_preview->cancelAction());
+    runMenu->addSeparator();
+    runMenu->addAction(m_preview->exportJsonAction());
+    runMenu->addAction(m_preview->exportTextAction());
+
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *yamlAction
         = viewMenu->addAction(tr("Go to &YAML"), this, [this] { m_yamlEditor->setFocus(Qt::ShortcutFocusReason); });
@@ -239,6 +272,10 @@ void MainWindow::createActions()
     toolBar->addSeparator();
     for (QAction *action : listActions)
         toolBar->addAction(action);
+    toolBar->addSeparator();
+    toolBar->addAction(m_preview->previewAction());
+    toolBar->addAction(m_preview->cancelAction());
+    toolBar->addAction(m_preview->applyAction());
 
     // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
     for (QAction *action : findChildren<QAction *>()) {
@@ -347,9 +384,29 @@ QString MainWindow::errorString() const
     return m_errorString;
 }
 
+void MainWindow::connectToBackend()
+{
+    m_preview->connectToBackend();
+}
+
 ManifestDocument *MainWindow::document() const
 {
     return m_document;
+}
+
+PreviewController *MainWindow::previewController() const
+{
+    return m_preview;
+}
+
+ResultsPanel *MainWindow::resultsPanel() const
+{
+    return m_results;
+}
+
+WhatIfPanel *MainWindow::whatIfPanel() const
+{
+    return m_whatIf;
 }
 
 ResourcePalette *MainWindow::resourcePalette() const

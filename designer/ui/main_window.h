@@ -17,10 +17,13 @@ class QTimer;
 namespace ccm::designer {
 
 class ManifestSettingsEditor;
+class PreviewController;
 class ProblemsPanel;
 class PropertyEditor;
 class ResourceListPanel;
 class ResourcePalette;
+class ResultsPanel;
+class WhatIfPanel;
 class YamlEditor;
 
 /// The designer's main window: the resource type palette and the resource list docked on the
@@ -51,7 +54,14 @@ public:
     /// main() once the window is shown.
     void offerRecovery();
 
+    /// Connects to the backend that previews and applies (the system one, or the user's own,
+    /// started on demand). Called by main() once the window is shown; a preview connects too.
+    void connectToBackend();
+
     ManifestDocument *document() const;
+    PreviewController *previewController() const;
+    ResultsPanel *resultsPanel() const;
+    WhatIfPanel *whatIfPanel() const;
     ResourcePalette *resourcePalette() const;
     ResourceListPanel *resourceList() const;
     PropertyEditor *propertyEditor() const;
@@ -116,6 +126,9 @@ private:
     ManifestSettingsEditor *m_settingsEditor = nullptr;
     YamlEditor *m_yamlEditor = nullptr;
     ProblemsPanel *m_problems = nullptr;
+    ResultsPanel *m_results = nullptr;
+    WhatIfPanel *m_whatIf = nullptr;
+    PreviewController *m_preview = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;

@@ -11,15 +11,22 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace ccm::designer {
 
 namespace {
 
 /// Paints an entry's diagnostics marker (and later its preview outcome) at the right edge of
 /// its row, so the label and the type icon stay where they are.
-class StatusDelegate : public QStyledItemDelegate {
+class StatusDelegate : public QStyledItemDelegate
+{
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
+    explicit StatusDelegate(const ResourceListPanel *panel)
+        : QStyledItemDelegate(panel)
+        , m_panel(panel)
+    {
+    }
 
 protected:
     /// Block rows read as headings with their count; defaults entries are set apart in italics.
@@ -28,9 +35,8 @@ protected:
         QStyledItemDelegate::initStyleOption(option, index);
         if (index.data(ResourceListModel::IsBlockRole).toBool()) {
             option->font.setBold(true);
-            option->text = ResourceListPanel::tr("%1 (%2)")
-                               .arg(option->text)
-                               .arg(index.data(ResourceListModel::CountRole).toInt());
+            option->text = ResourceListPanel::tr("%1 (%2)").arg(option->text).arg(
+                index.data(ResourceListModel::CountRole).toInt());
         } else if (index.data(ResourceListModel::IsDefaultsRole).toBool()) {
             option->font.setItalic(true);
             option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
@@ -38,32 +44,58 @@ protected:
     }
 
 public:
+    /// Paints, at the right edge so the label and icon stay put, the preview's outcome of the
+    /// entry (a symbol in the outcome's colour) and a dot for its diagnostics.
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
         QStyledItemDelegate::paint(painter, option, index);
-        const QVariant status = index.data(ResourceListModel::StatusRole);
-        if (!status.isValid())
-            return;
-        QColor colour;
-        switch (static_cast<ResourceListModel::Status>(status.toInt())) {
-        case ResourceListModel::Status::Error:
-            colour = QColor(0xd3, 0x2f, 0x2f);
-            break;
-        case ResourceListModel::Status::Warning:
-            colour = QColor(0xf5, 0x9e, 0x0b);
-            break;
-        case ResourceListModel::Status::Valid:
-            return;
-        }
         const int size = option.rect.height() / 3;
-        const QRect dot(option.rect.right() - size - 6, option.rect.center().y() - size / 2, size, size);
+        int right = option.rect.right() - 6;
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(colour);
-        painter->drawEllipse(dot);
+
+        const QString outcome = index.data(ResourceListModel::OutcomeRole).toString();
+        if (!outcome.isEmpty()) {
+            const auto [symbol, colour] = outcomeMarker(outcome);
+            const QColor shown = m_panel->outcomesStale() ? option.palette.color(QPalette::PlaceholderText) : colour;
+            QFont font = option.font;
+            font.setBold(true);
+            painter->setFont(font);
+            painter->setPen(shown);
+            const int width = option.fontMetrics.height();
+            const QRect box(right - width, option.rect.top(), width, option.rect.height());
+            painter->drawText(box, Qt::AlignCenter, symbol);
+            right -= width + 4;
+        }
+
+        const QVariant status = index.data(ResourceListModel::StatusRole);
+        if (status.isValid() && status.toInt() != ResourceListModel::Valid) {
+            const QColor colour = status.toInt() == ResourceListModel::Error ? QColor(0xd3, 0x2f, 0x2f)
+                                                                             : QColor(0xf5, 0x9e, 0x0b);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(colour);
+            painter->drawEllipse(QRect(right - size, option.rect.center().y() - size / 2, size, size));
+        }
         painter->restore();
     }
+
+private:
+    static std::pair<QString, QColor> outcomeMarker(const QString &outcome)
+    {
+        if (outcome == QStringLiteral("changed"))
+            return {QStringLiteral("●"), QColor(0xe0, 0x8a, 0x00)};
+        if (outcome == QStringLiteral("failed"))
+            return {QStringLiteral("✗"), QColor(0xd3, 0x2f, 0x2f)};
+        if (outcome == QStringLiteral("refreshed"))
+            return {QStringLiteral("↻"), QColor(0x1e, 0x88, 0xe5)};
+        if (outcome == QStringLiteral("unmet"))
+            return {QStringLiteral("!"), QColor(0xe6, 0x51, 0x00)};
+        if (outcome == QStringLiteral("skipped"))
+            return {QStringLiteral("–"), QColor(0x9e, 0x9e, 0x9e)};
+        return {QStringLiteral("✓"), QColor(0x43, 0xa0, 0x47)};
+    }
+
+    const ResourceListPanel *m_panel;
 };
 
 } // namespace
@@ -95,7 +127,7 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     m_view->setModel(m_proxy);
     m_view->setHeaderHidden(true);
     m_view->setUniformRowHeights(true);
-    m_view->setItemDelegate(new StatusDelegate(m_view));
+    m_view->setItemDelegate(new StatusDelegate(this));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setDragEnabled(true);
     m_view->setAcceptDrops(true);
@@ -116,6 +148,14 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &ResourceListPanel::rememberCurrent);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ResourceListPanel::restoreCurrent);
     m_view->expandAll();
+}
+
+void ResourceListPanel::setOutcomesStale(bool stale)
+{
+    if (m_outcomesStale == stale)
+        return;
+    m_outcomesStale = stale;
+    m_view->viewport()->update();
 }
 
 EntryRef ResourceListPanel::currentEntry() const

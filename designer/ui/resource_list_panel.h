@@ -31,6 +31,10 @@ public:
     /// the selection.
     void setCurrentEntry(EntryRef entry);
 
+    /// Greys the preview outcome markers: the manifest changed since the preview.
+    void setOutcomesStale(bool stale);
+    [[nodiscard]] bool outcomesStale() const { return m_outcomesStale; }
+
     [[nodiscard]] QTreeView *view() const { return m_view; }
     [[nodiscard]] QLineEdit *filterEdit() const { return m_filter; }
     [[nodiscard]] ResourceListModel *model() const { return m_model; }
@@ -51,6 +55,7 @@ private:
     EntryRef m_remembered;
     int m_rememberedBlock = -1;
     bool m_restoring = false;
+    bool m_outcomesStale = false;
     /// The document's text did not read as YAML at the last change.
     bool m_waitingForText = false;
 };

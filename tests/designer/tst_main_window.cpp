@@ -242,7 +242,8 @@ void TestMainWindow::docksHoldTheViews()
         titles.append(dock->windowTitle());
     titles.sort();
     QCOMPARE(titles,
-        (QStringList {QStringLiteral("Problems"), QStringLiteral("Resource Types"), QStringLiteral("Resources")}));
+        (QStringList {QStringLiteral("Preview Results"), QStringLiteral("Problems"), QStringLiteral("Resource Types"),
+                      QStringLiteral("Resources"), QStringLiteral("What If")}));
     QCOMPARE(dock(window, "resourceTypesDock")->widget(), window.resourcePalette());
     QCOMPARE(dock(window, "resourcesDock")->widget(), window.resourceList());
     QCOMPARE(dock(window, "problemsDock")->widget(), window.problemsPanel());
@@ -789,10 +790,10 @@ void TestMainWindow::translationForLocale_data()
     QTest::addColumn<QStringList>("expectedMenus");
     QTest::addColumn<QString>("dockTitle");
 
-    const QStringList german {
-        QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"), QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
-    const QStringList english {
-        QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&View"), QStringLiteral("&Help")};
+    const QStringList german {QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"), QStringLiteral("A&usführen"),
+                              QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
+    const QStringList english {QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&Run"),
+                               QStringLiteral("&View"), QStringLiteral("&Help")};
 
     QTest::newRow("de_DE") << QStringLiteral("de_DE") << true << german << QStringLiteral("Ressourcentypen");
     QTest::newRow("de_AT") << QStringLiteral("de_AT") << true << german << QStringLiteral("Ressourcentypen");

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "preview_controller.h"
+
+#include "diff_view.h"
+#include "manifest_document.h"
+#include "resource_list_model.h"
+#include "resource_list_panel.h"
+#include "results_panel.h"
+#include "run_results.h"
+#include "what_if_panel.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QIcon>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSaveFile>
+
+namespace ccm::designer {
+
+namespace {
+
+/// The outcome as the resource list's markers know it.
+QString outcomeKey(RunResults::Outcome outcome)
+{
+    switch (outcome) {
+    case RunResults::Outcome::Stable:
+        return QStringLiteral("stable");
+    case RunResults::Outcome::Changed:
+        return QStringLiteral("changed");
+    case RunResults::Outcome::Failed:
+        return QStringLiteral("failed");
+    case RunResults::Outcome::Skipped:
+        return QStringLiteral("skipped");
+    case RunResults::Outcome::Unmet:
+        return QStringLiteral("unmet");
+    case RunResults::Outcome::Refreshed:
+        return QStringLiteral("refreshed");
+    }
+    return {};
+}
+
+} // namespace
+
+PreviewController::PreviewController(ManifestDocument *document, ResourceListPanel *resources,
+                                     ResultsPanel *results, WhatIfPanel *whatIf, QWidget *window)
+    : QObject(window)
+    , m_document(document)
+    , m_resources(resources)
+    , m_panel(results)
+    , m_whatIf(whatIf)
+    , m_window(window)
+    , m_client(new BackendClient(this))
+    , m_results(new RunResults(this))
+    , m_status(new QLabel(window))
+{
+    m_status->setObjectName(QStringLiteral("backendStatus"));
+    m_status->setText(tr("Backend: not connected"));
+    m_panel->setModel(m_results);
+
+    m_previewAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Preview"), this);
+    m_previewAction->setObjectName(QStringLiteral("previewAction"));
+    m_previewAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_previewAction->setStatusTip(tr("Show what applying the manifest would change on this machine, changing nothing"));
+    connect(m_previewAction, &QAction::triggered, this, &PreviewController::preview);
+
+    m_applyAction = new QAction(QIcon::fromTheme(QStringLiteral("system-run")), tr("&Apply…"), this);
+    m_applyAction->setObjectName(QStringLiteral("applyAction"));
+    m_applyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
+    m_applyAction->setStatusTip(tr("Apply the manifest to this machine for real"));
+    connect(m_applyAction, &QAction::triggered, this, [this] { apply(); });
+
+    m_cancelAction = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel Run"), this);
+    m_cancelAction->setObjectName(QStringLiteral("cancelRunAction"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_cancelAction->setStatusTip(tr("Stop the running preview or apply before its next resource"));
+    connect(m_cancelAction, &QAction::triggered, this, &PreviewController::cancel);
+
+    m_exportJsonAction = new QAction(tr("Export Results as &JSON…"), this);
+    connect(m_exportJsonAction, &QAction::triggered, this, [this] { exportWithDialog(true); });
+    m_exportTextAction = new QAction(tr("Export Results as &Text…"), this);
+    connect(m_exportTextAction, &QAction::triggered, this, [this] { exportWithDialog(false); });
+
+    connect(m_panel, &ResultsPanel::cancelRequested, this, &PreviewController::cancel);
+    connect(m_panel, &ResultsPanel::exportJsonRequested, this, [this] { exportWithDialog(true); });
+    connect(m_panel, &ResultsPanel::exportTextRequested, this, [this] { exportWithDialog(false); });
+    connect(m_panel, &ResultsPanel::resourceSelected, this, &PreviewController::showResourceChange);
+
+    connect(m_client, &BackendClient::connected, this, &PreviewController::backendConnected);
+    connect(m_client, &BackendClient::disconnected, this, [this] {
+        m_status->setText(tr("Backend: disconnected, reconnecting…"));
+        updateActions();
+    });
+    connect(m_client, &BackendClient::errorOccurred, this, &PreviewController::backendError);
+    connect(m_document, &ManifestDocument::changed, this, &PreviewController::documentChanged);
+    connect(m_resources, &ResourceListPanel::currentEntryChanged, this, &PreviewController::selectedEntryChanged);
+    updateActions();
+}
+
+PreviewController::~PreviewController() = default;
+
+void PreviewController::connectToBackend()
+{
+    m_status->setText(tr("Backend: connecting…"));
+    m_client->connectToBackend();
+}
+
+void PreviewController::preview()
+{
+    startRun(true);
+}
+
+void PreviewController::apply(bool confirmed)
+{
+    if (isRunning())
+        return;
+    if (!m_client->isConnected()) {
+        m_queuedRun = false;
+        connectToBackend();
+        return;
+    }
+    const BackendInfo info = m_client->info();
+    if (info.role != QStringLiteral("apply")) {
+        QMessageBox::warning(m_window, tr("Apply"),
+                             tr("This backend lets %1 preview only: applying for real needs membership of the "
+                                "group ccm-apply (log in again after joining it).")
+                                 .arg(info.user));
+        return;
+    }
+    if (!confirmed) {
+        const bool current = m_pendingChanges >= 0 && m_resultsText == m_document->text() && m_lastRunNoop;
+        const QString changes = current
+            ? tr("The last preview found %n resource(s) that would change.", nullptr, m_pendingChanges)
+            : tr("There is no preview of the manifest as it is now, so what would change is not known.");
+        const QString where = info.embedded ? tr("your own backend") : tr("the system backend");
+        const auto answer = QMessageBox::question(
+            m_window, tr("Apply"),
+            tr("Apply the manifest to this machine through %1, as user %2?\n\n%3").arg(where, info.user, changes),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes)
+            return;
+    }
+    startRun(false);
+}
+
+void PreviewController::cancel()
+{
+    if (m_run)
+        m_run->cancel();
+    m_queuedRun.reset();
+}
+
+void PreviewController::startRun(bool noop)
+{
+    if (isRunning())
+        return;
+    if (!m_client->isConnected()) {
+        // The run starts once the backend answers.
+        m_queuedRun = noop;
+        connectToBackend();
+        return;
+    }
+    RunRequest request;
+    request.manifest = m_document->text();
+    request.baseDirectory = m_document->baseDirectory();
+    request.noop = noop;
+    request.facts = m_whatIf->facts();
+    request.data = m_whatIf->data();
+
+    m_results->clear();
+    m_resources->model()->clearOutcomes();
+    m_resources->setOutcomesStale(false);
+    m_panel->setStale(false);
+    m_panel->diffView()->clear();
+    m_panel->setSummary(noop ? tr("Previewing…") : tr("Applying…"));
+    m_panel->setRunning(true);
+    m_resultsText = request.manifest;
+    m_lastRunNoop = noop;
+    m_pendingChanges = -1;
+
+    m_run = m_client->startRun(request);
+    connect(m_run, &Run::progress, this, [this](int done, int total, const QString &current) {
+        m_panel->setProgress(done, total, current);
+    });
+    connect(m_run, &Run::event, this, [this](const Json &event) {
+        m_results->addEvent(event);
+        const auto label = event.find("resource");
+        if (label != event.end() && label->is_string())
+            m_resources->model()->setOutcome(QString::fromStdString(label->get<std::string>()),
+                                             outcomeKey(RunResults::outcomeOf(event)));
+    });
+    connect(m_run, &Run::message, this, [this](const QString &text) { emit statusMessage(text); });
+    connect(m_run, &Run::finished, this, [this, noop](const Json &result) {
+        m_run.clear();
+        m_results->setFinished(result);
+        m_panel->setRunning(false);
+        m_panel->setSummary(m_results->summaryText());
+        const Json summary = m_results->summary();
+        if (noop && summary.is_object() && summary.contains("changed") && summary["changed"].is_number_integer())
+            m_pendingChanges = summary["changed"].get<int>();
+        const bool cancelled = result.is_object() && result.value("cancelled", false);
+        emit statusMessage(cancelled ? tr("The run was cancelled before all resources ran.")
+                                     : (noop ? tr("Preview finished") : tr("Apply finished")));
+        updateActions();
+        emit runEnded();
+    });
+    connect(m_run, &Run::failed, this, [this](const QString &message, const Json &) {
+        m_run.clear();
+        m_panel->setRunning(false);
+        m_panel->setSummary(message);
+        emit statusMessage(message);
+        updateActions();
+        emit runEnded();
+    });
+    updateActions();
+}
+
+bool PreviewController::exportResults(const QString &path, bool asJson, QString *error) const
+{
+    QSaveFile file(path);
+    const QByteArray bytes = asJson ? m_results->toJson() : m_results->toText().toUtf8();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void PreviewController::exportWithDialog(bool asJson)
+{
+    if (m_results->rowCount() == 0)
+        return;
+    const QString base = QFileInfo(m_document->baseDirectory(), QStringLiteral("results")).absoluteFilePath();
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, asJson ? tr("Export Results as JSON") : tr("Export Results as Text"),
+        base + (asJson ? QStringLiteral(".jsonl") : QStringLiteral(".txt")),
+        asJson ? tr("JSON lines (*.jsonl *.json);;All files (*)") : tr("Text files (*.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportResults(path, asJson, &error))
+        QMessageBox::warning(m_window, tr("Export Results"), error);
+    else
+        emit statusMessage(tr("Results written to %1").arg(QDir::toNativeSeparators(path)));
+}
+
+void PreviewController::backendConnected(const BackendInfo &info)
+{
+    const QString which = info.embedded ? tr("your own backend") : tr("system backend");
+    const QString role = info.role == QStringLiteral("apply") ? tr("preview and apply")
+                         : info.role == QStringLiteral("preview") ? tr("preview only")
+                                                                  : tr("no access");
+    //: Status bar: %1 which backend, %2 what it allows, %3 the user it acts for.
+    m_status->setText(tr("Backend: %1 · %2 · %3").arg(which, role, info.user));
+    m_status->setToolTip(tr("%1 %2 on %3").arg(info.server, info.version, QDir::toNativeSeparators(info.socketPath)));
+    updateActions();
+    if (m_queuedRun) {
+        const bool noop = *m_queuedRun;
+        m_queuedRun.reset();
+        if (noop)
+            preview();
+        else
+            apply();
+    }
+}
+
+void PreviewController::backendError(const QString &message)
+{
+    m_status->setText(tr("Backend: %1").arg(message));
+    m_status->setToolTip(message);
+    emit statusMessage(message);
+    updateActions();
+}
+
+void PreviewController::documentChanged()
+{
+    const bool stale = m_results->rowCount() > 0 && m_document->text() != m_resultsText;
+    m_results->setStale(stale);
+    m_panel->setStale(stale);
+    m_resources->setOutcomesStale(stale);
+}
+
+void PreviewController::showResourceChange(int row)
+{
+    if (row < 0 || row >= m_results->rowCount()) {
+        m_panel->diffView()->clear();
+        return;
+    }
+    const FileChange change = m_results->fileChanges(row);
+    QList<AttributeChange> attributes;
+    for (const auto &attribute : change.attributes)
+        attributes.append({attribute.attribute, attribute.from, attribute.to});
+    m_panel->diffView()->setChange(change.resource, change.diff, attributes);
+}
+
+void PreviewController::selectedEntryChanged()
+{
+    const EntryRef entry = m_resources->currentEntry();
+    if (!entry.valid() || m_results->rowCount() == 0)
+        return;
+    const QString label = m_resources->model()->indexFor(entry).data(Qt::DisplayRole).toString();
+    const int row = m_results->rowOf(label);
+    if (row >= 0)
+        showResourceChange(row);
+}
+
+void PreviewController::updateActions()
+{
+    const bool running = isRunning();
+    m_previewAction->setEnabled(!running);
+    m_applyAction->setEnabled(!running);
+    m_cancelAction->setEnabled(running);
+    m_exportJsonAction->setEnabled(!running && m_results->rowCount() > 0);
+    m_exportTextAction->setEnabled(!running && m_results->rowCount() > 0);
+}
+
+} // namespace ccm::designer
