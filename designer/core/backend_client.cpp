@@ -121,11 +121,9 @@ void Run::fail(const QString &message, const Json &data)
 BackendClient::BackendClient(QObject *parent)
     : QObject(parent)
     , m_systemSocket(QStringLiteral("/run/ccm-designer/backend.sock"))
-    , m_userSocket(QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation)
-          + QStringLiteral("/ccm-designer/backend.sock"))
 {
     m_startTimer.setSingleShot(true);
-    connect(&m_startTimer, &QTimer::timeout, this, [this] { connectSocket(m_userSocket); });
+    connect(&m_startTimer, &QTimer::timeout, this, [this] { connectSocket(userSocket()); });
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &BackendClient::attempt);
     m_helloTimer.setSingleShot(true);
@@ -146,6 +144,16 @@ BackendClient::~BackendClient()
     m_reconnectTimer.stop();
     dropSocket();
     stopEmbedded();
+}
+
+QString BackendClient::userSocket() const
+{
+    // Looked up when needed: the lookup warns when XDG_RUNTIME_DIR is unset, which a client given
+    // its own socket should not do.
+    if (!m_userSocket.isEmpty())
+        return m_userSocket;
+    return QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation)
+        + QStringLiteral("/ccm-designer/backend.sock");
 }
 
 qint64 BackendClient::embeddedProcessId() const
@@ -182,7 +190,7 @@ void BackendClient::attempt()
 {
     m_state = State::Connecting;
     m_userSocketMode = !QFileInfo::exists(m_systemSocket);
-    connectSocket(m_userSocketMode ? m_userSocket : m_systemSocket);
+    connectSocket(m_userSocketMode ? userSocket() : m_systemSocket);
 }
 
 void BackendClient::connectSocket(const QString &path)
@@ -228,7 +236,7 @@ void BackendClient::retryEmbeddedConnect()
     dropSocket();
     if (++m_startTries > kStartTries) {
         attemptFailed(tr("the backend was started but does not accept connections on %1; its output: %2")
-                          .arg(m_userSocket, stderrTail()));
+                          .arg(userSocket(), stderrTail()));
         return;
     }
     m_startTimer.start(kStartRetryMs);
@@ -552,7 +560,7 @@ void BackendClient::startEmbedded()
     m_state = State::Starting;
     m_startTries = 0;
     m_process->start(
-        *program, {QStringLiteral("serve"), QStringLiteral("--user"), QStringLiteral("--socket"), m_userSocket});
+        *program, {QStringLiteral("serve"), QStringLiteral("--user"), QStringLiteral("--socket"), userSocket()});
     m_startTimer.start(kStartRetryMs);
 }
 

@@ -107,7 +107,7 @@ public:
     /// program, then in PATH.
     void setBackendProgram(const QString &path) { m_program = path; }
     [[nodiscard]] QString systemSocket() const { return m_systemSocket; }
-    [[nodiscard]] QString userSocket() const { return m_userSocket; }
+    [[nodiscard]] QString userSocket() const;
 
     /// Connects as described for the class; connected() or errorOccurred() follows.
     void connectToBackend();

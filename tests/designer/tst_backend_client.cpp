@@ -249,11 +249,11 @@ private slots:
         QCOMPARE(watch.events[0].value("changed", true), false);
         QCOMPARE(watch.events[1].value("changed", false), true);
         const Json &result = *watch.result;
-        QCOMPARE(result["summary"]["total"], 2);
-        QCOMPARE(result["summary"]["stable"], 1);
-        QCOMPARE(result["summary"]["changed"], 1);
-        QCOMPARE(result["noop"], true);
-        QCOMPARE(result["cancelled"], false);
+        QVERIFY(result["summary"]["total"] == 2);
+        QVERIFY(result["summary"]["stable"] == 1);
+        QVERIFY(result["summary"]["changed"] == 1);
+        QVERIFY(result["noop"] == true);
+        QVERIFY(result["cancelled"] == false);
         QVERIFY(!QFile::exists(missing));
         QCOMPARE(c.client.currentRun(), nullptr);
     }
@@ -276,7 +276,7 @@ private slots:
         QVERIFY(release(dir));
         QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
         QVERIFY2(watch.result, qPrintable(watch.failure.value_or(QString())));
-        QCOMPARE((*watch.result)["cancelled"], true);
+        QVERIFY((*watch.result)["cancelled"] == true);
         QVERIFY(!QFile::exists(dir.filePath(s("mark"))));
     }
 
@@ -386,7 +386,7 @@ private slots:
         again.watch(c.client.startRun(preview));
         QVERIFY(QTest::qWaitFor([&] { return again.done(); }, kWaitMs));
         QVERIFY2(again.result, qPrintable(again.failure.value_or(QString())));
-        QCOMPARE((*again.result)["summary"]["total"], 1);
+        QVERIFY((*again.result)["summary"]["total"] == 1);
     }
 
     void disconnectStopsTheEmbeddedBackend()

@@ -42,7 +42,7 @@ bool writeFile(const QString &path, const QByteArray &content)
     return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
-Json event(const char *resource, Json fields)
+Json makeEvent(const char *resource, Json fields)
 {
     Json value {{"type", "exec"}, {"name", "x"}, {"provider", "posix"}, {"duration", 2500000}, {"error", Json::array()},
         {"changed", false}, {"refreshed", false}, {"failed", false}, {"skipped", false}, {"noop", true},
@@ -89,16 +89,20 @@ class TestRunResults : public QObject {
 private slots:
     void outcomeFollowsThePrecedence()
     {
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {})), Outcome::Stable);
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {{"changed", true}})), Outcome::Changed);
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {{"changed", true}, {"refreshed", true}})), Outcome::Refreshed);
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {{"skipped", true}, {"refreshed", true}})), Outcome::Skipped);
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {{"skipped", true}, {"unmet_requirements", {"file#/x"}}})),
+        QCOMPARE(ccm::designer::outcomeOf(makeEvent("a", {})), Outcome::Stable);
+        QCOMPARE(ccm::designer::outcomeOf(makeEvent("a", {{"changed", true}})), Outcome::Changed);
+        QCOMPARE(
+            ccm::designer::outcomeOf(makeEvent("a", {{"changed", true}, {"refreshed", true}})), Outcome::Refreshed);
+        QCOMPARE(ccm::designer::outcomeOf(makeEvent("a", {{"skipped", true}, {"refreshed", true}})), Outcome::Skipped);
+        QCOMPARE(ccm::designer::outcomeOf(
+                     makeEvent("a", {{"skipped", true}, {"unmet_requirements", Json::array({"file#/x"})}})),
             Outcome::Unmet);
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {{"failed", true}, {"unmet_requirements", {"file#/x"}}})),
+        QCOMPARE(ccm::designer::outcomeOf(
+                     makeEvent("a", {{"failed", true}, {"unmet_requirements", Json::array({"file#/x"})}})),
             Outcome::Failed);
         // Wrong types count as false rather than throwing.
-        QCOMPARE(ccm::designer::outcomeOf(event("a", {{"failed", "yes"}, {"unmet_requirements", 3}})), Outcome::Stable);
+        QCOMPARE(
+            ccm::designer::outcomeOf(makeEvent("a", {{"failed", "yes"}, {"unmet_requirements", 3}})), Outcome::Stable);
         QCOMPARE(ccm::designer::outcomeOf(Json::array()), Outcome::Stable);
     }
 
@@ -131,12 +135,12 @@ private slots:
         QCOMPARE(results.columnCount(), 5);
         QVERIFY(!results.isFinished());
         // Before the answer, the summary is counted from the events.
-        QCOMPARE(results.summary()["total"], 2);
-        QCOMPARE(results.summary()["changed"], 1);
+        QVERIFY(results.summary()["total"] == 2);
+        QVERIFY(results.summary()["changed"] == 1);
         QVERIFY(!results.summary().contains("run_time"));
         results.setFinished(lines[2]);
         QVERIFY(results.isFinished());
-        QCOMPARE(results.summary(), lines[2]["summary"]);
+        QVERIFY(results.summary() == lines[2]["summary"]);
 
         const QString changing = s("file#") + dir.filePath(s("changing.txt"));
         QCOMPARE(results.rowOf(changing), 1);
@@ -150,8 +154,8 @@ private slots:
             QString::fromStdString(lines[1]["noop_message"].get<std::string>()));
         QCOMPARE(results.index(1, RunResults::ProviderColumn).data().toString(), s("posix"));
         QVERIFY(results.index(1, RunResults::DurationColumn).data().toString().endsWith(s(" ms")));
-        QCOMPARE(Json::parse(results.index(1, 0).data(RunResults::EventRole).toByteArray().toStdString()), lines[1]);
-        QCOMPARE(results.eventAt(1), lines[1]);
+        QVERIFY(Json::parse(results.index(1, 0).data(RunResults::EventRole).toByteArray().toStdString()) == lines[1]);
+        QVERIFY(results.eventAt(1) == lines[1]);
         QVERIFY(results.eventAt(7).is_null());
     }
 
@@ -176,8 +180,8 @@ private slots:
     void fileChangesOfOtherEvents()
     {
         RunResults results;
-        results.addEvent(event("exec#x", {{"changed", true}}));
-        Json created = event("file#/tmp/new", {{"changed", true}});
+        results.addEvent(makeEvent("exec#x", {{"changed", true}}));
+        Json created = makeEvent("file#/tmp/new", {{"changed", true}});
         created["type"] = "file";
         created["properties"] = {{"ensure", "present"}, {"owner", "root"}, {"group", "wheel"}, {"mode", "644"}};
         created["status"] = {{"ensure", "absent"}, {"metadata", {{"owner", nullptr}, {"mode", "0644"}}}};
@@ -195,14 +199,14 @@ private slots:
     {
         RunResults results;
         QAbstractItemModelTester tester(&results, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        results.addEvent(event("exec#a", {}));
-        results.addEvent(event("exec#b", {}));
+        results.addEvent(makeEvent("exec#a", {}));
+        results.addEvent(makeEvent("exec#b", {}));
         QSignalSpy changed(&results, &RunResults::dataChanged);
-        results.addEvent(event("exec#a", {{"refreshed", true}}));
+        results.addEvent(makeEvent("exec#a", {{"refreshed", true}}));
         QCOMPARE(results.rowCount(), 2);
         QCOMPARE(changed.size(), 1);
         QCOMPARE(results.outcomeAt(0), Outcome::Refreshed);
-        QCOMPARE(results.summary()["total"], 3); // the stream keeps every event
+        QVERIFY(results.summary()["total"] == 3); // the stream keeps every event
         QCOMPARE(results.toJson().count('\n'), 3);
         results.addEvent(Json("not an event"));
         QCOMPARE(results.rowCount(), 2);
@@ -211,17 +215,18 @@ private slots:
     void errorsFormTheMessage()
     {
         RunResults results;
-        results.addEvent(event("exec#a", {{"failed", true}, {"error", {"first", "second"}}, {"noop_message", "n"}}));
+        results.addEvent(makeEvent(
+            "exec#a", {{"failed", true}, {"error", Json::array({"first", "second"})}, {"noop_message", "n"}}));
         QCOMPARE(results.index(0, RunResults::MessageColumn).data().toString(), s("first; second"));
         QCOMPARE(results.index(0, RunResults::OutcomeColumn).data().toString(), s("would fail"));
-        QCOMPARE(results.summary()["errors"], 2);
-        QCOMPARE(results.summary()["failed"], 1);
+        QVERIFY(results.summary()["errors"] == 2);
+        QVERIFY(results.summary()["failed"] == 1);
     }
 
     void staleGreysEveryCell()
     {
         RunResults results;
-        results.addEvent(event("exec#a", {}));
+        results.addEvent(makeEvent("exec#a", {}));
         QVERIFY(!results.index(0, 0).data(Qt::ForegroundRole).isValid());
         QSignalSpy changed(&results, &RunResults::dataChanged);
         results.setStale(true);
@@ -251,16 +256,18 @@ private slots:
         QCOMPARE(exported.size(), 4);
         QVERIFY(exported[3].isEmpty());
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(Json::parse(exported[i].toStdString()), lines[std::size_t(i)]);
+            QVERIFY(Json::parse(exported[i].toStdString()) == lines[std::size_t(i)]);
     }
 
     void textReportListsResourcesAndCounts()
     {
         RunResults results;
         results.startRun(s("/srv/site.yaml"), true, QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC));
-        results.addEvent(event("file#/etc/motd", {{"changed", true}, {"noop_message", "Would have created the file"}}));
-        results.addEvent(event("exec#build", {{"failed", true}, {"error", {"exit status 1"}}}));
-        results.addEvent(event("exec#after", {{"skipped", true}, {"unmet_requirements", {"exec#build"}}}));
+        results.addEvent(
+            makeEvent("file#/etc/motd", {{"changed", true}, {"noop_message", "Would have created the file"}}));
+        results.addEvent(makeEvent("exec#build", {{"failed", true}, {"error", Json::array({"exit status 1"})}}));
+        results.addEvent(
+            makeEvent("exec#after", {{"skipped", true}, {"unmet_requirements", Json::array({"exec#build"})}}));
         results.setFinished(Json {{"run", "r1"},
             {"summary",
                 {{"run_time", 3400000}, {"total", 3}, {"stable", 0}, {"changed", 1}, {"failed", 1}, {"skipped", 1},
