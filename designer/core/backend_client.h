@@ -56,9 +56,11 @@ public:
     void cancel();
 
 signals:
+    /// Before each resource: `done` of `total` have run and `current` ("type#name") runs next.
     void progress(int done, int total, const QString &current);
     /// One TransactionEvent, as a line of `ccm-backend apply --json`.
     void event(const ccm::Json &event);
+    /// A log line of the run; `resource` is empty when the line concerns no single resource.
     void log(const QString &level, const QString &resource, const QString &message);
     /// The manifest's pre_message or post_message.
     void message(const QString &text);
@@ -132,8 +134,12 @@ public:
     [[nodiscard]] static QString errorText(int code, const QString &message, const ccm::Json &data);
 
 signals:
+    /// The backend answered backend.hello with the protocol this client speaks.
     void connected(const ccm::designer::BackendInfo &info);
+    /// A connection that was up is gone; a running run has failed before this.
     void disconnected();
+    /// Something went wrong with the connection or the backend, in words for the user. A run's
+    /// own errors go to its failed() instead.
     void errorOccurred(const QString &message);
 
 private:

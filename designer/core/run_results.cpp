@@ -192,7 +192,7 @@ QVariant RunResults::data(const QModelIndex &index, int role) const
         }
     case Qt::TextAlignmentRole:
         if (index.column() == DurationColumn)
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+            return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ForegroundRole:
         if (m_stale)

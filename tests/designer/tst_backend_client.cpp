@@ -465,7 +465,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(s("fake.sock"));
-        FakeServer server(path, "this is not JSON\n[1, 2]\n{\"id\": 99, \"result\": {}}\n\n", helloAnswer(1));
+        const QByteArray deep = QByteArray(600, '[') + QByteArray(600, ']') + '\n';
+        FakeServer server(path, "this is not JSON\n[1, 2]\n{\"id\": 99, \"result\": {}}\n\n" + deep, helloAnswer(1));
         QVERIFY(server.isListening());
         Client c(dir);
         c.client.setSystemSocket(path);
@@ -476,6 +477,7 @@ private slots:
         QVERIFY(!c.client.info().embedded);
         QVERIFY(c.errorContaining(s("not JSON")));
         QVERIFY(c.errorContaining(s("not a JSON object")));
+        QVERIFY(c.errorContaining(s("nested deeper")));
     }
 
     void unauthorizedIsExplained()
