@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run_results.h"
+
+#include "transaction_event.h"
+
+#include <QGuiApplication>
+#include <QPalette>
+
+#include <algorithm>
+
+namespace ccm::designer {
+namespace {
+
+bool flag(const Json &event, const char *key)
+{
+    const auto it = event.find(key);
+    return it != event.end() && it->is_boolean() && it->get<bool>();
+}
+
+QString text(const Json &object, const char *key)
+{
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return {};
+    if (it->is_string())
+        return QString::fromStdString(it->get<std::string>());
+    return QString::fromStdString(it->dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+qint64 integer(const Json &object, const char *key)
+{
+    if (!object.is_object())
+        return 0;
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number_integer() ? it->get<qint64>() : 0;
+}
+
+QStringList errorsOf(const Json &event)
+{
+    QStringList errors;
+    const auto it = event.find("error");
+    if (it == event.end() || !it->is_array())
+        return errors;
+    for (const Json &error : *it) {
+        if (error.is_string())
+            errors << QString::fromStdString(error.get<std::string>());
+    }
+    return errors;
+}
+
+bool hasUnmetRequirements(const Json &event)
+{
+    const auto it = event.find("unmet_requirements");
+    return it != event.end() && it->is_array() && !it->empty();
+}
+
+QString resourceOf(const Json &event)
+{
+    const QString resource = text(event, "resource");
+    if (!resource.isEmpty())
+        return resource;
+    return text(event, "type") + QLatin1Char('#') + text(event, "name");
+}
+
+/// Two modes are the same when they are the same octal number: "644" and "0644" do not differ.
+bool sameMode(const QString &a, const QString &b)
+{
+    bool aOk = false;
+    bool bOk = false;
+    const int aValue = a.toInt(&aOk, 8);
+    const int bValue = b.toInt(&bOk, 8);
+    return aOk && bOk ? aValue == bValue : a == b;
+}
+
+Json countsOf(const std::vector<Json> &events)
+{
+    qint64 total = 0, stable = 0, changed = 0, failed = 0, skipped = 0, refreshed = 0, unmet = 0, errors = 0;
+    qint64 ok = 0, warning = 0, critical = 0, unknown = 0;
+    for (const Json &event : events) {
+        ++total;
+        if (flag(event, "failed"))
+            ++failed;
+        else if (flag(event, "skipped"))
+            ++skipped;
+        else if (flag(event, "changed"))
+            ++changed;
+        else
+            ++stable;
+        if (flag(event, "refreshed"))
+            ++refreshed;
+        if (hasUnmetRequirements(event))
+            ++unmet;
+        errors += errorsOf(event).size();
+        const auto checks = event.find("health_check");
+        if (checks == event.end() || !checks->is_array())
+            continue;
+        for (const Json &check : *checks) {
+            const QString status = text(check, "status");
+            if (status == QLatin1String("ok"))
+                ++ok;
+            else if (status == QLatin1String("warning"))
+                ++warning;
+            else if (status == QLatin1String("critical"))
+                ++critical;
+            else
+                ++unknown;
+        }
+    }
+    return Json {{"total", total}, {"stable", stable}, {"changed", changed}, {"failed", failed}, {"skipped", skipped},
+        {"refreshed", refreshed}, {"unmet_requirements", unmet},
+        {"checks", {{"ok", ok}, {"warning", warning}, {"critical", critical}, {"unknown", unknown}}},
+        {"errors", errors}};
+}
+
+} // namespace
+
+Outcome outcomeOf(const Json &event)
+{
+    if (!event.is_object())
+        return Outcome::Stable;
+    if (flag(event, "failed"))
+        return Outcome::Failed;
+    if (hasUnmetRequirements(event))
+        return Outcome::Unmet;
+    if (flag(event, "skipped"))
+        return Outcome::Skipped;
+    if (flag(event, "refreshed"))
+        return Outcome::Refreshed;
+    if (flag(event, "changed"))
+        return Outcome::Changed;
+    return Outcome::Stable;
+}
+
+QString outcomeName(Outcome outcome, bool noop)
+{
+    switch (outcome) {
+    case Outcome::Stable:
+        return RunResults::tr("stable");
+    case Outcome::Changed:
+        return noop ? RunResults::tr("would change") : RunResults::tr("changed");
+    case Outcome::Failed:
+        return noop ? RunResults::tr("would fail") : RunResults::tr("failed");
+    case Outcome::Skipped:
+        return RunResults::tr("skipped");
+    case Outcome::Unmet:
+        return RunResults::tr("unmet requirement");
+    case Outcome::Refreshed:
+        return noop ? RunResults::tr("would refresh") : RunResults::tr("refreshed");
+    }
+    return {};
+}
+
+RunResults::RunResults(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+int RunResults::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int RunResults::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunResults::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[std::size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case ResourceColumn:
+            return row.resource;
+        case OutcomeColumn:
+            return outcomeName(
+                row.outcome, row.event.is_object() && row.event.contains("noop") ? flag(row.event, "noop") : m_noop);
+        case MessageColumn:
+            return role == Qt::ToolTipRole ? errorsOf(row.event).join(QLatin1Char('\n')) : messageOf(row);
+        case ProviderColumn:
+            return text(row.event, "provider");
+        case DurationColumn:
+            return tr("%1 ms").arg(double(integer(row.event, "duration")) / 1e6, 0, 'f', 1);
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        if (index.column() == DurationColumn)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::ForegroundRole:
+        if (m_stale)
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    case EventRole:
+        return QByteArray::fromStdString(row.event.dump(-1, ' ', false, Json::error_handler_t::replace));
+    case OutcomeRole:
+        return int(row.outcome);
+    case ResourceRole:
+        return row.resource;
+    default:
+        return {};
+    }
+}
+
+QVariant RunResults::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case ResourceColumn:
+        return tr("Resource");
+    case OutcomeColumn:
+        return tr("Outcome");
+    case MessageColumn:
+        return tr("Message");
+    case ProviderColumn:
+        return tr("Provider");
+    case DurationColumn:
+        return tr("Duration");
+    default:
+        return {};
+    }
+}
+
+void RunResults::startRun(const QString &manifest, bool noop, const QDateTime &started)
+{
+    clear();
+    m_manifest = manifest;
+    m_noop = noop;
+    m_started = started;
+}
+
+void RunResults::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_stream.clear();
+    m_rowOf.clear();
+    m_result = Json();
+    m_stale = false;
+    endResetModel();
+}
+
+void RunResults::addEvent(const Json &event)
+{
+    if (!event.is_object())
+        return;
+    m_stream.push_back(event);
+    Row row {event, outcomeOf(event), resourceOf(event)};
+    if (const auto existing = m_rowOf.constFind(row.resource); existing != m_rowOf.constEnd()) {
+        m_rows[std::size_t(*existing)] = std::move(row);
+        emit dataChanged(index(*existing, 0), index(*existing, ColumnCount - 1));
+        return;
+    }
+    const int position = int(m_rows.size());
+    beginInsertRows({}, position, position);
+    m_rowOf.insert(row.resource, position);
+    m_rows.push_back(std::move(row));
+    endInsertRows();
+}
+
+void RunResults::setFinished(const Json &result)
+{
+    m_result = result.is_object() ? result : Json::object();
+    if (const auto noop = m_result.find("noop"); noop != m_result.end() && noop->is_boolean())
+        m_noop = noop->get<bool>();
+}
+
+const Json &RunResults::eventAt(int row) const
+{
+    static const Json none;
+    return row >= 0 && std::size_t(row) < m_rows.size() ? m_rows[std::size_t(row)].event : none;
+}
+
+Outcome RunResults::outcomeAt(int row) const
+{
+    return row >= 0 && std::size_t(row) < m_rows.size() ? m_rows[std::size_t(row)].outcome : Outcome::Stable;
+}
+
+int RunResults::rowOf(const QString &resource) const
+{
+    return m_rowOf.value(resource, -1);
+}
+
+void RunResults::setStale(bool stale)
+{
+    if (stale == m_stale)
+        return;
+    m_stale = stale;
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::ForegroundRole});
+}
+
+Json RunResults::summary() const
+{
+    if (const auto it = m_result.find("summary"); m_result.is_object() && it != m_result.end() && it->is_object())
+        return *it;
+    return countsOf(m_stream);
+}
+
+QByteArray RunResults::toJson() const
+{
+    QByteArray out;
+    const auto append = [&out](const Json &value) {
+        out += QByteArray::fromStdString(value.dump(-1, ' ', false, Json::error_handler_t::replace));
+        out += '\n';
+    };
+    for (const Json &event : m_stream)
+        append(event);
+    if (m_result.is_object())
+        append(m_result);
+    return out;
+}
+
+QString RunResults::toText() const
+{
+    QString out;
+    const QString when = m_started.isValid() ? m_started.toString(Qt::ISODate) : QString();
+    out += (m_noop ? tr("Preview (noop) of %1, %2") : tr("Apply of %1, %2")).arg(m_manifest, when);
+    out += QLatin1String("\n\n");
+
+    qsizetype width = 0;
+    for (const Row &row : m_rows)
+        width = std::max(width, outcomeName(row.outcome, m_noop).size());
+    for (const Row &row : m_rows) {
+        QString line = outcomeName(row.outcome, m_noop).leftJustified(width) + QLatin1String("  ") + row.resource;
+        const QString noopMessage = text(row.event, "noop_message");
+        if (!noopMessage.isEmpty())
+            line += QLatin1String("  ") + noopMessage;
+        out += line.trimmed() + QLatin1Char('\n');
+        for (const QString &error : errorsOf(row.event))
+            out += QLatin1String("    ") + error + QLatin1Char('\n');
+        const auto unmet = row.event.find("unmet_requirements");
+        if (unmet != row.event.end() && unmet->is_array() && !unmet->empty()) {
+            QStringList names;
+            for (const Json &name : *unmet)
+                names << (name.is_string() ? QString::fromStdString(name.get<std::string>())
+                                           : QString::fromStdString(name.dump()));
+            out += QLatin1String("    ") + tr("unmet: %1").arg(names.join(QLatin1String(", "))) + QLatin1Char('\n');
+        }
+    }
+
+    const Json counts = summary();
+    const auto count = [&counts](const char *key) { return QString::number(integer(counts, key)); };
+    const Json checks = counts.value("checks", Json::object());
+    const auto check = [&checks](const char *key) { return QString::number(integer(checks, key)); };
+    out += QLatin1Char('\n');
+    if (counts.contains("run_time"))
+        out += QLatin1String("Run time: ")
+            + QString::fromStdString(formatDuration(std::chrono::nanoseconds(integer(counts, "run_time"))))
+            + QLatin1Char('\n');
+    out += QLatin1String("Resources: total=") + count("total") + QLatin1String(" stable=") + count("stable")
+        + QLatin1String(" changed=") + count("changed") + QLatin1String(" failed=") + count("failed")
+        + QLatin1String(" skipped=") + count("skipped") + QLatin1String(" refreshed=") + count("refreshed")
+        + QLatin1String(" unmet_requirements=") + count("unmet_requirements") + QLatin1Char('\n');
+    out += QLatin1String("Checked resources: ok=") + check("ok") + QLatin1String(" warning=") + check("warning")
+        + QLatin1String(" critical=") + check("critical") + QLatin1String(" unknown=") + check("unknown")
+        + QLatin1Char('\n');
+    out += QLatin1String("Errors: ") + count("errors") + QLatin1Char('\n');
+    if (flag(m_result, "cancelled"))
+        out += tr("The run was cancelled before its end.") + QLatin1Char('\n');
+    else if (flag(m_result, "aborted"))
+        out += tr("The run stopped after a failure.") + QLatin1Char('\n');
+    else if (!isFinished())
+        out += tr("The run did not end.") + QLatin1Char('\n');
+    return out;
+}
+
+FileChanges RunResults::fileChanges(int row) const
+{
+    FileChanges changes;
+    const Json &event = eventAt(row);
+    if (!event.is_object() || text(event, "type") != QLatin1String("file"))
+        return changes;
+    changes.diff = text(event, "diff");
+    const Json properties = event.value("properties", Json::object());
+    if (text(properties, "ensure") == QLatin1String("absent"))
+        return changes;
+    const Json status = event.value("status", Json::object());
+    const Json metadata = status.is_object() ? status.value("metadata", Json::object()) : Json::object();
+    for (const char *attribute : {"owner", "group", "mode"}) {
+        const QString to = text(properties, attribute);
+        if (to.isEmpty())
+            continue;
+        const QString from = text(metadata, attribute);
+        const bool same = qstrcmp(attribute, "mode") == 0 ? sameMode(from, to) : from == to;
+        if (!same)
+            changes.attributes.append({QString::fromLatin1(attribute), from, to});
+    }
+    return changes;
+}
+
+QString RunResults::messageOf(const Row &row) const
+{
+    const QStringList errors = errorsOf(row.event);
+    if (!errors.isEmpty())
+        return errors.join(QLatin1String("; "));
+    return text(row.event, "noop_message");
+}
+
+} // namespace ccm::designer

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "backend_client.h"
+
+#include <QFile>
+#include <QLocalServer>
+#include <QLocalSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <grp.h>
+#include <memory>
+#include <optional>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <vector>
+
+using ccm::Json;
+using ccm::designer::BackendClient;
+using ccm::designer::BackendInfo;
+using ccm::designer::Run;
+using ccm::designer::RunRequest;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+QString s(const char *text)
+{
+    return QString::fromUtf8(text);
+}
+
+QString userName()
+{
+    const passwd *entry = ::getpwuid(::getuid());
+    return entry ? QString::fromUtf8(entry->pw_name) : QString::number(::getuid());
+}
+
+QString groupName()
+{
+    const group *entry = ::getgrgid(::getgid());
+    return entry ? QString::fromUtf8(entry->gr_name) : QString::number(::getgid());
+}
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+/// What one run reported.
+struct RunWatch {
+    int progress = 0;
+    int lastTotal = 0;
+    std::vector<Json> events;
+    std::optional<Json> result;
+    std::optional<QString> failure;
+    Json failureData;
+
+    void watch(Run *run)
+    {
+        QObject::connect(run, &Run::progress, run, [this](int, int total, const QString &) {
+            ++progress;
+            lastTotal = total;
+        });
+        QObject::connect(run, &Run::event, run, [this](const Json &event) { events.push_back(event); });
+        QObject::connect(run, &Run::finished, run, [this](const Json &value) { result = value; });
+        QObject::connect(run, &Run::failed, run, [this](const QString &message, const Json &data) {
+            failure = message;
+            failureData = data;
+        });
+    }
+    [[nodiscard]] bool done() const { return result || failure; }
+};
+
+/// A client of a user backend that the client itself starts on a socket in `dir`.
+struct Client {
+    explicit Client(const QTemporaryDir &dir)
+    {
+        client.setBackendProgram(s(CCM_BACKEND_BIN));
+        client.setUserSocket(dir.filePath(s("backend.sock")));
+        client.setSystemSocket(dir.filePath(s("no-system.sock")));
+        QObject::connect(
+            &client, &BackendClient::errorOccurred, &client, [this](const QString &message) { errors << message; });
+        QObject::connect(&client, &BackendClient::connected, &client, [this](const BackendInfo &) { ++connects; });
+        QObject::connect(&client, &BackendClient::disconnected, &client, [this] { ++disconnects; });
+    }
+    bool connect()
+    {
+        client.connectToBackend();
+        return QTest::qWaitFor([this] { return client.isConnected() || !errors.isEmpty(); }, kWaitMs)
+            && client.isConnected();
+    }
+    bool errorContaining(const QString &part)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                for (const QString &error : std::as_const(errors)) {
+                    if (error.contains(part))
+                        return true;
+                }
+                return false;
+            },
+            kWaitMs);
+    }
+
+    BackendClient client;
+    QStringList errors;
+    int connects = 0;
+    int disconnects = 0;
+};
+
+/// Holds a real run between its first and second resource: the first waits until the file "go"
+/// exists, the second creates "mark".
+QString slowManifest(const QTemporaryDir &dir)
+{
+    return s("ccm:\n  resources:\n    - exec:\n        - wait:\n            command: /bin/sh -c 'while [ ! -e ")
+        + dir.filePath(s("go"))
+        + s(" ]; do sleep 0.02; done'\n        - mark:\n            command: /bin/sh -c 'touch ")
+        + dir.filePath(s("mark")) + s("'\n");
+}
+
+bool release(const QTemporaryDir &dir)
+{
+    return writeFile(dir.filePath(s("go")), QByteArray());
+}
+
+/// A local server answering every request with `answer` (its id replaced by the request's), after
+/// first sending `preamble`.
+class FakeServer {
+public:
+    FakeServer(const QString &path, QByteArray preamble, Json answer)
+        : m_preamble(std::move(preamble))
+        , m_answer(std::move(answer))
+    {
+        QLocalServer::removeServer(path);
+        QObject::connect(&m_server, &QLocalServer::newConnection, &m_server, [this] { accept(); });
+        m_listening = m_server.listen(path);
+    }
+    [[nodiscard]] bool isListening() const { return m_listening; }
+
+private:
+    void accept()
+    {
+        QLocalSocket *socket = m_server.nextPendingConnection();
+        if (!socket)
+            return;
+        socket->write(m_preamble);
+        QObject::connect(socket, &QLocalSocket::readyRead, socket, [this, socket] {
+            while (socket->canReadLine()) {
+                const QByteArray line = socket->readLine();
+                Json answer = m_answer;
+                try {
+                    answer["id"] = Json::parse(line.toStdString()).value("id", Json());
+                } catch (const Json::exception &) {
+                    continue;
+                }
+                socket->write(QByteArray::fromStdString(answer.dump() + "\n"));
+            }
+        });
+    }
+
+    QLocalServer m_server;
+    QByteArray m_preamble;
+    Json m_answer;
+    bool m_listening = false;
+};
+
+Json helloAnswer(int protocol)
+{
+    return Json {{"jsonrpc", "2.0"}, {"id", 0},
+        {"result",
+            {{"server", "ccm-backend"}, {"version", "9.9.9"}, {"protocol", protocol}, {"role", "preview"},
+                {"user", "alice"}, {"uid", 1000}}}};
+}
+
+} // namespace
+
+class TestBackendClient : public QObject {
+    Q_OBJECT
+
+private slots:
+    void connectsToAnEmbeddedUserBackend()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        qint64 pid = 0;
+        {
+            Client c(dir);
+            QVERIFY2(c.connect(), qPrintable(c.errors.join(QLatin1Char('\n'))));
+            QCOMPARE(c.connects, 1);
+            const BackendInfo &info = c.client.info();
+            QCOMPARE(info.server, s("ccm-backend"));
+            QCOMPARE(info.role, s("apply"));
+            QCOMPARE(info.user, userName());
+            QCOMPARE(info.protocol, 1);
+            QCOMPARE(info.socketPath, dir.filePath(s("backend.sock")));
+            QVERIFY(info.embedded);
+            pid = c.client.embeddedProcessId();
+            QVERIFY(pid > 0);
+            QCOMPARE(::kill(pid_t(pid), 0), 0);
+        }
+        // The client stopped the backend it started.
+        QCOMPARE(::kill(pid_t(pid), 0), -1);
+    }
+
+    void secondClientUsesTheRunningUserBackend()
+    {
+        QTemporaryDir dir;
+        Client first(dir);
+        QVERIFY(first.connect());
+        Client second(dir);
+        QVERIFY(second.connect());
+        QVERIFY(!second.client.info().embedded);
+        QCOMPARE(second.client.embeddedProcessId(), 0);
+    }
+
+    void noopPreviewReportsEachResource()
+    {
+        QTemporaryDir dir;
+        const QString existing = dir.filePath(s("existing.txt"));
+        const QString missing = dir.filePath(s("missing.txt"));
+        QVERIFY(writeFile(existing, "hello\n"));
+        QVERIFY(QFile::setPermissions(
+            existing, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        const auto file = [](const QString &path) {
+            return s("        - ") + path + s(":\n            ensure: present\n            owner: ") + userName()
+                + s("\n            group: ") + groupName()
+                + s("\n            mode: \"0644\"\n            content: \"hello\\n\"\n");
+        };
+        RunRequest request;
+        request.manifest = s("ccm:\n  resources:\n    - file:\n") + file(existing) + file(missing);
+        request.baseDirectory = dir.path();
+
+        Client c(dir);
+        QVERIFY(c.connect());
+        RunWatch watch;
+        Run *run = c.client.startRun(request);
+        watch.watch(run);
+        QCOMPARE(c.client.currentRun(), run);
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY2(!watch.failure, qPrintable(watch.failure.value_or(QString())));
+        QCOMPARE(watch.progress, 2);
+        QCOMPARE(watch.lastTotal, 2);
+        QCOMPARE(watch.events.size(), std::size_t(2));
+        QCOMPARE(watch.events[0].value("resource", ""), "file#" + existing.toStdString());
+        QCOMPARE(watch.events[0].value("changed", true), false);
+        QCOMPARE(watch.events[1].value("changed", false), true);
+        const Json &result = *watch.result;
+        QVERIFY(result["summary"]["total"] == 2);
+        QVERIFY(result["summary"]["stable"] == 1);
+        QVERIFY(result["summary"]["changed"] == 1);
+        QVERIFY(result["noop"] == true);
+        QVERIFY(result["cancelled"] == false);
+        QVERIFY(!QFile::exists(missing));
+        QCOMPARE(c.client.currentRun(), nullptr);
+    }
+
+    void cancelStopsTheRun()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        QVERIFY(c.connect());
+        RunRequest request;
+        request.manifest = slowManifest(dir);
+        request.noop = false;
+        RunWatch watch;
+        Run *run = c.client.startRun(request);
+        watch.watch(run);
+        // Asked before the run's id is known: sent as soon as it is.
+        run->cancel();
+        QVERIFY(QTest::qWaitFor([&] { return watch.progress > 0; }, kWaitMs));
+        QVERIFY(!run->id().isEmpty());
+        QVERIFY(release(dir));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY2(watch.result, qPrintable(watch.failure.value_or(QString())));
+        QVERIFY((*watch.result)["cancelled"] == true);
+        QVERIFY(!QFile::exists(dir.filePath(s("mark"))));
+    }
+
+    void invalidManifestFailsWithDiagnostics()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        QVERIFY(c.connect());
+        RunRequest request;
+        request.manifest = s("ccm:\n  resources:\n    - file:\n        - /tmp/x:\n            ensure: presnt\n");
+        RunWatch watch;
+        watch.watch(c.client.startRun(request));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY(watch.failure);
+        QVERIFY(!watch.failure->isEmpty());
+        QVERIFY(watch.failureData["diagnostics"].is_array());
+        QVERIFY(!watch.failureData["diagnostics"].empty());
+    }
+
+    void secondApplyOnTheBackendIsBusy()
+    {
+        QTemporaryDir dir;
+        Client first(dir);
+        QVERIFY(first.connect());
+        Client second(dir);
+        QVERIFY(second.connect());
+        RunRequest slow;
+        slow.manifest = slowManifest(dir);
+        slow.noop = false;
+        RunWatch running;
+        running.watch(first.client.startRun(slow));
+        QVERIFY(QTest::qWaitFor([&] { return running.progress > 0; }, kWaitMs));
+
+        RunWatch refused;
+        refused.watch(second.client.startRun(slow));
+        QVERIFY(QTest::qWaitFor([&] { return refused.done(); }, kWaitMs));
+        QVERIFY(refused.failure);
+        QVERIFY2(
+            refused.failure->contains(s("another apply is running on this backend")), qPrintable(*refused.failure));
+
+        QVERIFY(release(dir));
+        QVERIFY(QTest::qWaitFor([&] { return running.done(); }, kWaitMs));
+        QVERIFY(running.result);
+    }
+
+    void oneRunAtATimePerClient()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        QVERIFY(c.connect());
+        RunRequest slow;
+        slow.manifest = slowManifest(dir);
+        slow.noop = false;
+        RunWatch running;
+        running.watch(c.client.startRun(slow));
+        RunWatch refused;
+        refused.watch(c.client.startRun(slow));
+        QVERIFY(QTest::qWaitFor([&] { return refused.done(); }, kWaitMs));
+        QVERIFY(refused.failure);
+        QVERIFY(refused.failure->contains(s("already going")));
+        QVERIFY(release(dir));
+        QVERIFY(QTest::qWaitFor([&] { return running.done(); }, kWaitMs));
+        QVERIFY(running.result);
+    }
+
+    void runWithoutConnectionFails()
+    {
+        BackendClient client;
+        RunWatch watch;
+        watch.watch(client.startRun(RunRequest {}));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY(watch.failure);
+        QVERIFY(watch.failure->contains(s("not connected")));
+    }
+
+    void killedBackendFailsTheRunAndIsRestarted()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        QVERIFY(c.connect());
+        const qint64 firstPid = c.client.embeddedProcessId();
+        QVERIFY(firstPid > 0);
+        RunRequest slow;
+        slow.manifest = slowManifest(dir);
+        slow.noop = false;
+        RunWatch killed;
+        killed.watch(c.client.startRun(slow));
+        QVERIFY(QTest::qWaitFor([&] { return killed.progress > 0; }, kWaitMs));
+        QCOMPARE(::kill(pid_t(firstPid), SIGKILL), 0);
+        QVERIFY(QTest::qWaitFor([&] { return killed.done(); }, kWaitMs));
+        QVERIFY(killed.failure);
+        QVERIFY2(killed.failure->startsWith(s("the backend stopped during the run (")), qPrintable(*killed.failure));
+        QCOMPARE(c.disconnects, 1);
+        QVERIFY(c.errorContaining(s("reconnecting")));
+        // The orphaned wait command of the killed run ends once released.
+        QVERIFY(release(dir));
+
+        QVERIFY(QTest::qWaitFor([&] { return c.connects == 2; }, kWaitMs));
+        QVERIFY(c.client.isConnected());
+        const qint64 secondPid = c.client.embeddedProcessId();
+        QVERIFY(secondPid > 0);
+        QVERIFY(secondPid != firstPid);
+
+        RunRequest preview;
+        preview.manifest = s("ccm:\n  resources:\n    - exec:\n        - again:\n            command: /bin/true\n");
+        RunWatch again;
+        again.watch(c.client.startRun(preview));
+        QVERIFY(QTest::qWaitFor([&] { return again.done(); }, kWaitMs));
+        QVERIFY2(again.result, qPrintable(again.failure.value_or(QString())));
+        QVERIFY((*again.result)["summary"]["total"] == 1);
+    }
+
+    void disconnectStopsTheEmbeddedBackend()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        QVERIFY(c.connect());
+        const qint64 pid = c.client.embeddedProcessId();
+        c.client.disconnectFromBackend();
+        QVERIFY(!c.client.isConnected());
+        QCOMPARE(c.disconnects, 1);
+        QCOMPARE(c.client.embeddedProcessId(), 0);
+        QCOMPARE(::kill(pid_t(pid), 0), -1);
+    }
+
+    void missingBinaryIsNamed()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        const QString program = dir.filePath(s("nowhere/ccm-backend"));
+        c.client.setBackendProgram(program);
+        QVERIFY(!c.connect());
+        QCOMPARE(c.errors.size(), 1);
+        QVERIFY2(c.errors[0].contains(s("was not found")), qPrintable(c.errors[0]));
+        QVERIFY(c.errors[0].contains(program));
+    }
+
+    void backendExitingAtStartIsReported()
+    {
+        QTemporaryDir dir;
+        Client c(dir);
+        // A regular file where the socket should be: the backend refuses to replace it and exits.
+        const QString notASocket = dir.filePath(s("plain-file"));
+        QVERIFY(writeFile(notASocket, "x"));
+        c.client.setUserSocket(notASocket);
+        QVERIFY(!c.connect());
+        QVERIFY2(c.errors[0].contains(s("while starting")), qPrintable(c.errors[0]));
+    }
+
+    void refusedSystemSocketIsReported()
+    {
+        QTemporaryDir dir;
+        // A socket file nobody listens on: what a crashed system backend leaves behind.
+        const QByteArray path = dir.filePath(s("stale.sock")).toLocal8Bit();
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        QVERIFY(fd >= 0);
+        sockaddr_un address {};
+        address.sun_family = AF_UNIX;
+        qstrncpy(address.sun_path, path.constData(), sizeof(address.sun_path));
+        QCOMPARE(::bind(fd, reinterpret_cast<const sockaddr *>(&address), sizeof(address)), 0);
+        ::close(fd);
+
+        Client c(dir);
+        c.client.setSystemSocket(QString::fromLocal8Bit(path));
+        QVERIFY(!c.connect());
+        QVERIFY2(c.errors[0].contains(s("connection refused")), qPrintable(c.errors[0]));
+        QVERIFY(c.errors[0].contains(QString::fromLocal8Bit(path)));
+        QCOMPARE(c.client.embeddedProcessId(), 0);
+    }
+
+    void otherProtocolIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(s("fake.sock"));
+        FakeServer server(path, {}, helloAnswer(2));
+        QVERIFY(server.isListening());
+        Client c(dir);
+        c.client.setSystemSocket(path);
+        QVERIFY(!c.connect());
+        QVERIFY2(
+            c.errors[0].contains(s("the backend speaks protocol 2; this designer needs 1")), qPrintable(c.errors[0]));
+        QCOMPARE(c.connects, 0);
+    }
+
+    void garbageLinesAreSkipped()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(s("fake.sock"));
+        const QByteArray deep = QByteArray(600, '[') + QByteArray(600, ']') + '\n';
+        FakeServer server(path, "this is not JSON\n[1, 2]\n{\"id\": 99, \"result\": {}}\n\n" + deep, helloAnswer(1));
+        QVERIFY(server.isListening());
+        Client c(dir);
+        c.client.setSystemSocket(path);
+        c.client.connectToBackend();
+        QVERIFY(QTest::qWaitFor([&] { return c.client.isConnected(); }, kWaitMs));
+        QCOMPARE(c.client.info().role, s("preview"));
+        QCOMPARE(c.client.info().user, s("alice"));
+        QVERIFY(!c.client.info().embedded);
+        QVERIFY(c.errorContaining(s("not JSON")));
+        QVERIFY(c.errorContaining(s("not a JSON object")));
+        QVERIFY(c.errorContaining(s("nested deeper")));
+    }
+
+    void unauthorizedIsExplained()
+    {
+        const QString text = BackendClient::errorText(
+            -32001, s("role preview may not apply for real"), Json {{"reason", "unauthorized"}, {"role", "preview"}});
+        QVERIFY(text.contains(s("role preview may not apply for real")));
+        QVERIFY(text.contains(s("join the group ccm-designer to preview and ccm-apply to apply, then log in again")));
+        QCOMPARE(BackendClient::errorText(-32603, s("internal error"), Json()), s("internal error"));
+    }
+
+    void roleNoneIsReportedOnConnect()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(s("fake.sock"));
+        Json answer = helloAnswer(1);
+        answer["result"]["role"] = "none";
+        FakeServer server(path, {}, answer);
+        Client c(dir);
+        c.client.setSystemSocket(path);
+        c.client.connectToBackend();
+        QVERIFY(c.errorContaining(s("join the group ccm-designer")));
+        QVERIFY(c.client.isConnected());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBackendClient)
+#include "tst_backend_client.moc"
