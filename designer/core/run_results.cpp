@@ -133,6 +133,25 @@ Outcome outcomeOf(const Json &event)
     return Outcome::Stable;
 }
 
+QString outcomeKey(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Stable:
+        return QStringLiteral("stable");
+    case Outcome::Changed:
+        return QStringLiteral("changed");
+    case Outcome::Failed:
+        return QStringLiteral("failed");
+    case Outcome::Skipped:
+        return QStringLiteral("skipped");
+    case Outcome::Unmet:
+        return QStringLiteral("unmet_requirements");
+    case Outcome::Refreshed:
+        return QStringLiteral("refreshed");
+    }
+    return {};
+}
+
 QString outcomeName(Outcome outcome, bool noop)
 {
     switch (outcome) {
@@ -198,6 +217,8 @@ QVariant RunResults::data(const QModelIndex &index, int role) const
         if (m_stale)
             return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
         return {};
+    case OutcomeNameRole:
+        return outcomeKey(row.outcome);
     case EventRole:
         return QByteArray::fromStdString(row.event.dump(-1, ' ', false, Json::error_handler_t::replace));
     case OutcomeRole:

@@ -20,6 +20,9 @@ enum class Outcome { Stable, Changed, Failed, Skipped, Unmet, Refreshed };
 Outcome outcomeOf(const ccm::Json &event);
 /// The outcome for people: "would change" in a noop run, "changed" in a real one, and so on.
 QString outcomeName(Outcome outcome, bool noop);
+/// The outcome for views to mark, never translated: "stable", "changed", "failed", "skipped",
+/// "unmet_requirements" or "refreshed".
+QString outcomeKey(Outcome outcome);
 
 /// One owner, group or mode difference of a file resource.
 struct AttributeChange {
@@ -43,7 +46,8 @@ class RunResults : public QAbstractTableModel {
 public:
     enum Column { ResourceColumn, OutcomeColumn, MessageColumn, ProviderColumn, DurationColumn, ColumnCount };
     enum Role {
-        EventRole = Qt::UserRole + 1, ///< QByteArray: the row's event as compact JSON
+        OutcomeNameRole = Qt::UserRole + 1, ///< QString: outcomeKey() of the row's outcome
+        EventRole, ///< QByteArray: the row's event as compact JSON
         OutcomeRole, ///< int: the row's Outcome
         ResourceRole, ///< QString: "type#name"
     };

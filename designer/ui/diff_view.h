@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "run_results.h"
+
 #include <QList>
 #include <QString>
 #include <QWidget>
@@ -10,13 +12,6 @@ class QPlainTextEdit;
 class QTabWidget;
 
 namespace ccm::designer {
-
-/// A change of a file's owner, group or mode, shown as "mode 0644 → 0600".
-struct AttributeChange {
-    QString attribute;
-    QString from;
-    QString to;
-};
 
 /// Shows the change a preview found for one file resource: its owner, group and mode changes above
 /// the content diff, either unified or side by side (old left, new right, both panes scrolling

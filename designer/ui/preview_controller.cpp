@@ -23,27 +23,29 @@ namespace ccm::designer {
 
 namespace {
 
-/// The outcome as the resource list's markers know it.
-QString outcomeKey(RunResults::Outcome outcome)
+/// The summary counts of ENGINE-SPEC §6 in words.
+QString summaryText(const Json &summary, bool noop)
 {
-    switch (outcome) {
-    case RunResults::Outcome::Stable:
-        return QStringLiteral("stable");
-    case RunResults::Outcome::Changed:
-        return QStringLiteral("changed");
-    case RunResults::Outcome::Failed:
-        return QStringLiteral("failed");
-    case RunResults::Outcome::Skipped:
-        return QStringLiteral("skipped");
-    case RunResults::Outcome::Unmet:
-        return QStringLiteral("unmet");
-    case RunResults::Outcome::Refreshed:
-        return QStringLiteral("refreshed");
-    }
-    return {};
+    const auto count = [&summary](const char *key) {
+        const auto found = summary.is_object() ? summary.find(key) : summary.end();
+        return summary.is_object() && found != summary.end() && found->is_number_integer() ? found->get<int>() : 0;
+    };
+    //: Preview summary; the counts of ENGINE-SPEC: total, then what would change, fail, ...
+    return (noop ? PreviewController::tr("%1 resources: %2 would change, %3 stable, %4 would fail, %5 skipped, "
+                                         "%6 unmet requirements, %7 would refresh")
+                 : PreviewController::tr("%1 resources: %2 changed, %3 stable, %4 failed, %5 skipped, "
+                                         "%6 unmet requirements, %7 refreshed"))
+        .arg(count("total"))
+        .arg(count("changed"))
+        .arg(count("stable"))
+        .arg(count("failed"))
+        .arg(count("skipped"))
+        .arg(count("unmet_requirements"))
+        .arg(count("refreshed"));
 }
 
 } // namespace
+
 
 PreviewController::PreviewController(ManifestDocument *document, ResourceListPanel *resources,
                                      ResultsPanel *results, WhatIfPanel *whatIf, QWidget *window)
@@ -170,7 +172,8 @@ void PreviewController::startRun(bool noop)
     request.facts = m_whatIf->facts();
     request.data = m_whatIf->data();
 
-    m_results->clear();
+    const QString title = m_document->filePath().isEmpty() ? m_document->loadedFrom() : m_document->filePath();
+    m_results->startRun(title.isEmpty() ? tr("untitled manifest") : QDir::toNativeSeparators(title), noop);
     m_resources->model()->clearOutcomes();
     m_resources->setOutcomesStale(false);
     m_panel->setStale(false);
@@ -190,14 +193,14 @@ void PreviewController::startRun(bool noop)
         const auto label = event.find("resource");
         if (label != event.end() && label->is_string())
             m_resources->model()->setOutcome(QString::fromStdString(label->get<std::string>()),
-                                             outcomeKey(RunResults::outcomeOf(event)));
+                                             outcomeKey(outcomeOf(event)));
     });
     connect(m_run, &Run::message, this, [this](const QString &text) { emit statusMessage(text); });
     connect(m_run, &Run::finished, this, [this, noop](const Json &result) {
         m_run.clear();
         m_results->setFinished(result);
         m_panel->setRunning(false);
-        m_panel->setSummary(m_results->summaryText());
+        m_panel->setSummary(summaryText(m_results->summary(), noop));
         const Json summary = m_results->summary();
         if (noop && summary.is_object() && summary.contains("changed") && summary["changed"].is_number_integer())
             m_pendingChanges = summary["changed"].get<int>();
@@ -290,11 +293,12 @@ void PreviewController::showResourceChange(int row)
         m_panel->diffView()->clear();
         return;
     }
-    const FileChange change = m_results->fileChanges(row);
-    QList<AttributeChange> attributes;
-    for (const auto &attribute : change.attributes)
-        attributes.append({attribute.attribute, attribute.from, attribute.to});
-    m_panel->diffView()->setChange(change.resource, change.diff, attributes);
+    const FileChanges change = m_results->fileChanges(row);
+    const QString resource = m_results->index(row, RunResults::ResourceColumn).data().toString();
+    // A change without a diff or attributes is content the backend would not show this user.
+    const bool withheld = m_results->outcomeAt(row) == Outcome::Changed && change.diff.isEmpty()
+                          && change.attributes.isEmpty() && resource.startsWith(QStringLiteral("file#"));
+    m_panel->diffView()->setChange(resource, change.diff, change.attributes, withheld);
 }
 
 void PreviewController::selectedEntryChanged()
@@ -304,6 +308,7 @@ void PreviewController::selectedEntryChanged()
         return;
     const QString label = m_resources->model()->indexFor(entry).data(Qt::DisplayRole).toString();
     const int row = m_results->rowOf(label);
+    m_panel->selectRow(row);
     if (row >= 0)
         showResourceChange(row);
 }

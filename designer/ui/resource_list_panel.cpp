@@ -22,7 +22,7 @@ namespace {
 class StatusDelegate : public QStyledItemDelegate
 {
 public:
-    explicit StatusDelegate(const ResourceListPanel *panel)
+    explicit StatusDelegate(ResourceListPanel *panel)
         : QStyledItemDelegate(panel)
         , m_panel(panel)
     {
@@ -88,7 +88,7 @@ private:
             return {QStringLiteral("✗"), QColor(0xd3, 0x2f, 0x2f)};
         if (outcome == QStringLiteral("refreshed"))
             return {QStringLiteral("↻"), QColor(0x1e, 0x88, 0xe5)};
-        if (outcome == QStringLiteral("unmet"))
+        if (outcome == QStringLiteral("unmet_requirements"))
             return {QStringLiteral("!"), QColor(0xe6, 0x51, 0x00)};
         if (outcome == QStringLiteral("skipped"))
             return {QStringLiteral("–"), QColor(0x9e, 0x9e, 0x9e)};

@@ -342,4 +342,13 @@ void ResultsPanel::updateExport()
     m_export->setEnabled(!m_running && model && model->rowCount() > 0);
 }
 
+void ResultsPanel::selectRow(int sourceRow)
+{
+    if (!m_proxy->sourceModel() || sourceRow < 0)
+        return;
+    const QModelIndex index = m_proxy->mapFromSource(m_proxy->sourceModel()->index(sourceRow, 0));
+    if (index.isValid())
+        m_view->setCurrentIndex(index);
+}
+
 } // namespace ccm::designer

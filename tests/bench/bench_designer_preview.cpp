@@ -64,7 +64,8 @@ int main(int argc, char *argv[])
     const double clickToLast = ccm::bench::medianMilliseconds(
         [&] {
             window.previewController()->previewAction()->trigger();
-            QTest::qWaitFor([&] { return ended.size() > runs; }, 30000);
+            if (!QTest::qWaitFor([&] { return ended.size() > runs; }, 30000))
+                std::fprintf(stderr, "a preview did not end\n");
             ++runs;
         },
         11);

@@ -10,6 +10,7 @@
 #include "results_panel.h"
 #include "run_results.h"
 #include "test_common.h"
+#include "what_if_panel.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -19,6 +20,7 @@
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -133,7 +135,7 @@ private slots:
         QCOMPARE(outcomeOf(window, {0, 0}), QStringLiteral("stable"));
         QCOMPARE(outcomeOf(window, {0, 1}), QStringLiteral("changed"));
         QCOMPARE(outcomeOf(window, {0, 2}), QStringLiteral("failed"));
-        QCOMPARE(outcomeOf(window, {1, 0}), QStringLiteral("unmet"));
+        QCOMPARE(outcomeOf(window, {1, 0}), QStringLiteral("unmet_requirements"));
         QCOMPARE(window.previewController()->results()->rowCount(), 4);
         // Nothing was changed: it was a preview.
         QFile changed(dir.filePath(QStringLiteral("changed")));
@@ -144,8 +146,8 @@ private slots:
 
         // The diff of the changed file, when its row is chosen.
         emit window.resultsPanel()->resourceSelected(1);
-        QVERIFY2(window.resultsPanel()->diffView()->unifiedText().contains(QStringLiteral("+new")),
-                 qPrintable(window.resultsPanel()->diffView()->unifiedText()));
+        QVERIFY2(window.resultsPanel()->diffView()->unifiedView()->toPlainText().contains(QStringLiteral("+new")),
+                 qPrintable(window.resultsPanel()->diffView()->unifiedView()->toPlainText()));
 
         // The manifest changes: the results are out of date.
         QVERIFY(!window.resourceList()->outcomesStale());
@@ -188,7 +190,8 @@ private slots:
         window.previewController()->preview();
         QVERIFY(waitForRunEnd(window, ended));
         const QString here = outcomeOf(window, {0, 0});
-        window.whatIfPanel()->setFactOverride(QStringLiteral("host.info.platformFamily"), QStringLiteral("rhel"));
+        window.whatIfPanel()->addFact(QStringLiteral("host.info.platformFamily"), QStringLiteral("rhel"));
+        window.whatIfPanel()->setOverridesEnabled(true);
         window.previewController()->preview();
         QVERIFY(waitForRunEnd(window, ended, 2));
         QCOMPARE(outcomeOf(window, {0, 0}), QStringLiteral("changed"));
@@ -214,7 +217,7 @@ private slots:
         window.previewController()->cancelAction()->trigger();
         QVERIFY(waitForRunEnd(window, ended));
         QVERIFY(window.previewController()->results()->rowCount() < 10);
-        QVERIFY(window.previewController()->results()->wasCancelled());
+        QVERIFY(window.previewController()->results()->result().value("cancelled", false));
         QVERIFY(!window.previewController()->isRunning());
     }
 
@@ -265,8 +268,8 @@ private slots:
         kill.start(QStringLiteral("pkill"), {QStringLiteral("-KILL"), QStringLiteral("-f"), dir.filePath(QStringLiteral("run/backend.sock"))});
         QVERIFY(kill.waitForFinished());
         QVERIFY(waitForRunEnd(window, ended));
-        QVERIFY2(window.resultsPanel()->summaryText().contains(QStringLiteral("stopped")),
-                 qPrintable(window.resultsPanel()->summaryText()));
+        QVERIFY2(window.resultsPanel()->summary().contains(QStringLiteral("stopped")),
+                 qPrintable(window.resultsPanel()->summary()));
         QTRY_VERIFY_WITH_TIMEOUT(window.previewController()->client()->isConnected(), kRunTimeoutMs);
 
         // The restarted backend previews again.
