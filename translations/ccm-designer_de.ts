@@ -17,6 +17,200 @@
     </message>
 </context>
 <context>
+    <name>ccm::designer::BackendClient</name>
+    <message>
+        <source>connection refused; the backend is not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the socket is not there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>permission denied; join the group ccm-designer, then log in again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>your role on this backend is &apos;%1&apos;: join the group ccm-designer to preview and ccm-apply to apply, then log in again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend at %1 did not answer backend.hello within %2 seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection to the backend was closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot connect to the backend at %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend was started but does not accept connections on %1; its output: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend refused backend.hello: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an unknown version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend speaks protocol %1; this designer needs %2. Install the ccm-backend that belongs to this designer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend at %1 closed the connection before answering backend.hello</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend stopped during the run (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection to the backend at %1 was lost (%2); reconnecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend sent a line longer than %1 bytes; it was skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend sent JSON nested deeper than %1 levels; the line was skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend sent a line that is not JSON (%1); it was skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend sent a line that is not a JSON object; it was skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend sent a message without an id or a method; it was skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend gave an error without a message (code %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend sent an answer with neither result nor error; it was skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend reported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a run is already going on this connection; wait for it to end or cancel it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected to the backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend&apos;s answer to apply.start is not an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>another apply is running on this backend; try again when it has ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (from CCM_BACKEND)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and the directories of PATH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend program ccm-backend was not found (looked in %1); install it or set CCM_BACKEND to its path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not start the backend %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend process was killed or crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backend process exited with status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 while starting: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no output)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::DiffView</name>
+    <message>
+        <source>Old content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unified diff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unset)</source>
+        <translation type="unfinished">(nicht gesetzt)</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content not shown (binary, too large, or not readable by you)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No content change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>\ No newline at end of file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  (no newline at end of file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ccm::designer::FieldEditor</name>
     <message>
         <source>At least %1.</source>
@@ -510,6 +704,18 @@
         <extracomment>Window title; %1 is the manifest&apos;s file name, [*] the place of the unsaved-changes marker.</extracomment>
         <translation>%1[*] — CCM Designer</translation>
     </message>
+    <message>
+        <source>Preview Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What If</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ccm::designer::ManifestDocument</name>
@@ -786,6 +992,176 @@
     </message>
 </context>
 <context>
+    <name>ccm::designer::PreviewController</name>
+    <message>
+        <source>%1 resources: %2 would change, %3 stable, %4 would fail, %5 skipped, %6 unmet requirements, %7 would refresh</source>
+        <extracomment>Preview summary; the counts of ENGINE-SPEC: total, then what would change, fail, ...</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 resources: %2 changed, %3 stable, %4 failed, %5 skipped, %6 unmet requirements, %7 refreshed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend: not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show what applying the manifest would change on this machine, changing nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Apply…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply the manifest to this machine for real</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the running preview or apply before its next resource</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Results as &amp;JSON…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Results as &amp;Text…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend: disconnected, reconnecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend: connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This backend lets %1 preview only: applying for real needs membership of the group ccm-apply (log in again after joining it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The last preview found %n resource(s) that would change.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>There is no preview of the manifest as it is now, so what would change is not known.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>your own backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply the manifest to this machine through %1, as user %2?
+
+%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>untitled manifest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previewing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was cancelled before all resources ran.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Results as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Results as Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON lines (*.jsonl *.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>system backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preview and apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preview only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no access</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend: %1 · %2 · %3</source>
+        <extracomment>Status bar: %1 which backend, %2 what it allows, %3 the user it acts for.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 on %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ccm::designer::ProblemsModel</name>
     <message>
         <source>Error</source>
@@ -975,6 +1351,222 @@
     <message>
         <source>Apply a child manifest</source>
         <translation>Ein untergeordnetes Manifest anwenden</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::ResultsPanel</name>
+    <message>
+        <source>Changes only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results are out of date: the manifest changed since this preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the resources that are already as the manifest describes them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As JSON (the event stream)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As a text report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking (%1 of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking %1 (%2 of %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::RunResults</name>
+    <message>
+        <source>stable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>would change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>would fail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unmet requirement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>would refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refreshed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation type="unfinished">Ressource</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished">Meldung</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished">Provider</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished">Dauer</translation>
+    </message>
+    <message>
+        <source>Preview (noop) of %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply of %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unmet: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was cancelled before its end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run stopped after a failure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run did not end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::UnifiedDiff</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more context lines than the hunk header announces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more removed lines than the hunk header announces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more added lines than the hunk header announces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a hunk header: &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text outside a hunk: &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;\ No newline at end of file&quot; without a line before it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: the hunk that starts there is missing %2 old and %3 new lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::WhatIfPanel</name>
+    <message>
+        <source>row %1: the path is empty; write a fact path such as host.info.platformFamily</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>row %1: &quot;%2&quot; has an empty part; separate the names with single dots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>row %1: &quot;%2&quot; may use only letters, digits, &apos;_&apos; and &apos;-&apos; between the dots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>row %1: &quot;%2&quot; overlaps &quot;%3&quot; of row %4; set each fact once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use these overrides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview as if the facts and data below were true of this host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fact path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished">Wert</translation>
+    </message>
+    <message>
+        <source>Add fact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove fact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Facts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation type="unfinished">Daten</translation>
     </message>
 </context>
 <context>

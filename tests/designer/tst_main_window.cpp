@@ -837,7 +837,7 @@ void TestMainWindow::germanTranslationIsComplete()
 
 void TestMainWindow::geometryAndDockStatePersist()
 {
-    const QSize size(733, 511);
+    const QSize size(1033, 711);
     {
         MainWindow window;
         window.show();

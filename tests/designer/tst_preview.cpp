@@ -22,6 +22,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -103,6 +104,12 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("CCM Designer"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_preview"));
+    }
+
+    void init()
+    {
+        // The what-if overrides persist; each test starts without them.
+        QSettings().clear();
     }
 
     void previewMarksTheOutcomes()
