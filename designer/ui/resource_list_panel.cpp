@@ -48,13 +48,19 @@ public:
     /// entry (a symbol in the outcome's colour) and a dot for its diagnostics.
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
-        QStyledItemDelegate::paint(painter, option, index);
+        // The markers get their own room at the right, so a long label is elided before them.
+        const QString outcome = index.data(ResourceListModel::OutcomeRole).toString();
+        const QVariant status = index.data(ResourceListModel::StatusRole);
+        const bool hasStatus = status.isValid() && status.toInt() != ResourceListModel::Valid;
         const int size = option.rect.height() / 3;
+        QStyleOptionViewItem label = option;
+        label.rect.setRight(option.rect.right() - (outcome.isEmpty() ? 0 : option.fontMetrics.height() + 4)
+                            - (hasStatus ? size + 8 : 0));
+        QStyledItemDelegate::paint(painter, label, index);
         int right = option.rect.right() - 6;
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
 
-        const QString outcome = index.data(ResourceListModel::OutcomeRole).toString();
         if (!outcome.isEmpty()) {
             const auto [symbol, colour] = outcomeMarker(outcome);
             const QColor shown = m_panel->outcomesStale() ? option.palette.color(QPalette::PlaceholderText) : colour;
@@ -68,8 +74,7 @@ public:
             right -= width + 4;
         }
 
-        const QVariant status = index.data(ResourceListModel::StatusRole);
-        if (status.isValid() && status.toInt() != ResourceListModel::Valid) {
+        if (hasStatus) {
             const QColor colour = status.toInt() == ResourceListModel::Error ? QColor(0xd3, 0x2f, 0x2f)
                                                                              : QColor(0xf5, 0x9e, 0x0b);
             painter->setPen(Qt::NoPen);

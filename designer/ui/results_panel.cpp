@@ -171,7 +171,8 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     top->addWidget(m_summary, 1);
     top->addWidget(m_export);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    // Docked below the editors the panel is wide and low: the diff goes beside the table.
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_view);
     splitter->addWidget(m_diff);
     splitter->setChildrenCollapsible(false);
@@ -197,6 +198,16 @@ void ResultsPanel::setModel(QAbstractItemModel *model)
         connect(model, &QAbstractItemModel::modelReset, this, &ResultsPanel::updateExport);
     }
     updateExport();
+    // The resource names and messages get the room; the short columns fit their contents.
+    QHeaderView *header = m_view->header();
+    if (header->count() > DurationColumn) {
+        header->setSectionResizeMode(ResourceColumn, QHeaderView::Interactive);
+        header->resizeSection(ResourceColumn, header->fontMetrics().averageCharWidth() * 36);
+        header->setSectionResizeMode(OutcomeColumn, QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
+        header->setSectionResizeMode(ProviderColumn, QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(DurationColumn, QHeaderView::ResizeToContents);
+    }
 }
 
 void ResultsPanel::setSummary(const QString &text)
