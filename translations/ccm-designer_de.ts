@@ -20,194 +20,194 @@
     <name>ccm::designer::BackendClient</name>
     <message>
         <source>connection refused; the backend is not running</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung abgelehnt; das Backend läuft nicht</translation>
     </message>
     <message>
         <source>the socket is not there</source>
-        <translation type="unfinished"></translation>
+        <translation>der Socket ist nicht vorhanden</translation>
     </message>
     <message>
         <source>permission denied; join the group ccm-designer, then log in again</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugriff verweigert; treten Sie der Gruppe ccm-designer bei und melden Sie sich dann erneut an</translation>
     </message>
     <message>
         <source>your role on this backend is &apos;%1&apos;: join the group ccm-designer to preview and ccm-apply to apply, then log in again</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre Rolle bei diesem Backend ist „%1“: Treten Sie für die Vorschau der Gruppe ccm-designer bei, zum Anwenden der Gruppe ccm-apply, und melden Sie sich dann erneut an</translation>
     </message>
     <message>
         <source>the backend at %1 did not answer backend.hello within %2 seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend unter %1 hat nicht innerhalb von %2 Sekunden auf backend.hello geantwortet</translation>
     </message>
     <message>
         <source>the connection to the backend was closed</source>
-        <translation type="unfinished"></translation>
+        <translation>die Verbindung zum Backend wurde geschlossen</translation>
     </message>
     <message>
         <source>cannot connect to the backend at %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>keine Verbindung zum Backend unter %1 möglich: %2</translation>
     </message>
     <message>
         <source>the backend was started but does not accept connections on %1; its output: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend wurde gestartet, nimmt aber keine Verbindungen unter %1 an; seine Ausgabe: %2</translation>
     </message>
     <message>
         <source>the backend refused backend.hello: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat backend.hello abgelehnt: %1</translation>
     </message>
     <message>
         <source>an unknown version</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannter Version</translation>
     </message>
     <message>
         <source>the backend speaks protocol %1; this designer needs %2. Install the ccm-backend that belongs to this designer.</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend verwendet Protokoll %1; dieser Designer benötigt %2. Installieren Sie das ccm-backend, das zu diesem Designer gehört.</translation>
     </message>
     <message>
         <source>the backend at %1 closed the connection before answering backend.hello</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend unter %1 hat die Verbindung geschlossen, bevor es auf backend.hello geantwortet hat</translation>
     </message>
     <message>
         <source>the connection closed</source>
-        <translation type="unfinished"></translation>
+        <translation>die Verbindung wurde geschlossen</translation>
     </message>
     <message>
         <source>the backend stopped during the run (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend wurde während des Laufs beendet (%1)</translation>
     </message>
     <message>
         <source>the connection to the backend at %1 was lost (%2); reconnecting</source>
-        <translation type="unfinished"></translation>
+        <translation>die Verbindung zum Backend unter %1 ist abgebrochen (%2); neue Verbindung wird aufgebaut</translation>
     </message>
     <message>
         <source>the backend sent a line longer than %1 bytes; it was skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat eine Zeile gesendet, die länger als %1 Byte ist; sie wurde übersprungen</translation>
     </message>
     <message>
         <source>the backend sent JSON nested deeper than %1 levels; the line was skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat JSON gesendet, das tiefer als %1 Ebenen verschachtelt ist; die Zeile wurde übersprungen</translation>
     </message>
     <message>
         <source>the backend sent a line that is not JSON (%1); it was skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat eine Zeile gesendet, die kein JSON ist (%1); sie wurde übersprungen</translation>
     </message>
     <message>
         <source>the backend sent a line that is not a JSON object; it was skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat eine Zeile gesendet, die kein JSON-Objekt ist; sie wurde übersprungen</translation>
     </message>
     <message>
         <source>the backend sent a message without an id or a method; it was skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat eine Nachricht ohne id und ohne method gesendet; sie wurde übersprungen</translation>
     </message>
     <message>
         <source>the backend gave an error without a message (code %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat einen Fehler ohne Meldung zurückgegeben (Code %1)</translation>
     </message>
     <message>
         <source>the backend sent an answer with neither result nor error; it was skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend hat eine Antwort gesendet, die weder result noch error enthält; sie wurde übersprungen</translation>
     </message>
     <message>
         <source>the backend reported: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend meldete: %1</translation>
     </message>
     <message>
         <source>a run is already going on this connection; wait for it to end or cancel it</source>
-        <translation type="unfinished"></translation>
+        <translation>auf dieser Verbindung ist bereits ein Lauf im Gange; warten Sie, bis er endet, oder brechen Sie ihn ab</translation>
     </message>
     <message>
         <source>not connected to the backend</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht mit dem Backend verbunden</translation>
     </message>
     <message>
         <source>the backend&apos;s answer to apply.start is not an object</source>
-        <translation type="unfinished"></translation>
+        <translation>die Antwort des Backends auf apply.start ist kein Objekt</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>another apply is running on this backend; try again when it has ended</source>
-        <translation type="unfinished"></translation>
+        <translation>auf diesem Backend wird gerade ein anderes Manifest angewendet; versuchen Sie es erneut, wenn das beendet ist</translation>
     </message>
     <message>
         <source>%1 (from CCM_BACKEND)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (aus CCM_BACKEND)</translation>
     </message>
     <message>
         <source>%1 and the directories of PATH</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 und den Verzeichnissen aus PATH</translation>
     </message>
     <message>
         <source>the backend program ccm-backend was not found (looked in %1); install it or set CCM_BACKEND to its path</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend-Programm ccm-backend wurde nicht gefunden (gesucht in %1); installieren Sie es oder setzen Sie CCM_BACKEND auf seinen Pfad</translation>
     </message>
     <message>
         <source>could not start the backend %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>das Backend %1 konnte nicht gestartet werden: %2</translation>
     </message>
     <message>
         <source>the backend process was killed or crashed</source>
-        <translation type="unfinished"></translation>
+        <translation>der Backend-Prozess wurde zwangsweise beendet oder ist abgestürzt</translation>
     </message>
     <message>
         <source>the backend process exited with status %1</source>
-        <translation type="unfinished"></translation>
+        <translation>der Backend-Prozess wurde mit Status %1 beendet</translation>
     </message>
     <message>
         <source>%1 while starting: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (beim Start): %2</translation>
     </message>
     <message>
         <source>(no output)</source>
-        <translation type="unfinished"></translation>
+        <translation>(keine Ausgabe)</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::DiffView</name>
     <message>
         <source>Old content</source>
-        <translation type="unfinished"></translation>
+        <translation>Alter Inhalt</translation>
     </message>
     <message>
         <source>New content</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuer Inhalt</translation>
     </message>
     <message>
         <source>Unified diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterschiede im einheitlichen Format</translation>
     </message>
     <message>
         <source>Unified</source>
-        <translation type="unfinished"></translation>
+        <translation>Einheitlich</translation>
     </message>
     <message>
         <source>Side by side</source>
-        <translation type="unfinished"></translation>
+        <translation>Nebeneinander</translation>
     </message>
     <message>
         <source>(unset)</source>
-        <translation type="unfinished">(nicht gesetzt)</translation>
+        <translation>(nicht gesetzt)</translation>
     </message>
     <message>
         <source>%1 %2 → %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 → %3</translation>
     </message>
     <message>
         <source>Content not shown (binary, too large, or not readable by you)</source>
-        <translation type="unfinished"></translation>
+        <translation>Inhalt nicht angezeigt (binär, zu groß oder für Sie nicht lesbar)</translation>
     </message>
     <message>
         <source>No content change</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Änderung am Inhalt</translation>
     </message>
     <message>
         <source>\ No newline at end of file</source>
-        <translation type="unfinished"></translation>
+        <translation>\ Kein Zeilenumbruch am Dateiende</translation>
     </message>
     <message>
         <source>  (no newline at end of file)</source>
-        <translation type="unfinished"></translation>
+        <translation>  (kein Zeilenumbruch am Dateiende)</translation>
     </message>
 </context>
 <context>
@@ -706,15 +706,15 @@
     </message>
     <message>
         <source>Preview Results</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorschauergebnisse</translation>
     </message>
     <message>
         <source>What If</source>
-        <translation type="unfinished"></translation>
+        <translation>Was-wäre-wenn</translation>
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;usführen</translation>
     </message>
 </context>
 <context>
@@ -996,169 +996,171 @@
     <message>
         <source>%1 resources: %2 would change, %3 stable, %4 would fail, %5 skipped, %6 unmet requirements, %7 would refresh</source>
         <extracomment>Preview summary; the counts of ENGINE-SPEC: total, then what would change, fail, ...</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 Ressourcen: %2 würden geändert, %3 unverändert, %4 würden fehlschlagen, %5 übersprungen, %6 unerfüllte Voraussetzungen, %7 würden aufgefrischt</translation>
     </message>
     <message>
         <source>%1 resources: %2 changed, %3 stable, %4 failed, %5 skipped, %6 unmet requirements, %7 refreshed</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Ressourcen: %2 geändert, %3 unverändert, %4 fehlgeschlagen, %5 übersprungen, %6 unerfüllte Voraussetzungen, %7 aufgefrischt</translation>
     </message>
     <message>
         <source>Backend: not connected</source>
-        <translation type="unfinished"></translation>
+        <translation>Backend: nicht verbunden</translation>
     </message>
     <message>
         <source>&amp;Preview</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vorschau</translation>
     </message>
     <message>
         <source>Show what applying the manifest would change on this machine, changing nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeigen, was das Anwenden des Manifests auf diesem Rechner ändern würde, ohne etwas zu ändern</translation>
     </message>
     <message>
         <source>&amp;Apply…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Anwenden…</translation>
     </message>
     <message>
         <source>Apply the manifest to this machine for real</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Manifest tatsächlich auf diesen Rechner anwenden</translation>
     </message>
     <message>
         <source>&amp;Cancel Run</source>
-        <translation type="unfinished"></translation>
+        <translation>Lauf a&amp;bbrechen</translation>
     </message>
     <message>
         <source>Stop the running preview or apply before its next resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Die laufende Vorschau oder das laufende Anwenden vor der nächsten Ressource anhalten</translation>
     </message>
     <message>
         <source>Export Results as &amp;JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisse als &amp;JSON exportieren…</translation>
     </message>
     <message>
         <source>Export Results as &amp;Text…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisse als &amp;Text exportieren…</translation>
     </message>
     <message>
         <source>Backend: disconnected, reconnecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>Backend: getrennt, neue Verbindung wird aufgebaut…</translation>
     </message>
     <message>
         <source>Backend: connecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>Backend: Verbindung wird aufgebaut…</translation>
     </message>
     <message>
         <source>Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>Anwenden</translation>
     </message>
     <message>
         <source>This backend lets %1 preview only: applying for real needs membership of the group ccm-apply (log in again after joining it).</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieses Backend erlaubt %1 nur die Vorschau: Zum tatsächlichen Anwenden ist die Mitgliedschaft in der Gruppe ccm-apply nötig (melden Sie sich nach dem Beitritt erneut an).</translation>
     </message>
     <message numerus="yes">
         <source>The last preview found %n resource(s) that would change.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Die letzte Vorschau hat %n Ressource gefunden, die geändert würde.</numerusform>
+            <numerusform>Die letzte Vorschau hat %n Ressourcen gefunden, die geändert würden.</numerusform>
         </translation>
     </message>
     <message>
         <source>There is no preview of the manifest as it is now, so what would change is not known.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für den aktuellen Stand des Manifests gibt es keine Vorschau, daher ist nicht bekannt, was geändert würde.</translation>
     </message>
     <message>
         <source>your own backend</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihr eigenes Backend</translation>
     </message>
     <message>
         <source>the system backend</source>
-        <translation type="unfinished"></translation>
+        <translation>das System-Backend</translation>
     </message>
     <message>
         <source>Apply the manifest to this machine through %1, as user %2?
 
 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Manifest über %1 als Benutzer %2 auf diesen Rechner anwenden?
+
+%3</translation>
     </message>
     <message>
         <source>untitled manifest</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbenanntes Manifest</translation>
     </message>
     <message>
         <source>Previewing…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorschau läuft…</translation>
     </message>
     <message>
         <source>Applying…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird angewendet…</translation>
     </message>
     <message>
         <source>The run was cancelled before all resources ran.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Lauf wurde abgebrochen, bevor alle Ressourcen ausgeführt wurden.</translation>
     </message>
     <message>
         <source>Preview finished</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorschau abgeschlossen</translation>
     </message>
     <message>
         <source>Apply finished</source>
-        <translation type="unfinished"></translation>
+        <translation>Anwenden abgeschlossen</translation>
     </message>
     <message>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>Export Results as JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisse als JSON exportieren</translation>
     </message>
     <message>
         <source>Export Results as Text</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisse als Text exportieren</translation>
     </message>
     <message>
         <source>JSON lines (*.jsonl *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines (*.jsonl *.json);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Text files (*.txt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Textdateien (*.txt);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Export Results</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisse exportieren</translation>
     </message>
     <message>
         <source>Results written to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnisse in %1 geschrieben</translation>
     </message>
     <message>
         <source>system backend</source>
-        <translation type="unfinished"></translation>
+        <translation>System-Backend</translation>
     </message>
     <message>
         <source>preview and apply</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorschau und Anwenden</translation>
     </message>
     <message>
         <source>preview only</source>
-        <translation type="unfinished"></translation>
+        <translation>nur Vorschau</translation>
     </message>
     <message>
         <source>no access</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Zugriff</translation>
     </message>
     <message>
         <source>Backend: %1 · %2 · %3</source>
         <extracomment>Status bar: %1 which backend, %2 what it allows, %3 the user it acts for.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Backend: %1 · %2 · %3</translation>
     </message>
     <message>
         <source>%1 %2 on %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 unter %3</translation>
     </message>
     <message>
         <source>Backend: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Backend: %1</translation>
     </message>
 </context>
 <context>
@@ -1357,216 +1359,216 @@
     <name>ccm::designer::ResultsPanel</name>
     <message>
         <source>Changes only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Änderungen</translation>
     </message>
     <message>
         <source>Results are out of date: the manifest changed since this preview</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Ergebnisse sind veraltet: Das Manifest wurde seit dieser Vorschau geändert</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>Hide the resources that are already as the manifest describes them</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressourcen ausblenden, die bereits so sind, wie das Manifest sie beschreibt</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportieren</translation>
     </message>
     <message>
         <source>As JSON (the event stream)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Als JSON (der Ereignisstrom)…</translation>
     </message>
     <message>
         <source>As a text report…</source>
-        <translation type="unfinished"></translation>
+        <translation>Als Textbericht…</translation>
     </message>
     <message>
         <source>Starting…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird gestartet…</translation>
     </message>
     <message>
         <source>Checking (%1 of %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird geprüft (%1 von %2)</translation>
     </message>
     <message>
         <source>Checking %1 (%2 of %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird geprüft (%2 von %3)</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::RunResults</name>
     <message>
         <source>stable</source>
-        <translation type="unfinished"></translation>
+        <translation>unverändert</translation>
     </message>
     <message>
         <source>would change</source>
-        <translation type="unfinished"></translation>
+        <translation>würde geändert</translation>
     </message>
     <message>
         <source>changed</source>
-        <translation type="unfinished"></translation>
+        <translation>geändert</translation>
     </message>
     <message>
         <source>would fail</source>
-        <translation type="unfinished"></translation>
+        <translation>würde fehlschlagen</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>fehlgeschlagen</translation>
     </message>
     <message>
         <source>skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>übersprungen</translation>
     </message>
     <message>
         <source>unmet requirement</source>
-        <translation type="unfinished"></translation>
+        <translation>unerfüllte Voraussetzung</translation>
     </message>
     <message>
         <source>would refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>würde aufgefrischt</translation>
     </message>
     <message>
         <source>refreshed</source>
-        <translation type="unfinished"></translation>
+        <translation>aufgefrischt</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>Resource</source>
-        <translation type="unfinished">Ressource</translation>
+        <translation>Ressource</translation>
     </message>
     <message>
         <source>Outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished">Meldung</translation>
+        <translation>Meldung</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished">Provider</translation>
+        <translation>Provider</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished">Dauer</translation>
+        <translation>Dauer</translation>
     </message>
     <message>
         <source>Preview (noop) of %1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorschau (Probelauf): %1, %2</translation>
     </message>
     <message>
         <source>Apply of %1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Anwenden: %1, %2</translation>
     </message>
     <message>
         <source>unmet: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>unerfüllt: %1</translation>
     </message>
     <message>
         <source>The run was cancelled before its end.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Lauf wurde vor seinem Ende abgebrochen.</translation>
     </message>
     <message>
         <source>The run stopped after a failure.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Lauf wurde nach einem Fehlschlag beendet.</translation>
     </message>
     <message>
         <source>The run did not end.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Lauf wurde nicht zu Ende geführt.</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::UnifiedDiff</name>
     <message>
         <source>line %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1: %2</translation>
     </message>
     <message>
         <source>more context lines than the hunk header announces</source>
-        <translation type="unfinished"></translation>
+        <translation>mehr Kontextzeilen, als die Hunk-Kopfzeile ankündigt</translation>
     </message>
     <message>
         <source>more removed lines than the hunk header announces</source>
-        <translation type="unfinished"></translation>
+        <translation>mehr entfernte Zeilen, als die Hunk-Kopfzeile ankündigt</translation>
     </message>
     <message>
         <source>more added lines than the hunk header announces</source>
-        <translation type="unfinished"></translation>
+        <translation>mehr hinzugefügte Zeilen, als die Hunk-Kopfzeile ankündigt</translation>
     </message>
     <message>
         <source>not a hunk header: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>keine Hunk-Kopfzeile: „%1“</translation>
     </message>
     <message>
         <source>text outside a hunk: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>Text außerhalb eines Hunks: „%1“</translation>
     </message>
     <message>
         <source>&quot;\ No newline at end of file&quot; without a line before it</source>
-        <translation type="unfinished"></translation>
+        <translation>„\ No newline at end of file“ ohne vorangehende Zeile</translation>
     </message>
     <message>
         <source>line %1: the hunk that starts there is missing %2 old and %3 new lines</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1: Dem dort beginnenden Hunk fehlen %2 alte und %3 neue Zeilen</translation>
     </message>
 </context>
 <context>
     <name>ccm::designer::WhatIfPanel</name>
     <message>
         <source>row %1: the path is empty; write a fact path such as host.info.platformFamily</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1: Der Pfad ist leer; geben Sie einen Fakt-Pfad wie host.info.platformFamily ein</translation>
     </message>
     <message>
         <source>row %1: &quot;%2&quot; has an empty part; separate the names with single dots</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1: „%2“ enthält einen leeren Teil; trennen Sie die Namen durch einzelne Punkte</translation>
     </message>
     <message>
         <source>row %1: &quot;%2&quot; may use only letters, digits, &apos;_&apos; and &apos;-&apos; between the dots</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1: „%2“ darf zwischen den Punkten nur Buchstaben, Ziffern, „_“ und „-“ enthalten</translation>
     </message>
     <message>
         <source>row %1: &quot;%2&quot; overlaps &quot;%3&quot; of row %4; set each fact once</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1: „%2“ überschneidet sich mit „%3“ aus Zeile %4; setzen Sie jeden Fakt nur einmal</translation>
     </message>
     <message>
         <source>Use these overrides</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Überschreibungen verwenden</translation>
     </message>
     <message>
         <source>Preview as if the facts and data below were true of this host</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Vorschau so erstellen, als träfen die folgenden Fakten und Daten auf diesen Host zu</translation>
     </message>
     <message>
         <source>Fact path</source>
-        <translation type="unfinished"></translation>
+        <translation>Fakt-Pfad</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished">Wert</translation>
+        <translation>Wert</translation>
     </message>
     <message>
         <source>Add fact</source>
-        <translation type="unfinished"></translation>
+        <translation>Fakt hinzufügen</translation>
     </message>
     <message>
         <source>Remove fact</source>
-        <translation type="unfinished"></translation>
+        <translation>Fakt entfernen</translation>
     </message>
     <message>
         <source>Facts</source>
-        <translation type="unfinished"></translation>
+        <translation>Fakten</translation>
     </message>
     <message>
         <source>Data</source>
-        <translation type="unfinished">Daten</translation>
+        <translation>Daten</translation>
     </message>
 </context>
 <context>
