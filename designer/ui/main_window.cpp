@@ -100,7 +100,7 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_preview->statusLabel());
     statusBar()->addPermanentWidget(m_problemSummary);
     connect(m_preview, &PreviewController::statusMessage, this,
-            [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
+        [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
 
     m_document->newDocument();
     restoreSettings();
@@ -331,16 +331,18 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
         resize(1280, 800);
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion)) {
-        // The first start: most of the height to the editors, a few rows to the problems.
-        const QList<QDockWidget *> docks = findChildren<QDockWidget *>();
-        for (QDockWidget *dock : docks) {
-            if (dock->objectName() == QStringLiteral("problemsDock"))
-                resizeDocks({dock}, {140}, Qt::Vertical);
-            else if (dock->objectName() == QStringLiteral("resourceTypesDock"))
-                resizeDocks({dock}, {230}, Qt::Vertical);
-            if (dockWidgetArea(dock) == Qt::LeftDockWidgetArea)
-                resizeDocks({dock}, {280}, Qt::Horizontal);
-        }
+        // The first start: most of the height to the editors, a few rows to the bottom panels.
+        // Sizes only take once the window has its own size, so this waits for the first layout.
+        QTimer::singleShot(0, this, [this] {
+            QList<QDockWidget *> bottom;
+            QList<QDockWidget *> left;
+            for (QDockWidget *dock : findChildren<QDockWidget *>())
+                (dockWidgetArea(dock) == Qt::BottomDockWidgetArea ? bottom : left).append(dock);
+            resizeDocks(bottom, QList<int>(bottom.size(), 200), Qt::Vertical);
+            resizeDocks(left, QList<int>(left.size(), 280), Qt::Horizontal);
+            if (QDockWidget *types = findChild<QDockWidget *>(QStringLiteral("resourceTypesDock")))
+                resizeDocks({types}, {230}, Qt::Vertical);
+        });
     }
     if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray()))
         m_splitter->setSizes({(width() - 280) / 2, (width() - 280) / 2});

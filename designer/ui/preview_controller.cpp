@@ -46,9 +46,8 @@ QString summaryText(const Json &summary, bool noop)
 
 } // namespace
 
-
-PreviewController::PreviewController(ManifestDocument *document, ResourceListPanel *resources,
-                                     ResultsPanel *results, WhatIfPanel *whatIf, QWidget *window)
+PreviewController::PreviewController(ManifestDocument *document, ResourceListPanel *resources, ResultsPanel *results,
+    WhatIfPanel *whatIf, QWidget *window)
     : QObject(window)
     , m_document(document)
     , m_resources(resources)
@@ -127,9 +126,9 @@ void PreviewController::apply(bool confirmed)
     const BackendInfo info = m_client->info();
     if (info.role != QStringLiteral("apply")) {
         QMessageBox::warning(m_window, tr("Apply"),
-                             tr("This backend lets %1 preview only: applying for real needs membership of the "
-                                "group ccm-apply (log in again after joining it).")
-                                 .arg(info.user));
+            tr("This backend lets %1 preview only: applying for real needs membership of the "
+               "group ccm-apply (log in again after joining it).")
+                .arg(info.user));
         return;
     }
     if (!confirmed) {
@@ -138,8 +137,7 @@ void PreviewController::apply(bool confirmed)
             ? tr("The last preview found %n resource(s) that would change.", nullptr, m_pendingChanges)
             : tr("There is no preview of the manifest as it is now, so what would change is not known.");
         const QString where = info.embedded ? tr("your own backend") : tr("the system backend");
-        const auto answer = QMessageBox::question(
-            m_window, tr("Apply"),
+        const auto answer = QMessageBox::question(m_window, tr("Apply"),
             tr("Apply the manifest to this machine through %1, as user %2?\n\n%3").arg(where, info.user, changes),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes)
@@ -185,15 +183,14 @@ void PreviewController::startRun(bool noop)
     m_pendingChanges = -1;
 
     m_run = m_client->startRun(request);
-    connect(m_run, &Run::progress, this, [this](int done, int total, const QString &current) {
-        m_panel->setProgress(done, total, current);
-    });
+    connect(m_run, &Run::progress, this,
+        [this](int done, int total, const QString &current) { m_panel->setProgress(done, total, current); });
     connect(m_run, &Run::event, this, [this](const Json &event) {
         m_results->addEvent(event);
         const auto label = event.find("resource");
         if (label != event.end() && label->is_string())
-            m_resources->model()->setOutcome(QString::fromStdString(label->get<std::string>()),
-                                             outcomeKey(outcomeOf(event)));
+            m_resources->model()->setOutcome(
+                QString::fromStdString(label->get<std::string>()), outcomeKey(outcomeOf(event)));
     });
     connect(m_run, &Run::message, this, [this](const QString &text) { emit statusMessage(text); });
     connect(m_run, &Run::finished, this, [this, noop](const Json &result) {
@@ -238,10 +235,10 @@ void PreviewController::exportWithDialog(bool asJson)
     if (m_results->rowCount() == 0)
         return;
     const QString base = QFileInfo(m_document->baseDirectory(), QStringLiteral("results")).absoluteFilePath();
-    const QString path = QFileDialog::getSaveFileName(
-        m_window, asJson ? tr("Export Results as JSON") : tr("Export Results as Text"),
-        base + (asJson ? QStringLiteral(".jsonl") : QStringLiteral(".txt")),
-        asJson ? tr("JSON lines (*.jsonl *.json);;All files (*)") : tr("Text files (*.txt);;All files (*)"));
+    const QString path
+        = QFileDialog::getSaveFileName(m_window, asJson ? tr("Export Results as JSON") : tr("Export Results as Text"),
+            base + (asJson ? QStringLiteral(".jsonl") : QStringLiteral(".txt")),
+            asJson ? tr("JSON lines (*.jsonl *.json);;All files (*)") : tr("Text files (*.txt);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -255,8 +252,8 @@ void PreviewController::backendConnected(const BackendInfo &info)
 {
     const QString which = info.embedded ? tr("your own backend") : tr("system backend");
     const QString role = info.role == QStringLiteral("apply") ? tr("preview and apply")
-                         : info.role == QStringLiteral("preview") ? tr("preview only")
-                                                                  : tr("no access");
+        : info.role == QStringLiteral("preview")              ? tr("preview only")
+                                                              : tr("no access");
     //: Status bar: %1 which backend, %2 what it allows, %3 the user it acts for.
     m_status->setText(tr("Backend: %1 · %2 · %3").arg(which, role, info.user));
     m_status->setToolTip(tr("%1 %2 on %3").arg(info.server, info.version, QDir::toNativeSeparators(info.socketPath)));
@@ -297,7 +294,7 @@ void PreviewController::showResourceChange(int row)
     const QString resource = m_results->index(row, RunResults::ResourceColumn).data().toString();
     // A change without a diff or attributes is content the backend would not show this user.
     const bool withheld = m_results->outcomeAt(row) == Outcome::Changed && change.diff.isEmpty()
-                          && change.attributes.isEmpty() && resource.startsWith(QStringLiteral("file#"));
+        && change.attributes.isEmpty() && resource.startsWith(QStringLiteral("file#"));
     m_panel->diffView()->setChange(resource, change.diff, change.attributes, withheld);
 }
 

@@ -23,13 +23,12 @@ class WhatIfPanel;
 /// Runs the document through the backend, noop or for real, and shows what happens: outcome
 /// markers on the resource list, the results panel with its diffs, progress, the backend in the
 /// status bar. Owns the backend connection (the embedded user backend it may start ends with it).
-class PreviewController : public QObject
-{
+class PreviewController : public QObject {
     Q_OBJECT
 
 public:
     PreviewController(ManifestDocument *document, ResourceListPanel *resources, ResultsPanel *results,
-                      WhatIfPanel *whatIf, QWidget *window);
+        WhatIfPanel *whatIf, QWidget *window);
     ~PreviewController() override;
 
     /// Connects to the system backend, or starts the user's own (see BackendClient).

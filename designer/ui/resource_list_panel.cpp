@@ -19,8 +19,7 @@ namespace {
 
 /// Paints an entry's diagnostics marker (and later its preview outcome) at the right edge of
 /// its row, so the label and the type icon stay where they are.
-class StatusDelegate : public QStyledItemDelegate
-{
+class StatusDelegate : public QStyledItemDelegate {
 public:
     explicit StatusDelegate(ResourceListPanel *panel)
         : QStyledItemDelegate(panel)
@@ -35,8 +34,9 @@ protected:
         QStyledItemDelegate::initStyleOption(option, index);
         if (index.data(ResourceListModel::IsBlockRole).toBool()) {
             option->font.setBold(true);
-            option->text = ResourceListPanel::tr("%1 (%2)").arg(option->text).arg(
-                index.data(ResourceListModel::CountRole).toInt());
+            option->text = ResourceListPanel::tr("%1 (%2)")
+                               .arg(option->text)
+                               .arg(index.data(ResourceListModel::CountRole).toInt());
         } else if (index.data(ResourceListModel::IsDefaultsRole).toBool()) {
             option->font.setItalic(true);
             option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
@@ -55,7 +55,7 @@ public:
         const int size = option.rect.height() / 3;
         QStyleOptionViewItem label = option;
         label.rect.setRight(option.rect.right() - (outcome.isEmpty() ? 0 : option.fontMetrics.height() + 4)
-                            - (hasStatus ? size + 8 : 0));
+            - (hasStatus ? size + 8 : 0));
         QStyledItemDelegate::paint(painter, label, index);
         int right = option.rect.right() - 6;
         painter->save();
@@ -75,8 +75,8 @@ public:
         }
 
         if (hasStatus) {
-            const QColor colour = status.toInt() == ResourceListModel::Error ? QColor(0xd3, 0x2f, 0x2f)
-                                                                             : QColor(0xf5, 0x9e, 0x0b);
+            const QColor colour
+                = status.toInt() == ResourceListModel::Error ? QColor(0xd3, 0x2f, 0x2f) : QColor(0xf5, 0x9e, 0x0b);
             painter->setPen(Qt::NoPen);
             painter->setBrush(colour);
             painter->drawEllipse(QRect(right - size, option.rect.center().y() - size / 2, size, size));

@@ -176,6 +176,9 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     splitter->addWidget(m_view);
     splitter->addWidget(m_diff);
     splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({600, 400});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -32,15 +32,16 @@ int main(int argc, char *argv[])
     const passwd *user = ::getpwuid(::getuid());
     const group *primary = ::getgrgid(::getgid());
     QByteArray manifest = "ccm:\n  resources:\n    - file:\n        - defaults:\n            owner: "
-        + QByteArray(user ? user->pw_name : "root") + "\n            group: "
-        + QByteArray(primary ? primary->gr_name : "root") + "\n            mode: \"0644\"\n";
+        + QByteArray(user ? user->pw_name : "root")
+        + "\n            group: " + QByteArray(primary ? primary->gr_name : "root") + "\n            mode: \"0644\"\n";
     for (int i = 0; i < 100; ++i) {
         const QString path = dir.filePath(QStringLiteral("file-%1").arg(i));
         QFile file(path);
         if (!file.open(QIODevice::WriteOnly) || file.write("content\n") < 0)
             return 1;
         file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
-        manifest += "        - " + path.toUtf8() + ":\n            ensure: present\n            content: \"content\\n\"\n";
+        manifest
+            += "        - " + path.toUtf8() + ":\n            ensure: present\n            content: \"content\\n\"\n";
     }
     const QString path = dir.filePath(QStringLiteral("site.yaml"));
     QFile file(path);

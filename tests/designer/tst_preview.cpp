@@ -94,8 +94,7 @@ bool waitForRunEnd(MainWindow &window, QSignalSpy &ended, int count = 1)
 
 } // namespace
 
-class TestPreview : public QObject
-{
+class TestPreview : public QObject {
     Q_OBJECT
 
 private slots:
@@ -117,10 +116,10 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(writeFile(dir.filePath(QStringLiteral("stable")), "same\n"));
         QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("stable")),
-                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
         QVERIFY(writeFile(dir.filePath(QStringLiteral("changed")), "old\n"));
         QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("changed")),
-                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
         const QString manifest = QStringLiteral("ccm:\n  resources:\n    - file:\n")
             + fileEntry(dir.filePath(QStringLiteral("stable")), QStringLiteral("same\\n"))
             + fileEntry(dir.filePath(QStringLiteral("changed")), QStringLiteral("new\\n"))
@@ -149,12 +148,12 @@ private slots:
         QVERIFY(changed.open(QIODevice::ReadOnly));
         QCOMPARE(changed.readAll(), QByteArray("old\n"));
         QVERIFY2(window.previewController()->statusLabel()->text().contains(userName()),
-                 qPrintable(window.previewController()->statusLabel()->text()));
+            qPrintable(window.previewController()->statusLabel()->text()));
 
         // The diff of the changed file, when its row is chosen.
         emit window.resultsPanel()->resourceSelected(1);
         QVERIFY2(window.resultsPanel()->diffView()->unifiedView()->toPlainText().contains(QStringLiteral("+new")),
-                 qPrintable(window.resultsPanel()->diffView()->unifiedView()->toPlainText()));
+            qPrintable(window.resultsPanel()->diffView()->unifiedView()->toPlainText()));
 
         // The manifest changes: the results are out of date.
         QVERIFY(!window.resourceList()->outcomesStale());
@@ -232,7 +231,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString target = dir.filePath(QStringLiteral("motd"));
-        const QString manifest = QStringLiteral("ccm:\n  resources:\n    - file:\n") + fileEntry(target, QStringLiteral("hello\\n"));
+        const QString manifest
+            = QStringLiteral("ccm:\n  resources:\n    - file:\n") + fileEntry(target, QStringLiteral("hello\\n"));
         const QString path = dir.filePath(QStringLiteral("site.yaml"));
         QVERIFY(writeFile(path, manifest.toUtf8()));
         MainWindow window;
@@ -272,11 +272,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.previewController()->results()->rowCount() >= 1, kRunTimeoutMs);
 
         QProcess kill;
-        kill.start(QStringLiteral("pkill"), {QStringLiteral("-KILL"), QStringLiteral("-f"), dir.filePath(QStringLiteral("run/backend.sock"))});
+        kill.start(QStringLiteral("pkill"),
+            {QStringLiteral("-KILL"), QStringLiteral("-f"), dir.filePath(QStringLiteral("run/backend.sock"))});
         QVERIFY(kill.waitForFinished());
         QVERIFY(waitForRunEnd(window, ended));
         QVERIFY2(window.resultsPanel()->summary().contains(QStringLiteral("stopped")),
-                 qPrintable(window.resultsPanel()->summary()));
+            qPrintable(window.resultsPanel()->summary()));
         QTRY_VERIFY_WITH_TIMEOUT(window.previewController()->client()->isConnected(), kRunTimeoutMs);
 
         // The restarted backend previews again.
@@ -305,8 +306,9 @@ private slots:
                         continue;
                     const ccm::Json request = ccm::Json::parse(line.toStdString(), nullptr, false);
                     const ccm::Json answer = {{"jsonrpc", "2.0"}, {"id", request.value("id", ccm::Json())},
-                        {"result", {{"server", "ccm-backend"}, {"version", "0.1.0"}, {"protocol", 1}, {"role", "preview"},
-                                       {"user", "alice"}, {"uid", 1000}}}};
+                        {"result",
+                            {{"server", "ccm-backend"}, {"version", "0.1.0"}, {"protocol", 1}, {"role", "preview"},
+                                {"user", "alice"}, {"uid", 1000}}}};
                     peer->write(QByteArray::fromStdString(answer.dump()) + '\n');
                 }
             });
