@@ -8,19 +8,6 @@ namespace ccm::designer {
 
 namespace {
 
-int rank(Severity severity)
-{
-    switch (severity) {
-    case Severity::Error:
-        return 2;
-    case Severity::Warning:
-        return 1;
-    case Severity::Info:
-        break;
-    }
-    return 0;
-}
-
 } // namespace
 
 ProblemsModel::ProblemsModel(QObject *parent)
@@ -77,7 +64,7 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
             return QApplication::style()->standardIcon(pixmap);
         }
         if (role == SortRole)
-            return rank(item.severity);
+            return severityRank(item.severity);
         break;
     case MessageColumn:
         if (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole)
@@ -127,6 +114,19 @@ QString ProblemsModel::location(const ccm::Diagnostic &item) const
     if (item.position.column > 0)
         text += QLatin1Char(':') + QString::number(item.position.column);
     return text;
+}
+
+int severityRank(Severity severity)
+{
+    switch (severity) {
+    case Severity::Error:
+        return 2;
+    case Severity::Warning:
+        return 1;
+    case Severity::Info:
+        break;
+    }
+    return 0;
 }
 
 } // namespace ccm::designer

@@ -7,6 +7,10 @@
 
 namespace ccm::designer {
 
+/// How serious a severity is, for sorting and for picking the worst of several: error 2,
+/// warning 1, info 0.
+int severityRank(Severity severity);
+
 /// The diagnostics of one manifest as a table: severity, message, location, property path.
 class ProblemsModel : public QAbstractTableModel {
     Q_OBJECT

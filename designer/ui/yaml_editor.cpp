@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_editor.h"
 
+#include "problems_model.h"
 #include "yaml_highlighter.h"
 
 #include <QFontDatabase>
@@ -50,19 +51,6 @@ private:
 };
 
 namespace {
-
-int severityRank(Severity severity)
-{
-    switch (severity) {
-    case Severity::Error:
-        return 2;
-    case Severity::Warning:
-        return 1;
-    case Severity::Info:
-        break;
-    }
-    return 0;
-}
 
 bool isDark(const QPalette &palette)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backend_client.h"
+#include "test_common.h"
 
 #include <QFile>
 #include <QLocalServer>
@@ -23,6 +24,8 @@ using ccm::designer::BackendInfo;
 using ccm::designer::Run;
 using ccm::designer::RunRequest;
 
+using namespace ccm::test;
+
 namespace {
 
 constexpr int kWaitMs = 30000;
@@ -30,24 +33,6 @@ constexpr int kWaitMs = 30000;
 QString s(const char *text)
 {
     return QString::fromUtf8(text);
-}
-
-QString userName()
-{
-    const passwd *entry = ::getpwuid(::getuid());
-    return entry ? QString::fromUtf8(entry->pw_name) : QString::number(::getuid());
-}
-
-QString groupName()
-{
-    const group *entry = ::getgrgid(::getgid());
-    return entry ? QString::fromUtf8(entry->gr_name) : QString::number(::getgid());
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
 /// What one run reported.
@@ -194,7 +179,7 @@ private slots:
             const BackendInfo &info = c.client.info();
             QCOMPARE(info.server, s("ccm-backend"));
             QCOMPARE(info.role, s("apply"));
-            QCOMPARE(info.user, userName());
+            QCOMPARE(info.user, currentUserName());
             QCOMPARE(info.protocol, 1);
             QCOMPARE(info.socketPath, dir.filePath(s("backend.sock")));
             QVERIFY(info.embedded);
@@ -226,8 +211,8 @@ private slots:
         QVERIFY(QFile::setPermissions(
             existing, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
         const auto file = [](const QString &path) {
-            return s("        - ") + path + s(":\n            ensure: present\n            owner: ") + userName()
-                + s("\n            group: ") + groupName()
+            return s("        - ") + path + s(":\n            ensure: present\n            owner: ") + currentUserName()
+                + s("\n            group: ") + currentGroupName()
                 + s("\n            mode: \"0644\"\n            content: \"hello\\n\"\n");
         };
         RunRequest request;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "manifest_document.h"
 #include "manifest_settings_editor.h"
@@ -69,20 +70,6 @@ QAction *findFileMenuAction(const MainWindow &window, const QString &text)
 QDockWidget *dock(const MainWindow &window, const char *name)
 {
     return window.findChild<QDockWidget *>(QString::fromLatin1(name));
-}
-
-/// Answers the next modal message box with `button` once it shows.
-void answerNextMessageBox(QMessageBox::StandardButton button)
-{
-    QTimer::singleShot(0, [button] {
-        for (int attempt = 0; attempt < 200; ++attempt) {
-            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
-                box->button(button)->click();
-                return;
-            }
-            QTest::qWait(10);
-        }
-    });
 }
 
 const QByteArray kSite = "ccm:\n"
@@ -243,7 +230,7 @@ void TestMainWindow::docksHoldTheViews()
     titles.sort();
     QCOMPARE(titles,
         (QStringList {QStringLiteral("Preview Results"), QStringLiteral("Problems"), QStringLiteral("Resource Types"),
-                      QStringLiteral("Resources"), QStringLiteral("What If")}));
+            QStringLiteral("Resources"), QStringLiteral("What If")}));
     QCOMPARE(dock(window, "resourceTypesDock")->widget(), window.resourcePalette());
     QCOMPARE(dock(window, "resourcesDock")->widget(), window.resourceList());
     QCOMPARE(dock(window, "problemsDock")->widget(), window.problemsPanel());
@@ -791,9 +778,9 @@ void TestMainWindow::translationForLocale_data()
     QTest::addColumn<QString>("dockTitle");
 
     const QStringList german {QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"), QStringLiteral("A&usführen"),
-                              QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
+        QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
     const QStringList english {QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&Run"),
-                               QStringLiteral("&View"), QStringLiteral("&Help")};
+        QStringLiteral("&View"), QStringLiteral("&Help")};
 
     QTest::newRow("de_DE") << QStringLiteral("de_DE") << true << german << QStringLiteral("Ressourcentypen");
     QTest::newRow("de_AT") << QStringLiteral("de_AT") << true << german << QStringLiteral("Ressourcentypen");

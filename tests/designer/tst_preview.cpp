@@ -2,6 +2,7 @@
 // The designer's preview and apply against a real `ccm-backend serve --user` on a temp socket.
 #include "backend_client.h"
 #include "diff_view.h"
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "manifest_document.h"
 #include "preview_controller.h"
@@ -40,36 +41,21 @@ namespace {
 
 constexpr int kRunTimeoutMs = 30000;
 
-QString userName()
-{
-    const passwd *user = ::getpwuid(::getuid());
-    return QString::fromUtf8(user ? user->pw_name : "root");
-}
-
-QString groupName()
-{
-    const group *primary = ::getgrgid(::getgid());
-    return QString::fromUtf8(primary ? primary->gr_name : "root");
-}
-
 QString fileEntry(const QString &path, const QString &content)
 {
     return QStringLiteral("        - %1:\n            ensure: present\n            owner: %2\n            group: %3\n"
                           "            mode: \"0644\"\n            content: \"%4\"\n")
-        .arg(path, userName(), groupName(), content);
+        .arg(path, currentUserName(), currentGroupName(), content);
 }
 
-void answerNextMessageBox(QMessageBox::StandardButton button)
+/// Ten exec resources whose guards take a second each: guards run in a preview too, so the run is
+/// still going when a test cancels it or stops the backend.
+QByteArray slowManifest()
 {
-    QTimer::singleShot(0, [button] {
-        for (int attempt = 0; attempt < 500; ++attempt) {
-            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
-                box->button(button)->click();
-                return;
-            }
-            QTest::qWait(10);
-        }
-    });
+    QString manifest = QStringLiteral("ccm:\n  resources:\n    - exec:\n");
+    for (int i = 0; i < 10; ++i)
+        manifest += QStringLiteral("        - /bin/echo %1:\n            unless: /bin/sleep 1\n").arg(i);
+    return manifest.toUtf8();
 }
 
 /// A window whose backend is a user backend of its own on a socket in `dir`.
@@ -125,7 +111,7 @@ private slots:
             + fileEntry(dir.filePath(QStringLiteral("changed")), QStringLiteral("new\\n"))
             + QStringLiteral("        - %1:\n            ensure: present\n            owner: no-such-user-here\n"
                              "            group: %2\n            mode: \"0644\"\n            content: \"x\"\n")
-                  .arg(dir.filePath(QStringLiteral("failing")), groupName())
+                  .arg(dir.filePath(QStringLiteral("failing")), currentGroupName())
             + QStringLiteral("    - exec:\n        - /bin/true:\n            require:\n              - file#%1\n")
                   .arg(dir.filePath(QStringLiteral("failing")));
         const QString path = dir.filePath(QStringLiteral("site.yaml"));
@@ -147,7 +133,7 @@ private slots:
         QFile changed(dir.filePath(QStringLiteral("changed")));
         QVERIFY(changed.open(QIODevice::ReadOnly));
         QCOMPARE(changed.readAll(), QByteArray("old\n"));
-        QVERIFY2(window.previewController()->statusLabel()->text().contains(userName()),
+        QVERIFY2(window.previewController()->statusLabel()->text().contains(currentUserName()),
             qPrintable(window.previewController()->statusLabel()->text()));
 
         // The diff of the changed file, when its row is chosen.
@@ -191,7 +177,8 @@ private slots:
             "ccm:\n  resources:\n    - file:\n        - %1:\n            ensure: present\n            content: \"x\"\n"
             "            owner: %2\n            group: %3\n            mode: \"0644\"\n"
             "            control:\n              if: Facts.host.info.platformFamily == \"rhel\"\n")
-                                       .arg(dir.filePath(QStringLiteral("made")), userName(), groupName()));
+                                       .arg(dir.filePath(QStringLiteral("made")), currentUserName(),
+                                           currentGroupName()));
         QSignalSpy ended(window.previewController(), &PreviewController::runEnded);
         window.previewController()->preview();
         QVERIFY(waitForRunEnd(window, ended));
@@ -207,12 +194,8 @@ private slots:
     void cancelStopsTheRun()
     {
         QTemporaryDir dir;
-        QString manifest = QStringLiteral("ccm:\n  resources:\n    - exec:\n");
-        // Guards run in a preview too: each takes a while.
-        for (int i = 0; i < 10; ++i)
-            manifest += QStringLiteral("        - /bin/echo %1:\n            unless: /bin/sleep 1\n").arg(i);
         const QString path = dir.filePath(QStringLiteral("slow.yaml"));
-        QVERIFY(writeFile(path, manifest.toUtf8()));
+        QVERIFY(writeFile(path, slowManifest()));
         MainWindow window;
         useBackendIn(window, dir);
         QVERIFY(window.openFile(path));
@@ -259,11 +242,8 @@ private slots:
     void backendKilledMidRunReconnects()
     {
         QTemporaryDir dir;
-        QString manifest = QStringLiteral("ccm:\n  resources:\n    - exec:\n");
-        for (int i = 0; i < 10; ++i)
-            manifest += QStringLiteral("        - /bin/echo %1:\n            unless: /bin/sleep 1\n").arg(i);
         const QString path = dir.filePath(QStringLiteral("slow.yaml"));
-        QVERIFY(writeFile(path, manifest.toUtf8()));
+        QVERIFY(writeFile(path, slowManifest()));
         MainWindow window;
         useBackendIn(window, dir);
         QVERIFY(window.openFile(path));

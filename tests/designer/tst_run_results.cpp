@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_results.h"
+#include "test_common.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -17,29 +18,13 @@ using ccm::designer::AttributeChange;
 using ccm::designer::Outcome;
 using ccm::designer::RunResults;
 
+using namespace ccm::test;
+
 namespace {
 
 QString s(const char *text)
 {
     return QString::fromUtf8(text);
-}
-
-QString userName()
-{
-    const passwd *entry = ::getpwuid(::getuid());
-    return entry ? QString::fromUtf8(entry->pw_name) : QString::number(::getuid());
-}
-
-QString groupName()
-{
-    const group *entry = ::getgrgid(::getgid());
-    return entry ? QString::fromUtf8(entry->gr_name) : QString::number(::getgid());
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
 Json makeEvent(const char *resource, Json fields)
@@ -63,9 +48,9 @@ std::vector<Json> recordedRun(const QTemporaryDir &dir)
     writeFile(changing, "old\n");
     QFile::setPermissions(changing, QFile::ReadOwner | QFile::WriteOwner);
     const auto file = [](const QString &path, const char *content) {
-        return s("        - ") + path + s(":\n            ensure: present\n            owner: ") + userName()
-            + s("\n            group: ") + groupName() + s("\n            mode: \"0644\"\n            content: \"")
-            + s(content) + s("\\n\"\n");
+        return s("        - ") + path + s(":\n            ensure: present\n            owner: ") + currentUserName()
+            + s("\n            group: ") + currentGroupName()
+            + s("\n            mode: \"0644\"\n            content: \"") + s(content) + s("\\n\"\n");
     };
     const QString manifest = dir.filePath(s("manifest.yaml"));
     writeFile(

@@ -7,7 +7,10 @@
 #include <QRandomGenerator>
 #include <QString>
 
+#include <grp.h>
+#include <pwd.h>
 #include <string>
+#include <unistd.h>
 
 namespace ccm::test {
 
@@ -21,6 +24,20 @@ inline bool writeFile(const QString &path, const QByteArray &content)
 {
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+/// The name of the user the test runs as, or its uid when it has none.
+inline QString currentUserName()
+{
+    const passwd *entry = ::getpwuid(::getuid());
+    return entry ? QString::fromUtf8(entry->pw_name) : QString::number(::getuid());
+}
+
+/// The name of the test's primary group, or its gid when it has none.
+inline QString currentGroupName()
+{
+    const group *entry = ::getgrgid(::getgid());
+    return entry ? QString::fromUtf8(entry->gr_name) : QString::number(::getgid());
 }
 
 /// `size` bytes from a generator seeded with `seed`: the same bytes on every run.
