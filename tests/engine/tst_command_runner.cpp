@@ -701,7 +701,7 @@ private Q_SLOTS:
 
     void fromFile()
     {
-        const QString dir = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/apt/");
+        const QString dir = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/apt/");
         const std::string out = (dir + QStringLiteral("apt_get_install_fail_stdout.txt")).toStdString();
         const std::string err = (dir + QStringLiteral("apt_get_install_fail_stderr.txt")).toStdString();
         QFile outFile(QString::fromStdString(out));

@@ -18,7 +18,7 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kApt = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/apt/");
+const QString kApt = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/apt/");
 
 std::string readRecorded(const QString &file)
 {
@@ -81,17 +81,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("dpkgStatus");
         QTest::newRow("installed") << QStringLiteral("zsh") << 0
                                    << q(readRecorded(QStringLiteral("dpkg_query_installed.txt")))
-                                   << QStringLiteral("5.9-8+b18") << QStringLiteral("amd64")
+                                   << QStringLiteral("5.9-4+b15") << QStringLiteral("amd64")
                                    << QStringLiteral("installed");
-        QTest::newRow("epoch") << QStringLiteral("vim") << 0 << q(readRecorded(QStringLiteral("dpkg_query_epoch.txt")))
-                               << QStringLiteral("2:9.1.1230-2") << QStringLiteral("amd64")
+        QTest::newRow("epoch") << QStringLiteral("bsdutils") << 0
+                               << q(readRecorded(QStringLiteral("dpkg_query_epoch.txt")))
+                               << QStringLiteral("1:2.38.1-5+deb12u3") << QStringLiteral("amd64")
                                << QStringLiteral("installed");
         QTest::newRow("unknown package") << QStringLiteral("nonexistent-pkg") << 1 << QString()
                                          << QStringLiteral("absent") << QString() << QString();
         for (const char *state :
             {"config-files", "half-installed", "half-configured", "unpacked", "triggers-awaited"}) {
             QTest::newRow(state) << QStringLiteral("zsh") << 0
-                                 << QStringLiteral("zsh 5.9-8+b18 amd64 ") + QString::fromLatin1(state)
+                                 << QStringLiteral("zsh 5.9-4+b15 amd64 ") + QString::fromLatin1(state)
                                  << QStringLiteral("absent") << QString() << QString::fromLatin1(state);
         }
         QTest::newRow("not-installed, no version")
@@ -160,7 +161,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("output");
         QTest::addColumn<QString>("candidate"); // empty: none
         QTest::newRow("recorded") << q(readRecorded(QStringLiteral("apt_cache_policy.txt")))
-                                  << QStringLiteral("5.9-8+b18");
+                                  << QStringLiteral("5.9-4+b15");
         QTest::newRow("unknown package") << q(readRecorded(QStringLiteral("apt_cache_policy_absent.txt"))) << QString();
         QTest::newRow("none") << QStringLiteral("zsh:\n  Installed: (none)\n  Candidate: (none)\n  Version table:\n")
                               << QString();
@@ -201,11 +202,11 @@ private Q_SLOTS:
         QTest::newRow("install present") << QStringLiteral("install") << QStringLiteral("present")
                                          << list(install({"zsh"}));
         QTest::newRow("install latest") << QStringLiteral("install") << QStringLiteral("latest")
-                                        << list(install({"zsh=5.9-8+b18"}));
+                                        << list(install({"zsh=5.9-4+b15"}));
         QTest::newRow("install version") << QStringLiteral("install") << QStringLiteral("5.9-8")
                                          << list(install({"--allow-downgrades", "zsh=5.9-8"}));
         QTest::newRow("upgrade latest") << QStringLiteral("upgrade") << QStringLiteral("latest")
-                                        << list(install({"zsh=5.9-8+b18"}));
+                                        << list(install({"zsh=5.9-4+b15"}));
         QTest::newRow("upgrade version") << QStringLiteral("upgrade") << QStringLiteral("5.9-9")
                                          << list(install({"--allow-downgrades", "zsh=5.9-9"}));
         QTest::newRow("downgrade version") << QStringLiteral("downgrade") << QStringLiteral("1:5.0")

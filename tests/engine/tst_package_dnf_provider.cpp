@@ -19,7 +19,7 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kDnf = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/dnf/");
+const QString kDnf = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/dnf/");
 
 std::string readRecorded(const QString &file)
 {
@@ -265,14 +265,15 @@ private Q_SLOTS:
     void failure()
     {
         RecordingRunner runner;
-        runner.expect(statusArgv("tcsh"), rpmAnswer(QStringLiteral("rpm_q_absent.txt")));
-        CommandResult failed = exited(1, "Last metadata expiration check: 0:00:07 ago.\n");
-        failed.stderrText = "Error: Unable to find a match: tcsh\n";
-        runner.expect({"dnf", "install", "-y", "tcsh"}, failed);
-        const ApplyOutcome outcome = applyWith(runner, "tcsh", "present", false);
+        runner.expect(statusArgv("nonexistent-pkg"), rpmAnswer(QStringLiteral("rpm_q_absent.txt")));
+        runner.expect({"dnf", "install", "-y", "nonexistent-pkg"},
+            RecordingRunner::fromFile((kDnf + QStringLiteral("dnf_install_fail_stdout.txt")).toStdString(), 1,
+                (kDnf + QStringLiteral("dnf_install_fail_stderr.txt")).toStdString()));
+        const ApplyOutcome outcome = applyWith(runner, "nonexistent-pkg", "present", false);
         QVERIFY(!outcome.result.ok());
         QCOMPARE(q(outcome.result.error().message),
-            QStringLiteral("dnf install -y tcsh failed with exit code 1: Error: Unable to find a match: tcsh"));
+            QStringLiteral("dnf install -y nonexistent-pkg failed with exit code 1: Error: Unable to find a match: "
+                           "nonexistent-pkg"));
     }
 
     void commandsHoldThePackageLock()

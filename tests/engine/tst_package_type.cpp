@@ -16,7 +16,7 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kApt = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/apt/");
+const QString kApt = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/apt/");
 
 const std::vector<std::string> kDpkgFormat
     = {"dpkg-query", "-W", "-f=${Package} ${Version} ${Architecture} ${db:Status-Status}\\n"};
@@ -124,14 +124,14 @@ private Q_SLOTS:
 
         const QString policy = QStringLiteral("apt-cache policy zsh");
         const QString newer = QStringLiteral("zsh 5.9-9 amd64 installed");
-        const QString older = QStringLiteral("zsh 5.9-7 amd64 installed");
+        const QString older = QStringLiteral("zsh 5.9-3 amd64 installed");
         QTest::newRow("present, installed")
             << QStringLiteral("zsh") << QStringLiteral("present") << QStringLiteral("installed") << QString()
-            << QStringList() << QStringLiteral("installed") << false << QStringLiteral("5.9-8+b18");
+            << QStringList() << QStringLiteral("installed") << false << QStringLiteral("5.9-4+b15");
         QTest::newRow("present, absent") << QStringLiteral("zsh") << QStringLiteral("present")
                                          << QStringLiteral("absent") << QStringLiteral("Would have installed")
                                          << QStringList {kInstall + QStringLiteral("zsh")}
-                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("absent, absent") << QStringLiteral("zsh") << QStringLiteral("absent") << QStringLiteral("absent")
                                         << QString() << QStringList() << QStringLiteral("absent") << false
                                         << QStringLiteral("absent");
@@ -141,53 +141,53 @@ private Q_SLOTS:
             << QStringLiteral("absent") << true << QStringLiteral("absent");
         QTest::newRow("latest, absent") << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("absent")
                                         << QStringLiteral("Would have installed latest")
-                                        << QStringList {policy, kInstall + QStringLiteral("zsh=5.9-8+b18")}
-                                        << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+                                        << QStringList {policy, kInstall + QStringLiteral("zsh=5.9-4+b15")}
+                                        << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         // The candidate is what is installed: nothing to do, in noop as for real.
         QTest::newRow("latest, installed at the candidate")
             << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("installed") << QString()
-            << QStringList {policy} << QStringLiteral("installed") << false << QStringLiteral("5.9-8+b18");
+            << QStringList {policy} << QStringLiteral("installed") << false << QStringLiteral("5.9-4+b15");
         QTest::newRow("latest, older installed")
-            << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("zsh 5.9-7 amd64 installed")
+            << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("zsh 5.9-3 amd64 installed")
             << QStringLiteral("Would have upgraded to latest")
-            << QStringList {policy, policy, kInstall + QStringLiteral("zsh=5.9-8+b18")} << QStringLiteral("installed")
-            << true << QStringLiteral("5.9-8+b18");
-        QTest::newRow("version, same") << QStringLiteral("zsh") << QStringLiteral("5.9-8+b18")
+            << QStringList {policy, policy, kInstall + QStringLiteral("zsh=5.9-4+b15")} << QStringLiteral("installed")
+            << true << QStringLiteral("5.9-4+b15");
+        QTest::newRow("version, same") << QStringLiteral("zsh") << QStringLiteral("5.9-4+b15")
                                        << QStringLiteral("installed") << QString() << QStringList()
-                                       << QStringLiteral("installed") << false << QStringLiteral("5.9-8+b18");
+                                       << QStringLiteral("installed") << false << QStringLiteral("5.9-4+b15");
         QTest::newRow("version, older installed")
             << QStringLiteral("zsh") << QStringLiteral("5.9-9") << QStringLiteral("installed")
             << QStringLiteral("Would have upgraded to 5.9-9")
             << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-9")} << newer << true
             << QStringLiteral("5.9-9");
         QTest::newRow("version, newer installed")
-            << QStringLiteral("zsh") << QStringLiteral("5.9-7") << QStringLiteral("installed")
-            << QStringLiteral("Would have downgraded to 5.9-7")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-7")} << older << true
-            << QStringLiteral("5.9-7");
-        QTest::newRow("version, absent") << QStringLiteral("zsh") << QStringLiteral("5.9-8+b18")
+            << QStringLiteral("zsh") << QStringLiteral("5.9-3") << QStringLiteral("installed")
+            << QStringLiteral("Would have downgraded to 5.9-3")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-3")} << older << true
+            << QStringLiteral("5.9-3");
+        QTest::newRow("version, absent") << QStringLiteral("zsh") << QStringLiteral("5.9-4+b15")
                                          << QStringLiteral("absent")
-                                         << QStringLiteral("Would have installed version 5.9-8+b18")
-                                         << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-8+b18")}
-                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+                                         << QStringLiteral("Would have installed version 5.9-4+b15")
+                                         << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-4+b15")}
+                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("version, half-installed")
-            << QStringLiteral("zsh") << QStringLiteral("5.9-8+b18")
-            << QStringLiteral("zsh 5.9-8+b18 amd64 half-installed")
-            << QStringLiteral("Would have installed version 5.9-8+b18")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-8+b18")}
-            << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
+            << QStringLiteral("zsh") << QStringLiteral("5.9-4+b15")
+            << QStringLiteral("zsh 5.9-4+b15 amd64 half-installed")
+            << QStringLiteral("Would have installed version 5.9-4+b15")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-4+b15")}
+            << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("present, config-files")
-            << QStringLiteral("zsh") << QStringLiteral("present") << QStringLiteral("zsh 5.9-8+b18 amd64 config-files")
+            << QStringLiteral("zsh") << QStringLiteral("present") << QStringLiteral("zsh 5.9-4+b15 amd64 config-files")
             << QStringLiteral("Would have installed") << QStringList {kInstall + QStringLiteral("zsh")}
-            << QStringLiteral("installed") << true << QStringLiteral("5.9-8+b18");
-        QTest::newRow("epoch, same") << QStringLiteral("vim") << QStringLiteral("2:9.1.1230-2")
+            << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
+        QTest::newRow("epoch, same") << QStringLiteral("bsdutils") << QStringLiteral("1:2.38.1-5+deb12u3")
                                      << QStringLiteral("epoch") << QString() << QStringList() << QStringLiteral("epoch")
-                                     << false << QStringLiteral("2:9.1.1230-2");
+                                     << false << QStringLiteral("1:2.38.1-5+deb12u3");
         QTest::newRow("epoch, higher than asked")
-            << QStringLiteral("vim") << QStringLiteral("9.2-1") << QStringLiteral("epoch")
-            << QStringLiteral("Would have downgraded to 9.2-1")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades vim=9.2-1")}
-            << QStringLiteral("vim 9.2-1 amd64 installed") << true << QStringLiteral("9.2-1");
+            << QStringLiteral("bsdutils") << QStringLiteral("2.39-1") << QStringLiteral("epoch")
+            << QStringLiteral("Would have downgraded to 2.39-1")
+            << QStringList {kInstall + QStringLiteral("--allow-downgrades bsdutils=2.39-1")}
+            << QStringLiteral("bsdutils 2.39-1 amd64 installed") << true << QStringLiteral("2.39-1");
     }
 
     void decision()
@@ -267,8 +267,8 @@ private Q_SLOTS:
         harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
         const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", "present"}}, false);
         QCOMPARE(outcome.error(), QString());
-        const Json expected = Json::parse(R"({"ensure": "5.9-8+b18", "metadata": {"name": "zsh",
-            "version": "5.9-8+b18", "arch": "amd64", "provider": "apt", "extended": {"status": "installed"}}})");
+        const Json expected = Json::parse(R"({"ensure": "5.9-4+b15", "metadata": {"name": "zsh",
+            "version": "5.9-4+b15", "arch": "amd64", "provider": "apt", "extended": {"status": "installed"}}})");
         QCOMPARE(q(outcome.event.status.dump()), q(expected.dump()));
 
         Harness absent;
@@ -290,15 +290,15 @@ private Q_SLOTS:
         QTest::newRow("still old version")
             << QStringLiteral("5.9-9") << QStringLiteral("installed")
             << kInstall + QStringLiteral("--allow-downgrades zsh=5.9-9") << QStringLiteral("installed")
-            << QStringLiteral("desired state not achieved: package zsh is at version 5.9-8+b18, not 5.9-9");
+            << QStringLiteral("desired state not achieved: package zsh is at version 5.9-4+b15, not 5.9-9");
         QTest::newRow("not installed") << QStringLiteral("present") << QStringLiteral("absent")
                                        << kInstall + QStringLiteral("zsh")
-                                       << QStringLiteral("zsh 5.9-8+b18 amd64 half-configured")
+                                       << QStringLiteral("zsh 5.9-4+b15 amd64 half-configured")
                                        << QStringLiteral("desired state not achieved: package zsh is not installed");
         QTest::newRow("still installed")
             << QStringLiteral("absent") << QStringLiteral("installed") << QStringLiteral("apt-get -q -y remove zsh")
             << QStringLiteral("installed")
-            << QStringLiteral("desired state not achieved: package zsh is still installed (version 5.9-8+b18)");
+            << QStringLiteral("desired state not achieved: package zsh is still installed (version 5.9-4+b15)");
     }
 
     void notAchieved()

@@ -24,10 +24,10 @@ namespace {
 
 using Argv = std::vector<std::string>;
 
-/// The recorded output of one systemctl call in the shared reference directory.
+/// The recorded output of one systemctl call in the project's fixtures.
 std::string recorded(const QString &file)
 {
-    return (QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/systemd/") + file).toStdString();
+    return (QStringLiteral(CCM_FIXTURES_DIR "/tool-output/systemd/") + file).toStdString();
 }
 
 Result<CommandResult> exited(int code, const std::string &stdoutText = {}, const std::string &stderrText = {})

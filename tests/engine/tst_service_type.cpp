@@ -46,7 +46,7 @@ Argv systemctl(const std::string &verb, const std::string &service)
 
 Result<CommandResult> recordedOutput(const QString &query, const QString &word, bool good)
 {
-    const QString file = QStringLiteral(CCM_SHARED_DIR "/reference/tool-output/systemd/%1-%2.txt").arg(query, word);
+    const QString file = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/systemd/%1-%2.txt").arg(query, word);
     // systemctl exits 0 only for the first group of each table (3 is "not active", 1 "not enabled").
     return RecordingRunner::fromFile(file.toStdString(), good ? 0 : query == QStringLiteral("is-active") ? 3 : 1);
 }
