@@ -4,6 +4,7 @@
 #include "diagnostic.h"
 #include "test_common.h"
 
+#include <QFile>
 #include <QString>
 #include <QStringList>
 
@@ -30,6 +31,24 @@ inline QString describe(const Diagnostics &diagnostics)
                      .arg(q(std::string(severityName(d.severity))), q(d.path), q(d.message));
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+/// Upstream's CCM v1 JSON Schema NAME in the team's shared directory (CCM_SHARED_DIR): present
+/// beside the checkout in CI, absent from a clone of this repository alone.
+inline QString referenceSchemaPath(const char *name)
+{
+    return QStringLiteral(CCM_SHARED_DIR "/reference/ccm-v1/") + QLatin1String(name);
+}
+
+/// Empty when the reference schema at path exists; otherwise why the comparison with it is skipped.
+inline QByteArray missingReferenceSchema(const QString &path)
+{
+    if (QFile::exists(path))
+        return {};
+    return (QStringLiteral("upstream's reference schema %1 is missing; to compare with it, configure with "
+                           "-DCCM_SHARED_DIR=DIR where DIR has reference/ccm-v1/")
+                .arg(path))
+        .toUtf8();
 }
 
 } // namespace ccm::test

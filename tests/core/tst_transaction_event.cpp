@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Transaction events: JSON compatible with CCM v1's schema, round trips, report lines and summary.
+// Transaction events: JSON compatible with CCM v1's schema (where the reference is present, see
+// referenceSchemaPath), round trips, report lines and summary.
 #include "test_support.h"
 #include "transaction_event.h"
 
@@ -70,11 +71,16 @@ class TestTransactionEvent : public QObject
     Q_OBJECT
 
     valijson::Schema m_reference;
+    QByteArray m_referenceMissing; // why the comparison with the reference is skipped, if it is
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QFile file(QStringLiteral(CCM_SHARED_DIR "/reference/ccm-v1/resource_ensure_response.json"));
+        const QString path = referenceSchemaPath("resource_ensure_response.json");
+        m_referenceMissing = missingReferenceSchema(path);
+        if (!m_referenceMissing.isEmpty())
+            return;
+        QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const nlohmann::json response = nlohmann::json::parse(file.readAll().toStdString());
         // Validate against the reference's transactionEvent definition itself.
@@ -102,6 +108,8 @@ private Q_SLOTS:
         }
         nlohmann::json json = nlohmann::json::parse(eventToJson(event).dump());
         QCOMPARE(q(json["resource"].get<std::string>()), q(event.type + "#" + event.name));
+        if (!m_referenceMissing.isEmpty())
+            QSKIP(m_referenceMissing.constData());
         // The two keys this project adds are the only ones the reference does not know.
         json.erase("diff");
         json.erase("resource");
