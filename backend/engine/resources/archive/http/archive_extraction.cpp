@@ -256,7 +256,8 @@ Result<ExtractionSummary> writeEntries(const std::filesystem::path &archive, con
 
 /// Merges the tree below from into to: a name missing from to, or not a directory in both, is
 /// renamed over; directories in both are merged. Without move it only checks that this is
-/// possible: nothing in to is written through a link or replaces a directory.
+/// possible: nothing in to is written through a link, replaces a directory or crosses into another
+/// filesystem, so that the moves that follow can only fail for reasons outside the archive.
 Result<void> placeTree(const std::filesystem::path &from, const std::filesystem::path &to, bool move)
 {
     std::error_code error;
@@ -278,6 +279,11 @@ Result<void> placeTree(const std::filesystem::path &from, const std::filesystem:
             if (!S_ISDIR(existing.st_mode))
                 return Error {"not_directory",
                     destination.string() + " is not a directory but the archive holds one there; remove it"};
+            // A rename cannot cross into another filesystem mounted below root; found now, nothing
+            // has been moved yet.
+            if (existing.st_dev != staged.st_dev)
+                return Error {"io",
+                    destination.string() + " is another filesystem; extract the archive's part below it separately"};
             if (auto merged = placeTree(it->path(), destination, move); !merged)
                 return merged;
             continue;
