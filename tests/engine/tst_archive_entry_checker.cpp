@@ -104,6 +104,27 @@ private slots:
             QVERIFY2(QString::fromStdString(refusal).contains(expected), refusal.c_str());
     }
 
+    /// Each step of a resolution stays cheap, and the steps are bounded, whatever the archive holds.
+    void refusesLinksTooLongToFollow_data()
+    {
+        QTest::addColumn<QString>("target");
+        QString deep;
+        for (int level = 0; level < 1100; ++level)
+            deep += QStringLiteral("d/");
+        QTest::newRow("many names") << deep;
+        QTest::newRow("one long name") << QString(5000, QLatin1Char('n')) + QStringLiteral("/x");
+    }
+
+    void refusesLinksTooLongToFollow()
+    {
+        QFETCH(QString, target);
+        ArchiveEntryChecker checker("/srv/root");
+        auto added = checker.add({ArchiveEntryKind::SymbolicLink, "far", target.toStdString()});
+        QVERIFY(!added.ok());
+        QVERIFY2(QString::fromStdString(added.error().message).contains(QStringLiteral("to follow")),
+            added.error().message.c_str());
+    }
+
     void resolvesNamesThroughLinks()
     {
         ArchiveEntryChecker checker("/srv/root");

@@ -20,14 +20,6 @@ std::vector<std::string> components(std::string_view path)
     return parts;
 }
 
-std::string join(const std::vector<std::string> &parts, std::size_t count)
-{
-    std::string joined;
-    for (std::size_t index = 0; index < count; ++index)
-        joined += (index == 0 ? "" : "/") + parts[index];
-    return joined;
-}
-
 /// The name below the extraction directory an entry is written to: leading "./" dropped, empty for
 /// the directory itself. An Error for names that leave the directory.
 Result<std::string> relativeName(const std::string &name)
@@ -60,6 +52,25 @@ ArchiveEntryChecker::ArchiveEntryChecker(std::string root)
 ArchiveEntryChecker::Resolution ArchiveEntryChecker::resolveFrom(
     std::vector<std::string> &location, std::string_view target) const
 {
+    // The model's key of location, kept up to date as components come and go, with its length
+    // before each component: a step costs the length of one name, not of the whole path.
+    std::string key;
+    std::vector<std::size_t> lengths;
+    const auto enter = [&](std::string part) {
+        lengths.push_back(key.size());
+        key += (key.empty() ? "" : "/") + part;
+        location.push_back(std::move(part));
+    };
+    const auto leave = [&] {
+        key.resize(lengths.back());
+        lengths.pop_back();
+        location.pop_back();
+    };
+    std::vector<std::string> start;
+    start.swap(location);
+    for (std::string &part : start)
+        enter(std::move(part));
+
     // Components still to walk, the next one last.
     std::vector<std::string> pending;
     const auto push = [&](std::string_view text) {
@@ -74,6 +85,8 @@ ArchiveEntryChecker::Resolution ArchiveEntryChecker::resolveFrom(
             if (parts.size() < m_rootParts.size() || !std::equal(m_rootParts.begin(), m_rootParts.end(), parts.begin()))
                 return false;
             location.clear();
+            key.clear();
+            lengths.clear();
             parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(m_rootParts.size()));
         }
         pending.insert(pending.end(), std::make_move_iterator(parts.rbegin()), std::make_move_iterator(parts.rend()));
@@ -82,24 +95,28 @@ ArchiveEntryChecker::Resolution ArchiveEntryChecker::resolveFrom(
     if (!push(target))
         return Resolution::Outside;
     std::size_t hops = 0;
+    std::size_t walked = 0;
     while (!pending.empty()) {
+        // Hostile archives can make each hop longer than the last; no real one comes near this.
+        if (++walked > kMaxWalkedNames || key.size() > kMaxPathLength)
+            return Resolution::TooLong;
         std::string part = std::move(pending.back());
         pending.pop_back();
         if (part == "..") {
             if (location.empty())
                 return Resolution::Outside;
-            location.pop_back();
+            leave();
             continue;
         }
-        location.push_back(std::move(part));
+        enter(std::move(part));
         // Names the model does not know, and files, are walked as names: a later ".." steps back
         // out of them, which is the furthest the kernel could get.
-        const auto node = m_nodes.find(join(location, location.size()));
+        const auto node = m_nodes.find(key);
         if (node == m_nodes.end() || node->second.kind != NodeKind::SymbolicLink)
             continue;
         if (++hops > kMaxLinkHops)
             return Resolution::TooManyHops;
-        location.pop_back();
+        leave();
         if (!push(node->second.target))
             return Resolution::Outside;
     }
@@ -131,6 +148,9 @@ Result<void> ArchiveEntryChecker::checkLink(
         return refuse("is outside " + m_root + " once the archive's links are followed");
     case Resolution::TooManyHops:
         return refuse("passes through more than " + std::to_string(kMaxLinkHops) + " symbolic links");
+    case Resolution::TooLong:
+        return refuse("takes more than " + std::to_string(kMaxWalkedNames) + " steps or a name longer than "
+            + std::to_string(kMaxPathLength) + " bytes to follow");
     }
     return {};
 }
@@ -154,8 +174,9 @@ Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
 
     // No entry is written through a link or below a file: its parents are directories or new.
     const std::vector<std::string> parts = components(checked.name);
+    std::string parent;
     for (std::size_t count = 1; count < parts.size(); ++count) {
-        const std::string parent = join(parts, count);
+        parent += (count == 1 ? "" : "/") + parts[count - 1];
         const auto node = m_nodes.find(parent);
         if (node == m_nodes.end() || node->second.kind == NodeKind::Directory)
             continue;
@@ -207,8 +228,11 @@ Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
         break;
     }
 
-    for (std::size_t count = 1; count < parts.size(); ++count)
-        m_nodes.try_emplace(join(parts, count), Node {NodeKind::Directory, {}});
+    std::string directory;
+    for (std::size_t count = 1; count < parts.size(); ++count) {
+        directory += (count == 1 ? "" : "/") + parts[count - 1];
+        m_nodes.try_emplace(directory, Node {NodeKind::Directory, {}});
+    }
     m_nodes.insert_or_assign(checked.name, std::move(node));
     return checked;
 }

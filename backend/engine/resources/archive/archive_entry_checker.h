@@ -4,10 +4,10 @@
 #include "result.h"
 
 #include <cstddef>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ccm::engine {
@@ -37,7 +37,7 @@ struct CheckedArchiveEntry {
 ///   an earlier entry created, nor replace a link, or replace a directory or file by another kind;
 /// - a symbolic link is resolved component by component from its directory, following the links
 ///   created before it (at most kMaxLinkHops of them); it is refused when it leaves root at any
-///   point, absolute targets included, or needs more hops;
+///   point, absolute targets included, or needs more hops or work than the bounds below;
 /// - a hard link must name a file an earlier entry created; devices, FIFOs and sockets are refused.
 ///
 /// finish() resolves every link again against the complete tree, since a name created later can
@@ -45,6 +45,9 @@ struct CheckedArchiveEntry {
 class ArchiveEntryChecker {
 public:
     static constexpr std::size_t kMaxLinkHops = 40;
+    /// Bounds on the work of resolving one link: names walked, and the length of the name reached.
+    static constexpr std::size_t kMaxWalkedNames = 1024;
+    static constexpr std::size_t kMaxPathLength = 4096;
 
     /// root: the absolute real path of the extraction directory, without symbolic links.
     explicit ArchiveEntryChecker(std::string root);
@@ -65,7 +68,7 @@ private:
         NodeKind kind;
         std::string target;
     };
-    enum class Resolution { Inside, Outside, TooManyHops };
+    enum class Resolution { Inside, Outside, TooManyHops, TooLong };
 
     Resolution resolveFrom(std::vector<std::string> &location, std::string_view target) const;
     /// shown: the entry's name as the archive records it, for the message.
@@ -73,7 +76,7 @@ private:
 
     std::string m_root;
     std::vector<std::string> m_rootParts;
-    std::map<std::string, Node> m_nodes;
+    std::unordered_map<std::string, Node> m_nodes;
     std::vector<std::string> m_links;
 };
 
