@@ -15,7 +15,20 @@ make OUTPUT KIND [ARGUMENT]
     Writes an archive whose format follows OUTPUT's extension (.tar.gz, .tgz, .tar, .zip).
     KIND is one of: app (app/bin/app, app/README, app/lib/current -> ../README), dotdot,
     absolute (ARGUMENT is the absolute entry name), symlink (a link to ../outside and a file
-    through it), absolute-symlink, hardlink (to ../outside), device.
+    through it), absolute-symlink, hardlink (to ../outside), device, and these hostile ones:
+      chain             x/b -> .., x/a1 -> b/.., x/a2 -> a1/.. (each inside on its own)
+      chain-dirs        d1/d2/up -> ../.., e -> d1/d2/up/..
+      absolute-chain    in -> ARGUMENT (the extraction directory), up -> in/..
+      link-to-link      d/l1 -> .., l2 -> d/l1/..
+      later-name        s/b -> m/../.., then s/m -> . turns s/b into a way out
+      loop              a -> b, b -> a
+      hop               hop -> sub, then hop/f written through it
+      hardlink-via-link sub/f, hop -> sub, h hard link to hop/f
+      hardlink-missing  h hard link to a name the archive does not hold
+      inside-chain      links through links that all stay inside (accepted)
+      long-name         three good entries, then a name the filesystem refuses
+      blocked           three good entries, then one/kept.txt/inner, below a name the tests
+                        create as a file beforehand
 """
 
 import base64
@@ -94,6 +107,36 @@ def entries(kind, argument):
         return good + [("link", "hardlink", "../outside.txt", 0o644)]
     if kind == "device":
         return good + [("null", "device", None, 0o666)]
+    if kind == "chain":
+        return good + [("x/", "dir", None, 0o755), ("x/b", "symlink", "..", 0o777),
+                       ("x/a1", "symlink", "b/..", 0o777), ("x/a2", "symlink", "a1/..", 0o777)]
+    if kind == "chain-dirs":
+        return good + [("d1/d2/up", "symlink", "../..", 0o777), ("e", "symlink", "d1/d2/up/..", 0o777)]
+    if kind == "absolute-chain":
+        return good + [("in", "symlink", argument, 0o777), ("up", "symlink", "in/..", 0o777)]
+    if kind == "link-to-link":
+        return good + [("d/l1", "symlink", "..", 0o777), ("l2", "symlink", "d/l1/..", 0o777)]
+    if kind == "later-name":
+        return good + [("s/b", "symlink", "m/../..", 0o777), ("s/m", "symlink", ".", 0o777)]
+    if kind == "loop":
+        return good + [("a", "symlink", "b", 0o777), ("b", "symlink", "a", 0o777)]
+    if kind == "hop":
+        return good + [("sub/", "dir", None, 0o755), ("hop", "symlink", "sub", 0o777),
+                       ("hop/f", "file", b"through\n", 0o644)]
+    if kind == "hardlink-via-link":
+        return good + [("sub/f", "file", b"f\n", 0o644), ("hop", "symlink", "sub", 0o777),
+                       ("h", "hardlink", "hop/f", 0o644)]
+    if kind == "hardlink-missing":
+        return good + [("h", "hardlink", "missing.txt", 0o644)]
+    if kind == "inside-chain":
+        return good + [("x/", "dir", None, 0o755), ("x/b", "symlink", "..", 0o777), ("x/a1", "symlink", "b", 0o777),
+                       ("y", "symlink", "x/a1/good.txt", 0o777), ("z", "hardlink", "good.txt", 0o644)]
+    if kind in ("long-name", "blocked"):
+        items = good + [("one/", "dir", None, 0o755), ("one/two.txt", "file", b"two\n", 0o644),
+                        ("three", "symlink", "one/two.txt", 0o777)]
+        if kind == "long-name":
+            return items + [("one/" + "n" * 300, "file", b"long\n", 0o644)]
+        return items + [("one/kept.txt/inner", "file", b"inner\n", 0o644)]
     raise SystemExit(f"unknown kind {kind}")
 
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "archive_extraction.h"
 
+#include "resources/archive/archive_entry_checker.h"
 #include "resources/archive/archive_type.h"
 
 #include <algorithm>
@@ -11,9 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string>
 #include <sys/stat.h>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 namespace ccm::engine {
@@ -58,104 +60,27 @@ Result<Reader> openArchive(const std::filesystem::path &archive)
     return reader;
 }
 
-std::vector<std::string> components(std::string_view path)
+/// The entry as the checker sees it.
+Result<ArchiveEntry> describe(struct archive_entry *entry)
 {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (start <= path.size()) {
-        const std::size_t end = std::min(path.find('/', start), path.size());
-        parts.emplace_back(path.substr(start, end - start));
-        start = end + 1;
-    }
-    return parts;
-}
-
-/// The name below the extraction directory an entry is written to: leading "./" dropped, empty for
-/// the directory itself. An Error for names that leave the directory.
-Result<std::string> relativeName(const std::string &name)
-{
-    if (!name.empty() && name.front() == '/')
-        return Error {"unsafe_entry", "is an absolute path"};
-    std::string relative;
-    for (const std::string &part : components(name)) {
-        if (part == "..")
-            return Error {"unsafe_entry", "has a '..' component"};
-        if (part.empty() || part == ".")
-            continue;
-        relative += (relative.empty() ? "" : "/") + part;
-    }
-    return relative;
-}
-
-/// Whether a symbolic link at the relative name `link` pointing to `target` stays inside the
-/// extraction directory `root` (its real path), judged on the names alone: the second guard keeps
-/// anything from being written through a link.
-bool linkStaysInside(const std::string &link, const std::string &target, const std::string &root)
-{
-    if (target.empty())
-        return false;
-    if (target.front() == '/')
-        return target == root || target.rfind(root + "/", 0) == 0;
-    // The link's directory is the starting point; each ".." climbs one level.
-    std::vector<std::string> parts = components(link);
-    parts.pop_back();
-    std::ptrdiff_t depth = 0;
-    for (const std::string &part : parts)
-        depth += part.empty() || part == "." ? 0 : 1;
-    for (const std::string &part : components(target)) {
-        if (part.empty() || part == ".")
-            continue;
-        depth += part == ".." ? -1 : 1;
-        if (depth < 0)
-            return false;
-    }
-    return true;
-}
-
-/// An entry as it is written: its names below the directory, or nothing for the directory itself.
-struct CheckedEntry {
-    std::string name;
-    std::optional<std::string> hardlink;
-};
-
-Result<std::optional<CheckedEntry>> checkEntry(struct archive_entry *entry, const std::string &root)
-{
-    const char *rawName = ::archive_entry_pathname(entry);
-    if (!rawName)
+    const char *name = ::archive_entry_pathname(entry);
+    if (!name)
         return Error {"unsafe_entry", "an entry has a name that cannot be read"};
-    const std::string name = rawName;
-    const auto refuse = [&name](const std::string &why) {
-        return Error {"unsafe_entry", "entry '" + name + "' " + why};
-    };
-    auto relative = relativeName(name);
-    if (!relative)
-        return refuse(relative.error().message);
-
-    CheckedEntry checked {relative.value(), std::nullopt};
-    if (const char *hardlink = ::archive_entry_hardlink(entry)) {
-        auto target = relativeName(hardlink);
-        if (!target)
-            return refuse("is a hard link to '" + std::string(hardlink) + "', which " + target.error().message);
-        if (target.value().empty())
-            return refuse("is a hard link to the extraction directory itself");
-        checked.hardlink = target.value();
-    }
-
+    ArchiveEntry described {ArchiveEntryKind::Special, name, {}};
     const mode_t type = ::archive_entry_filetype(entry);
-    if (type == AE_IFLNK) {
+    if (const char *hardlink = ::archive_entry_hardlink(entry)) {
+        described.kind = ArchiveEntryKind::HardLink;
+        described.target = hardlink;
+    } else if (type == AE_IFLNK) {
         const char *target = ::archive_entry_symlink(entry);
-        if (!target || !linkStaysInside(checked.name, target, root))
-            return refuse(
-                "is a symbolic link to '" + std::string(target ? target : "") + "', which is outside " + root);
-    } else if (type != AE_IFREG && type != AE_IFDIR && !checked.hardlink) {
-        return refuse("is a device, FIFO or socket; only files, directories and links are extracted");
+        described.kind = ArchiveEntryKind::SymbolicLink;
+        described.target = target ? target : "";
+    } else if (type == AE_IFREG) {
+        described.kind = ArchiveEntryKind::File;
+    } else if (type == AE_IFDIR) {
+        described.kind = ArchiveEntryKind::Directory;
     }
-    if (checked.name.empty()) {
-        if (type != AE_IFDIR)
-            return refuse("would replace the extraction directory itself");
-        return std::optional<CheckedEntry>();
-    }
-    return std::optional<CheckedEntry>(std::move(checked));
+    return described;
 }
 
 Result<void> createDirectories(const std::filesystem::path &directory)
@@ -186,20 +111,24 @@ Result<std::string> realDirectory(const std::filesystem::path &directory)
     return std::string(resolved.get());
 }
 
-/// Reads every header, checking each entry, before anything is written.
+/// Reads every header and checks the entries together before anything is written.
 Result<void> checkAll(const std::filesystem::path &archive, const std::string &root)
 {
     auto reader = openArchive(archive);
     if (!reader)
         return reader.error();
+    ArchiveEntryChecker checker(root);
     struct archive_entry *entry = nullptr;
     for (;;) {
         const int status = ::archive_read_next_header(reader.value().get(), &entry);
         if (status == ARCHIVE_EOF)
-            return {};
+            return checker.finish();
         if (status < ARCHIVE_WARN)
             return Error {"archive", "cannot read " + archive.string() + ": " + libraryError(reader.value().get())};
-        if (auto checked = checkEntry(entry, root); !checked)
+        auto described = describe(entry);
+        if (!described)
+            return described.error();
+        if (auto checked = checker.add(described.value()); !checked)
             return checked.error();
     }
 }
@@ -220,6 +149,156 @@ Result<void> copyData(struct archive *reader, struct archive *writer)
     }
 }
 
+/// A new, empty directory below root that the entries are written into first: the archive only
+/// reaches root once every entry is written, and a failure removes the directory with everything
+/// in it.
+class StagingDirectory {
+public:
+    static Result<StagingDirectory> create(const std::string &root)
+    {
+        std::string name = root + "/.ccm-extract-XXXXXX";
+        if (!::mkdtemp(name.data()))
+            return systemError("cannot create a staging directory in " + root, errno);
+        return StagingDirectory(std::move(name));
+    }
+
+    StagingDirectory(StagingDirectory &&other) noexcept
+        : m_path(std::exchange(other.m_path, {}))
+    {
+    }
+    StagingDirectory &operator=(StagingDirectory &&) = delete;
+    StagingDirectory(const StagingDirectory &) = delete;
+    StagingDirectory &operator=(const StagingDirectory &) = delete;
+
+    ~StagingDirectory()
+    {
+        if (m_path.empty())
+            return;
+        // Directories the archive made read-only would keep their entries from being removed.
+        std::error_code error;
+        std::filesystem::permissions(
+            m_path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, error);
+        for (auto it = std::filesystem::recursive_directory_iterator(m_path, error);
+             !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+            if (it->is_directory(error) && !it->is_symlink(error))
+                std::filesystem::permissions(
+                    it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add, error);
+        }
+        std::filesystem::remove_all(m_path, error);
+    }
+
+    const std::string &path() const { return m_path; }
+
+private:
+    explicit StagingDirectory(std::string path)
+        : m_path(std::move(path))
+    {
+    }
+
+    std::string m_path;
+};
+
+/// Writes every entry below staging, checking each again: the archive is read a second time.
+Result<ExtractionSummary> writeEntries(const std::filesystem::path &archive, const std::string &root,
+    const std::string &staging, const ExtractionOptions &options)
+{
+    auto reader = openArchive(archive);
+    if (!reader)
+        return reader.error();
+    Writer writer(::archive_write_disk_new(), ::archive_write_free);
+    if (!writer)
+        return Error {"io", "out of memory"};
+    // Names are made absolute below the staging directory, which has no symbolic links in its
+    // path; the absolute-path guard would refuse those names, the checker refuses absolute names
+    // in the archive instead.
+    int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT;
+    if (options.restoreOwners)
+        flags |= ARCHIVE_EXTRACT_OWNER | ARCHIVE_EXTRACT_PERM;
+    ::archive_write_disk_set_options(writer.get(), flags);
+    ::archive_write_disk_set_standard_lookup(writer.get());
+
+    ArchiveEntryChecker checker(root);
+    ExtractionSummary summary;
+    struct archive_entry *entry = nullptr;
+    for (;;) {
+        const int status = ::archive_read_next_header(reader.value().get(), &entry);
+        if (status == ARCHIVE_EOF)
+            break;
+        if (status < ARCHIVE_WARN)
+            return Error {"archive", "cannot read " + archive.string() + ": " + libraryError(reader.value().get())};
+        auto described = describe(entry);
+        if (!described)
+            return described.error();
+        auto checked = checker.add(described.value());
+        if (!checked)
+            return checked.error();
+        const std::string &name = checked.value().name;
+        if (name.empty())
+            continue;
+        ::archive_entry_copy_pathname(entry, (staging + "/" + name).c_str());
+        if (!checked.value().hardLinkTarget.empty())
+            ::archive_entry_copy_hardlink(entry, (staging + "/" + checked.value().hardLinkTarget).c_str());
+        if (::archive_write_header(writer.get(), entry) < ARCHIVE_WARN)
+            return Error {"io", "entry '" + name + "': " + libraryError(writer.get())};
+        // Zip entries written as a stream do not record their size up front, so data is always read.
+        if (auto copied = copyData(reader.value().get(), writer.get()); !copied)
+            return Error {copied.error().code, "entry '" + name + "': " + copied.error().message};
+        if (::archive_write_finish_entry(writer.get()) < ARCHIVE_WARN)
+            return Error {"io", "entry '" + name + "': " + libraryError(writer.get())};
+        ++summary.entries;
+    }
+    if (auto finished = checker.finish(); !finished)
+        return finished.error();
+    if (::archive_write_close(writer.get()) < ARCHIVE_WARN)
+        return Error {"io", libraryError(writer.get())};
+    return summary;
+}
+
+/// Merges the tree below from into to: a name missing from to, or not a directory in both, is
+/// renamed over; directories in both are merged. Without move it only checks that this is
+/// possible: nothing in to is written through a link, replaces a directory or crosses into another
+/// filesystem, so that the moves that follow can only fail for reasons outside the archive.
+Result<void> placeTree(const std::filesystem::path &from, const std::filesystem::path &to, bool move)
+{
+    std::error_code error;
+    for (std::filesystem::directory_iterator it(from, error), end; !error && it != end; it.increment(error)) {
+        const std::filesystem::path destination = to / it->path().filename();
+        struct stat staged { };
+        struct stat existing { };
+        if (::lstat(it->path().c_str(), &staged) != 0)
+            return systemError("cannot inspect " + it->path().string(), errno);
+        if (::lstat(destination.c_str(), &existing) != 0) {
+            if (errno != ENOENT)
+                return systemError("cannot inspect " + destination.string(), errno);
+        } else if (S_ISDIR(staged.st_mode)) {
+            if (S_ISLNK(existing.st_mode))
+                return Error {"unsafe_entry",
+                    destination.string()
+                        + " is a symbolic link; entries are not written through links, remove it "
+                          "or extract elsewhere"};
+            if (!S_ISDIR(existing.st_mode))
+                return Error {"not_directory",
+                    destination.string() + " is not a directory but the archive holds one there; remove it"};
+            // A rename cannot cross into another filesystem mounted below root; found now, nothing
+            // has been moved yet.
+            if (existing.st_dev != staged.st_dev)
+                return Error {"io",
+                    destination.string() + " is another filesystem; extract the archive's part below it separately"};
+            if (auto merged = placeTree(it->path(), destination, move); !merged)
+                return merged;
+            continue;
+        } else if (S_ISDIR(existing.st_mode)) {
+            return Error {"not_directory",
+                destination.string() + " is a directory but the archive holds a file or link there; remove it"};
+        }
+        if (move && ::rename(it->path().c_str(), destination.c_str()) != 0)
+            return systemError("cannot move " + it->path().string() + " to " + destination.string(), errno);
+    }
+    if (error)
+        return Error {"io", "cannot list " + from.string() + ": " + error.message()};
+    return {};
+}
+
 } // namespace
 
 Result<ExtractionSummary> extractArchive(
@@ -234,49 +313,16 @@ Result<ExtractionSummary> extractArchive(
     if (auto checked = checkAll(archive, root.value()); !checked)
         return checked.error().withContext(context);
 
-    auto reader = openArchive(archive);
-    if (!reader)
-        return reader.error().withContext(context);
-    Writer writer(::archive_write_disk_new(), ::archive_write_free);
-    if (!writer)
-        return Error {"io", context + ": out of memory"};
-    // Names are made absolute below the real path of the directory, which has no symbolic links in
-    // it; the absolute-path guard would refuse those names, the own check above refuses absolute
-    // names in the archive instead.
-    int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT;
-    if (options.restoreOwners)
-        flags |= ARCHIVE_EXTRACT_OWNER | ARCHIVE_EXTRACT_PERM;
-    ::archive_write_disk_set_options(writer.get(), flags);
-    ::archive_write_disk_set_standard_lookup(writer.get());
-
-    ExtractionSummary summary;
-    struct archive_entry *entry = nullptr;
-    for (;;) {
-        const int status = ::archive_read_next_header(reader.value().get(), &entry);
-        if (status == ARCHIVE_EOF)
-            break;
-        if (status < ARCHIVE_WARN)
-            return Error {"archive", context + ": " + libraryError(reader.value().get())};
-        auto checked = checkEntry(entry, root.value());
-        if (!checked)
-            return checked.error().withContext(context);
-        if (!checked.value())
-            continue;
-        const std::string name = checked.value()->name;
-        ::archive_entry_copy_pathname(entry, (root.value() + "/" + name).c_str());
-        if (checked.value()->hardlink)
-            ::archive_entry_copy_hardlink(entry, (root.value() + "/" + *checked.value()->hardlink).c_str());
-        if (::archive_write_header(writer.get(), entry) < ARCHIVE_WARN)
-            return Error {"io", context + ": entry '" + name + "': " + libraryError(writer.get())};
-        // Zip entries written as a stream do not record their size up front, so data is always read.
-        if (auto copied = copyData(reader.value().get(), writer.get()); !copied)
-            return Error {copied.error().code, context + ": entry '" + name + "': " + copied.error().message};
-        if (::archive_write_finish_entry(writer.get()) < ARCHIVE_WARN)
-            return Error {"io", context + ": entry '" + name + "': " + libraryError(writer.get())};
-        ++summary.entries;
-    }
-    if (::archive_write_close(writer.get()) < ARCHIVE_WARN)
-        return Error {"io", context + ": " + libraryError(writer.get())};
+    auto staging = StagingDirectory::create(root.value());
+    if (!staging)
+        return staging.error().withContext(context);
+    auto summary = writeEntries(archive, root.value(), staging.value().path(), options);
+    if (!summary)
+        return summary.error().withContext(context);
+    if (auto placeable = placeTree(staging.value().path(), root.value(), false); !placeable)
+        return placeable.error().withContext(context);
+    if (auto placed = placeTree(staging.value().path(), root.value(), true); !placed)
+        return placed.error().withContext(context);
     return summary;
 }
 

@@ -23,12 +23,15 @@ struct ExtractionSummary {
 /// Unpacks a .tar.gz, .tgz, .tar or .zip archive (chosen by the extension of its name) into
 /// directory, which is created with missing parents (0755) when it does not exist.
 ///
-/// Every entry is checked before anything is written: an absolute name, a `..` component, a
-/// symbolic link whose target leaves the directory, a hard link to a name outside it, or a device
-/// file refuses the whole archive with an error naming the entry, and nothing is extracted. The
-/// entries are then written below the directory's real path with libarchive's guards against
-/// `..` and against writing through symbolic links as a second line of defence. A read or write
-/// failure part way leaves what was extracted until then.
+/// Every entry is checked by ArchiveEntryChecker before anything is written: an absolute name, a
+/// `..` component, a symbolic link that leaves the directory once the archive's own links are
+/// followed, a name through a link or file of the archive, a hard link to anything but a file the
+/// archive created before it, or a device file refuses the whole archive with an error naming the
+/// entry, and nothing is extracted. The entries are then written into a new hidden staging
+/// directory below the directory's real path (libarchive's guards against `..` and writing through
+/// links as a second line of defence) and only moved into place once all of them are written and
+/// nothing in the directory would be written through a link or replace a directory by a file. Any
+/// failure before the move removes the staging directory and leaves the directory as it was.
 Result<ExtractionSummary> extractArchive(
     const std::filesystem::path &archive, const std::filesystem::path &directory, const ExtractionOptions &options);
 

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "archive_entry_checker.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ccm::engine {
+
+namespace {
+
+std::vector<std::string> components(std::string_view path)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        parts.emplace_back(path.substr(start, end - start));
+        start = end + 1;
+    }
+    return parts;
+}
+
+/// The name below the extraction directory an entry is written to: leading "./" dropped, empty for
+/// the directory itself. An Error for names that leave the directory.
+Result<std::string> relativeName(const std::string &name)
+{
+    if (!name.empty() && name.front() == '/')
+        return Error {"unsafe_entry", "is an absolute path"};
+    std::string relative;
+    for (const std::string &part : components(name)) {
+        if (part == "..")
+            return Error {"unsafe_entry", "has a '..' component"};
+        if (part.empty() || part == ".")
+            continue;
+        relative += (relative.empty() ? "" : "/") + part;
+    }
+    return relative;
+}
+
+} // namespace
+
+ArchiveEntryChecker::ArchiveEntryChecker(std::string root)
+    : m_root(std::move(root))
+{
+    for (std::string &part : components(m_root)) {
+        if (!part.empty() && part != ".")
+            m_rootParts.push_back(std::move(part));
+    }
+    m_nodes.emplace(std::string(), Node {NodeKind::Directory, {}});
+}
+
+ArchiveEntryChecker::Resolution ArchiveEntryChecker::resolveFrom(
+    std::vector<std::string> &location, std::string_view target) const
+{
+    // The model's key of location, kept up to date as components come and go, with its length
+    // before each component: a step costs the length of one name, not of the whole path.
+    std::string key;
+    std::vector<std::size_t> lengths;
+    const auto enter = [&](std::string part) {
+        lengths.push_back(key.size());
+        key += (key.empty() ? "" : "/") + part;
+        location.push_back(std::move(part));
+    };
+    const auto leave = [&] {
+        key.resize(lengths.back());
+        lengths.pop_back();
+        location.pop_back();
+    };
+    std::vector<std::string> start;
+    start.swap(location);
+    for (std::string &part : start)
+        enter(std::move(part));
+
+    // Components still to walk, the next one last.
+    std::vector<std::string> pending;
+    const auto push = [&](std::string_view text) {
+        std::vector<std::string> parts;
+        for (std::string &part : components(text)) {
+            if (!part.empty() && part != ".")
+                parts.push_back(std::move(part));
+        }
+        if (!text.empty() && text.front() == '/') {
+            // An absolute target starts over at the root of the filesystem, so it must name root
+            // itself before anything else; root has no links and no "..".
+            if (parts.size() < m_rootParts.size() || !std::equal(m_rootParts.begin(), m_rootParts.end(), parts.begin()))
+                return false;
+            location.clear();
+            key.clear();
+            lengths.clear();
+            parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(m_rootParts.size()));
+        }
+        pending.insert(pending.end(), std::make_move_iterator(parts.rbegin()), std::make_move_iterator(parts.rend()));
+        return true;
+    };
+    if (!push(target))
+        return Resolution::Outside;
+    std::size_t hops = 0;
+    std::size_t walked = 0;
+    while (!pending.empty()) {
+        // Hostile archives can make each hop longer than the last; no real one comes near this.
+        if (++walked > kMaxWalkedNames || key.size() > kMaxPathLength)
+            return Resolution::TooLong;
+        std::string part = std::move(pending.back());
+        pending.pop_back();
+        if (part == "..") {
+            if (location.empty())
+                return Resolution::Outside;
+            leave();
+            continue;
+        }
+        enter(std::move(part));
+        // Names the model does not know, and files, are walked as names: a later ".." steps back
+        // out of them, which is the furthest the kernel could get.
+        const auto node = m_nodes.find(key);
+        if (node == m_nodes.end() || node->second.kind != NodeKind::SymbolicLink)
+            continue;
+        if (++hops > kMaxLinkHops)
+            return Resolution::TooManyHops;
+        leave();
+        if (!push(node->second.target))
+            return Resolution::Outside;
+    }
+    return Resolution::Inside;
+}
+
+std::optional<std::vector<std::string>> ArchiveEntryChecker::resolve(std::string_view name) const
+{
+    std::vector<std::string> location;
+    if (resolveFrom(location, name) != Resolution::Inside)
+        return std::nullopt;
+    return location;
+}
+
+Result<void> ArchiveEntryChecker::checkLink(
+    const std::string &shown, const std::string &name, const std::string &target) const
+{
+    const auto refuse = [&](const std::string &why) {
+        return Error {"unsafe_entry", "entry '" + shown + "' is a symbolic link to '" + target + "', which " + why};
+    };
+    if (target.empty())
+        return refuse("is empty");
+    std::vector<std::string> location = components(name);
+    location.pop_back();
+    switch (resolveFrom(location, target)) {
+    case Resolution::Inside:
+        return {};
+    case Resolution::Outside:
+        return refuse("is outside " + m_root + " once the archive's links are followed");
+    case Resolution::TooManyHops:
+        return refuse("passes through more than " + std::to_string(kMaxLinkHops) + " symbolic links");
+    case Resolution::TooLong:
+        return refuse("takes more than " + std::to_string(kMaxWalkedNames) + " steps or a name longer than "
+            + std::to_string(kMaxPathLength) + " bytes to follow");
+    }
+    return {};
+}
+
+Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
+{
+    const auto refuse = [&entry](const std::string &why) {
+        return Error {"unsafe_entry", "entry '" + entry.path + "' " + why};
+    };
+    auto relative = relativeName(entry.path);
+    if (!relative)
+        return refuse(relative.error().message);
+    if (entry.kind == ArchiveEntryKind::Special)
+        return refuse("is a device, FIFO or socket; only files, directories and links are extracted");
+    CheckedArchiveEntry checked {relative.value(), {}};
+    if (checked.name.empty()) {
+        if (entry.kind != ArchiveEntryKind::Directory)
+            return refuse("would replace the extraction directory itself");
+        return checked;
+    }
+
+    // No entry is written through a link or below a file: its parents are directories or new.
+    const std::vector<std::string> parts = components(checked.name);
+    std::string parent;
+    for (std::size_t count = 1; count < parts.size(); ++count) {
+        parent += (count == 1 ? "" : "/") + parts[count - 1];
+        const auto node = m_nodes.find(parent);
+        if (node == m_nodes.end() || node->second.kind == NodeKind::Directory)
+            continue;
+        if (node->second.kind == NodeKind::SymbolicLink)
+            return refuse("passes through the symbolic link '" + parent + "' an earlier entry created");
+        return refuse("passes through '" + parent + "', which an earlier entry created as a file");
+    }
+
+    // Earlier links were judged with what this name was then; only a repeated directory, or a file
+    // replaced by a file, keeps every one of those judgements true.
+    if (const auto existing = m_nodes.find(checked.name); existing != m_nodes.end()) {
+        const bool isFile = entry.kind == ArchiveEntryKind::File || entry.kind == ArchiveEntryKind::HardLink;
+        if (existing->second.kind == NodeKind::SymbolicLink)
+            return refuse("replaces the symbolic link an earlier entry created");
+        if (existing->second.kind == NodeKind::Directory && entry.kind != ArchiveEntryKind::Directory)
+            return refuse("replaces the directory an earlier entry created");
+        if (existing->second.kind == NodeKind::File && !isFile)
+            return refuse("replaces the file an earlier entry created");
+    }
+
+    Node node {NodeKind::File, {}};
+    switch (entry.kind) {
+    case ArchiveEntryKind::Directory:
+        node.kind = NodeKind::Directory;
+        break;
+    case ArchiveEntryKind::File:
+    case ArchiveEntryKind::Special:
+        break;
+    case ArchiveEntryKind::HardLink: {
+        auto target = relativeName(entry.target);
+        if (!target)
+            return refuse("is a hard link to '" + entry.target + "', which " + target.error().message);
+        if (target.value().empty())
+            return refuse("is a hard link to the extraction directory itself");
+        if (target.value() == checked.name)
+            return refuse("is a hard link to itself");
+        // A name through a link is never in the model, so this also refuses links through links.
+        const auto linked = m_nodes.find(target.value());
+        if (linked == m_nodes.end() || linked->second.kind != NodeKind::File)
+            return refuse("is a hard link to '" + entry.target + "', which no earlier entry created as a file");
+        checked.hardLinkTarget = target.value();
+        break;
+    }
+    case ArchiveEntryKind::SymbolicLink:
+        if (auto inside = checkLink(entry.path, checked.name, entry.target); !inside)
+            return inside.error();
+        node = Node {NodeKind::SymbolicLink, entry.target};
+        m_links.push_back(checked.name);
+        break;
+    }
+
+    std::string directory;
+    for (std::size_t count = 1; count < parts.size(); ++count) {
+        directory += (count == 1 ? "" : "/") + parts[count - 1];
+        m_nodes.try_emplace(directory, Node {NodeKind::Directory, {}});
+    }
+    m_nodes.insert_or_assign(checked.name, std::move(node));
+    return checked;
+}
+
+Result<void> ArchiveEntryChecker::finish() const
+{
+    for (const std::string &link : m_links) {
+        if (auto inside = checkLink(link, link, m_nodes.at(link).target); !inside)
+            return Error {inside.error().code, inside.error().message + ", with the entries after it"};
+    }
+    return {};
+}
+
+} // namespace ccm::engine
