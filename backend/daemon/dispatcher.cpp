@@ -374,8 +374,7 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
                 "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
                     + " to read the manifest's files"});
     }
-    engine::PreparedManifest prepared
-        = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
+    engine::PreparedManifest prepared = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
     peerAccess.reset();
     if (!prepared.ok()) {
         return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",

@@ -421,7 +421,8 @@ void Server::State::closeIdle()
     const Clock::time_point now = Clock::now();
     std::vector<ConnectionId> idle;
     for (const auto &[id, connection] : connections) {
-        if ((!owner || owner->owner != id) && !connection.working && now - connection.lastRequest >= options.idleTimeout)
+        if ((!owner || owner->owner != id) && !connection.working
+            && now - connection.lastRequest >= options.idleTimeout)
             idle.push_back(id);
     }
     for (const ConnectionId id : idle) {
@@ -480,8 +481,8 @@ Result<void> Server::run()
             if (const auto going = state.worker.running())
                 state.worker.cancel(going->run);
         }
-        const bool working = std::any_of(state.connections.begin(), state.connections.end(),
-            [](const auto &entry) { return entry.second.working; });
+        const bool working = std::any_of(
+            state.connections.begin(), state.connections.end(), [](const auto &entry) { return entry.second.working; });
         if (stopping && !state.worker.running() && !working) {
             bool outboxEmpty = false;
             {

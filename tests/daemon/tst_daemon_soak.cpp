@@ -27,7 +27,8 @@ constexpr qint64 kRssToleranceKiB = 48 * 1024;
 
 int openDescriptors(qint64 pid)
 {
-    return static_cast<int>(QDir(QStringLiteral("/proc/%1/fd").arg(pid)).entryList(QDir::NoDotAndDotDot | QDir::System).size());
+    return static_cast<int>(
+        QDir(QStringLiteral("/proc/%1/fd").arg(pid)).entryList(QDir::NoDotAndDotDot | QDir::System).size());
 }
 
 qint64 residentKiB(qint64 pid)
@@ -237,7 +238,8 @@ private slots:
         const qint64 rss = residentKiB(pid);
         qInfo("served %d honest requests; fds %d -> %d; VmRSS %lld KiB -> %lld KiB", answered.load(), baseFds,
             openDescriptors(pid), baseRss, rss);
-        QVERIFY2(rss <= baseRss + kRssToleranceKiB, qPrintable(QStringLiteral("VmRSS %1 KiB, baseline %2 KiB").arg(rss).arg(baseRss)));
+        QVERIFY2(rss <= baseRss + kRssToleranceKiB,
+            qPrintable(QStringLiteral("VmRSS %1 KiB, baseline %2 KiB").arg(rss).arg(baseRss)));
 
         RpcClient after;
         QVERIFY(after.connectTo(daemon.socket()));

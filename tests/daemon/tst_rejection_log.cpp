@@ -21,7 +21,8 @@ private slots:
         QTest::addColumn<QString>("summary");
         QTest::newRow("under the burst") << 3 << 3 << QString();
         QTest::newRow("at the burst") << 5 << 5 << QString();
-        QTest::newRow("flood") << 18347 << 6 << QStringLiteral("uid 1000: 18342 more rejected (parse_error) in the last 10 s");
+        QTest::newRow("flood") << 18347 << 6
+                               << QStringLiteral("uid 1000: 18342 more rejected (parse_error) in the last 10 s");
     }
     void burstThenSummary()
     {
@@ -69,7 +70,9 @@ private slots:
             log.reject(0, "lost", "x", start);
         // The next rejection after the interval sums up the last one and is written itself.
         log.reject(0, "lost", "y", start + 11s);
-        QCOMPARE(lines, (std::vector<std::string> {"uid 0: x", "uid 0: x", "uid 0: 2 more rejected (lost) in the last 11 s", "uid 0: y"}));
+        QCOMPARE(lines,
+            (std::vector<std::string> {
+                "uid 0: x", "uid 0: x", "uid 0: 2 more rejected (lost) in the last 11 s", "uid 0: y"}));
     }
 };
 

@@ -78,12 +78,12 @@ private slots:
         RpcClient client;
         QVERIFY(client.connectTo(daemon.socket()));
         // A slow validate, then quick requests on the same connection: they wait for it.
-        const std::string hello
-            = Json {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "backend.hello"}, {"params", {{"client", "t"}, {"version", "1"}}}}
-                  .dump();
-        const std::string validate
-            = Json {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "manifest.validate"}, {"params", {{"manifest", bigManifest(20000)}}}}
-                  .dump();
+        const std::string hello = Json {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "backend.hello"},
+            {"params", {{"client", "t"}, {"version", "1"}}}}
+                                      .dump();
+        const std::string validate = Json {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "manifest.validate"},
+            {"params", {{"manifest", bigManifest(20000)}}}}
+                                         .dump();
         QVERIFY(client.sendRaw(validate + "\n" + hello + "\nnot json\n"));
         const auto first = client.next();
         QVERIFY(first);
@@ -129,8 +129,8 @@ private slots:
         const auto why = refused.next();
         QVERIFY(why);
         QCOMPARE(errorCode(*why), -32002);
-        QVERIFY2(q((*why)["error"].value("message", "")).contains(QStringLiteral("16 connections")),
-            why->dump().c_str());
+        QVERIFY2(
+            q((*why)["error"].value("message", "")).contains(QStringLiteral("16 connections")), why->dump().c_str());
         QVERIFY(refused.waitClosed());
 
         // A slot that is given back can be taken again.
