@@ -8,8 +8,8 @@
 #include <QTest>
 
 #include <atomic>
-#include <sys/syscall.h>
 #include <memory>
+#include <sys/syscall.h>
 #include <thread>
 
 using namespace ccm;
