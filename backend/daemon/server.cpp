@@ -391,7 +391,10 @@ void Server::State::deliverOutbox()
             resumed.push_back(outgoing.connection);
         }
     }
-    // The lines that waited behind the job, in order, after its response.
+    // The lines that waited behind the job, in order, after its response; a stopping daemon takes
+    // no new requests.
+    if (stopRequested.load())
+        return;
     for (const ConnectionId id : resumed) {
         if (const auto found = connections.find(id); found != connections.end())
             handlePending(found->second);

@@ -114,6 +114,23 @@ private slots:
         QCOMPARE(daemon.terminate(), 0);
     }
 
+    void stoppingAnswersTheRequestOnThePool()
+    {
+        DaemonProcess daemon;
+        RpcClient client;
+        QVERIFY(client.connectTo(daemon.socket()));
+        QVERIFY(client.send("manifest.validate", {{"manifest", bigManifest(20000)}}, 1));
+        // Answered on the I/O thread while the validate runs: the daemon has read the request.
+        RpcClient other;
+        QVERIFY(other.connectTo(daemon.socket()));
+        QVERIFY(other.call("backend.hello", {{"client", "probe"}, {"version", "1"}}));
+        ::kill(static_cast<pid_t>(daemon.pid()), SIGTERM);
+        const auto answered = client.responseTo(1);
+        QVERIFY(answered);
+        QCOMPARE((*answered)["result"].value("valid", false), true);
+        QCOMPARE(daemon.waitExit(), 0);
+    }
+
     void oneUidHoldsAtMostSixteenConnections()
     {
         DaemonProcess daemon;
