@@ -230,8 +230,10 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
         auto parsed = parseRequest(line, caller, id, m_rejections);
         if (std::holds_alternative<Deferred>(parsed))
             return {};
-        const auto rejected = [&](const RpcError &error) {
-            m_rejections.reject(caller.peer.uid, reasonName(error.code), "rejected request: " + error.message);
+        // `logged` stands for the message in the log when it would quote the client's raw text.
+        const auto rejected = [&](const RpcError &error, std::optional<std::string> logged = std::nullopt) {
+            m_rejections.reject(
+                caller.peer.uid, reasonName(error.code), "rejected request: " + logged.value_or(error.message));
             return Dispatched {errorLine(id, error), {}};
         };
         if (auto *error = std::get_if<RpcError>(&parsed))
@@ -250,7 +252,8 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
             || request.method == "manifest.render" || request.method == "facts.get" || request.method == "apply.start"
             || request.method == "apply.cancel";
         if (!known)
-            return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + loggable(request.method) + "'"});
+            return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"},
+                "no method '" + loggable(request.method) + "'");
         if (caller.role == Role::None && request.method != "backend.hello")
             return rejected(unauthorized(caller, "call " + request.method));
         spdlog::info("uid {}: {}", caller.peer.uid, request.method);
