@@ -2,6 +2,7 @@
 #include "work_pool.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ccm::daemon {
 
