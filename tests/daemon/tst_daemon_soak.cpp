@@ -170,7 +170,7 @@ private slots:
             return (*r)["result"]["summary"].value("changed", 0) == 1;
         }));
         threads.emplace_back(honest([&](RpcClient &c, std::string &problem) {
-            const auto r = c.call("manifest.render", {{"manifest", renderManifest(20000)}});
+            const auto r = c.call("manifest.render", {{"manifest", renderManifest(8000)}});
             return expectResult(r, "slow render", problem);
         }));
 
