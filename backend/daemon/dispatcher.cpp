@@ -174,7 +174,8 @@ struct Request {
 };
 
 /// Checks the JSON-RPC shape: a Request, an error to answer, or nothing for a notification.
-std::variant<Request, RpcError, Deferred> parseRequest(std::string_view line, const Caller &caller, Json &id)
+std::variant<Request, RpcError, Deferred> parseRequest(
+    std::string_view line, const Caller &caller, Json &id, RejectionLog &rejections)
 {
     if (const std::size_t bad = invalidUtf8Offset(line); bad != std::string_view::npos)
         return RpcError {ErrorCode::ParseError, "invalid UTF-8 at byte " + std::to_string(bad)};
@@ -212,7 +213,7 @@ std::variant<Request, RpcError, Deferred> parseRequest(std::string_view line, co
     if (notification) {
         // Nobody waits for an answer to a notification; a broken one is only worth a log line.
         if (problem)
-            spdlog::warn("uid {}: malformed notification: {}", caller.peer.uid, problem->message);
+            rejections.reject(caller.peer.uid, "malformed_notification", "malformed notification: " + problem->message);
         return Deferred {};
     }
     if (problem)
@@ -222,29 +223,40 @@ std::variant<Request, RpcError, Deferred> parseRequest(std::string_view line, co
 
 } // namespace
 
-std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::string_view line)
+Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
 {
     Json id = nullptr;
     try {
-        auto parsed = parseRequest(line, caller, id);
+        auto parsed = parseRequest(line, caller, id, m_rejections);
         if (std::holds_alternative<Deferred>(parsed))
-            return std::nullopt;
-        if (auto *error = std::get_if<RpcError>(&parsed)) {
-            spdlog::info("uid {}: rejected request: {}", caller.peer.uid, error->message);
-            return errorLine(id, *error);
-        }
-        const Request &request = std::get<Request>(parsed);
-        spdlog::info("uid {}: {}", caller.peer.uid, loggable(request.method));
+            return {};
+        // `logged` stands for the message in the log when it would quote the client's raw text.
+        const auto rejected = [&](const RpcError &error, std::optional<std::string> logged = std::nullopt) {
+            m_rejections.reject(
+                caller.peer.uid, reasonName(error.code), "rejected request: " + logged.value_or(error.message));
+            return Dispatched {errorLine(id, error), {}};
+        };
+        if (auto *error = std::get_if<RpcError>(&parsed))
+            return rejected(*error);
+        Request &request = std::get<Request>(parsed);
         const Json &params = request.params;
 
-        const auto answer = [&](Reply reply) -> std::optional<std::string> {
+        const auto answer = [&](const std::variant<Json, RpcError> &reply) {
             if (auto *result = std::get_if<Json>(&reply))
-                return responseLine(request.id, *result);
-            if (auto *error = std::get_if<RpcError>(&reply))
-                return errorLine(request.id, *error);
-            return std::nullopt;
+                return Dispatched {responseLine(request.id, *result), {}};
+            return Dispatched {errorLine(request.id, std::get<RpcError>(reply)), {}};
         };
         const auto failed = [](const auto &checked) { return std::holds_alternative<RpcError>(checked); };
+
+        const bool known = request.method == "backend.hello" || request.method == "manifest.validate"
+            || request.method == "manifest.render" || request.method == "facts.get" || request.method == "apply.start"
+            || request.method == "apply.cancel";
+        if (!known)
+            return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"},
+                "no method '" + loggable(request.method) + "'");
+        if (caller.role == Role::None && request.method != "backend.hello")
+            return rejected(unauthorized(caller, "call " + request.method));
+        spdlog::info("uid {}: {}", caller.peer.uid, request.method);
 
         if (request.method == "backend.hello") {
             for (const char *name : {"client", "version"}) {
@@ -260,13 +272,6 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
             result["uid"] = caller.peer.uid;
             return answer(result);
         }
-        const bool known = request.method == "manifest.validate" || request.method == "manifest.render"
-            || request.method == "facts.get" || request.method == "apply.start" || request.method == "apply.cancel";
-        if (!known)
-            return answer(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"});
-        if (caller.role == Role::None)
-            return answer(unauthorized(caller, "call " + request.method));
-
         if (request.method == "facts.get") {
             auto facts = m_facts();
             if (!facts)
@@ -292,20 +297,13 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
         auto manifest = stringParam(params, "manifest", true);
         if (failed(manifest))
             return answer(std::get<RpcError>(manifest));
-        const std::string &text = std::get<const Json *>(manifest)->get_ref<const std::string &>();
         auto base = baseDirectory(params);
         if (failed(base))
             return answer(std::get<RpcError>(base));
 
-        if (request.method == "manifest.validate") {
-            const Diagnostics diagnostics = validateManifestText(text);
-            return answer(Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
-        }
-
-        const bool isApply = request.method == "apply.start";
         std::optional<bool> noop;
         bool healthCheckOnly = false;
-        if (isApply) {
+        if (request.method == "apply.start") {
             auto noopParam = boolParam(params, "noop", true);
             if (failed(noopParam))
                 return answer(std::get<RpcError>(noopParam));
@@ -321,62 +319,101 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
                 return answer(
                     RpcError {ErrorCode::Busy, "another apply is running: " + going->run, {{"run", going->run}}});
         }
-        auto inputs = resolveInputs(m_facts, params, std::get<std::filesystem::path>(base), isApply);
-        if (failed(inputs))
-            return answer(std::get<RpcError>(inputs));
-        // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
-        // own rights: the rendered result must not show what that user could not read.
-        const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
-        std::optional<PeerFileAccess> peerAccess;
-        if (asPeer) {
-            peerAccess.emplace(caller.peer);
-            if (!peerAccess->active())
-                return answer(RpcError {ErrorCode::InternalError,
-                    "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
-                        + " to read the manifest's files"});
-        }
-        engine::PreparedManifest prepared
-            = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
-        peerAccess.reset();
-        if (!prepared.ok()) {
-            return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
-                {{"diagnostics", diagnosticsJson(prepared.diagnostics)}}});
-        }
-        if (!isApply)
-            return answer(Json {{"yaml", renderedManifestYaml(prepared.resolved)}});
-
-        ApplyJob job;
-        job.owner = caller.connection;
-        job.requestId = request.id;
-        job.manifest = std::move(prepared.resolved);
-        job.inputs = std::move(std::get<ResolveOptions>(inputs));
-        job.options.noop = *noop;
-        job.options.healthCheckOnly = healthCheckOnly;
-        // A preview for somebody else must not let them run commands or read files as root.
-        if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
-            job.options.guardCredentials = peerCredentials(caller.peer);
-            job.options.mayShowDiff
-                = [peer = caller.peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
-            if (asPeer) {
-                job.options.readAsCaller = [peer = caller.peer](const std::function<void()> &read) {
-                    const PeerFileAccess access(peer);
-                    if (!access.active())
-                        return false;
-                    read();
-                    return true;
-                };
+        // The manifest is parsed off the I/O thread: the request moves into the work.
+        Dispatched heavy;
+        heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params),
+                         base = std::get<std::filesystem::path>(base), noop, healthCheckOnly] {
+            try {
+                return prepare(caller, id, method, params, base, noop, healthCheckOnly);
+            } catch (const std::exception &e) {
+                spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
+                return std::optional<std::string>(
+                    errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()}));
             }
-        }
-        const ApplyControl::Started started = m_applies.start(std::move(job));
-        if (!started.started)
-            return answer(
-                RpcError {ErrorCode::Busy, "another apply is running: " + started.run, {{"run", started.run}}});
-        spdlog::info("uid {}: run {} started ({})", caller.peer.uid, started.run, *noop ? "noop" : "apply");
-        return std::nullopt;
+        };
+        return heavy;
     } catch (const std::exception &e) {
         spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
-        return errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()});
+        return {errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()}), {}};
     }
+}
+
+std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::string_view line)
+{
+    Dispatched dispatched = dispatch(caller, line);
+    if (dispatched.work)
+        return dispatched.work();
+    return std::move(dispatched.reply);
+}
+
+std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json &id, const std::string &method,
+    const Json &params, const std::filesystem::path &base, std::optional<bool> noop, bool healthCheckOnly)
+{
+    const auto answer = [&](Reply reply) -> std::optional<std::string> {
+        if (auto *result = std::get_if<Json>(&reply))
+            return responseLine(id, *result);
+        if (auto *error = std::get_if<RpcError>(&reply))
+            return errorLine(id, *error);
+        return std::nullopt;
+    };
+    const std::string &text = params.at("manifest").get_ref<const std::string &>();
+    if (method == "manifest.validate") {
+        const Diagnostics diagnostics = validateManifestText(text);
+        return answer(Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
+    }
+
+    const bool isApply = method == "apply.start";
+    auto inputs = resolveInputs(m_facts, params, base, isApply);
+    if (std::holds_alternative<RpcError>(inputs))
+        return answer(std::get<RpcError>(inputs));
+    // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
+    // own rights: the rendered result must not show what that user could not read.
+    const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
+    std::optional<PeerFileAccess> peerAccess;
+    if (asPeer) {
+        peerAccess.emplace(caller.peer);
+        if (!peerAccess->active())
+            return answer(RpcError {ErrorCode::InternalError,
+                "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
+                    + " to read the manifest's files"});
+    }
+    engine::PreparedManifest prepared = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
+    peerAccess.reset();
+    if (!prepared.ok()) {
+        return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
+            {{"diagnostics", diagnosticsJson(prepared.diagnostics)}}});
+    }
+    if (!isApply)
+        return answer(Json {{"yaml", renderedManifestYaml(prepared.resolved)}});
+
+    ApplyJob job;
+    job.owner = caller.connection;
+    job.requestId = id;
+    job.manifest = std::move(prepared.resolved);
+    job.inputs = std::move(std::get<ResolveOptions>(inputs));
+    job.options.noop = *noop;
+    job.options.healthCheckOnly = healthCheckOnly;
+    // A preview for somebody else must not let them run commands or read files as root.
+    if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
+        job.options.guardCredentials = peerCredentials(caller.peer);
+        job.options.mayShowDiff
+            = [peer = caller.peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
+        if (asPeer) {
+            job.options.readAsCaller = [peer = caller.peer](const std::function<void()> &read) {
+                const PeerFileAccess access(peer);
+                if (!access.active())
+                    return false;
+                read();
+                return true;
+            };
+        }
+    }
+    // Another client may have started a run while this manifest was prepared: start() says so.
+    const ApplyControl::Started started = m_applies.start(std::move(job));
+    if (!started.started)
+        return answer(RpcError {ErrorCode::Busy, "another apply is running: " + started.run, {{"run", started.run}}});
+    spdlog::info("uid {}: run {} started ({})", caller.peer.uid, started.run, *noop ? "noop" : "apply");
+    return std::nullopt;
 }
 
 } // namespace ccm::daemon

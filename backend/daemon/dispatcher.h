@@ -4,11 +4,13 @@
 #include "json.h"
 #include "peer.h"
 #include "protocol.h"
+#include "rejection_log.h"
 #include "resolve.h"
 #include "result.h"
 #include "run.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -62,21 +64,41 @@ struct Caller {
     Role role = Role::None;
 };
 
+/// What a request line comes to: an answer due now, or work too heavy for the I/O thread.
+struct Dispatched {
+    /// The response line to send now; nullopt when there is none (yet).
+    std::optional<std::string> reply;
+    /// Set for manifest.validate, manifest.render and apply.start once the request has passed
+    /// every check that needs no manifest parsing, authorization included. May run on any thread;
+    /// returns the response line, or nullopt for an apply.start whose run answers when it ends.
+    std::function<std::optional<std::string>()> work;
+};
+
 /// Parses request lines, checks them against the protocol and the caller's role, and answers
-/// them: hello, validate, render and facts at once, apply.start through ApplyControl, whose run
-/// answers later. Never throws for any input.
+/// them: hello and facts at once, validate and render through a Dispatched::work, apply.start
+/// through ApplyControl, whose run answers later. Never throws for any input.
 class Dispatcher {
 public:
     /// `facts` gathers the facts of this host (called per request that needs them).
     Dispatcher(ApplyControl &applies, std::function<Result<Json>()> facts);
 
-    /// Handles one line (newline removed). Returns the response line, or nullopt when nothing is
-    /// due now: a notification from the client, or an apply.start whose run answers when it ends.
+    /// Handles one line (newline removed) up to the point where a manifest would be parsed.
+    Dispatched dispatch(const Caller &caller, std::string_view line);
+
+    /// dispatch() with its work done at once. Returns the response line, or nullopt when nothing
+    /// is due now: a notification from the client, or an apply.start whose run answers when it ends.
     std::optional<std::string> handleLine(const Caller &caller, std::string_view line);
 
+    /// Where rejected requests are logged; the server logs its own rejections there too.
+    RejectionLog &rejections() { return m_rejections; }
+
 private:
+    std::optional<std::string> prepare(const Caller &caller, const Json &id, const std::string &method,
+        const Json &params, const std::filesystem::path &base, std::optional<bool> noop, bool healthCheckOnly);
+
     ApplyControl &m_applies;
     std::function<Result<Json>()> m_facts;
+    RejectionLog m_rejections;
 };
 
 } // namespace ccm::daemon

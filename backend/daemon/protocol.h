@@ -15,6 +15,9 @@ inline constexpr std::size_t kMaxLineBytes = 16 * 1024 * 1024;
 inline constexpr std::size_t kMaxOutputBytes = 64 * 1024 * 1024;
 /// Connections served at once; more are accepted and closed.
 inline constexpr std::size_t kMaxConnections = 64;
+/// Connections one uid may hold at once, root included, so that no local user can take every
+/// slot from the others; more are told why and closed.
+inline constexpr std::size_t kMaxConnectionsPerUid = 16;
 /// The protocol version backend.hello reports.
 inline constexpr int kProtocolVersion = 1;
 

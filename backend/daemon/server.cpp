@@ -5,6 +5,7 @@
 #include "dispatcher.h"
 #include "line_reader.h"
 #include "protocol.h"
+#include "work_pool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -54,8 +55,21 @@ struct Connection {
     std::string out;
     std::size_t outOffset = 0;
     Clock::time_point lastRequest = Clock::now();
+    /// Lines read but not handled yet: they wait while a request of this connection is on the
+    /// work pool, so that its responses go out in the order of its requests.
+    std::deque<Frame> pending;
+    /// A request of this connection is on the work pool; nothing more is read meanwhile.
+    bool working = false;
     /// Nothing more is read; the connection closes once its output is sent.
     bool closing = false;
+};
+
+/// A line for a connection from another thread. `finishesWork` marks the end of the connection's
+/// job on the work pool (with the job's response, or none for an apply that answers later).
+struct Outgoing {
+    ConnectionId connection = 0;
+    std::optional<std::string> line;
+    bool finishesWork = false;
 };
 
 } // namespace
@@ -133,17 +147,20 @@ std::optional<int> activatedSocket()
 struct Server::State {
     explicit State(ServerOptions serverOptions)
         : options(std::move(serverOptions))
-        , worker([this](ConnectionId connection, std::string line) { post(connection, std::move(line)); })
+        , worker([this](ConnectionId connection, std::string line) {
+            post(Outgoing {connection, std::move(line), false});
+        })
         , dispatcher(worker, options.facts)
+        , pool(WorkPool::defaultThreads())
     {
     }
 
-    /// Called on the worker thread: queues a line and wakes the I/O thread.
-    void post(ConnectionId connection, std::string line)
+    /// Called on the apply worker and the work pool: queues a line and wakes the I/O thread.
+    void post(Outgoing outgoing)
     {
         {
             const std::lock_guard lock(outboxMutex);
-            outbox.emplace_back(connection, std::move(line));
+            outbox.push_back(std::move(outgoing));
         }
         wake();
     }
@@ -156,23 +173,37 @@ struct Server::State {
 
     void accept();
     void readFrom(Connection &connection);
+    void handlePending(Connection &connection);
+    void refuse(int fd, uid_t uid, const std::string &why);
     void writeTo(Connection &connection);
     void queue(Connection &connection, std::string line);
     void close(ConnectionId id, std::string_view why);
     void deliverOutbox();
-    int pollTimeout() const;
+    int pollTimeout();
     void closeIdle();
 
     ServerOptions options;
     int wakeFd = -1;
     std::atomic<bool> stopRequested {false};
     std::mutex outboxMutex;
-    std::deque<std::pair<ConnectionId, std::string>> outbox;
+    std::deque<Outgoing> outbox;
     std::map<ConnectionId, Connection> connections;
+    std::map<uid_t, std::size_t> connectionsPerUid;
     ConnectionId nextId = 1;
     ApplyWorker worker;
     Dispatcher dispatcher;
+    /// Declared last: destroyed first, so that no job outlives the dispatcher it calls.
+    WorkPool pool;
 };
+
+void Server::State::refuse(int fd, uid_t uid, const std::string &why)
+{
+    dispatcher.rejections().reject(uid, "connection_refused", "refusing a connection: " + why);
+    // One line to a fresh socket fits its buffer; a peer that does not read it loses nothing else.
+    const std::string line = errorLine(nullptr, RpcError {ErrorCode::Busy, why}) + "\n";
+    [[maybe_unused]] const ssize_t sent = ::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::close(fd);
+}
 
 void Server::State::accept()
 {
@@ -183,17 +214,24 @@ void Server::State::accept()
                 spdlog::warn("cannot accept a connection: {}", errnoText(errno));
             return;
         }
-        if (connections.size() >= kMaxConnections) {
-            spdlog::warn("refusing a connection: {} connections are open already", kMaxConnections);
-            ::close(fd);
-            continue;
-        }
         const std::optional<Peer> peer = socketPeer(fd);
         if (!peer) {
             spdlog::warn("refusing a connection whose peer credentials are unknown");
             ::close(fd);
             continue;
         }
+        if (connections.size() >= kMaxConnections) {
+            refuse(fd, peer->uid,
+                std::to_string(kMaxConnections) + " connections are open already; try again when one has closed");
+            continue;
+        }
+        if (connectionsPerUid[peer->uid] >= kMaxConnectionsPerUid) {
+            refuse(fd, peer->uid,
+                "uid " + std::to_string(peer->uid) + " has " + std::to_string(kMaxConnectionsPerUid)
+                    + " connections open already; close one of them first");
+            continue;
+        }
+        ++connectionsPerUid[peer->uid];
         Connection connection;
         connection.fd = fd;
         connection.caller.connection = nextId++;
@@ -231,7 +269,7 @@ void Server::State::readFrom(Connection &connection)
 {
     std::vector<char> buffer(kReadChunk);
     std::vector<Frame> frames;
-    for (int turn = 0; turn < kReadsPerTurn && !connection.closing; ++turn) {
+    for (int turn = 0; turn < kReadsPerTurn && !connection.closing && !connection.working; ++turn) {
         const ssize_t got = ::recv(connection.fd, buffer.data(), buffer.size(), 0);
         if (got == 0) {
             connection.closing = true;
@@ -251,28 +289,45 @@ void Server::State::readFrom(Connection &connection)
         }
         frames.clear();
         connection.reader.feed(std::string_view(buffer.data(), static_cast<std::size_t>(got)), frames);
-        for (Frame &frame : frames) {
-            connection.lastRequest = Clock::now();
-            switch (frame.kind) {
-            case Frame::Kind::Line:
-                if (auto reply = dispatcher.handleLine(connection.caller, frame.text))
-                    queue(connection, std::move(*reply));
-                break;
-            case Frame::Kind::TooLarge:
-                spdlog::info("uid {}: rejected a line over {} bytes", connection.caller.peer.uid, kMaxLineBytes);
-                queue(connection,
-                    errorLine(nullptr,
-                        RpcError {ErrorCode::TooLarge, "a line is longer than 16 MiB; it is skipped up to its newline",
-                            {{"limit", kMaxLineBytes}}}));
-                break;
-            case Frame::Kind::Lost:
-                spdlog::info("uid {}: no newline within 16 MiB after a line over the limit; closing",
-                    connection.caller.peer.uid);
-                connection.closing = true;
-                break;
+        std::move(frames.begin(), frames.end(), std::back_inserter(connection.pending));
+        handlePending(connection);
+    }
+}
+
+void Server::State::handlePending(Connection &connection)
+{
+    while (!connection.pending.empty() && !connection.working && !connection.closing) {
+        Frame frame = std::move(connection.pending.front());
+        connection.pending.pop_front();
+        connection.lastRequest = Clock::now();
+        switch (frame.kind) {
+        case Frame::Kind::Line: {
+            Dispatched dispatched = dispatcher.dispatch(connection.caller, frame.text);
+            if (dispatched.reply)
+                queue(connection, std::move(*dispatched.reply));
+            if (dispatched.work) {
+                connection.working = true;
+                pool.submit(connection.caller.connection,
+                    [this, id = connection.caller.connection, work = std::move(dispatched.work)] {
+                        post(Outgoing {id, work(), true});
+                    });
             }
-            if (connection.closing)
-                return;
+            break;
+        }
+        case Frame::Kind::TooLarge:
+            dispatcher.rejections().reject(connection.caller.peer.uid, "too_large",
+                "rejected a line over " + std::to_string(kMaxLineBytes) + " bytes");
+            queue(connection,
+                errorLine(nullptr,
+                    RpcError {ErrorCode::TooLarge, "a line is longer than 16 MiB; it is skipped up to its newline",
+                        {{"limit", kMaxLineBytes}}}));
+            break;
+        case Frame::Kind::Lost:
+            dispatcher.rejections().reject(
+                connection.caller.peer.uid, "lost", "no newline within 16 MiB after a line over the limit; closing");
+            connection.closing = true;
+            connection.pending.clear();
+            break;
         }
     }
 }
@@ -305,31 +360,53 @@ void Server::State::close(ConnectionId id, std::string_view why)
         return;
     spdlog::debug("connection {} closed: {}", id, why);
     ::close(found->second.fd);
+    const auto perUid = connectionsPerUid.find(found->second.caller.peer.uid);
+    if (perUid != connectionsPerUid.end() && --perUid->second == 0)
+        connectionsPerUid.erase(perUid);
     connections.erase(found);
     worker.connectionClosed(id);
+    // A job that already runs finishes; its response finds no connection and is dropped.
+    pool.drop(id);
 }
 
 void Server::State::deliverOutbox()
 {
-    std::deque<std::pair<ConnectionId, std::string>> lines;
+    std::deque<Outgoing> lines;
     {
         const std::lock_guard lock(outboxMutex);
         lines.swap(outbox);
     }
-    for (auto &[id, line] : lines) {
-        const auto found = connections.find(id);
+    std::vector<ConnectionId> resumed;
+    for (Outgoing &outgoing : lines) {
+        const auto found = connections.find(outgoing.connection);
         // A closed connection's run is cancelled; what it still reports has nobody to go to.
-        if (found != connections.end() && !found->second.closing)
-            queue(found->second, std::move(line));
+        if (found == connections.end())
+            continue;
+        Connection &connection = found->second;
+        if (outgoing.line && !connection.closing)
+            queue(connection, std::move(*outgoing.line));
+        if (outgoing.finishesWork) {
+            connection.working = false;
+            connection.lastRequest = Clock::now();
+            resumed.push_back(outgoing.connection);
+        }
+    }
+    // The lines that waited behind the job, in order, after its response; a stopping daemon takes
+    // no new requests.
+    if (stopRequested.load())
+        return;
+    for (const ConnectionId id : resumed) {
+        if (const auto found = connections.find(id); found != connections.end())
+            handlePending(found->second);
     }
 }
 
-int Server::State::pollTimeout() const
+int Server::State::pollTimeout()
 {
     const auto owner = worker.running();
-    std::optional<Clock::time_point> next;
+    std::optional<Clock::time_point> next = dispatcher.rejections().nextSummary();
     for (const auto &[id, connection] : connections) {
-        if (owner && owner->owner == id)
+        if ((owner && owner->owner == id) || connection.working)
             continue;
         const Clock::time_point deadline = connection.lastRequest + options.idleTimeout;
         if (!next || deadline < *next)
@@ -347,7 +424,8 @@ void Server::State::closeIdle()
     const Clock::time_point now = Clock::now();
     std::vector<ConnectionId> idle;
     for (const auto &[id, connection] : connections) {
-        if ((!owner || owner->owner != id) && now - connection.lastRequest >= options.idleTimeout)
+        if ((!owner || owner->owner != id) && !connection.working
+            && now - connection.lastRequest >= options.idleTimeout)
             idle.push_back(id);
     }
     for (const ConnectionId id : idle) {
@@ -400,10 +478,15 @@ Result<void> Server::run()
             spdlog::info("stopping: no new connections; a running apply is cancelled");
             ::close(state.options.listenFd);
             state.options.listenFd = -1;
+        }
+        // Checked on every turn: a job on the work pool may start an apply after the stop.
+        if (stopping) {
             if (const auto going = state.worker.running())
                 state.worker.cancel(going->run);
         }
-        if (stopping && !state.worker.running()) {
+        const bool working = std::any_of(
+            state.connections.begin(), state.connections.end(), [](const auto &entry) { return entry.second.working; });
+        if (stopping && !state.worker.running() && !working) {
             bool outboxEmpty = false;
             {
                 const std::lock_guard lock(state.outboxMutex);
@@ -414,8 +497,10 @@ Result<void> Server::run()
                 sent = sent && (connection.closing || connection.outOffset == connection.out.size());
             if (!flushDeadline)
                 flushDeadline = Clock::now() + kFlushGrace;
-            if (sent || Clock::now() >= *flushDeadline)
+            if (sent || Clock::now() >= *flushDeadline) {
+                state.dispatcher.rejections().flushAll();
                 return {};
+            }
         }
 
         fds.clear();
@@ -426,8 +511,9 @@ Result<void> Server::run()
         const std::size_t firstConnection = fds.size();
         for (const auto &[id, connection] : state.connections) {
             short events = 0;
-            // A stopping daemon takes no new requests: one could start another apply.
-            if (!connection.closing && !stopping)
+            // A stopping daemon takes no new requests: one could start another apply. A connection
+            // with a job on the pool is read again once the job is done.
+            if (!connection.closing && !stopping && !connection.working && connection.pending.empty())
                 events |= POLLIN;
             if (connection.outOffset < connection.out.size())
                 events |= POLLOUT;
@@ -452,7 +538,7 @@ Result<void> Server::run()
             if (found == state.connections.end())
                 continue;
             Connection &connection = found->second;
-            if (!stopping && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+            if (!stopping && !connection.working && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
                 state.readFrom(connection);
             } else if (fds[i].revents & (POLLHUP | POLLERR)) {
                 // Not read while stopping, a peer that hung up would otherwise wake every poll.
@@ -465,6 +551,7 @@ Result<void> Server::run()
                 state.close(found->first, "closed");
         }
         state.closeIdle();
+        state.dispatcher.rejections().flush();
     }
 }
 

@@ -37,7 +37,8 @@ Result<int> listenAt(const std::filesystem::path &path, AuthMode mode);
 /// variables removed from the environment; nullopt when there is none.
 std::optional<int> activatedSocket();
 
-/// The daemon: one thread polling the listening socket and every connection, and the apply worker.
+/// The daemon: one thread polling the listening socket and every connection, a small pool for the
+/// requests that parse manifests, and the apply worker.
 class Server {
 public:
     explicit Server(ServerOptions options);

@@ -5,6 +5,7 @@
 #include "json.h"
 #include "test_common.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -214,16 +215,25 @@ inline bool acceptsConnections(const QString &path)
 /// A `ccm-backend serve` child process on a socket in its own temporary directory.
 class DaemonProcess {
 public:
+    /// What becomes of the daemon's log (stderr).
+    enum class Log { Forwarded, Captured };
+
     /// Starts the daemon; `--user` is added when the tests do not run as root, so that the
     /// test's own uid has role apply either way.
     explicit DaemonProcess(const QStringList &extra = {}, const QString &program = QStringLiteral(CCM_BACKEND_BIN),
-        const QStringList &prefix = {})
+        const QStringList &prefix = {}, Log log = Log::Forwarded)
     {
         m_socket = m_dir.filePath(QStringLiteral("backend.sock"));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         m_process.setProcessEnvironment(environment);
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        if (log == Log::Captured) {
+            // A file, not a pipe: a daemon that logs much must not block on a pipe nobody drains.
+            m_process.setStandardOutputFile(QProcess::nullDevice());
+            m_process.setStandardErrorFile(m_dir.filePath(QStringLiteral("daemon.log")));
+        } else {
+            m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        }
         QStringList arguments = prefix;
         if (prefix.isEmpty()) {
             arguments << QStringLiteral("serve") << QStringLiteral("--socket") << m_socket;
@@ -267,6 +277,13 @@ public:
     }
 
     qint64 pid() const { return m_process.processId(); }
+
+    /// The log written so far when started with Log::Captured.
+    QByteArray log() const
+    {
+        QFile file(m_dir.filePath(QStringLiteral("daemon.log")));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
 
 private:
     QTemporaryDir m_dir;

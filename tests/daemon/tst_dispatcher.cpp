@@ -104,6 +104,40 @@ private slots:
         QTest::newRow("preview apply") << preview << QStringLiteral("apply.start") << false << -32001;
         QTest::newRow("apply apply") << apply << QStringLiteral("apply.start") << false << 0;
     }
+    /// Only what parses a manifest leaves the I/O thread, and only once every check without the
+    /// manifest, authorization included, has passed.
+    void heavyRequestsBecomeWorkAfterTheChecks_data()
+    {
+        QTest::addColumn<int>("role");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<bool>("work");
+        const int none = static_cast<int>(Role::None);
+        const int preview = static_cast<int>(Role::Preview);
+        QTest::newRow("hello") << preview << QStringLiteral("backend.hello") << true << false;
+        QTest::newRow("facts") << preview << QStringLiteral("facts.get") << true << false;
+        QTest::newRow("validate") << preview << QStringLiteral("manifest.validate") << true << true;
+        QTest::newRow("render") << preview << QStringLiteral("manifest.render") << true << true;
+        QTest::newRow("preview") << preview << QStringLiteral("apply.start") << true << true;
+        QTest::newRow("none validate") << none << QStringLiteral("manifest.validate") << true << false;
+        QTest::newRow("preview apply") << preview << QStringLiteral("apply.start") << false << false;
+    }
+    void heavyRequestsBecomeWorkAfterTheChecks()
+    {
+        QFETCH(int, role);
+        QFETCH(QString, method);
+        QFETCH(bool, noop);
+        QFETCH(bool, work);
+        RecordingApplies applies;
+        Dispatcher dispatcher(applies, noFacts);
+        const Json params = {{"client", "t"}, {"version", "1"}, {"manifest", kManifest}, {"noop", noop}};
+        const Caller caller = callerWith(static_cast<Role>(role), kOtherUid);
+        Dispatched dispatched = dispatcher.dispatch(caller, request(method.toStdString(), params));
+        QCOMPARE(static_cast<bool>(dispatched.work), work);
+        QCOMPARE(dispatched.reply.has_value(), !work);
+        QVERIFY(applies.m_jobs.empty());
+    }
+
     void rolesDecideWhatMayBeCalled()
     {
         QFETCH(int, role);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <sys/syscall.h>
 #include <thread>
 
 using namespace ccm;
@@ -48,6 +49,18 @@ std::string awaitRun(RpcClient &client)
             return (*message)["params"].value("run", "");
     }
     return {};
+}
+
+/// Connects `client` with `uid` as its peer credentials: a thread of its own takes on the uid
+/// (the raw system call changes only the calling thread), so the test itself stays root.
+bool connectAs(RpcClient &client, const QString &socket, uid_t uid)
+{
+    bool connected = false;
+    std::thread([&] {
+        if (::syscall(SYS_setresuid, -1, uid, -1) == 0)
+            connected = client.connectTo(socket);
+    }).join();
+    return connected;
 }
 
 } // namespace
@@ -334,7 +347,9 @@ private slots:
 
         std::atomic<int> served {0};
         std::vector<std::thread> clients;
-        for (int i = 0; i < 20; ++i) {
+        // The owner and 15 more: every connection one uid may hold at once.
+        constexpr int kClients = 15;
+        for (int i = 0; i < kClients; ++i) {
             clients.emplace_back([&] {
                 RpcClient client;
                 if (!client.connectTo(daemon.socket()))
@@ -347,7 +362,7 @@ private slots:
         }
         for (std::thread &client : clients)
             client.join();
-        QCOMPARE(served.load(), 20);
+        QCOMPARE(served.load(), kClients);
         QVERIFY(release(dir));
         const auto finished = owner.responseTo(1);
         QVERIFY(finished);
@@ -522,6 +537,8 @@ private slots:
         ::setsockopt(greedy.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
         QVERIFY(greedy.send(
             "apply.start", {{"manifest", manifest}, {"base_dir", dir.path().toStdString()}, {"noop", true}}, 1));
+        // The manifest is prepared on the work pool: the probe below must not start its run first.
+        QVERIFY(!awaitRun(greedy).empty());
 
         // The daemon notices once its buffer for this client is full; the run is then cancelled,
         // which shows as the daemon accepting the next apply.
@@ -568,15 +585,26 @@ private slots:
 
     void connectionsBeyondTheLimitAreClosed()
     {
+        if (::geteuid() != 0)
+            QSKIP("64 connections need 4 uids (16 each at most), and taking on another uid needs root");
         DaemonProcess daemon;
+        // The other uids need to reach the socket in the daemon's directory.
+        QVERIFY(QFile::setPermissions(daemon.dir().path(),
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther));
         std::vector<std::unique_ptr<RpcClient>> clients;
-        for (int i = 0; i < 64; ++i) {
-            clients.push_back(std::make_unique<RpcClient>());
-            QVERIFY(clients.back()->connectTo(daemon.socket()));
-            QVERIFY(clients.back()->call("backend.hello", {{"client", "test"}, {"version", "1"}}));
+        for (const uid_t uid : {1, 2, 3, 65534}) {
+            for (int i = 0; i < 16; ++i) {
+                clients.push_back(std::make_unique<RpcClient>());
+                QVERIFY(connectAs(*clients.back(), daemon.socket(), uid));
+                QVERIFY(clients.back()->call("backend.hello", {{"client", "test"}, {"version", "1"}}));
+            }
         }
         RpcClient extra;
         QVERIFY(extra.connectTo(daemon.socket()));
+        const auto why = extra.next();
+        QVERIFY(why);
+        QCOMPARE(errorCode(*why), -32002);
+        QVERIFY2(q((*why)["error"].value("message", "")).contains(s("64 connections")), why->dump().c_str());
         QVERIFY(extra.waitClosed());
         clients.pop_back();
         // Once the daemon has seen that close, there is room again.
