@@ -2,7 +2,8 @@
 #include "duration.h"
 
 #include <array>
-#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace ccm {
@@ -26,20 +27,25 @@ Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
     if (rest == "0")
         return std::chrono::nanoseconds(0);
 
-    static constexpr std::array<std::pair<std::string_view, double>, 11> units{{
-        {"ns", 1.0},
-        {"us", 1e3},
-        {"\u00b5s", 1e3},
-        {"ms", 1e6},
-        {"s", 1e9},
-        {"m", 60e9},
-        {"h", 3600e9},
-        {"d", 86400e9},
-        {"w", 7 * 86400e9},
-        {"M", 30 * 86400e9},
-        {"y", 365 * 86400e9},
+    // Whole nanoseconds are counted in integers, as Go does, so that every duration up to the
+    // int64 limit reads exactly and no number of digits can overflow a conversion.
+    constexpr std::uint64_t second = 1'000'000'000;
+    static constexpr std::array<std::pair<std::string_view, std::uint64_t>, 11> units {{
+        {"ns", 1},
+        {"us", 1'000},
+        {"\u00b5s", 1'000},
+        {"ms", 1'000'000},
+        {"s", second},
+        {"m", 60 * second},
+        {"h", 3600 * second},
+        {"d", 86400 * second},
+        {"w", 7 * 86400 * second},
+        {"M", 30 * 86400 * second},
+        {"y", 365 * 86400 * second},
     }};
-    double total = 0;
+    constexpr std::uint64_t limit = std::numeric_limits<std::int64_t>::max();
+    const auto tooLong = [&] { return invalid("it is too long"); };
+    std::uint64_t total = 0;
     if (rest.empty())
         return invalid("it has no number");
     while (!rest.empty()) {
@@ -51,29 +57,57 @@ Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
         }
         if (!digits)
             return invalid("expected a number at '" + std::string(rest) + "'");
-        const std::string number(rest.substr(0, i));
-        if (number.find('.') != number.rfind('.'))
-            return invalid("'" + number + "' has two decimal points");
+        const std::string_view number = rest.substr(0, i);
+        const std::size_t point = number.find('.');
+        if (point != number.rfind('.'))
+            return invalid("'" + std::string(number) + "' has two decimal points");
         rest.remove_prefix(i);
         std::size_t unitLength = 0;
         while (unitLength < rest.size() && !((rest[unitLength] >= '0' && rest[unitLength] <= '9') || rest[unitLength] == '.'))
             ++unitLength;
         const std::string_view unit = rest.substr(0, unitLength);
         if (unit.empty())
-            return invalid("the number " + number + " has no unit");
-        double factor = 0;
+            return invalid("the number " + std::string(number) + " has no unit");
+        std::uint64_t factor = 0;
         for (const auto &[name, value] : units) {
             if (name == unit)
                 factor = value;
         }
         if (factor == 0)
             return invalid("unknown unit '" + std::string(unit) + "'");
-        total += std::stod(number) * factor;
         rest.remove_prefix(unitLength);
+
+        std::uint64_t whole = 0;
+        for (const char digit : number.substr(0, point)) {
+            if (whole > (limit - static_cast<std::uint64_t>(digit - '0')) / 10)
+                return tooLong();
+            whole = whole * 10 + static_cast<std::uint64_t>(digit - '0');
+        }
+        if (whole > limit / factor)
+            return tooLong();
+        std::uint64_t value = whole * factor;
+        if (point != std::string_view::npos) {
+            // The fraction is exact to the nanosecond: digits beyond what the unit can resolve
+            // only round the last one.
+            std::uint64_t scale = factor;
+            std::uint64_t fraction = 0;
+            bool roundUp = false;
+            for (const char digit : number.substr(point + 1)) {
+                if (scale >= 10) {
+                    scale /= 10;
+                    fraction += static_cast<std::uint64_t>(digit - '0') * scale;
+                } else if (scale == 1) {
+                    roundUp = digit >= '5';
+                    scale = 0;
+                }
+            }
+            value += fraction + (roundUp ? 1 : 0);
+        }
+        if (value > limit - total)
+            return tooLong();
+        total += value;
     }
-    if (!std::isfinite(total) || total > 9.2e18)
-        return invalid("it is too long");
-    return std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(total)));
+    return std::chrono::nanoseconds(static_cast<std::int64_t>(total));
 }
 
 } // namespace ccm

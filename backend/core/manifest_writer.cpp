@@ -344,7 +344,11 @@ std::string saveManifest(const Manifest &manifest)
             }
         }
     }
-    return writer.take();
+    std::string text = writer.take();
+    // An empty file reads as no manifest at all; an empty map reads back as the empty model.
+    if (text.empty())
+        text = "{}\n";
+    return text;
 }
 
 } // namespace ccm

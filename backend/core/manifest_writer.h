@@ -13,7 +13,7 @@ namespace ccm {
 /// order (name, ensure, type properties, common properties), unknown ones after them; data and
 /// overrides keep their own order. Multi-line strings become literal blocks, strings that would
 /// read back as another type (modes like "0644", "yes", "1.0") are quoted. The output of a model
-/// is always the same bytes, and loading it gives an equal model.
+/// is always the same bytes, and loading it gives an equal model (an empty model is written "{}").
 std::string saveManifest(const Manifest &manifest);
 
 /// Writes any JSON-like value as block-style YAML with the same quoting rules, indented by

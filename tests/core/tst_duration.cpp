@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 using namespace ccm;
 using namespace ccm::test;
 
@@ -34,6 +36,11 @@ private Q_SLOTS:
         QTest::newRow("words") << QStringLiteral("soon") << qint64(-1);
         QTest::newRow("two points") << QStringLiteral("1.2.3s") << qint64(-1);
         QTest::newRow("overflow") << QStringLiteral("999999999999y") << qint64(-1);
+        // More digits than any floating-point conversion takes.
+        QTest::newRow("huge number") << (QStringLiteral("1") + QString(400, QLatin1Char('0')) + QStringLiteral("s"))
+                                     << qint64(-1);
+        QTest::newRow("long fraction") << (QStringLiteral("2.") + QString(400, QLatin1Char('5')) + QStringLiteral("s"))
+                                       << qint64(2555);
     }
 
     void parse()
@@ -47,6 +54,35 @@ private Q_SLOTS:
                      milliseconds);
         else
             QVERIFY(q(parsed.error().message).contains(QStringLiteral("is not a duration")));
+    }
+
+    // Durations are whole nanoseconds and read exactly up to the int64 limit, also beyond the
+    // 2^53 that a double holds exactly.
+    void nanoseconds_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("nanoseconds"); // -1: invalid
+        QTest::newRow("largest") << QStringLiteral("9223372036854775807ns") << std::numeric_limits<qint64>::max();
+        QTest::newRow("largest in units")
+            << QStringLiteral("106751d23h47m16s854ms775us807ns") << std::numeric_limits<qint64>::max();
+        QTest::newRow("one past largest") << QStringLiteral("9223372036854775808ns") << qint64(-1);
+        QTest::newRow("sum past largest") << QStringLiteral("106751d23h47m16s854ms775us808ns") << qint64(-1);
+        QTest::newRow("year and a nanosecond") << QStringLiteral("1y1ns") << qint64(31536000000000001);
+        QTest::newRow("fraction of a year") << QStringLiteral("0.5y") << qint64(15768000000000000);
+        QTest::newRow("fraction rounds") << QStringLiteral("1.5ns") << qint64(2);
+        QTest::newRow("fraction below a nanosecond") << QStringLiteral("0.0000000004s") << qint64(0);
+    }
+
+    void nanoseconds()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, nanoseconds);
+        const auto parsed = parseDuration(text.toStdString());
+        QCOMPARE(parsed.ok(), nanoseconds >= 0);
+        if (nanoseconds >= 0)
+            QCOMPARE(static_cast<qint64>(parsed.value().count()), nanoseconds);
+        else
+            QVERIFY(q(parsed.error().message).contains(QStringLiteral("too long")));
     }
 };
 

@@ -58,6 +58,29 @@ private Q_SLOTS:
         QVERIFY2(!hasErrors(validateManifestText(saved)), qPrintable(describe(validateManifestText(saved))));
     }
 
+    // Manifests that load without errors but leave nothing in the model must still be written as
+    // text that loads again: an empty file is refused as an empty manifest.
+    void emptyModelRoundTrip_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("empty map") << QStringLiteral("{}\n");
+        QTest::newRow("null data") << QStringLiteral("data:\n");
+        QTest::newRow("data with only a comment") << QStringLiteral("data:\n  # filled in later\n");
+    }
+
+    void emptyModelRoundTrip()
+    {
+        QFETCH(QString, text);
+        const LoadedManifest first = loadManifest(text.toStdString());
+        QVERIFY2(!hasErrors(first.diagnostics), qPrintable(describe(first.diagnostics)));
+        const std::string saved = saveManifest(first.manifest);
+        const LoadedManifest second = loadManifest(saved);
+        QVERIFY2(
+            !hasErrors(second.diagnostics), qPrintable(describe(second.diagnostics) + QStringLiteral("\n") + q(saved)));
+        QVERIFY(first.manifest == second.manifest);
+        QCOMPARE(q(saveManifest(second.manifest)), q(saved));
+    }
+
     void canonicalLayout()
     {
         const LoadedManifest loaded = loadManifest("ccm:\n"
