@@ -871,11 +871,12 @@ private:
     ValueResult map(const Node &node) const
     {
         Json entries = Json::object();
+        MemberSetter members(entries);
         for (std::size_t i = 0; i < node.children.size(); ++i) {
             auto entry = evalOwned(*node.children[i]);
             if (!entry)
                 return entry.error();
-            entries[node.keys[i]] = std::move(entry).value();
+            members[node.keys[i]] = std::move(entry).value();
         }
         return Value(std::move(entries));
     }
@@ -1224,7 +1225,7 @@ private:
             return errorAt(
                 "fromJSON() refuses JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", node.column);
         try {
-            Json parsed = Json::parse(text, nullptr, false);
+            Json parsed = parseJson(text, false);
             if (!parsed.is_discarded())
                 return parsed;
         } catch (const Json::exception &) {
