@@ -264,7 +264,7 @@ int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::
             err << "ccm-backend client: PARAMS are nested too deeply (at byte " << *deep + 1 << ")\n";
             return UsageError;
         }
-        params = Json::parse(text, nullptr, false);
+        params = parseJson(text, false);
         if (params.is_discarded()) {
             err << "ccm-backend client: PARAMS are not valid JSON\n";
             return UsageError;

@@ -104,7 +104,7 @@ Json processEnviron(const std::filesystem::path &dotenvFile)
     }
     Json environment = Json::object();
     for (auto &[key, value] : values)
-        environment[key] = std::move(value);
+        appendMember(environment, key, std::move(value));
     return environment;
 }
 

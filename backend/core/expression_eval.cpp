@@ -15,6 +15,8 @@ namespace {
 
 constexpr std::size_t kMaxPatternLength = 1024;
 constexpr std::size_t kMaxPatternCost = 20000;
+constexpr std::size_t kMaxRepeat = 1000;
+constexpr std::size_t kMaxGroupDepth = 100;
 // Matching costs about one step per automaton state and subject byte; this keeps the worst match
 // around a tenth of a second in a release build, while a pattern of a hundred characters still
 // matches against the longest subject allowed.
@@ -57,6 +59,9 @@ std::optional<std::string> estimatePatternCost(const std::string &pattern, std::
             if (pattern.compare(i, 3, "(?=") == 0 || pattern.compare(i, 3, "(?!") == 0)
                 return std::string("lookahead is not supported");
             i += pattern.compare(i, 3, "(?:") == 0 ? 3 : 1;
+            // libstdc++ compiles and matches nested groups recursively.
+            if (groups.size() > kMaxGroupDepth)
+                return "groups are nested deeper than " + std::to_string(kMaxGroupDepth) + " levels";
             groups.emplace_back();
         } else if (c == ')') {
             ++i;
@@ -69,24 +74,32 @@ std::optional<std::string> estimatePatternCost(const std::string &pattern, std::
             ++i;
             groups.back().total += 2;
         } else if (c == '{') {
-            std::size_t end = pattern.find('}', i);
-            double count = 0;
-            bool valid = end != std::string::npos;
-            for (std::size_t j = i + 1; valid && j < end; ++j) {
-                if (pattern[j] >= '0' && pattern[j] <= '9')
-                    count = saturate(std::max(count, 0.0) * 10 + (pattern[j] - '0'));
-                else
-                    valid = pattern[j] == ',';
+            // libstdc++ reads counts into an int without an overflow check, and copies the
+            // repeated operand once per count; outside brackets '{' always starts a count.
+            std::size_t j = i + 1;
+            const auto number = [&]() -> std::optional<std::size_t> {
+                std::optional<std::size_t> value;
+                for (; j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9'; ++j)
+                    value
+                        = std::min(value.value_or(0) * 10 + static_cast<std::size_t>(pattern[j] - '0'), kMaxRepeat + 1);
+                return value;
+            };
+            const std::optional<std::size_t> low = number();
+            std::optional<std::size_t> high = low;
+            if (j < pattern.size() && pattern[j] == ',') {
+                ++j;
+                high = number();
             }
-            if (valid) {
-                // "{n,}" repeats n times and loops once more.
-                Group &group = groups.back();
-                group.total = saturate(group.total + group.last * count + 2);
-                i = end + 1;
-            } else {
-                ++i;
-                atom(1);
-            }
+            if (!low || j >= pattern.size() || pattern[j] != '}')
+                return std::string("'{' must be followed by a repetition count such as {2} or {1,3}");
+            if (*low > kMaxRepeat || (high && *high > kMaxRepeat))
+                return "a repetition count is above " + std::to_string(kMaxRepeat) + ", the largest allowed";
+            if (high && *high < *low)
+                return "the repetition " + pattern.substr(i, j + 1 - i) + " has a smaller maximum than minimum";
+            // "{n,}" repeats n times and loops once more.
+            Group &group = groups.back();
+            group.total = saturate(group.total + group.last * static_cast<double>(high.value_or(*low)) + 2);
+            i = j + 1;
         } else {
             ++i;
             atom(1);
@@ -871,11 +884,12 @@ private:
     ValueResult map(const Node &node) const
     {
         Json entries = Json::object();
+        MemberSetter members(entries);
         for (std::size_t i = 0; i < node.children.size(); ++i) {
             auto entry = evalOwned(*node.children[i]);
             if (!entry)
                 return entry.error();
-            entries[node.keys[i]] = std::move(entry).value();
+            members[node.keys[i]] = std::move(entry).value();
         }
         return Value(std::move(entries));
     }
@@ -1224,7 +1238,7 @@ private:
             return errorAt(
                 "fromJSON() refuses JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", node.column);
         try {
-            Json parsed = Json::parse(text, nullptr, false);
+            Json parsed = parseJson(text, false);
             if (!parsed.is_discarded())
                 return parsed;
         } catch (const Json::exception &) {

@@ -51,7 +51,7 @@ Result<Json> parseJson(const fs::path &file, std::string_view text)
             file, LineIndex(text).at(*offset), "nested deeper than " + std::to_string(maxJsonNesting) + " levels");
     }
     try {
-        return Json::parse(text);
+        return ccm::parseJson(text);
     } catch (const Json::parse_error &e) {
         // nlohmann reports the count of bytes read; the last of them is where parsing stopped.
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
@@ -165,13 +165,14 @@ Result<Json> gatherFacts(const FactSources &sources)
         }
 
         Json commandLine = Json::object();
+        MemberSetter commandLineMembers(commandLine);
         for (const std::string &argument : sources.commandLineFacts) {
             const std::size_t equals = argument.find('=');
             if (equals == std::string::npos)
                 return Error {"invalid_fact", "--fact '" + toValidUtf8(argument) + "': expected KEY=VALUE"};
             if (equals == 0)
                 return Error {"invalid_fact", "--fact '" + toValidUtf8(argument) + "': the key before '=' is empty"};
-            commandLine[toValidUtf8(argument.substr(0, equals))] = toValidUtf8(argument.substr(equals + 1));
+            commandLineMembers[toValidUtf8(argument.substr(0, equals))] = toValidUtf8(argument.substr(equals + 1));
         }
         deepMerge(facts, commandLine);
 

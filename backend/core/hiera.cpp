@@ -62,8 +62,9 @@ public:
                 return;
             m_out.appliedOverrides.push_back(*entry);
             if (!deep) {
-                for (const auto &[key, value] : values.items())
-                    data[key] = value;
+                MemberSetter members(data);
+                for (auto &[key, value] : values.get_ref<Json::object_t &>())
+                    members[key] = std::move(value);
                 break;
             }
             deepMerge(data, values);
@@ -122,12 +123,13 @@ private:
     {
         if (!external.is_object())
             return;
-        for (const auto &[key, value] : external.items()) {
-            auto existing = base.find(key);
-            if (existing != base.end() && existing->is_object() && value.is_object())
+        MemberSetter members(base);
+        for (const auto &[key, value] : external.get_ref<const Json::object_t &>()) {
+            Json *existing = members.find(key);
+            if (existing && existing->is_object() && value.is_object())
                 overlay(*existing, value);
             else
-                base[key] = value;
+                members[key] = value;
         }
     }
 

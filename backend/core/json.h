@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace ccm {
 
@@ -18,6 +19,36 @@ std::string describeJsonType(const Json &value);
 /// Appends a member to `object`, a map that does not hold `key` yet. ordered_json's own insertion
 /// searches the map first, which makes building a map member by member quadratic.
 void appendMember(Json &object, std::string key, Json value);
+
+/// Sets members of one map by key as ordered_json's operator[] does (a new key goes last, a known
+/// key keeps its place), but finds keys through a hash index instead of ordered_json's linear
+/// search. For building or merging maps whose keys may repeat; keys known to be new go through
+/// appendMember(). The map must not be changed by other means while the setter is in use.
+class MemberSetter {
+public:
+    /// `object` becomes an empty map when it is null.
+    explicit MemberSetter(Json &object);
+
+    /// The member `key`, a new null member when the map does not hold it yet.
+    Json &operator[](std::string_view key);
+    /// The member `key`, or nullptr.
+    Json *find(std::string_view key);
+
+private:
+    struct KeyHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view key) const { return std::hash<std::string_view> {}(key); }
+    };
+
+    Json::object_t::Container &m_members;
+    /// Position of each key in m_members; empty while the map is small enough to search directly.
+    std::unordered_map<std::string, std::size_t, KeyHash, std::equal_to<>> m_index;
+};
+
+/// Json::parse(text, nullptr, allowExceptions) for text that may hold large maps: the library's
+/// parser inserts each member with a linear search. Duplicate keys keep their first place and their
+/// last value, as with the library's parser.
+Json parseJson(std::string_view text, bool allowExceptions = true);
 
 /// Merges `overlay` into `base` as Hiera's deep merge and fact merging do: maps recursively, lists
 /// concatenated (base first), anything else replaced by the overlay.

@@ -264,9 +264,10 @@ void writeBlock(Writer &writer, const ResourceBlock &block)
     if (block.form == BodyForm::Single && !block.entries.empty()) {
         const ResourceEntry &entry = block.entries.front();
         Json body = Json::object();
-        body["name"] = entry.name;
+        MemberSetter members(body);
+        members["name"] = entry.name;
         for (const auto &[k, v] : entry.properties.items())
-            body[k] = v;
+            members[k] = v;
         writer.raw("\n");
         writer.members(body, 8, false, order);
         return;

@@ -180,7 +180,7 @@ Result<Json, TemplateFailure> resolveTemplates(const Json &value, const Expressi
             auto resolved = resolveTemplates(item, scope, mode, appendPointer(pointer, key));
             if (!resolved)
                 return resolved.error();
-            out[key] = std::move(resolved).value();
+            appendMember(out, key, std::move(resolved).value());
         }
         return out;
     }

@@ -184,7 +184,7 @@ std::variant<Request, RpcError, Deferred> parseRequest(
             "JSON nested deeper than " + std::to_string(kMaxNesting) + " levels at byte " + std::to_string(*deep)};
     Json message;
     try {
-        message = Json::parse(line);
+        message = parseJson(line);
     } catch (const Json::parse_error &e) {
         return RpcError {ErrorCode::ParseError, "invalid JSON at byte " + std::to_string(e.byte)};
     }

@@ -28,6 +28,21 @@ std::string manifestOf(int resources)
     return text;
 }
 
+/// A data map of `keys` members, every other one a template, and one resource that reads it.
+std::string manifestWithDataKeys(int keys)
+{
+    std::string text = "data:\n";
+    for (int i = 0; i < keys; ++i) {
+        const std::string index = std::to_string(i);
+        text += "  k" + index
+            + (i % 2 == 0 ? ": \"{{ lookup('facts.host.info.hostname') }}-" + index + "\"\n" : ": v" + index + "\n");
+    }
+    text += "ccm:\n  resources:\n    - file:\n        - /tmp/bench:\n            ensure: present\n"
+            "            owner: root\n            group: root\n            mode: \"0644\"\n"
+            "            content: \"{{ Data.k0 }}\"\n";
+    return text;
+}
+
 } // namespace
 
 using ccm::bench::medianMilliseconds;
@@ -49,6 +64,24 @@ int main()
         }
         const double resolve = medianMilliseconds([&] { (void)ccm::resolveManifest(loaded, text, options); });
         std::printf("%10d %12.1f %12.1f\n", count, load, resolve);
+    }
+
+    // Resolution of a data map should grow linearly with its keys: the time per key should stay flat.
+    std::printf("\n%10s %12s %14s %14s\n", "data keys", "resolve ms", "us per key", "vs 10k per key");
+    double firstPerKey = 0;
+    for (int keys : {10000, 80000, 300000}) {
+        const std::string text = manifestWithDataKeys(keys);
+        const ccm::LoadedManifest loaded = ccm::loadManifest(text);
+        const ccm::ResolvedManifest check = ccm::resolveManifest(loaded, text, options);
+        if (!check.ok() || check.data.size() != static_cast<std::size_t>(keys)) {
+            std::fprintf(stderr, "data benchmark manifest did not resolve\n");
+            return 1;
+        }
+        const double resolve = medianMilliseconds([&] { (void)ccm::resolveManifest(loaded, text, options); }, 3);
+        const double perKey = resolve * 1000.0 / keys;
+        if (firstPerKey == 0)
+            firstPerKey = perKey;
+        std::printf("%10d %12.1f %14.2f %14.2f\n", keys, resolve, perKey, perKey / firstPerKey);
     }
 
     const ccm::Json data = ccm::Json::parse(R"({"port": 8080, "users": ["alice", "bob"]})");

@@ -341,6 +341,27 @@ void TestExpression::evaluate_data()
     errorRow("lookahead", "'a' matches '(?=a)a'", "invalid pattern '(?=a)a': lookahead is not supported", 13);
     errorRow("pattern repeats too much", "'a' matches '((a{100}){100}){100}'",
         "invalid pattern '((a{100}){100}){100}': it repeats too much", 13);
+    errorRow("huge repetition count", "'x' matches 'a{8888881888888888888}'",
+        "invalid pattern 'a{8888881888888888888}': a repetition count is above 1000, the largest allowed", 13);
+    errorRow("huge repetition bound", "'x' matches 'a{1,8888881888888888888}'",
+        "invalid pattern 'a{1,8888881888888888888}': a repetition count is above 1000, the largest allowed", 13);
+    errorRow("huge repetition of nothing", "'x' matches '{8888881888888888888}'",
+        "invalid pattern '{8888881888888888888}': a repetition count is above 1000, the largest allowed", 13);
+    errorRow("huge repetition at a group start", "'x' matches '(|{8888881888888888888})'",
+        "invalid pattern '(|{8888881888888888888})': a repetition count is above 1000, the largest allowed", 13);
+    errorRow("repetition count just above the limit", "'x' matches 'a{1001}'",
+        "invalid pattern 'a{1001}': a repetition count is above 1000, the largest allowed", 13);
+    errorRow("unclosed brace", "'x' matches 'a{12'",
+        "invalid pattern 'a{12': '{' must be followed by a repetition count such as {2} or {1,3}", 13);
+    errorRow("brace without count", "'x' matches 'a{x}'",
+        "invalid pattern 'a{x}': '{' must be followed by a repetition count such as {2} or {1,3}", 13);
+    errorRow("bounds reversed", "'x' matches 'a{3,1}'",
+        "invalid pattern 'a{3,1}': the repetition {3,1} has a smaller maximum than minimum", 13);
+    const std::string deepPattern = repeat("(", 200) + repeat(")", 200);
+    QTest::newRow("deep nesting")
+        << text(("'x' matches '" + deepPattern + "'").c_str()) << QString()
+        << text(("invalid pattern '" + repeat("(", 60) + "...': groups are nested deeper than 100 levels").c_str())
+        << 13;
     errorRow("index out of range", "Data.packages[5]", "index 5 is out of range for a list of 3 items", 14);
     errorRow("string index out of range", "'ab'[2]", "index 2 is out of range for a string of 2 characters", 5);
     errorRow("list index by string", "Data.packages['x']", "an index must be an integer, got a string", 14);

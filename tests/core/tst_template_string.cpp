@@ -216,6 +216,30 @@ private Q_SLOTS:
         QCOMPARE(failed.error().error.column, 4);
     }
 
+    /// Maps are rebuilt member by member; with the ordered map's search per insert, this size took
+    /// many seconds.
+    void resolveLargeMap()
+    {
+        constexpr int kKeys = 100000;
+        Json value = Json::object();
+        for (int i = kKeys - 1; i >= 0; --i) {
+            const std::string index = std::to_string(i);
+            appendMember(value, "k" + index, i % 2 == 0 ? Json("{{ Data.port + " + index + " }}") : Json(index));
+        }
+        const StandardScope scope(facts(), data(), environment());
+        const auto resolved = resolveTemplates(value, scope, TemplateValue::Typed);
+        QVERIFY(resolved.ok());
+        const Json &out = resolved.value();
+        QCOMPARE(out.size(), std::size_t(kKeys));
+        int expected = kKeys - 1;
+        for (const auto &[key, item] : out.items()) {
+            QCOMPARE(q(key), QStringLiteral("k%1").arg(expected));
+            const Json want = expected % 2 == 0 ? Json(8080 + expected) : Json(std::to_string(expected));
+            QCOMPARE(q(item.dump()), q(want.dump()));
+            --expected;
+        }
+    }
+
     void fileFunctions()
     {
         QTemporaryDir dir;

@@ -242,7 +242,7 @@ Result<Json> RpcClient::readMessageUntil(Deadline deadline)
             "the server sent JSON nested deeper than " + std::to_string(kMaxNesting) + " levels (at byte "
                 + std::to_string(*deep + 1) + ")"};
     }
-    Json message = Json::parse(line, nullptr, false);
+    Json message = parseJson(line, false);
     if (message.is_discarded())
         return Error {"invalid_message", "the server sent a line that is not JSON (or not valid UTF-8)"};
     if (!message.is_object())

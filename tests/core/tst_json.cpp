@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "json.h"
+#include "test_support.h"
+
+#include <QTest>
+
+using namespace ccm;
+using namespace ccm::test;
+
+namespace {
+
+constexpr int kLargeMap = 100000;
+
+/// {"k0": 0, "k1": 1, ...} as JSON text.
+std::string largeObjectText(int keys)
+{
+    std::string text = "{";
+    for (int i = 0; i < keys; ++i)
+        text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+    return text + "}";
+}
+
+} // namespace
+
+class TestJson : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parseMatchesLibrary_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("scalar") << QStringLiteral("42");
+        QTest::newRow("nested") << QStringLiteral(R"({"b": [1, 2.5, {"x": null}], "a": {"c": true, "d": "s"}})");
+        QTest::newRow("duplicate keys keep the first place and the last value")
+            << QStringLiteral(R"({"a": 1, "b": 2, "a": 3})");
+        QTest::newRow("duplicates in a larger map") << QStringLiteral(
+            R"({"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":[3],"k10":10})");
+        QTest::newRow("empty containers") << QStringLiteral(R"({"a": {}, "b": []})");
+    }
+
+    void parseMatchesLibrary()
+    {
+        QFETCH(QString, text);
+        const std::string utf8 = text.toStdString();
+        QCOMPARE(q(parseJson(utf8).dump()), q(Json::parse(utf8).dump()));
+    }
+
+    void parseErrors()
+    {
+        QVERIFY(parseJson("{\"a\": ", false).is_discarded());
+        try {
+            (void)parseJson("{\"a\": 1,, }");
+            QFAIL("no exception");
+        } catch (const Json::parse_error &error) {
+            QCOMPARE(error.byte, std::size_t(9));
+        }
+    }
+
+    /// The library's parser took many seconds for this size.
+    void parseLargeMap()
+    {
+        const Json parsed = parseJson(largeObjectText(kLargeMap));
+        QCOMPARE(parsed.size(), std::size_t(kLargeMap));
+        int expected = 0;
+        for (const auto &[key, value] : parsed.items()) {
+            QCOMPARE(q(key), QStringLiteral("k%1").arg(expected));
+            QCOMPARE(value.get<int>(), expected);
+            ++expected;
+        }
+    }
+
+    /// Both maps share half their keys; a linear search per key took many seconds for this size.
+    void deepMergeLargeMaps()
+    {
+        Json base = Json::object();
+        Json overlay = Json::object();
+        for (int i = 0; i < kLargeMap; ++i)
+            appendMember(base, "k" + std::to_string(i), Json::array({i}));
+        for (int i = kLargeMap / 2; i < kLargeMap + kLargeMap / 2; ++i)
+            appendMember(overlay, "k" + std::to_string(i), Json::array({-i}));
+        deepMerge(base, overlay);
+
+        QCOMPARE(base.size(), std::size_t(kLargeMap + kLargeMap / 2));
+        int expected = 0;
+        for (const auto &[key, value] : base.items()) {
+            QCOMPARE(q(key), QStringLiteral("k%1").arg(expected));
+            Json want = Json::array();
+            if (expected < kLargeMap)
+                want.push_back(expected);
+            if (expected >= kLargeMap / 2)
+                want.push_back(-expected);
+            QCOMPARE(q(value.dump()), q(want.dump()));
+            ++expected;
+        }
+    }
+
+    void memberSetter()
+    {
+        Json object;
+        MemberSetter members(object);
+        for (int round = 0; round < 2; ++round) {
+            for (int i = 0; i < 20; ++i)
+                members["k" + std::to_string(i)] = round * 100 + i;
+        }
+        QVERIFY(!members.find("k20"));
+        QCOMPARE(members.find("k7")->get<int>(), 107);
+        QCOMPARE(object.size(), std::size_t(20));
+        QCOMPARE(q(object.begin().key()), QStringLiteral("k0"));
+        QCOMPARE(object["k19"].get<int>(), 119);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJson)
+#include "tst_json.moc"
