@@ -22,11 +22,16 @@ struct YamlReadResult {
     Diagnostics diagnostics;
 };
 
+/// Nodes a document may hold once its aliases are expanded. A manifest of 50,000 resources has
+/// about 300,000 and one that fills the 16 MiB size limit with resources about 700,000; a million
+/// keeps the reader, the document and its source map well under 256 MiB for any input.
+inline constexpr std::size_t kDefaultMaxYamlNodes = 1'000'000;
+
 /// Limits that keep hostile input from exhausting memory or time.
 struct YamlLimits {
-    /// Nodes after alias expansion. 0 means one node per byte of text (at least 100,000): a
-    /// document without aliases never has more, while alias bombs stop early.
-    std::size_t maxNodes = 0;
+    /// Nodes (map keys included) after alias expansion, counted while parsing: the reader stops
+    /// at the node or alias that goes past it, whatever the size of the text.
+    std::size_t maxNodes = kDefaultMaxYamlNodes;
 };
 
 /// Reads one YAML document. Plain scalars are typed the way CCM's own YAML reader types them

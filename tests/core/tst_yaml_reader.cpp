@@ -24,6 +24,33 @@ class TestYamlReader : public QObject
         return text + "  k7: again\n";
     }
 
+    /// A flow list of `items` ones on one line.
+    static QByteArray flowList(int items) { return "[" + QByteArray("1,").repeated(items - 1) + "1]"; }
+
+    /// A block list of `items` ones, one a line.
+    static QByteArray blockList(int items) { return QByteArray("- 1\n").repeated(items); }
+
+    /// Anchors that each hold the one before twice: 2^levels nulls once expanded.
+    static QByteArray aliasBomb(int levels)
+    {
+        QByteArray text = "a0: &a0 [x, x]\n";
+        for (int i = 1; i <= levels; ++i) {
+            const QByteArray previous = "*a" + QByteArray::number(i - 1);
+            text += "a" + QByteArray::number(i) + ": &a" + QByteArray::number(i) + " [" + previous + ", " + previous
+                + "]\n";
+        }
+        return text;
+    }
+
+    /// Anchors that each hold the one before once, `links` deep, on one line.
+    static QByteArray aliasChain(int links)
+    {
+        QByteArray text = "- &c0 x\n";
+        for (int i = 1; i <= links; ++i)
+            text += "- &c" + QByteArray::number(i) + " [*c" + QByteArray::number(i - 1) + "]\n";
+        return text;
+    }
+
 private Q_SLOTS:
     void scalarTyping_data()
     {
@@ -99,8 +126,12 @@ private Q_SLOTS:
         QTest::newRow("complex key") << QByteArray("? [a, b]\n: 1\n") << QStringLiteral("map keys must be plain strings") << 1;
         QTest::newRow("duplicate key in a large map")
             << largeMapWithDuplicate() << QStringLiteral("duplicate key 'k7' (first defined at line 9)") << 42;
-        QTest::newRow("list holding itself") << QByteArray("a: &a [*a]\n") << QStringLiteral("levels deep") << 1;
-        QTest::newRow("map holding itself") << QByteArray("a: &a {b: *a}\n") << QStringLiteral("levels deep") << 1;
+        QTest::newRow("list holding itself")
+            << QByteArray("a: &a [*a]\n") << QStringLiteral("refers to a node that holds it") << 1;
+        QTest::newRow("map holding itself")
+            << QByteArray("a: &a {b: *a}\n") << QStringLiteral("refers to a node that holds it") << 1;
+        QTest::newRow("alias chain nesting too deep")
+            << aliasChain(1100) << QStringLiteral("levels deep once aliases are expanded") << 1;
         QTest::newRow("stray comma") << QByteArray("[2],\n") << QStringLiteral("invalid YAML: unexpected ','") << 1;
         QTest::newRow("comma after a list")
             << QByteArray("- a\n,\n") << QStringLiteral("invalid YAML: unexpected ','") << 2;
@@ -130,16 +161,70 @@ private Q_SLOTS:
         QCOMPARE(result.document->sourceMap.valueAt("/z/0/b/1"), (SourcePosition {1, 23}));
     }
 
-    void aliasBombIsRefused()
+    void nodeBudget_data()
     {
-        // Each level doubles the previous one: 2^30 nodes once expanded.
-        std::string text = "a0: &a0 [x, x]\n";
-        for (int i = 1; i <= 30; ++i)
-            text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" + std::to_string(i - 1) + ", *a"
-                    + std::to_string(i - 1) + "]\n";
-        const YamlReadResult result = readYaml(text);
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("maxNodes");
+        QTest::addColumn<int>("line"); // where the budget runs out; 0 when the text loads
+        QTest::addColumn<int>("column");
+        // The root list and its items are the nodes.
+        QTest::newRow("flow list at the budget") << flowList(99) << 100 << 0 << 0;
+        QTest::newRow("flow list past the budget") << flowList(100) << 100 << 1 << 200;
+        QTest::newRow("block list at the budget") << blockList(99) << 100 << 0 << 0;
+        QTest::newRow("block list past the budget") << blockList(100) << 100 << 100 << 3;
+        // A map of n members is 2n + 1 nodes: its keys count.
+        QTest::newRow("map at the budget") << QByteArray("{a: 1, b: 2}") << 5 << 0 << 0;
+        QTest::newRow("map past the budget") << QByteArray("{a: 1, b: 2}") << 4 << 1 << 11;
+        // a0 holds 3 nodes, each further level 1 + twice the one before; the root map and keys
+        // bring the document to 94 nodes before the second alias of line 5 adds 31 more.
+        QTest::newRow("alias bomb") << aliasBomb(30) << 100 << 5 << 15;
+        QTest::newRow("alias bomb at the budget") << aliasBomb(3) << 61 << 0 << 0;
+        QTest::newRow("alias bomb one node past the budget") << aliasBomb(3) << 60 << 4 << 15;
+        QTest::newRow("alias bomb at the default budget")
+            << aliasBomb(30) << static_cast<int>(kDefaultMaxYamlNodes) << 18 << 18;
+    }
+
+    /// A text with more nodes than the budget is refused where the budget runs out, before the
+    /// rest is read or any alias expanded; one with as many loads.
+    void nodeBudget()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, maxNodes);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        const YamlReadResult result
+            = readYaml(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                YamlLimits {static_cast<std::size_t>(maxNodes)});
+        if (line == 0) {
+            QVERIFY2(result.document, qPrintable(describe(result.diagnostics)));
+            return;
+        }
         QVERIFY(!result.document);
-        QVERIFY2(q(result.diagnostics.front().message).contains(QStringLiteral("more than")), qPrintable(describe(result.diagnostics)));
+        QCOMPARE(result.diagnostics.size(), std::size_t(1));
+        const Diagnostic &error = result.diagnostics.front();
+        QCOMPARE(error.severity, Severity::Error);
+        QVERIFY2(q(error.message).startsWith(QStringLiteral("the document has more than %1 nodes").arg(maxNodes)),
+            qPrintable(describe(result.diagnostics)));
+        QVERIFY2(q(error.message).contains(QStringLiteral("split it into smaller manifests")),
+            qPrintable(describe(result.diagnostics)));
+        QCOMPARE(error.position, (SourcePosition {line, column}));
+    }
+
+    /// The default budget holds a document as large as it allows, here a list of a million
+    /// nodes that aliases make out of a short text.
+    void defaultBudgetLoadsUpToIt()
+    {
+        // l0 is a list of 1,000 nulls, 1,001 nodes; the root list holds it and repeats it 998
+        // times: 1 + 999 * 1,001 = 1,000,000 nodes.
+        QByteArray text = "- &l0 [" + QByteArray("~,").repeated(999) + "~]\n";
+        for (int i = 1; i < 999; ++i)
+            text += "- *l0\n";
+        const YamlReadResult loaded = readYaml(text.toStdString());
+        QVERIFY2(loaded.document, qPrintable(describe(loaded.diagnostics)));
+        QCOMPARE(loaded.document->root.size(), std::size_t(999));
+        const YamlReadResult refused = readYaml((text + "- extra\n").toStdString());
+        QVERIFY(!refused.document);
+        QCOMPARE(refused.diagnostics.front().position, (SourcePosition {1000, 3}));
     }
 
     void deepNestingIsRefused()
