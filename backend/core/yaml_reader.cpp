@@ -137,6 +137,130 @@ bool quoteIsClosed(std::string_view text, std::size_t offset)
     return false;
 }
 
+/// Where an outermost flow collection goes past its item limit, and where it starts.
+struct FlowOverrun {
+    std::size_t start;
+    std::size_t offset;
+};
+
+/// yaml-cpp keeps every token of a flow collection ([...] or {...}) that starts a block node until
+/// the collection ends, since it might turn out to be a key; at about a hundred bytes a token, a
+/// 16 MiB flow list took gigabytes before its first node reached the recorder. This finds, before
+/// parsing, the item of an outermost flow collection past `maxItems` (commas and nested
+/// collections count). It skips what can hold brackets and commas without opening a collection:
+/// comments, quoted scalars, block scalars and plain scalars that merely contain a bracket.
+std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t maxItems)
+{
+    const std::size_t n = text.size();
+    const auto isBlank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    const auto endsToken = [&](std::size_t at) { return at >= n || isBlank(text[at]) || text[at] == '\n'; };
+    std::size_t i = 0;
+    const auto skipLine = [&] {
+        while (i < n && text[i] != '\n')
+            ++i;
+    };
+    const auto skipQuoted = [&] {
+        const char quote = text[i++];
+        while (i < n) {
+            if (quote == '"' && text[i] == '\\') {
+                i += 2;
+            } else if (text[i] != quote) {
+                ++i;
+            } else if (quote == '\'' && i + 1 < n && text[i + 1] == '\'') {
+                i += 2;
+            } else {
+                ++i;
+                return;
+            }
+        }
+    };
+
+    std::size_t lineIndent = 0;
+    bool lineStart = true;
+    bool nodeStart = true; ///< a node may begin here: at a line's start, after "key: ", "- ", "? " or a property
+    std::size_t depth = 0;
+    std::size_t items = 0;
+    std::size_t start = 0;
+    while (i < n) {
+        const char c = text[i];
+        const bool afterBlank = i == 0 || isBlank(text[i - 1]) || text[i - 1] == '\n';
+        if (c == '\n') {
+            ++i;
+            lineStart = depth == 0;
+            lineIndent = 0;
+            nodeStart = depth == 0;
+            continue;
+        }
+        if (isBlank(c)) {
+            if (lineStart && c == ' ')
+                ++lineIndent;
+            ++i;
+            continue;
+        }
+        lineStart = false;
+        if (c == '#' && afterBlank) {
+            skipLine();
+            continue;
+        }
+        if (depth > 0) {
+            const char before = i == 0 ? '\n' : text[i - 1];
+            if ((c == '"' || c == '\'')
+                && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
+                skipQuoted();
+                continue;
+            }
+            if (c == ']' || c == '}') {
+                --depth;
+            } else if (c == ',' || c == '[' || c == '{') {
+                depth += c == ',' ? 0 : 1;
+                if (++items > maxItems)
+                    return FlowOverrun {start, i};
+            }
+            ++i;
+            continue;
+        }
+        if (!nodeStart) {
+            if ((c == ':' || c == '-' || c == '?') && endsToken(i + 1))
+                nodeStart = true;
+            ++i;
+            continue;
+        }
+        if (c == '[' || c == '{') {
+            depth = 1;
+            items = 0;
+            start = i++;
+            nodeStart = false;
+        } else if (c == '"' || c == '\'') {
+            skipQuoted();
+            nodeStart = false;
+        } else if (c == '|' || c == '>') {
+            // Block scalar: its lines are blank or indented deeper than the line that opens it.
+            skipLine();
+            while (i < n) {
+                std::size_t next = i + 1;
+                std::size_t indent = 0;
+                while (next < n && text[next] == ' ') {
+                    ++next;
+                    ++indent;
+                }
+                if (next < n && text[next] != '\n' && text[next] != '\r' && indent <= lineIndent)
+                    break;
+                i = next;
+                skipLine();
+            }
+        } else if (c == '&' || c == '!') {
+            while (!endsToken(i))
+                ++i;
+        } else if ((c == '-' || c == '?' || c == ':') && endsToken(i + 1)) {
+            ++i;
+        } else {
+            nodeStart = false;
+            ++i;
+        }
+    }
+    return std::nullopt;
+}
+
 /// A node of a YAML document as the parser reported it. An alias is no node of its own: the
 /// collection that holds it lists the anchored node again, as in yaml-cpp's own node graph, so
 /// converting expands aliases the same way. Scalar values and child lists live in shared buffers
@@ -554,6 +678,18 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
         result.diagnostics.push_back({Severity::Error,
                                       "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad),
                                       "", LineIndex(text).at(bad)});
+        return result;
+    }
+
+    if (const auto overrun = findFlowOverrun(text, limits.maxFlowItems)) {
+        const LineIndex lines(text);
+        const SourcePosition start = lines.at(overrun->start);
+        result.diagnostics.push_back({Severity::Error,
+            "the flow collection ([...] or {...}) that starts at line " + std::to_string(start.line) + ", column "
+                + std::to_string(start.column) + " holds more than " + std::to_string(limits.maxFlowItems)
+                + " items; the YAML parser keeps all of it in memory before reading any, so write long lists and maps "
+                  "in block style, one '- item' or 'key: value' a line",
+            "", lines.at(overrun->offset)});
         return result;
     }
 

@@ -27,11 +27,18 @@ struct YamlReadResult {
 /// keeps the reader, the document and its source map well under 256 MiB for any input.
 inline constexpr std::size_t kDefaultMaxYamlNodes = 1'000'000;
 
+/// Items (commas and nested collections) one outermost flow collection, [...] or {...}, may hold.
+/// The parser keeps such a collection whole in memory, at about a hundred bytes an item, before
+/// it reports any of it; lists that long belong in block style.
+inline constexpr std::size_t kDefaultMaxFlowItems = 100'000;
+
 /// Limits that keep hostile input from exhausting memory or time.
 struct YamlLimits {
     /// Nodes (map keys included) after alias expansion, counted while parsing: the reader stops
     /// at the node or alias that goes past it, whatever the size of the text.
     std::size_t maxNodes = kDefaultMaxYamlNodes;
+    /// Items of one outermost flow collection, checked before parsing.
+    std::size_t maxFlowItems = kDefaultMaxFlowItems;
 };
 
 /// Reads one YAML document. Plain scalars are typed the way CCM's own YAML reader types them

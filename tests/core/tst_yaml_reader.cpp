@@ -210,6 +210,61 @@ private Q_SLOTS:
         QCOMPARE(error.position, (SourcePosition {line, column}));
     }
 
+    void flowCollectionLimit_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("maxItems");
+        QTest::addColumn<int>("line"); // where the limit runs out; 0 when the text loads
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QString>("start"); // where the collection starts, as the message says it
+        QTest::newRow("list at the limit") << QByteArray("[1,1,1]") << 2 << 0 << 0 << QString();
+        QTest::newRow("list past the limit")
+            << QByteArray("[1,1,1,1]") << 2 << 1 << 7 << QStringLiteral("line 1, column 1");
+        QTest::newRow("map past the limit")
+            << QByteArray("data: {a: 1, b: 2, c: 3}") << 1 << 1 << 18 << QStringLiteral("line 1, column 7");
+        QTest::newRow("nested collections count")
+            << QByteArray("[[1], [2]]") << 2 << 1 << 7 << QStringLiteral("line 1, column 1");
+        QTest::newRow("over several lines")
+            << QByteArray("x:\n  - [\n    1,\n    2,\n    3]\n") << 1 << 4 << 6 << QStringLiteral("line 2, column 5");
+        QTest::newRow("each collection on its own")
+            << QByteArray("a: [1, 2]\nb: [3, 4]\nc: {d: [5, 6]}\n") << 2 << 0 << 0 << QString();
+        QTest::newRow("brackets that open no collection") << QByteArray(
+            "a: \"[1,2,3]\"\nb: '[1,2,3]'\nc: x [1,2,3,4\n# [1,2,3,4\nd: |\n  [1,2,3,4\n  ]\n"
+            "e: [1, 'a,b,c', \"d,],e\"]\n") << 2 << 0 << 0 << QString();
+        QTest::newRow("default limit") << flowList(static_cast<int>(kDefaultMaxFlowItems) + 1)
+                                       << static_cast<int>(kDefaultMaxFlowItems) << 0 << 0 << QString();
+        QTest::newRow("past the default limit")
+            << flowList(static_cast<int>(kDefaultMaxFlowItems) + 2) << static_cast<int>(kDefaultMaxFlowItems) << 1
+            << static_cast<int>(2 * kDefaultMaxFlowItems + 3) << QStringLiteral("line 1, column 1");
+    }
+
+    /// yaml-cpp reads a whole flow collection before reporting any of it, so a long one is refused
+    /// before parsing, where it goes past the limit.
+    void flowCollectionLimit()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, maxItems);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(QString, start);
+        YamlLimits limits;
+        limits.maxFlowItems = static_cast<std::size_t>(maxItems);
+        const YamlReadResult result
+            = readYaml(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), limits);
+        if (line == 0) {
+            QVERIFY2(result.document, qPrintable(describe(result.diagnostics)));
+            return;
+        }
+        QVERIFY(!result.document);
+        QCOMPARE(result.diagnostics.size(), std::size_t(1));
+        const Diagnostic &error = result.diagnostics.front();
+        QVERIFY2(q(error.message)
+                     .contains(QStringLiteral("that starts at %1 holds more than %2 items").arg(start).arg(maxItems)),
+            qPrintable(describe(result.diagnostics)));
+        QVERIFY2(q(error.message).contains(QStringLiteral("block style")), qPrintable(describe(result.diagnostics)));
+        QCOMPARE(error.position, (SourcePosition {line, column}));
+    }
+
     /// The default budget holds a document as large as it allows, here a list of a million
     /// nodes that aliases make out of a short text.
     void defaultBudgetLoadsUpToIt()
