@@ -66,6 +66,16 @@ void SourceMap::add(std::string_view pointer, NodeLocation location)
     m_slots[slot] = m_entries.size();
 }
 
+void SourceMap::reserve(std::size_t entries)
+{
+    m_entries.reserve(entries);
+    std::size_t slots = 64;
+    while (slots < 2 * entries)
+        slots *= 2;
+    if (slots > m_slots.size())
+        rehash(slots);
+}
+
 std::size_t SourceMap::slotOf(std::string_view pointer, std::size_t hash) const
 {
     const std::size_t mask = m_slots.size() - 1;
@@ -81,7 +91,12 @@ std::size_t SourceMap::slotOf(std::string_view pointer, std::size_t hash) const
 
 void SourceMap::grow()
 {
-    m_slots.assign(std::max<std::size_t>(64, m_slots.size() * 2), 0);
+    rehash(std::max<std::size_t>(64, m_slots.size() * 2));
+}
+
+void SourceMap::rehash(std::size_t slots)
+{
+    m_slots.assign(slots, 0);
     const std::size_t mask = m_slots.size() - 1;
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
         // Pointers are unique, so each entry takes the first free slot on its way.

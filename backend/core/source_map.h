@@ -34,6 +34,8 @@ class SourceMap
 public:
     /// Records the location of the node at pointer, replacing an earlier one.
     void add(std::string_view pointer, NodeLocation location);
+    /// Makes room for `entries` nodes at once, so a map of known size is not copied as it grows.
+    void reserve(std::size_t entries);
 
     /// Position of the value at pointer, or of the nearest enclosing node that has one.
     [[nodiscard]] SourcePosition valueAt(std::string_view pointer) const;
@@ -61,6 +63,8 @@ private:
     /// The slot that holds pointer, or the empty slot where it belongs.
     [[nodiscard]] std::size_t slotOf(std::string_view pointer, std::size_t hash) const;
     void grow();
+    /// Rebuilds the index with `slots` slots, a power of two.
+    void rehash(std::size_t slots);
 
     // A document has a node per few bytes of text: every pointer in one string and an open
     // addressing table of entry numbers cost a few allocations in all, where a node-based map

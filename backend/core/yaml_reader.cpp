@@ -336,6 +336,7 @@ public:
                 "this alias refers to a node that holds it, which would nest without end; anchor a node "
                 "outside the alias instead"};
         count(target.expandedNodes, mark);
+        m_expandedKeys += target.expandedKeys;
         attach(target.node);
     }
     void OnSequenceStart(
@@ -357,6 +358,9 @@ public:
     [[nodiscard]] bool rootIsNull() const { return m_rootIsNull; }
     [[nodiscard]] const YAML::Mark &rootMark() const { return m_rootMark; }
     [[nodiscard]] std::uint32_t firstRoot() const { return m_firstRoot; }
+    /// Nodes of the first document that are not map keys, aliases expanded: what the source map
+    /// will hold.
+    [[nodiscard]] std::size_t expandedValues() const { return m_expanded - m_expandedKeys; }
     [[nodiscard]] const std::vector<RawNode> &nodes() const { return m_nodes; }
     [[nodiscard]] std::string_view scalarOf(const RawNode &node) const
     {
@@ -372,12 +376,14 @@ private:
     struct Anchor {
         std::uint32_t node = kNoNode;
         std::size_t expandedNodes = 0;
+        std::size_t expandedKeys = 0; ///< of those, map keys
     };
     /// A collection whose end has not come yet.
     struct OpenNode {
         std::uint32_t node;
         std::size_t firstPending; ///< its first child in m_pending
         std::size_t expandedBefore; ///< m_expanded before the collection itself was counted
+        std::size_t keysBefore; ///< m_expandedKeys then
         YAML::anchor_t anchor;
     };
 
@@ -413,17 +419,21 @@ private:
         if (anchor != 0) {
             if (anchor >= m_anchors.size())
                 m_anchors.resize(anchor + 1);
-            m_anchors[anchor] = Anchor {index, 0};
+            m_anchors[anchor] = Anchor {index, 0, 0};
         }
         return index;
     }
 
     void attach(std::uint32_t index)
     {
-        if (m_open.empty())
+        if (m_open.empty()) {
             m_firstRoot = index;
-        else
-            m_pending.push_back(index);
+            return;
+        }
+        const OpenNode &parent = m_open.back();
+        if (m_nodes[parent.node].kind == RawNode::Kind::Map && (m_pending.size() - parent.firstPending) % 2 == 0)
+            ++m_expandedKeys;
+        m_pending.push_back(index);
     }
 
     void leaf(RawNode::Kind kind, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string &tag,
@@ -449,9 +459,10 @@ private:
     {
         if (recording()) {
             const std::size_t before = m_expanded;
+            const std::size_t keysBefore = m_expandedKeys;
             const std::uint32_t index = add(kind, mark, anchor, tag);
             attach(index);
-            m_open.push_back(OpenNode {index, m_pending.size(), before, anchor});
+            m_open.push_back(OpenNode {index, m_pending.size(), before, keysBefore, anchor});
         } else {
             noteTopLevel(mark, false);
         }
@@ -471,12 +482,15 @@ private:
         const auto first = m_pending.begin() + static_cast<std::ptrdiff_t>(open.firstPending);
         m_children.insert(m_children.end(), first, m_pending.end());
         m_pending.erase(first, m_pending.end());
-        if (open.anchor != 0)
+        if (open.anchor != 0) {
             m_anchors[open.anchor].expandedNodes = m_expanded - open.expandedBefore;
+            m_anchors[open.anchor].expandedKeys = m_expandedKeys - open.keysBefore;
+        }
     }
 
     std::size_t m_maxNodes;
     std::size_t m_expanded = 0; ///< nodes of the first document so far, aliases expanded
+    std::size_t m_expandedKeys = 0; ///< of those, map keys
     std::vector<RawNode> m_nodes;
     std::string m_scalars;
     /// Children of closed collections, each collection's in one run.
@@ -740,6 +754,7 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     }
 
     YamlDocument document;
+    document.sourceMap.reserve(recorder.expandedValues());
     Converter converter(text, recorder, document.sourceMap, result.diagnostics);
     if (!converter.convert(root, positionOf(nodes[root].mark), document.root))
         return result;
