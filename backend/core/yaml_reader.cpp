@@ -538,19 +538,35 @@ public:
     {
     }
 
-    /// False when conversion had to stop. The recorder has already bounded the number of nodes.
-    bool convert(std::uint32_t index, SourcePosition keyPos, Json &out, int depth = 0)
+    /// Converts the root node. False when conversion had to stop.
+    bool convertRoot(std::uint32_t index, Json &out)
+    {
+        const SourcePosition position = positionOf(m_nodes[index].mark);
+        return convert(index, m_map.addRoot(NodeLocation {position, position}), out, 0);
+    }
+
+private:
+    /// The location a node has in the source map: its key's position and its own.
+    NodeLocation locationOf(const RawNode &node, SourcePosition keyPos) const
+    {
+        const SourcePosition valuePos = positionOf(node.mark);
+        return NodeLocation {keyPos, valuePos.known() ? valuePos : keyPos};
+    }
+
+    /// Converts the node the source map already holds as `entry`. The recorder has already
+    /// bounded the number of nodes; pointers are only built for diagnostics, since building one
+    /// for every node costs the depth times the length of the keys above it.
+    bool convert(std::uint32_t index, SourceMap::EntryId entry, Json &out, int depth)
     {
         const RawNode &node = m_nodes[index];
         if (depth > kMaxExpandedDepth) {
             m_diagnostics.push_back({Severity::Error,
                 "document nests more than " + std::to_string(kMaxExpandedDepth)
                     + " levels deep once aliases are expanded; refer to an anchor in fewer steps",
-                m_pointer, positionOf(node.mark)});
+                m_map.pointerOf(entry), positionOf(node.mark)});
             return false;
         }
         const SourcePosition valuePos = positionOf(node.mark);
-        m_map.add(m_pointer, NodeLocation {keyPos, valuePos.known() ? valuePos : keyPos});
         switch (node.kind) {
         case RawNode::Kind::Null:
             out = nullptr;
@@ -558,39 +574,36 @@ public:
         case RawNode::Kind::Scalar:
             if (node.nonSpecificTag && !node.mark.is_null()
                 && !quoteIsClosed(m_text, static_cast<std::size_t>(node.mark.pos))) {
-                m_diagnostics.push_back(
-                    {Severity::Error, "invalid YAML: this quoted string is never closed", m_pointer, valuePos});
+                m_diagnostics.push_back({Severity::Error, "invalid YAML: this quoted string is never closed",
+                    m_map.pointerOf(entry), valuePos});
                 return false;
             }
             out = scalar(node);
             return true;
         case RawNode::Kind::Sequence:
-            return convertSequence(node, out, depth);
+            return convertSequence(node, entry, out, depth);
         case RawNode::Kind::Map:
-            return convertMap(node, out, depth);
+            return convertMap(node, entry, out, depth);
         }
         return true;
     }
 
-private:
-    bool convertSequence(const RawNode &node, Json &out, int depth)
+    bool convertSequence(const RawNode &node, SourceMap::EntryId entry, Json &out, int depth)
     {
         out = Json::array();
         auto &items = out.get_ref<Json::array_t &>();
         items.reserve(node.childCount);
-        const std::size_t base = m_pointer.size();
         for (std::size_t i = 0; i < node.childCount; ++i) {
             const std::uint32_t child = m_recorder.child(node, i);
-            m_pointer += '/';
-            m_pointer += std::to_string(i);
-            if (!convert(child, positionOf(m_nodes[child].mark), items.emplace_back(), depth + 1))
+            const RawNode &item = m_nodes[child];
+            const SourceMap::EntryId itemEntry = m_map.addItem(entry, i, locationOf(item, positionOf(item.mark)));
+            if (!convert(child, itemEntry, items.emplace_back(), depth + 1))
                 return false;
-            m_pointer.resize(base);
         }
         return true;
     }
 
-    bool convertMap(const RawNode &node, Json &out, int depth)
+    bool convertMap(const RawNode &node, SourceMap::EntryId entry, Json &out, int depth)
     {
         out = Json::object();
         // Keys are checked for duplicates here, so members are appended without the ordered map's
@@ -617,7 +630,6 @@ private:
             return it == index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
         };
 
-        const std::size_t base = m_pointer.size();
         for (std::size_t i = 0; i + 1 < node.childCount; i += 2) {
             const RawNode &keyNode = m_nodes[m_recorder.child(node, i)];
             const std::uint32_t valueIndex = m_recorder.child(node, i + 1);
@@ -628,26 +640,24 @@ private:
                         + std::string(keyNode.kind == RawNode::Kind::Map  ? "maps"
                                 : keyNode.kind == RawNode::Kind::Sequence ? "lists"
                                                                           : "null"),
-                    m_pointer, keyPos});
+                    m_map.pointerOf(entry), keyPos});
                 continue;
             }
             const std::string_view key = m_recorder.scalarOf(keyNode);
-            appendPointerToken(m_pointer, key);
             if (const auto first = find(key)) {
                 m_diagnostics.push_back({Severity::Error,
                     "duplicate key '" + std::string(key) + "' (first defined at line "
                         + std::to_string(keyPositions[*first].line) + ")",
-                    m_pointer, keyPos});
-                m_pointer.resize(base);
+                    appendPointer(m_map.pointerOf(entry), key), keyPos});
                 continue;
             }
             auto &member = members.emplace_back(std::string(key), nullptr);
             keyPositions.push_back(keyPos);
             if (!index.empty())
                 index.emplace(member.first, members.size() - 1);
-            if (!convert(valueIndex, keyPos, member.second, depth + 1))
+            const SourceMap::EntryId memberEntry = m_map.addMember(entry, key, locationOf(m_nodes[valueIndex], keyPos));
+            if (!convert(valueIndex, memberEntry, member.second, depth + 1))
                 return false;
-            m_pointer.resize(base);
         }
         return true;
     }
@@ -667,7 +677,6 @@ private:
     const std::vector<RawNode> &m_nodes;
     SourceMap &m_map;
     Diagnostics &m_diagnostics;
-    std::string m_pointer;
 };
 
 } // namespace
@@ -756,7 +765,7 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     YamlDocument document;
     document.sourceMap.reserve(recorder.expandedValues());
     Converter converter(text, recorder, document.sourceMap, result.diagnostics);
-    if (!converter.convert(root, positionOf(nodes[root].mark), document.root))
+    if (!converter.convertRoot(root, document.root))
         return result;
     result.document = std::move(document);
     return result;

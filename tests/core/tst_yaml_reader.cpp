@@ -282,6 +282,54 @@ private Q_SLOTS:
         QCOMPARE(refused.diagnostics.front().position, (SourcePosition {1000, 3}));
     }
 
+    /// 50 nested keys of a thousand characters above a list of 99,000 items: every item's pointer
+    /// is 50 KB long, which cost gigabytes when the source map kept each pointer whole.
+    void longKeysAboveALongList()
+    {
+        std::string text;
+        std::string pointer;
+        for (int depth = 0; depth < 50; ++depth) {
+            const std::string key = std::string(1000, 'k') + std::to_string(depth);
+            text += std::string(static_cast<std::size_t>(2 * depth), ' ') + key + ":\n";
+            pointer += "/" + key;
+        }
+        text += std::string(100, ' ') + "- 1\n";
+        for (int i = 1; i < 99000; ++i)
+            text += std::string(100, ' ') + "- " + std::to_string(i) + "\n";
+        const YamlReadResult result = readYaml(text);
+        QVERIFY2(result.document, qPrintable(describe(result.diagnostics)));
+        const SourceMap &map = result.document->sourceMap;
+        QCOMPARE(map.size(), std::size_t(1 + 50 + 99000));
+        QCOMPARE(map.valueAt(pointer + "/0"), (SourcePosition {51, 103}));
+        QCOMPARE(map.valueAt(pointer + "/98999"), (SourcePosition {99050, 103}));
+        QCOMPARE(result.document->root.at(Json::json_pointer(pointer)).size(), std::size_t(99000));
+    }
+
+    /// Diagnostics name the node they are about, built from the source map only when reported.
+    void diagnosticPaths_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("path");
+        QTest::newRow("duplicate key") << QByteArray("data:\n  x/y:\n    - a: 1\n      a: 2\n")
+                                       << QStringLiteral("/data/x~1y/0/a");
+        QTest::newRow("complex key") << QByteArray("data:\n  m~n:\n    ? [a, b]\n    : 1\n")
+                                     << QStringLiteral("/data/m~0n");
+        QTest::newRow("unclosed quote") << QByteArray("data:\n  list:\n    - 1\n    - \"x\n")
+                                        << QStringLiteral("/data/list/1");
+        QTest::newRow("alias chain") << aliasChain(1100)
+                                     << QStringLiteral("/1000") + QStringLiteral("/0").repeated(1000);
+    }
+
+    void diagnosticPaths()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, path);
+        const YamlReadResult result
+            = readYaml(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+        QVERIFY(!result.diagnostics.empty());
+        QCOMPARE(q(result.diagnostics.front().path), path);
+    }
+
     void deepNestingIsRefused()
     {
         const std::string text = std::string(100000, '[') + std::string(100000, ']');
