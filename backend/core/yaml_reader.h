@@ -24,7 +24,7 @@ struct YamlReadResult {
 
 /// Nodes a document may hold, map keys included, once its aliases are expanded. A manifest of
 /// 50,000 resources has about 500,000 and one that fills the 16 MiB size limit with resources
-/// about a million; the reader, the document and its source map then take about 150 MiB.
+/// about 1,070,000; validating one of 100,000 resources, near the budget, peaks at about 230 MB.
 inline constexpr std::size_t kDefaultMaxYamlNodes = 1'000'000;
 
 /// Items (commas and nested collections) one outermost flow collection, [...] or {...}, may hold.
