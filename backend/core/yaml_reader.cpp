@@ -294,8 +294,9 @@ class DocumentRecorder : public YAML::EventHandler {
 public:
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 
-    explicit DocumentRecorder(std::size_t maxNodes)
+    DocumentRecorder(std::size_t maxNodes, std::size_t maxScalarBytes)
         : m_maxNodes(maxNodes)
+        , m_maxScalarBytes(maxScalarBytes)
     {
     }
 
@@ -336,6 +337,7 @@ public:
                 "this alias refers to a node that holds it, which would nest without end; anchor a node "
                 "outside the alias instead"};
         count(target.expandedNodes, mark);
+        countBytes(target.expandedBytes, mark);
         m_expandedKeys += target.expandedKeys;
         attach(target.node);
     }
@@ -377,6 +379,7 @@ private:
         std::uint32_t node = kNoNode;
         std::size_t expandedNodes = 0;
         std::size_t expandedKeys = 0; ///< of those, map keys
+        std::size_t expandedBytes = 0; ///< of scalar text, what it holds repeats included
     };
     /// A collection whose end has not come yet.
     struct OpenNode {
@@ -384,6 +387,7 @@ private:
         std::size_t firstPending; ///< its first child in m_pending
         std::size_t expandedBefore; ///< m_expanded before the collection itself was counted
         std::size_t keysBefore; ///< m_expandedKeys then
+        std::size_t bytesBefore; ///< m_expandedBytes then
         YAML::anchor_t anchor;
     };
 
@@ -405,6 +409,18 @@ private:
                     + " nodes (map keys and what aliases repeat included) by this point; split it into smaller "
                       "manifests (an apply resource runs another manifest) or repeat fewer and smaller anchors"};
         m_expanded += nodes;
+    }
+
+    /// The node budget does not bound what an alias to a long scalar repeats: a 4 MiB scalar
+    /// repeated 2,000 times is 8 GiB of strings in a few thousand nodes.
+    void countBytes(std::size_t bytes, const YAML::Mark &mark)
+    {
+        if (bytes > m_maxScalarBytes - m_expandedBytes)
+            throw LimitReached {mark,
+                "the document's strings (map keys and what aliases repeat included) hold more than "
+                    + std::to_string(m_maxScalarBytes / (1024 * 1024))
+                    + " MiB by this point; repeat fewer and shorter anchored values"};
+        m_expandedBytes += bytes;
     }
 
     std::uint32_t add(RawNode::Kind kind, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string &tag)
@@ -446,12 +462,15 @@ private:
         // Offsets are 32 bits wide; a text of 4 GiB is far past every caller's size limit.
         if (value.size() > std::numeric_limits<std::uint32_t>::max() - m_scalars.size())
             throw LimitReached {mark, "the document's scalars hold more than 4 GiB of text"};
+        countBytes(value.size(), mark);
         const std::uint32_t index = add(kind, mark, anchor, tag);
         m_nodes[index].scalarOffset = static_cast<std::uint32_t>(m_scalars.size());
         m_nodes[index].scalarSize = static_cast<std::uint32_t>(value.size());
         m_scalars += value;
-        if (anchor != 0)
+        if (anchor != 0) {
             m_anchors[anchor].expandedNodes = 1;
+            m_anchors[anchor].expandedBytes = value.size();
+        }
         attach(index);
     }
 
@@ -460,9 +479,10 @@ private:
         if (recording()) {
             const std::size_t before = m_expanded;
             const std::size_t keysBefore = m_expandedKeys;
+            const std::size_t bytesBefore = m_expandedBytes;
             const std::uint32_t index = add(kind, mark, anchor, tag);
             attach(index);
-            m_open.push_back(OpenNode {index, m_pending.size(), before, keysBefore, anchor});
+            m_open.push_back(OpenNode {index, m_pending.size(), before, keysBefore, bytesBefore, anchor});
         } else {
             noteTopLevel(mark, false);
         }
@@ -485,12 +505,15 @@ private:
         if (open.anchor != 0) {
             m_anchors[open.anchor].expandedNodes = m_expanded - open.expandedBefore;
             m_anchors[open.anchor].expandedKeys = m_expandedKeys - open.keysBefore;
+            m_anchors[open.anchor].expandedBytes = m_expandedBytes - open.bytesBefore;
         }
     }
 
     std::size_t m_maxNodes;
+    std::size_t m_maxScalarBytes;
     std::size_t m_expanded = 0; ///< nodes of the first document so far, aliases expanded
     std::size_t m_expandedKeys = 0; ///< of those, map keys
+    std::size_t m_expandedBytes = 0; ///< scalar text of those
     std::vector<RawNode> m_nodes;
     std::string m_scalars;
     /// Children of closed collections, each collection's in one run.
@@ -716,7 +739,7 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
         return result;
     }
 
-    DocumentRecorder recorder(limits.maxNodes);
+    DocumentRecorder recorder(limits.maxNodes, limits.maxScalarBytes);
     YAML::Mark secondRoot = YAML::Mark::null_mark();
     try {
         TextBuffer buffer(text);

@@ -32,11 +32,18 @@ inline constexpr std::size_t kDefaultMaxYamlNodes = 1'000'000;
 /// it reports any of it; lists that long belong in block style.
 inline constexpr std::size_t kDefaultMaxFlowItems = 100'000;
 
+/// Bytes of scalar text (map keys included) a document may hold once its aliases are expanded.
+/// Without aliases a document holds less than its text; the limit stops aliases that repeat long
+/// strings, which the node budget does not bound.
+inline constexpr std::size_t kDefaultMaxYamlScalarBytes = 64 * 1024 * 1024;
+
 /// Limits that keep hostile input from exhausting memory or time.
 struct YamlLimits {
     /// Nodes (map keys included) after alias expansion, counted while parsing: the reader stops
     /// at the node or alias that goes past it, whatever the size of the text.
     std::size_t maxNodes = kDefaultMaxYamlNodes;
+    /// Bytes of scalar text after alias expansion, counted while parsing like maxNodes.
+    std::size_t maxScalarBytes = kDefaultMaxYamlScalarBytes;
     /// Items of one outermost flow collection, checked before parsing.
     std::size_t maxFlowItems = kDefaultMaxFlowItems;
 };

@@ -282,6 +282,61 @@ private Q_SLOTS:
         QCOMPARE(refused.diagnostics.front().position, (SourcePosition {1000, 3}));
     }
 
+    void scalarByteBudget_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("maxBytes");
+        QTest::addColumn<int>("line"); // where the budget runs out; 0 when the text loads
+        QTest::addColumn<int>("column");
+        // "key" and "list" 7 bytes, the anchored value 10, each alias 10 more.
+        const QByteArray repeated = "key: &v xxxxxxxxxx\nlist:\n  - *v\n  - *v\n";
+        QTest::newRow("aliases at the budget") << repeated << 37 << 0 << 0;
+        QTest::newRow("second alias past the budget") << repeated << 36 << 4 << 5;
+        QTest::newRow("long scalar past the budget") << QByteArray("a: xxxxxxxxxx\n") << 10 << 1 << 4;
+        QTest::newRow("anchored map repeats its keys") << QByteArray("m: &m {abcd: e}\nn: *m\n") << 11 << 2 << 4;
+    }
+
+    /// Aliases that repeat long strings are refused where they go past the byte budget, which the
+    /// node budget does not bound: the repeats would be copied into the document.
+    void scalarByteBudget()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, maxBytes);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        YamlLimits limits;
+        limits.maxScalarBytes = static_cast<std::size_t>(maxBytes);
+        const YamlReadResult result
+            = readYaml(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), limits);
+        if (line == 0) {
+            QVERIFY2(result.document, qPrintable(describe(result.diagnostics)));
+            return;
+        }
+        QVERIFY(!result.document);
+        QCOMPARE(result.diagnostics.size(), std::size_t(1));
+        QVERIFY2(q(result.diagnostics.front().message)
+                     .contains(QStringLiteral("strings (map keys and what aliases repeat included)")),
+            qPrintable(describe(result.diagnostics)));
+        QCOMPARE(result.diagnostics.front().position, (SourcePosition {line, column}));
+    }
+
+    /// The default budget stops a 4 MiB string repeated 2,000 times (8 GiB once copied) at the
+    /// alias that goes past 64 MiB.
+    void longStringAliasesAreRefused()
+    {
+        const std::string text = "a: &a " + std::string(4 * 1024 * 1024, 'x') + "\nb:\n" + [] {
+            std::string aliases;
+            for (int i = 0; i < 2000; ++i)
+                aliases += "  - *a\n";
+            return aliases;
+        }();
+        const YamlReadResult result = readYaml(text);
+        QVERIFY(!result.document);
+        QVERIFY2(q(result.diagnostics.front().message).contains(QStringLiteral("more than 64 MiB")),
+            qPrintable(describe(result.diagnostics)));
+        QCOMPARE(result.diagnostics.front().position, (SourcePosition {17, 5}));
+    }
+
     /// 50 nested keys of a thousand characters above a list of 99,000 items: every item's pointer
     /// is 50 KB long, which cost gigabytes when the source map kept each pointer whole.
     void longKeysAboveALongList()
