@@ -412,11 +412,20 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
     std::vector<FlatResource> out;
     if (!manifest.ccm || !manifest.ccm->resources)
         return out;
-    const auto &blocks = *manifest.ccm->resources;
     std::size_t entries = 0;
-    for (const ResourceBlock &block : blocks)
+    for (const ResourceBlock &block : *manifest.ccm->resources)
         entries += block.entries.size();
     out.reserve(entries);
+    forEachFlatResource(manifest, pointers, [&](FlatResource &&resource) { out.push_back(std::move(resource)); });
+    return out;
+}
+
+void forEachFlatResource(
+    const Manifest &manifest, const EntryPointers *pointers, const std::function<void(FlatResource &&)> &visit)
+{
+    if (!manifest.ccm || !manifest.ccm->resources)
+        return;
+    const auto &blocks = *manifest.ccm->resources;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const ResourceBlock &block = blocks[b];
         const ResourceEntry *defaults = nullptr;
@@ -454,10 +463,9 @@ std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers 
             } else if (entry.properties.is_object()) {
                 resource.properties = entry.properties;
             }
-            out.push_back(std::move(resource));
+            visit(std::move(resource));
         }
     }
-    return out;
 }
 
 LoadedManifest loadManifest(std::string_view text)

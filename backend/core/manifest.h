@@ -6,6 +6,7 @@
 #include "source_map.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -109,6 +110,10 @@ std::string entryPointer(const ResourceBlock &resourceBlock, std::size_t block, 
 /// Flattens the blocks to one resource per entry. Entry fields replace default fields whole.
 /// Pointers come from `pointers` when given (a loaded document), else from the model's indices.
 std::vector<FlatResource> flatten(const Manifest &manifest, const EntryPointers *pointers = nullptr);
+/// Hands each resource flatten() returns to `visit`, in the same order, one at a time, so that a
+/// caller that needs little of each does not hold a copy of every resource's properties at once.
+void forEachFlatResource(
+    const Manifest &manifest, const EntryPointers *pointers, const std::function<void(FlatResource &&)> &visit);
 
 /// A manifest read from text, with the positions of its nodes and what was wrong with its shape.
 struct LoadedManifest {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace ccm {
 
@@ -51,81 +52,288 @@ std::string appendPointer(std::string_view base, std::size_t index)
     return out;
 }
 
-void SourceMap::add(std::string_view pointer, NodeLocation location)
+namespace {
+
+/// The list index a reference token stands for: digits without a leading zero, as pointers write
+/// indexes, and below `limit`.
+std::optional<std::uint32_t> indexOf(std::string_view token, std::uint32_t limit)
 {
-    if (2 * (m_entries.size() + 1) > m_slots.size())
-        grow();
-    const std::size_t hash = std::hash<std::string_view> {}(pointer);
-    const std::size_t slot = slotOf(pointer, hash);
-    if (m_slots[slot] != 0) {
-        m_entries[m_slots[slot] - 1].location = location;
-        return;
+    if (token.empty() || token.size() > 10 || (token.size() > 1 && token.front() == '0'))
+        return std::nullopt;
+    std::uint64_t value = 0;
+    for (char c : token) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value = value * 10 + static_cast<std::uint64_t>(c - '0');
     }
-    m_entries.push_back(Entry {m_pointers.size(), pointer.size(), hash, location});
-    m_pointers += pointer;
-    m_slots[slot] = m_entries.size();
+    if (value >= limit)
+        return std::nullopt;
+    return static_cast<std::uint32_t>(value);
 }
 
-std::size_t SourceMap::slotOf(std::string_view pointer, std::size_t hash) const
+std::size_t entryHash(std::uint32_t parent, std::uint32_t token)
 {
-    const std::size_t mask = m_slots.size() - 1;
-    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-        const std::size_t entry = m_slots[slot];
+    // splitmix64's finaliser: parents and tokens are small consecutive numbers.
+    std::uint64_t x = (std::uint64_t(parent) << 32) | token;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<std::size_t>(x ^ (x >> 31));
+}
+
+/// "~0" -> "~", "~1" -> "/"; a tilde before anything else stays as it is.
+std::string_view unescapeToken(std::string_view token, std::string &scratch)
+{
+    if (token.find('~') == std::string_view::npos)
+        return token;
+    scratch.clear();
+    for (std::size_t i = 0; i < token.size(); ++i) {
+        if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+            scratch += token[i + 1] == '1' ? '/' : '~';
+            ++i;
+        } else {
+            scratch += token[i];
+        }
+    }
+    return scratch;
+}
+
+/// Calls visit(token) for each escaped reference token of a pointer that starts with '/'.
+template<typename Visit> bool forEachToken(std::string_view pointer, Visit visit)
+{
+    std::size_t start = 1;
+    while (true) {
+        const std::size_t end = pointer.find('/', start);
+        if (!visit(pointer.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)))
+            return false;
+        if (end == std::string_view::npos)
+            return true;
+        start = end + 1;
+    }
+}
+
+std::size_t slotsFor(std::size_t entries, std::size_t current)
+{
+    std::size_t slots = std::max<std::size_t>(64, current);
+    while (slots < 2 * entries)
+        slots *= 2;
+    return slots;
+}
+
+} // namespace
+
+void SourceMap::add(std::string_view pointer, NodeLocation location)
+{
+    if (!pointer.empty() && pointer.front() != '/')
+        return;
+    if (m_root == kNoEntry) {
+        m_root = static_cast<EntryId>(m_entries.size());
+        m_entries.push_back(Entry {kNoEntry, kNoToken, {}, false});
+    }
+    EntryId at = m_root;
+    std::string scratch;
+    if (!pointer.empty()) {
+        forEachToken(pointer, [&](std::string_view token) {
+            at = child(at, intern(unescapeToken(token, scratch)));
+            return true;
+        });
+    }
+    record(at, location);
+}
+
+SourceMap::EntryId SourceMap::addRoot(NodeLocation location)
+{
+    if (m_root == kNoEntry) {
+        m_root = static_cast<EntryId>(m_entries.size());
+        m_entries.push_back(Entry {kNoEntry, kNoToken, {}, false});
+    }
+    return record(m_root, location);
+}
+
+SourceMap::EntryId SourceMap::addMember(EntryId parent, std::string_view key, NodeLocation location)
+{
+    return record(child(parent, intern(key)), location);
+}
+
+SourceMap::EntryId SourceMap::addItem(EntryId parent, std::size_t index, NodeLocation location)
+{
+    const TokenId token
+        = index < kIndexToken ? kIndexToken | static_cast<TokenId>(index) : intern(std::to_string(index));
+    return record(child(parent, token), location);
+}
+
+void SourceMap::reserve(std::size_t entries)
+{
+    m_entries.reserve(entries);
+    const std::size_t slots = slotsFor(entries, m_entrySlots.size());
+    if (slots > m_entrySlots.size())
+        rehashEntries(slots);
+}
+
+SourceMap::TokenId SourceMap::tokenOf(std::string_view token) const
+{
+    if (const auto index = indexOf(token, kIndexToken))
+        return kIndexToken | *index;
+    if (m_tokenSlots.empty())
+        return kNoToken;
+    const std::uint32_t slot = m_tokenSlots[tokenSlotOf(token)];
+    return slot == 0 ? kNoToken : slot - 1;
+}
+
+SourceMap::TokenId SourceMap::intern(std::string_view token)
+{
+    if (const auto index = indexOf(token, kIndexToken))
+        return kIndexToken | *index;
+    if (2 * (m_tokens.size() + 1) > m_tokenSlots.size())
+        rehashTokens(slotsFor(m_tokens.size() + 1, 2 * m_tokenSlots.size()));
+    const std::size_t slot = tokenSlotOf(token);
+    if (m_tokenSlots[slot] == 0) {
+        m_tokens.push_back(Token {m_tokenText.size(), token.size()});
+        m_tokenText += token;
+        m_tokenSlots[slot] = static_cast<std::uint32_t>(m_tokens.size());
+    }
+    return m_tokenSlots[slot] - 1;
+}
+
+std::size_t SourceMap::tokenSlotOf(std::string_view token) const
+{
+    const std::size_t mask = m_tokenSlots.size() - 1;
+    for (std::size_t slot = std::hash<std::string_view> {}(token)&mask;; slot = (slot + 1) & mask) {
+        const std::uint32_t entry = m_tokenSlots[slot];
+        if (entry == 0 || textOf(entry - 1) == token)
+            return slot;
+    }
+}
+
+SourceMap::EntryId SourceMap::child(EntryId parent, TokenId token)
+{
+    if (2 * (m_entries.size() + 1) > m_entrySlots.size())
+        rehashEntries(slotsFor(m_entries.size() + 1, 2 * m_entrySlots.size()));
+    const std::size_t slot = entrySlotOf(parent, token);
+    if (m_entrySlots[slot] == 0) {
+        m_entries.push_back(Entry {parent, token, {}, false});
+        m_entrySlots[slot] = static_cast<std::uint32_t>(m_entries.size());
+    }
+    return m_entrySlots[slot] - 1;
+}
+
+SourceMap::EntryId SourceMap::record(EntryId entry, NodeLocation location)
+{
+    Entry &recorded = m_entries[entry];
+    if (!recorded.recorded) {
+        recorded.recorded = true;
+        ++m_recorded;
+    }
+    recorded.location = location;
+    return entry;
+}
+
+std::size_t SourceMap::entrySlotOf(EntryId parent, TokenId token) const
+{
+    const std::size_t mask = m_entrySlots.size() - 1;
+    for (std::size_t slot = entryHash(parent, token) & mask;; slot = (slot + 1) & mask) {
+        const std::uint32_t entry = m_entrySlots[slot];
         if (entry == 0)
             return slot;
         const Entry &candidate = m_entries[entry - 1];
-        if (candidate.hash == hash && pointerOf(candidate) == pointer)
+        if (candidate.parent == parent && candidate.token == token)
             return slot;
     }
 }
 
-void SourceMap::grow()
+void SourceMap::rehashEntries(std::size_t slots)
 {
-    m_slots.assign(std::max<std::size_t>(64, m_slots.size() * 2), 0);
-    const std::size_t mask = m_slots.size() - 1;
+    m_entrySlots.assign(slots, 0);
+    const std::size_t mask = slots - 1;
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        // Pointers are unique, so each entry takes the first free slot on its way.
-        std::size_t slot = m_entries[i].hash & mask;
-        while (m_slots[slot] != 0)
+        if (m_entries[i].parent == kNoEntry)
+            continue; // the root, found through m_root
+        // Entries are unique, so each takes the first free slot on its way.
+        std::size_t slot = entryHash(m_entries[i].parent, m_entries[i].token) & mask;
+        while (m_entrySlots[slot] != 0)
             slot = (slot + 1) & mask;
-        m_slots[slot] = i + 1;
+        m_entrySlots[slot] = static_cast<std::uint32_t>(i + 1);
     }
 }
 
-const NodeLocation *SourceMap::find(std::string_view pointer) const
+void SourceMap::rehashTokens(std::size_t slots)
 {
-    if (m_slots.empty())
-        return nullptr;
-    const std::size_t entry = m_slots[slotOf(pointer, std::hash<std::string_view> {}(pointer))];
-    return entry == 0 ? nullptr : &m_entries[entry - 1].location;
+    m_tokenSlots.assign(slots, 0);
+    const std::size_t mask = slots - 1;
+    for (std::size_t i = 0; i < m_tokens.size(); ++i) {
+        std::size_t slot = std::hash<std::string_view> {}(textOf(static_cast<TokenId>(i))) & mask;
+        while (m_tokenSlots[slot] != 0)
+            slot = (slot + 1) & mask;
+        m_tokenSlots[slot] = static_cast<std::uint32_t>(i + 1);
+    }
 }
 
-const NodeLocation *SourceMap::nearest(std::string_view pointer) const
+std::string SourceMap::pointerOf(EntryId entry) const
 {
-    while (true) {
-        if (const NodeLocation *location = find(pointer))
-            return location;
-        if (pointer.empty())
-            return nullptr;
-        const std::size_t slash = pointer.rfind('/');
-        pointer = slash == std::string_view::npos ? std::string_view() : pointer.substr(0, slash);
+    std::vector<TokenId> tokens;
+    for (EntryId at = entry; at < m_entries.size() && m_entries[at].parent != kNoEntry; at = m_entries[at].parent)
+        tokens.push_back(m_entries[at].token);
+    std::string pointer;
+    for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
+        if (*token & kIndexToken) {
+            pointer += '/';
+            pointer += std::to_string(*token & ~kIndexToken);
+        } else {
+            appendPointerToken(pointer, textOf(*token));
+        }
     }
+    return pointer;
+}
+
+SourceMap::Lookup SourceMap::lookup(std::string_view pointer) const
+{
+    Lookup result;
+    if (m_root == kNoEntry)
+        return result;
+    if (m_entries[m_root].recorded)
+        result.nearest = &m_entries[m_root];
+    if (pointer.empty()) {
+        result.exact = result.nearest != nullptr;
+        return result;
+    }
+    if (pointer.front() != '/')
+        return result;
+    EntryId at = m_root;
+    std::string scratch;
+    const bool found = forEachToken(pointer, [&](std::string_view token) {
+        const TokenId id = tokenOf(unescapeToken(token, scratch));
+        if (id == kNoToken || m_entrySlots.empty())
+            return false;
+        const std::uint32_t slot = m_entrySlots[entrySlotOf(at, id)];
+        if (slot == 0)
+            return false;
+        at = slot - 1;
+        if (m_entries[at].recorded)
+            result.nearest = &m_entries[at];
+        return true;
+    });
+    result.exact = found && m_entries[at].recorded;
+    return result;
+}
+
+bool SourceMap::contains(std::string_view pointer) const
+{
+    return lookup(pointer).exact;
 }
 
 SourcePosition SourceMap::valueAt(std::string_view pointer) const
 {
-    const NodeLocation *location = nearest(pointer);
-    if (!location)
+    const Entry *entry = lookup(pointer).nearest;
+    if (!entry)
         return {};
-    return location->value.known() ? location->value : location->key;
+    return entry->location.value.known() ? entry->location.value : entry->location.key;
 }
 
 SourcePosition SourceMap::keyAt(std::string_view pointer) const
 {
-    const NodeLocation *location = nearest(pointer);
-    if (!location)
+    const Entry *entry = lookup(pointer).nearest;
+    if (!entry)
         return {};
-    return location->key.known() ? location->key : location->value;
+    return entry->location.key.known() ? entry->location.key : entry->location.value;
 }
 
 std::vector<std::string> splitPointer(std::string_view pointer)

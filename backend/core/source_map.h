@@ -4,6 +4,8 @@
 #include "diagnostic.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,12 +30,32 @@ struct NodeLocation {
     SourcePosition value;
 };
 
-/// Positions of every node of a document, keyed by JSON Pointer.
+/// Positions of every node of a document, looked up by JSON Pointer.
+///
+/// Nodes are stored as a tree: each entry holds its parent entry and its last reference token, so
+/// a node costs the same few bytes however deep it sits and however long the keys above it are.
+/// Readers add nodes by parent entry (addRoot, addMember, addItem) without building pointers;
+/// pointerOf builds one when a message needs it.
 class SourceMap
 {
 public:
+    /// Names a node recorded in the map.
+    using EntryId = std::uint32_t;
+    static constexpr EntryId kNoEntry = std::numeric_limits<EntryId>::max();
+
     /// Records the location of the node at pointer, replacing an earlier one.
     void add(std::string_view pointer, NodeLocation location);
+    /// Records the location of the document's root, replacing an earlier one.
+    EntryId addRoot(NodeLocation location);
+    /// Records the location of member `key` of the map at `parent`, replacing an earlier one.
+    EntryId addMember(EntryId parent, std::string_view key, NodeLocation location);
+    /// Records the location of item `index` of the list at `parent`, replacing an earlier one.
+    EntryId addItem(EntryId parent, std::size_t index, NodeLocation location);
+    /// Makes room for `entries` nodes at once, so a map of known size is not copied as it grows.
+    void reserve(std::size_t entries);
+
+    /// The JSON Pointer of an entry; "" for the root.
+    [[nodiscard]] std::string pointerOf(EntryId entry) const;
 
     /// Position of the value at pointer, or of the nearest enclosing node that has one.
     [[nodiscard]] SourcePosition valueAt(std::string_view pointer) const;
@@ -41,33 +63,62 @@ public:
     /// nearest enclosing node.
     [[nodiscard]] SourcePosition keyAt(std::string_view pointer) const;
 
-    [[nodiscard]] bool contains(std::string_view pointer) const { return find(pointer) != nullptr; }
-    [[nodiscard]] std::size_t size() const { return m_entries.size(); }
+    [[nodiscard]] bool contains(std::string_view pointer) const;
+    /// Nodes recorded.
+    [[nodiscard]] std::size_t size() const { return m_recorded; }
 
 private:
+    /// A reference token: an index for list items (and keys that read as one), with kIndexToken
+    /// set, or else a number in m_tokens. Keys repeat across a document (every resource has an
+    /// "ensure"), so each distinct one is stored once.
+    using TokenId = std::uint32_t;
+    static constexpr TokenId kIndexToken = TokenId(1) << 31;
+    static constexpr TokenId kNoToken = std::numeric_limits<TokenId>::max();
+
     struct Entry {
-        std::size_t offset; ///< of the pointer in m_pointers
-        std::size_t length;
-        std::size_t hash; ///< of the pointer, kept so that growing and probing do not hash again
+        EntryId parent;
+        TokenId token;
         NodeLocation location;
+        /// False for a node that is only there because a node below it was added by pointer.
+        bool recorded;
+    };
+    struct Token {
+        std::size_t offset; ///< in m_tokenText
+        std::size_t length;
     };
 
-    const NodeLocation *find(std::string_view pointer) const;
-    const NodeLocation *nearest(std::string_view pointer) const;
-    [[nodiscard]] std::string_view pointerOf(const Entry &entry) const
+    /// The token for an unescaped reference token, or kNoToken when the map has none.
+    [[nodiscard]] TokenId tokenOf(std::string_view token) const;
+    /// The token for an unescaped reference token, added if new.
+    TokenId intern(std::string_view token);
+    /// The slot of m_tokenSlots that holds token, or the empty slot where it belongs.
+    [[nodiscard]] std::size_t tokenSlotOf(std::string_view token) const;
+    [[nodiscard]] std::string_view textOf(TokenId token) const
     {
-        return std::string_view(m_pointers).substr(entry.offset, entry.length);
+        return std::string_view(m_tokenText).substr(m_tokens[token].offset, m_tokens[token].length);
     }
-    /// The slot that holds pointer, or the empty slot where it belongs.
-    [[nodiscard]] std::size_t slotOf(std::string_view pointer, std::size_t hash) const;
-    void grow();
+    /// The entry (parent, token), created unrecorded if missing.
+    EntryId child(EntryId parent, TokenId token);
+    EntryId record(EntryId entry, NodeLocation location);
+    /// The slot of m_entrySlots that holds (parent, token), or the empty slot where it belongs.
+    [[nodiscard]] std::size_t entrySlotOf(EntryId parent, TokenId token) const;
+    struct Lookup {
+        const Entry *nearest = nullptr; ///< the deepest recorded entry on the way to the pointer
+        bool exact = false; ///< whether that is the pointer's own
+    };
+    [[nodiscard]] Lookup lookup(std::string_view pointer) const;
+    void rehashEntries(std::size_t slots);
+    void rehashTokens(std::size_t slots);
 
-    // A document has a node per few bytes of text: every pointer in one string and an open
-    // addressing table of entry numbers cost a few allocations in all, where a node-based map
-    // cost two per node to build and as many to free.
-    std::string m_pointers;
+    // Open addressing tables of entry and token numbers + 1 (0 for an empty slot) cost a few
+    // allocations in all, where node-based maps cost one or two per node to build and to free.
     std::vector<Entry> m_entries;
-    std::vector<std::size_t> m_slots; ///< entry number + 1, 0 for an empty slot
+    std::vector<std::uint32_t> m_entrySlots;
+    EntryId m_root = kNoEntry;
+    std::size_t m_recorded = 0;
+    std::string m_tokenText;
+    std::vector<Token> m_tokens;
+    std::vector<std::uint32_t> m_tokenSlots;
 };
 
 /// The start of every line of a text, to turn byte offsets into positions. The text itself is not

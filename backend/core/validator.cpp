@@ -763,9 +763,20 @@ Diagnostics validateManifest(const LoadedManifest &loaded)
         return out;
     reportSchemaProblems(loaded.manifest, out);
     checkSchemas(loaded, out);
-    const std::vector<FlatResource> resources = flatten(loaded.manifest, &loaded.entryPointers);
-    for (const FlatResource &resource : resources)
+    // Each resource is checked as it is flattened; the checks across resources need only names,
+    // pointers and the properties that name resources, so the others are not kept: holding every
+    // flattened resource whole took the largest share of the memory a large manifest needs.
+    std::vector<FlatResource> resources;
+    forEachFlatResource(loaded.manifest, &loaded.entryPointers, [&](FlatResource &&resource) {
         ResourceChecker(loaded, resource, out).check();
+        Json kept = Json::object();
+        for (const char *property : {"alias", "require", "subscribe"}) {
+            if (const auto found = resource.properties.find(property); found != resource.properties.end())
+                appendMember(kept, property, std::move(*found));
+        }
+        resource.properties = std::move(kept);
+        resources.push_back(std::move(resource));
+    });
     checkDuplicates(loaded, resources, out);
     checkReferenceTargets(loaded, resources, out);
     sortByPosition(out);

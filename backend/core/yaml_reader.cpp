@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <istream>
 #include <limits>
 #include <optional>
-#include <sstream>
+#include <streambuf>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -135,9 +137,135 @@ bool quoteIsClosed(std::string_view text, std::size_t offset)
     return false;
 }
 
+/// Where an outermost flow collection goes past its item limit, and where it starts.
+struct FlowOverrun {
+    std::size_t start;
+    std::size_t offset;
+};
+
+/// yaml-cpp keeps every token of a flow collection ([...] or {...}) that starts a block node until
+/// the collection ends, since it might turn out to be a key; at about a hundred bytes a token, a
+/// 16 MiB flow list took gigabytes before its first node reached the recorder. This finds, before
+/// parsing, the item of an outermost flow collection past `maxItems` (commas and nested
+/// collections count). It skips what can hold brackets and commas without opening a collection:
+/// comments, quoted scalars, block scalars and plain scalars that merely contain a bracket.
+std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t maxItems)
+{
+    const std::size_t n = text.size();
+    const auto isBlank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    const auto endsToken = [&](std::size_t at) { return at >= n || isBlank(text[at]) || text[at] == '\n'; };
+    std::size_t i = 0;
+    const auto skipLine = [&] {
+        while (i < n && text[i] != '\n')
+            ++i;
+    };
+    const auto skipQuoted = [&] {
+        const char quote = text[i++];
+        while (i < n) {
+            if (quote == '"' && text[i] == '\\') {
+                i += 2;
+            } else if (text[i] != quote) {
+                ++i;
+            } else if (quote == '\'' && i + 1 < n && text[i + 1] == '\'') {
+                i += 2;
+            } else {
+                ++i;
+                return;
+            }
+        }
+    };
+
+    std::size_t lineIndent = 0;
+    bool lineStart = true;
+    bool nodeStart = true; ///< a node may begin here: at a line's start, after "key: ", "- ", "? " or a property
+    std::size_t depth = 0;
+    std::size_t items = 0;
+    std::size_t start = 0;
+    while (i < n) {
+        const char c = text[i];
+        const bool afterBlank = i == 0 || isBlank(text[i - 1]) || text[i - 1] == '\n';
+        if (c == '\n') {
+            ++i;
+            lineStart = depth == 0;
+            lineIndent = 0;
+            nodeStart = depth == 0;
+            continue;
+        }
+        if (isBlank(c)) {
+            if (lineStart && c == ' ')
+                ++lineIndent;
+            ++i;
+            continue;
+        }
+        lineStart = false;
+        if (c == '#' && afterBlank) {
+            skipLine();
+            continue;
+        }
+        if (depth > 0) {
+            const char before = i == 0 ? '\n' : text[i - 1];
+            if ((c == '"' || c == '\'')
+                && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
+                skipQuoted();
+                continue;
+            }
+            if (c == ']' || c == '}') {
+                --depth;
+            } else if (c == ',' || c == '[' || c == '{') {
+                depth += c == ',' ? 0 : 1;
+                if (++items > maxItems)
+                    return FlowOverrun {start, i};
+            }
+            ++i;
+            continue;
+        }
+        if (!nodeStart) {
+            if ((c == ':' || c == '-' || c == '?') && endsToken(i + 1))
+                nodeStart = true;
+            ++i;
+            continue;
+        }
+        if (c == '[' || c == '{') {
+            depth = 1;
+            items = 0;
+            start = i++;
+            nodeStart = false;
+        } else if (c == '"' || c == '\'') {
+            skipQuoted();
+            nodeStart = false;
+        } else if (c == '|' || c == '>') {
+            // Block scalar: its lines are blank or indented deeper than the line that opens it.
+            skipLine();
+            while (i < n) {
+                std::size_t next = i + 1;
+                std::size_t indent = 0;
+                while (next < n && text[next] == ' ') {
+                    ++next;
+                    ++indent;
+                }
+                if (next < n && text[next] != '\n' && text[next] != '\r' && indent <= lineIndent)
+                    break;
+                i = next;
+                skipLine();
+            }
+        } else if (c == '&' || c == '!') {
+            while (!endsToken(i))
+                ++i;
+        } else if ((c == '-' || c == '?' || c == ':') && endsToken(i + 1)) {
+            ++i;
+        } else {
+            nodeStart = false;
+            ++i;
+        }
+    }
+    return std::nullopt;
+}
+
 /// A node of a YAML document as the parser reported it. An alias is no node of its own: the
 /// collection that holds it lists the anchored node again, as in yaml-cpp's own node graph, so
-/// converting expands aliases the same way.
+/// converting expands aliases the same way. Scalar values and child lists live in shared buffers
+/// of the DocumentRecorder: a document holds up to YamlLimits::maxNodes of these, and a string and
+/// a vector in each cost more than the node itself.
 struct RawNode {
     enum class Kind : std::uint8_t { Null, Scalar, Sequence, Map };
 
@@ -145,15 +273,32 @@ struct RawNode {
     bool nonSpecificTag = false; ///< the "!" tag the parser gives quoted scalars
     bool stringTag = false; ///< an explicit !!str
     YAML::Mark mark;
-    std::string scalar;
-    std::vector<std::uint32_t> children; ///< items; for maps each key followed by its value
+    std::uint32_t scalarOffset = 0; ///< in DocumentRecorder::scalars()
+    std::uint32_t scalarSize = 0;
+    std::uint32_t firstChild = 0; ///< in DocumentRecorder::children()
+    std::uint32_t childCount = 0; ///< items; for maps each key followed by its value
+};
+
+/// Thrown by DocumentRecorder to stop the parser where a limit is reached; readYaml() turns it
+/// into a diagnostic, so it never leaves this file.
+struct LimitReached {
+    YAML::Mark mark;
+    std::string message;
 };
 
 /// Keeps the first document of a stream as RawNodes and counts the documents. Building yaml-cpp's
 /// node graph only to walk it once cost as much as parsing; these nodes are a fraction of it.
+/// Nodes are counted as they are parsed, an alias as many times as the node it repeats holds,
+/// so neither a long text nor an alias bomb can build more than the limit allows.
 class DocumentRecorder : public YAML::EventHandler {
 public:
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
+
+    DocumentRecorder(std::size_t maxNodes, std::size_t maxScalarBytes)
+        : m_maxNodes(maxNodes)
+        , m_maxScalarBytes(maxScalarBytes)
+    {
+    }
 
     void OnDocumentStart(const YAML::Mark &mark) override
     {
@@ -162,7 +307,7 @@ public:
         m_rootMark = YAML::Mark::null_mark();
         m_rootIsNull = true;
         m_depth = 0;
-        m_anchors.assign(1, kNoNode);
+        m_anchors.assign(1, Anchor {});
     }
     void OnDocumentEnd() override { }
 
@@ -181,12 +326,20 @@ public:
             noteTopLevel(mark, false);
             return;
         }
-        m_hasAliases = true;
         // The parser refuses unknown anchors; a null node keeps a surprise from reading out of bounds.
-        if (anchor < m_anchors.size() && m_anchors[anchor] != kNoNode)
-            attach(m_anchors[anchor]);
-        else
+        if (anchor >= m_anchors.size() || m_anchors[anchor].node == kNoNode) {
             attach(add(RawNode::Kind::Null, mark, 0, {}));
+            return;
+        }
+        const Anchor &target = m_anchors[anchor];
+        if (target.expandedNodes == 0)
+            throw LimitReached {mark,
+                "this alias refers to a node that holds it, which would nest without end; anchor a node "
+                "outside the alias instead"};
+        count(target.expandedNodes, mark);
+        countBytes(target.expandedBytes, mark);
+        m_expandedKeys += target.expandedKeys;
+        attach(target.node);
     }
     void OnSequenceStart(
         const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
@@ -206,11 +359,38 @@ public:
     /// Whether the latest document is empty, and where its root node starts.
     [[nodiscard]] bool rootIsNull() const { return m_rootIsNull; }
     [[nodiscard]] const YAML::Mark &rootMark() const { return m_rootMark; }
-    [[nodiscard]] bool hasAliases() const { return m_hasAliases; }
     [[nodiscard]] std::uint32_t firstRoot() const { return m_firstRoot; }
-    [[nodiscard]] std::vector<RawNode> &nodes() { return m_nodes; }
+    /// Nodes of the first document that are not map keys, aliases expanded: what the source map
+    /// will hold.
+    [[nodiscard]] std::size_t expandedValues() const { return m_expanded - m_expandedKeys; }
+    [[nodiscard]] const std::vector<RawNode> &nodes() const { return m_nodes; }
+    [[nodiscard]] std::string_view scalarOf(const RawNode &node) const
+    {
+        return std::string_view(m_scalars).substr(node.scalarOffset, node.scalarSize);
+    }
+    [[nodiscard]] std::uint32_t child(const RawNode &node, std::size_t i) const
+    {
+        return m_children[node.firstChild + i];
+    }
 
 private:
+    /// An anchored node and how many nodes it holds, itself included; 0 while it is still open.
+    struct Anchor {
+        std::uint32_t node = kNoNode;
+        std::size_t expandedNodes = 0;
+        std::size_t expandedKeys = 0; ///< of those, map keys
+        std::size_t expandedBytes = 0; ///< of scalar text, what it holds repeats included
+    };
+    /// A collection whose end has not come yet.
+    struct OpenNode {
+        std::uint32_t node;
+        std::size_t firstPending; ///< its first child in m_pending
+        std::size_t expandedBefore; ///< m_expanded before the collection itself was counted
+        std::size_t keysBefore; ///< m_expandedKeys then
+        std::size_t bytesBefore; ///< m_expandedBytes then
+        YAML::anchor_t anchor;
+    };
+
     [[nodiscard]] bool recording() const { return m_documents == 1; }
 
     void noteTopLevel(const YAML::Mark &mark, bool isNull)
@@ -221,8 +401,31 @@ private:
         m_rootIsNull = isNull;
     }
 
+    void count(std::size_t nodes, const YAML::Mark &mark)
+    {
+        if (nodes > m_maxNodes - m_expanded)
+            throw LimitReached {mark,
+                "the document has more than " + std::to_string(m_maxNodes)
+                    + " nodes (map keys and what aliases repeat included) by this point; split it into smaller "
+                      "manifests (an apply resource runs another manifest) or repeat fewer and smaller anchors"};
+        m_expanded += nodes;
+    }
+
+    /// The node budget does not bound what an alias to a long scalar repeats: a 4 MiB scalar
+    /// repeated 2,000 times is 8 GiB of strings in a few thousand nodes.
+    void countBytes(std::size_t bytes, const YAML::Mark &mark)
+    {
+        if (bytes > m_maxScalarBytes - m_expandedBytes)
+            throw LimitReached {mark,
+                "the document's strings (map keys and what aliases repeat included) hold more than "
+                    + std::to_string(m_maxScalarBytes / (1024 * 1024))
+                    + " MiB by this point; repeat fewer and shorter anchored values"};
+        m_expandedBytes += bytes;
+    }
+
     std::uint32_t add(RawNode::Kind kind, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string &tag)
     {
+        count(1, mark);
         const auto index = static_cast<std::uint32_t>(m_nodes.size());
         RawNode &node = m_nodes.emplace_back();
         node.kind = kind;
@@ -231,18 +434,22 @@ private:
         node.stringTag = tag == "tag:yaml.org,2002:str";
         if (anchor != 0) {
             if (anchor >= m_anchors.size())
-                m_anchors.resize(anchor + 1, kNoNode);
-            m_anchors[anchor] = index;
+                m_anchors.resize(anchor + 1);
+            m_anchors[anchor] = Anchor {index, 0, 0};
         }
         return index;
     }
 
     void attach(std::uint32_t index)
     {
-        if (m_open.empty())
+        if (m_open.empty()) {
             m_firstRoot = index;
-        else
-            m_nodes[m_open.back()].children.push_back(index);
+            return;
+        }
+        const OpenNode &parent = m_open.back();
+        if (m_nodes[parent.node].kind == RawNode::Kind::Map && (m_pending.size() - parent.firstPending) % 2 == 0)
+            ++m_expandedKeys;
+        m_pending.push_back(index);
     }
 
     void leaf(RawNode::Kind kind, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string &tag,
@@ -252,17 +459,30 @@ private:
             noteTopLevel(mark, kind == RawNode::Kind::Null);
             return;
         }
+        // Offsets are 32 bits wide; a text of 4 GiB is far past every caller's size limit.
+        if (value.size() > std::numeric_limits<std::uint32_t>::max() - m_scalars.size())
+            throw LimitReached {mark, "the document's scalars hold more than 4 GiB of text"};
+        countBytes(value.size(), mark);
         const std::uint32_t index = add(kind, mark, anchor, tag);
-        m_nodes[index].scalar = value;
+        m_nodes[index].scalarOffset = static_cast<std::uint32_t>(m_scalars.size());
+        m_nodes[index].scalarSize = static_cast<std::uint32_t>(value.size());
+        m_scalars += value;
+        if (anchor != 0) {
+            m_anchors[anchor].expandedNodes = 1;
+            m_anchors[anchor].expandedBytes = value.size();
+        }
         attach(index);
     }
 
     void open(RawNode::Kind kind, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string &tag)
     {
         if (recording()) {
+            const std::size_t before = m_expanded;
+            const std::size_t keysBefore = m_expandedKeys;
+            const std::size_t bytesBefore = m_expandedBytes;
             const std::uint32_t index = add(kind, mark, anchor, tag);
             attach(index);
-            m_open.push_back(index);
+            m_open.push_back(OpenNode {index, m_pending.size(), before, keysBefore, bytesBefore, anchor});
         } else {
             noteTopLevel(mark, false);
         }
@@ -272,20 +492,54 @@ private:
     void close()
     {
         --m_depth;
-        if (recording() && !m_open.empty())
-            m_open.pop_back();
+        if (!recording() || m_open.empty())
+            return;
+        const OpenNode open = m_open.back();
+        m_open.pop_back();
+        RawNode &node = m_nodes[open.node];
+        node.firstChild = static_cast<std::uint32_t>(m_children.size());
+        node.childCount = static_cast<std::uint32_t>(m_pending.size() - open.firstPending);
+        const auto first = m_pending.begin() + static_cast<std::ptrdiff_t>(open.firstPending);
+        m_children.insert(m_children.end(), first, m_pending.end());
+        m_pending.erase(first, m_pending.end());
+        if (open.anchor != 0) {
+            m_anchors[open.anchor].expandedNodes = m_expanded - open.expandedBefore;
+            m_anchors[open.anchor].expandedKeys = m_expandedKeys - open.keysBefore;
+            m_anchors[open.anchor].expandedBytes = m_expandedBytes - open.bytesBefore;
+        }
     }
 
+    std::size_t m_maxNodes;
+    std::size_t m_maxScalarBytes;
+    std::size_t m_expanded = 0; ///< nodes of the first document so far, aliases expanded
+    std::size_t m_expandedKeys = 0; ///< of those, map keys
+    std::size_t m_expandedBytes = 0; ///< scalar text of those
     std::vector<RawNode> m_nodes;
-    std::vector<std::uint32_t> m_open;
-    std::vector<std::uint32_t> m_anchors;
+    std::string m_scalars;
+    /// Children of closed collections, each collection's in one run.
+    std::vector<std::uint32_t> m_children;
+    /// Children of the open collections, innermost last, until their collection closes.
+    std::vector<std::uint32_t> m_pending;
+    std::vector<OpenNode> m_open;
+    std::vector<Anchor> m_anchors;
     std::uint32_t m_firstRoot = kNoNode;
     std::size_t m_documents = 0;
     std::size_t m_depth = 0;
     YAML::Mark m_documentStart;
     YAML::Mark m_rootMark = YAML::Mark::null_mark();
     bool m_rootIsNull = true;
-    bool m_hasAliases = false;
+};
+
+/// A read-only stream over text the caller keeps, so the parser reads the text in place instead
+/// of from a copy (a 16 MiB manifest would otherwise be held three times).
+class TextBuffer : public std::streambuf {
+public:
+    explicit TextBuffer(std::string_view text)
+    {
+        // The get area is only read: putting back a different character fails instead of writing.
+        char *begin = const_cast<char *>(text.data());
+        setg(begin, begin, begin + text.size());
+    }
 };
 
 /// Aliases can nest a node in itself or stack deep chains; converting such a document would
@@ -298,41 +552,44 @@ constexpr std::size_t kLinearKeySearch = 16;
 class Converter
 {
 public:
-    Converter(std::string_view text, const YamlLimits &limits, std::vector<RawNode> &nodes, bool nodesAreShared,
-        SourceMap &map, Diagnostics &diagnostics)
+    Converter(std::string_view text, const DocumentRecorder &recorder, SourceMap &map, Diagnostics &diagnostics)
         : m_text(text)
-        , m_limits(limits)
-        , m_nodes(nodes)
-        , m_nodesAreShared(nodesAreShared)
+        , m_recorder(recorder)
+        , m_nodes(recorder.nodes())
         , m_map(map)
         , m_diagnostics(diagnostics)
     {
     }
 
-    /// False when conversion had to stop (limit reached).
-    bool convert(std::uint32_t index, SourcePosition keyPos, Json &out, int depth = 0)
+    /// Converts the root node. False when conversion had to stop.
+    bool convertRoot(std::uint32_t index, Json &out)
     {
-        RawNode &node = m_nodes[index];
-        if (++m_count > m_limits.maxNodes) {
-            if (!m_limitReported) {
-                m_diagnostics.push_back({Severity::Error,
-                    "document has more than " + std::to_string(m_limits.maxNodes)
-                        + " nodes (are aliases expanding without bound?)",
-                    m_pointer, positionOf(node.mark)});
-                m_limitReported = true;
-            }
-            return false;
-        }
+        const SourcePosition position = positionOf(m_nodes[index].mark);
+        return convert(index, m_map.addRoot(NodeLocation {position, position}), out, 0);
+    }
+
+private:
+    /// The location a node has in the source map: its key's position and its own.
+    NodeLocation locationOf(const RawNode &node, SourcePosition keyPos) const
+    {
+        const SourcePosition valuePos = positionOf(node.mark);
+        return NodeLocation {keyPos, valuePos.known() ? valuePos : keyPos};
+    }
+
+    /// Converts the node the source map already holds as `entry`. The recorder has already
+    /// bounded the number of nodes; pointers are only built for diagnostics, since building one
+    /// for every node costs the depth times the length of the keys above it.
+    bool convert(std::uint32_t index, SourceMap::EntryId entry, Json &out, int depth)
+    {
+        const RawNode &node = m_nodes[index];
         if (depth > kMaxExpandedDepth) {
             m_diagnostics.push_back({Severity::Error,
                 "document nests more than " + std::to_string(kMaxExpandedDepth)
-                    + " levels deep once aliases are expanded (does an alias refer to a node "
-                      "that holds it?)",
-                m_pointer, positionOf(node.mark)});
+                    + " levels deep once aliases are expanded; refer to an anchor in fewer steps",
+                m_map.pointerOf(entry), positionOf(node.mark)});
             return false;
         }
         const SourcePosition valuePos = positionOf(node.mark);
-        m_map.add(m_pointer, NodeLocation {keyPos, valuePos.known() ? valuePos : keyPos});
         switch (node.kind) {
         case RawNode::Kind::Null:
             out = nullptr;
@@ -340,45 +597,42 @@ public:
         case RawNode::Kind::Scalar:
             if (node.nonSpecificTag && !node.mark.is_null()
                 && !quoteIsClosed(m_text, static_cast<std::size_t>(node.mark.pos))) {
-                m_diagnostics.push_back(
-                    {Severity::Error, "invalid YAML: this quoted string is never closed", m_pointer, valuePos});
+                m_diagnostics.push_back({Severity::Error, "invalid YAML: this quoted string is never closed",
+                    m_map.pointerOf(entry), valuePos});
                 return false;
             }
             out = scalar(node);
             return true;
         case RawNode::Kind::Sequence:
-            return convertSequence(node, out, depth);
+            return convertSequence(node, entry, out, depth);
         case RawNode::Kind::Map:
-            return convertMap(node, out, depth);
+            return convertMap(node, entry, out, depth);
         }
         return true;
     }
 
-private:
-    bool convertSequence(const RawNode &node, Json &out, int depth)
+    bool convertSequence(const RawNode &node, SourceMap::EntryId entry, Json &out, int depth)
     {
         out = Json::array();
         auto &items = out.get_ref<Json::array_t &>();
-        items.reserve(node.children.size());
-        const std::size_t base = m_pointer.size();
-        for (std::size_t i = 0; i < node.children.size(); ++i) {
-            const std::uint32_t child = node.children[i];
-            m_pointer += '/';
-            m_pointer += std::to_string(i);
-            if (!convert(child, positionOf(m_nodes[child].mark), items.emplace_back(), depth + 1))
+        items.reserve(node.childCount);
+        for (std::size_t i = 0; i < node.childCount; ++i) {
+            const std::uint32_t child = m_recorder.child(node, i);
+            const RawNode &item = m_nodes[child];
+            const SourceMap::EntryId itemEntry = m_map.addItem(entry, i, locationOf(item, positionOf(item.mark)));
+            if (!convert(child, itemEntry, items.emplace_back(), depth + 1))
                 return false;
-            m_pointer.resize(base);
         }
         return true;
     }
 
-    bool convertMap(const RawNode &node, Json &out, int depth)
+    bool convertMap(const RawNode &node, SourceMap::EntryId entry, Json &out, int depth)
     {
         out = Json::object();
         // Keys are checked for duplicates here, so members are appended without the ordered map's
         // own linear search, which made large maps quadratic.
         auto &members = static_cast<Json::object_t::Container &>(out.get_ref<Json::object_t &>());
-        members.reserve(node.children.size() / 2);
+        members.reserve(node.childCount / 2);
         std::vector<SourcePosition> keyPositions;
         keyPositions.reserve(members.capacity());
         // Views into the keys of members, which never reallocate after the reservation above.
@@ -399,10 +653,9 @@ private:
             return it == index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
         };
 
-        const std::size_t base = m_pointer.size();
-        for (std::size_t i = 0; i + 1 < node.children.size(); i += 2) {
-            RawNode &keyNode = m_nodes[node.children[i]];
-            const std::uint32_t valueIndex = node.children[i + 1];
+        for (std::size_t i = 0; i + 1 < node.childCount; i += 2) {
+            const RawNode &keyNode = m_nodes[m_recorder.child(node, i)];
+            const std::uint32_t valueIndex = m_recorder.child(node, i + 1);
             const SourcePosition keyPos = positionOf(keyNode.mark);
             if (keyNode.kind != RawNode::Kind::Scalar) {
                 m_diagnostics.push_back({Severity::Error,
@@ -410,50 +663,43 @@ private:
                         + std::string(keyNode.kind == RawNode::Kind::Map  ? "maps"
                                 : keyNode.kind == RawNode::Kind::Sequence ? "lists"
                                                                           : "null"),
-                    m_pointer, keyPos});
+                    m_map.pointerOf(entry), keyPos});
                 continue;
             }
-            appendPointerToken(m_pointer, keyNode.scalar);
-            if (const auto first = find(keyNode.scalar)) {
+            const std::string_view key = m_recorder.scalarOf(keyNode);
+            if (const auto first = find(key)) {
                 m_diagnostics.push_back({Severity::Error,
-                    "duplicate key '" + keyNode.scalar + "' (first defined at line "
+                    "duplicate key '" + std::string(key) + "' (first defined at line "
                         + std::to_string(keyPositions[*first].line) + ")",
-                    m_pointer, keyPos});
-                m_pointer.resize(base);
+                    appendPointer(m_map.pointerOf(entry), key), keyPos});
                 continue;
             }
-            auto &member = members.emplace_back(take(keyNode.scalar), nullptr);
+            auto &member = members.emplace_back(std::string(key), nullptr);
             keyPositions.push_back(keyPos);
             if (!index.empty())
                 index.emplace(member.first, members.size() - 1);
-            if (!convert(valueIndex, keyPos, member.second, depth + 1))
+            const SourceMap::EntryId memberEntry = m_map.addMember(entry, key, locationOf(m_nodes[valueIndex], keyPos));
+            if (!convert(valueIndex, memberEntry, member.second, depth + 1))
                 return false;
-            m_pointer.resize(base);
         }
         return true;
     }
 
-    /// A scalar's text, moved out when no alias can lead to the node again.
-    std::string take(std::string &text) const { return m_nodesAreShared ? text : std::move(text); }
-
-    Json scalar(RawNode &node) const
+    Json scalar(const RawNode &node) const
     {
+        const std::string_view text = m_recorder.scalarOf(node);
         if (node.nonSpecificTag || node.stringTag)
-            return take(node.scalar);
-        if (auto typed = typedPlainScalar(node.scalar))
+            return std::string(text);
+        if (auto typed = typedPlainScalar(text))
             return std::move(*typed);
-        return take(node.scalar);
+        return std::string(text);
     }
 
     std::string_view m_text;
-    const YamlLimits &m_limits;
-    std::vector<RawNode> &m_nodes;
-    bool m_nodesAreShared;
+    const DocumentRecorder &m_recorder;
+    const std::vector<RawNode> &m_nodes;
     SourceMap &m_map;
     Diagnostics &m_diagnostics;
-    std::string m_pointer;
-    std::size_t m_count = 0;
-    bool m_limitReported = false;
 };
 
 } // namespace
@@ -481,10 +727,23 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
         return result;
     }
 
-    DocumentRecorder recorder;
+    if (const auto overrun = findFlowOverrun(text, limits.maxFlowItems)) {
+        const LineIndex lines(text);
+        const SourcePosition start = lines.at(overrun->start);
+        result.diagnostics.push_back({Severity::Error,
+            "the flow collection ([...] or {...}) that starts at line " + std::to_string(start.line) + ", column "
+                + std::to_string(start.column) + " holds more than " + std::to_string(limits.maxFlowItems)
+                + " items; the YAML parser keeps all of it in memory before reading any, so write long lists and maps "
+                  "in block style, one '- item' or 'key: value' a line",
+            "", lines.at(overrun->offset)});
+        return result;
+    }
+
+    DocumentRecorder recorder(limits.maxNodes, limits.maxScalarBytes);
     YAML::Mark secondRoot = YAML::Mark::null_mark();
     try {
-        std::istringstream stream {std::string(text)};
+        TextBuffer buffer(text);
+        std::istream stream(&buffer);
         YAML::Parser parser(stream);
         std::size_t previousStart = 0;
         while (parser.HandleNextDocument(recorder)) {
@@ -502,6 +761,9 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
             if (recorder.documents() == 2)
                 secondRoot = recorder.rootMark();
         }
+    } catch (const LimitReached &limit) {
+        result.diagnostics.push_back({Severity::Error, limit.message, "", positionOf(limit.mark)});
+        return result;
     } catch (const YAML::Exception &e) {
         std::string message = e.msg;
         if (!message.empty())
@@ -509,7 +771,7 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
         result.diagnostics.push_back({Severity::Error, "invalid YAML: " + message, "", positionOf(e.mark)});
         return result;
     }
-    std::vector<RawNode> &nodes = recorder.nodes();
+    const std::vector<RawNode> &nodes = recorder.nodes();
     const std::uint32_t root = recorder.firstRoot();
     const bool rootIsNull = root == DocumentRecorder::kNoNode || nodes[root].kind == RawNode::Kind::Null;
     if (recorder.documents() == 0 || (recorder.documents() == 1 && rootIsNull)) {
@@ -524,11 +786,9 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     }
 
     YamlDocument document;
-    YamlLimits effective = limits;
-    if (effective.maxNodes == 0)
-        effective.maxNodes = std::max<std::size_t>(100'000, text.size());
-    Converter converter(text, effective, nodes, recorder.hasAliases(), document.sourceMap, result.diagnostics);
-    if (!converter.convert(root, positionOf(nodes[root].mark), document.root))
+    document.sourceMap.reserve(recorder.expandedValues());
+    Converter converter(text, recorder, document.sourceMap, result.diagnostics);
+    if (!converter.convertRoot(root, document.root))
         return result;
     result.document = std::move(document);
     return result;

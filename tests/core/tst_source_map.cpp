@@ -11,6 +11,15 @@ class TestSourceMap : public QObject
 {
     Q_OBJECT
 
+    /// The pointer of `depth` nested keys of a thousand characters each.
+    static QString deepPointer(int depth)
+    {
+        QString pointer;
+        for (int i = 1; i <= depth; ++i)
+            pointer += QStringLiteral("/%1%2").arg(QString(1000, QLatin1Char('k'))).arg(i);
+        return pointer;
+    }
+
 private Q_SLOTS:
     void splitPointer_data()
     {
@@ -140,6 +149,109 @@ private Q_SLOTS:
         QCOMPARE(map.valueAt(pointer.toStdString()).line, valueLine);
         QCOMPARE(map.keyAt(pointer.toStdString()).line, keyLine);
         QCOMPARE(map.contains(pointer.toStdString()), contained);
+    }
+
+    /// Lookups by pointer find nodes added by parent entry, whatever their depth and the length of
+    /// the keys above them, and each node costs the same whatever its pointer.
+    void deepPointers_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<int>("valueLine");
+        QTest::addColumn<bool>("contained");
+        QTest::newRow("root") << QString() << 1 << true;
+        QTest::newRow("first long key") << deepPointer(1) << 2 << true;
+        QTest::newRow("deepest key") << deepPointer(50) << 51 << true;
+        QTest::newRow("first item") << deepPointer(50) + QStringLiteral("/0") << 100 << true;
+        QTest::newRow("last item") << deepPointer(50) + QStringLiteral("/9999") << 10099 << true;
+        QTest::newRow("past the last item") << deepPointer(50) + QStringLiteral("/10000") << 51 << false;
+        QTest::newRow("below an item") << deepPointer(50) + QStringLiteral("/7/x/y") << 107 << false;
+        QTest::newRow("leading zero is a key, not an item") << deepPointer(50) + QStringLiteral("/07") << 51 << false;
+        QTest::newRow("key one short") << deepPointer(49) + QStringLiteral("/k") << 50 << false;
+    }
+
+    void deepPointers()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(int, valueLine);
+        QFETCH(bool, contained);
+        SourceMap map;
+        SourceMap::EntryId at = map.addRoot({{}, {1, 1}});
+        for (int depth = 1; depth <= 50; ++depth)
+            at = map.addMember(at, std::string(1000, 'k') + std::to_string(depth), {{depth + 1, 1}, {depth + 1, 1003}});
+        for (int i = 0; i < 10000; ++i)
+            map.addItem(at, static_cast<std::size_t>(i), {{}, {100 + i, 5}});
+        QCOMPARE(map.size(), std::size_t(10051));
+        QCOMPARE(map.valueAt(pointer.toStdString()).line, valueLine);
+        QCOMPARE(map.contains(pointer.toStdString()), contained);
+    }
+
+    /// Keys with "~" and "/" are found through their escaped tokens, and pointerOf escapes them.
+    void escapedTokens_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("pointer");
+        QTest::newRow("slash") << QStringLiteral("/etc/motd") << QStringLiteral("/files/~1etc~1motd");
+        QTest::newRow("tilde") << QStringLiteral("a~b") << QStringLiteral("/files/a~0b");
+        QTest::newRow("escape lookalike") << QStringLiteral("~1") << QStringLiteral("/files/~01");
+        QTest::newRow("both") << QStringLiteral("~/") << QStringLiteral("/files/~0~1");
+        QTest::newRow("empty") << QString() << QStringLiteral("/files/");
+        QTest::newRow("number") << QStringLiteral("42") << QStringLiteral("/files/42");
+        QTest::newRow("tilde before a letter") << QStringLiteral("~x") << QStringLiteral("/files/~0x");
+    }
+
+    void escapedTokens()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, pointer);
+        SourceMap map;
+        const SourceMap::EntryId root = map.addRoot({{}, {1, 1}});
+        const SourceMap::EntryId files = map.addMember(root, "files", {{2, 1}, {3, 3}});
+        map.addMember(files, "other", {{4, 3}, {4, 10}});
+        const SourceMap::EntryId entry = map.addMember(files, key.toStdString(), {{5, 3}, {5, 9}});
+        QCOMPARE(q(map.pointerOf(entry)), pointer);
+        QVERIFY(map.contains(pointer.toStdString()));
+        QCOMPARE(map.keyAt(pointer.toStdString()), (SourcePosition {5, 3}));
+        QCOMPARE(map.valueAt(pointer.toStdString()), (SourcePosition {5, 9}));
+        // Adding by pointer reaches the same node.
+        map.add(pointer.toStdString(), {{6, 3}, {6, 9}});
+        QCOMPARE(map.valueAt(pointer.toStdString()), (SourcePosition {6, 9}));
+        QCOMPARE(map.size(), std::size_t(4));
+    }
+
+    void pointerOfItemsAndRoot()
+    {
+        SourceMap map;
+        const SourceMap::EntryId root = map.addRoot({{}, {1, 1}});
+        const SourceMap::EntryId list = map.addMember(root, "list", {{2, 1}, {3, 3}});
+        const SourceMap::EntryId item = map.addItem(list, 12, {{}, {4, 5}});
+        const SourceMap::EntryId name = map.addMember(item, "a/b", {{4, 7}, {4, 12}});
+        QCOMPARE(q(map.pointerOf(root)), QString());
+        QCOMPARE(q(map.pointerOf(list)), QStringLiteral("/list"));
+        QCOMPARE(q(map.pointerOf(name)), QStringLiteral("/list/12/a~1b"));
+        QCOMPARE(map.valueAt("/list/12/a~1b"), (SourcePosition {4, 12}));
+        // Re-adding a node replaces its location and keeps its entry.
+        QCOMPARE(map.addItem(list, 12, {{}, {9, 5}}), item);
+        QCOMPARE(map.valueAt("/list/12"), (SourcePosition {9, 5}));
+        QCOMPARE(map.size(), std::size_t(4));
+    }
+
+    /// A node added by pointer below nodes that were never added leaves those unknown: lookups of
+    /// them fall back to the nearest node that was added.
+    void addByPointerBelowUnknownNodes()
+    {
+        SourceMap map;
+        map.add("/a/b/c", {{3, 5}, {3, 8}});
+        QCOMPARE(map.size(), std::size_t(1));
+        QVERIFY(map.contains("/a/b/c"));
+        QVERIFY(!map.contains("/a/b"));
+        QVERIFY(!map.contains(""));
+        QCOMPARE(map.valueAt("/a/b"), SourcePosition {});
+        QCOMPARE(map.valueAt("/a/b/c/d"), (SourcePosition {3, 8}));
+        map.add("", {{}, {1, 1}});
+        QCOMPARE(map.valueAt("/a/b"), (SourcePosition {1, 1}));
+        map.add("/a", {{1, 1}, {2, 3}});
+        QCOMPARE(map.valueAt("/a/b"), (SourcePosition {2, 3}));
+        QCOMPARE(map.size(), std::size_t(3));
     }
 
     void emptyMapKnowsNoPosition()
