@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +27,7 @@ constexpr std::size_t copyChunkSize = 64 * 1024;
 constexpr std::size_t maximumNameLength = 255;
 constexpr std::string_view temporaryPrefix = ".ccm-";
 constexpr std::size_t randomSuffixLength = 6;
+constexpr std::string_view suffixAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 // O_EXCL makes a clash harmless; retrying a few times only matters when someone floods the directory.
 constexpr int createAttempts = 64;
 
@@ -60,6 +63,8 @@ public:
     }
 
     [[nodiscard]] int get() const { return m_fd; }
+    /// Gives up ownership: the descriptor is no longer closed here.
+    int release() { return std::exchange(m_fd, -1); }
 
     /// Closes now and reports the error close() found, which on NFS can be a failed write.
     int close()
@@ -74,18 +79,24 @@ private:
 };
 
 /// The file being written under its temporary name; removed again unless it was renamed into place.
+/// It holds an exclusive flock() on the file from just after its creation until it is destroyed,
+/// through a second descriptor so that closing the written one early still reports close() errors:
+/// the lock is what tells removeStaleTemporaries that the file is still in use.
 class TemporaryFile {
 public:
-    TemporaryFile(int directory, std::string name, int fd)
+    TemporaryFile(int directory, std::string name, int fd, int lock)
         : m_directory(directory)
         , m_name(std::move(name))
         , m_file(fd)
+        , m_lock(lock)
     {
     }
     TemporaryFile(const TemporaryFile &) = delete;
     TemporaryFile &operator=(const TemporaryFile &) = delete;
     ~TemporaryFile()
     {
+        // Unlinked while still locked, so no cleaner can have removed it and put another file
+        // under the name in between.
         if (!m_renamed)
             ::unlinkat(m_directory, m_name.c_str(), 0);
     }
@@ -99,13 +110,13 @@ private:
     int m_directory;
     std::string m_name;
     Descriptor m_file;
+    Descriptor m_lock;
     bool m_renamed = false;
 };
 
 std::string randomSuffix()
 {
-    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    static constexpr std::uint64_t alphabetSize = sizeof alphabet - 1;
+    static constexpr std::uint64_t alphabetSize = suffixAlphabet.size();
     std::uint64_t bits = 0;
     // The name only has to be hard to guess, not secret; when the entropy pool is not ready yet
     // (early boot) the clock and the process id are good enough, O_EXCL keeps it safe either way.
@@ -116,16 +127,132 @@ std::string randomSuffix()
     }
     std::string suffix;
     for (std::size_t i = 0; i < randomSuffixLength; ++i) {
-        suffix.push_back(alphabet[bits % alphabetSize]);
+        suffix.push_back(suffixAlphabet[bits % alphabetSize]);
         bits /= alphabetSize;
     }
     return suffix;
 }
 
-std::string temporaryName(const std::string &targetName)
+/// What every temporary name of targetName starts with; the random suffix follows.
+std::string temporaryPrefixFor(const std::string &targetName)
 {
     const std::size_t room = maximumNameLength - temporaryPrefix.size() - 1 - randomSuffixLength;
-    return std::string(temporaryPrefix) + targetName.substr(0, room) + "." + randomSuffix();
+    return std::string(temporaryPrefix) + targetName.substr(0, room) + ".";
+}
+
+bool isTemporaryNameOf(std::string_view candidate, const std::string &prefix)
+{
+    if (candidate.size() != prefix.size() + randomSuffixLength || !candidate.starts_with(prefix))
+        return false;
+    const std::string_view suffix = candidate.substr(prefix.size());
+    return suffix.find_first_not_of(suffixAlphabet) == std::string_view::npos;
+}
+
+/// Removes the temporary files of targetName in directory that earlier writers left behind when
+/// they died (kill -9, a crash, a power loss), so that they do not pile up beside the target.
+///
+/// A writer holds an exclusive flock() on its temporary file from just after creating it until it
+/// has renamed or removed it, and the kernel drops that lock when the writer dies however it dies.
+/// So a temporary file that can be locked here has no live writer. The argument, step by step:
+/// - Only names made by temporaryName() for this target are looked at, and only regular files
+///   owned by this process's user or by the owner this write gives the target (a writer gives its
+///   temporary file that owner before renaming it). Symbolic links, directories, FIFOs and devices
+///   are never opened: lstat says what the name is, O_NOFOLLOW|O_NONBLOCK keeps open() from following
+///   a link or waiting on a FIFO swapped in since, and fstat of the opened file must show the same
+///   regular file (device and inode) that lstat saw.
+/// - flock() locks belong to the open file description, not to the process, so the lock taken
+///   here conflicts with a writer in another thread of this process as well as in another process.
+///   LOCK_NB: a file that is locked is in use (or another cleaner has it) and is left alone.
+/// - A writer that creates its file and has not locked it yet can lose it here: its own flock()
+///   then fails while this lock is held (it gives the name up and tries another), or succeeds
+///   after the unlink below and fstat() shows no links left (it tries another name as well). It
+///   never writes into a file that is no longer in the directory.
+/// - Between the lock and the unlink a writer may have renamed the file over its target (it held
+///   the lock until then, so this lock came after the rename) and another writer may, however
+///   unlikely, have created a new file under the same random name. The name is therefore looked up
+///   again and only unlinked while it still refers to the locked inode. Nothing else can change it
+///   in between: writers unlink only names they hold locked themselves and create with O_EXCL.
+/// - Unlinking removes one directory entry; a hard link elsewhere to the same file keeps its data.
+/// Any error just leaves that file in place: cleaning up is never a reason for the write to fail.
+void removeStaleTemporaries(int directory, const std::string &targetName, uid_t targetOwner)
+{
+    const int listing = ::openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (listing < 0)
+        return;
+    DIR *stream = ::fdopendir(listing);
+    if (!stream) {
+        ::close(listing);
+        return;
+    }
+    const std::string prefix = temporaryPrefixFor(targetName);
+    const uid_t self = ::geteuid();
+    const auto ownedByUs = [&](const struct stat &status) {
+        return status.st_uid == self || (targetOwner != static_cast<uid_t>(-1) && status.st_uid == targetOwner);
+    };
+    while (const dirent *entry = ::readdir(stream)) {
+        const std::string_view name = entry->d_name;
+        if (!isTemporaryNameOf(name, prefix))
+            continue;
+        struct stat named { };
+        if (::fstatat(directory, entry->d_name, &named, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(named.st_mode)
+            || !ownedByUs(named))
+            continue;
+        const Descriptor candidate(
+            ::openat(directory, entry->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+        struct stat opened { };
+        if (candidate.get() < 0 || ::fstat(candidate.get(), &opened) != 0 || !S_ISREG(opened.st_mode)
+            || opened.st_dev != named.st_dev || opened.st_ino != named.st_ino || !ownedByUs(opened))
+            continue;
+        if (::flock(candidate.get(), LOCK_EX | LOCK_NB) != 0)
+            continue;
+        struct stat again { };
+        if (::fstatat(directory, entry->d_name, &again, AT_SYMLINK_NOFOLLOW) == 0 && again.st_dev == opened.st_dev
+            && again.st_ino == opened.st_ino)
+            ::unlinkat(directory, entry->d_name, 0);
+    }
+    ::closedir(stream);
+}
+
+std::string temporaryName(const std::string &targetName)
+{
+    return temporaryPrefixFor(targetName) + randomSuffix();
+}
+
+/// Creates and locks a new temporary file for targetName in directory; nullptr and the errno in
+/// error when that failed.
+std::unique_ptr<TemporaryFile> createTemporary(int directory, const std::string &targetName, int &error)
+{
+    error = EEXIST;
+    for (int attempt = 0; attempt < createAttempts; ++attempt) {
+        std::string candidate = temporaryName(targetName);
+        Descriptor file(
+            ::openat(directory, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600));
+        if (file.get() < 0) {
+            if ((error = errno) == EEXIST)
+                continue;
+            return nullptr;
+        }
+        Descriptor lock(::fcntl(file.get(), F_DUPFD_CLOEXEC, 0));
+        if (lock.get() < 0) {
+            error = errno;
+            ::unlinkat(directory, candidate.c_str(), 0);
+            return nullptr;
+        }
+        // A cleaner in another process took the fresh file for an abandoned one: it holds the lock
+        // and removes the name, or has removed it already. Leave the name to it and pick another.
+        // Neither case unlinks by name here, because the name may already belong to someone else.
+        if (::flock(lock.get(), LOCK_EX | LOCK_NB) != 0) {
+            if (errno == EWOULDBLOCK)
+                continue;
+            // A file system without flock(): cleaners cannot lock either, so they never remove it.
+        } else {
+            struct stat status { };
+            if (::fstat(file.get(), &status) == 0 && status.st_nlink == 0)
+                continue;
+        }
+        return std::make_unique<TemporaryFile>(directory, std::move(candidate), file.release(), lock.release());
+    }
+    return nullptr;
 }
 
 /// 0 when all of data was written, otherwise the errno of the failed write.
@@ -158,17 +285,9 @@ Result<std::uint64_t> replaceAtomically(const std::filesystem::path &target, con
     if (directory.get() < 0)
         return ioError(context, "cannot open its directory " + quoted(directoryPath), errno);
 
-    std::unique_ptr<TemporaryFile> temporary;
+    removeStaleTemporaries(directory.get(), name, options.uid);
     int createError = 0;
-    for (int attempt = 0; attempt < createAttempts && !temporary; ++attempt) {
-        std::string candidate = temporaryName(name);
-        const int fd
-            = ::openat(directory.get(), candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd >= 0)
-            temporary = std::make_unique<TemporaryFile>(directory.get(), std::move(candidate), fd);
-        else if ((createError = errno) != EEXIST)
-            break;
-    }
+    const std::unique_ptr<TemporaryFile> temporary = createTemporary(directory.get(), name, createError);
     if (!temporary)
         return ioError(context, "cannot create a temporary file in " + quoted(directoryPath), createError);
     const std::string temporaryPath = quoted(directoryPath / temporary->name());
