@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_common.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
-#include "test_common.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,6 +16,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -28,6 +29,11 @@ using namespace ccm;
 using namespace ccm::test;
 
 namespace {
+
+QString s(const char *text)
+{
+    return QString::fromUtf8(text);
+}
 
 std::string local(const QString &path)
 {
@@ -416,6 +422,162 @@ private Q_SLOTS:
         }
         for (const QString &entry : entries(dir.path()))
             QVERIFY2(!entry.startsWith(QStringLiteral(".ccm-")), qPrintable(entry));
+    }
+
+    // What the next write of "target" does with entries named like temporary files: only regular
+    // files of its own pattern that no live writer holds locked are removed.
+    void staleTemporaries_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("removed");
+        QTest::newRow("abandoned") << s(".ccm-target.Ab3xYz") << s("file") << true;
+        QTest::newRow("abandoned, empty") << s(".ccm-target.000000") << s("empty file") << true;
+        QTest::newRow("abandoned, given the target's owner")
+            << s(".ccm-target.Ab3xYz") << s("owned by target owner") << true;
+        QTest::newRow("owned by someone else") << s(".ccm-target.Ab3xYz") << s("owned by another user") << false;
+        QTest::newRow("symbolic link") << s(".ccm-target.Ab3xYz") << s("symlink") << false;
+        QTest::newRow("dangling symbolic link") << s(".ccm-target.Ab3xYz") << s("dangling symlink") << false;
+        QTest::newRow("directory") << s(".ccm-target.Ab3xYz") << s("directory") << false;
+        QTest::newRow("FIFO") << s(".ccm-target.Ab3xYz") << s("fifo") << false;
+        QTest::newRow("another target's") << s(".ccm-other.Ab3xYz") << s("file") << false;
+        QTest::newRow("a longer target's") << s(".ccm-target.conf.Ab3xYz") << s("file") << false;
+        QTest::newRow("suffix too short") << s(".ccm-target.Ab3xY") << s("file") << false;
+        QTest::newRow("suffix too long") << s(".ccm-target.Ab3xYz1") << s("file") << false;
+        QTest::newRow("suffix outside the alphabet") << s(".ccm-target.Ab-xYz") << s("file") << false;
+        QTest::newRow("not hidden") << s("ccm-target.Ab3xYz") << s("file") << false;
+        QTest::newRow("another program's") << s(".target.Ab3xYz") << s("file") << false;
+    }
+
+    void staleTemporaries()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, kind);
+        QFETCH(bool, removed);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(name);
+        const std::string local8 = local(path);
+        const QString outside = dir.filePath(s("outside"));
+        QVERIFY(writeFile(outside, "not to be touched\n"));
+        AtomicWriteOptions options;
+        constexpr uid_t otherUser = 4242;
+        if (kind == s("file") || kind.startsWith(s("owned by"))) {
+            QVERIFY(writeFile(path, "left by a killed writer\n"));
+        } else if (kind == s("empty file")) {
+            QVERIFY(writeFile(path, {}));
+        } else if (kind == s("symlink")) {
+            QCOMPARE(::symlink(local(outside).c_str(), local8.c_str()), 0);
+        } else if (kind == s("dangling symlink")) {
+            QCOMPARE(::symlink(local(dir.filePath(s("nowhere"))).c_str(), local8.c_str()), 0);
+        } else if (kind == s("directory")) {
+            QVERIFY(QDir(dir.path()).mkdir(name));
+        } else if (kind == s("fifo")) {
+            QCOMPARE(::mkfifo(local8.c_str(), 0600), 0);
+        }
+        if (kind.startsWith(s("owned by"))) {
+            if (::geteuid() != 0)
+                QSKIP("giving a file to another user needs root");
+            QCOMPARE(::chown(local8.c_str(), otherUser, uid_t(-1)), 0);
+            if (kind == s("owned by target owner"))
+                options.uid = otherUser;
+        }
+
+        const auto written = writeFileAtomically(local(dir.filePath(s("target"))), "new\n", options);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QCOMPARE(readFile(dir.filePath(s("target"))), QByteArray("new\n"));
+        QCOMPARE(statOf(path).st_mode != 0, !removed);
+        QCOMPARE(readFile(outside), QByteArray("not to be touched\n"));
+        QStringList expected {s("outside"), s("target")};
+        if (!removed)
+            expected << name;
+        expected.sort();
+        QCOMPARE(entries(dir.path()), expected);
+    }
+
+    // A temporary file whose writer still runs is kept, however old it looks; once that writer
+    // is killed the next write removes it.
+    void temporaryOfALiveWriterIsKept()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString temporary = dir.filePath(s(".ccm-target.Ab3xYz"));
+        const std::string target = local(dir.filePath(s("target")));
+        int ready[2];
+        QCOMPARE(::pipe2(ready, O_CLOEXEC), 0);
+        const pid_t writer = ::fork();
+        QVERIFY(writer >= 0);
+        if (writer == 0) {
+            // Created and locked as a writer does, then held until the test kills it.
+            const int fd = ::open(local(temporary).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd < 0 || ::flock(fd, LOCK_EX) != 0 || ::write(fd, "in progress", 11) != 11)
+                ::_exit(1);
+            (void)!::write(ready[1], "r", 1);
+            for (;;)
+                ::pause();
+        }
+        auto stopWriter = qScopeGuard([writer] {
+            ::kill(writer, SIGKILL);
+            ::waitpid(writer, nullptr, 0);
+        });
+        ::close(ready[1]);
+        char signal = 0;
+        QCOMPARE(::read(ready[0], &signal, 1), ssize_t(1));
+        ::close(ready[0]);
+        const struct timeval old[2] = {{1, 0}, {1, 0}};
+        QCOMPARE(::utimes(local(temporary).c_str(), old), 0);
+
+        QVERIFY(writeFileAtomically(target, "first\n").ok());
+        QCOMPARE(readFile(temporary), QByteArray("in progress"));
+
+        QCOMPARE(::kill(writer, SIGKILL), 0);
+        QCOMPARE(::waitpid(writer, nullptr, 0), writer);
+        stopWriter.dismiss();
+        QVERIFY(writeFileAtomically(target, "second\n").ok());
+        QCOMPARE(entries(dir.path()), QStringList {s("target")});
+        QCOMPARE(readFile(dir.filePath(s("target"))), QByteArray("second\n"));
+    }
+
+    // Writers of one target in several processes at once each remove the others' abandoned files
+    // but never one still being written: every write succeeds and nothing is left over.
+    void concurrentWritersNeverRemoveEachOthersFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string target = local(dir.filePath(s("target")));
+        constexpr int writers = 4;
+        constexpr int writesEach = 150;
+        std::vector<pid_t> children;
+        auto stopWriters = qScopeGuard([&children] {
+            for (const pid_t child : children) {
+                ::kill(child, SIGKILL);
+                ::waitpid(child, nullptr, 0);
+            }
+        });
+        for (int w = 0; w < writers; ++w) {
+            const pid_t child = ::fork();
+            QVERIFY(child >= 0);
+            if (child == 0) {
+                const std::string content(1000 + w, char('a' + w));
+                for (int i = 0; i < writesEach; ++i) {
+                    if (!writeFileAtomically(target, content, {0644, uid_t(-1), gid_t(-1), false}).ok())
+                        ::_exit(1);
+                }
+                ::_exit(0);
+            }
+            children.push_back(child);
+        }
+        for (const pid_t child : children) {
+            int status = 0;
+            QCOMPARE(::waitpid(child, &status, 0), child);
+            QVERIFY(WIFEXITED(status));
+            QCOMPARE(WEXITSTATUS(status), 0);
+        }
+        children.clear();
+        QCOMPARE(entries(dir.path()), QStringList {s("target")});
+        const QByteArray content = readFile(dir.filePath(s("target")));
+        QVERIFY(content.size() >= 1000 && content.size() < 1000 + writers);
+        QCOMPARE(content, QByteArray(content.size(), char('a' + content.size() - 1000)));
     }
 
     // A writer killed at any moment leaves the target absent or whole with one of the contents it
