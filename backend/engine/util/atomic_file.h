@@ -31,7 +31,10 @@ struct AtomicWriteOptions {
 /// either the old file or the complete new one, never a mixture. On any error the temporary file is
 /// removed and target is left as it was; the one exception is a failure to flush the directory after
 /// the rename, which is reported although the new file is already in place. A crash or kill -9 part
-/// way can leave at most one `.ccm-*` temporary file beside target, never a partial target.
+/// way can leave at most one `.ccm-*` temporary file beside target, never a partial target; the next
+/// write of target removes such abandoned temporary files of target (regular files of that exact
+/// name pattern, owned by this user or options.uid, that no live writer holds its flock() on) and
+/// leaves everything else alone.
 ///
 /// A target that is a symbolic link is replaced by a regular file; the file the link pointed to is
 /// not touched. Errors name the path involved and the system's reason: "invalid_mode" for bits
