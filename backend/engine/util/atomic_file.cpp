@@ -174,6 +174,10 @@ bool isTemporaryNameOf(std::string_view candidate, const std::string &prefix)
 ///   in between: writers unlink only names they hold locked themselves and create with O_EXCL.
 /// - Unlinking removes one directory entry; a hard link elsewhere to the same file keeps its data.
 /// Any error just leaves that file in place: cleaning up is never a reason for the write to fail.
+/// On NFS, flock() is emulated with POSIX record locks, which a process loses when it closes any
+/// descriptor of the file; a writer there can lose its lock when it closes the written descriptor
+/// before the rename, and a concurrent writer of the same target may then remove its file. The
+/// rename then fails with an error and the target is left as it was; nothing is ever half written.
 void removeStaleTemporaries(int directory, const std::string &targetName, uid_t targetOwner)
 {
     const int listing = ::openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
