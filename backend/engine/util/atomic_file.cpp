@@ -81,7 +81,7 @@ private:
 /// The file being written under its temporary name; removed again unless it was renamed into place.
 /// It holds an exclusive flock() on the file from just after its creation until it is destroyed,
 /// through a second descriptor so that closing the written one early still reports close() errors:
-/// the lock is what tells removeStaleTemporaries that the file is still in use.
+/// the lock is what tells removeIfAbandoned that the file is still in use.
 class TemporaryFile {
 public:
     TemporaryFile(int directory, std::string name, int fd, int lock)
@@ -140,33 +140,53 @@ std::string temporaryPrefixFor(const std::string &targetName)
     return std::string(temporaryPrefix) + targetName.substr(0, room) + ".";
 }
 
-bool isTemporaryNameOf(std::string_view candidate, const std::string &prefix)
+/// Whether candidate is a name temporaryName() makes: for the target whose prefix is given, or,
+/// with an empty prefix, for any target.
+bool isTemporaryName(std::string_view candidate, const std::string &prefix)
 {
-    if (candidate.size() != prefix.size() + randomSuffixLength || !candidate.starts_with(prefix))
-        return false;
-    const std::string_view suffix = candidate.substr(prefix.size());
+    std::string_view suffix;
+    if (!prefix.empty()) {
+        if (candidate.size() != prefix.size() + randomSuffixLength || !candidate.starts_with(prefix))
+            return false;
+        suffix = candidate.substr(prefix.size());
+    } else {
+        // The shortest is `.ccm-` + a one-character name + `.` + the suffix.
+        if (candidate.size() < temporaryPrefix.size() + 2 + randomSuffixLength
+            || !candidate.starts_with(temporaryPrefix) || candidate[candidate.size() - randomSuffixLength - 1] != '.')
+            return false;
+        suffix = candidate.substr(candidate.size() - randomSuffixLength);
+    }
     return suffix.find_first_not_of(suffixAlphabet) == std::string_view::npos;
 }
 
-/// Removes the temporary files of targetName in directory that earlier writers left behind when
-/// they died (kill -9, a crash, a power loss), so that they do not pile up beside the target.
+/// Whether a temporary file may be ours to remove: owned by this process's user or by the owner
+/// the current write gives its target (a writer gives its temporary file that owner before the
+/// rename).
+bool ownedByUs(const struct stat &status, uid_t targetOwner)
+{
+    return status.st_uid == ::geteuid() || (targetOwner != static_cast<uid_t>(-1) && status.st_uid == targetOwner);
+}
+
+/// Removes the temporary file name in directory when an earlier writer left it behind when it died
+/// (kill -9, a crash, a power loss), so that such files do not pile up beside their targets.
 ///
 /// A writer holds an exclusive flock() on its temporary file from just after creating it until it
 /// has renamed or removed it, and the kernel drops that lock when the writer dies however it dies.
 /// So a temporary file that can be locked here has no live writer. The argument, step by step:
-/// - Only names made by temporaryName() for this target are looked at, and only regular files
-///   owned by this process's user or by the owner this write gives the target (a writer gives its
-///   temporary file that owner before renaming it). Symbolic links, directories, FIFOs and devices
-///   are never opened: lstat says what the name is, O_NOFOLLOW|O_NONBLOCK keeps open() from following
-///   a link or waiting on a FIFO swapped in since, and fstat of the opened file must show the same
-///   regular file (device and inode) that lstat saw.
+/// - Only names made by temporaryName() are looked at (the callers see to it), and only regular
+///   files that ownedByUs() accepts. Symbolic links, directories, FIFOs and devices are never
+///   opened: lstat says what the name is, O_NOFOLLOW|O_NONBLOCK keeps open() from following a link
+///   or waiting on a FIFO swapped in since, and fstat of the opened file must show the same regular
+///   file (device and inode) that lstat saw.
 /// - flock() locks belong to the open file description, not to the process, so the lock taken
 ///   here conflicts with a writer in another thread of this process as well as in another process.
 ///   LOCK_NB: a file that is locked is in use (or another cleaner has it) and is left alone.
 /// - A writer that creates its file and has not locked it yet can lose it here: its own flock()
 ///   then fails while this lock is held (it gives the name up and tries another), or succeeds
 ///   after the unlink below and fstat() shows no links left (it tries another name as well). It
-///   never writes into a file that is no longer in the directory.
+///   never writes into a file that is no longer in the directory. This holds however long ago the
+///   directory was listed: the name may have been remembered from a listing earlier in the run
+///   (TemporarySweep), and everything is checked again here on the name as it is now.
 /// - Between the lock and the unlink a writer may have renamed the file over its target (it held
 ///   the lock until then, so this lock came after the rename) and another writer may, however
 ///   unlikely, have created a new file under the same random name. The name is therefore looked up
@@ -176,9 +196,30 @@ bool isTemporaryNameOf(std::string_view candidate, const std::string &prefix)
 /// Any error just leaves that file in place: cleaning up is never a reason for the write to fail.
 /// On NFS, flock() is emulated with POSIX record locks, which a process loses when it closes any
 /// descriptor of the file; a writer there can lose its lock when it closes the written descriptor
-/// before the rename, and a concurrent writer of the same target may then remove its file. The
+/// before the rename, and a concurrent writer in that directory may then remove its file. The
 /// rename then fails with an error and the target is left as it was; nothing is ever half written.
-void removeStaleTemporaries(int directory, const std::string &targetName, uid_t targetOwner)
+void removeIfAbandoned(int directory, const char *name, uid_t targetOwner)
+{
+    struct stat named { };
+    if (::fstatat(directory, name, &named, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(named.st_mode)
+        || !ownedByUs(named, targetOwner))
+        return;
+    const Descriptor candidate(::openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    struct stat opened { };
+    if (candidate.get() < 0 || ::fstat(candidate.get(), &opened) != 0 || !S_ISREG(opened.st_mode)
+        || opened.st_dev != named.st_dev || opened.st_ino != named.st_ino || !ownedByUs(opened, targetOwner))
+        return;
+    if (::flock(candidate.get(), LOCK_EX | LOCK_NB) != 0)
+        return;
+    struct stat again { };
+    if (::fstatat(directory, name, &again, AT_SYMLINK_NOFOLLOW) == 0 && again.st_dev == opened.st_dev
+        && again.st_ino == opened.st_ino)
+        ::unlinkat(directory, name, 0);
+}
+
+/// Calls visit with the name of every entry of directory that isTemporaryName() accepts for
+/// prefix. Nothing is visited when the directory cannot be listed.
+void forEachTemporaryName(int directory, const std::string &prefix, const std::function<void(const char *)> &visit)
 {
     const int listing = ::openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (listing < 0)
@@ -188,33 +229,19 @@ void removeStaleTemporaries(int directory, const std::string &targetName, uid_t 
         ::close(listing);
         return;
     }
-    const std::string prefix = temporaryPrefixFor(targetName);
-    const uid_t self = ::geteuid();
-    const auto ownedByUs = [&](const struct stat &status) {
-        return status.st_uid == self || (targetOwner != static_cast<uid_t>(-1) && status.st_uid == targetOwner);
-    };
     while (const dirent *entry = ::readdir(stream)) {
-        const std::string_view name = entry->d_name;
-        if (!isTemporaryNameOf(name, prefix))
-            continue;
-        struct stat named { };
-        if (::fstatat(directory, entry->d_name, &named, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(named.st_mode)
-            || !ownedByUs(named))
-            continue;
-        const Descriptor candidate(
-            ::openat(directory, entry->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-        struct stat opened { };
-        if (candidate.get() < 0 || ::fstat(candidate.get(), &opened) != 0 || !S_ISREG(opened.st_mode)
-            || opened.st_dev != named.st_dev || opened.st_ino != named.st_ino || !ownedByUs(opened))
-            continue;
-        if (::flock(candidate.get(), LOCK_EX | LOCK_NB) != 0)
-            continue;
-        struct stat again { };
-        if (::fstatat(directory, entry->d_name, &again, AT_SYMLINK_NOFOLLOW) == 0 && again.st_dev == opened.st_dev
-            && again.st_ino == opened.st_ino)
-            ::unlinkat(directory, entry->d_name, 0);
+        if (isTemporaryName(entry->d_name, prefix))
+            visit(entry->d_name);
     }
     ::closedir(stream);
+}
+
+/// Removes the abandoned temporary files of targetName in directory: what a write without a
+/// TemporarySweep does.
+void removeStaleTemporaries(int directory, const std::string &targetName, uid_t targetOwner)
+{
+    forEachTemporaryName(directory, temporaryPrefixFor(targetName),
+        [&](const char *name) { removeIfAbandoned(directory, name, targetOwner); });
 }
 
 std::string temporaryName(const std::string &targetName)
@@ -289,7 +316,10 @@ Result<std::uint64_t> replaceAtomically(const std::filesystem::path &target, con
     if (directory.get() < 0)
         return ioError(context, "cannot open its directory " + quoted(directoryPath), errno);
 
-    removeStaleTemporaries(directory.get(), name, options.uid);
+    if (options.sweep)
+        options.sweep->beforeWrite(directory.get(), options.uid);
+    else
+        removeStaleTemporaries(directory.get(), name, options.uid);
     int createError = 0;
     const std::unique_ptr<TemporaryFile> temporary = createTemporary(directory.get(), name, createError);
     if (!temporary)
@@ -341,6 +371,33 @@ std::optional<Error> checkArguments(
 }
 
 } // namespace
+
+void TemporarySweep::beforeWrite(int directory, uid_t targetOwner)
+{
+    struct stat status { };
+    if (::fstat(directory, &status) != 0)
+        return;
+    const auto [swept, first] = m_directories.try_emplace({status.st_dev, status.st_ino});
+    Kept &kept = swept->second;
+    if (first) {
+        ++m_listings;
+        forEachTemporaryName(directory, std::string(), [&](const char *name) {
+            struct stat named { };
+            if (::fstatat(directory, name, &named, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(named.st_mode)
+                && !ownedByUs(named, targetOwner))
+                kept.emplace(named.st_uid, name);
+            else
+                removeIfAbandoned(directory, name, targetOwner);
+        });
+        return;
+    }
+    if (targetOwner == static_cast<uid_t>(-1))
+        return;
+    const auto [begin, end] = kept.equal_range(targetOwner);
+    for (auto it = begin; it != end; ++it)
+        removeIfAbandoned(directory, it->second.c_str(), targetOwner);
+    kept.erase(begin, end);
+}
 
 Result<std::uint64_t> writeFileAtomically(
     const std::filesystem::path &target, std::string_view content, const AtomicWriteOptions &options)
