@@ -16,6 +16,7 @@
 #include <QSocketNotifier>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <fcntl.h>
 #include <sys/inotify.h>
@@ -71,25 +72,36 @@ struct Target {
     bool fromSource;
 };
 
+bool isLarge(int resource)
+{
+    return resource % 10 == 9;
+}
+
+QString targetName(int resource)
+{
+    return s("t%1.conf").arg(resource, 3, 10, QLatin1Char('0'));
+}
+
 std::vector<Target> makeTargets()
 {
     // Every mode keeps the owner's read bit, so that the test can read the files back.
     static const mode_t modes[] = {0644, 0600, 0640, 0755, 0444, 0700};
     std::vector<Target> targets;
     for (int i = 0; i < resourceCount; ++i) {
-        // Mostly small files as configuration is, some of 64 KiB and a few of 1 MiB; the large
-        // ones come from a source file, which keeps the manifest small enough to parse quickly.
+        // Mostly small files as configuration is, some of 64 KiB and one in ten of 1 MiB, which
+        // take long enough to write that a kill can land inside; the large ones come from a source
+        // file, which keeps the manifest small enough to parse quickly.
         qsizetype newSize = 1 + (i * 37) % 300;
         if (i % 10 == 0)
             newSize = 0;
         else if (i % 20 == 8)
             newSize = 64 * 1024;
-        else if (i % 50 == 49)
+        else if (isLarge(i))
             newSize = 1024 * 1024;
         const bool fromSource = i % 3 == 0 || newSize > 64 * 1024;
-        const qsizetype oldSize = i % 50 == 49 ? 1024 * 1024 - 4096 : 1 + (i * 53) % 5000;
-        targets.push_back({s("t%1.conf").arg(i, 3, 10, QLatin1Char('0')), text(oldSize, i, "old"),
-            modes[(i + 1) % std::size(modes)], text(newSize, i, "new"), modes[i % std::size(modes)], fromSource});
+        const qsizetype oldSize = isLarge(i) ? 1024 * 1024 - 4096 : 1 + (i * 53) % 5000;
+        targets.push_back({targetName(i), text(oldSize, i, "old"), modes[(i + 1) % std::size(modes)],
+            text(newSize, i, "new"), modes[i % std::size(modes)], fromSource});
     }
     return targets;
 }
@@ -139,8 +151,9 @@ public:
 
     [[nodiscard]] int fd() const { return m_fd; }
 
-    /// Reads what has been reported so far; true when a name starting with prefix was among it.
-    bool sawCreated(const QByteArray &prefix)
+    /// Reads what has been reported so far; true when a name starting with one of prefixes was
+    /// among it.
+    bool sawCreated(const QByteArrayList &prefixes)
     {
         bool seen = false;
         alignas(inotify_event) char buffer[64 * 1024];
@@ -150,7 +163,10 @@ public:
                 return seen;
             for (ssize_t at = 0; at < size;) {
                 const auto *event = reinterpret_cast<const inotify_event *>(buffer + at);
-                if (event->len > 0 && QByteArray(event->name).startsWith(prefix))
+                const QByteArray name(event->name);
+                if (event->len > 0 && std::any_of(prefixes.begin(), prefixes.end(), [&](const QByteArray &prefix) {
+                        return name.startsWith(prefix);
+                    }))
                     seen = true;
                 at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
             }
@@ -227,16 +243,23 @@ private Q_SLOTS:
         const int spread = roundsGiven ? rounds : defaultRounds;
         for (int j = 1; j <= spread; ++j)
             kills.push_back(j * resourceCount / spread);
-        // Every other kill waits after its event until the next temporary file is created, so that
-        // some land in the middle of writing a file rather than between two resources.
+        // Every other kill waits after its event until the temporary file of the next large file
+        // is created, so that it lands in the middle of writing a file rather than between two
+        // resources (a small file is written faster than the kill arrives).
         bool atTemporary = false;
+        QByteArrayList largeTemporaries;
+        for (int i = 0; i < resourceCount; ++i) {
+            if (isLarge(i))
+                largeTemporaries << ".ccm-" + QFile::encodeName(targetName(i)) + '.';
+        }
 
         QStringList abandoned;
         QStringList stale;
         for (const int k : kills) {
             atTemporary = !atTemporary;
-            const QString round
-                = s("kill after %1 events%2: ").arg(k).arg(atTemporary ? s(" and a new temporary file") : QString());
+            const QString round = s("kill after %1 events%2: ")
+                                      .arg(k)
+                                      .arg(atTemporary ? s(" and a new large temporary file") : QString());
             resetTargets();
             if (QTest::currentTestFailed())
                 return;
@@ -261,11 +284,11 @@ private Q_SLOTS:
             }
             if (atTemporary && process.state() == QProcess::Running) {
                 // The files created before the k-th event are of no interest.
-                watch.sawCreated(".ccm-");
+                watch.sawCreated(largeTemporaries);
                 QEventLoop loop;
                 QSocketNotifier created(watch.fd(), QSocketNotifier::Read);
                 connect(&created, &QSocketNotifier::activated, &loop, [&] {
-                    if (watch.sawCreated(".ccm-"))
+                    if (watch.sawCreated(largeTemporaries))
                         loop.quit();
                 });
                 connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
