@@ -497,7 +497,8 @@ Result<ScaffoldState> ChoriaScaffoldProvider::scaffold(
     if (error)
         return ioError("cannot create the target directory", properties.target, error);
     for (const std::string &relative : comparison->changed) {
-        if (auto installed = install(staging->path() / relative, properties.target / relative, m_temporaries); !installed)
+        if (auto installed = install(staging->path() / relative, properties.target / relative, m_temporaries);
+            !installed)
             return installed.error();
     }
     if (properties.purge) {
