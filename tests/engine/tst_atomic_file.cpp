@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_common.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
-#include "test_common.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,7 +15,9 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <memory>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -28,6 +30,11 @@ using namespace ccm;
 using namespace ccm::test;
 
 namespace {
+
+QString s(const char *text)
+{
+    return QString::fromUtf8(text);
+}
 
 std::string local(const QString &path)
 {
@@ -416,6 +423,282 @@ private Q_SLOTS:
         }
         for (const QString &entry : entries(dir.path()))
             QVERIFY2(!entry.startsWith(QStringLiteral(".ccm-")), qPrintable(entry));
+    }
+
+    // What the next write of "target" does with entries named like temporary files: only regular
+    // files of the temporary name pattern that no live writer holds locked are removed; a one-off
+    // write removes only those of its own target, the first write of a run into the directory
+    // those of every target.
+    void staleTemporaries_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("removedByOneOffWrite");
+        QTest::addColumn<bool>("removedByRun");
+        QTest::newRow("abandoned") << s(".ccm-target.Ab3xYz") << s("file") << true << true;
+        QTest::newRow("abandoned, empty") << s(".ccm-target.000000") << s("empty file") << true << true;
+        QTest::newRow("abandoned, given the target's owner")
+            << s(".ccm-target.Ab3xYz") << s("owned by target owner") << true << true;
+        QTest::newRow("owned by someone else")
+            << s(".ccm-target.Ab3xYz") << s("owned by another user") << false << false;
+        QTest::newRow("symbolic link") << s(".ccm-target.Ab3xYz") << s("symlink") << false << false;
+        QTest::newRow("dangling symbolic link") << s(".ccm-target.Ab3xYz") << s("dangling symlink") << false << false;
+        QTest::newRow("directory") << s(".ccm-target.Ab3xYz") << s("directory") << false << false;
+        QTest::newRow("FIFO") << s(".ccm-target.Ab3xYz") << s("fifo") << false << false;
+        QTest::newRow("another target's") << s(".ccm-other.Ab3xYz") << s("file") << false << true;
+        QTest::newRow("a longer target's") << s(".ccm-target.conf.Ab3xYz") << s("file") << false << true;
+        QTest::newRow("a one-character target's") << s(".ccm-a.Ab3xYz") << s("file") << false << true;
+        QTest::newRow("another target's symbolic link") << s(".ccm-other.Ab3xYz") << s("symlink") << false << false;
+        QTest::newRow("another target's, someone else's")
+            << s(".ccm-other.Ab3xYz") << s("owned by another user") << false << false;
+        QTest::newRow("no target name") << s(".ccm-.Ab3xYz") << s("file") << false << false;
+        QTest::newRow("no dot before the suffix") << s(".ccm-targetxAb3xYz") << s("file") << false << false;
+        QTest::newRow("suffix too short") << s(".ccm-target.Ab3xY") << s("file") << false << false;
+        QTest::newRow("suffix too long") << s(".ccm-target.Ab3xYz1") << s("file") << false << false;
+        QTest::newRow("suffix outside the alphabet") << s(".ccm-target.Ab-xYz") << s("file") << false << false;
+        QTest::newRow("not hidden") << s("ccm-target.Ab3xYz") << s("file") << false << false;
+        QTest::newRow("another program's") << s(".target.Ab3xYz") << s("file") << false << false;
+    }
+
+    void staleTemporaries()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, kind);
+        QFETCH(bool, removedByOneOffWrite);
+        QFETCH(bool, removedByRun);
+        for (const bool inRun : {false, true}) {
+            const bool removed = inRun ? removedByRun : removedByOneOffWrite;
+            QTemporaryDir dir;
+            QVERIFY(dir.isValid());
+            const QString path = dir.filePath(name);
+            const std::string local8 = local(path);
+            const QString outside = dir.filePath(s("outside"));
+            QVERIFY(writeFile(outside, "not to be touched\n"));
+            TemporarySweep run;
+            AtomicWriteOptions options;
+            if (inRun)
+                options.sweep = &run;
+            constexpr uid_t otherUser = 4242;
+            if (kind == s("file") || kind.startsWith(s("owned by"))) {
+                QVERIFY(writeFile(path, "left by a killed writer\n"));
+            } else if (kind == s("empty file")) {
+                QVERIFY(writeFile(path, {}));
+            } else if (kind == s("symlink")) {
+                QCOMPARE(::symlink(local(outside).c_str(), local8.c_str()), 0);
+            } else if (kind == s("dangling symlink")) {
+                QCOMPARE(::symlink(local(dir.filePath(s("nowhere"))).c_str(), local8.c_str()), 0);
+            } else if (kind == s("directory")) {
+                QVERIFY(QDir(dir.path()).mkdir(name));
+            } else if (kind == s("fifo")) {
+                QCOMPARE(::mkfifo(local8.c_str(), 0600), 0);
+            }
+            if (kind.startsWith(s("owned by"))) {
+                if (::geteuid() != 0)
+                    QSKIP("giving a file to another user needs root");
+                QCOMPARE(::chown(local8.c_str(), otherUser, uid_t(-1)), 0);
+                if (kind == s("owned by target owner"))
+                    options.uid = otherUser;
+            }
+
+            const auto written = writeFileAtomically(local(dir.filePath(s("target"))), "new\n", options);
+            QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+            QCOMPARE(readFile(dir.filePath(s("target"))), QByteArray("new\n"));
+            QVERIFY2((statOf(path).st_mode != 0) == !removed, inRun ? "in a run" : "one-off write");
+            QCOMPARE(readFile(outside), QByteArray("not to be touched\n"));
+            QStringList expected {s("outside"), s("target")};
+            if (!removed)
+                expected << name;
+            expected.sort();
+            QCOMPARE(entries(dir.path()), expected);
+            QCOMPARE(run.listings(), std::size_t(inRun ? 1 : 0));
+        }
+    }
+
+    // A run lists each directory once, at its first write there, and removes every abandoned
+    // temporary file in it then; one abandoned later in the run is left for the next run.
+    void runListsEachDirectoryOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkdir(s("second")));
+        QVERIFY(writeFile(dir.filePath(s("keep.conf")), "kept\n"));
+        QVERIFY(writeFile(dir.filePath(s(".ccm-other.Ab3xYz")), "left by a killed writer\n"));
+        QVERIFY(writeFile(dir.filePath(s(".ccm-target.Cd4eFg")), "left by a killed writer\n"));
+
+        TemporarySweep run;
+        AtomicWriteOptions options;
+        options.sweep = &run;
+        QVERIFY(writeFileAtomically(local(dir.filePath(s("target"))), "1\n", options).ok());
+        QCOMPARE(run.listings(), std::size_t(1));
+        QCOMPARE(entries(dir.path()), (QStringList {s("keep.conf"), s("second"), s("target")}));
+
+        // Abandoned after the sweep: later writes of the run, its own target's included, keep it.
+        QVERIFY(writeFile(dir.filePath(s(".ccm-other.Zz9yY8")), "left by a killed writer\n"));
+        for (int i = 0; i < 20; ++i) {
+            QVERIFY(writeFileAtomically(local(dir.filePath(s("target"))), "2\n", options).ok());
+            QVERIFY(writeFileAtomically(local(dir.filePath(s("other"))), "2\n", options).ok());
+        }
+        QCOMPARE(run.listings(), std::size_t(1));
+        QVERIFY(writeFileAtomically(local(dir.filePath(s("second/target"))), "2\n", options).ok());
+        QCOMPARE(run.listings(), std::size_t(2));
+        QCOMPARE(entries(dir.path()),
+            (QStringList {s(".ccm-other.Zz9yY8"), s("keep.conf"), s("other"), s("second"), s("target")}));
+
+        TemporarySweep next;
+        options.sweep = &next;
+        QVERIFY(writeFileAtomically(local(dir.filePath(s("target"))), "3\n", options).ok());
+        QCOMPARE(next.listings(), std::size_t(1));
+        QCOMPARE(entries(dir.path()), (QStringList {s("keep.conf"), s("other"), s("second"), s("target")}));
+        QCOMPARE(readFile(dir.filePath(s("other"))), QByteArray("2\n"));
+    }
+
+    // The listing keeps temporary files another user owns; a later write of the run that gives
+    // its target that owner removes them without listing the directory again.
+    void runRemovesAnotherOwnersTemporariesAtTheirOwnersWrite()
+    {
+        if (::geteuid() != 0)
+            QSKIP("giving a file to another user needs root");
+        constexpr uid_t otherUser = 4242;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString foreign = dir.filePath(s(".ccm-other.Ab3xYz"));
+        QVERIFY(writeFile(foreign, "left by a killed writer\n"));
+        QCOMPARE(::chown(local(foreign).c_str(), otherUser, uid_t(-1)), 0);
+
+        TemporarySweep run;
+        AtomicWriteOptions options;
+        options.sweep = &run;
+        QVERIFY(writeFileAtomically(local(dir.filePath(s("target"))), "mine\n", options).ok());
+        QVERIFY(QFile::exists(foreign));
+        options.uid = otherUser + 1;
+        QVERIFY(writeFileAtomically(local(dir.filePath(s("third"))), "theirs\n", options).ok());
+        QVERIFY(QFile::exists(foreign));
+        options.uid = otherUser;
+        QVERIFY(writeFileAtomically(local(dir.filePath(s("other"))), "theirs\n", options).ok());
+        QVERIFY(!QFile::exists(foreign));
+        QCOMPARE(run.listings(), std::size_t(1));
+        QCOMPARE(statOf(dir.filePath(s("other"))).st_uid, otherUser);
+    }
+
+    // A temporary file whose writer still runs is kept, however old it looks; once that writer
+    // is killed the next write removes it.
+    void temporaryOfALiveWriterIsKept_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("inRun");
+        QTest::newRow("one-off writes") << s(".ccm-target.Ab3xYz") << false;
+        QTest::newRow("runs, another target's") << s(".ccm-other.Ab3xYz") << true;
+    }
+
+    void temporaryOfALiveWriterIsKept()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, inRun);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString temporary = dir.filePath(name);
+        const std::string target = local(dir.filePath(s("target")));
+        int ready[2];
+        QCOMPARE(::pipe2(ready, O_CLOEXEC), 0);
+        const pid_t writer = ::fork();
+        QVERIFY(writer >= 0);
+        if (writer == 0) {
+            // Created and locked as a writer does, then held until the test kills it.
+            const int fd = ::open(local(temporary).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd < 0 || ::flock(fd, LOCK_EX) != 0 || ::write(fd, "in progress", 11) != 11)
+                ::_exit(1);
+            (void)!::write(ready[1], "r", 1);
+            for (;;)
+                ::pause();
+        }
+        auto stopWriter = qScopeGuard([writer] {
+            ::kill(writer, SIGKILL);
+            ::waitpid(writer, nullptr, 0);
+        });
+        ::close(ready[1]);
+        char signal = 0;
+        QCOMPARE(::read(ready[0], &signal, 1), ssize_t(1));
+        ::close(ready[0]);
+        const struct timeval old[2] = {{1, 0}, {1, 0}};
+        QCOMPARE(::utimes(local(temporary).c_str(), old), 0);
+
+        TemporarySweep firstRun;
+        TemporarySweep secondRun;
+        AtomicWriteOptions options;
+        options.sweep = inRun ? &firstRun : nullptr;
+        QVERIFY(writeFileAtomically(target, "first\n", options).ok());
+        QCOMPARE(readFile(temporary), QByteArray("in progress"));
+
+        QCOMPARE(::kill(writer, SIGKILL), 0);
+        QCOMPARE(::waitpid(writer, nullptr, 0), writer);
+        stopWriter.dismiss();
+        options.sweep = inRun ? &secondRun : nullptr;
+        QVERIFY(writeFileAtomically(target, "second\n", options).ok());
+        QCOMPARE(entries(dir.path()), QStringList {s("target")});
+        QCOMPARE(readFile(dir.filePath(s("target"))), QByteArray("second\n"));
+    }
+
+    // Writers of one target in several processes at once each remove the others' abandoned files
+    // but never one still being written: every write succeeds and nothing is left over.
+    void concurrentWritersNeverRemoveEachOthersFiles_data()
+    {
+        QTest::addColumn<bool>("inRuns");
+        QTest::newRow("one target, one-off writes") << false;
+        QTest::newRow("a target each, a new run every 5 writes") << true;
+    }
+
+    void concurrentWritersNeverRemoveEachOthersFiles()
+    {
+        QFETCH(bool, inRuns);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        constexpr int writers = 4;
+        constexpr int writesEach = 150;
+        std::vector<pid_t> children;
+        auto stopWriters = qScopeGuard([&children] {
+            for (const pid_t child : children) {
+                ::kill(child, SIGKILL);
+                ::waitpid(child, nullptr, 0);
+            }
+        });
+        for (int w = 0; w < writers; ++w) {
+            const pid_t child = ::fork();
+            QVERIFY(child >= 0);
+            if (child == 0) {
+                const std::string content(1000 + w, char('a' + w));
+                const std::string target = local(dir.filePath(inRuns ? s("target%1").arg(w) : s("target")));
+                std::unique_ptr<TemporarySweep> run;
+                for (int i = 0; i < writesEach; ++i) {
+                    AtomicWriteOptions options {0644, uid_t(-1), gid_t(-1), false};
+                    if (inRuns) {
+                        if (i % 5 == 0)
+                            run = std::make_unique<TemporarySweep>();
+                        options.sweep = run.get();
+                    }
+                    if (!writeFileAtomically(target, content, options).ok())
+                        ::_exit(1);
+                }
+                ::_exit(0);
+            }
+            children.push_back(child);
+        }
+        for (const pid_t child : children) {
+            int status = 0;
+            QCOMPARE(::waitpid(child, &status, 0), child);
+            QVERIFY(WIFEXITED(status));
+            QCOMPARE(WEXITSTATUS(status), 0);
+        }
+        children.clear();
+        if (inRuns) {
+            QCOMPARE(entries(dir.path()), (QStringList {s("target0"), s("target1"), s("target2"), s("target3")}));
+            for (int w = 0; w < writers; ++w)
+                QCOMPARE(readFile(dir.filePath(s("target%1").arg(w))), QByteArray(1000 + w, char('a' + w)));
+            return;
+        }
+        QCOMPARE(entries(dir.path()), QStringList {s("target")});
+        const QByteArray content = readFile(dir.filePath(s("target")));
+        QVERIFY(content.size() >= 1000 && content.size() < 1000 + writers);
+        QCOMPARE(content, QByteArray(content.size(), char('a' + content.size() - 1000)));
     }
 
     // A writer killed at any moment leaves the target absent or whole with one of the contents it

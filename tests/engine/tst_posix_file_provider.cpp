@@ -674,6 +674,33 @@ private Q_SLOTS:
             QStringLiteral("cannot remove %1: Permission denied")
                 .arg(dir.filePath(QStringLiteral("tree/locked/file"))));
     }
+
+    // A provider lives for one run: its first write into a directory removes every abandoned
+    // temporary file there, later ones do not look again; the next run's provider does.
+    void storeSweepsEachDirectoryOncePerRun()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString early = dir.filePath(QStringLiteral(".ccm-other.Ab3xYz"));
+        const QString late = dir.filePath(QStringLiteral(".ccm-other.Zz9yY8"));
+        QVERIFY(writeFile(early, "left by a killed writer"));
+        const std::string owner = std::to_string(::geteuid());
+        const std::string group = std::to_string(::getegid());
+        const std::string target = local(dir.filePath(QStringLiteral("target")));
+
+        PosixFileProvider run;
+        QVERIFY(run.store(target, "1", {}, owner, group, "0644").ok());
+        QVERIFY(!QFile::exists(early));
+        QVERIFY(writeFile(late, "left by a killed writer"));
+        QVERIFY(run.store(target, "2", {}, owner, group, "0644").ok());
+        QVERIFY(QFile::exists(late));
+
+        PosixFileProvider nextRun;
+        QVERIFY(nextRun.store(target, "3", {}, owner, group, "0644").ok());
+        QVERIFY(!QFile::exists(late));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList {QStringLiteral("target")});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPosixFileProvider)

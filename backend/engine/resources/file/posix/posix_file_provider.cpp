@@ -387,6 +387,7 @@ Result<void> PosixFileProvider::store(const std::filesystem::path &path, std::st
     options.mode = attributes->mode;
     options.uid = attributes->uid;
     options.gid = attributes->gid;
+    options.sweep = &m_temporaries;
     auto written
         = source.empty() ? writeFileAtomically(path, content, options) : copyFileAtomically(path, source, options);
     if (!written)

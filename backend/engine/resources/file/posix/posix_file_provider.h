@@ -2,6 +2,7 @@
 #pragma once
 
 #include "resources/file/file_type.h"
+#include "util/atomic_file.h"
 
 #include <string>
 #include <unordered_map>
@@ -57,6 +58,8 @@ private:
     std::unordered_map<gid_t, std::string> m_groupNames;
     std::unordered_map<std::string, uid_t> m_userIds;
     std::unordered_map<std::string, gid_t> m_groupIds;
+    // The run's writes list each directory once for abandoned temporary files, not once per write.
+    TemporarySweep m_temporaries;
 };
 
 /// Makes PosixFileProvider: priority 1 for every file resource on every host.

@@ -119,9 +119,10 @@ std::string trimmedOutput(std::string output)
 class Render {
 public:
     Render(const TemplateEnvironment &environment, const ScaffoldProperties &properties, CommandRunner &runner,
-        const fs::path &staging)
+        TemporarySweep &temporaries, const fs::path &staging)
         : m_properties(properties)
         , m_runner(runner)
+        , m_temporaries(temporaries)
         , m_staging(staging)
         , m_scope(environment.facts, environment.data, environment.environ, environment.baseDirectory)
     {
@@ -234,6 +235,7 @@ private:
         AtomicWriteOptions options;
         options.mode = 0644;
         options.fsync = false;
+        options.sweep = &m_temporaries;
         if (auto written = writeFileAtomically(staged, output.value(), options); !written)
             return written.error().withContext("cannot stage " + relative.string());
         if (auto processed = postProcess(staged, relative); !processed)
@@ -291,6 +293,7 @@ private:
 
     const ScaffoldProperties &m_properties;
     CommandRunner &m_runner;
+    TemporarySweep &m_temporaries;
     fs::path m_staging;
     TemplateScope m_scope;
     Json m_dot = Json::object();
@@ -398,7 +401,7 @@ std::vector<std::string> absolute(const fs::path &target, const std::vector<std:
 }
 
 /// Copies a staged file over its place in the target, creating the directories on the way.
-Result<void> install(const fs::path &staged, const fs::path &target)
+Result<void> install(const fs::path &staged, const fs::path &target, TemporarySweep &temporaries)
 {
     std::error_code error;
     fs::create_directories(target.parent_path(), error);
@@ -409,6 +412,7 @@ Result<void> install(const fs::path &staged, const fs::path &target)
         return ioError("cannot inspect the rendered file for", target, std::error_code(errno, std::generic_category()));
     AtomicWriteOptions options;
     options.mode = info.st_mode & 07777;
+    options.sweep = &temporaries;
     if (auto copied = copyFileAtomically(target, staged, options); !copied)
         return copied.error().withContext("cannot write " + target.string());
     return {};
@@ -446,7 +450,7 @@ Result<ScaffoldState> ChoriaScaffoldProvider::status(
     auto staging = StagingDirectory::create();
     if (!staging)
         return staging.error();
-    Render render(environment, properties, m_runner, staging->path());
+    Render render(environment, properties, m_runner, m_temporaries, staging->path());
     if (auto rendered = render.run(); !rendered)
         return rendered.error();
     auto comparison = compare(properties, render, staging->path(), state.targetExists);
@@ -481,7 +485,7 @@ Result<ScaffoldState> ChoriaScaffoldProvider::scaffold(
     auto staging = StagingDirectory::create();
     if (!staging)
         return staging.error();
-    Render render(environment, properties, m_runner, staging->path());
+    Render render(environment, properties, m_runner, m_temporaries, staging->path());
     if (auto rendered = render.run(); !rendered)
         return rendered.error();
     auto comparison = compare(properties, render, staging->path(), exists.value());
@@ -493,7 +497,8 @@ Result<ScaffoldState> ChoriaScaffoldProvider::scaffold(
     if (error)
         return ioError("cannot create the target directory", properties.target, error);
     for (const std::string &relative : comparison->changed) {
-        if (auto installed = install(staging->path() / relative, properties.target / relative); !installed)
+        if (auto installed = install(staging->path() / relative, properties.target / relative, m_temporaries);
+            !installed)
             return installed.error();
     }
     if (properties.purge) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "resources/scaffold/scaffold_type.h"
+#include "util/atomic_file.h"
 #include "util/command_runner.h"
 
 namespace ccm::engine {
@@ -26,6 +27,9 @@ public:
 
 private:
     CommandRunner &m_runner;
+    // The provider lives for one run: each directory it writes into is listed once in it for
+    // abandoned temporary files, not once per file.
+    TemporarySweep m_temporaries;
 };
 
 /// The only scaffold provider: manageable everywhere with priority 1.
