@@ -29,12 +29,15 @@ make OUTPUT KIND [ARGUMENT]
       long-name         three good entries, then a name the filesystem refuses
       blocked           three good entries, then one/kept.txt/inner, below a name the tests
                         create as a file beforehand
+      bad-crc           three good entries, then damaged.txt whose recorded CRC-32 does not
+                        match its data (zip only)
 """
 
 import base64
 import http.server
 import io
 import os
+import struct
 import sys
 import tarfile
 import zipfile
@@ -131,11 +134,13 @@ def entries(kind, argument):
     if kind == "inside-chain":
         return good + [("x/", "dir", None, 0o755), ("x/b", "symlink", "..", 0o777), ("x/a1", "symlink", "b", 0o777),
                        ("y", "symlink", "x/a1/good.txt", 0o777), ("z", "hardlink", "good.txt", 0o644)]
-    if kind in ("long-name", "blocked"):
+    if kind in ("long-name", "blocked", "bad-crc"):
         items = good + [("one/", "dir", None, 0o755), ("one/two.txt", "file", b"two\n", 0o644),
                         ("three", "symlink", "one/two.txt", 0o777)]
         if kind == "long-name":
             return items + [("one/" + "n" * 300, "file", b"long\n", 0o644)]
+        if kind == "bad-crc":
+            return items + [("damaged.txt", "file", b"damaged in transit\n" * 50, 0o644)]
         return items + [("one/kept.txt/inner", "file", b"inner\n", 0o644)]
     raise SystemExit(f"unknown kind {kind}")
 
@@ -177,10 +182,26 @@ def make_zip(output, items):
                 raise SystemExit(f"zip archives cannot hold a {kind}")
 
 
+def damage_last_crc(output):
+    """Flips the CRC-32 recorded for the last entry, in its local header and the central directory."""
+    with zipfile.ZipFile(output) as archive:
+        recorded = struct.pack("<I", archive.infolist()[-1].CRC)
+    with open(output, "rb") as damaged:
+        data = damaged.read()
+    if data.count(recorded) != 2:
+        raise SystemExit("the CRC-32 to damage is not recorded exactly twice")
+    with open(output, "wb") as damaged:
+        damaged.write(data.replace(recorded, bytes(b ^ 0xFF for b in recorded)))
+
+
 def make(output, kind, argument=None):
     items = entries(kind, argument)
     if output.endswith(".zip"):
         make_zip(output, items)
+        if kind == "bad-crc":
+            damage_last_crc(output)
+    elif kind == "bad-crc":
+        raise SystemExit("bad-crc archives are zip archives")
     elif output.endswith(".tar.gz") or output.endswith(".tgz"):
         make_tar(output, items, "w:gz")
     else:

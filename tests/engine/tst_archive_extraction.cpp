@@ -260,6 +260,8 @@ private slots:
             << QStringLiteral("blocked.tar") << QStringLiteral("blocked") << QStringLiteral("one/kept.txt");
         QTest::newRow("file in the way in a zip")
             << QStringLiteral("blocked.zip") << QStringLiteral("blocked") << QStringLiteral("one/kept.txt");
+        QTest::newRow("damaged data in a zip")
+            << QStringLiteral("damaged.zip") << QStringLiteral("bad-crc") << QStringLiteral("entry 'damaged.txt'");
     }
 
     /// A failure after several entries were written leaves the directory as it was before.

@@ -142,7 +142,9 @@ Result<void> copyData(struct archive *reader, struct archive *writer)
         const int status = ::archive_read_data_block(reader, &block, &size, &offset);
         if (status == ARCHIVE_EOF)
             return {};
-        if (status < ARCHIVE_WARN)
+        // A warning while reading data means the data is damaged (a zip entry whose CRC-32 does
+        // not match), which must not be installed as if it were the archive's content.
+        if (status != ARCHIVE_OK)
             return Error {"archive", libraryError(reader)};
         if (::archive_write_data_block(writer, block, size, offset) < ARCHIVE_WARN)
             return Error {"io", libraryError(writer)};
