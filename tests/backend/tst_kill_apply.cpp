@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ccm-backend apply` killed with SIGKILL at many points of a run over a hundred files: every
+// `ccm-backend apply` killed with SIGKILL at many points of a run over 200 files: every
 // file is whole (old or new content with the matching mode), the next run converges everything and
 // leaves no temporary file behind, and a noop run afterwards finds nothing to do.
 //
 // CCM_KILL_APPLY_ROUNDS sets how many kills are spread over the run besides the one before the
-// first event (12 by default); sanitizer builds set it lower to keep the run time in bounds.
+// first event (20 by default); sanitizer builds set it lower to keep the run time in bounds.
 #include "backend_process.h"
 
 #include <QDirIterator>
@@ -46,8 +46,8 @@ mode_t modeOf(const QString &path)
     return ::lstat(QFile::encodeName(path).constData(), &status) == 0 ? status.st_mode : 0;
 }
 
-constexpr int resourceCount = 100;
-constexpr int defaultRounds = 12;
+constexpr int resourceCount = 200;
+constexpr int defaultRounds = 20;
 
 /// Printable text of exactly size bytes, different for each resource and version; no template
 /// markers, so the manifest can carry it as content.
