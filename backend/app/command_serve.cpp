@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <malloc.h>
 #include <ostream>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -42,6 +43,18 @@ extern "C" void stopServer(int)
 {
     if (daemon::Server *server = g_server.load())
         server->requestStop();
+}
+
+/// The daemon now and then holds a buffer of many MiB (a line of up to 16 MiB, a large manifest
+/// or render) and then runs for weeks. glibc raises its mmap threshold to the size of the first
+/// such buffer freed, so the next ones come from the heap and its arenas and stay resident long
+/// after they are freed. A fixed threshold keeps every allocation of 1 MiB or more in its own
+/// mapping, given back to the system when it is freed.
+void giveLargeBuffersBackWhenFreed()
+{
+    constexpr int kThreshold = 1024 * 1024;
+    if (::mallopt(M_MMAP_THRESHOLD, kThreshold) != 1)
+        spdlog::debug("the allocator does not take an mmap threshold; large freed buffers may stay resident");
 }
 
 /// Routes SIGINT and SIGTERM to the server for as long as it runs.
@@ -147,6 +160,7 @@ int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         spdlog::info("listening on {}", socketPath->string());
     }
 
+    giveLargeBuffersBackWhenFreed();
     daemon::ServerOptions options;
     options.listenFd = listenFd;
     options.mode = mode;
