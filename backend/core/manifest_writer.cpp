@@ -19,8 +19,8 @@ bool canBePlain(std::string_view text)
         return false;
     if (!resolvePlainScalar(text).is_string())
         return false;
-    static constexpr std::string_view yaml11Words[] = {"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-                                                       "on", "On", "ON", "off", "Off", "OFF", "<<", "="};
+    static constexpr std::string_view yaml11Words[]
+        = {"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "<<", "="};
     if (std::find(std::begin(yaml11Words), std::end(yaml11Words), text) != std::end(yaml11Words))
         return false;
     const char first = text.front();
@@ -149,8 +149,7 @@ std::string numberText(const Json &value)
     return text;
 }
 
-class Writer
-{
+class Writer {
 public:
     std::string take() { return std::move(m_out); }
 
@@ -173,6 +172,18 @@ public:
     }
 
     static std::string key(std::string_view text) { return canBePlain(text) ? std::string(text) : doubleQuoted(text); }
+
+    /// A map key and its ':' for a key that starts at column. YAML allows an implicit key of at
+    /// most 1024 characters, so a longer one is written as an explicit key: "? key", then the ':'
+    /// on the next line at the key's column.
+    static std::string keyed(std::string_view text, int column)
+    {
+        constexpr std::size_t kLongestImplicitKey = 1000;
+        std::string written = key(text);
+        if (written.size() <= kLongestImplicitKey)
+            return written + ":";
+        return "? " + written + "\n" + std::string(static_cast<std::size_t>(column), ' ') + ":";
+    }
 
     /// Writes the value that follows "key:" on the current line.
     void afterKey(const Json &value, int indent)
@@ -202,7 +213,7 @@ public:
             if (!(first && firstInline))
                 m_out.append(static_cast<std::size_t>(indent), ' ');
             first = false;
-            m_out += key(k) + ":";
+            m_out += keyed(k, indent);
             afterKey(v, indent);
         };
         for (const std::string &k : order) {
@@ -260,7 +271,7 @@ Json hierarchyJson(const Hierarchy &hierarchy)
 void writeBlock(Writer &writer, const ResourceBlock &block)
 {
     const auto &order = SchemaRegistry::instance().propertyOrder(block.type);
-    writer.raw("    - " + Writer::key(block.type) + ":");
+    writer.raw("    - " + Writer::keyed(block.type, 6));
     if (block.form == BodyForm::Single && !block.entries.empty()) {
         const ResourceEntry &entry = block.entries.front();
         Json body = Json::object();
@@ -279,7 +290,7 @@ void writeBlock(Writer &writer, const ResourceBlock &block)
     writer.raw("\n");
     for (const ResourceEntry &entry : block.entries) {
         const std::string name = entry.isDefaults ? std::string(kDefaultsKey) : entry.name;
-        writer.raw("        - " + Writer::key(name) + ":");
+        writer.raw("        - " + Writer::keyed(name, 10));
         if (entry.properties.empty()) {
             writer.raw(" {}\n");
             continue;

@@ -24,8 +24,7 @@ std::string readText(const QString &path)
 }
 } // namespace
 
-class TestManifestWriter : public QObject
-{
+class TestManifestWriter : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -51,7 +50,8 @@ private Q_SLOTS:
         QVERIFY2(!hasErrors(first.diagnostics), qPrintable(describe(first.diagnostics)));
         const std::string saved = saveManifest(first.manifest);
         const LoadedManifest second = loadManifest(saved);
-        QVERIFY2(!hasErrors(second.diagnostics), qPrintable(describe(second.diagnostics) + QStringLiteral("\n") + q(saved)));
+        QVERIFY2(
+            !hasErrors(second.diagnostics), qPrintable(describe(second.diagnostics) + QStringLiteral("\n") + q(saved)));
         QVERIFY2(first.manifest == second.manifest, qPrintable(q(saved)));
         QCOMPARE(q(saveManifest(second.manifest)), q(saved));
         // What was valid stays valid once written out.
@@ -69,6 +69,41 @@ private Q_SLOTS:
     }
 
     void emptyModelRoundTrip()
+    {
+        QFETCH(QString, text);
+        const LoadedManifest first = loadManifest(text.toStdString());
+        QVERIFY2(!hasErrors(first.diagnostics), qPrintable(describe(first.diagnostics)));
+        const std::string saved = saveManifest(first.manifest);
+        const LoadedManifest second = loadManifest(saved);
+        QVERIFY2(
+            !hasErrors(second.diagnostics), qPrintable(describe(second.diagnostics) + QStringLiteral("\n") + q(saved)));
+        QVERIFY(first.manifest == second.manifest);
+        QCOMPARE(q(saveManifest(second.manifest)), q(saved));
+    }
+
+    // YAML limits implicit keys to 1024 characters; longer keys, quoted or plain, are written as
+    // explicit keys wherever a key is written, and read back the same.
+    void longKeysRoundTrip_data()
+    {
+        QTest::addColumn<QString>("text");
+        const QString plain = QString(1500, QLatin1Char('k'));
+        const QString quoted = QStringLiteral("'a: b ") + QString(1100, QLatin1Char('q')) + QStringLiteral("'");
+        QTest::newRow("data key") << QStringLiteral("data:\n  ? %1\n  : 1\n  short: 2\n").arg(plain);
+        QTest::newRow("data key with a map") << QStringLiteral("data:\n  ? %1\n  :\n    inner: [1, 2]\n").arg(quoted);
+        QTest::newRow("data key with a list") << QStringLiteral("data:\n  ? %1\n  :\n    - x\n").arg(plain);
+        QTest::newRow("item key")
+            << QStringLiteral("data:\n  list:\n    - ? %1\n      : one\n      second: two\n").arg(quoted);
+        QTest::newRow("resource name") << QStringLiteral(
+            "ccm:\n  resources:\n    - file:\n        - ? /%1\n          :\n            ensure: present\n")
+                                              .arg(plain);
+        QTest::newRow("resource without properties")
+            << QStringLiteral("ccm:\n  resources:\n    - exec:\n        - ? %1\n          : {}\n").arg(quoted);
+        QTest::newRow("property key") << QStringLiteral(
+            "ccm:\n  resources:\n    - exec:\n        - x:\n            ? %1\n            : 1\n")
+                                             .arg(plain);
+    }
+
+    void longKeysRoundTrip()
     {
         QFETCH(QString, text);
         const LoadedManifest first = loadManifest(text.toStdString());
@@ -119,9 +154,10 @@ private Q_SLOTS:
 
     void singleFormAndDefaults()
     {
-        const LoadedManifest loaded = loadManifest("ccm:\n  resources:\n"
-                                                   "    - service: {enable: true, name: cron}\n"
-                                                   "    - package:\n        - vim:\n        - defaults: {ensure: present}\n");
+        const LoadedManifest loaded
+            = loadManifest("ccm:\n  resources:\n"
+                           "    - service: {enable: true, name: cron}\n"
+                           "    - package:\n        - vim:\n        - defaults: {ensure: present}\n");
         const std::string expected = "ccm:\n"
                                      "  resources:\n"
                                      "    - service:\n"
@@ -179,7 +215,8 @@ private Q_SLOTS:
 
     void nestedData()
     {
-        Json data = Json::parse(R"({"list": [[1, 2], {"a": [], "b": {}}, "x"], "empty": {}, "deep": {"k": {"v": "line1\nline2\n"}}})");
+        Json data = Json::parse(
+            R"({"list": [[1, 2], {"a": [], "b": {}}, "x"], "empty": {}, "deep": {"k": {"v": "line1\nline2\n"}}})");
         Json wrapped = Json::object();
         wrapped["data"] = data;
         const std::string text = toYaml(wrapped);
