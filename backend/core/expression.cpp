@@ -84,7 +84,7 @@ std::string formatValue(const Json &value)
     }
 }
 
-std::optional<Json> lookupPath(const Json &root, std::string_view path)
+std::optional<Json> lookupPath(const Json &root, std::string_view path, const ExpressionScope *scope)
 {
     if (path.empty())
         return root;
@@ -99,10 +99,16 @@ std::optional<Json> lookupPath(const Json &root, std::string_view path)
         }
         const bool last = i >= path.size();
         if (current->is_object()) {
-            const auto found = current->find(key);
-            if (found == current->end())
-                return std::nullopt;
-            current = &*found;
+            if (scope) {
+                current = scope->findMember(*current, key);
+                if (!current)
+                    return std::nullopt;
+            } else {
+                const auto found = current->find(key);
+                if (found == current->end())
+                    return std::nullopt;
+                current = &*found;
+            }
         } else if (current->is_array()) {
             if (key == "#") {
                 if (!last)

@@ -24,13 +24,11 @@ struct ExpressionError {
     [[nodiscard]] Error toError() const;
 };
 
-template<typename T>
-using ExpressionResult = Result<T, ExpressionError>;
+template<typename T> using ExpressionResult = Result<T, ExpressionError>;
 
 /// What an expression sees besides literals and the built-in functions. Template engines, Hiera and
 /// the apply engine each provide one.
-class ExpressionScope
-{
+class ExpressionScope {
 public:
     virtual ~ExpressionScope() = default;
 
@@ -41,8 +39,8 @@ public:
     /// Calls a function that is not built in (readFile, template, jet, ...). nullopt when the scope
     /// has no function of that name; otherwise the value, or an Error whose message is reported at
     /// the call's column.
-    [[nodiscard]] virtual std::optional<Result<Json>> callFunction(std::string_view name,
-                                                                   const std::vector<Json> &args) const
+    [[nodiscard]] virtual std::optional<Result<Json>> callFunction(
+        std::string_view name, const std::vector<Json> &args) const
     {
         (void)name;
         (void)args;
@@ -52,12 +50,22 @@ public:
     /// lookup() of a missing path without a default: an error (false) or "" (true, used while
     /// Hiera data is resolved).
     [[nodiscard]] virtual bool missingLookupIsEmpty() const { return false; }
+
+    /// The member `key` of the map `object`, or nullptr. Large maps are found through indexes the
+    /// scope keeps while it lives, so that reading many keys of Data is not quadratic. A scope is
+    /// used by one thread at a time.
+    [[nodiscard]] const Json *findMember(const Json &object, std::string_view key) const
+    {
+        return m_members.find(object, key);
+    }
+
+private:
+    mutable MemberIndex m_members;
 };
 
 /// A scope with just the three standard variables, by reference. The referenced values must outlive
 /// the scope.
-class StandardScope : public ExpressionScope
-{
+class StandardScope : public ExpressionScope {
 public:
     StandardScope(const Json &facts, const Json &data, const Json &environment)
         : m_facts(facts)
@@ -77,13 +85,12 @@ private:
 /// Limits that keep hostile input from exhausting the stack or memory.
 struct ExpressionLimits {
     std::size_t maxLength = 64 * 1024; ///< bytes of expression text
-    int maxDepth = 200;                ///< nesting of parentheses, operators, calls and literals
+    int maxDepth = 200; ///< nesting of parentheses, operators, calls and literals
 };
 
 /// A parsed expression of the CCM expression language (a subset of expr-lang, ENGINE-SPEC §4).
 /// Parse once, evaluate many times; evaluation never changes the expression. Cheap to copy.
-class Expression
-{
+class Expression {
 public:
     /// Parses `text`. Errors name the column and what was expected.
     static ExpressionResult<Expression> parse(std::string_view text, const ExpressionLimits &limits = {});
@@ -111,7 +118,8 @@ ExpressionResult<Json> evaluateExpression(std::string_view text, const Expressio
 std::string formatValue(const Json &value);
 
 /// The value at a gjson-style path (ENGINE-SPEC §4): "a.b.c", "list.0.name", "list.#" (a list's
-/// length); "\." escapes a dot inside a key. nullopt when any part is missing.
-std::optional<Json> lookupPath(const Json &root, std::string_view path);
+/// length); "\." escapes a dot inside a key. nullopt when any part is missing. Keys are found
+/// through `scope`'s member indexes when one is given.
+std::optional<Json> lookupPath(const Json &root, std::string_view path, const ExpressionScope *scope = nullptr);
 
 } // namespace ccm

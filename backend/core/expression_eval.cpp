@@ -635,8 +635,8 @@ private:
         }
         if (!json.is_object())
             return errorAt("cannot read '" + node.name + "' of " + kind(json), node.column);
-        const auto found = json.find(node.name);
-        if (found == json.end())
+        const Json *found = m_scope.findMember(json, node.name);
+        if (!found)
             return Value();
         return object.value().part(*found);
     }
@@ -662,8 +662,8 @@ private:
         if (json.is_object()) {
             if (!at.is_string())
                 return errorAt("a map index must be a string, got " + kind(at), node.column);
-            const auto found = json.find(at.get_ref<const std::string &>());
-            if (found == json.end())
+            const Json *found = m_scope.findMember(json, at.get_ref<const std::string &>());
+            if (!found)
                 return Value();
             return object.value().part(*found);
         }
@@ -990,7 +990,8 @@ private:
             for (const auto &[name, variableName] : roots) {
                 const Json *value = name == root ? m_scope.variable(variableName) : nullptr;
                 if (value)
-                    found = i < path.size() ? lookupPath(*value, std::string_view(path).substr(i + 1)) : *value;
+                    found
+                        = i < path.size() ? lookupPath(*value, std::string_view(path).substr(i + 1), &m_scope) : *value;
             }
         }
         if (found)

@@ -1896,8 +1896,8 @@ private:
                 return Failure {operand.offset, "can't evaluate field " + field + " of " + describeValue(base)};
             if (hasArgs && i + 1 == operand.fields.size())
                 return Failure {operand.offset, field + " is not a method but has arguments"};
-            const auto found = json.find(field);
-            base = found == json.end() ? Value::missing() : base.part(*found);
+            const Json *found = m_members.find(json, field);
+            base = found ? base.part(*found) : Value::missing();
         }
         return base;
     }
@@ -1949,6 +1949,8 @@ private:
     std::size_t m_maxOutput;
     std::string m_out;
     std::vector<std::pair<std::string, Value>> m_variables;
+    /// Field lookups in large maps (.Data of a big manifest) go through hash indexes.
+    MemberIndex m_members;
 };
 
 } // namespace

@@ -169,6 +169,64 @@ Json &MemberSetter::operator[](std::string_view key)
     return member.second;
 }
 
+const Json *MemberIndex::find(const Json &object, std::string_view key)
+{
+    const auto &members = static_cast<const Json::object_t::Container &>(object.get_ref<const Json::object_t &>());
+    const auto linear = [&]() -> const Json * {
+        for (const auto &member : members) {
+            if (member.first == key)
+                return &member.second;
+        }
+        return nullptr;
+    };
+    // Indexing costs a pass over the map, which only pays off for maps read many times.
+    constexpr std::size_t kIndexedMapSize = 64;
+    if (members.size() < kIndexedMapSize)
+        return linear();
+
+    // Addresses are reused once maps are freed, so the maps seen over a long life are forgotten
+    // from time to time rather than kept.
+    constexpr std::size_t kMaxIndexedMaps = 64;
+    auto indexed = m_maps.find(&object);
+    if (indexed == m_maps.end()) {
+        if (m_maps.size() >= kMaxIndexedMaps)
+            m_maps.clear();
+        indexed = m_maps.emplace(&object, Indexed {}).first;
+        build(members, indexed->second);
+    } else if (indexed->second.size != members.size()) {
+        build(members, indexed->second);
+    }
+
+    const std::size_t hash = std::hash<std::string_view> {}(key);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        bool stale = false;
+        const auto [first, last] = indexed->second.positions.equal_range(hash);
+        for (auto candidate = first; candidate != last; ++candidate) {
+            const std::size_t position = candidate->second;
+            if (position >= members.size() || std::hash<std::string_view> {}(members[position].first) != hash) {
+                stale = true;
+                break;
+            }
+            if (members[position].first == key)
+                return &members[position].second;
+        }
+        if (!stale)
+            break;
+        build(members, indexed->second);
+    }
+    // Unknown to the index: absent, or put in place of another key since the index was built.
+    return linear();
+}
+
+void MemberIndex::build(const Json::object_t::Container &members, Indexed &indexed)
+{
+    indexed.size = members.size();
+    indexed.positions.clear();
+    indexed.positions.reserve(members.size());
+    for (std::size_t i = 0; i < members.size(); ++i)
+        indexed.positions.emplace(std::hash<std::string_view> {}(members[i].first), i);
+}
+
 Json parseJson(std::string_view text, bool allowExceptions)
 {
     LinearDomBuilder builder(allowExceptions);

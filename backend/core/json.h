@@ -45,6 +45,28 @@ private:
     std::unordered_map<std::string, std::size_t, KeyHash, std::equal_to<>> m_index;
 };
 
+/// Finds members of large maps through hash indexes built on first use and kept across lookups,
+/// instead of ordered_json's linear search, for code that reads the same maps many times (every
+/// template of a manifest reads Data). The answer is always the one a linear search gives: an
+/// index is checked against the map on every hit, rebuilt when the map has changed, and a key the
+/// index does not know is searched linearly. Maps the index sees may change or go away between
+/// lookups; it holds no pointer into them that it reads without checking.
+class MemberIndex {
+public:
+    /// The member `key` of the map `object`, or nullptr.
+    const Json *find(const Json &object, std::string_view key);
+
+private:
+    struct Indexed {
+        std::size_t size = 0;
+        /// Position of every member by the hash of its key.
+        std::unordered_multimap<std::size_t, std::size_t> positions;
+    };
+    void build(const Json::object_t::Container &members, Indexed &indexed);
+
+    std::unordered_map<const Json *, Indexed> m_maps;
+};
+
 /// Json::parse(text, nullptr, allowExceptions) for text that may hold large maps: the library's
 /// parser inserts each member with a linear search. Duplicate keys keep their first place and their
 /// last value, as with the library's parser.

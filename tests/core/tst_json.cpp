@@ -108,6 +108,51 @@ private slots:
         QCOMPARE(q(object.begin().key()), QStringLiteral("k0"));
         QCOMPARE(object["k19"].get<int>(), 119);
     }
+
+    // The index answers as a linear search does, whatever happened to the map since it was built.
+    void memberIndexMatchesLinearSearch()
+    {
+        const auto bigMap = [](const std::string &prefix, int size) {
+            Json map = Json::object();
+            for (int i = 0; i < size; ++i)
+                appendMember(map, prefix + std::to_string(i), i);
+            return map;
+        };
+        MemberIndex index;
+        Json map = bigMap("key", 1000);
+        for (int i = 0; i < 1000; i += 7) {
+            const Json *found = index.find(map, "key" + std::to_string(i));
+            QVERIFY(found);
+            QCOMPARE(found->get<int>(), i);
+        }
+        QVERIFY(!index.find(map, "absent"));
+        QVERIFY(!index.find(map, "key1000"));
+
+        // A new member, a member erased and one put in place of another, at the same address.
+        map["added"] = -1;
+        QCOMPARE(index.find(map, "added")->get<int>(), -1);
+        map.erase("key3");
+        QVERIFY(!index.find(map, "key3"));
+        QCOMPARE(index.find(map, "key999")->get<int>(), 999);
+        map.erase("key4");
+        map["other"] = -2;
+        QCOMPARE(index.find(map, "other")->get<int>(), -2);
+        QVERIFY(!index.find(map, "key4"));
+        QCOMPARE(index.find(map, "key5")->get<int>(), 5);
+
+        // Another map of the same size at the same address, as when a map is freed and another
+        // takes its place.
+        map = bigMap("name", 1000);
+        QVERIFY(!index.find(map, "key10"));
+        QCOMPARE(index.find(map, "name10")->get<int>(), 10);
+
+        // Small maps are searched directly, and many maps do not grow the index without bound.
+        Json small = bigMap("s", 5);
+        QCOMPARE(index.find(small, "s4")->get<int>(), 4);
+        std::vector<Json> many(200, bigMap("m", 100));
+        for (const Json &each : many)
+            QCOMPARE(index.find(each, "m99")->get<int>(), 99);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJson)
