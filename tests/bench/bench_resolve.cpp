@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Resolving manifests of growing size (Hiera data plus templated resources), and the cost of one
-// template expression; prints the median of several runs.
+// Resolving manifests of growing size (Hiera data plus templated resources), large data maps, many
+// resources reading data keys, and the cost of one template expression; prints the median of
+// several runs.
 #include "bench_timing.h"
 #include "expression.h"
 #include "manifest.h"
@@ -14,16 +15,19 @@ namespace {
 
 std::string manifestOf(int resources)
 {
-    std::string text = "data:\n  owner: root\n  app: shop\n  port: \"{{ 8080 }}\"\n"
-                       "hierarchy:\n  order: [\"os:{{ lookup('facts.host.info.platformFamily') }}\", default]\n"
-                       "  merge: deep\n"
-                       "overrides:\n  \"os:debian\":\n    owner: www-data\n  default:\n    app: store\n"
-                       "ccm:\n  resources:\n    - file:\n"
-                       "        - defaults:\n            owner: \"{{ lookup('data.owner') }}\"\n            group: root\n";
+    std::string text
+        = "data:\n  owner: root\n  app: shop\n  port: \"{{ 8080 }}\"\n"
+          "hierarchy:\n  order: [\"os:{{ lookup('facts.host.info.platformFamily') }}\", default]\n"
+          "  merge: deep\n"
+          "overrides:\n  \"os:debian\":\n    owner: www-data\n  default:\n    app: store\n"
+          "ccm:\n  resources:\n    - file:\n"
+          "        - defaults:\n            owner: \"{{ lookup('data.owner') }}\"\n            group: root\n";
     for (int i = 0; i < resources; ++i) {
-        text += "        - /srv/{{ lookup('data.app') }}/conf.d/" + std::to_string(i) + ".conf:\n"
-                "            ensure: present\n            mode: \"0644\"\n"
-                "            content: |\n              port = {{ Data.port + " + std::to_string(i) + " }}\n";
+        text += "        - /srv/{{ lookup('data.app') }}/conf.d/" + std::to_string(i)
+            + ".conf:\n"
+              "            ensure: present\n            mode: \"0644\"\n"
+              "            content: |\n              port = {{ Data.port + "
+            + std::to_string(i) + " }}\n";
     }
     return text;
 }
@@ -40,6 +44,20 @@ std::string manifestWithDataKeys(int keys)
     text += "ccm:\n  resources:\n    - file:\n        - /tmp/bench:\n            ensure: present\n"
             "            owner: root\n            group: root\n            mode: \"0644\"\n"
             "            content: \"{{ Data.k0 }}\"\n";
+    return text;
+}
+
+/// `count` data keys and as many resources, each reading its own key, by Data and by lookup().
+std::string manifestReadingDataKeys(int count)
+{
+    std::string text = "data:\n";
+    for (int i = 0; i < count; ++i)
+        text += "  k" + std::to_string(i) + ": v" + std::to_string(i) + "\n";
+    text += "ccm:\n  resources:\n    - exec:\n";
+    for (int i = 0; i < count; ++i) {
+        const std::string index = std::to_string(i);
+        text += "        - \"echo {{ Data.k" + index + " }} {{ lookup('data.k" + index + "') }}\": {}\n";
+    }
     return text;
 }
 
@@ -84,6 +102,24 @@ int main()
         std::printf("%10d %12.1f %14.2f %14.2f\n", keys, resolve, perKey, perKey / firstPerKey);
     }
 
+    // Every resource reading its own data key: the time per resource should stay flat as well.
+    std::printf("\n%10s %12s %14s %14s\n", "readers", "resolve ms", "us per reader", "vs 5k per reader");
+    double firstPerReader = 0;
+    for (int count : {5000, 20000, 80000}) {
+        const std::string text = manifestReadingDataKeys(count);
+        const ccm::LoadedManifest loaded = ccm::loadManifest(text);
+        const ccm::ResolvedManifest check = ccm::resolveManifest(loaded, text, options);
+        if (!check.ok() || check.resources.size() != static_cast<std::size_t>(count)) {
+            std::fprintf(stderr, "data reading benchmark manifest did not resolve\n");
+            return 1;
+        }
+        const double resolve = medianMilliseconds([&] { (void)ccm::resolveManifest(loaded, text, options); }, 3);
+        const double perReader = resolve * 1000.0 / count;
+        if (firstPerReader == 0)
+            firstPerReader = perReader;
+        std::printf("%10d %12.1f %14.2f %14.2f\n", count, resolve, perReader, perReader / firstPerReader);
+    }
+
     const ccm::Json data = ccm::Json::parse(R"({"port": 8080, "users": ["alice", "bob"]})");
     const ccm::Json environment = ccm::Json::object();
     const ccm::StandardScope scope(options.facts, data, environment);
@@ -104,7 +140,7 @@ int main()
     });
     std::printf("\nper expression: parse+evaluate %.2f us, evaluate %.2f us; template string with two "
                 "expressions %.2f us\n",
-                parseAndEvaluate * 1000.0 / kEvaluations, evaluateOnly * 1000.0 / kEvaluations,
-                templateString * 1000.0 / kEvaluations);
+        parseAndEvaluate * 1000.0 / kEvaluations, evaluateOnly * 1000.0 / kEvaluations,
+        templateString * 1000.0 / kEvaluations);
     return 0;
 }
