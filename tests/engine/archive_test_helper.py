@@ -29,8 +29,8 @@ make OUTPUT KIND [ARGUMENT]
       long-name         three good entries, then a name the filesystem refuses
       blocked           three good entries, then one/kept.txt/inner, below a name the tests
                         create as a file beforehand
-      bad-crc           three good entries, then damaged.txt whose recorded CRC-32 does not
-                        match its data (zip only)
+      bad-crc           three good entries, then damaged.txt, and a CRC-32 that does not match
+                        the data: damaged.txt's in a zip, the gzip stream's in a .tar.gz
 """
 
 import base64
@@ -194,16 +194,28 @@ def damage_last_crc(output):
         damaged.write(data.replace(recorded, bytes(b ^ 0xFF for b in recorded)))
 
 
+def damage_gzip_crc(output):
+    """Flips the CRC-32 in the gzip trailer (the 8 bytes after the deflate data: CRC-32, length)."""
+    with open(output, "rb") as damaged:
+        data = bytearray(damaged.read())
+    for i in range(len(data) - 8, len(data) - 4):
+        data[i] ^= 0xFF
+    with open(output, "wb") as damaged:
+        damaged.write(bytes(data))
+
+
 def make(output, kind, argument=None):
     items = entries(kind, argument)
     if output.endswith(".zip"):
         make_zip(output, items)
         if kind == "bad-crc":
             damage_last_crc(output)
-    elif kind == "bad-crc":
-        raise SystemExit("bad-crc archives are zip archives")
     elif output.endswith(".tar.gz") or output.endswith(".tgz"):
         make_tar(output, items, "w:gz")
+        if kind == "bad-crc":
+            damage_gzip_crc(output)
+    elif kind == "bad-crc":
+        raise SystemExit("bad-crc archives are zip or gzip archives")
     else:
         make_tar(output, items, "w")
 

@@ -262,6 +262,8 @@ private slots:
             << QStringLiteral("blocked.zip") << QStringLiteral("blocked") << QStringLiteral("one/kept.txt");
         QTest::newRow("damaged data in a zip")
             << QStringLiteral("damaged.zip") << QStringLiteral("bad-crc") << QStringLiteral("entry 'damaged.txt'");
+        QTest::newRow("damaged data in a tar.gz")
+            << QStringLiteral("damaged.tar.gz") << QStringLiteral("bad-crc") << QStringLiteral("gzip data is damaged");
     }
 
     /// A failure after several entries were written leaves the directory as it was before.

@@ -11,12 +11,14 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <sys/stat.h>
 #include <system_error>
 #include <utility>
 #include <vector>
+#include <zlib.h>
 
 namespace ccm::engine {
 
@@ -58,6 +60,59 @@ Result<Reader> openArchive(const std::filesystem::path &archive)
     if (::archive_read_open_filename(reader.get(), archive.c_str(), kReadBlock) != ARCHIVE_OK)
         return Error {"archive", "cannot read " + archive.string() + ": " + libraryError(reader.get())};
     return reader;
+}
+
+/// Inflates a gzip file to nowhere, checking each member's CRC-32 and length: libarchive's gzip
+/// filter does not check them, so damage that still inflates would be extracted as the archive's
+/// content. Bytes after the last member that do not start another one are ignored, as gzip does.
+Result<void> verifyGzip(const std::filesystem::path &archive)
+{
+    const auto damaged = [&](const std::string &why) {
+        return Error {"archive", "cannot read " + archive.string() + ": " + why};
+    };
+    std::ifstream in(archive, std::ios::binary);
+    if (!in)
+        return systemError("cannot read " + archive.string(), errno);
+    z_stream stream {};
+    if (::inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+        return damaged("cannot start the gzip decompressor");
+    const std::unique_ptr<z_stream, int (*)(z_stream *)> owner(&stream, ::inflateEnd);
+    std::vector<unsigned char> input(kReadBlock);
+    std::vector<unsigned char> output(4 * kReadBlock);
+    bool inMember = false;
+    bool sawMember = false;
+    for (;;) {
+        if (stream.avail_in == 0) {
+            in.read(reinterpret_cast<char *>(input.data()), static_cast<std::streamsize>(input.size()));
+            if (in.bad())
+                return systemError("cannot read " + archive.string(), errno);
+            stream.next_in = input.data();
+            stream.avail_in = static_cast<uInt>(in.gcount());
+            if (stream.avail_in == 0) {
+                if (inMember || !sawMember)
+                    return damaged("the gzip data ends before its end");
+                return {};
+            }
+        }
+        if (!inMember) {
+            // A member starts with the gzip magic; anything else after a member is trailing bytes.
+            if (sawMember && stream.next_in[0] != 0x1f)
+                return {};
+            inMember = true;
+        }
+        stream.next_out = output.data();
+        stream.avail_out = static_cast<uInt>(output.size());
+        const int status = ::inflate(&stream, Z_NO_FLUSH);
+        if (status == Z_STREAM_END) {
+            inMember = false;
+            sawMember = true;
+            ::inflateReset(&stream);
+        } else if (status == Z_DATA_ERROR) {
+            return damaged(std::string("the gzip data is damaged (") + (stream.msg ? stream.msg : "data error") + ")");
+        } else if (status != Z_OK && status != Z_BUF_ERROR) {
+            return damaged("cannot decompress the gzip data");
+        }
+    }
 }
 
 /// The entry as the checker sees it.
@@ -312,6 +367,11 @@ Result<ExtractionSummary> extractArchive(
     auto root = realDirectory(directory);
     if (!root)
         return root.error().withContext(context);
+    if (const std::string extension = archiveExtension(archive.string());
+        extension == ".tar.gz" || extension == ".tgz") {
+        if (auto intact = verifyGzip(archive); !intact)
+            return intact.error().withContext(context);
+    }
     if (auto checked = checkAll(archive, root.value()); !checked)
         return checked.error().withContext(context);
 
