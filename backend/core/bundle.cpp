@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace ccm {
 namespace fs = std::filesystem;
@@ -992,6 +993,9 @@ public:
 
     Result<fs::path> run()
     {
+        auto stream = verifyGzipStream();
+        if (!stream)
+            return stream.error();
         std::unique_ptr<archive, ArchiveReadFree> reader(archive_read_new());
         archive_read_support_filter_gzip(reader.get());
         archive_read_support_format_tar(reader.get());
@@ -1029,6 +1033,69 @@ private:
     Error failMember(const std::string &member, const std::string &message) const
     {
         return fail("member '" + member + "': " + message);
+    }
+
+    /// Inflates the whole file once, checking each gzip member's CRC-32 and length, which
+    /// libarchive's reader leaves unchecked, and stopping a bomb before anything is written.
+    Result<void> verifyGzipStream() const
+    {
+        const int fd = ::open(m_archivePath.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return fail("cannot open it: " + systemMessage(errno));
+        z_stream z {};
+        if (inflateInit2(&z, 15 + 16) != Z_OK) {
+            ::close(fd);
+            throw std::bad_alloc();
+        }
+        // The tar headers and padding around the members, generously.
+        const std::uint64_t cap = m_limits.maxTotalBytes + std::uint64_t(m_limits.maxMembers + 2) * 2048 + 1024 * 1024;
+        std::array<unsigned char, 64 * 1024> input {};
+        std::array<unsigned char, 64 * 1024> output {};
+        std::uint64_t produced = 0;
+        std::uint64_t read = 0;
+        bool ended = false;
+        Result<void> result;
+        for (;;) {
+            const ssize_t got = ::read(fd, input.data(), input.size());
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0) {
+                result = fail("cannot read it: " + systemMessage(errno));
+                break;
+            }
+            if (got == 0)
+                break;
+            read += std::uint64_t(got);
+            z.next_in = input.data();
+            z.avail_in = uInt(got);
+            while (z.avail_in > 0 && result) {
+                if (ended) {
+                    inflateReset(&z);
+                    ended = false;
+                }
+                z.next_out = output.data();
+                z.avail_out = uInt(output.size());
+                const int status = inflate(&z, Z_NO_FLUSH);
+                produced += output.size() - z.avail_out;
+                if (produced > cap)
+                    result = fail("unpacks to more than " + std::to_string(m_limits.maxTotalBytes)
+                        + " bytes; a bundle is refused past that");
+                else if (status == Z_STREAM_END)
+                    ended = true;
+                else if (status != Z_OK && status != Z_BUF_ERROR)
+                    result
+                        = fail("not a gzip tar archive, or a damaged one: " + std::string(z.msg ? z.msg : "bad data"));
+            }
+            if (!result)
+                break;
+        }
+        inflateEnd(&z);
+        ::close(fd);
+        if (result && read == 0)
+            return fail("is empty; a bundle is a gzip tar archive");
+        if (result && !ended)
+            return fail("is truncated: its gzip data ends early");
+        return result;
     }
 
     Result<void> unpackMember(archive *reader, archive_entry *header)
