@@ -390,6 +390,10 @@ public:
         const Site site {shown, {}, {}, "--include " + shown};
         std::error_code ec;
         const fs::path full = fs::absolute(given, ec).lexically_normal();
+        if (full == m_root || full == m_root / "") {
+            addDirectory(m_root, site);
+            return;
+        }
         const auto rel = inRoot(full, shown, site);
         if (!rel)
             return;

@@ -231,6 +231,11 @@ private slots:
         QVERIFY(plan.ok());
         QCOMPARE(memberPaths(plan), names({"extra/a", "extra/b/c", "manifest.yaml", "one"}));
 
+        options.includes = {dir.path().toStdString()};
+        const BundlePlan whole = planBundle(dir.filePath(QStringLiteral("site.yaml")).toStdString(), options);
+        QVERIFY2(whole.ok(), qPrintable(findingLines(whole).join(QLatin1Char('\n'))));
+        QCOMPARE(memberPaths(whole), names({"extra/a", "extra/b/c", "manifest.yaml", "one", "site.yaml"}));
+
         options.includes = {QDir::rootPath().toStdString() + "etc/hostname"};
         const BundlePlan outside = planBundle(dir.filePath(QStringLiteral("site.yaml")).toStdString(), options);
         QVERIFY(!outside.ok());
