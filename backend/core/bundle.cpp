@@ -200,6 +200,9 @@ public:
                     replaceNull(appendPointer("/overrides", key), "{}");
         if (root.contains("ccm") && root["ccm"].is_object()) {
             const Json &ccm = root["ccm"];
+            for (const char *setting : {"pre_message", "post_message", "fail_on_error"})
+                if (ccm.contains(setting) && ccm[setting].is_null())
+                    removeNullMember(appendPointer("/ccm", setting));
             if (ccm.contains("resources") && ccm["resources"].is_null())
                 replaceNull("/ccm/resources", "[]");
             else if (ccm.contains("resources") && ccm["resources"].is_array())
@@ -278,34 +281,69 @@ private:
         m_edits.push_back({*at, scalarEnd(m_text, *at) - *at, std::move(replacement)});
     }
 
-    /// Turns the null value of the member at `pointer` into `empty`: after the key's colon when the
-    /// value is left out, in place of `null` or `~` when written.
-    void replaceNull(const std::string &pointer, const char *empty)
+    /// Where the null value of the map member at `pointer` is written: an empty range just past
+    /// the key's colon when it is left out, else the `null` or `~`. nullopt, with a finding, when
+    /// the text is not like that.
+    std::optional<std::pair<std::size_t, std::size_t>> nullValue(const std::string &pointer)
     {
         const SourcePosition keyPosition = m_loaded.sourceMap.keyAt(pointer);
         const auto key = m_offsets.offset(keyPosition);
         std::size_t colon = key ? scalarEnd(m_text, *key) : m_text.size();
         while (colon < m_text.size() && isBlank(m_text[colon]))
             ++colon;
-        if (colon >= m_text.size() || m_text[colon] != ':') {
-            note(pointer, keyPosition, "cannot find the text of " + pointer + " to rewrite it for upstream's schema");
+        if (colon < m_text.size() && m_text[colon] == ':') {
+            std::size_t value = colon + 1;
+            while (value < m_text.size() && isBlank(m_text[value]))
+                ++value;
+            if (value >= m_text.size() || std::string_view("\r\n#,}").find(m_text[value]) != std::string_view::npos)
+                return std::pair(colon + 1, colon + 1);
+            const std::size_t end = scalarEnd(m_text, value);
+            const std::string_view written = m_text.substr(value, end - value);
+            if (written == "null" || written == "Null" || written == "NULL" || written == "~")
+                return std::pair(value, end);
+        }
+        note(
+            pointer, keyPosition, "cannot find the empty value of " + pointer + " to rewrite it for upstream's schema");
+        return std::nullopt;
+    }
+
+    /// Turns the null value of the member at `pointer` into `empty`.
+    void replaceNull(const std::string &pointer, const char *empty)
+    {
+        const auto value = nullValue(pointer);
+        if (!value)
+            return;
+        if (value->first == value->second)
+            m_edits.push_back({value->first, 0, std::string(" ") + empty});
+        else
+            m_edits.push_back({value->first, value->second - value->first, empty});
+    }
+
+    /// Removes the member at `pointer`, whose value is null, with its line: upstream has no
+    /// "unset" for it, and leaving it out means the same to the backend.
+    void removeNullMember(const std::string &pointer)
+    {
+        const auto value = nullValue(pointer);
+        if (!value)
+            return;
+        const std::size_t key = *m_offsets.offset(m_loaded.sourceMap.keyAt(pointer));
+        std::size_t lineStart = key;
+        while (lineStart > 0 && m_text[lineStart - 1] != '\n')
+            --lineStart;
+        std::size_t after = value->second;
+        while (after < m_text.size() && isBlank(m_text[after]))
+            ++after;
+        const bool alone = std::all_of(m_text.begin() + std::ptrdiff_t(lineStart), m_text.begin() + std::ptrdiff_t(key),
+            [](char c) { return isBlank(c); });
+        if (!alone
+            || (after < m_text.size() && m_text[after] != '\n' && m_text[after] != '\r' && m_text[after] != '#')) {
+            note(pointer, m_loaded.sourceMap.keyAt(pointer),
+                "cannot remove the empty " + pointer + " for upstream's schema; remove it from the manifest");
             return;
         }
-        std::size_t value = colon + 1;
-        while (value < m_text.size() && isBlank(m_text[value]))
-            ++value;
-        if (value >= m_text.size() || std::string_view("\r\n#,}").find(m_text[value]) != std::string_view::npos) {
-            m_edits.push_back({colon + 1, 0, std::string(" ") + empty});
-            return;
-        }
-        const std::size_t end = scalarEnd(m_text, value);
-        const std::string_view written = m_text.substr(value, end - value);
-        if (written == "null" || written == "Null" || written == "NULL" || written == "~") {
-            m_edits.push_back({value, end - value, empty});
-            return;
-        }
-        note(pointer, keyPosition,
-            "cannot rewrite the empty value of " + pointer + " for upstream's schema; write " + empty + " there");
+        const std::size_t lineEnd = m_text.find('\n', after);
+        m_edits.push_back(
+            {lineStart, (lineEnd == std::string_view::npos ? m_text.size() : lineEnd + 1) - lineStart, {}});
     }
 
     void note(const std::string &pointer, SourcePosition position, std::string message)

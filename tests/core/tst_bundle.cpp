@@ -362,6 +362,11 @@ private slots:
         QTest::newRow("null sections") << QByteArray("data:\nhierarchy: # none\noverrides: ~\nccm:\n  resources:\n")
                                        << QByteArray(
                                               "data: {}\nhierarchy: {} # none\noverrides: {}\nccm:\n  resources: []\n");
+        QTest::newRow("null settings") << QByteArray(
+            "ccm:\n  pre_message:\n  fail_on_error: ~ # default\n  post_message: null\n  resources: []\n")
+                                       << QByteArray("ccm:\n  resources: []\n");
+        QTest::newRow("null settings, flow style") << QByteArray("ccm: {pre_message: ~, resources: []}\n")
+                                                   << QByteArray("ccm: {pre_message: ~, resources: []}\n");
     }
 
     void normalisesForUpstream()
@@ -618,7 +623,7 @@ private slots:
         QTemporaryDir dir;
         writeFiles(dir,
             files({{"site.yaml",
-                       "data:\nccm:\n  resources:\n    - file:\n        - /etc/a:\n"
+                       "data:\nccm:\n  pre_message:\n  resources:\n    - file:\n        - /etc/a:\n"
                        "            ensure: present\n            owner: root\n            group: root\n"
                        "            mode: \"644\"\n"
                        "        - /etc/b:\n            ensure: present\n            owner: root\n"
