@@ -209,7 +209,7 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     }
     const auto manifest = ManifestInput::open(*manifestPath);
     if (!manifest) {
-        err << "ccm-backend apply: " << manifest.error().message << '\n';
+        err << "ccm-backend apply: bundle " << *manifestPath << ": " << manifest.error().message << '\n';
         return invalidInput;
     }
     ResolveOptions runInputs = std::move(inputs).value();

@@ -77,7 +77,7 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
 
     const auto manifest = ManifestInput::open(*manifestPath);
     if (!manifest) {
-        err << "ccm-backend render: " << manifest.error().message << '\n';
+        err << "ccm-backend render: bundle " << *manifestPath << ": " << manifest.error().message << '\n';
         return Failure;
     }
     const std::string &shownName = manifest->shownName();

@@ -15,7 +15,7 @@ namespace ccm::cli {
 /// object goes, and by removeBundlesAndDie() when SIGINT or SIGTERM ends the process first.
 class ManifestInput {
 public:
-    /// Opens `argument`; unpacking errors name the bundle and the member at fault.
+    /// Opens `argument`; unpacking errors name the member at fault (callers name the bundle).
     static Result<ManifestInput> open(const std::string &argument);
 
     ManifestInput(ManifestInput &&other) noexcept;

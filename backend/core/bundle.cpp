@@ -1068,10 +1068,7 @@ public:
     }
 
 private:
-    Error fail(const std::string &message) const
-    {
-        return Error {"invalid_bundle", "bundle " + m_archivePath.string() + ": " + message};
-    }
+    Error fail(const std::string &message) const { return Error {"invalid_bundle", message}; }
     Error failMember(const std::string &member, const std::string &message) const
     {
         return fail("member '" + member + "': " + message);

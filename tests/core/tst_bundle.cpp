@@ -558,8 +558,6 @@ private slots:
         auto bundle = UnpackedBundle::unpack(archive.toStdString(), limits, parent.toStdString());
         QVERIFY(!bundle);
         QVERIFY2(QByteArray::fromStdString(bundle.error().message).contains(expected), bundle.error().message.c_str());
-        QVERIFY2(q(bundle.error().message).startsWith(QStringLiteral("bundle ") + archive + QStringLiteral(": ")),
-            bundle.error().message.c_str());
         // Nothing was left in the temporary directory's parent, nor written beside it or outside.
         QCOMPARE(QDir(parent).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
         QCOMPARE(
@@ -598,8 +596,6 @@ private slots:
         QVERIFY(QDir().mkpath(parent));
         auto bundle = UnpackedBundle::unpack(archive.toStdString(), {}, parent.toStdString());
         QVERIFY(!bundle);
-        QVERIFY2(q(bundle.error().message).startsWith(QStringLiteral("bundle ") + archive + QStringLiteral(": ")),
-            bundle.error().message.c_str());
         QCOMPARE(QDir(parent).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
     }
 
