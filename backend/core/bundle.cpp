@@ -274,8 +274,12 @@ private:
     void replaceScalar(const std::string &pointer, SourcePosition position, std::string replacement)
     {
         const auto at = m_offsets.offset(position);
-        if (!at) {
-            note(pointer, position, "cannot find the text of " + pointer + " to rewrite it for upstream's schema");
+        // An anchor, alias, tag or block scalar is more than one scalar's text: rewriting it could
+        // change other nodes, so the author is asked to.
+        if (!at || *at >= m_text.size() || std::string_view("&*!|>").find(m_text[*at]) != std::string_view::npos) {
+            note(pointer, position,
+                "cannot rewrite " + pointer + " for upstream's schema as it is written; write " + replacement
+                    + " there");
             return;
         }
         m_edits.push_back({*at, scalarEnd(m_text, *at) - *at, std::move(replacement)});

@@ -351,6 +351,9 @@ private slots:
                                                           << head
                 + "    - file:\n        - defaults:\n            mode: \"0640\"\n        - /a: {}\n"
                   "    - file:\n        name: /b\n        mode: \"0600\"\n";
+        QTest::newRow("anchored mode left to the author")
+            << head + "    - file:\n        - /a:\n            mode: &m \"644\"\n        - /b:\n            mode: *m\n"
+            << head + "    - file:\n        - /a:\n            mode: &m \"644\"\n        - /b:\n            mode: *m\n";
         QTest::newRow("refresh_only") << head
                 + "    - exec:\n        - /bin/true:\n            refresh_only: true  # old\n"
                                       << head
