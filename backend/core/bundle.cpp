@@ -944,7 +944,24 @@ std::string normaliseForUpstream(std::string_view text, std::vector<Diagnostic> 
     const LoadedManifest loaded = loadManifest(text);
     if (!loaded.parsed || hasErrors(loaded.diagnostics))
         return std::string(text);
-    return UpstreamNormaliser(text, loaded, findings).run();
+    std::vector<Diagnostic> notes;
+    std::string out = UpstreamNormaliser(text, loaded, &notes).run();
+    // The edits follow the common ways of writing YAML; for any other, the text as written is
+    // better than a rewrite that reads differently.
+    if (out != text) {
+        const LoadedManifest rewritten = loadManifest(out);
+        if (!rewritten.parsed || hasErrors(rewritten.diagnostics)
+            || (!hasErrors(validateManifest(loaded)) && hasErrors(validateManifest(rewritten)))) {
+            notes = {{Severity::Warning,
+                "the manifest is bundled as written: the way it is written could not be rewritten for "
+                "upstream's schema",
+                "", {}}};
+            out = std::string(text);
+        }
+    }
+    if (findings)
+        findings->insert(findings->end(), notes.begin(), notes.end());
+    return out;
 }
 
 BundlePlan planBundle(const fs::path &manifestPath, const BundleOptions &options)

@@ -354,6 +354,9 @@ private slots:
         QTest::newRow("anchored mode left to the author")
             << head + "    - file:\n        - /a:\n            mode: &m \"644\"\n        - /b:\n            mode: *m\n"
             << head + "    - file:\n        - /a:\n            mode: &m \"644\"\n        - /b:\n            mode: *m\n";
+        QTest::newRow("null written on the next line left as it is")
+            << head + "    - service:\n        - cron:\n            null\n"
+            << head + "    - service:\n        - cron:\n            null\n";
         QTest::newRow("refresh_only") << head
                 + "    - exec:\n        - /bin/true:\n            refresh_only: true  # old\n"
                                       << head
