@@ -944,14 +944,29 @@ std::string normaliseForUpstream(std::string_view text, std::vector<Diagnostic> 
     const LoadedManifest loaded = loadManifest(text);
     if (!loaded.parsed || hasErrors(loaded.diagnostics))
         return std::string(text);
+    // One rewrite can make another necessary (removing a map's last member leaves it empty), so
+    // rewriting goes on until nothing changes. The findings are those of the last pass: what
+    // could not be rewritten.
+    constexpr int kMaxPasses = 4;
     std::vector<Diagnostic> notes;
     std::string out = UpstreamNormaliser(text, loaded, &notes).run();
+    std::optional<LoadedManifest> rewritten;
+    for (int pass = 1; out != text && pass <= kMaxPasses; ++pass) {
+        rewritten = loadManifest(out);
+        if (!rewritten->parsed || hasErrors(rewritten->diagnostics))
+            break;
+        notes.clear();
+        std::string next = UpstreamNormaliser(out, *rewritten, &notes).run();
+        if (next == out)
+            break;
+        out = std::move(next);
+    }
     // The edits follow the common ways of writing YAML; for any other, the text as written is
     // better than a rewrite that reads differently.
     if (out != text) {
-        const LoadedManifest rewritten = loadManifest(out);
-        if (!rewritten.parsed || hasErrors(rewritten.diagnostics)
-            || (!hasErrors(validateManifest(loaded)) && hasErrors(validateManifest(rewritten)))) {
+        rewritten = loadManifest(out);
+        if (!rewritten->parsed || hasErrors(rewritten->diagnostics)
+            || (!hasErrors(validateManifest(loaded)) && hasErrors(validateManifest(*rewritten)))) {
             notes = {{Severity::Warning,
                 "the manifest is bundled as written: the way it is written could not be rewritten for "
                 "upstream's schema",

@@ -371,6 +371,8 @@ private slots:
         QTest::newRow("null settings") << QByteArray(
             "ccm:\n  pre_message:\n  fail_on_error: ~ # default\n  post_message: null\n  resources: []\n")
                                        << QByteArray("ccm:\n  resources: []\n");
+        QTest::newRow("ccm left empty by removing its settings") << QByteArray(
+            "data: {}\nccm:\n  pre_message:\n# the end\n") << QByteArray("data: {}\nccm: {}\n# the end\n");
         QTest::newRow("null settings, flow style") << QByteArray("ccm: {pre_message: ~, resources: []}\n")
                                                    << QByteArray("ccm: {pre_message: ~, resources: []}\n");
     }
