@@ -19,6 +19,9 @@ Commands:
                               and exits 0 when all are valid, 1 otherwise
   render MANIFEST             resolve data, hierarchy, templates and defaults and print
                               the manifest as an apply would run it
+  bundle MANIFEST -o FILE.tar.gz [--list] [--include PATH]...
+                              export the manifest and every file it reaches as a
+                              reproducible bundle
   facts [PATH]                print the facts templates see, or the value at PATH
   apply MANIFEST [--noop]     run a manifest on this host: one line per resource and a
                               summary, or one JSON event per line with --json
@@ -57,6 +60,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return validateCommand(rest, out, err);
     if (command == "render")
         return renderCommand(rest, out, err);
+    if (command == "bundle")
+        return bundleCommand(rest, out, err);
     if (command == "facts")
         return factsCommand(rest, out, err);
     if (command == "apply")

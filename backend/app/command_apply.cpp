@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "commands.h"
 #include "input_options.h"
+#include "manifest_input.h"
 #include "prepared_manifest.h"
 #include "run.h"
 
@@ -17,7 +18,7 @@ constexpr std::string_view kApplyUsage
     = R"(Usage: ccm-backend apply MANIFEST [--noop] [--json] [--show-diff] [--detailed-exitcodes]
                           [--health-check-only] [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
 
-Runs a manifest on this host: validates and resolves it, then applies its resources in
+Runs a manifest (a YAML file, or a .tar.gz or .tgz bundle) on this host: validates and resolves it, then applies its resources in
 order and prints one line per resource and a summary.
 
 Options:
@@ -42,13 +43,14 @@ the run before the next resource; a second one ends it at once.
 
 std::atomic<bool> g_cancelRequested {false};
 
-extern "C" void requestCancel(int)
+extern "C" void requestCancel(int signal)
 {
-    g_cancelRequested.store(true);
+    if (g_cancelRequested.exchange(true))
+        removeBundlesAndDie(signal);
 }
 
-/// Turns SIGINT and SIGTERM into a cancellation between resources while a run is going; the
-/// handler resets itself so a second signal ends the process.
+/// Turns SIGINT and SIGTERM into a cancellation between resources while a run is going; a second
+/// signal ends the process, removing an unpacked bundle first.
 class CancelOnSignal {
 public:
     CancelOnSignal()
@@ -56,7 +58,6 @@ public:
         g_cancelRequested.store(false);
         struct sigaction action { };
         action.sa_handler = requestCancel;
-        action.sa_flags = SA_RESETHAND;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, &m_oldInt);
         ::sigaction(SIGTERM, &action, &m_oldTerm);
@@ -206,14 +207,24 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         err << "ccm-backend apply: " << inputs.error().message << '\n';
         return invalidInput;
     }
-    const engine::PreparedManifest prepared = engine::prepareManifestFile(*manifestPath, inputs.value());
+    const auto manifest = ManifestInput::open(*manifestPath);
+    if (!manifest) {
+        err << "ccm-backend apply: bundle " << *manifestPath << ": " << manifest.error().message << '\n';
+        return invalidInput;
+    }
+    ResolveOptions runInputs = std::move(inputs).value();
+    runInputs.baseDirectory = manifest->baseDirectory();
+    const FileText file = readManifestFile(manifest->file().string());
+    engine::PreparedManifest prepared;
+    if (file.problem) {
+        prepared.fileName = manifest->shownName();
+        prepared.diagnostics.push_back(*file.problem);
+    } else {
+        prepared = engine::prepareManifestText(file.text, manifest->shownName(), runInputs);
+    }
     err << prepared.diagnosticText();
     if (!prepared.ok())
         return invalidInput;
-    ResolveOptions runInputs = std::move(inputs).value();
-    runInputs.baseDirectory = std::filesystem::path(*manifestPath).parent_path();
-    if (runInputs.baseDirectory.empty())
-        runInputs.baseDirectory = ".";
 
     Reporter reporter(out, err, json, showDiff);
     ProcessRunner runner;

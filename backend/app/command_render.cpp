@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "input_options.h"
 #include "manifest.h"
+#include "manifest_input.h"
 #include "resolve.h"
 #include "validator.h"
 
@@ -15,7 +16,7 @@ namespace {
 constexpr std::string_view kRenderUsage
     = R"(Usage: ccm-backend render MANIFEST [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
 
-Resolves a manifest the way an apply does, without changing anything: validates it,
+Resolves a manifest (a YAML file, or a .tar.gz or .tgz bundle) the way an apply does, without changing anything: validates it,
 resolves its data with the facts and its hierarchy, renders resources_jet_file,
 applies block defaults and resolves templates. Prints the result as YAML: data, then
 ccm with one resource per item. Deferred fields (file content and source; exec
@@ -74,14 +75,20 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         return UsageError;
     }
 
-    const FileText file = readManifestFile(*manifestPath);
+    const auto manifest = ManifestInput::open(*manifestPath);
+    if (!manifest) {
+        err << "ccm-backend render: bundle " << *manifestPath << ": " << manifest.error().message << '\n';
+        return Failure;
+    }
+    const std::string &shownName = manifest->shownName();
+    const FileText file = readManifestFile(manifest->file().string());
     if (file.problem) {
-        printDiagnostics(*manifestPath, {*file.problem}, err);
+        printDiagnostics(shownName, {*file.problem}, err);
         return Failure;
     }
     const LoadedManifest loaded = loadManifest(file.text);
     const Diagnostics problems = validateManifest(loaded);
-    printDiagnostics(*manifestPath, problems, err);
+    printDiagnostics(shownName, problems, err);
     if (hasErrors(problems))
         return Failure;
 
@@ -91,12 +98,10 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         return Failure;
     }
     ResolveOptions options = std::move(inputs).value();
-    options.baseDirectory = std::filesystem::path(*manifestPath).parent_path();
-    if (options.baseDirectory.empty())
-        options.baseDirectory = ".";
+    options.baseDirectory = manifest->baseDirectory();
 
     const ResolvedManifest resolved = resolveManifest(loaded, file.text, options);
-    printDiagnostics(*manifestPath, resolved.diagnostics, err);
+    printDiagnostics(shownName, resolved.diagnostics, err);
     if (!resolved.ok())
         return Failure;
     out << renderedManifestYaml(resolved);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "commands.h"
-
 #include "manifest.h"
+#include "manifest_input.h"
 #include "validator.h"
 
 #include <nlohmann/json.hpp>
@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::string_view kValidateUsage = R"(Usage: ccm-backend validate FILE... [--json]
 
-Checks each manifest: YAML syntax, the manifest's shape, every resource against its
+Checks each manifest (a YAML file, or a .tar.gz or .tgz bundle holding manifest.yaml): YAML syntax, the manifest's shape, every resource against its
 type's JSON Schema, and the rules of each type (paths, modes, names, URLs, durations,
 references). Prints one line per finding as FILE:LINE:COL: SEVERITY: MESSAGE.
 
@@ -59,11 +59,18 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
     std::size_t warnings = 0;
     for (const std::string &file : files) {
         Diagnostics diagnostics;
-        FileText read = readManifestFile(file);
-        if (read.problem)
-            diagnostics.push_back(*read.problem);
-        else
-            diagnostics = validateManifestText(read.text);
+        std::string shownName = file;
+        auto input = ManifestInput::open(file);
+        if (!input) {
+            diagnostics.push_back({Severity::Error, input.error().message, "", {}});
+        } else {
+            shownName = input->shownName();
+            FileText read = readManifestFile(input->file().string());
+            if (read.problem)
+                diagnostics.push_back(*read.problem);
+            else
+                diagnostics = validateManifestText(read.text);
+        }
         const bool valid = !hasErrors(diagnostics);
         allValid = allValid && valid;
         nlohmann::json entries = nlohmann::json::array();
@@ -72,7 +79,7 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
             if (json)
                 entries.push_back(diagnosticToJson(diagnostic));
             else
-                out << formatDiagnostic(file, diagnostic) << '\n';
+                out << formatDiagnostic(shownName, diagnostic) << '\n';
         }
         report["files"].push_back({{"file", file}, {"valid", valid}, {"diagnostics", entries}});
     }

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bundle.h"
+#include "commands.h"
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string_view>
+
+namespace ccm::cli {
+namespace {
+
+constexpr std::string_view kBundleUsage
+    = R"(Usage: ccm-backend bundle MANIFEST -o FILE.tar.gz [--list] [--include PATH]...
+
+Exports a manifest as a bundle: a gzip tar archive holding the manifest as manifest.yaml,
+every file it reaches (file and scaffold sources, files read by template(), readFile(),
+file() and jet(), resources_jet_file, apply child manifests and their files) in their
+layout relative to it, and SHA256SUMS. The same input gives the same bytes. Manifests
+are rewritten where upstream's CCM schema is stricter, keeping comments and layout.
+
+Options:
+  -o, --output FILE   where to write the bundle (.tar.gz or .tgz)
+  --list              print what would go in, and the warnings, without writing
+  --include PATH      add a file, or a directory whole, that the manifest reads in a way
+                      that cannot be followed (a path computed at run time); repeatable
+  -h, --help          show this help
+
+Exit status: 0 when the bundle was written (or listed), 1 when the manifest or a file
+it reaches is invalid or missing, 2 for a usage error.
+)";
+
+} // namespace
+
+int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    std::optional<std::string> manifestPath;
+    std::optional<std::string> output;
+    BundleOptions options;
+    bool list = false;
+    const auto usageError = [&](const std::string &message) {
+        err << "ccm-backend bundle: " << message << '\n' << kBundleUsage;
+        return UsageError;
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        const auto value = [&](std::string_view name) -> std::optional<std::string> {
+            const std::string prefix = std::string(name) + '=';
+            if (arg.starts_with(prefix))
+                return arg.substr(prefix.size());
+            if (arg != name)
+                return std::nullopt;
+            if (i + 1 >= args.size())
+                return std::string();
+            return args[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            out << kBundleUsage;
+            return Success;
+        }
+        if (arg == "--list") {
+            list = true;
+        } else if (auto file = arg == "-o" ? value("-o") : value("--output")) {
+            if (file->empty())
+                return usageError("option " + arg + " needs a file name");
+            output = *file;
+        } else if (auto include = value("--include")) {
+            if (include->empty())
+                return usageError("option --include needs a path");
+            options.includes.emplace_back(*include);
+        } else if (arg.size() > 1 && arg.front() == '-') {
+            return usageError("unknown option '" + arg + "'");
+        } else if (manifestPath) {
+            return usageError("only one manifest may be given");
+        } else {
+            manifestPath = arg;
+        }
+    }
+    if (!manifestPath)
+        return usageError("no manifest given");
+    if (!output && !list)
+        return usageError("no output file given; use -o FILE.tar.gz, or --list to see what would go in");
+    if (output && !isBundlePath(*output))
+        return usageError("the output file '" + *output + "' must end in .tar.gz or .tgz");
+
+    const BundlePlan plan = planBundle(*manifestPath, options);
+    for (const BundleFinding &finding : plan.findings)
+        err << formatBundleFinding(finding) << '\n';
+    if (!plan.ok()) {
+        err << "ccm-backend bundle: " << *manifestPath << " cannot be bundled; nothing was written\n";
+        return Failure;
+    }
+    if (list) {
+        for (const BundleMember &member : plan.members)
+            out << member.path << '\n';
+        out << kBundleChecksumsName << '\n';
+        return Success;
+    }
+    auto written = writeBundle(plan, *output);
+    if (!written) {
+        err << "ccm-backend bundle: " << written.error().message << '\n';
+        return Failure;
+    }
+    err << "ccm-backend bundle: wrote " << *output << " (" << plan.members.size() + 1 << " files)\n";
+    return Success;
+}
+
+} // namespace ccm::cli
