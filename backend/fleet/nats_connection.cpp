@@ -50,6 +50,10 @@ Result<void> applySettings(natsOptions *options, const NatsSettings &settings)
             return failed("cannot use the token", s);
     }
     if (!settings.creds.empty()) {
+        // cnats reads the file only when connecting and then reports a bare I/O error.
+        if (auto readable = readTextFile(settings.creds, kMaxSeedFileBytes); !readable)
+            return Error {
+                "bad_settings", "credentials file (from " + settings.source + "): " + readable.error().message};
         if (natsStatus s = natsOptions_SetUserCredentialsFromFiles(options, settings.creds.c_str(), nullptr);
             s != NATS_OK)
             return failed("cannot use the credentials file " + settings.creds, s);
