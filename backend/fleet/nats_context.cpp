@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <utility>
@@ -57,9 +58,28 @@ std::filesystem::path contextDirectory(const ContextEnvironment &environment)
 Result<NatsSettings> parseNatsContext(
     const std::string &text, const std::filesystem::path &file, const std::string &home)
 {
-    const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
-    if (document.is_discarded())
-        return contextError(file, "not valid JSON");
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &error) {
+        // error.byte counts from 1 and is the last character read: the end of the offending token.
+        const std::size_t end = std::min<std::size_t>(error.byte > 0 ? error.byte - 1 : 0, text.size());
+        std::size_t line = 1;
+        std::size_t column = 1;
+        for (std::size_t i = 0; i < end; ++i) {
+            if (text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        // nlohmann's own text ends with the reason: "...: syntax error while parsing ...".
+        const std::string what = error.what();
+        const std::size_t reason = what.find("syntax error");
+        return contextError(file.string() + ":" + std::to_string(line) + ":" + std::to_string(column),
+            "not valid JSON" + (reason == std::string::npos ? std::string() : " (" + what.substr(reason) + ")"));
+    }
     if (!document.is_object())
         return contextError(file, "not a JSON object");
 

@@ -93,7 +93,8 @@ private slots:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("detail");
-        QTest::newRow("not JSON") << QByteArray("{\"url\": ") << "not valid JSON";
+        QTest::newRow("not JSON") << QByteArray("{\n  \"url\": \"x\",\n  \"user\" \"y\"\n}")
+                                  << "broken.json:3:12: not valid JSON (syntax error";
         QTest::newRow("a list") << QByteArray("[]") << "not a JSON object";
         QTest::newRow("number url") << QByteArray(R"({"url": 4222})") << "\"url\" must be a string";
         QTest::newRow("object user") << QByteArray(R"({"user": {}})") << "\"user\" must be a string";
