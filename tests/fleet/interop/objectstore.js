@@ -9,6 +9,11 @@
 const fs = require("fs");
 const { connect } = require("nats");
 
+// The client's ObjectInfo keeps the meta record in an `info` member.
+function metaRecord(info) {
+    return info.info ?? info;
+}
+
 async function readAll(stream) {
     const parts = [];
     const reader = stream.getReader();
@@ -30,7 +35,7 @@ async function main() {
         const os = await nc.jetstream().views.os(bucket);
         if (command === "put") {
             const info = await os.putBlob({ name }, fs.readFileSync(file));
-            console.log(JSON.stringify(info));
+            console.log(JSON.stringify(metaRecord(info)));
         } else {
             const result = await os.get(name);
             if (result === null)
@@ -39,7 +44,7 @@ async function main() {
             // Rejects when the chunks do not match the meta record's digest.
             await result.error;
             fs.writeFileSync(file, data);
-            console.log(JSON.stringify(result.info.info ?? result.info));
+            console.log(JSON.stringify(metaRecord(result.info)));
         }
     } finally {
         await nc.close();
