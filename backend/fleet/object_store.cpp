@@ -293,7 +293,8 @@ Result<ObjectInfo> ObjectStore::put(const std::string &name, std::istream &data)
 {
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
     auto previous = info(name);
-    if (!previous && previous.error().code != "object_not_found")
+    // An unreadable record is replaced like any other: publishing again is how it gets fixed.
+    if (!previous && previous.error().code != "object_not_found" && previous.error().code != "bad_meta")
         return previous.error().withContext("putting " + where);
 
     ObjectInfo result;

@@ -42,7 +42,8 @@ public:
     const std::string &bucket() const { return m_bucket; }
 
     /// Stores `data` under `name`, replacing an object of that name (whose chunks are purged once
-    /// the new meta record is stored). Chunks of a failed put are purged.
+    /// the new meta record is stored; an unreadable record is replaced too). Chunks of a failed put
+    /// are purged.
     Result<ObjectInfo> put(const std::string &name, std::istream &data);
     /// The meta record of `name`. Error code "object_not_found" when there is none or it is deleted.
     Result<ObjectInfo> info(const std::string &name);

@@ -254,6 +254,21 @@ private slots:
         QVERIFY(!QFile::exists(destination + QStringLiteral(".part")));
     }
 
+    void replacesAnUnreadableRecord()
+    {
+        // Publishing again is how a damaged object gets fixed, so a record that cannot be read
+        // must not stop it.
+        ObjectStore bucket = store("fixable");
+        QVERIFY(publishMeta(connection(), "fixable", "b.tgz", "{not json"));
+        const QByteArray data = test::randomBytes(1000, 5);
+        std::istringstream input(data.toStdString());
+        auto put = bucket.put("b.tgz", input);
+        QVERIFY2(put.ok(), put.ok() ? "" : put.error().message.c_str());
+        std::ostringstream output;
+        QVERIFY(bucket.get("b.tgz", output).ok());
+        QCOMPARE(QByteArray::fromStdString(output.str()), data);
+    }
+
     void missingBucketAndObject()
     {
         auto missingBucket = ObjectStore::open(connection(), "absent");
