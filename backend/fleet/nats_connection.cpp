@@ -121,6 +121,12 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettin
         if (status == NATS_NO_SERVER || status == NATS_TIMEOUT || status == NATS_IO_ERROR)
             return Error {"unreachable",
                 "cannot reach the " + where + ": " + detail + "; check that the server runs and the URL is right"};
+        const bool tls = !settings.ca.empty() || !settings.cert.empty() || url.find("tls://") != std::string::npos;
+        if (status == NATS_SSL_ERROR || tls)
+            return Error {"tls_failed",
+                "cannot connect to the " + where + " over TLS: " + detail
+                    + "; check the context's ca (the CA that signed the server's certificate)"
+                      " and, when the server verifies clients, its cert and key"};
         return Error {"nats", "cannot connect to the " + where + ": " + detail};
     }
 

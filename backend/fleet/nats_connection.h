@@ -20,7 +20,8 @@ public:
     static constexpr int kDefaultWaitMs = 5000;
 
     /// Connects with `settings`. Error codes: "unreachable" (no server answers at the URL),
-    /// "auth_failed" (the server refused the credentials), "bad_settings" (a credentials, key or
+    /// "auth_failed" (the server refused the credentials), "tls_failed" (the TLS handshake or a
+    /// client certificate the server wants failed), "bad_settings" (a credentials, key or
     /// certificate file cannot be used), "nats" (anything else); messages name the URL and the
     /// settings' source.
     static Result<std::unique_ptr<NatsConnection>> connect(const NatsSettings &settings, int waitMs = kDefaultWaitMs);

@@ -8,6 +8,8 @@
 #include "test_common.h"
 
 #include <QDir>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,6 +29,46 @@ void writeContext(const QString &configHome, const QString &name, const QByteArr
     const QString directory = configHome + QStringLiteral("/nats/context");
     QVERIFY(QDir().mkpath(directory));
     QVERIFY(test::writeFile(directory + QLatin1Char('/') + name + QStringLiteral(".json"), json));
+}
+
+/// Runs openssl with `arguments` in `directory`; false, with its output as a warning, on failure.
+bool openssl(const QString &directory, const QStringList &arguments)
+{
+    QProcess process;
+    process.setWorkingDirectory(directory);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(QStringLiteral("openssl"), arguments);
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        qWarning("openssl %s: %s", qPrintable(arguments.join(QLatin1Char(' '))), process.readAll().constData());
+        return false;
+    }
+    return true;
+}
+
+/// A certificate NAME.pem with key NAME.key in `directory`, signed by ca.pem (made first, with
+/// NAME "ca", self-signed).
+bool makeCertificate(const QString &directory, const QString &name, const QString &extension = {})
+{
+    const QStringList key {QStringLiteral("-newkey"), QStringLiteral("ec"), QStringLiteral("-pkeyopt"),
+        QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"), QStringLiteral("-keyout"),
+        name + QStringLiteral(".key")};
+    if (name.endsWith(QStringLiteral("ca")))
+        return openssl(directory,
+            QStringList {QStringLiteral("req"), QStringLiteral("-x509")} + key
+                + QStringList {QStringLiteral("-out"), name + QStringLiteral(".pem"), QStringLiteral("-days"),
+                    QStringLiteral("2"), QStringLiteral("-subj"), QStringLiteral("/CN=") + name});
+    if (!test::writeFile(directory + QLatin1Char('/') + name + QStringLiteral(".ext"), extension.toUtf8()))
+        return false;
+    return openssl(directory,
+               QStringList {QStringLiteral("req")} + key
+                   + QStringList {QStringLiteral("-out"), name + QStringLiteral(".csr"), QStringLiteral("-subj"),
+                       QStringLiteral("/CN=") + name})
+        && openssl(directory,
+            {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), name + QStringLiteral(".csr"),
+                QStringLiteral("-CA"), QStringLiteral("ca.pem"), QStringLiteral("-CAkey"), QStringLiteral("ca.key"),
+                QStringLiteral("-CAcreateserial"), QStringLiteral("-days"), QStringLiteral("2"),
+                QStringLiteral("-extfile"), name + QStringLiteral(".ext"), QStringLiteral("-out"),
+                name + QStringLiteral(".pem")});
 }
 
 } // namespace
@@ -275,6 +317,57 @@ private slots:
         // Every message says where the settings came from.
         QVERIFY2(
             q(connection.error().message).contains(QStringLiteral("test.json")), connection.error().message.c_str());
+    }
+
+    void connectsOverTls_data()
+    {
+        QTest::addColumn<bool>("serverVerifiesClients");
+        QTest::addColumn<QString>("context");
+        QTest::addColumn<bool>("connects");
+        QTest::newRow("ca") << false << "\"ca\": \"DIR/ca.pem\"" << true;
+        QTest::newRow("ca, cert and key") << true
+                                          << "\"ca\": \"DIR/ca.pem\", \"cert\": \"DIR/client.pem\", \"key\": "
+                                             "\"DIR/client.key\""
+                                          << true;
+        QTest::newRow("no client certificate") << true << "\"ca\": \"DIR/ca.pem\"" << false;
+        QTest::newRow("untrusted server") << false << "\"ca\": \"DIR/other-ca.pem\"" << false;
+    }
+
+    void connectsOverTls()
+    {
+        QFETCH(bool, serverVerifiesClients);
+        QFETCH(QString, context);
+        QFETCH(bool, connects);
+        if (!test::NatsServer::available())
+            QSKIP("nats-server is not installed (scripts/install-deps installs it)");
+        if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
+            QSKIP("openssl is not installed (scripts/install-deps installs it)");
+        QTemporaryDir dir;
+        const QString path = dir.path();
+        QVERIFY(makeCertificate(path, QStringLiteral("other-ca")));
+        QVERIFY(makeCertificate(path, QStringLiteral("ca")));
+        QVERIFY(makeCertificate(path, QStringLiteral("server"), QStringLiteral("subjectAltName=IP:127.0.0.1\n")));
+        QVERIFY(makeCertificate(path, QStringLiteral("client"), QStringLiteral("extendedKeyUsage=clientAuth\n")));
+
+        const QByteArray tls = "tls {\n  cert_file: \"" + path.toUtf8() + "/server.pem\"\n  key_file: \""
+            + path.toUtf8() + "/server.key\"\n  ca_file: \"" + path.toUtf8()
+            + "/ca.pem\"\n  verify: " + (serverVerifiesClients ? "true" : "false") + "\n}\n";
+        test::NatsServer server;
+        QVERIFY2(server.start({true, tls}), qPrintable(server.error()));
+
+        const QString url = QStringLiteral("tls://127.0.0.1:") + QString::number(server.port());
+        writeContext(path, QStringLiteral("tls"),
+            "{\"url\": \"" + url.toUtf8() + "\", " + context.replace(QStringLiteral("DIR"), path).toUtf8() + "}");
+        auto settings = loadNatsContext("tls", {"", path.toStdString(), "/nowhere"});
+        QVERIFY(settings.ok());
+        auto connection = NatsConnection::connect(settings.value(), 5000);
+        if (connects) {
+            QVERIFY2(connection.ok(), connection.ok() ? "" : connection.error().message.c_str());
+            return;
+        }
+        QVERIFY(!connection.ok());
+        QCOMPARE(q(connection.error().code), QStringLiteral("tls_failed"));
+        QVERIFY2(q(connection.error().message).contains(url), connection.error().message.c_str());
     }
 
     void unreachableServer()
