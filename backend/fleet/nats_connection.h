@@ -4,6 +4,7 @@
 #include "nats_context.h"
 #include "result.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 

@@ -364,6 +364,26 @@ private slots:
         QCOMPARE(q(parsed->toString()), url);
     }
 
+    void chunksFitTheServersMaxPayload()
+    {
+        test::NatsServer small;
+        QVERIFY2(small.start({true, "max_payload: 65536\n"}), qPrintable(small.error()));
+        NatsSettings settings;
+        settings.url = small.urlString();
+        auto connected = NatsConnection::connect(settings);
+        QVERIFY(connected.ok());
+        auto bucket = ObjectStore::openOrCreate(*connected.value(), "small");
+        QVERIFY(bucket.ok());
+        const QByteArray data = test::randomBytes(200 * 1024, 6);
+        std::istringstream input(data.toStdString());
+        auto put = bucket.value().put("b.tgz", input);
+        QVERIFY2(put.ok(), put.ok() ? "" : put.error().message.c_str());
+        QCOMPARE(put->chunks, 4u);
+        std::ostringstream output;
+        QVERIFY(bucket.value().get("b.tgz", output).ok());
+        QCOMPARE(QByteArray::fromStdString(output.str()), data);
+    }
+
     void serverWithoutJetStream()
     {
         test::NatsServer plain;
