@@ -28,6 +28,9 @@ Commands:
   serve [--socket PATH] [--user]
                               run the daemon the designer talks to: JSON-RPC 2.0
                               over a Unix socket
+  publish FILE --bucket BUCKET
+                              put a bundle into a NATS JetStream object store and
+                              print its obj:// URL
   client METHOD [PARAMS]      call a method of a running backend and print its
                               notifications and answer as JSON lines
 
@@ -68,6 +71,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return applyCommand(rest, out, err);
     if (command == "serve")
         return serveCommand(rest, out, err);
+    if (command == "publish")
+        return publishCommand(rest, out, err);
     if (command == "client")
         return clientCommand(rest, out, err);
     err << "ccm-backend: unknown command '" << command << "'\n\n" << kUsage;

@@ -16,6 +16,7 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
 int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int publishCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace ccm::cli

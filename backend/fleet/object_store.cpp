@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "object_store.h"
+
+#include "nats_connection.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <istream>
+#include <memory>
+#include <nats/nats.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <optional>
+#include <ostream>
+#include <vector>
+
+namespace ccm::fleet {
+namespace {
+
+constexpr std::string_view kDigestPrefix = "SHA-256=";
+constexpr std::string_view kBase64UrlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Decodes base64url or standard base64, padded or not: clients have written both over time.
+std::optional<std::string> base64Decode(std::string_view text)
+{
+    while (!text.empty() && text.back() == '=')
+        text.remove_suffix(1);
+    std::string out;
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    for (const char c : text) {
+        std::size_t value = kBase64UrlAlphabet.find(c);
+        if (c == '+')
+            value = 62;
+        else if (c == '/')
+            value = 63;
+        if (value == std::string_view::npos)
+            return std::nullopt;
+        buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((buffer >> bits) & 0xff);
+        }
+    }
+    return out;
+}
+
+/// A NUID-shaped identifier: 22 characters of base62, random enough to never repeat a subject.
+std::string newNuid()
+{
+    constexpr std::string_view kDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    std::array<unsigned char, 22> random {};
+    if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1)
+        throw std::bad_alloc();
+    std::string nuid;
+    for (const unsigned char byte : random)
+        nuid += kDigits[byte % kDigits.size()];
+    return nuid;
+}
+
+std::string nowRfc3339()
+{
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() % 1000000;
+    std::tm utc {};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 40> text {};
+    const std::size_t length = std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%S", &utc);
+    std::array<char, 16> fraction {};
+    std::snprintf(fraction.data(), fraction.size(), ".%06lldZ", static_cast<long long>(micros));
+    return std::string(text.data(), length) + fraction.data();
+}
+
+bool validBucketName(const std::string &bucket)
+{
+    return !bucket.empty() && std::all_of(bucket.begin(), bucket.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+}
+
+class Sha256 {
+public:
+    Sha256()
+        : m_context(EVP_MD_CTX_new(), EVP_MD_CTX_free)
+    {
+        if (!m_context || EVP_DigestInit_ex(m_context.get(), EVP_sha256(), nullptr) != 1)
+            throw std::bad_alloc();
+    }
+    void update(const void *data, std::size_t size) { EVP_DigestUpdate(m_context.get(), data, size); }
+    std::string finish()
+    {
+        std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+        unsigned int size = 0;
+        EVP_DigestFinal_ex(m_context.get(), digest.data(), &size);
+        return std::string(reinterpret_cast<const char *>(digest.data()), size);
+    }
+
+private:
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> m_context;
+};
+
+struct MsgDeleter {
+    void operator()(natsMsg *message) const { natsMsg_Destroy(message); }
+};
+using MsgPtr = std::unique_ptr<natsMsg, MsgDeleter>;
+
+struct SubscriptionDeleter {
+    void operator()(natsSubscription *subscription) const
+    {
+        natsSubscription_Unsubscribe(subscription);
+        natsSubscription_Destroy(subscription);
+    }
+};
+
+Result<ObjectInfo> parseMeta(std::string_view text, const std::string &where)
+{
+    const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    auto bad = [&](const std::string &what) {
+        return Error {"bad_meta", "the meta record of " + where + " is invalid: " + what};
+    };
+    if (!document.is_object())
+        return bad("not a JSON object");
+    ObjectInfo info;
+    try {
+        info.name = document.value("name", std::string());
+        info.bucket = document.value("bucket", std::string());
+        info.nuid = document.value("nuid", std::string());
+        info.size = document.value("size", std::uint64_t {0});
+        info.chunks = document.value("chunks", std::uint32_t {0});
+        info.digest = document.value("digest", std::string());
+        info.mtime = document.value("mtime", std::string());
+        info.deleted = document.value("deleted", false);
+        if (const auto options = document.find("options"); options != document.end() && options->is_object()
+            && options->contains("link") && !(*options)["link"].is_null())
+            return Error {"bad_meta", where + " is a link to another object, which is not supported"};
+    } catch (const nlohmann::json::exception &e) {
+        return bad(e.what());
+    }
+    return info;
+}
+
+std::string metaJson(const ObjectInfo &info, std::size_t chunkSize)
+{
+    nlohmann::ordered_json meta;
+    meta["name"] = info.name;
+    meta["options"] = {{"max_chunk_size", chunkSize}};
+    meta["bucket"] = info.bucket;
+    meta["nuid"] = info.nuid;
+    meta["size"] = info.size;
+    meta["mtime"] = info.mtime;
+    meta["chunks"] = info.chunks;
+    meta["digest"] = info.digest;
+    return meta.dump();
+}
+
+} // namespace
+
+std::string base64UrlEncode(std::string_view data)
+{
+    std::string out;
+    std::size_t i = 0;
+    for (; i + 2 < data.size(); i += 3) {
+        const auto n = (static_cast<std::uint32_t>(static_cast<unsigned char>(data[i])) << 16)
+            | (static_cast<std::uint32_t>(static_cast<unsigned char>(data[i + 1])) << 8)
+            | static_cast<unsigned char>(data[i + 2]);
+        out += kBase64UrlAlphabet[(n >> 18) & 63];
+        out += kBase64UrlAlphabet[(n >> 12) & 63];
+        out += kBase64UrlAlphabet[(n >> 6) & 63];
+        out += kBase64UrlAlphabet[n & 63];
+    }
+    const std::size_t rest = data.size() - i;
+    if (rest > 0) {
+        std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(data[i])) << 16;
+        if (rest == 2)
+            n |= static_cast<std::uint32_t>(static_cast<unsigned char>(data[i + 1])) << 8;
+        out += kBase64UrlAlphabet[(n >> 18) & 63];
+        out += kBase64UrlAlphabet[(n >> 12) & 63];
+        out += rest == 2 ? kBase64UrlAlphabet[(n >> 6) & 63] : '=';
+        out += '=';
+    }
+    return out;
+}
+
+std::string objectDigest(std::string_view data)
+{
+    Sha256 sha;
+    sha.update(data.data(), data.size());
+    return std::string(kDigestPrefix) + base64UrlEncode(sha.finish());
+}
+
+ObjectStore::ObjectStore(NatsConnection &connection, std::string bucket)
+    : m_connection(&connection)
+    , m_bucket(std::move(bucket))
+    , m_stream("OBJ_" + m_bucket)
+{
+}
+
+Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::string &bucket)
+{
+    if (!validBucketName(bucket))
+        return Error {"bad_name", "invalid bucket name '" + bucket + "': use letters, digits, '-' and '_'"};
+    ObjectStore store(connection, bucket);
+    jsStreamInfo *info = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status
+        = js_GetStreamInfo(&info, connection.jetStream(), store.m_stream.c_str(), nullptr, &errorCode);
+    jsStreamInfo_Destroy(info);
+    if (status == NATS_NOT_FOUND || errorCode == JSStreamNotFoundErr)
+        return Error {"bucket_not_found",
+            "object store bucket '" + bucket + "' does not exist on " + connection.url() + " (no stream "
+                + store.m_stream + "); publish to it to create it"};
+    if (status != NATS_OK)
+        return jetStreamError(connection, "looking up bucket '" + bucket + "'", status, errorCode);
+    return store;
+}
+
+Result<ObjectStore> ObjectStore::openOrCreate(NatsConnection &connection, const std::string &bucket)
+{
+    auto existing = open(connection, bucket);
+    if (existing || existing.error().code != "bucket_not_found")
+        return existing;
+
+    ObjectStore store(connection, bucket);
+    const std::string chunks = "$O." + bucket + ".C.>";
+    const std::string meta = "$O." + bucket + ".M.>";
+    std::array<const char *, 2> subjects {chunks.c_str(), meta.c_str()};
+    jsStreamConfig config;
+    jsStreamConfig_Init(&config);
+    config.Name = store.m_stream.c_str();
+    config.Subjects = subjects.data();
+    config.SubjectsLen = static_cast<int>(subjects.size());
+    config.Storage = js_FileStorage;
+    config.Replicas = 1;
+    config.MaxBytes = -1;
+    config.Discard = js_DiscardNew;
+    config.AllowRollup = true;
+    config.AllowDirect = true;
+    jsStreamInfo *info = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status = js_AddStream(&info, connection.jetStream(), &config, nullptr, &errorCode);
+    jsStreamInfo_Destroy(info);
+    // Another client may have created it meanwhile, which is as good.
+    if (status != NATS_OK && errorCode != JSStreamNameExistErr)
+        return jetStreamError(connection, "creating bucket '" + bucket + "'", status, errorCode);
+    return store;
+}
+
+Result<void> ObjectStore::purgeSubject(const std::string &subject)
+{
+    jsOptions options;
+    jsOptions_Init(&options);
+    options.Stream.Purge.Subject = subject.c_str();
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status = js_PurgeStream(m_connection->jetStream(), m_stream.c_str(), &options, &errorCode);
+    if (status != NATS_OK)
+        return jetStreamError(*m_connection, "purging " + subject, status, errorCode);
+    return {};
+}
+
+Result<ObjectInfo> ObjectStore::info(const std::string &name)
+{
+    const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
+    if (name.empty())
+        return Error {"bad_name", "an object name must not be empty"};
+    const std::string subject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
+    natsMsg *raw = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status
+        = js_GetLastMsg(&raw, m_connection->jetStream(), m_stream.c_str(), subject.c_str(), nullptr, &errorCode);
+    const MsgPtr message(raw);
+    const Error notFound {"object_not_found", "no " + where + " on " + m_connection->url()};
+    if (status == NATS_NOT_FOUND || errorCode == JSNoMessageFoundErr)
+        return notFound;
+    if (status != NATS_OK)
+        return jetStreamError(*m_connection, "reading the meta record of " + where, status, errorCode);
+    auto info = parseMeta(std::string_view(natsMsg_GetData(message.get()),
+                              static_cast<std::size_t>(natsMsg_GetDataLength(message.get()))),
+        where);
+    if (info && info->deleted)
+        return notFound;
+    return info;
+}
+
+Result<ObjectInfo> ObjectStore::put(const std::string &name, std::istream &data)
+{
+    const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
+    auto previous = info(name);
+    // An unreadable record is replaced like any other: publishing again is how it gets fixed.
+    if (!previous && previous.error().code != "object_not_found" && previous.error().code != "bad_meta")
+        return previous.error().withContext("putting " + where);
+
+    ObjectInfo result;
+    result.bucket = m_bucket;
+    result.name = name;
+    result.nuid = newNuid();
+    const std::string chunkSubject = "$O." + m_bucket + ".C." + result.nuid;
+    const std::size_t chunkSize = std::min<std::size_t>(
+        kChunkSize, static_cast<std::size_t>(std::max<std::int64_t>(1, m_connection->maxPayload())));
+
+    auto fail = [&](const Error &error) -> Result<ObjectInfo> {
+        if (result.chunks > 0)
+            (void)purgeSubject(chunkSubject);
+        return error.withContext("putting " + where);
+    };
+
+    Sha256 sha;
+    std::vector<char> chunk(chunkSize);
+    while (data) {
+        data.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        const auto count = static_cast<std::size_t>(data.gcount());
+        if (count == 0)
+            break;
+        sha.update(chunk.data(), count);
+        jsErrCode errorCode = static_cast<jsErrCode>(0);
+        const natsStatus status = js_Publish(nullptr, m_connection->jetStream(), chunkSubject.c_str(), chunk.data(),
+            static_cast<int>(count), nullptr, &errorCode);
+        ++result.chunks;
+        if (status != NATS_OK)
+            return fail(
+                jetStreamError(*m_connection, "storing chunk " + std::to_string(result.chunks), status, errorCode));
+        result.size += count;
+    }
+    if (data.bad())
+        return fail(Error {"io", "reading the data failed"});
+    result.digest = std::string(kDigestPrefix) + base64UrlEncode(sha.finish());
+    result.mtime = nowRfc3339();
+
+    const std::string metaSubject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
+    const std::string meta = metaJson(result, chunkSize);
+    natsMsg *raw = nullptr;
+    if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
+        s != NATS_OK)
+        return fail(Error {"nats", natsStatus_GetText(s)});
+    const MsgPtr message(raw);
+    // The rollup keeps only this record on the subject: the object's previous versions go.
+    natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    if (natsStatus s = js_PublishMsg(nullptr, m_connection->jetStream(), message.get(), nullptr, &errorCode);
+        s != NATS_OK)
+        return fail(jetStreamError(*m_connection, "storing the meta record", s, errorCode));
+
+    if (previous && previous->nuid != result.nuid && !previous->nuid.empty()) {
+        if (auto purged = purgeSubject("$O." + m_bucket + ".C." + previous->nuid); !purged)
+            return purged.error().withContext("removing the replaced chunks of " + where);
+    }
+    return result;
+}
+
+Result<ObjectInfo> ObjectStore::get(const std::string &name, std::ostream &out)
+{
+    const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
+    auto found = info(name);
+    if (!found)
+        return found;
+    const ObjectInfo &meta = found.value();
+    if (!meta.digest.starts_with(kDigestPrefix))
+        return Error {"bad_meta",
+            "the meta record of " + where + " has an unknown digest '" + meta.digest + "' (expected SHA-256=...)"};
+    const auto expected = base64Decode(std::string_view(meta.digest).substr(kDigestPrefix.size()));
+    if (!expected || expected->size() != 32)
+        return Error {"bad_meta", "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'"};
+    if (meta.nuid.empty())
+        return Error {"bad_meta", "the meta record of " + where + " names no chunks (empty nuid)"};
+
+    Sha256 sha;
+    std::uint64_t size = 0;
+    std::uint32_t chunks = 0;
+    if (meta.chunks > 0) {
+        const std::string chunkSubject = "$O." + m_bucket + ".C." + meta.nuid;
+        jsSubOptions subscribeOptions;
+        jsSubOptions_Init(&subscribeOptions);
+        subscribeOptions.Stream = m_stream.c_str();
+        subscribeOptions.Ordered = true;
+        natsSubscription *raw = nullptr;
+        jsErrCode errorCode = static_cast<jsErrCode>(0);
+        const natsStatus status = js_SubscribeSync(
+            &raw, m_connection->jetStream(), chunkSubject.c_str(), nullptr, &subscribeOptions, &errorCode);
+        if (status != NATS_OK)
+            return jetStreamError(*m_connection, "reading the chunks of " + where, status, errorCode);
+        const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+        bool more = true;
+        while (more) {
+            natsMsg *next = nullptr;
+            const natsStatus s = natsSubscription_NextMsg(&next, subscription.get(), m_connection->waitMs());
+            const MsgPtr message(next);
+            if (s == NATS_TIMEOUT)
+                return Error {"size_mismatch",
+                    where + " is incomplete: " + std::to_string(chunks) + " of " + std::to_string(meta.chunks)
+                        + " chunks arrived; it may have been replaced or removed meanwhile"};
+            if (s != NATS_OK)
+                return jetStreamError(*m_connection, "reading the chunks of " + where, s, 0);
+            const auto length = static_cast<std::size_t>(natsMsg_GetDataLength(message.get()));
+            size += length;
+            ++chunks;
+            if (size > meta.size)
+                return Error {"size_mismatch",
+                    where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes"};
+            sha.update(natsMsg_GetData(message.get()), length);
+            out.write(natsMsg_GetData(message.get()), static_cast<std::streamsize>(length));
+            jsMsgMetaData *metaData = nullptr;
+            if (natsMsg_GetMetaData(&metaData, message.get()) == NATS_OK) {
+                more = metaData->NumPending > 0;
+                jsMsgMetaData_Destroy(metaData);
+            }
+            more = more && chunks < meta.chunks;
+        }
+    }
+    if (!out)
+        return Error {"io", "writing the contents of " + where + " failed"};
+    if (size != meta.size || chunks != meta.chunks)
+        return Error {"size_mismatch",
+            where + " is incomplete: " + std::to_string(size) + " bytes in " + std::to_string(chunks)
+                + " chunks, its meta record says " + std::to_string(meta.size) + " bytes in "
+                + std::to_string(meta.chunks)};
+    const std::string actual = sha.finish();
+    if (actual != *expected)
+        return Error {"digest_mismatch",
+            where + " is corrupt: its contents have digest SHA-256=" + base64UrlEncode(actual)
+                + ", its meta record says " + meta.digest + "; publish it again"};
+    return found;
+}
+
+Result<ObjectInfo> ObjectStore::getToFile(const std::string &name, const std::filesystem::path &destination)
+{
+    std::filesystem::path partial = destination;
+    partial += ".part";
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    if (!file)
+        return Error {"io", "cannot write " + partial.string()};
+    auto result = get(name, file);
+    file.close();
+    std::error_code ignored;
+    if (result && !file)
+        result = Error {"io", "writing " + partial.string() + " failed"};
+    if (!result) {
+        std::filesystem::remove(partial, ignored);
+        return result;
+    }
+    std::error_code renamed;
+    std::filesystem::rename(partial, destination, renamed);
+    if (renamed) {
+        std::filesystem::remove(partial, ignored);
+        return Error {"io", "cannot move the download to " + destination.string() + ": " + renamed.message()};
+    }
+    return result;
+}
+
+} // namespace ccm::fleet

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// `ccm-backend publish` as a real process against a real nats-server.
+#include "../backend/backend_process.h"
+#include "nats_connection.h"
+#include "nats_server.h"
+#include "object_store.h"
+#include "test_common.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QtTest>
+
+#include <sstream>
+
+using namespace ccm;
+using namespace ccm::fleet;
+
+class TestPublishCli : public QObject {
+    Q_OBJECT
+
+    test::NatsServer m_server;
+    QTemporaryDir m_dir;
+
+    /// The bytes of obj://bucket/name, read back through the library.
+    QByteArray fetch(const std::string &bucket, const std::string &name)
+    {
+        NatsSettings settings;
+        settings.url = m_server.urlString();
+        auto connection = NatsConnection::connect(settings);
+        if (!connection)
+            return "connect failed: " + QByteArray::fromStdString(connection.error().message);
+        auto store = ObjectStore::open(*connection.value(), bucket);
+        if (!store)
+            return "open failed: " + QByteArray::fromStdString(store.error().message);
+        std::ostringstream out;
+        auto got = store.value().get(name, out);
+        if (!got)
+            return "get failed: " + QByteArray::fromStdString(got.error().message);
+        return QByteArray::fromStdString(out.str());
+    }
+
+    QProcessEnvironment environment(const QString &natsContext = {}) const
+    {
+        QProcessEnvironment env = test::isolatedEnvironment(m_dir);
+        env.remove(QStringLiteral("NATS_CONTEXT"));
+        if (!natsContext.isEmpty())
+            env.insert(QStringLiteral("NATS_CONTEXT"), natsContext);
+        return env;
+    }
+
+    void writeContext(const QString &name, const QByteArray &json)
+    {
+        test::writeFile(m_dir, QStringLiteral("config/nats/context/") + name + QStringLiteral(".json"), json);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!test::NatsServer::available())
+            QSKIP("nats-server is not installed (scripts/install-deps installs it)");
+        QVERIFY2(m_server.start(), qPrintable(m_server.error()));
+        writeContext(QStringLiteral("CCM"), "{\"url\": \"" + m_server.url().toUtf8() + "\"}");
+        writeContext(QStringLiteral("other"), "{\"url\": \"" + m_server.url().toUtf8() + "\"}");
+        writeContext(QStringLiteral("nowhere"), "{\"url\": \"nats://127.0.0.1:1\"}");
+    }
+
+    void publishes_data()
+    {
+        QTest::addColumn<QStringList>("connection");
+        QTest::addColumn<QString>("natsContext");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("expectedName");
+        QTest::newRow("--nats, file name") << QStringList {QStringLiteral("--nats"), m_server.url()} << ""
+                                           << ""
+                                           << "site.tar.gz";
+        QTest::newRow("--name") << QStringList {QStringLiteral("--nats"), m_server.url()} << ""
+                                << "prod/site.tar.gz"
+                                << "prod/site.tar.gz";
+        QTest::newRow("default context CCM") << QStringList {} << ""
+                                             << "a.tgz"
+                                             << "a.tgz";
+        QTest::newRow("NATS_CONTEXT") << QStringList {} << "other"
+                                      << "b.tgz"
+                                      << "b.tgz";
+        QTest::newRow("--context over NATS_CONTEXT")
+            << QStringList {QStringLiteral("--context"), QStringLiteral("other")} << "nowhere"
+            << "c.tgz"
+            << "c.tgz";
+        QTest::newRow("--nats over --context") << QStringList {QStringLiteral("--context"), QStringLiteral("nowhere"),
+            QStringLiteral("--nats"), m_server.url()}
+                                               << ""
+                                               << "d.tgz"
+                                               << "d.tgz";
+    }
+
+    void publishes()
+    {
+        QFETCH(QStringList, connection);
+        QFETCH(QString, natsContext);
+        QFETCH(QString, name);
+        QFETCH(QString, expectedName);
+        const QByteArray data = test::randomBytes(300 * 1024 + 7, 11);
+        const QString file = test::writeFile(m_dir, QStringLiteral("site.tar.gz"), data);
+        // A new bucket per row: publish creates it.
+        const QString bucket = QStringLiteral("b") + QString::number(qHash(QString::fromUtf8(QTest::currentDataTag())));
+        QStringList arguments {QStringLiteral("publish"), file, QStringLiteral("--bucket"), bucket};
+        if (!name.isEmpty())
+            arguments << QStringLiteral("--name") << name;
+        arguments << connection;
+        const test::BackendRun run = test::runBackend(arguments, {}, environment(natsContext));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString digest = QStringLiteral("SHA-256=")
+            + QString::fromLatin1(
+                QCryptographicHash::hash(data, QCryptographicHash::Sha256).toBase64(QByteArray::Base64UrlEncoding));
+        QCOMPARE(run.out,
+            QStringLiteral("name: %1\nsize: %2\ndigest: %3\nurl: obj://%4/%1\n")
+                .arg(expectedName)
+                .arg(data.size())
+                .arg(digest, bucket));
+        QCOMPARE(fetch(bucket.toStdString(), expectedName.toStdString()), data);
+    }
+
+    void reportsErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString file = test::writeFile(m_dir, QStringLiteral("x.tgz"), "x");
+        QTest::newRow("no bucket") << QStringList {file} << 2 << "--bucket is required";
+        QTest::newRow("no file") << QStringList {QStringLiteral("--bucket"), QStringLiteral("b")} << 2
+                                 << "a FILE is required";
+        QTest::newRow("unknown option") << QStringList {file, QStringLiteral("--bucket"), QStringLiteral("b"),
+            QStringLiteral("--frobnicate")}
+                                        << 2 << "unknown option '--frobnicate'";
+        QTest::newRow("missing file") << QStringList {m_dir.filePath(QStringLiteral("absent.tgz")),
+            QStringLiteral("--bucket"), QStringLiteral("b"), QStringLiteral("--nats"), m_server.url()}
+                                      << 1 << "absent.tgz: not a regular file";
+        QTest::newRow("invalid bucket") << QStringList {file, QStringLiteral("--bucket"), QStringLiteral("a.b"),
+            QStringLiteral("--nats"), m_server.url()}
+                                        << 1 << "invalid bucket name 'a.b'";
+        QTest::newRow("missing context") << QStringList {file, QStringLiteral("--bucket"), QStringLiteral("b"),
+            QStringLiteral("--context"), QStringLiteral("absent")}
+                                         << 1 << "config/nats/context/absent.json does not exist";
+        QTest::newRow("unreachable") << QStringList {file, QStringLiteral("--bucket"), QStringLiteral("b"),
+            QStringLiteral("--context"), QStringLiteral("nowhere")}
+                                     << 1 << "cannot reach the NATS server nats://127.0.0.1:1";
+    }
+
+    void reportsErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const test::BackendRun run
+            = test::runBackend(QStringList {QStringLiteral("publish")} + arguments, {}, environment());
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void refusedCredentialsAndNoJetStream()
+    {
+        test::NatsServer guarded;
+        QVERIFY2(guarded.start({false, "authorization {\n users = [ {user: alice, password: s3cret} ]\n}\n"}),
+            qPrintable(guarded.error()));
+        writeContext(QStringLiteral("wrong"),
+            "{\"url\": \"" + guarded.url().toUtf8() + "\", \"user\": \"alice\", \"password\": \"nope\"}");
+        writeContext(QStringLiteral("right"),
+            "{\"url\": \"" + guarded.url().toUtf8() + "\", \"user\": \"alice\", \"password\": \"s3cret\"}");
+        const QString file = test::writeFile(m_dir, QStringLiteral("y.tgz"), "y");
+
+        const test::BackendRun refused
+            = test::runBackend({QStringLiteral("publish"), file, QStringLiteral("--bucket"), QStringLiteral("b"),
+                                   QStringLiteral("--context"), QStringLiteral("wrong")},
+                {}, environment());
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(QStringLiteral("refused the credentials")), qPrintable(refused.err));
+        QVERIFY2(refused.err.contains(QStringLiteral("wrong.json")), qPrintable(refused.err));
+
+        // The right credentials get in, to a server that has no JetStream.
+        const test::BackendRun noJetStream
+            = test::runBackend({QStringLiteral("publish"), file, QStringLiteral("--bucket"), QStringLiteral("b"),
+                                   QStringLiteral("--context"), QStringLiteral("right")},
+                {}, environment());
+        QCOMPARE(noJetStream.exitCode, 1);
+        QVERIFY2(noJetStream.err.contains(QStringLiteral("has no JetStream")), qPrintable(noJetStream.err));
+    }
+
+    void replacesAnObject()
+    {
+        const QString bucket = QStringLiteral("replaced");
+        for (const QByteArray &content : {test::randomBytes(400 * 1024, 1), QByteArray("second")}) {
+            const QString file = test::writeFile(m_dir, QStringLiteral("r.tgz"), content);
+            const test::BackendRun run = test::runBackend({QStringLiteral("publish"), file, QStringLiteral("--bucket"),
+                                                              bucket, QStringLiteral("--nats"), m_server.url()},
+                {}, environment());
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            QCOMPARE(fetch(bucket.toStdString(), "r.tgz"), content);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPublishCli)
+#include "tst_publish_cli.moc"
