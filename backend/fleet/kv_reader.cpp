@@ -74,12 +74,12 @@ Result<void> KvReader::connect()
         return *m_connectError;
     auto settings = resolveNatsSettings(m_selection, m_environment);
     if (!settings) {
-        m_connectError = settings.error();
+        m_connectError = settings.error().withContext("needs a NATS connection");
         return *m_connectError;
     }
     auto connection = NatsConnection::connect(settings.value());
     if (!connection) {
-        m_connectError = connection.error();
+        m_connectError = connection.error().withContext("needs a NATS connection");
         return *m_connectError;
     }
     m_connection = std::move(connection).value();
