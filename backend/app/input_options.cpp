@@ -89,9 +89,11 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData)
 {
-    auto source = takeSourceOption(args, index, options.sources);
-    if (!source || source.value())
-        return source;
+    if (withData) {
+        auto source = takeSourceOption(args, index, options.sources);
+        if (!source || source.value())
+            return source;
+    }
     if (auto fact = optionValue(args, index, "--fact")) {
         if (!*fact)
             return fact->error();
