@@ -163,7 +163,6 @@ std::variant<ResolveOptions, RpcError> resolveInputs(
     return options;
 }
 
-
 /// Whether the server fetches remote sources for `peer`: only as the peer's own backend (or for
 /// root), so that a user never reaches the network with the system backend's identity.
 bool mayFetchRemote(const Peer &peer)
@@ -514,7 +513,8 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
     if (std::holds_alternative<RpcError>(inputs))
         return answer(std::get<RpcError>(inputs));
     if (mayFetchRemote(caller.peer)) {
-        auto reader = std::make_shared<fleet::KvReader>(fleet::NatsSelection {}, fleet::ContextEnvironment::fromProcess());
+        auto reader
+            = std::make_shared<fleet::KvReader>(fleet::NatsSelection {}, fleet::ContextEnvironment::fromProcess());
         std::get<ResolveOptions>(inputs).kvGet
             = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
     } else {

@@ -243,8 +243,8 @@ private slots:
         }
         const Json unreadable = responseWith(messages, 3);
         QCOMPARE(errorCode(unreadable), -32001);
-        QVERIFY2(unreadable["error"].value("message", "").find("may not read " + secret.toStdString())
-                != std::string::npos,
+        QVERIFY2(
+            unreadable["error"].value("message", "").find("may not read " + secret.toStdString()) != std::string::npos,
             unreadable.dump().c_str());
         // A readable bundle is unpacked for the previewer, whose rights then read its files.
         const Json rendered = responseWith(messages, 4);
