@@ -548,7 +548,7 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
     job.inputs = std::move(std::get<ResolveOptions>(inputs));
     job.options.noop = *noop;
     job.options.healthCheckOnly = healthCheckOnly;
-    job.keepAlive = opened;
+    job.keepAlive = std::move(opened);
     // A preview for somebody else must not let them run commands or read files as root.
     if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
         job.options.guardCredentials = peerCredentials(caller.peer);
