@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <spdlog/spdlog.h>
@@ -248,6 +249,34 @@ std::variant<std::shared_ptr<SourceBundle>, RpcError> openSource(
         auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, archive);
         if (!fetched)
             return sourceUnavailable(source, fetched.error());
+    }
+    // A local bundle of a peer is opened with the peer's identity, so that what the permission
+    // check allowed is what is read, even if the path changed since; it is unpacked from that
+    // open file.
+    struct Descriptor {
+        int fd = -1;
+        ~Descriptor()
+        {
+            if (fd >= 0)
+                ::close(fd);
+        }
+    } openedArchive;
+    if (owner && opened->download.empty()) {
+        int openError = 0;
+        {
+            const PeerFileAccess access(*owner);
+            if (!access.active())
+                return RpcError {ErrorCode::InternalError,
+                    "cannot take on the identity of uid " + std::to_string(owner->uid) + " to open " + source};
+            openedArchive.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+            openError = errno;
+        }
+        if (openedArchive.fd < 0 && (openError == EACCES || openError == EPERM))
+            return RpcError {ErrorCode::Unauthorized, "user " + owner->user + " may not read " + source,
+                Json {{"role", "preview"}}};
+        if (openedArchive.fd < 0)
+            return sourceUnavailable(source, Error {"io", std::strerror(openError)});
+        archive = "/proc/self/fd/" + std::to_string(openedArchive.fd);
     }
     auto bundle = UnpackedBundle::unpack(archive, {}, opened->download);
     if (!bundle)
