@@ -272,8 +272,8 @@ std::variant<std::shared_ptr<SourceBundle>, RpcError> openSource(
             openError = errno;
         }
         if (openedArchive.fd < 0 && (openError == EACCES || openError == EPERM))
-            return RpcError {ErrorCode::Unauthorized, "user " + owner->user + " may not read " + source,
-                Json {{"role", "preview"}}};
+            return RpcError {
+                ErrorCode::Unauthorized, "user " + owner->user + " may not read " + source, Json {{"role", "preview"}}};
         if (openedArchive.fd < 0)
             return sourceUnavailable(source, Error {"io", std::strerror(openError)});
         archive = "/proc/self/fd/" + std::to_string(openedArchive.fd);
