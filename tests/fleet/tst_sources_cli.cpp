@@ -230,6 +230,16 @@ private slots:
         QVERIFY2((run.out + run.err).contains(message), qPrintable(run.out + run.err));
     }
 
+    void aStalledDownloadFails()
+    {
+        QProcessEnvironment environment = m_environment;
+        environment.insert(s("CCM_HTTP_STALL_TIMEOUT"), s("1"));
+        const BackendRun run = backend({s("render"), m_http.url(s("/stall/site.tar.gz"))}, environment);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(s("ccm-backend render: bundle ") + m_http.url(s("/stall/site.tar.gz: timed out"))),
+            qPrintable(run.err));
+    }
+
     void removesTheDownloadOnSigterm()
     {
         QProcess process;
