@@ -315,7 +315,8 @@ void ManifestRun::apply(
             .mayShowDiff = m_options.mayShowDiff,
             .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); },
             .data = &frame.manifest.data,
-            .environ = &frame.inputs.environ};
+            .environ = &frame.inputs.environ,
+            .kvGet = frame.inputs.kvGet};
         std::unique_ptr<Provider> &provider = m_providers[factory.value()];
         if (!provider)
             provider = factory.value()->create(m_runner);

@@ -124,7 +124,8 @@ public:
         , m_runner(runner)
         , m_temporaries(temporaries)
         , m_staging(staging)
-        , m_scope(environment.facts, environment.data, environment.environ, environment.baseDirectory)
+        , m_scope(
+              environment.facts, environment.data, environment.environ, environment.baseDirectory, environment.kvGet)
     {
         m_dot["Data"] = environment.data;
         m_dot["Facts"] = environment.facts;
