@@ -394,17 +394,29 @@ private slots:
         QVERIFY(!fixture.apply(properties).event.changed);
     }
 
-    void jetTemplatesReadKv()
+    void templatesReadKv_data()
     {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QByteArray>("source");
+        QTest::newRow("jet") << text("jet") << QByteArray("[[ kvGet(\"config\", \"motd\") ]]");
+        QTest::newRow("go") << text("go") << QByteArray("{{ kvGet \"config\" \"motd\" }}");
+        QTest::newRow("go pipeline") << text("go") << QByteArray("{{ \"motd\" | kvGet \"config\" }}");
+    }
+
+    void templatesReadKv()
+    {
+        QFETCH(QString, engine);
+        QFETCH(QByteArray, source);
         Fixture fixture;
-        fixture.write(QStringLiteral("src/out.txt"), "[[ kvGet(\"config\", \"motd\") ]]");
-        const ScaffoldOutcome without = fixture.apply(Json::object());
+        fixture.write(QStringLiteral("src/out.txt"), source);
+        Json properties = {{"engine", engine.toStdString()}};
+        const ScaffoldOutcome without = fixture.apply(properties);
         QVERIFY(!without.result.ok());
         QVERIFY2(without.error().contains(text("kvGet needs a NATS connection")), qPrintable(without.error()));
         fixture.kvGet = [](const std::string &bucket, const std::string &key) -> Result<std::string> {
             return bucket + "/" + key + " from kv";
         };
-        const ScaffoldOutcome applied = fixture.apply(Json::object());
+        const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=config/motd from kv")}));
     }

@@ -200,10 +200,11 @@ private:
                 options.rightDelimiter = right;
             }
             options.fileName = templatePath.string();
+            options.scopeFunctions = {"kvGet"};
             auto parsed = GoTemplate::parse(text, options);
             if (!parsed)
                 return parsed.error();
-            return parsed->execute(m_dot);
+            return parsed->execute(m_dot, &m_scope);
         }
         JetOptions options;
         if (!left.empty()) {
