@@ -1280,7 +1280,8 @@ const Function *findFunction(std::string_view name)
 
 class Parser {
 public:
-    Parser(std::string_view text, std::vector<Token> tokens, int maxDepth, const std::vector<std::string> &scopeFunctions)
+    Parser(
+        std::string_view text, std::vector<Token> tokens, int maxDepth, const std::vector<std::string> &scopeFunctions)
         : m_text(text)
         , m_tokens(std::move(tokens))
         , m_maxDepth(maxDepth)
