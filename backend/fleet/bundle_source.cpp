@@ -7,6 +7,7 @@
 #include "object_url.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <curl/curl.h>
@@ -44,6 +45,10 @@ struct Transfer {
     bool writeFailed = false;
     std::string reason; ///< of the last status line seen, as the server sent it
     const SourceOptions *options = nullptr;
+    /// When bytes last arrived (or the transfer started), to notice a server that stalls.
+    std::chrono::steady_clock::time_point lastActivity = std::chrono::steady_clock::now();
+    curl_off_t lastReceived = 0;
+    bool stalled = false;
 };
 
 size_t onHeader(char *data, size_t size, size_t count, void *user)
@@ -88,11 +93,21 @@ size_t onBody(char *data, size_t size, size_t count, void *user)
     return bytes;
 }
 
+/// Called by libcurl at least once a second, data or not.
 int onProgress(void *user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t)
 {
     auto *transfer = static_cast<Transfer *>(user);
-    if (transfer->options->progress && now > 0)
-        transfer->options->progress(static_cast<std::uint64_t>(now), static_cast<std::uint64_t>(total));
+    const auto clock = std::chrono::steady_clock::now();
+    if (now != transfer->lastReceived) {
+        transfer->lastReceived = now;
+        transfer->lastActivity = clock;
+        if (transfer->options->progress)
+            transfer->options->progress(static_cast<std::uint64_t>(now), static_cast<std::uint64_t>(total));
+    } else if (clock - transfer->lastActivity >= transfer->options->stallTimeout) {
+        // libcurl's own low-speed check averages over several seconds, so it notices a stall late.
+        transfer->stalled = true;
+        return 1;
+    }
     return 0;
 }
 
@@ -277,6 +292,10 @@ Result<void> fetchHttp(const std::string &url, const SourceOptions &options, con
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
     if (transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED)
         return Error {"too_large", shown + ": larger than the limit of " + sizeWords(options.maxBytes)};
+    if (transfer.stalled)
+        return Error {"timeout",
+            shown + ": timed out: nothing received for " + std::to_string(options.stallTimeout.count())
+                + " s (the server stalled)"};
     if (transfer.writeFailed)
         return Error {"io", "cannot write " + partialPath(destination).string() + ": " + std::strerror(errno)};
     if (code == CURLE_HTTP_RETURNED_ERROR || (code == CURLE_OK && status >= 400)) {

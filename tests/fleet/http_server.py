@@ -30,9 +30,9 @@ def make_certificates(directory):
     ca_key, ca_pem = os.path.join(directory, "ca.key"), os.path.join(directory, "ca.pem")
     key, csr, pem = (os.path.join(directory, n) for n in ("server.key", "server.csr", "server.pem"))
     ext = os.path.join(directory, "server.ext")
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca_pem,
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", ca_key, "-out", ca_pem,
             "-days", "2", "-subj", "/CN=ccm test CA")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1")
     with open(ext, "w") as f:
         f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
     openssl("x509", "-req", "-in", csr, "-CA", ca_pem, "-CAkey", ca_key, "-CAcreateserial", "-out", pem,

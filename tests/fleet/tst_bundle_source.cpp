@@ -197,7 +197,9 @@ private slots:
         const auto fetched = fetchBundle(m_http.urlString(s("/stall/site.tar.gz")), options, destination());
         QVERIFY(!fetched);
         QCOMPARE(test::q(fetched.error().code), s("timeout"));
-        QVERIFY2(test::q(fetched.error().message).contains(s("timed out")), fetched.error().message.c_str());
+        QVERIFY2(
+            test::q(fetched.error().message).contains(s(": timed out: nothing received for 1 s (the server stalled)")),
+            fetched.error().message.c_str());
     }
 
     void httpsWithItsCa()
