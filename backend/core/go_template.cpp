@@ -1280,10 +1280,12 @@ const Function *findFunction(std::string_view name)
 
 class Parser {
 public:
-    Parser(std::string_view text, std::vector<Token> tokens, int maxDepth)
+    Parser(
+        std::string_view text, std::vector<Token> tokens, int maxDepth, const std::vector<std::string> &scopeFunctions)
         : m_text(text)
         , m_tokens(std::move(tokens))
         , m_maxDepth(maxDepth)
+        , m_scopeFunctions(scopeFunctions)
     {
     }
 
@@ -1603,7 +1605,8 @@ private:
             operand.name = token.value;
             break;
         case Tok::Identifier:
-            if (findFunction(token.value) == nullptr)
+            if (findFunction(token.value) == nullptr
+                && std::find(m_scopeFunctions.begin(), m_scopeFunctions.end(), token.value) == m_scopeFunctions.end())
                 return Failure {token.offset, "function \"" + token.value + "\" not defined"};
             operand.kind = Operand::Kind::Function;
             operand.name = token.value;
@@ -1638,6 +1641,7 @@ private:
     std::vector<Token> m_tokens;
     std::size_t m_pos = 0;
     int m_maxDepth;
+    const std::vector<std::string> &m_scopeFunctions;
     int m_rangeDepth = 0;
     std::vector<std::string> m_variables {"$"};
 };
@@ -1647,9 +1651,10 @@ private:
 
 class Executor {
 public:
-    Executor(std::string_view source, std::size_t maxOutput)
+    Executor(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope)
         : m_source(source)
         , m_maxOutput(maxOutput)
+        , m_scope(scope)
     {
     }
 
@@ -1905,7 +1910,10 @@ private:
     Outcome<Value> callFunction(const Operand &operand, std::span<const Operand> argOperands, const Value &dot,
         const std::optional<Value> &final)
     {
-        const Function &function = *findFunction(operand.name);
+        const Function *builtin = findFunction(operand.name);
+        if (builtin == nullptr)
+            return callScopeFunction(operand, argOperands, dot, final);
+        const Function &function = *builtin;
         const std::size_t count = argOperands.size() + (final ? 1 : 0);
         if (count < function.minArgs || count > function.maxArgs) {
             const std::string wanted = function.minArgs == function.maxArgs
@@ -1945,8 +1953,32 @@ private:
         return std::move(result).value();
     }
 
+    /// A function of GoTemplateOptions::scopeFunctions, called with its arguments' JSON values.
+    Outcome<Value> callScopeFunction(const Operand &operand, std::span<const Operand> argOperands, const Value &dot,
+        const std::optional<Value> &final)
+    {
+        std::vector<Json> args;
+        for (const Operand &argument : argOperands) {
+            auto value = evalOperand(argument, dot);
+            if (!value)
+                return value.error();
+            args.push_back(value.value().isMissing() ? Json() : value.value().json());
+        }
+        if (final)
+            args.push_back(final->isMissing() ? Json() : final->json());
+        std::optional<Result<Json>> result;
+        if (m_scope != nullptr)
+            result = m_scope->callFunction(operand.name, args);
+        if (!result)
+            return Failure {operand.offset, "function \"" + operand.name + "\" is not available here"};
+        if (!*result)
+            return Failure {operand.offset, "error calling " + operand.name + ": " + result->error().message};
+        return Value::owned(std::move(*result).value());
+    }
+
     std::string_view m_source;
     std::size_t m_maxOutput;
+    const ExpressionScope *m_scope;
     std::string m_out;
     std::vector<std::pair<std::string, Value>> m_variables;
     /// Field lookups in large maps (.Data of a big manifest) go through hash indexes.
@@ -1961,6 +1993,7 @@ struct GoTemplate::Tree {
     LineIndex lines;
     std::size_t maxOutputBytes = 0;
     std::vector<Node> root;
+    std::vector<std::string> scopeFunctions;
 
     [[nodiscard]] Error error(const Failure &failure) const
     {
@@ -1987,16 +2020,17 @@ Result<GoTemplate> GoTemplate::parse(std::string_view text, const GoTemplateOpti
     auto tokens = Lexer(tree->text, left, right).run();
     if (!tokens)
         return tree->error(tokens.error());
-    auto root = Parser(tree->text, std::move(tokens).value(), options.maxDepth).parseTemplate();
+    tree->scopeFunctions = options.scopeFunctions;
+    auto root = Parser(tree->text, std::move(tokens).value(), options.maxDepth, tree->scopeFunctions).parseTemplate();
     if (!root)
         return tree->error(root.error());
     tree->root = std::move(root).value();
     return GoTemplate(std::move(tree));
 }
 
-Result<std::string> GoTemplate::execute(const Json &dot) const
+Result<std::string> GoTemplate::execute(const Json &dot, const ExpressionScope *scope) const
 {
-    auto output = Executor(m_tree->text, m_tree->maxOutputBytes).run(m_tree->root, dot);
+    auto output = Executor(m_tree->text, m_tree->maxOutputBytes, scope).run(m_tree->root, dot);
     if (!output)
         return m_tree->error(output.error());
     return std::move(output).value();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "expression.h"
 #include "json.h"
 #include "result.h"
 
@@ -8,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ccm {
 
@@ -19,6 +21,9 @@ struct GoTemplateOptions {
     std::string fileName; ///< used in error messages; "" for an inline template
     int maxDepth = 100; ///< nesting of blocks and parenthesised pipelines
     std::size_t maxOutputBytes = 64 * 1024 * 1024; ///< rendered text, and any string a function builds
+    /// Functions beyond the built-in ones that the template may call (kvGet in scaffold templates);
+    /// execute() calls them through its scope.
+    std::vector<std::string> scopeFunctions;
 };
 
 /// A template of the Go text/template subset used by the scaffold `go` engine (ENGINE-SPEC §4):
@@ -40,8 +45,9 @@ public:
     static Result<GoTemplate> parse(std::string_view text, const GoTemplateOptions &options = {});
 
     /// Renders the template with `dot` as the root value (`.` and `$`); in CCM that is
-    /// {"Data": ..., "Facts": ..., "Environ": ...}.
-    [[nodiscard]] Result<std::string> execute(const Json &dot) const;
+    /// {"Data": ..., "Facts": ..., "Environ": ...}. GoTemplateOptions::scopeFunctions are called
+    /// through `scope` with their arguments' values; without a scope they fail.
+    [[nodiscard]] Result<std::string> execute(const Json &dot, const ExpressionScope *scope = nullptr) const;
 
     struct Tree;
 

@@ -32,6 +32,7 @@ enum class ErrorCode {
     InvalidManifest = -32003,
     TooLarge = -32004,
     Cancelled = -32005,
+    SourceUnavailable = -32006,
     InternalError = -32603,
 };
 

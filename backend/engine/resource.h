@@ -3,6 +3,7 @@
 
 #include "json.h"
 #include "result.h"
+#include "template_scope.h"
 #include "transaction_event.h"
 #include "util/command_runner.h"
 
@@ -117,6 +118,8 @@ struct ApplyContext {
     /// render templates of their own (scaffold); null stands for an empty map.
     const Json *data = nullptr;
     const Json *environ = nullptr;
+    /// kvGet() for those templates; empty when the run has no NATS access.
+    KvGetFunction kvGet;
 };
 
 /// The text of the error a type gives when the provider acted but a second look at the system

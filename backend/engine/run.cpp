@@ -225,7 +225,7 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     };
 
     const TemplateScope scope(
-        frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory);
+        frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory, frame.inputs.kvGet);
     // Control expressions and deferred templates may read files: they do so as the caller.
     std::optional<Result<bool>> managed;
     std::optional<Result<Json, TemplateFailure>> resolved;
@@ -315,7 +315,8 @@ void ManifestRun::apply(
             .mayShowDiff = m_options.mayShowDiff,
             .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); },
             .data = &frame.manifest.data,
-            .environ = &frame.inputs.environ};
+            .environ = &frame.inputs.environ,
+            .kvGet = frame.inputs.kvGet};
         std::unique_ptr<Provider> &provider = m_providers[factory.value()];
         if (!provider)
             provider = factory.value()->create(m_runner);

@@ -34,6 +34,21 @@ QString render(const QString &text, const GoTemplateOptions &options = {})
     return result.ok() ? q(result.value()) : QStringLiteral("ERROR ") + q(result.error().message);
 }
 
+/// A scope with one function, twice(x), that fails on anything but a string.
+class TwiceScope : public ExpressionScope {
+public:
+    [[nodiscard]] const Json *variable(std::string_view) const override { return nullptr; }
+    [[nodiscard]] std::optional<Result<Json>> callFunction(
+        std::string_view name, const std::vector<Json> &args) const override
+    {
+        if (name != "twice")
+            return std::nullopt;
+        if (args.size() != 1 || !args[0].is_string())
+            return Result<Json>(Error {"template", "twice() takes one string"});
+        return Result<Json>(Json(args[0].get<std::string>() + args[0].get<std::string>()));
+    }
+};
+
 } // namespace
 
 class TestGoTemplate : public QObject {
@@ -320,6 +335,43 @@ private Q_SLOTS:
         const auto failed = copy.execute(Json(5));
         QVERIFY(!failed.ok());
         QCOMPARE(q(failed.error().message), QStringLiteral("1:10: range can't iterate over an integer"));
+    }
+
+    void scopeFunctions_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("registered");
+        QTest::addColumn<bool>("withScope");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("called") << "{{ twice .Data.name }}" << true << true << "webweb";
+        QTest::newRow("in a pipeline") << "{{ .Data.name | twice | printf \"%s!\" }}" << true << true << "webweb!";
+        QTest::newRow("its error") << "{{ twice 5 }}" << true << true
+                                   << "ERROR 1:4: error calling twice: twice() takes one string";
+        QTest::newRow("not registered") << "{{ twice .Data.name }}" << false << true
+                                        << "ERROR 1:4: function \"twice\" not defined";
+        QTest::newRow("no scope") << "{{ twice .Data.name }}" << true << false
+                                  << "ERROR 1:4: function \"twice\" is not available here";
+    }
+
+    void scopeFunctions()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, registered);
+        QFETCH(bool, withScope);
+        QFETCH(QString, expected);
+        GoTemplateOptions options;
+        if (registered)
+            options.scopeFunctions = {"twice"};
+        const TwiceScope scope;
+        auto parsed = GoTemplate::parse(text.toStdString(), options);
+        QString got;
+        if (!parsed.ok()) {
+            got = QStringLiteral("ERROR ") + q(parsed.error().message);
+        } else {
+            const auto result = parsed.value().execute(dot(), withScope ? &scope : nullptr);
+            got = result.ok() ? q(result.value()) : QStringLiteral("ERROR ") + q(result.error().message);
+        }
+        QCOMPARE(got, expected);
     }
 
     void nestingLimit_data()

@@ -113,7 +113,8 @@ public:
             .mayShowDiff = {},
             .runChildManifest = {},
             .data = &data,
-            .environ = &environ};
+            .environ = &environ,
+            .kvGet = kvGet};
         ChoriaScaffoldProvider choria(m_runner);
         ScaffoldOutcome outcome;
         outcome.result = ScaffoldType().apply(
@@ -136,6 +137,7 @@ public:
     Json data = json(R"({"a": 1, "name": "hiera"})");
     Json environ = json(R"({"GREETING": "hello"})");
     std::string name;
+    KvGetFunction kvGet;
 
 private:
     QTemporaryDir m_dir;
@@ -390,6 +392,33 @@ private slots:
         QCOMPARE(
             q(applied.event.status["metadata"]["engine"].get<std::string>()), engine.isEmpty() ? text("jet") : engine);
         QVERIFY(!fixture.apply(properties).event.changed);
+    }
+
+    void templatesReadKv_data()
+    {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QByteArray>("source");
+        QTest::newRow("jet") << text("jet") << QByteArray("[[ kvGet(\"config\", \"motd\") ]]");
+        QTest::newRow("go") << text("go") << QByteArray("{{ kvGet \"config\" \"motd\" }}");
+        QTest::newRow("go pipeline") << text("go") << QByteArray("{{ \"motd\" | kvGet \"config\" }}");
+    }
+
+    void templatesReadKv()
+    {
+        QFETCH(QString, engine);
+        QFETCH(QByteArray, source);
+        Fixture fixture;
+        fixture.write(QStringLiteral("src/out.txt"), source);
+        Json properties = {{"engine", engine.toStdString()}};
+        const ScaffoldOutcome without = fixture.apply(properties);
+        QVERIFY(!without.result.ok());
+        QVERIFY2(without.error().contains(text("kvGet needs a NATS connection")), qPrintable(without.error()));
+        fixture.kvGet = [](const std::string &bucket, const std::string &key) -> Result<std::string> {
+            return bucket + "/" + key + " from kv";
+        };
+        const ScaffoldOutcome applied = fixture.apply(properties);
+        QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
+        QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=config/motd from kv")}));
     }
 
     void customData_data()

@@ -237,7 +237,8 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
     const TemplateEnvironment environment {.facts = context.facts,
         .data = desired->data ? *desired->data : manifestData,
         .environ = context.environ ? *context.environ : empty,
-        .baseDirectory = context.workingDirectory};
+        .baseDirectory = context.workingDirectory,
+        .kvGet = context.kvGet};
 
     auto current = scaffolds->status(environment, desired.value());
     if (!current)

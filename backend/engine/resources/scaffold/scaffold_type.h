@@ -52,6 +52,7 @@ struct TemplateEnvironment {
     const Json &data;
     const Json &environ;
     std::filesystem::path baseDirectory;
+    KvGetFunction kvGet; ///< kvGet() in Jet templates; empty: kvGet fails
 };
 
 /// What a scaffold provider found: the target's files sorted into lists of absolute paths, each

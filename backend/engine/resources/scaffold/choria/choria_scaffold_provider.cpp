@@ -124,7 +124,8 @@ public:
         , m_runner(runner)
         , m_temporaries(temporaries)
         , m_staging(staging)
-        , m_scope(environment.facts, environment.data, environment.environ, environment.baseDirectory)
+        , m_scope(
+              environment.facts, environment.data, environment.environ, environment.baseDirectory, environment.kvGet)
     {
         m_dot["Data"] = environment.data;
         m_dot["Facts"] = environment.facts;
@@ -199,10 +200,11 @@ private:
                 options.rightDelimiter = right;
             }
             options.fileName = templatePath.string();
+            options.scopeFunctions = {"kvGet"};
             auto parsed = GoTemplate::parse(text, options);
             if (!parsed)
                 return parsed.error();
-            return parsed->execute(m_dot);
+            return parsed->execute(m_dot, &m_scope);
         }
         JetOptions options;
         if (!left.empty()) {
