@@ -32,6 +32,12 @@ enum class ErrorCode {
     InvalidManifest = -32003,
     TooLarge = -32004,
     Cancelled = -32005,
+    InvalidBundle = -32006,
+    Unreachable = -32007,
+    AuthFailed = -32008,
+    NoJetStream = -32009,
+    NotFound = -32010,
+    TransferFailed = -32011,
     InternalError = -32603,
 };
 
