@@ -256,6 +256,13 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
         if (!known)
             return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"},
                 "no method '" + loggable(request.method) + "'");
+        // They use the daemon's own files and NATS credentials: a system backend must not
+        // lend root's to other users, who run their own user backend for them.
+        if (isFleetMethod(request.method) && caller.peer.uid != ::geteuid())
+            return rejected(unauthorized(caller,
+                "call " + request.method
+                    + " on a backend running as another user; use your own user backend (ccm-backend serve "
+                      "--user)"));
         if (caller.role == Role::None && request.method != "backend.hello")
             return rejected(unauthorized(caller, "call " + request.method));
         spdlog::info("uid {}: {}", caller.peer.uid, request.method);
@@ -275,13 +282,6 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
             return answer(result);
         }
         if (isFleetMethod(request.method)) {
-            // They use the daemon's own files and NATS credentials: a system backend must not
-            // lend root's to other users, who run their own user backend for them.
-            if (caller.peer.uid != ::geteuid())
-                return rejected(unauthorized(caller,
-                    "call " + request.method
-                        + " on a backend running as another user; use your own user backend (ccm-backend serve "
-                          "--user)"));
             Dispatched heavy;
             heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
                 const Notify &notify = m_notify;

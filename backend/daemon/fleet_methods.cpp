@@ -63,8 +63,7 @@ ErrorCode fleetErrorCode(const std::string &code)
         return ErrorCode::AuthFailed;
     if (code == "no_jetstream")
         return ErrorCode::NoJetStream;
-    if (code == "bucket_not_found" || code == "object_not_found" || code == "not_found"
-        || code == "context_not_found")
+    if (code == "bucket_not_found" || code == "object_not_found" || code == "not_found" || code == "context_not_found")
         return ErrorCode::NotFound;
     return ErrorCode::TransferFailed;
 }
@@ -167,8 +166,7 @@ std::variant<Json, RpcError> exportBundle(const Json &params)
             Json {{"findings", findingsJson(planned.findings)}}};
     if (auto written = writeBundle(planned, target); !written)
         return RpcError {ErrorCode::TransferFailed, written.error().message, Json {{"cause", written.error().code}}};
-    return Json {
-        {"output", target}, {"members", membersJson(planned)}, {"findings", findingsJson(planned.findings)}};
+    return Json {{"output", target}, {"members", membersJson(planned)}, {"findings", findingsJson(planned.findings)}};
 }
 
 /// The NATS server a request names with `context` or `nats`, as `ccm-backend publish` picks it.
@@ -302,8 +300,8 @@ std::variant<Json, RpcError> openBundle(const Json &params)
     if (where.find("://") != std::string::npos) {
         scratch.emplace(parent);
         if (scratch->path().empty())
-            return RpcError {ErrorCode::TransferFailed,
-                "cannot create a directory in " + parent.string() + ": " + scratch->error()};
+            return RpcError {
+                ErrorCode::TransferFailed, "cannot create a directory in " + parent.string() + ": " + scratch->error()};
         archive = scratch->path() / "bundle.tar.gz";
         if (auto failed = fetchRemote(where, params, archive))
             return *failed;
