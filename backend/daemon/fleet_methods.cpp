@@ -68,25 +68,11 @@ ErrorCode fleetErrorCode(const std::string &code)
     return ErrorCode::TransferFailed;
 }
 
-/// A failed fleet operation as the client sees it: the cause, and what to do about it.
+/// A failed fleet operation as the client sees it; the fleet library's messages already say
+/// what to check.
 RpcError fleetError(const Error &error)
 {
-    const ErrorCode code = fleetErrorCode(error.code);
-    std::string advice;
-    switch (code) {
-    case ErrorCode::Unreachable:
-        advice = "; check the server URL of the context and that the server is running";
-        break;
-    case ErrorCode::AuthFailed:
-        advice = "; check the user, password, token or credentials file of the context";
-        break;
-    case ErrorCode::NoJetStream:
-        advice = "; the server must run with JetStream enabled (nats-server -js)";
-        break;
-    default:
-        break;
-    }
-    return RpcError {code, error.message + advice, Json {{"cause", error.code}}};
+    return RpcError {fleetErrorCode(error.code), error.message, Json {{"cause", error.code}}};
 }
 
 Json findingsJson(const std::vector<BundleFinding> &findings)
@@ -114,6 +100,12 @@ std::variant<BundlePlan, RpcError> planFromParams(const Json &params)
     std::error_code ec;
     if (!fs::is_directory(baseDirectory, ec))
         return invalidParam("base_dir", "names no directory: " + baseDirectory.string());
+    auto name = stringParam(params, "name", false);
+    if (auto *error = std::get_if<RpcError>(&name))
+        return *error;
+    const std::string fileName = std::get<std::optional<std::string>>(name).value_or(std::string(kBundleManifestName));
+    if (fileName.find('/') != std::string::npos || fileName == "." || fileName == "..")
+        return invalidParam("name", "must be a file name without '/'");
     BundleOptions options;
     options.manifestText = *std::get<std::optional<std::string>>(manifest);
     if (const auto include = params.find("include"); include != params.end()) {
@@ -127,7 +119,7 @@ std::variant<BundlePlan, RpcError> planFromParams(const Json &params)
             options.includes.push_back((baseDirectory / path.get<std::string>()).lexically_normal());
         }
     }
-    return planBundle(baseDirectory / kBundleManifestName, options);
+    return planBundle(baseDirectory / fileName, options);
 }
 
 Json membersJson(const BundlePlan &plan)

@@ -56,7 +56,8 @@ void ExportBundleDialog::setListing(const QStringList &members, const QList<Find
     }
     m_findingsTitle->setText(findings.isEmpty() ? tr("No warnings.") : tr("Warnings and errors:"));
     m_export->setEnabled(ok);
-    setMessage(ok ? tr("%n file(s) will go into the bundle.", nullptr, int(members.size()))
+    setMessage(ok ? (members.size() == 1 ? tr("1 file will go into the bundle.")
+                                         : tr("%1 files will go into the bundle.").arg(members.size()))
                   : tr("The manifest cannot be bundled until the errors above are fixed."),
         !ok);
 }

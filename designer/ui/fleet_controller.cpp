@@ -136,8 +136,11 @@ void FleetController::flushWaiting(BackendClient *client, const QString &error)
 Json FleetController::bundleParams() const
 {
     const ManifestDocument *document = m_window->document();
-    return Json {{"manifest", document->text().toStdString()},
+    Json params {{"manifest", document->text().toStdString()},
         {"base_dir", QDir(document->baseDirectory()).absolutePath().toStdString()}};
+    if (!document->filePath().isEmpty())
+        params["name"] = QFileInfo(document->filePath()).fileName().toStdString();
+    return params;
 }
 
 ExportBundleDialog *FleetController::showExportDialog()

@@ -34,7 +34,9 @@ OpenLocationDialog::OpenLocationDialog(const QStringList &contexts, const QStrin
     auto *browse = new QPushButton(tr("&Browse…"), this);
     row->addWidget(m_location, 1);
     row->addWidget(browse);
-    form->addRow(tr("&Location:"), row);
+    auto *label = new QLabel(tr("&Location:"), this);
+    label->setBuddy(m_location);
+    form->addRow(label, row);
     m_context = new QComboBox(this);
     m_context->setObjectName(QStringLiteral("natsContext"));
     m_context->addItems(contexts);

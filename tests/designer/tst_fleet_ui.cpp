@@ -226,7 +226,7 @@ private slots:
         dialog->bucketEdit()->setText(QStringLiteral("sites"));
         dialog->publishButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(
-            dialog->messageLabel()->text().contains(QStringLiteral("server is running")), kPatienceMs);
+            dialog->messageLabel()->text().contains(QStringLiteral("check that the server runs")), kPatienceMs);
         QVERIFY(dialog->resultEdit()->text().isEmpty());
         QVERIFY(dialog->publishButton()->isEnabled());
     }
