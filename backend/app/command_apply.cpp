@@ -16,9 +16,10 @@ namespace {
 
 constexpr std::string_view kApplyUsage
     = R"(Usage: ccm-backend apply MANIFEST [--noop] [--json] [--show-diff] [--detailed-exitcodes]
-                          [--health-check-only] [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
+                          [--health-check-only] [--fact KEY=VALUE]... [--facts FILE] [--data FILE|URL]
 
-Runs a manifest (a YAML file, or a .tar.gz or .tgz bundle) on this host: validates and resolves it, then applies its resources in
+Runs a manifest (a YAML file, a .tar.gz or .tgz bundle, or a bundle at an http(s):// or
+obj://BUCKET/KEY URL) on this host: validates and resolves it, then applies its resources in
 order and prints one line per resource and a summary.
 
 Options:
@@ -33,7 +34,8 @@ Options:
 )";
 
 constexpr std::string_view kApplyTail
-    = R"(  --data FILE         data (a JSON or YAML map) merged over the manifest's resolved data
+    = R"(  --data FILE|URL     data (a JSON or YAML map) merged over the manifest's resolved data;
+                      a file, an http(s):// URL or kv://BUCKET/KEY
   -h, --help          show this help
 
 Exit status: 0 when no resource failed, 1 when one failed or the run was cancelled,
@@ -159,7 +161,7 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     bool json = false;
     bool showDiff = false;
     bool detailed = false;
-    const auto usage = [&](std::ostream &stream) { stream << kApplyUsage << kInputOptionsUsage << kApplyTail; };
+    const auto usage = [&](std::ostream &stream) { stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kApplyTail; };
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto taken = takeInputOption(args, i, input, true);
@@ -207,9 +209,10 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         err << "ccm-backend apply: " << inputs.error().message << '\n';
         return invalidInput;
     }
-    const auto manifest = ManifestInput::open(*manifestPath);
+    const auto manifest = ManifestInput::open(*manifestPath, input.sources);
     if (!manifest) {
-        err << "ccm-backend apply: bundle " << *manifestPath << ": " << manifest.error().message << '\n';
+        err << "ccm-backend apply: bundle " << ManifestInput::displayName(*manifestPath) << ": "
+            << manifest.error().message << '\n';
         return invalidInput;
     }
     ResolveOptions runInputs = std::move(inputs).value();

@@ -14,9 +14,10 @@ namespace ccm::cli {
 namespace {
 
 constexpr std::string_view kRenderUsage
-    = R"(Usage: ccm-backend render MANIFEST [--fact KEY=VALUE]... [--facts FILE] [--data FILE]
+    = R"(Usage: ccm-backend render MANIFEST [--fact KEY=VALUE]... [--facts FILE] [--data FILE|URL]
 
-Resolves a manifest (a YAML file, or a .tar.gz or .tgz bundle) the way an apply does, without changing anything: validates it,
+Resolves a manifest (a YAML file, a .tar.gz or .tgz bundle, or a bundle at an http(s):// or
+obj://BUCKET/KEY URL) the way an apply does, without changing anything: validates it,
 resolves its data with the facts and its hierarchy, renders resources_jet_file,
 applies block defaults and resolves templates. Prints the result as YAML: data, then
 ccm with one resource per item. Deferred fields (file content and source; exec
@@ -27,7 +28,8 @@ Options:
 )";
 
 constexpr std::string_view kDataUsage
-    = R"(  --data FILE         data (a JSON or YAML map) merged over the manifest's resolved data
+    = R"(  --data FILE|URL     data (a JSON or YAML map) merged over the manifest's resolved data;
+                      a file, an http(s):// URL or kv://BUCKET/KEY
   -h, --help          show this help
 
 Exit status: 0 when the manifest resolved, 1 when it is invalid or does not resolve,
@@ -56,12 +58,12 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         if (taken.value())
             continue;
         if (arg == "-h" || arg == "--help") {
-            out << kRenderUsage << kInputOptionsUsage << kDataUsage;
+            out << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
             return Success;
         }
         if (arg.size() > 1 && arg.front() == '-') {
             err << "ccm-backend render: unknown option '" << arg << "'\n"
-                << kRenderUsage << kInputOptionsUsage << kDataUsage;
+                << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
             return UsageError;
         }
         if (manifestPath) {
@@ -71,13 +73,14 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         manifestPath = arg;
     }
     if (!manifestPath) {
-        err << "ccm-backend render: no manifest given\n" << kRenderUsage << kInputOptionsUsage << kDataUsage;
+        err << "ccm-backend render: no manifest given\n" << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
         return UsageError;
     }
 
-    const auto manifest = ManifestInput::open(*manifestPath);
+    const auto manifest = ManifestInput::open(*manifestPath, input.sources);
     if (!manifest) {
-        err << "ccm-backend render: bundle " << *manifestPath << ": " << manifest.error().message << '\n';
+        err << "ccm-backend render: bundle " << ManifestInput::displayName(*manifestPath) << ": "
+            << manifest.error().message << '\n';
         return Failure;
     }
     const std::string &shownName = manifest->shownName();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "commands.h"
+#include "input_options.h"
 #include "manifest.h"
 #include "manifest_input.h"
 #include "validator.h"
@@ -14,14 +15,17 @@ namespace {
 
 constexpr std::string_view kValidateUsage = R"(Usage: ccm-backend validate FILE... [--json]
 
-Checks each manifest (a YAML file, or a .tar.gz or .tgz bundle holding manifest.yaml): YAML syntax, the manifest's shape, every resource against its
+Checks each manifest (a YAML file, a .tar.gz or .tgz bundle holding manifest.yaml, or a bundle
+at an http(s):// or obj://BUCKET/KEY URL): YAML syntax, the manifest's shape, every resource against its
 type's JSON Schema, and the rules of each type (paths, modes, names, URLs, durations,
 references). Prints one line per finding as FILE:LINE:COL: SEVERITY: MESSAGE.
 
 Options:
   --json       print {"valid": bool, "files": [{"file", "valid", "diagnostics": [...]}]}
   -h, --help   show this help
+)";
 
+constexpr std::string_view kValidateTail = R"(
 Exit status: 0 when every file is valid (warnings allowed), 1 when any has an error,
 2 for a usage error.
 )";
@@ -33,23 +37,34 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
     bool json = false;
     std::vector<std::string> files;
     bool optionsEnded = false;
-    for (const std::string &arg : args) {
+    fleet::SourceOptions sources = sourceOptionsFromEnvironment();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        if (!optionsEnded) {
+            auto taken = takeSourceOption(args, i, sources);
+            if (!taken) {
+                err << "ccm-backend validate: " << taken.error().message << '\n';
+                return UsageError;
+            }
+            if (taken.value())
+                continue;
+        }
         if (!optionsEnded && arg == "--json") {
             json = true;
         } else if (!optionsEnded && (arg == "-h" || arg == "--help")) {
-            out << kValidateUsage;
+            out << kValidateUsage << kSourceOptionsUsage << kValidateTail;
             return Success;
         } else if (!optionsEnded && arg == "--") {
             optionsEnded = true;
         } else if (!optionsEnded && arg.size() > 1 && arg.front() == '-') {
-            err << "ccm-backend validate: unknown option '" << arg << "'\n" << kValidateUsage;
+            err << "ccm-backend validate: unknown option '" << arg << "'\n" << kValidateUsage << kSourceOptionsUsage << kValidateTail;
             return UsageError;
         } else {
             files.push_back(arg);
         }
     }
     if (files.empty()) {
-        err << "ccm-backend validate: no manifest given\n" << kValidateUsage;
+        err << "ccm-backend validate: no manifest given\n" << kValidateUsage << kSourceOptionsUsage << kValidateTail;
         return UsageError;
     }
 
@@ -59,8 +74,8 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
     std::size_t warnings = 0;
     for (const std::string &file : files) {
         Diagnostics diagnostics;
-        std::string shownName = file;
-        auto input = ManifestInput::open(file);
+        std::string shownName = ManifestInput::displayName(file);
+        auto input = ManifestInput::open(file, sources);
         if (!input) {
             diagnostics.push_back({Severity::Error, input.error().message, "", {}});
         } else {
@@ -81,7 +96,7 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
             else
                 out << formatDiagnostic(shownName, diagnostic) << '\n';
         }
-        report["files"].push_back({{"file", file}, {"valid", valid}, {"diagnostics", entries}});
+        report["files"].push_back({{"file", ManifestInput::displayName(file)}, {"valid", valid}, {"diagnostics", entries}});
     }
     if (json) {
         report["valid"] = allValid;

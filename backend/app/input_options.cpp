@@ -2,8 +2,13 @@
 #include "input_options.h"
 
 #include "environ.h"
+#include "kv_reader.h"
+#include "manifest_input.h"
 #include "manifest.h"
 #include "yaml_reader.h"
+
+#include <cstdlib>
+#include <memory>
 
 namespace ccm::cli {
 
@@ -13,7 +18,20 @@ const char *const kInputOptionsUsage
   --facts FILE        facts from a JSON or YAML map, merged over --fact
 )";
 
+const char *const kSourceOptionsUsage
+    = R"(  --http-user USER[:PASSWORD]
+                      basic auth for http(s):// sources (password from
+                      $CCM_HTTP_PASSWORD when omitted); credentials in the URL win
+  --http-ca FILE      verify https:// servers with this PEM CA bundle, not the system's
+  --context NAME      the NATS context for obj:// and kv:// sources and kvGet (default:
+                      $NATS_CONTEXT, else CCM)
+  --nats URL          connect to this NATS server instead; no context is read
+)";
+
 namespace {
+
+/// --data documents larger than this are refused.
+constexpr std::uint64_t kMaxDataBytes = 16 * 1024 * 1024;
 
 /// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
 std::optional<Result<std::string>> optionValue(
@@ -31,9 +49,49 @@ std::optional<Result<std::string>> optionValue(
 
 } // namespace
 
+fleet::SourceOptions sourceOptionsFromEnvironment()
+{
+    fleet::SourceOptions options;
+    if (const char *password = std::getenv("CCM_HTTP_PASSWORD"))
+        options.httpPassword = password;
+    if (const char *stall = std::getenv("CCM_HTTP_STALL_TIMEOUT")) {
+        char *end = nullptr;
+        const long seconds = std::strtol(stall, &end, 10);
+        if (end != stall && *end == '\0' && seconds > 0)
+            options.stallTimeout = std::chrono::seconds(seconds);
+    }
+    return options;
+}
+
+Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
+{
+    for (const char *name : {"--http-user", "--http-ca", "--context", "--nats"}) {
+        auto value = optionValue(args, index, name);
+        if (!value)
+            continue;
+        if (!*value)
+            return value->error();
+        const std::string &text = value->value();
+        const std::string_view option(name);
+        if (option == "--http-user")
+            options.httpUser = text;
+        else if (option == "--http-ca")
+            options.caFile = text;
+        else if (option == "--context")
+            options.nats.context = text;
+        else
+            options.nats.url = text;
+        return true;
+    }
+    return false;
+}
+
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData)
 {
+    auto source = takeSourceOption(args, index, options.sources);
+    if (!source || source.value())
+        return source;
     if (auto fact = optionValue(args, index, "--fact")) {
         if (!*fact)
             return fact->error();
@@ -59,12 +117,11 @@ Result<bool> takeInputOption(
     return false;
 }
 
-Result<Json> loadDataFile(const std::string &path)
+namespace {
+
+Result<Json> parseData(const std::string &path, const std::string &text)
 {
-    const FileText file = readManifestFile(path);
-    if (file.problem)
-        return Error {"data", path + ": " + file.problem->message};
-    YamlReadResult read = readYaml(file.text);
+    YamlReadResult read = readYaml(text);
     if (!read.document) {
         if (read.diagnostics.empty())
             return Error {"data", path + ": not a YAML or JSON document"};
@@ -76,6 +133,32 @@ Result<Json> loadDataFile(const std::string &path)
     return std::move(read.document->root);
 }
 
+} // namespace
+
+Result<Json> loadDataFile(const std::string &path, const fleet::SourceOptions &sources)
+{
+    if (fleet::isHttpUrl(path)) {
+        auto text = fetchText(path, sources, kMaxDataBytes);
+        if (!text)
+            return Error {"data", text.error().message};
+        return parseData(fleet::redactUrl(path), text.value());
+    }
+    if (fleet::isKvUrl(path)) {
+        auto url = fleet::parseKvUrl(path);
+        if (!url)
+            return Error {"data", url.error().message};
+        fleet::KvReader reader(sources.nats, sources.environment);
+        auto text = reader.get(url->bucket, url->key);
+        if (!text)
+            return Error {"data", path + ": " + text.error().message};
+        return parseData(path, text.value());
+    }
+    const FileText file = readManifestFile(path);
+    if (file.problem)
+        return Error {"data", path + ": " + file.problem->message};
+    return parseData(path, file.text);
+}
+
 Result<ResolveOptions> resolveInputs(const InputOptions &options)
 {
     ResolveOptions inputs;
@@ -84,8 +167,10 @@ Result<ResolveOptions> resolveInputs(const InputOptions &options)
         return facts.error();
     inputs.facts = std::move(facts).value();
     inputs.environ = processEnviron();
+    auto reader = std::make_shared<fleet::KvReader>(options.sources.nats, options.sources.environment);
+    inputs.kvGet = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
     if (options.dataFile) {
-        auto data = loadDataFile(*options.dataFile);
+        auto data = loadDataFile(*options.dataFile, options.sources);
         if (!data)
             return data.error();
         inputs.externalData = std::move(data).value();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "bundle_source.h"
 #include "facts.h"
 #include "json.h"
 #include "resolve.h"
@@ -12,26 +13,38 @@
 
 namespace ccm::cli {
 
+/// Defaults for remote sources from the environment: $CCM_HTTP_PASSWORD (the password of a
+/// --http-user without one) and $CCM_HTTP_STALL_TIMEOUT (seconds without data before a download fails).
+fleet::SourceOptions sourceOptionsFromEnvironment();
+
 /// What the facts, render and apply commands resolve against: --fact K=V (repeatable),
-/// --facts FILE and --data FILE.
+/// --facts FILE and --data FILE|URL, and how remote sources and NATS are reached.
 struct InputOptions {
     FactSources facts;
     std::optional<std::string> dataFile;
+    fleet::SourceOptions sources = sourceOptionsFromEnvironment();
 };
 
 /// The usage lines of the options above, for the commands' help texts.
 extern const char *const kInputOptionsUsage;
+/// The usage lines of --http-user, --http-ca, --context and --nats.
+extern const char *const kSourceOptionsUsage;
+
+/// Consumes --http-user, --http-ca, --context or --nats at args[index] like takeInputOption().
+Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
 /// Consumes the input option at args[index] (and its value, advancing index) when it is one.
 /// Returns false when args[index] is not an input option; an error when its value is missing.
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData);
 
-/// Reads --data FILE: a YAML or JSON map. Errors say FILE:LINE:COL and what is wrong.
-Result<Json> loadDataFile(const std::string &path);
+/// Reads --data: a YAML or JSON map in a file, at an http(s):// URL or in a NATS key-value entry
+/// (kv://BUCKET/KEY). Errors say FILE:LINE:COL (or the URL) and what is wrong.
+Result<Json> loadDataFile(const std::string &path, const fleet::SourceOptions &sources = {});
 
 /// What a manifest is resolved against: gathered facts with the options' overrides, the process
-/// environment and --data. The base directory is left for the caller. Errors say which input failed.
+/// environment, --data and kvGet() through a NATS connection made on its first call. The base
+/// directory is left for the caller. Errors say which input failed.
 Result<ResolveOptions> resolveInputs(const InputOptions &options);
 
 } // namespace ccm::cli

@@ -1,80 +1,167 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_input.h"
 
+#include "file_reading.h"
+
+#include <array>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 namespace ccm::cli {
 namespace {
 
-/// The paths the signal handler removes: those of the one unpacked bundle a command holds. Set
-/// before the handler is installed and cleared after it is gone, so the handler only reads a list
-/// nothing changes.
-std::atomic<const std::vector<std::string> *> g_removeOnSignal {nullptr};
+/// The lists of paths the signal handler removes. A list is published before anything it names
+/// is created and withdrawn after it is gone, so the handler only reads lists nothing changes.
+constexpr std::size_t kSlots = 8;
+std::array<std::atomic<const std::vector<std::string> *>, kSlots> g_removeOnSignal {};
 
-/// SIGINT and SIGTERM remove the bundle while it exists; the previous handlers come back after.
-class RemoveOnSignal {
-public:
-    explicit RemoveOnSignal(std::vector<std::string> paths)
-        : m_paths(std::move(paths))
-    {
-        g_removeOnSignal.store(&m_paths);
-        struct sigaction action { };
-        action.sa_handler = removeBundlesAndDie;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_oldInt);
-        ::sigaction(SIGTERM, &action, &m_oldTerm);
-    }
-    ~RemoveOnSignal()
-    {
-        ::sigaction(SIGINT, &m_oldInt, nullptr);
-        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
-        g_removeOnSignal.store(nullptr);
-    }
-    RemoveOnSignal(const RemoveOnSignal &) = delete;
-    RemoveOnSignal &operator=(const RemoveOnSignal &) = delete;
+/// The handlers before the first RemoveOnSignal, restored after the last.
+int g_guards = 0;
+struct sigaction g_oldInt { };
+struct sigaction g_oldTerm { };
 
-private:
-    std::vector<std::string> m_paths;
-    struct sigaction m_oldInt { };
-    struct sigaction m_oldTerm { };
-};
+std::string withoutPrefix(const std::string &message, const std::string &prefix)
+{
+    return message.starts_with(prefix) ? message.substr(prefix.size()) : message;
+}
 
-std::optional<RemoveOnSignal> g_signalGuard;
+std::vector<std::string> withDirectory(std::vector<std::string> paths, const std::filesystem::path &directory)
+{
+    paths.push_back(directory.string());
+    return paths;
+}
 
 } // namespace
 
 extern "C" void removeBundlesAndDie(int signal)
 {
-    if (const std::vector<std::string> *paths = g_removeOnSignal.load()) {
-        // Deepest first: files are unlinked and each directory is empty by the time it is reached.
-        for (const std::string &path : *paths)
-            if (::unlink(path.c_str()) != 0)
-                ::rmdir(path.c_str());
+    for (const auto &slot : g_removeOnSignal) {
+        if (const std::vector<std::string> *paths = slot.load()) {
+            for (const std::string &path : *paths)
+                if (::unlink(path.c_str()) != 0)
+                    ::rmdir(path.c_str());
+        }
     }
     std::signal(signal, SIG_DFL);
     std::raise(signal);
 }
 
-Result<ManifestInput> ManifestInput::open(const std::string &argument)
+RemoveOnSignal::RemoveOnSignal(std::vector<std::string> paths)
+    : m_paths(std::make_unique<std::vector<std::string>>(std::move(paths)))
+{
+    for (std::size_t i = 0; i < kSlots && m_slot < 0; ++i) {
+        if (g_removeOnSignal[i].load() == nullptr) {
+            m_slot = static_cast<int>(i);
+            g_removeOnSignal[i].store(m_paths.get());
+        }
+    }
+    if (g_guards++ == 0) {
+        struct sigaction action { };
+        action.sa_handler = removeBundlesAndDie;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &g_oldInt);
+        ::sigaction(SIGTERM, &action, &g_oldTerm);
+    }
+}
+
+RemoveOnSignal::~RemoveOnSignal()
+{
+    if (--g_guards == 0) {
+        ::sigaction(SIGINT, &g_oldInt, nullptr);
+        ::sigaction(SIGTERM, &g_oldTerm, nullptr);
+    }
+    if (m_slot >= 0)
+        g_removeOnSignal[static_cast<std::size_t>(m_slot)].store(nullptr);
+}
+
+void RemoveOnSignal::replace(std::vector<std::string> paths)
+{
+    auto next = std::make_unique<std::vector<std::string>>(std::move(paths));
+    if (m_slot >= 0)
+        g_removeOnSignal[static_cast<std::size_t>(m_slot)].store(next.get());
+    // The commands are single-threaded: a handler that read the old list has ended the process.
+    m_paths = std::move(next);
+}
+
+Result<std::unique_ptr<PrivateDirectory>> PrivateDirectory::create(const std::vector<std::string> &files)
+{
+    std::error_code error;
+    std::filesystem::path base = std::filesystem::temp_directory_path(error);
+    if (error)
+        base = "/tmp";
+    std::string pattern = (base / "ccm-source-XXXXXX").string();
+    // mkdtemp() creates the directory with mode 0700.
+    if (::mkdtemp(pattern.data()) == nullptr)
+        return Error {"io", "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno)};
+    std::unique_ptr<PrivateDirectory> directory(new PrivateDirectory);
+    directory->m_path = pattern;
+    std::vector<std::string> paths;
+    for (const std::string &file : files)
+        paths.push_back((directory->m_path / file).string());
+    directory->m_onSignal.emplace(withDirectory(std::move(paths), directory->m_path));
+    return directory;
+}
+
+PrivateDirectory::~PrivateDirectory()
+{
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+    m_onSignal.reset();
+}
+
+void PrivateDirectory::coverOnSignal(std::vector<std::string> paths)
+{
+    m_onSignal->replace(withDirectory(std::move(paths), m_path));
+}
+
+std::string ManifestInput::displayName(const std::string &argument)
+{
+    return fleet::redactUrl(argument);
+}
+
+Result<ManifestInput> ManifestInput::open(const std::string &argument, const fleet::SourceOptions &sources)
 {
     ManifestInput input;
-    if (!isBundlePath(argument)) {
+    const fleet::SourceKind kind = fleet::sourceKind(argument);
+    if (kind == fleet::SourceKind::YamlFile) {
         input.m_file = argument;
         input.m_shownName = argument;
         return input;
     }
-    if (g_signalGuard)
-        return Error {"usage", "only one bundle can be open at a time"};
-    auto bundle = UnpackedBundle::unpack(argument);
+    std::filesystem::path archive = argument;
+    if (kind == fleet::SourceKind::HttpBundle || kind == fleet::SourceKind::ObjectBundle) {
+        auto directory = PrivateDirectory::create({"bundle.tar.gz.part", "bundle.tar.gz"});
+        if (!directory)
+            return directory.error();
+        input.m_download = std::move(directory).value();
+        archive = input.m_download->path() / "bundle.tar.gz";
+        auto fetched = fleet::fetchBundle(argument, sources, archive);
+        if (!fetched) {
+            // The caller names the source: the message keeps what failed.
+            const std::string shown = displayName(argument);
+            return Error {fetched.error().code,
+                withoutPrefix(withoutPrefix(fetched.error().message, "fetching " + shown + ": "), shown + ": ")};
+        }
+    }
+    const std::filesystem::path parent = input.m_download ? input.m_download->path() : std::filesystem::path();
+    auto bundle = UnpackedBundle::unpack(archive, {}, parent);
     if (!bundle)
         return bundle.error();
     input.m_bundle.emplace(std::move(bundle).value());
+    if (input.m_download) {
+        std::error_code ignored;
+        std::filesystem::remove(archive, ignored);
+        input.m_download->coverOnSignal(input.m_bundle->createdPaths());
+    } else {
+        input.m_onSignal = std::make_unique<RemoveOnSignal>(input.m_bundle->createdPaths());
+    }
     input.m_file = input.m_bundle->manifestPath();
-    input.m_shownName
-        = argument + '(' + input.m_file.lexically_relative(input.m_bundle->directory()).generic_string() + ')';
-    g_signalGuard.emplace(input.m_bundle->createdPaths());
+    input.m_shownName = displayName(argument) + '('
+        + input.m_file.lexically_relative(input.m_bundle->directory()).generic_string() + ')';
     return input;
 }
 
@@ -82,16 +169,18 @@ ManifestInput::ManifestInput(ManifestInput &&other) noexcept
     : m_file(std::move(other.m_file))
     , m_shownName(std::move(other.m_shownName))
     , m_bundle(std::move(other.m_bundle))
+    , m_onSignal(std::move(other.m_onSignal))
+    , m_download(std::move(other.m_download))
 {
     other.m_bundle.reset();
 }
 
 ManifestInput::~ManifestInput()
 {
-    if (m_bundle) {
-        g_signalGuard.reset();
-        m_bundle.reset();
-    }
+    // Removed first, then no longer covered: a signal in between finds nothing left to remove.
+    m_bundle.reset();
+    m_onSignal.reset();
+    m_download.reset();
 }
 
 std::filesystem::path ManifestInput::baseDirectory() const
@@ -100,6 +189,23 @@ std::filesystem::path ManifestInput::baseDirectory() const
         return m_bundle->baseDirectory();
     const std::filesystem::path parent = m_file.parent_path();
     return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
+Result<std::string> fetchText(const std::string &url, const fleet::SourceOptions &sources, std::uint64_t maxBytes)
+{
+    auto directory = PrivateDirectory::create({"data.part", "data"});
+    if (!directory)
+        return directory.error();
+    fleet::SourceOptions options = sources;
+    options.maxBytes = maxBytes;
+    const std::filesystem::path file = directory.value()->path() / "data";
+    auto fetched = fleet::fetchHttp(url, options, file);
+    if (!fetched)
+        return fetched.error();
+    auto content = readRegularFile(file, maxBytes);
+    if (!content)
+        return Error {"io", fleet::redactUrl(url) + ": cannot read the downloaded file"};
+    return std::move(content).value();
 }
 
 } // namespace ccm::cli

@@ -2,21 +2,68 @@
 #pragma once
 
 #include "bundle.h"
+#include "bundle_source.h"
 #include "result.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ccm::cli {
 
-/// A MANIFEST argument of validate, render or apply: a YAML file as it is, or a local bundle
-/// (.tar.gz, .tgz) unpacked into a private temporary directory. The directory is removed when the
+/// Paths that SIGINT and SIGTERM remove (with unlink(), else rmdir(), in order: deepest first)
+/// while the object lives, before the process ends as the signal's default action would.
+/// Several may live at once (a fetched --data file while a bundle is open).
+class RemoveOnSignal {
+public:
+    explicit RemoveOnSignal(std::vector<std::string> paths);
+    ~RemoveOnSignal();
+    RemoveOnSignal(const RemoveOnSignal &) = delete;
+    RemoveOnSignal &operator=(const RemoveOnSignal &) = delete;
+
+    /// Removes `paths` instead from now on, without a moment in which neither list is covered.
+    void replace(std::vector<std::string> paths);
+
+private:
+    int m_slot = -1;
+    std::unique_ptr<std::vector<std::string>> m_paths;
+};
+
+/// A private (0700) temporary directory, removed with its contents when the object goes or when
+/// SIGINT or SIGTERM ends the process. `files` names what will be created in it, so a signal
+/// handler can remove them without listing the directory.
+class PrivateDirectory {
+public:
+    static Result<std::unique_ptr<PrivateDirectory>> create(const std::vector<std::string> &files);
+    ~PrivateDirectory();
+    PrivateDirectory(const PrivateDirectory &) = delete;
+    PrivateDirectory &operator=(const PrivateDirectory &) = delete;
+
+    [[nodiscard]] const std::filesystem::path &path() const { return m_path; }
+    /// Covers `paths` (deepest first) and then the directory itself from now on.
+    void coverOnSignal(std::vector<std::string> paths);
+
+private:
+    PrivateDirectory() = default;
+
+    std::filesystem::path m_path;
+    std::optional<RemoveOnSignal> m_onSignal;
+};
+
+/// A MANIFEST argument of validate, render or apply: a YAML file as it is, a local bundle (.tar.gz,
+/// .tgz), or a bundle at an http(s):// or obj:// URL fetched into a private temporary directory;
+/// bundles are unpacked into a private temporary directory. Everything created is removed when the
 /// object goes, and by removeBundlesAndDie() when SIGINT or SIGTERM ends the process first.
 class ManifestInput {
 public:
-    /// Opens `argument`; unpacking errors name the member at fault (callers name the bundle).
-    static Result<ManifestInput> open(const std::string &argument);
+    /// Opens `argument`; errors say what failed (the HTTP status, the member at fault) without
+    /// naming the argument, which callers name with displayName().
+    static Result<ManifestInput> open(const std::string &argument, const fleet::SourceOptions &sources = {});
+
+    /// How messages name `argument`: as given, with a URL's credentials hidden.
+    static std::string displayName(const std::string &argument);
 
     ManifestInput(ManifestInput &&other) noexcept;
     ManifestInput &operator=(ManifestInput &&) = delete;
@@ -37,10 +84,16 @@ private:
     std::filesystem::path m_file;
     std::string m_shownName;
     std::optional<UnpackedBundle> m_bundle;
+    std::unique_ptr<RemoveOnSignal> m_onSignal;
+    std::unique_ptr<PrivateDirectory> m_download;
 };
 
-/// Removes the unpacked bundles of the ManifestInputs alive, then ends the process by `signal` as
-/// its default action would. Async-signal-safe: for signal handlers that end the process.
+/// Fetches the http(s):// `url` into a private temporary directory and returns its text, removing
+/// the directory after (and on SIGINT or SIGTERM). Errors name the URL.
+Result<std::string> fetchText(const std::string &url, const fleet::SourceOptions &sources, std::uint64_t maxBytes);
+
+/// Removes the paths of every RemoveOnSignal alive, then ends the process by `signal` as its
+/// default action would. Async-signal-safe: for signal handlers that end the process.
 extern "C" void removeBundlesAndDie(int signal);
 
 } // namespace ccm::cli

@@ -70,7 +70,8 @@ public:
             return;
         m_out.data = std::move(data.data);
 
-        const TemplateScope scope(m_options.facts, m_out.data, m_options.environ, m_options.baseDirectory);
+        const TemplateScope scope(
+            m_options.facts, m_out.data, m_options.environ, m_options.baseDirectory, m_options.kvGet);
         // A reference, not value_or(): a copy would duplicate every resource of the manifest.
         static const CcmSettings kNoSettings;
         const CcmSettings &settings = m_manifest.manifest.ccm ? *m_manifest.manifest.ccm : kNoSettings;

@@ -5,6 +5,7 @@
 #include "expression.h"
 #include "json.h"
 #include "manifest.h"
+#include "template_scope.h"
 #include "template_string.h"
 
 #include <filesystem>
@@ -22,6 +23,8 @@ struct ResolveOptions {
     Json externalData = Json::object();
     /// The manifest's directory: relative files of templates and resources_jet_file live there.
     std::filesystem::path baseDirectory = ".";
+    /// kvGet()'s source of NATS key-value entries; empty when there is none (kvGet then fails).
+    KvGetFunction kvGet;
 };
 
 /// How templates in a property are resolved.

@@ -78,9 +78,10 @@ Result<std::string> readTemplateFile(const std::string &path, const std::filesys
 }
 
 TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environment,
-                             std::filesystem::path baseDirectory)
+                             std::filesystem::path baseDirectory, KvGetFunction kvGet)
     : m_variables(facts, data, environment)
     , m_baseDirectory(std::move(baseDirectory))
+    , m_kvGet(std::move(kvGet))
 {
 }
 
@@ -106,7 +107,28 @@ std::optional<Result<Json>> TemplateScope::callFunction(std::string_view name, c
         return templateFunction(args);
     if (name == "jet")
         return jetFunction(args);
+    if (name == "kvGet")
+        return kvGetFunction(args);
     return std::nullopt;
+}
+
+Result<Json> TemplateScope::kvGetFunction(const std::vector<Json> &args) const
+{
+    if (args.size() != 2)
+        return functionError("kvGet() takes 2 arguments (bucket, key), got " + std::to_string(args.size()));
+    auto bucket = stringArgument(args, 0, "kvGet");
+    if (!bucket)
+        return bucket.error();
+    auto key = stringArgument(args, 1, "kvGet");
+    if (!key)
+        return key.error();
+    if (!m_kvGet)
+        return functionError("kvGet needs a NATS connection: none is configured here; run the manifest with "
+                             "ccm-backend, which connects with --context NAME or --nats URL");
+    auto value = m_kvGet(bucket.value(), key.value());
+    if (!value)
+        return functionError("kvGet(\"" + bucket.value() + "\", \"" + key.value() + "\"): " + value.error().message);
+    return Json(std::move(value).value());
 }
 
 Result<Json> TemplateScope::templateFunction(const std::vector<Json> &args) const

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dispatcher.h"
 
+#include "bundle.h"
+#include "bundle_source.h"
 #include "diagnostic.h"
 #include "environ.h"
 #include "fleet_methods.h"
+#include "kv_reader.h"
 #include "prepared_manifest.h"
 #include "utf8.h"
 #include "validator.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -156,6 +162,110 @@ std::variant<ResolveOptions, RpcError> resolveInputs(
         options.externalData = *data;
     options.baseDirectory = std::move(base);
     return options;
+}
+
+
+/// Whether the server fetches remote sources for `peer`: only as the peer's own backend (or for
+/// root), so that a user never reaches the network with the system backend's identity.
+bool mayFetchRemote(const Peer &peer)
+{
+    return peer.uid == ::geteuid() || peer.uid == 0;
+}
+
+/// The `source` param: a local bundle path or an http(s):// or obj:// URL, checked and authorized
+/// before anything is fetched.
+std::optional<RpcError> checkSource(const Caller &caller, const std::string &source)
+{
+    if (source.empty() || source.find('\0') != std::string::npos)
+        return invalidParam("source", "must be a bundle path or an http(s):// or obj:// URL");
+    switch (fleet::sourceKind(source)) {
+    case fleet::SourceKind::YamlFile:
+        return invalidParam("source",
+            "must be a .tar.gz or .tgz bundle, an http(s):// or an obj://BUCKET/KEY URL; send a manifest's text "
+            "as manifest");
+    case fleet::SourceKind::HttpBundle:
+    case fleet::SourceKind::ObjectBundle:
+        if (!mayFetchRemote(caller.peer))
+            return RpcError {ErrorCode::Unauthorized,
+                "user " + caller.peer.user + " may not have this server fetch " + fleet::redactUrl(source)
+                    + ": remote sources are fetched by the user's own backend (ccm-backend serve --user); fleet "
+                      "operations never use the system backend's network identity or credentials",
+                Json {{"role", std::string(roleName(caller.role))}}};
+        return std::nullopt;
+    case fleet::SourceKind::LocalBundle:
+        break;
+    }
+    if (!std::filesystem::path(source).is_absolute())
+        return invalidParam("source", "must be an absolute path when it names a local bundle");
+    if (caller.peer.uid != ::geteuid() && !peerMayRead(caller.peer, source))
+        return RpcError {ErrorCode::Unauthorized, "user " + caller.peer.user + " may not read " + source,
+            Json {{"role", std::string(roleName(caller.role))}}};
+    return std::nullopt;
+}
+
+/// A bundle named by a `source`, fetched and unpacked in a private directory that goes with it.
+class SourceBundle {
+public:
+    ~SourceBundle()
+    {
+        bundle.reset();
+        if (!download.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove_all(download, ignored);
+        }
+    }
+
+    std::filesystem::path download; ///< the private directory a remote bundle was fetched into
+    std::optional<UnpackedBundle> bundle;
+};
+
+RpcError sourceUnavailable(const std::string &source, const Error &error)
+{
+    const std::string shown = fleet::redactUrl(source);
+    std::string message = error.message;
+    for (const std::string &prefix : {"fetching " + shown + ": ", shown + ": "})
+        if (message.starts_with(prefix))
+            message = message.substr(prefix.size());
+    return RpcError {ErrorCode::SourceUnavailable, shown + ": " + message, Json {{"source", shown}}};
+}
+
+/// Fetches (for a URL) and unpacks `source`. With `owner`, what was unpacked is handed to that
+/// peer, whose identity reads the manifest's files.
+std::variant<std::shared_ptr<SourceBundle>, RpcError> openSource(
+    const std::string &source, const std::optional<Peer> &owner)
+{
+    auto opened = std::make_shared<SourceBundle>();
+    std::filesystem::path archive = source;
+    if (fleet::sourceKind(source) != fleet::SourceKind::LocalBundle) {
+        std::error_code error;
+        std::filesystem::path base = std::filesystem::temp_directory_path(error);
+        if (error)
+            base = "/tmp";
+        std::string pattern = (base / "ccm-source-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr)
+            return RpcError {ErrorCode::InternalError,
+                "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno)};
+        opened->download = pattern;
+        archive = opened->download / "bundle.tar.gz";
+        auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, archive);
+        if (!fetched)
+            return sourceUnavailable(source, fetched.error());
+    }
+    auto bundle = UnpackedBundle::unpack(archive, {}, opened->download);
+    if (!bundle)
+        return sourceUnavailable(source, bundle.error());
+    opened->bundle.emplace(std::move(bundle).value());
+    if (!opened->download.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove(archive, ignored);
+    }
+    if (owner) {
+        for (const std::string &path : opened->bundle->createdPaths())
+            if (::lchown(path.c_str(), owner->uid, owner->gid) != 0)
+                return RpcError {ErrorCode::InternalError,
+                    "cannot hand " + path + " to uid " + std::to_string(owner->uid) + ": " + std::strerror(errno)};
+    }
+    return opened;
 }
 
 } // namespace
@@ -324,9 +434,24 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
             return answer(Json {{"run", runId}, {"cancelling", true}});
         }
 
-        auto manifest = stringParam(params, "manifest", true);
+        auto manifest = stringParam(params, "manifest", false);
         if (failed(manifest))
             return answer(std::get<RpcError>(manifest));
+        auto source = stringParam(params, "source", false);
+        if (failed(source))
+            return answer(std::get<RpcError>(source));
+        const bool hasManifest = std::get<const Json *>(manifest) != nullptr;
+        const Json *sourceValue = std::get<const Json *>(source);
+        if (hasManifest && sourceValue != nullptr)
+            return answer(invalidParam("source", "cannot go with manifest: send one of them"));
+        if (!hasManifest && sourceValue == nullptr)
+            return answer(invalidParam("manifest", "is required: a string (or source, a bundle path or URL)"));
+        if (sourceValue != nullptr && params.contains("base_dir"))
+            return answer(invalidParam("base_dir", "cannot go with source: a bundle's manifest directory is its base"));
+        if (sourceValue != nullptr) {
+            if (auto refused = checkSource(caller, sourceValue->get_ref<const std::string &>()))
+                return answer(*refused);
+        }
         auto base = baseDirectory(params);
         if (failed(base))
             return answer(std::get<RpcError>(base));
@@ -386,19 +511,49 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
             return errorLine(id, *error);
         return std::nullopt;
     };
-    const std::string &text = params.at("manifest").get_ref<const std::string &>();
+    // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
+    // own rights: the rendered result must not show what that user could not read.
+    const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
+    std::string text;
+    std::string shownName = "manifest";
+    std::filesystem::path baseDirectory = base;
+    std::shared_ptr<SourceBundle> opened;
+    if (const auto source = params.find("source"); source != params.end()) {
+        const std::string &name = source->get_ref<const std::string &>();
+        auto result = openSource(name, asPeer ? std::optional<Peer>(caller.peer) : std::nullopt);
+        if (auto *error = std::get_if<RpcError>(&result))
+            return answer(*error);
+        opened = std::get<std::shared_ptr<SourceBundle>>(std::move(result));
+        const FileText file = readManifestFile(opened->bundle->manifestPath().string());
+        if (file.problem)
+            return answer(sourceUnavailable(name, Error {"io", file.problem->message}));
+        text = file.text;
+        baseDirectory = opened->bundle->baseDirectory();
+        shownName = fleet::redactUrl(name) + '('
+            + opened->bundle->manifestPath().lexically_relative(opened->bundle->directory()).generic_string() + ')';
+    } else {
+        text = params.at("manifest").get_ref<const std::string &>();
+    }
     if (method == "manifest.validate") {
         const Diagnostics diagnostics = validateManifestText(text);
         return answer(Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
     }
 
     const bool isApply = method == "apply.start";
-    auto inputs = resolveInputs(m_facts, params, base, isApply);
+    auto inputs = resolveInputs(m_facts, params, baseDirectory, isApply);
     if (std::holds_alternative<RpcError>(inputs))
         return answer(std::get<RpcError>(inputs));
-    // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
-    // own rights: the rendered result must not show what that user could not read.
-    const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
+    if (mayFetchRemote(caller.peer)) {
+        auto reader = std::make_shared<fleet::KvReader>(fleet::NatsSelection {}, fleet::ContextEnvironment::fromProcess());
+        std::get<ResolveOptions>(inputs).kvGet
+            = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
+    } else {
+        std::get<ResolveOptions>(inputs).kvGet = [](const std::string &, const std::string &) -> Result<std::string> {
+            return Error {"unauthorized",
+                "this is the system backend serving another user; NATS is reached by the user's own backend "
+                "(ccm-backend serve --user)"};
+        };
+    }
     std::optional<PeerFileAccess> peerAccess;
     if (asPeer) {
         peerAccess.emplace(caller.peer);
@@ -407,7 +562,7 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
                 "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
                     + " to read the manifest's files"});
     }
-    engine::PreparedManifest prepared = engine::prepareManifestText(text, "manifest", std::get<ResolveOptions>(inputs));
+    engine::PreparedManifest prepared = engine::prepareManifestText(text, shownName, std::get<ResolveOptions>(inputs));
     peerAccess.reset();
     if (!prepared.ok()) {
         return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
@@ -423,6 +578,7 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
     job.inputs = std::move(std::get<ResolveOptions>(inputs));
     job.options.noop = *noop;
     job.options.healthCheckOnly = healthCheckOnly;
+    job.keepAlive = opened;
     // A preview for somebody else must not let them run commands or read files as root.
     if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
         job.options.guardCredentials = peerCredentials(caller.peer);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,8 @@ struct ApplyJob {
     ResolveOptions inputs;
     /// Everything but `cancel`, which belongs to the run.
     engine::RunOptions options;
+    /// What must live as long as the run: the unpacked bundle of a `source`.
+    std::shared_ptr<const void> keepAlive;
 };
 
 /// Where applies go: the dispatcher starts and cancels runs through it.

@@ -2,6 +2,7 @@
 #include "fleet_methods.h"
 
 #include "bundle.h"
+#include "bundle_source.h"
 #include "diagnostic.h"
 #include "nats_connection.h"
 #include "nats_context.h"
@@ -264,19 +265,23 @@ private:
     std::string m_error;
 };
 
-/// Downloads the bundle at a remote `location` (obj://) into `destination`.
+/// Downloads the bundle at a remote `location` (http(s):// or obj://) into `destination`.
 std::optional<RpcError> fetchRemote(const std::string &location, const Json &params, const fs::path &destination)
 {
-    if (!fleet::isObjectUrl(location))
-        return invalidParam("location", "must be an obj://BUCKET/NAME URL or the absolute path of a .tar.gz bundle");
-    if (auto parsed = fleet::parseObjectUrl(location); !parsed)
-        return invalidParam("location", parsed.error().message);
-    auto settings = natsSettings(params);
-    if (auto *error = std::get_if<RpcError>(&settings))
-        return *error;
-    auto downloaded = fleet::downloadObject(location, std::get<fleet::NatsSettings>(settings), destination);
-    if (!downloaded)
-        return fleetError(downloaded.error());
+    const fleet::SourceKind kind = fleet::sourceKind(location);
+    if (kind != fleet::SourceKind::HttpBundle && kind != fleet::SourceKind::ObjectBundle)
+        return invalidParam("location",
+            "must be an http(s):// or obj://BUCKET/NAME URL, or the absolute path of a .tar.gz or .tgz bundle");
+    fleet::SourceOptions options;
+    for (const char *name : {"context", "nats"}) {
+        auto value = stringParam(params, name, false);
+        if (auto *error = std::get_if<RpcError>(&value))
+            return *error;
+        (name == std::string_view("context") ? options.nats.context : options.nats.url)
+            = std::get<std::optional<std::string>>(value);
+    }
+    if (auto fetched = fleet::fetchBundle(location, options, destination); !fetched)
+        return fleetError(fetched.error());
     return std::nullopt;
 }
 
@@ -299,8 +304,8 @@ std::variant<Json, RpcError> openBundle(const Json &params)
             return *failed;
     } else {
         if (!fs::path(where).is_absolute() || !isBundlePath(where))
-            return invalidParam(
-                "location", "must be an obj://BUCKET/NAME URL or the absolute path of a .tar.gz or .tgz bundle");
+            return invalidParam("location",
+                "must be an http(s):// or obj://BUCKET/NAME URL, or the absolute path of a .tar.gz or .tgz bundle");
         archive = where;
     }
     auto unpacked = UnpackedBundle::unpack(archive, {}, parent);

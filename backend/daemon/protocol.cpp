@@ -24,6 +24,8 @@ std::string_view reasonName(ErrorCode code)
         return "too_large";
     case ErrorCode::Cancelled:
         return "cancelled";
+    case ErrorCode::SourceUnavailable:
+        return "source_unavailable";
     case ErrorCode::InvalidBundle:
         return "invalid_bundle";
     case ErrorCode::Unreachable:

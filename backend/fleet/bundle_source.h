@@ -28,7 +28,14 @@ struct SourceOptions {
     NatsSelection nats; ///< --context / --nats, for obj:// and kv://
     ContextEnvironment environment = ContextEnvironment::fromProcess();
     std::string httpUser; ///< --http-user USER[:PASSWORD]; credentials in the URL win
+    /// The password when httpUser has none (the CLI fills it from $CCM_HTTP_PASSWORD).
+    std::string httpPassword;
+    /// A PEM CA bundle that verifies https servers instead of the system's (--http-ca FILE).
+    std::string caFile;
     std::chrono::milliseconds timeout {std::chrono::seconds(60)}; ///< a whole transfer
+    std::chrono::milliseconds connectTimeout {std::chrono::seconds(15)};
+    /// A transfer that receives nothing for this long fails (whole seconds, at least one).
+    std::chrono::seconds stallTimeout {std::chrono::seconds(30)};
     std::uint64_t maxBytes = 256ull * 1024 * 1024; ///< the largest body accepted
     /// Called as bytes arrive: (received, total or 0 when unknown). May be empty.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
@@ -37,6 +44,18 @@ struct SourceOptions {
 /// Fetches the bundle at `url` (http(s):// or obj://) into the file `destination`, which appears
 /// whole or not at all. Errors say what failed and where: the HTTP status, a refused TLS
 /// certificate, the size cap, the timeout, a missing bucket or object, a digest mismatch.
-Result<void> fetchBundle(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination);
+/// The file is written to DESTINATION.part first and renamed.
+Result<void> fetchBundle(
+    const std::string &url, const SourceOptions &options, const std::filesystem::path &destination);
+
+/// Fetches http(s):// `url` into `destination` as fetchBundle() does. Error codes: "http_status",
+/// "too_large", "timeout", "tls", "unreachable", "http" (anything else), "io".
+Result<void> fetchHttp(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination);
+
+/// True when `text` starts with http:// or https://.
+bool isHttpUrl(const std::string &text);
+
+/// `url` with its userinfo (user and password) replaced by "***", for messages and logs.
+std::string redactUrl(const std::string &url);
 
 } // namespace ccm::fleet

@@ -24,7 +24,7 @@
 namespace ccm::designer {
 namespace {
 
-constexpr int kErrorInvalidBundle = -32006;
+constexpr int kErrorInvalidBundle = -32007;
 
 bool isRemote(const QString &location)
 {

@@ -161,8 +161,8 @@ private Q_SLOTS:
             ++kinds;
             QVERIFY2(shown.contains(kind), qPrintable(QStringLiteral("no example of ") + kind));
         }
-        // 10 methods with a request and a response each, 5 notifications, 16 error codes.
-        QCOMPARE(kinds, 10 * 2 + 5 + 16);
+        // 10 methods with a request and a response each, 5 notifications, 17 error codes.
+        QCOMPARE(kinds, 10 * 2 + 5 + 17);
     }
 
     void examplesConform_data()
@@ -206,6 +206,16 @@ private Q_SLOTS:
             << any
             << QByteArray(
                    R"({"jsonrpc":"2.0","id":1,"method":"manifest.validate","params":{"manifest":"","base_dir":"x"}})");
+        QTest::newRow("manifest and source")
+            << any
+            << QByteArray(
+                   R"({"jsonrpc":"2.0","id":1,"method":"manifest.validate","params":{"manifest":"","source":"/b.tgz"}})");
+        QTest::newRow("source and base_dir")
+            << any
+            << QByteArray(
+                   R"({"jsonrpc":"2.0","id":1,"method":"manifest.render","params":{"source":"/b.tgz","base_dir":"/"}})");
+        QTest::newRow("neither manifest nor source")
+            << any << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"apply.start","params":{"noop":true}})");
         QTest::newRow("unknown param")
             << any << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"facts.get","params":{"path":"host"}})");
         QTest::newRow("hello of another protocol")

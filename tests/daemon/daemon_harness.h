@@ -5,6 +5,7 @@
 #include "json.h"
 #include "test_common.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -226,6 +227,9 @@ public:
         m_socket = m_dir.filePath(QStringLiteral("backend.sock"));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        // Its own TMPDIR, so that what a request leaves behind shows.
+        QDir().mkpath(tmpDir());
+        environment.insert(QStringLiteral("TMPDIR"), tmpDir());
         m_process.setProcessEnvironment(environment);
         if (log == Log::Captured) {
             // A file, not a pipe: a daemon that logs much must not block on a pipe nobody drains.
@@ -255,6 +259,13 @@ public:
 
     [[nodiscard]] const QString &socket() const { return m_socket; }
     QTemporaryDir &dir() { return m_dir; }
+    /// The daemon's TMPDIR.
+    QString tmpDir() const { return m_dir.filePath(QStringLiteral("tmp")); }
+    /// What is in the daemon's TMPDIR.
+    QStringList leftInTmp() const
+    {
+        return QDir(tmpDir()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    }
 
     /// Whether the process is still running.
     [[nodiscard]] bool running() const { return m_process.state() == QProcess::Running; }

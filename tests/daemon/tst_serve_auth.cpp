@@ -214,6 +214,47 @@ private slots:
         QVERIFY(openEvent.value("diff", "").find("-everyone") != std::string::npos);
     }
 
+    void previewerSourcesAreAuthorized()
+    {
+        DaemonProcess daemon;
+        QTemporaryDir dir;
+        QVERIFY(::chmod(daemon.dir().path().toLocal8Bit().constData(), 0755) == 0);
+        QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0755) == 0);
+        const QString open = dir.filePath(s("open.tar.gz"));
+        const QString secret = dir.filePath(s("secret.tar.gz"));
+        for (const QString &bundle : {open, secret})
+            QCOMPARE(runTool(s(CCM_BACKEND_BIN),
+                         {s("bundle"), s(CCM_SOURCE_DIR "/resources/examples/static-site.yaml"), s("-o"), bundle}),
+                0);
+        QVERIFY(::chmod(open.toLocal8Bit().constData(), 0644) == 0);
+        QVERIFY(::chmod(secret.toLocal8Bit().constData(), 0600) == 0);
+        const auto messages = exchangeAs(kPreviewer, daemon.socket(),
+            {request(1, "manifest.render", {{"source", "http://127.0.0.1:1/site.tar.gz"}}),
+                request(2, "manifest.validate", {{"source", "obj://sites/site.tar.gz"}}),
+                request(3, "manifest.render", {{"source", secret.toStdString()}}),
+                request(4, "manifest.render", {{"source", open.toStdString()}}),
+                request(5, "apply.start", {{"source", open.toStdString()}, {"noop", true}})});
+        for (int id : {1, 2}) {
+            const Json refused = responseWith(messages, id);
+            QCOMPARE(errorCode(refused), -32001);
+            QVERIFY2(refused["error"].value("message", "").find("remote sources are fetched by the user's own backend")
+                    != std::string::npos,
+                refused.dump().c_str());
+        }
+        const Json unreadable = responseWith(messages, 3);
+        QCOMPARE(errorCode(unreadable), -32001);
+        QVERIFY2(unreadable["error"].value("message", "").find("may not read " + secret.toStdString())
+                != std::string::npos,
+            unreadable.dump().c_str());
+        // A readable bundle is unpacked for the previewer, whose rights then read its files.
+        const Json rendered = responseWith(messages, 4);
+        QVERIFY2(rendered["result"].value("yaml", "").find("robots.txt") != std::string::npos, rendered.dump().c_str());
+        const Json preview = responseWith(messages, 5);
+        QCOMPARE(errorCode(preview), 0);
+        QVERIFY2(preview["result"]["summary"].value("failed", -1) == 0, preview.dump().c_str());
+        QCOMPARE(daemon.leftInTmp(), QStringList());
+    }
+
     void previewReadsManifestFilesWithThePeersRights()
     {
         DaemonProcess daemon;

@@ -2,6 +2,7 @@
 // The bundle methods of `ccm-backend serve` as a real process, with a real nats-server: listing,
 // exporting, publishing (read back with ObjectStore::get), opening, and each way reaching a
 // server can fail.
+#include "../fleet/http_server.h"
 #include "../fleet/nats_server.h"
 #include "daemon_harness.h"
 #include "nats_connection.h"
@@ -95,7 +96,7 @@ private Q_SLOTS:
         const auto reply = client.call(
             "bundle.export", {{"manifest", manifest}, {"base_dir", text(site())}, {"output", text(output)}});
         QVERIFY(reply);
-        QCOMPARE(errorCode(*reply), -32006);
+        QCOMPARE(errorCode(*reply), -32007);
         QVERIFY((*reply)["error"]["data"]["findings"].size() >= 1);
         QVERIFY(!QFile::exists(output));
     }
@@ -176,7 +177,11 @@ private Q_SLOTS:
         QVERIFY(store.value().get("web/site.tar.gz", back));
         QCOMPARE(QByteArray::fromStdString(back.str()), bytes);
 
-        for (const std::string &location : {text(output), std::string("obj://sites/web/site.tar.gz")}) {
+        HttpServer http;
+        QVERIFY2(http.start(), qPrintable(http.error()));
+        QVERIFY(QFile::copy(output, http.root() + QStringLiteral("/site.tar.gz")));
+        for (const std::string &location : {text(output), std::string("obj://sites/web/site.tar.gz"),
+                 http.urlString(QStringLiteral("/files/site.tar.gz"))}) {
             const auto opened = client.call("bundle.open", {{"location", location}, {"context", "fleet"}});
             QVERIFY(opened);
             const Json &where = (*opened)["result"];
@@ -192,8 +197,14 @@ private Q_SLOTS:
 
         const auto missing = client.call("bundle.open", {{"location", "obj://sites/absent.tgz"}, {"context", "fleet"}});
         QVERIFY(missing);
-        QCOMPARE(errorCode(*missing), -32010);
+        QCOMPARE(errorCode(*missing), -32011);
         QCOMPARE((*missing)["error"]["data"].value("reason", ""), std::string("not_found"));
+
+        const auto notServed
+            = client.call("bundle.open", {{"location", http.urlString(QStringLiteral("/files/absent.tgz"))}});
+        QVERIFY(notServed);
+        QCOMPARE(errorCode(*notServed), -32012);
+        QVERIFY((*notServed)["error"].value("message", "").find("404") != std::string::npos);
     }
 
     void reachingTheServerFails()
@@ -218,17 +229,17 @@ private Q_SLOTS:
         };
         const auto unreachable = publish({{"nats", "nats://127.0.0.1:1"}});
         QVERIFY(unreachable);
-        QCOMPARE(errorCode(*unreachable), -32007);
+        QCOMPARE(errorCode(*unreachable), -32008);
         QVERIFY((*unreachable)["error"].value("message", "").find("check that the server runs") != std::string::npos);
 
         const auto refused = publish({{"context", "wrong"}});
         QVERIFY(refused);
-        QCOMPARE(errorCode(*refused), -32008);
+        QCOMPARE(errorCode(*refused), -32009);
         QVERIFY((*refused)["error"].value("message", "").find("refused the credentials") != std::string::npos);
 
         const auto noJetStream = publish({{"context", "right"}});
         QVERIFY(noJetStream);
-        QCOMPARE(errorCode(*noJetStream), -32009);
+        QCOMPARE(errorCode(*noJetStream), -32010);
         QVERIFY((*noJetStream)["error"].value("message", "").find("JetStream") != std::string::npos);
     }
 

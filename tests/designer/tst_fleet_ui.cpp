@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The designer's fleet features against a real `ccm-backend serve --user` and a real nats-server:
 // Export Bundle, Publish to Fleet, Open Location, and documents that came from a bundle.
+#include "../fleet/http_server.h"
 #include "../fleet/nats_server.h"
 #include "backend_client.h"
 #include "export_bundle_dialog.h"
@@ -210,6 +211,26 @@ private slots:
         QVERIFY2(openLocation(window, QStringLiteral("obj://sites/site.tar.gz"), QStringLiteral("fleet"), &error),
             qPrintable(error));
         QCOMPARE(readAll(window.document()->filePath()), memberOf(cli, QStringLiteral("manifest.yaml")));
+    }
+
+    void opensAnHttpBundle()
+    {
+        QTemporaryDir dir;
+        const QString manifest = writeSite(dir, dir.filePath(QStringLiteral("out")));
+        HttpServer http;
+        QVERIFY2(http.start(), qPrintable(http.error()));
+        QCOMPARE(backend({QStringLiteral("bundle"), manifest, QStringLiteral("-o"),
+                     http.root() + QStringLiteral("/site.tgz")}),
+            0);
+        MainWindow window;
+        useBackendIn(window, dir);
+        QString error;
+        QVERIFY2(
+            openLocation(window, http.url(QStringLiteral("/files/site.tgz")), QString(), &error), qPrintable(error));
+        QCOMPARE(window.document()->bundleLocation(), http.url(QStringLiteral("/files/site.tgz")));
+        QVERIFY(QFileInfo::exists(window.document()->baseDirectory() + QStringLiteral("/templates/issue.templ")));
+        QVERIFY(!openLocation(window, http.url(QStringLiteral("/files/absent.tgz")), QString(), &error));
+        QVERIFY2(error.contains(QStringLiteral("404")), qPrintable(error));
     }
 
     void publishFailuresSayWhy()
