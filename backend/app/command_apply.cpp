@@ -161,7 +161,9 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     bool json = false;
     bool showDiff = false;
     bool detailed = false;
-    const auto usage = [&](std::ostream &stream) { stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kApplyTail; };
+    const auto usage = [&](std::ostream &stream) {
+        stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kApplyTail;
+    };
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto taken = takeInputOption(args, i, input, true);

@@ -73,7 +73,8 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         manifestPath = arg;
     }
     if (!manifestPath) {
-        err << "ccm-backend render: no manifest given\n" << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
+        err << "ccm-backend render: no manifest given\n"
+            << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
         return UsageError;
     }
 

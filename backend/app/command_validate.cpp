@@ -57,7 +57,8 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
         } else if (!optionsEnded && arg == "--") {
             optionsEnded = true;
         } else if (!optionsEnded && arg.size() > 1 && arg.front() == '-') {
-            err << "ccm-backend validate: unknown option '" << arg << "'\n" << kValidateUsage << kSourceOptionsUsage << kValidateTail;
+            err << "ccm-backend validate: unknown option '" << arg << "'\n"
+                << kValidateUsage << kSourceOptionsUsage << kValidateTail;
             return UsageError;
         } else {
             files.push_back(arg);
@@ -96,7 +97,8 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
             else
                 out << formatDiagnostic(shownName, diagnostic) << '\n';
         }
-        report["files"].push_back({{"file", ManifestInput::displayName(file)}, {"valid", valid}, {"diagnostics", entries}});
+        report["files"].push_back(
+            {{"file", ManifestInput::displayName(file)}, {"valid", valid}, {"diagnostics", entries}});
     }
     if (json) {
         report["valid"] = allValid;

@@ -3,8 +3,8 @@
 
 #include "environ.h"
 #include "kv_reader.h"
-#include "manifest_input.h"
 #include "manifest.h"
+#include "manifest_input.h"
 #include "yaml_reader.h"
 
 #include <cstdlib>
@@ -18,8 +18,7 @@ const char *const kInputOptionsUsage
   --facts FILE        facts from a JSON or YAML map, merged over --fact
 )";
 
-const char *const kSourceOptionsUsage
-    = R"(  --http-user USER[:PASSWORD]
+const char *const kSourceOptionsUsage = R"(  --http-user USER[:PASSWORD]
                       basic auth for http(s):// sources (password from
                       $CCM_HTTP_PASSWORD when omitted); credentials in the URL win
   --http-ca FILE      verify https:// servers with this PEM CA bundle, not the system's
@@ -89,9 +88,11 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData)
 {
-    auto source = takeSourceOption(args, index, options.sources);
-    if (!source || source.value())
-        return source;
+    if (withData) {
+        auto source = takeSourceOption(args, index, options.sources);
+        if (!source || source.value())
+            return source;
+    }
     if (auto fact = optionValue(args, index, "--fact")) {
         if (!*fact)
             return fact->error();

@@ -33,7 +33,8 @@ extern const char *const kSourceOptionsUsage;
 /// Consumes --http-user, --http-ca, --context or --nats at args[index] like takeInputOption().
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
-/// Consumes the input option at args[index] (and its value, advancing index) when it is one.
+/// Consumes the input option at args[index] (and its value, advancing index) when it is one; with
+/// `withData` also --data and the options of takeSourceOption().
 /// Returns false when args[index] is not an input option; an error when its value is missing.
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData);

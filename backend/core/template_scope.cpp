@@ -78,7 +78,7 @@ Result<std::string> readTemplateFile(const std::string &path, const std::filesys
 }
 
 TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environment,
-                             std::filesystem::path baseDirectory, KvGetFunction kvGet)
+    std::filesystem::path baseDirectory, KvGetFunction kvGet)
     : m_variables(facts, data, environment)
     , m_baseDirectory(std::move(baseDirectory))
     , m_kvGet(std::move(kvGet))

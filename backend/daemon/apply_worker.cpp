@@ -158,7 +158,8 @@ void ApplyWorker::work()
                 RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what(), {{"run", run}}});
         }
         // The run is over before its client hears so: a client that starts the next apply as soon
-        // as it has the response must not find this one in the way.
+        // as it has the response must not find this one in the way, nor its unpacked bundle.
+        job.keepAlive.reset();
         {
             const std::lock_guard done(m_mutex);
             m_running.reset();

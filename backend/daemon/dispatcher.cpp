@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <spdlog/spdlog.h>
@@ -164,7 +165,6 @@ std::variant<ResolveOptions, RpcError> resolveInputs(
     return options;
 }
 
-
 /// Whether the server fetches remote sources for `peer`: only as the peer's own backend (or for
 /// root), so that a user never reaches the network with the system backend's identity.
 bool mayFetchRemote(const Peer &peer)
@@ -250,6 +250,34 @@ std::variant<std::shared_ptr<SourceBundle>, RpcError> openSource(
         auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, archive);
         if (!fetched)
             return sourceUnavailable(source, fetched.error());
+    }
+    // A local bundle of a peer is opened with the peer's identity, so that what the permission
+    // check allowed is what is read, even if the path changed since; it is unpacked from that
+    // open file.
+    struct Descriptor {
+        int fd = -1;
+        ~Descriptor()
+        {
+            if (fd >= 0)
+                ::close(fd);
+        }
+    } openedArchive;
+    if (owner && opened->download.empty()) {
+        int openError = 0;
+        {
+            const PeerFileAccess access(*owner);
+            if (!access.active())
+                return RpcError {ErrorCode::InternalError,
+                    "cannot take on the identity of uid " + std::to_string(owner->uid) + " to open " + source};
+            openedArchive.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+            openError = errno;
+        }
+        if (openedArchive.fd < 0 && (openError == EACCES || openError == EPERM))
+            return RpcError {
+                ErrorCode::Unauthorized, "user " + owner->user + " may not read " + source, Json {{"role", "preview"}}};
+        if (openedArchive.fd < 0)
+            return sourceUnavailable(source, Error {"io", std::strerror(openError)});
+        archive = "/proc/self/fd/" + std::to_string(openedArchive.fd);
     }
     auto bundle = UnpackedBundle::unpack(archive, {}, opened->download);
     if (!bundle)
@@ -544,7 +572,8 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
     if (std::holds_alternative<RpcError>(inputs))
         return answer(std::get<RpcError>(inputs));
     if (mayFetchRemote(caller.peer)) {
-        auto reader = std::make_shared<fleet::KvReader>(fleet::NatsSelection {}, fleet::ContextEnvironment::fromProcess());
+        auto reader
+            = std::make_shared<fleet::KvReader>(fleet::NatsSelection {}, fleet::ContextEnvironment::fromProcess());
         std::get<ResolveOptions>(inputs).kvGet
             = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
     } else {
@@ -578,7 +607,7 @@ std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json 
     job.inputs = std::move(std::get<ResolveOptions>(inputs));
     job.options.noop = *noop;
     job.options.healthCheckOnly = healthCheckOnly;
-    job.keepAlive = opened;
+    job.keepAlive = std::move(opened);
     // A preview for somebody else must not let them run commands or read files as root.
     if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
         job.options.guardCredentials = peerCredentials(caller.peer);

@@ -224,8 +224,8 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
         event.errors.push_back(message);
     };
 
-    const TemplateScope scope(frame.inputs.facts, frame.manifest.data, frame.inputs.environ,
-        frame.inputs.baseDirectory, frame.inputs.kvGet);
+    const TemplateScope scope(
+        frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory, frame.inputs.kvGet);
     // Control expressions and deferred templates may read files: they do so as the caller.
     std::optional<Result<bool>> managed;
     std::optional<Result<Json, TemplateFailure>> resolved;

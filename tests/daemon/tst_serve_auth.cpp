@@ -233,7 +233,9 @@ private slots:
                 request(2, "manifest.validate", {{"source", "obj://sites/site.tar.gz"}}),
                 request(3, "manifest.render", {{"source", secret.toStdString()}}),
                 request(4, "manifest.render", {{"source", open.toStdString()}}),
-                request(5, "apply.start", {{"source", open.toStdString()}, {"noop", true}})});
+                request(5, "apply.start", {{"source", open.toStdString()}, {"noop", true}}),
+                request(6, "manifest.render",
+                    {{"manifest", "ccm:\n  pre_message: \"{{ kvGet('config', 'motd') }}\"\n  resources: []\n"}})});
         for (int id : {1, 2}) {
             const Json refused = responseWith(messages, id);
             QCOMPARE(errorCode(refused), -32001);
@@ -243,8 +245,8 @@ private slots:
         }
         const Json unreadable = responseWith(messages, 3);
         QCOMPARE(errorCode(unreadable), -32001);
-        QVERIFY2(unreadable["error"].value("message", "").find("may not read " + secret.toStdString())
-                != std::string::npos,
+        QVERIFY2(
+            unreadable["error"].value("message", "").find("may not read " + secret.toStdString()) != std::string::npos,
             unreadable.dump().c_str());
         // A readable bundle is unpacked for the previewer, whose rights then read its files.
         const Json rendered = responseWith(messages, 4);
@@ -253,6 +255,9 @@ private slots:
         QCOMPARE(errorCode(preview), 0);
         QVERIFY2(preview["result"]["summary"].value("failed", -1) == 0, preview.dump().c_str());
         QCOMPARE(daemon.leftInTmp(), QStringList());
+        const Json kv = responseWith(messages, 6);
+        QCOMPARE(errorCode(kv), -32003);
+        QVERIFY2(kv.dump().find("NATS is reached by the user's own backend") != std::string::npos, kv.dump().c_str());
     }
 
     void previewReadsManifestFilesWithThePeersRights()

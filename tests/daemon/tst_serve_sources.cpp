@@ -4,8 +4,11 @@
 #include "../fleet/http_server.h"
 #include "../fleet/nats_server.h"
 #include "daemon_harness.h"
+#include "nats_connection.h"
 
 #include <QTest>
+
+#include <nats/nats.h>
 
 using namespace ccm;
 using namespace ccm::test;
@@ -69,6 +72,19 @@ private slots:
         QVERIFY(writeFile(m_daemon->dir().filePath(s("config/nats/context/CCM.json")),
             "{\"url\": \"" + m_nats.url().toUtf8() + "\"}"));
         QVERIFY(m_client.connectTo(m_daemon->socket()));
+
+        fleet::NatsSettings settings;
+        settings.url = m_nats.urlString();
+        auto connection = fleet::NatsConnection::connect(settings);
+        QVERIFY(connection);
+        kvConfig config;
+        kvConfig_Init(&config);
+        config.Bucket = "config";
+        kvStore *store = nullptr;
+        QCOMPARE(js_CreateKeyValue(&store, connection.value()->jetStream(), &config), NATS_OK);
+        uint64_t revision = 0;
+        QCOMPARE(kvStore_PutString(&revision, store, "motd", "hello from kv"), NATS_OK);
+        kvStore_Destroy(store);
     }
 
     void cleanup()
@@ -104,6 +120,18 @@ private slots:
         const Json direct = call("apply.start", {{"manifest", text}, {"base_dir", base}, {"noop", true}});
         QCOMPARE(preview["result"]["summary"].value("changed", -1), direct["result"]["summary"].value("changed", -2));
         QCOMPARE(preview["result"]["summary"].value("failed", -1), 0);
+    }
+
+    void kvGetWithTheServersContext()
+    {
+        const std::string manifest = "ccm:\n  pre_message: \"{{ kvGet('config', 'motd') }}\"\n  resources: []\n";
+        const Json rendered = call("manifest.render", {{"manifest", manifest}});
+        QVERIFY2(rendered["result"].value("yaml", "").find("pre_message: hello from kv") != std::string::npos,
+            rendered.dump().c_str());
+        const std::string missing = "ccm:\n  pre_message: \"{{ kvGet('config', 'absent') }}\"\n  resources: []\n";
+        const Json refused = call("manifest.render", {{"manifest", missing}});
+        QCOMPARE(errorCode(refused), -32003);
+        QVERIFY2(refused.dump().find("has no key 'absent'") != std::string::npos, refused.dump().c_str());
     }
 
     void refusesWrongParams_data()

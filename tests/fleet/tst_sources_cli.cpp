@@ -255,6 +255,36 @@ private slots:
         QCOMPARE(process.exitStatus(), QProcess::CrashExit);
     }
 
+    void aSignalRemovesTheUnpackedRemoteBundle()
+    {
+        // One resource that runs until it is killed, and says so with its process id.
+        const QString marker = m_dir.filePath(s("started"));
+        const QString site = writeFile(m_dir, s("slow/site.yaml"),
+            s("ccm:\n  resources:\n    - exec:\n        - slow:\n"
+              "            command: echo $$ > %1.tmp && mv %1.tmp %1 && exec sleep 60\n"
+              "            provider: shell\n")
+                .arg(marker)
+                .toUtf8());
+        const BackendRun bundled = backend({s("bundle"), site, s("-o"), m_http.root() + s("/slow.tgz")});
+        QVERIFY2(bundled.exitCode == 0, qPrintable(bundled.err));
+        QProcess process;
+        process.setProcessEnvironment(m_environment);
+        process.start(s(CCM_BACKEND_BIN), {s("apply"), m_http.url(s("/files/slow.tgz"))});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker), 30000);
+        QFile pidFile(marker);
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        const pid_t sleeper = pid_t(pidFile.readAll().trimmed().toInt());
+        QVERIFY(sleeper > 0);
+        QCOMPARE(leftInTmp().size(), 1);
+        // The first signal asks the run to stop after the resource in progress; another ends it.
+        // Signals sent at once may merge into one, so one is sent at each poll until it ends.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            process.state() == QProcess::NotRunning || (::kill(pid_t(process.processId()), SIGTERM), false), 30000);
+        ::kill(sleeper, SIGKILL);
+        QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+    }
+
     void dataFromUrls_data()
     {
         QTest::addColumn<QString>("data");
