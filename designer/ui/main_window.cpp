@@ -2,7 +2,6 @@
 #include "main_window.h"
 
 #include "fleet_controller.h"
-
 #include "manifest_settings_editor.h"
 #include "preview_controller.h"
 #include "problems_panel.h"
