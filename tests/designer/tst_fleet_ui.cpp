@@ -14,6 +14,8 @@
 #include "resource_list_panel.h"
 #include "test_common.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
@@ -23,6 +25,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
@@ -30,6 +33,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace ccm::designer;
 using namespace ccm::test;
@@ -211,6 +215,28 @@ private slots:
         QVERIFY2(openLocation(window, QStringLiteral("obj://sites/site.tar.gz"), QStringLiteral("fleet"), &error),
             qPrintable(error));
         QCOMPARE(readAll(window.document()->filePath()), memberOf(cli, QStringLiteral("manifest.yaml")));
+
+        // Saving a document from a remote location asks where to; publishing again is one answer.
+        window.document()->setText(window.document()->text() + QStringLiteral("# edited\n"));
+        QTimer::singleShot(0, [] {
+            QTRY_VERIFY(qobject_cast<QMessageBox *>(QApplication::activeModalWidget()));
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            for (QAbstractButton *button : box->buttons()) {
+                if (button->text().contains(QStringLiteral("Publish")))
+                    button->click();
+            }
+        });
+        QVERIFY(window.fleetController()->saveToBundle());
+        QVERIFY(!window.document()->isModified());
+        QVERIFY(readAll(window.document()->filePath()).endsWith("# edited\n"));
+        PublishDialog *again = nullptr;
+        for (PublishDialog *found : window.findChildren<PublishDialog *>()) {
+            if (found != dialog)
+                again = found;
+        }
+        QVERIFY(again);
+        QCOMPARE(again->bucket(), QStringLiteral("sites"));
+        QCOMPARE(again->objectName(), QStringLiteral("site.tar.gz"));
     }
 
     void opensAnHttpBundle()
