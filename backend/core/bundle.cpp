@@ -420,10 +420,11 @@ public:
     {
     }
 
-    void addRootManifest(const fs::path &manifest, const std::string &displayName)
+    void addRootManifest(
+        const fs::path &manifest, const std::string &displayName, const std::optional<std::string> &text)
     {
         m_rootManifest = manifest;
-        addManifest(manifest, displayName, std::string(kBundleManifestName), {});
+        addManifest(manifest, displayName, std::string(kBundleManifestName), {}, text);
     }
 
     void addInclude(const fs::path &given)
@@ -458,12 +459,16 @@ public:
     }
 
 private:
-    void addManifest(
-        const fs::path &manifest, const std::string &displayName, const std::string &bundlePath, const Site &site)
+    void addManifest(const fs::path &manifest, const std::string &displayName, const std::string &bundlePath,
+        const Site &site, const std::optional<std::string> &text = std::nullopt)
     {
         if (!m_visitedManifests.insert(manifest).second)
             return;
-        const FileText read = readManifestFile(manifest.string());
+        FileText read;
+        if (text)
+            read.text = *text;
+        else
+            read = readManifestFile(manifest.string());
         if (read.problem) {
             if (site.what.empty())
                 m_findings.push_back({displayName, *read.problem});
@@ -984,7 +989,7 @@ BundlePlan planBundle(const fs::path &manifestPath, const BundleOptions &options
     std::error_code ec;
     const fs::path manifest = fs::absolute(manifestPath, ec).lexically_normal();
     Collector collector(manifest.parent_path(), manifestPath.parent_path());
-    collector.addRootManifest(manifest, manifestPath.string());
+    collector.addRootManifest(manifest, manifestPath.string(), options.manifestText);
     for (const fs::path &include : options.includes)
         collector.addInclude(include);
     return std::move(collector).finish();
@@ -1387,6 +1392,12 @@ UnpackedBundle &UnpackedBundle::operator=(UnpackedBundle &&other) noexcept
 UnpackedBundle::~UnpackedBundle()
 {
     remove();
+}
+
+fs::path UnpackedBundle::release()
+{
+    m_created.clear();
+    return std::exchange(m_directory, {});
 }
 
 void UnpackedBundle::remove()

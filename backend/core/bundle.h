@@ -50,6 +50,9 @@ struct BundlePlan {
 struct BundleOptions {
     /// Files or directories (taken whole) added by hand; they must sit below the manifest's directory.
     std::vector<std::filesystem::path> includes;
+    /// The root manifest's text, read in place of the file's content (an editor's unsaved
+    /// edits); the manifest path still places it and names it in findings.
+    std::optional<std::string> manifestText;
 };
 
 /// Collects what the manifest at `manifestPath` reaches, with the engine's path rules: file and
@@ -105,6 +108,10 @@ public:
     /// Every file and directory unpacking created, the directory itself last, deepest first: what
     /// a signal handler removes with unlink() and rmdir() when the process is stopped.
     [[nodiscard]] const std::vector<std::string> &createdPaths() const { return m_created; }
+
+    /// Keeps the directory: it is no longer removed when the object goes, and becomes the
+    /// caller's to remove. Returns it.
+    std::filesystem::path release();
 
 private:
     UnpackedBundle() = default;

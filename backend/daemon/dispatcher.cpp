@@ -5,6 +5,7 @@
 #include "bundle_source.h"
 #include "diagnostic.h"
 #include "environ.h"
+#include "fleet_methods.h"
 #include "kv_reader.h"
 #include "prepared_manifest.h"
 #include "utf8.h"
@@ -297,9 +298,10 @@ std::variant<std::shared_ptr<SourceBundle>, RpcError> openSource(
 
 } // namespace
 
-Dispatcher::Dispatcher(ApplyControl &applies, std::function<Result<Json>()> facts)
+Dispatcher::Dispatcher(ApplyControl &applies, std::function<Result<Json>()> facts, Notify notify)
     : m_applies(applies)
     , m_facts(std::move(facts))
+    , m_notify(std::move(notify))
 {
 }
 
@@ -388,10 +390,17 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
 
         const bool known = request.method == "backend.hello" || request.method == "manifest.validate"
             || request.method == "manifest.render" || request.method == "facts.get" || request.method == "apply.start"
-            || request.method == "apply.cancel";
+            || request.method == "apply.cancel" || isFleetMethod(request.method);
         if (!known)
             return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"},
                 "no method '" + loggable(request.method) + "'");
+        // They use the daemon's own files and NATS credentials: a system backend must not
+        // lend root's to other users, who run their own user backend for them.
+        if (isFleetMethod(request.method) && caller.peer.uid != ::geteuid())
+            return rejected(unauthorized(caller,
+                "call " + request.method
+                    + " on a backend running as another user; use your own user backend (ccm-backend serve "
+                      "--user)"));
         if (caller.role == Role::None && request.method != "backend.hello")
             return rejected(unauthorized(caller, "call " + request.method));
         spdlog::info("uid {}: {}", caller.peer.uid, request.method);
@@ -409,6 +418,27 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
             result["user"] = caller.peer.user;
             result["uid"] = caller.peer.uid;
             return answer(result);
+        }
+        if (isFleetMethod(request.method)) {
+            Dispatched heavy;
+            heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
+                const Notify &notify = m_notify;
+                const ConnectionId connection = caller.connection;
+                try {
+                    const auto reply = runFleetMethod(method, params, [&notify, connection](std::string message) {
+                        if (notify)
+                            notify(connection, std::move(message));
+                    });
+                    if (auto *result = std::get_if<Json>(&reply))
+                        return std::optional<std::string>(responseLine(id, *result));
+                    return std::optional<std::string>(errorLine(id, std::get<RpcError>(reply)));
+                } catch (const std::exception &e) {
+                    spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
+                    return std::optional<std::string>(
+                        errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()}));
+                }
+            };
+            return heavy;
         }
         if (request.method == "facts.get") {
             auto facts = m_facts();

@@ -71,7 +71,7 @@ struct Caller {
 struct Dispatched {
     /// The response line to send now; nullopt when there is none (yet).
     std::optional<std::string> reply;
-    /// Set for manifest.validate, manifest.render and apply.start once the request has passed
+    /// Set for manifest.validate, manifest.render, apply.start and the bundle methods once the request has passed
     /// every check that needs no manifest parsing, authorization included. May run on any thread;
     /// returns the response line, or nullopt for an apply.start whose run answers when it ends.
     std::function<std::optional<std::string>()> work;
@@ -82,8 +82,12 @@ struct Dispatched {
 /// through ApplyControl, whose run answers later. Never throws for any input.
 class Dispatcher {
 public:
-    /// `facts` gathers the facts of this host (called per request that needs them).
-    Dispatcher(ApplyControl &applies, std::function<Result<Json>()> facts);
+    /// Sends a notification line to a connection while its request runs; any thread.
+    using Notify = std::function<void(ConnectionId connection, std::string line)>;
+
+    /// `facts` gathers the facts of this host (called per request that needs them); `notify`
+    /// carries the notifications of requests other than apply.start (bundle.progress).
+    Dispatcher(ApplyControl &applies, std::function<Result<Json>()> facts, Notify notify = {});
 
     /// Handles one line (newline removed) up to the point where a manifest would be parsed.
     Dispatched dispatch(const Caller &caller, std::string_view line);
@@ -101,6 +105,7 @@ private:
 
     ApplyControl &m_applies;
     std::function<Result<Json>()> m_facts;
+    Notify m_notify;
     RejectionLog m_rejections;
 };
 

@@ -26,6 +26,18 @@ std::string_view reasonName(ErrorCode code)
         return "cancelled";
     case ErrorCode::SourceUnavailable:
         return "source_unavailable";
+    case ErrorCode::InvalidBundle:
+        return "invalid_bundle";
+    case ErrorCode::Unreachable:
+        return "unreachable";
+    case ErrorCode::AuthFailed:
+        return "auth_failed";
+    case ErrorCode::NoJetStream:
+        return "no_jetstream";
+    case ErrorCode::NotFound:
+        return "not_found";
+    case ErrorCode::TransferFailed:
+        return "transfer_failed";
     case ErrorCode::InternalError:
         return "internal_error";
     }

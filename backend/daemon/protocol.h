@@ -33,6 +33,12 @@ enum class ErrorCode {
     TooLarge = -32004,
     Cancelled = -32005,
     SourceUnavailable = -32006,
+    InvalidBundle = -32007,
+    Unreachable = -32008,
+    AuthFailed = -32009,
+    NoJetStream = -32010,
+    NotFound = -32011,
+    TransferFailed = -32012,
     InternalError = -32603,
 };
 

@@ -150,7 +150,10 @@ struct Server::State {
         , worker([this](ConnectionId connection, std::string line) {
             post(Outgoing {connection, std::move(line), false});
         })
-        , dispatcher(worker, options.facts)
+        , dispatcher(worker, options.facts,
+              [this](ConnectionId connection, std::string line) {
+                  post(Outgoing {connection, std::move(line), false});
+              })
         , pool(WorkPool::defaultThreads())
     {
     }

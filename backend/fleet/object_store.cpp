@@ -289,7 +289,8 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
     return info;
 }
 
-Result<ObjectInfo> ObjectStore::put(const std::string &name, std::istream &data)
+Result<ObjectInfo> ObjectStore::put(
+    const std::string &name, std::istream &data, const std::function<void(std::uint64_t)> &progress)
 {
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
     auto previous = info(name);
@@ -327,6 +328,8 @@ Result<ObjectInfo> ObjectStore::put(const std::string &name, std::istream &data)
             return fail(
                 jetStreamError(*m_connection, "storing chunk " + std::to_string(result.chunks), status, errorCode));
         result.size += count;
+        if (progress)
+            progress(result.size);
     }
     if (data.bad())
         return fail(Error {"io", "reading the data failed"});

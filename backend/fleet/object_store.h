@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -44,8 +45,9 @@ public:
 
     /// Stores `data` under `name`, replacing an object of that name (whose chunks are purged once
     /// the new meta record is stored; an unreadable record is replaced too). Chunks of a failed put
-    /// are purged.
-    Result<ObjectInfo> put(const std::string &name, std::istream &data);
+    /// are purged. `progress`, when set, is called with the bytes stored so far after each chunk.
+    Result<ObjectInfo> put(
+        const std::string &name, std::istream &data, const std::function<void(std::uint64_t)> &progress = {});
     /// The meta record of `name`. Error code "object_not_found" when there is none or it is deleted.
     Result<ObjectInfo> info(const std::string &name);
     /// Writes the contents of `name` to `out`, checking the chunk count, size and digest. Error

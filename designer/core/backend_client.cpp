@@ -189,7 +189,7 @@ void BackendClient::disconnectFromBackend()
 void BackendClient::attempt()
 {
     m_state = State::Connecting;
-    m_userSocketMode = !QFileInfo::exists(m_systemSocket);
+    m_userSocketMode = m_userOnly || !QFileInfo::exists(m_systemSocket);
     connectSocket(m_userSocketMode ? userSocket() : m_systemSocket);
 }
 
@@ -413,6 +413,10 @@ void BackendClient::handleLine(const QByteArray &line)
 
 void BackendClient::handleNotification(const std::string &method, const Json &params)
 {
+    if (!method.starts_with("apply.")) {
+        emit notificationReceived(QString::fromStdString(method), params);
+        return;
+    }
     if (!m_run || !params.is_object())
         return;
     const QString runId = stringOf(params, "run");
@@ -438,10 +442,10 @@ void BackendClient::handleNotification(const std::string &method, const Json &pa
     }
 }
 
-void BackendClient::request(const QString &method, Json params, ReplyHandler handler)
+qint64 BackendClient::request(const QString &method, Json params, ReplyHandler handler)
 {
     if (!m_socket)
-        return;
+        return 0;
     const qint64 id = m_nextId++;
     const Json message {
         {"jsonrpc", "2.0"}, {"id", id}, {"method", method.toStdString()}, {"params", std::move(params)}};
@@ -449,6 +453,42 @@ void BackendClient::request(const QString &method, Json params, ReplyHandler han
     line += '\n';
     m_pending.emplace(id, std::move(handler));
     m_socket->write(line.data(), qint64(line.size()));
+    return id;
+}
+
+void BackendClient::call(const QString &method, Json params, AnswerHandler done)
+{
+    if (m_state != State::Connected) {
+        QTimer::singleShot(0, this, [done = std::move(done)] {
+            done(Answer {false, Json(), 0, tr("not connected to the backend"), Json()});
+        });
+        return;
+    }
+    // The id request() is about to give.
+    const qint64 id = m_nextId;
+    m_calls.emplace(id, std::move(done));
+    request(method, std::move(params), [this, id](const Reply &reply) {
+        const auto found = m_calls.find(id);
+        if (found == m_calls.end())
+            return;
+        const AnswerHandler handler = std::move(found->second);
+        m_calls.erase(found);
+        handler(Answer {reply.ok, reply.result, reply.code,
+            reply.ok ? QString() : errorText(reply.code, reply.message, reply.data), reply.data});
+    });
+}
+
+void BackendClient::failCalls(const QString &message)
+{
+    if (m_calls.empty())
+        return;
+    std::map<qint64, AnswerHandler> calls;
+    calls.swap(m_calls);
+    // Later, so that no caller's handler runs inside the socket's teardown.
+    QTimer::singleShot(0, this, [calls = std::move(calls), message] {
+        for (const auto &[id, handler] : calls)
+            handler(Answer {false, Json(), 0, message, Json()});
+    });
 }
 
 void BackendClient::sendCancel(const QString &runId)
@@ -625,6 +665,7 @@ void BackendClient::scheduleReconnect()
 
 void BackendClient::dropSocket()
 {
+    failCalls(tr("the connection to the backend was lost before it answered"));
     m_helloTimer.stop();
     m_keepAlive.stop();
     m_pending.clear();

@@ -105,10 +105,14 @@ public:
     void setSystemSocket(const QString &path) { m_systemSocket = path; }
     /// The user backend's socket; "<runtime dir>/ccm-designer/backend.sock" unless set.
     void setUserSocket(const QString &path) { m_userSocket = path; }
+    /// Only the user backend: the system socket is never tried (for the fleet methods, which a
+    /// backend serves only to its own user).
+    void setUserOnly(bool userOnly) { m_userOnly = userOnly; }
     /// The ccm-backend binary to start; unset means $CCM_BACKEND, then ccm-backend next to this
     /// program, then in PATH.
     void setBackendProgram(const QString &path) { m_program = path; }
     [[nodiscard]] QString systemSocket() const { return m_systemSocket; }
+    [[nodiscard]] QString backendProgram() const { return m_program; }
     [[nodiscard]] QString userSocket() const;
 
     /// Connects as described for the class; connected() or errorOccurred() follows.
@@ -129,6 +133,21 @@ public:
     /// The run going on, or null.
     [[nodiscard]] Run *currentRun() const { return m_run; }
 
+    /// The answer to call(): the result, or an error with its code, message and data.
+    struct Answer {
+        bool ok = false;
+        ccm::Json result;
+        int code = 0;
+        QString message;
+        ccm::Json data;
+    };
+    using AnswerHandler = std::function<void(const Answer &)>;
+
+    /// Sends `method` with `params`. `done` gets the answer once; when not connected, or when the
+    /// connection goes before the answer, it gets an error answer (code 0) saying so, after this
+    /// returns. Notifications that come meanwhile are emitted as notificationReceived().
+    void call(const QString &method, ccm::Json params, AnswerHandler done);
+
     /// The text for an error answer: the explanations of unauthorized and busy, the backend's
     /// message otherwise.
     [[nodiscard]] static QString errorText(int code, const QString &message, const ccm::Json &data);
@@ -138,6 +157,8 @@ signals:
     void connected(const ccm::designer::BackendInfo &info);
     /// A connection that was up is gone; a running run has failed before this.
     void disconnected();
+    /// A notification that belongs to no run (bundle.progress).
+    void notificationReceived(const QString &method, const ccm::Json &params);
     /// Something went wrong with the connection or the backend, in words for the user. A run's
     /// own errors go to its failed() instead.
     void errorOccurred(const QString &message);
@@ -167,7 +188,8 @@ private:
     void handleNotification(const std::string &method, const ccm::Json &params);
     void sendHello();
     void helloAnswered(const Reply &reply);
-    void request(const QString &method, ccm::Json params, ReplyHandler handler);
+    qint64 request(const QString &method, ccm::Json params, ReplyHandler handler);
+    void failCalls(const QString &message);
     void sendCancel(const QString &runId);
 
     [[nodiscard]] std::optional<QString> findProgram(QString *lookedIn) const;
@@ -187,6 +209,9 @@ private:
     QString m_systemSocket;
     QString m_userSocket;
     QString m_program;
+    bool m_userOnly = false;
+    /// The ids of call() requests waiting for their answer, failed when the connection goes.
+    std::map<qint64, AnswerHandler> m_calls;
 
     State m_state = State::Idle;
     BackendInfo m_info;

@@ -198,6 +198,8 @@ struct ManifestDocument::Private {
     QUndoStack *stack = nullptr;
     QString filePath;
     QString loadedFrom;
+    QString bundleLocation;
+    QString bundleDirectory;
     /// Changes whenever a run of mergeable edits ends.
     int mergeSerial = 0;
     /// A parse of the text about to be set, done while checking an edit, so it is not repeated.
@@ -219,7 +221,16 @@ struct ManifestDocument::Private {
     std::optional<std::string> memberEdit(const std::string &text, const std::string &mapPointer,
         const std::string &key, const std::optional<Json> &value, const std::vector<std::string> &insertBefore) const;
     std::optional<std::string> readBundle(const QString &path, QString *error) const;
+    void dropBundleDirectory();
 };
+
+void ManifestDocument::Private::dropBundleDirectory()
+{
+    if (!bundleDirectory.isEmpty())
+        QDir(bundleDirectory).removeRecursively();
+    bundleDirectory.clear();
+    bundleLocation.clear();
+}
 
 const std::vector<ResourceBlock> &ManifestDocument::Private::blocks() const
 {
@@ -466,7 +477,10 @@ ManifestDocument::ManifestDocument(QObject *parent)
     newDocument();
 }
 
-ManifestDocument::~ManifestDocument() = default;
+ManifestDocument::~ManifestDocument()
+{
+    d->dropBundleDirectory();
+}
 
 const QString &ManifestDocument::text() const
 {
@@ -592,6 +606,31 @@ QString ManifestDocument::baseDirectory() const
     return QFileInfo(path).absolutePath();
 }
 
+void ManifestDocument::setBundleOrigin(const QString &location, const QString &directory)
+{
+    if (directory != d->bundleDirectory)
+        d->dropBundleDirectory();
+    d->bundleLocation = location;
+    d->bundleDirectory = directory;
+    emit filePathChanged();
+}
+
+QString ManifestDocument::bundleLocation() const
+{
+    return d->bundleLocation;
+}
+
+QString ManifestDocument::bundleDirectory() const
+{
+    return d->bundleDirectory;
+}
+
+void ManifestDocument::forgetBundleLocation()
+{
+    d->bundleLocation.clear();
+    emit filePathChanged();
+}
+
 bool ManifestDocument::isModified() const
 {
     return !d->stack->isClean();
@@ -602,6 +641,7 @@ void ManifestDocument::newDocument()
     d->stack->clear();
     d->mergeSerial++;
     d->apply(QStringLiteral("ccm:\n  resources: []\n"));
+    d->dropBundleDirectory();
     const bool hadPath = !d->filePath.isEmpty();
     d->filePath.clear();
     d->loadedFrom.clear();
@@ -630,6 +670,7 @@ bool ManifestDocument::load(const QString &path, QString *error)
     d->stack->clear();
     d->mergeSerial++;
     d->apply(QString::fromStdString(content));
+    d->dropBundleDirectory();
     d->loadedFrom = path;
     d->filePath = isBundlePath(path) ? QString() : path;
     emit filePathChanged();

@@ -80,6 +80,18 @@ public:
     /// The directory relative paths in the manifest resolve against: the file's directory, or
     /// the current directory for a new document.
     [[nodiscard]] QString baseDirectory() const;
+    /// Where a document opened from a bundle location came from: the location (a local .tar.gz
+    /// or a URL) and the private directory it was unpacked into, whose manifest.yaml is
+    /// filePath(). The document owns the directory from now on and removes it when it loads
+    /// another file, starts a new document, gets another origin or goes away.
+    void setBundleOrigin(const QString &location, const QString &directory);
+    /// The bundle location the document came from; empty when none (or after saving elsewhere).
+    [[nodiscard]] QString bundleLocation() const;
+    /// The directory the bundle was unpacked into; empty when the document came from no bundle.
+    [[nodiscard]] QString bundleDirectory() const;
+    /// Forgets the location (the manifest now lives elsewhere); the directory stays until the
+    /// document lets go of it, as the manifest may still read files from there.
+    void forgetBundleLocation();
     /// Whether the text differs from the saved (or loaded) state.
     [[nodiscard]] bool isModified() const;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 
+#include "fleet_controller.h"
 #include "manifest_settings_editor.h"
 #include "preview_controller.h"
 #include "problems_panel.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/ccm-designer.svg")));
     m_resourceList = new ResourceListPanel(m_document, this);
     m_preview = new PreviewController(m_document, m_resourceList, m_results, m_whatIf, this);
+    m_fleet = new FleetController(this);
 
     m_editorTabs = new QTabWidget(this);
     m_editorTabs->setObjectName(QStringLiteral("editorTabs"));
@@ -100,6 +102,8 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_preview->statusLabel());
     statusBar()->addPermanentWidget(m_problemSummary);
     connect(m_preview, &PreviewController::statusMessage, this,
+        [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
+    connect(m_fleet, &FleetController::statusMessage, this,
         [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
 
     m_document->newDocument();
@@ -158,6 +162,7 @@ void MainWindow::createActions()
     openAction->setShortcut(QKeySequence::Open);
     openAction->setStatusTip(tr("Open a CCM manifest or bundle"));
 
+    fileMenu->addAction(m_fleet->openLocationAction());
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
 
@@ -176,6 +181,10 @@ void MainWindow::createActions()
     m_revertAction = fileMenu->addAction(
         QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this, &MainWindow::revert);
     m_revertAction->setStatusTip(tr("Go back to the saved manifest"));
+
+    fileMenu->addSeparator();
+    fileMenu->addAction(m_fleet->exportAction());
+    fileMenu->addAction(m_fleet->publishAction());
 
     fileMenu->addSeparator();
     QAction *quitAction
@@ -350,6 +359,11 @@ void MainWindow::restoreSettings()
 
 bool MainWindow::openFile(const QString &path)
 {
+    return loadFile(path, true);
+}
+
+bool MainWindow::loadFile(const QString &path, bool remember)
+{
     QString error;
     if (!m_document->load(path, &error)) {
         m_errorString = error;
@@ -357,7 +371,8 @@ bool MainWindow::openFile(const QString &path)
         return false;
     }
     m_errorString.clear();
-    addRecentFile(QFileInfo(path).absoluteFilePath());
+    if (remember)
+        addRecentFile(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("Opened %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
     const std::vector<ResourceBlock> &blocks = m_document->blocks();
     if (!blocks.empty() && !blocks.front().entries.empty())
@@ -368,6 +383,10 @@ bool MainWindow::openFile(const QString &path)
 bool MainWindow::saveFile(const QString &path)
 {
     const QString previousRecoveryPath = recoveryPath();
+    // A manifest saved out of the bundle's directory is a plain file from now on.
+    const QString bundleDirectory = m_document->bundleDirectory();
+    const bool leavesBundle = !bundleDirectory.isEmpty()
+        && !QFileInfo(path).absoluteFilePath().startsWith(QDir(bundleDirectory).absolutePath() + QLatin1Char('/'));
     QString error;
     if (!m_document->save(path, &error)) {
         m_errorString = error;
@@ -376,7 +395,10 @@ bool MainWindow::saveFile(const QString &path)
     }
     m_errorString.clear();
     m_recovery.remove(previousRecoveryPath);
-    addRecentFile(m_document->filePath());
+    if (leavesBundle)
+        m_document->forgetBundleLocation();
+    if (m_document->bundleDirectory().isEmpty())
+        addRecentFile(m_document->filePath());
     statusBar()->showMessage(tr("Saved %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
     return true;
 }
@@ -399,6 +421,11 @@ ManifestDocument *MainWindow::document() const
 PreviewController *MainWindow::previewController() const
 {
     return m_preview;
+}
+
+FleetController *MainWindow::fleetController() const
+{
+    return m_fleet;
 }
 
 ResultsPanel *MainWindow::resultsPanel() const
@@ -498,6 +525,9 @@ void MainWindow::openWithDialog()
 
 bool MainWindow::save()
 {
+    // A bundle opened from a location is saved back into it (or, when remote, where the user says).
+    if (!m_document->bundleLocation().isEmpty())
+        return m_fleet->saveToBundle();
     // A bundle has no file path: its manifest is saved as a plain file, never over the archive.
     const QString path = m_document->filePath();
     if (path.isEmpty())
@@ -841,7 +871,8 @@ void MainWindow::updateTitle()
 {
     const QString path = m_document->filePath();
     // A manifest read from a bundle is named after the bundle until it is saved somewhere.
-    const QString shown = path.isEmpty() ? m_document->loadedFrom() : path;
+    const QString location = m_document->bundleLocation();
+    const QString shown = !location.isEmpty() ? location : path.isEmpty() ? m_document->loadedFrom() : path;
     setWindowFilePath(shown);
     //: Window title; %1 is the manifest's file name, [*] the place of the unsaved-changes marker.
     setWindowTitle(tr("%1[*] — CCM Designer").arg(shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName()));

@@ -16,6 +16,7 @@ class QTimer;
 
 namespace ccm::designer {
 
+class FleetController;
 class ManifestSettingsEditor;
 class PreviewController;
 class ProblemsPanel;
@@ -60,6 +61,7 @@ public:
 
     ManifestDocument *document() const;
     PreviewController *previewController() const;
+    FleetController *fleetController() const;
     ResultsPanel *resultsPanel() const;
     WhatIfPanel *whatIfPanel() const;
     ResourcePalette *resourcePalette() const;
@@ -81,6 +83,10 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    friend class FleetController;
+
+    /// openFile(); `remember` puts the file among the recent ones.
+    bool loadFile(const QString &path, bool remember);
     void createDocks();
     void createActions();
     void connectViews();
@@ -129,6 +135,7 @@ private:
     ResultsPanel *m_results = nullptr;
     WhatIfPanel *m_whatIf = nullptr;
     PreviewController *m_preview = nullptr;
+    FleetController *m_fleet = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;

@@ -337,6 +337,51 @@ private slots:
         QVERIFY(watch.failure->contains(s("not connected")));
     }
 
+    void callsAnswerOnceAndFailWithoutAConnection()
+    {
+        BackendClient offline;
+        std::optional<BackendClient::Answer> refused;
+        offline.call(s("bundle.list"), Json::object(), [&](const BackendClient::Answer &answer) { refused = answer; });
+        QVERIFY(!refused); // not from inside call()
+        QVERIFY(QTest::qWaitFor([&] { return refused.has_value(); }, kWaitMs));
+        QVERIFY(!refused->ok);
+        QVERIFY(refused->message.contains(s("not connected")));
+
+        QTemporaryDir dir;
+        Client c(dir);
+        QVERIFY(c.connect());
+        std::optional<BackendClient::Answer> listed;
+        c.client.call(s("bundle.list"),
+            Json {{"manifest", "ccm:\n  resources: []\n"}, {"base_dir", dir.path().toStdString()}},
+            [&](const BackendClient::Answer &answer) { listed = answer; });
+        QVERIFY(QTest::qWaitFor([&] { return listed.has_value(); }, kWaitMs));
+        QVERIFY2(listed->ok, qPrintable(listed->message));
+        QVERIFY(listed->result["members"] == (Json {"manifest.yaml", "SHA256SUMS"}));
+
+        std::optional<BackendClient::Answer> badParams;
+        c.client.call(
+            s("bundle.list"), Json::object(), [&](const BackendClient::Answer &answer) { badParams = answer; });
+        QVERIFY(QTest::qWaitFor([&] { return badParams.has_value(); }, kWaitMs));
+        QVERIFY(!badParams->ok);
+        QCOMPARE(badParams->code, -32602);
+        QVERIFY(badParams->message.contains(s("params.manifest")));
+
+        // A call still waiting when the connection goes is answered with an error.
+        int answers = 0;
+        std::optional<BackendClient::Answer> dropped;
+        c.client.call(
+            s("backend.hello"), Json {{"client", "t"}, {"version", "1"}}, [&](const BackendClient::Answer &answer) {
+                ++answers;
+                dropped = answer;
+            });
+        c.client.disconnectFromBackend();
+        QVERIFY(QTest::qWaitFor([&] { return dropped.has_value(); }, kWaitMs));
+        QVERIFY(!dropped->ok);
+        QVERIFY(dropped->message.contains(s("connection")));
+        QTest::qWait(0);
+        QCOMPARE(answers, 1);
+    }
+
     void killedBackendFailsTheRunAndIsRestarted()
     {
         QTemporaryDir dir;

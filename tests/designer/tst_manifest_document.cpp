@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -82,6 +83,42 @@ class TestManifestDocument : public QObject {
     Q_OBJECT
 
 private slots:
+    void bundleOriginOwnsItsDirectory()
+    {
+        QTemporaryDir dir;
+        const auto unpacked = [&](const QString &name) {
+            const QString path = dir.filePath(name);
+            QDir().mkpath(path);
+            QFile file(path + QStringLiteral("/manifest.yaml"));
+            file.open(QIODevice::WriteOnly);
+            file.write("ccm:\n  resources: []\n");
+            return path;
+        };
+        const QString first = unpacked(QStringLiteral("first"));
+        const QString second = unpacked(QStringLiteral("second"));
+        QString error;
+        {
+            ManifestDocument document;
+            QVERIFY(document.load(first + QStringLiteral("/manifest.yaml"), &error));
+            document.setBundleOrigin(QStringLiteral("obj://b/site.tgz"), first);
+            QCOMPARE(document.bundleLocation(), QStringLiteral("obj://b/site.tgz"));
+            QCOMPARE(document.bundleDirectory(), first);
+            QCOMPARE(document.baseDirectory(), first);
+            // Saved elsewhere, the document forgets where it came from but keeps the files.
+            document.forgetBundleLocation();
+            QVERIFY(document.bundleLocation().isEmpty());
+            QVERIFY(QFileInfo::exists(first));
+            // Another file loaded: the unpacked directory goes.
+            QVERIFY(document.load(second + QStringLiteral("/manifest.yaml"), &error));
+            QVERIFY(!QFileInfo::exists(first));
+            QVERIFY(document.bundleDirectory().isEmpty());
+            document.setBundleOrigin(dir.filePath(QStringLiteral("site.tar.gz")), second);
+        }
+        // The document went, and the directory with it.
+        QVERIFY(!QFileInfo::exists(second));
+        QVERIFY(QFileInfo::exists(dir.path()));
+    }
+
     void newDocumentIsEmptyAndValid()
     {
         ManifestDocument document;

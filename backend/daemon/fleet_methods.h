@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "json.h"
+#include "protocol.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace ccm::daemon {
+
+/// The bundle and fleet methods: bundle.list, bundle.export, bundle.publish and bundle.open. They
+/// read and write files and reach NATS servers with the daemon's own identity and NATS contexts,
+/// which is why the dispatcher serves them only to a peer of the daemon's own uid.
+
+/// Sends one notification line to the caller while a method runs; may be called on any thread.
+using Notify = std::function<void(std::string line)>;
+
+/// Whether `method` is one of the fleet methods.
+bool isFleetMethod(std::string_view method);
+
+/// Runs a fleet method with `params` (checked here): its result, or an error saying what is wrong
+/// and what to do. Blocks on files and the network: call it off the I/O thread. Never throws for
+/// any input.
+std::variant<Json, RpcError> runFleetMethod(std::string_view method, const Json &params, const Notify &notify);
+
+} // namespace ccm::daemon
