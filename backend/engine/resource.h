@@ -119,7 +119,7 @@ struct ApplyContext {
     const Json *data = nullptr;
     const Json *environ = nullptr;
     /// kvGet() for those templates; empty when the run has no NATS access.
-    KvGetFunction kvGet;
+    KvGetFunction kvGet {};
 };
 
 /// The text of the error a type gives when the provider acted but a second look at the system
