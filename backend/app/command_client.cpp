@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "commands.h"
 #include "file_reading.h"
+#include "protocol.h"
 #include "rpc_client.h"
 
 #include <cerrno>
@@ -38,7 +39,7 @@ Options:
 )";
 
 constexpr std::string_view kSystemSocket = "/run/ccm-designer/backend.sock";
-constexpr std::size_t kMaxInputBytes = kRpcMaxLineBytes;
+constexpr std::size_t kMaxInputBytes = protocol::kMaxLineBytes;
 
 /// The self-pipe SIGINT writes to; its read end interrupts the client's wait.
 int g_interruptPipe[2] = {-1, -1};

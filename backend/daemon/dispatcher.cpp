@@ -28,10 +28,6 @@ ApplyControl::~ApplyControl() = default;
 
 namespace {
 
-/// Deeper JSON than this is refused before parsing: no request of the protocol needs it, and the
-/// facts and data maps it carries are merged recursively.
-constexpr int kMaxNesting = 256;
-
 /// A method's answer: a result, an error, or nothing yet (an apply answers when it ends).
 struct Deferred { };
 using Reply = std::variant<Json, RpcError, Deferred>;

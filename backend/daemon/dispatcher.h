@@ -19,6 +19,17 @@
 
 namespace ccm::daemon {
 
+// The daemon is the protocol's server: its names are the daemon's own.
+using protocol::ErrorCode;
+using protocol::errorLine;
+using protocol::kMaxLineBytes;
+using protocol::kMaxNesting;
+using protocol::kProtocolVersion;
+using protocol::notificationLine;
+using protocol::reasonName;
+using protocol::responseLine;
+using protocol::RpcError;
+
 /// Identifies a connection for as long as the daemon runs; never reused.
 using ConnectionId = std::uint64_t;
 

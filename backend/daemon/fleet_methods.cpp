@@ -18,6 +18,10 @@
 #include <system_error>
 
 namespace ccm::daemon {
+
+using protocol::ErrorCode;
+using protocol::notificationLine;
+using protocol::RpcError;
 namespace fs = std::filesystem;
 
 namespace {

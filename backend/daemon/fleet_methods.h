@@ -24,6 +24,7 @@ bool isFleetMethod(std::string_view method);
 /// Runs a fleet method with `params` (checked here): its result, or an error saying what is wrong
 /// and what to do. Blocks on files and the network: call it off the I/O thread. Never throws for
 /// any input.
-std::variant<Json, RpcError> runFleetMethod(std::string_view method, const Json &params, const Notify &notify);
+std::variant<Json, protocol::RpcError> runFleetMethod(
+    std::string_view method, const Json &params, const Notify &notify);
 
 } // namespace ccm::daemon

@@ -27,6 +27,9 @@
 
 namespace ccm::daemon {
 
+using protocol::Frame;
+using protocol::LineReader;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

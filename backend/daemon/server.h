@@ -6,6 +6,7 @@
 #include "result.h"
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -13,6 +14,14 @@
 #include <sys/types.h>
 
 namespace ccm::daemon {
+
+/// What one connection may have waiting to be sent before it is dropped as not reading.
+inline constexpr std::size_t kMaxOutputBytes = 64 * 1024 * 1024;
+/// Connections served at once; more are accepted and closed.
+inline constexpr std::size_t kMaxConnections = 64;
+/// Connections one uid may hold at once, root included, so that no local user can take every
+/// slot from the others; more are told why and closed.
+inline constexpr std::size_t kMaxConnectionsPerUid = 16;
 
 /// How a Server runs.
 struct ServerOptions {

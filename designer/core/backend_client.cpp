@@ -12,10 +12,7 @@
 namespace ccm::designer {
 namespace {
 
-constexpr int kErrorUnauthorized = -32001;
-constexpr int kErrorBusy = -32002;
-/// Deeper JSON is refused before parsing: parsing recurses and could exhaust the stack.
-constexpr int kMaxNesting = 512;
+using protocol::kMaxNesting;
 /// How often, 50 ms apart, a freshly started backend is tried before giving up (10 s).
 constexpr int kStartTries = 200;
 constexpr int kStartRetryMs = 50;
@@ -374,16 +371,18 @@ void BackendClient::handleLine(const QByteArray &line)
         report(tr("the backend sent a line that is not a JSON object; it was skipped"));
         return;
     }
-    const auto method = message.find("method");
-    if (method != message.end() && method->is_string() && !message.contains("id")) {
-        handleNotification(method->get<std::string>(), message.value("params", Json::object()));
+    switch (protocol::classify(message)) {
+    case protocol::MessageKind::Notification:
+        handleNotification(message["method"].get<std::string>(), message.value("params", Json::object()));
         return;
-    }
-    const auto id = message.find("id");
-    if (id == message.end()) {
+    case protocol::MessageKind::Invalid:
         report(tr("the backend sent a message without an id or a method; it was skipped"));
         return;
+    case protocol::MessageKind::Request:
+    case protocol::MessageKind::Response:
+        break;
     }
+    const auto id = message.find("id");
     Reply reply;
     if (const auto result = message.find("result"); result != message.end()) {
         reply.ok = true;
@@ -534,9 +533,9 @@ Run *BackendClient::startRun(const RunRequest &runRequest)
 
 QString BackendClient::errorText(int code, const QString &message, const Json &data)
 {
-    if (code == kErrorUnauthorized)
+    if (code == static_cast<int>(protocol::ErrorCode::Unauthorized))
         return tr("%1: %2").arg(message, unauthorizedText(stringOf(data, "role")));
-    if (code == kErrorBusy)
+    if (code == static_cast<int>(protocol::ErrorCode::Busy))
         return tr("another apply is running on this backend; try again when it has ended");
     return message;
 }

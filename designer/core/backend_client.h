@@ -2,6 +2,7 @@
 #pragma once
 
 #include "json.h"
+#include "protocol.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -94,7 +95,7 @@ class BackendClient : public QObject {
 
 public:
     /// The protocol this client speaks.
-    static constexpr int kProtocol = 1;
+    static constexpr int kProtocol = protocol::kProtocolVersion;
     /// Longer lines from the backend are reported and skipped; the backend's own limit is 16 MiB.
     static constexpr qsizetype kMaxLineBytes = qsizetype(64) * 1024 * 1024;
 

@@ -2,6 +2,7 @@
 // RpcClient against a scripted server: matching responses, notifications, the line limit and the
 // ways a server can misbehave.
 #include "fake_server.h"
+#include "protocol.h"
 #include "rpc_client.h"
 #include "test_common.h"
 
@@ -175,9 +176,9 @@ private Q_SLOTS:
     {
         QByteArray reply = R"({"jsonrpc":"2.0","id":1,"result":")";
         const QByteArray tail = "\"}";
-        const std::size_t text = kRpcMaxLineBytes - std::size_t(reply.size() + tail.size());
-        reply += QByteArray(qsizetype(kRpcMaxLineBytes) - reply.size() - tail.size(), 'x') + tail;
-        QCOMPARE(reply.size(), qsizetype(kRpcMaxLineBytes));
+        const std::size_t text = protocol::kMaxLineBytes - std::size_t(reply.size() + tail.size());
+        reply += QByteArray(qsizetype(protocol::kMaxLineBytes) - reply.size() - tail.size(), 'x') + tail;
+        QCOMPARE(reply.size(), qsizetype(protocol::kMaxLineBytes));
         FakeServer server(socketPath(), answerWith(reply + '\n'));
         RpcClient client;
         QVERIFY(connectTo(server, client));
@@ -196,7 +197,7 @@ private Q_SLOTS:
     void lineOverTheLimit()
     {
         QFETCH(bool, newline);
-        QByteArray reply(qsizetype(kRpcMaxLineBytes) + 1, 'x');
+        QByteArray reply(qsizetype(protocol::kMaxLineBytes) + 1, 'x');
         if (newline)
             reply += '\n';
         FakeServer server(socketPath(), answerWith(reply));
@@ -365,7 +366,7 @@ private Q_SLOTS:
         else if (what == QStringLiteral("utf8"))
             params["manifest"] = std::string("\xff");
         else
-            params["manifest"] = std::string(kRpcMaxLineBytes, 'x');
+            params["manifest"] = std::string(protocol::kMaxLineBytes, 'x');
         auto sent = client.sendRequest(id, "x", params);
         QVERIFY(!sent.ok());
         QCOMPARE(q(sent.error().code), QStringLiteral("invalid_request"));

@@ -67,15 +67,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 
     FakeApplies applies;
     ccm::daemon::Dispatcher dispatcher(applies, fixedFacts);
-    ccm::daemon::LineReader reader(4096);
-    std::vector<ccm::daemon::Frame> frames;
+    ccm::protocol::LineReader reader(4096);
+    std::vector<ccm::protocol::Frame> frames;
     while (!bytes.empty()) {
         const std::string_view next = bytes.substr(0, piece);
         bytes.remove_prefix(next.size());
         frames.clear();
         reader.feed(next, frames);
-        for (const ccm::daemon::Frame &frame : frames) {
-            if (frame.kind != ccm::daemon::Frame::Kind::Line)
+        for (const ccm::protocol::Frame &frame : frames) {
+            if (frame.kind != ccm::protocol::Frame::Kind::Line)
                 continue;
             const auto reply = dispatcher.handleLine(caller, frame.text);
             if (!reply)

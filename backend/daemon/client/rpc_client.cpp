@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rpc_client.h"
 
+#include "protocol.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -13,8 +15,9 @@
 namespace ccm {
 namespace {
 
-/// Deeper JSON is refused before parsing: destroying or printing it would recurse that deep.
-constexpr int kMaxNesting = 512;
+using protocol::kMaxLineBytes;
+using protocol::kMaxNesting;
+
 constexpr std::size_t kReadChunk = 64 * 1024;
 
 using Clock = std::chrono::steady_clock;
@@ -146,10 +149,10 @@ Result<void> RpcClient::sendMessage(const Json &message)
     } catch (const nlohmann::json::exception &) {
         return Error {"invalid_request", "the message holds text that is not valid UTF-8"};
     }
-    if (line.size() > kRpcMaxLineBytes) {
+    if (line.size() > kMaxLineBytes) {
         return Error {"invalid_request",
             "the message is " + std::to_string(line.size()) + " bytes long, more than the protocol's limit of "
-                + std::to_string(kRpcMaxLineBytes)};
+                + std::to_string(kMaxLineBytes)};
     }
     line += '\n';
     std::size_t sent = 0;
@@ -172,7 +175,7 @@ Result<void> RpcClient::readLine(std::string &line, Deadline deadline)
     while (true) {
         const std::size_t newline = m_buffer.find('\n', m_scanned);
         if (newline != std::string::npos) {
-            if (newline > kRpcMaxLineBytes)
+            if (newline > kMaxLineBytes)
                 break;
             line.assign(m_buffer, 0, newline);
             m_buffer.erase(0, newline + 1);
@@ -180,7 +183,7 @@ Result<void> RpcClient::readLine(std::string &line, Deadline deadline)
             return {};
         }
         m_scanned = m_buffer.size();
-        if (m_buffer.size() > kRpcMaxLineBytes)
+        if (m_buffer.size() > kMaxLineBytes)
             break;
 
         pollfd fds[2] = {{m_fd, POLLIN, 0}, {m_interruptFd, POLLIN, 0}};
@@ -222,7 +225,7 @@ Result<void> RpcClient::readLine(std::string &line, Deadline deadline)
     }
     close();
     return Error {"too_large",
-        "the server sent a line longer than " + std::to_string(kRpcMaxLineBytes) + " bytes; the connection is closed"};
+        "the server sent a line longer than " + std::to_string(kMaxLineBytes) + " bytes; the connection is closed"};
 }
 
 Result<Json> RpcClient::readMessage(std::optional<std::chrono::milliseconds> timeout)
@@ -268,15 +271,18 @@ Result<RpcResponse> RpcClient::waitForResponse(
         if (!message)
             return message.error();
         const Json &value = message.value();
-        if (!value.contains("id")) {
-            if (!value.contains("method") || !value["method"].is_string())
-                return Error {"invalid_message", "the server sent a message with neither an id nor a method"};
+        switch (protocol::classify(value)) {
+        case protocol::MessageKind::Notification:
             if (onNotification)
                 onNotification(value);
             continue;
-        }
-        if (value.contains("method"))
+        case protocol::MessageKind::Request:
             return Error {"invalid_message", "the server sent a request, which this protocol does not have"};
+        case protocol::MessageKind::Invalid:
+            return Error {"invalid_message", "the server sent a message with neither an id nor a method"};
+        case protocol::MessageKind::Response:
+            break;
+        }
         auto response = toResponse(value);
         if (!response)
             return response.error();

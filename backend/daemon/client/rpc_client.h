@@ -14,9 +14,6 @@
 
 namespace ccm {
 
-/// The longest line either side of the backend protocol may send, newline excluded.
-inline constexpr std::size_t kRpcMaxLineBytes = 16 * 1024 * 1024;
-
 /// An error object a server answered with.
 struct RpcError {
     int code = 0;

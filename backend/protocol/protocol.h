@@ -7,17 +7,14 @@
 #include <string>
 #include <string_view>
 
-namespace ccm::daemon {
+namespace ccm::protocol {
 
-/// The longest message line accepted, newline excluded.
+/// The longest message line either side sends or accepts, newline excluded.
 inline constexpr std::size_t kMaxLineBytes = 16 * 1024 * 1024;
-/// What one connection may have waiting to be sent before it is dropped as not reading.
-inline constexpr std::size_t kMaxOutputBytes = 64 * 1024 * 1024;
-/// Connections served at once; more are accepted and closed.
-inline constexpr std::size_t kMaxConnections = 64;
-/// Connections one uid may hold at once, root included, so that no local user can take every
-/// slot from the others; more are told why and closed.
-inline constexpr std::size_t kMaxConnectionsPerUid = 16;
+/// Deeper JSON than this is refused before parsing, by the server and its clients alike: no
+/// message of the protocol needs it, parsing and destroying recurse that deep, and the facts and
+/// data maps a request carries are merged recursively.
+inline constexpr int kMaxNesting = 256;
 /// The protocol version backend.hello reports.
 inline constexpr int kProtocolVersion = 1;
 
@@ -61,4 +58,23 @@ std::string errorLine(const Json &id, const RpcError &error);
 /// {"jsonrpc": "2.0", "method": method, "params": params} as one line.
 std::string notificationLine(std::string_view method, const Json &params);
 
-} // namespace ccm::daemon
+/// {"jsonrpc": "2.0", "id": id, "method": method, "params": params} as one line.
+std::string requestLine(const Json &id, std::string_view method, const Json &params);
+
+/// What a message read from the other side is. Only the shape is told here: whether the members
+/// of a response or a request have the right types is for the reader to check.
+enum class MessageKind {
+    /// Has "id" and "method": a client's call.
+    Request,
+    /// Has "method" and no "id": nobody answers it.
+    Notification,
+    /// Has "id" and no "method": answers a request.
+    Response,
+    /// Not an object, or neither an id nor a string method.
+    Invalid,
+};
+
+/// Classifies a parsed message by its members.
+MessageKind classify(const Json &message);
+
+} // namespace ccm::protocol

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "line_reader.h"
 
-namespace ccm::daemon {
+namespace ccm::protocol {
 
 LineReader::LineReader(std::size_t maxLine)
     : m_maxLine(maxLine)
@@ -52,4 +52,4 @@ void LineReader::feed(std::string_view bytes, std::vector<Frame> &frames)
     }
 }
 
-} // namespace ccm::daemon
+} // namespace ccm::protocol

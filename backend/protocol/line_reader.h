@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ccm::daemon {
+namespace ccm::protocol {
 
 /// What the framing found in the bytes of a connection.
 struct Frame {
@@ -46,4 +46,4 @@ private:
     std::size_t m_discarded = 0;
 };
 
-} // namespace ccm::daemon
+} // namespace ccm::protocol

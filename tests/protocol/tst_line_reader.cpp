@@ -5,7 +5,7 @@
 #include <QTest>
 
 using namespace ccm;
-using namespace ccm::daemon;
+using namespace ccm::protocol;
 using namespace ccm::test;
 
 class TestLineReader : public QObject {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "protocol.h"
 
-namespace ccm::daemon {
+namespace ccm::protocol {
 
 std::string_view reasonName(ErrorCode code)
 {
@@ -88,4 +88,27 @@ std::string notificationLine(std::string_view method, const Json &params)
     return dumpLine(message);
 }
 
-} // namespace ccm::daemon
+std::string requestLine(const Json &id, std::string_view method, const Json &params)
+{
+    Json message = Json::object();
+    message["jsonrpc"] = "2.0";
+    message["id"] = id;
+    message["method"] = method;
+    message["params"] = params;
+    return dumpLine(message);
+}
+
+MessageKind classify(const Json &message)
+{
+    if (!message.is_object())
+        return MessageKind::Invalid;
+    const bool hasId = message.contains("id");
+    const auto method = message.find("method");
+    if (method == message.end())
+        return hasId ? MessageKind::Response : MessageKind::Invalid;
+    if (hasId)
+        return MessageKind::Request;
+    return method->is_string() ? MessageKind::Notification : MessageKind::Invalid;
+}
+
+} // namespace ccm::protocol
