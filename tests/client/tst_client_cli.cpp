@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <future>
 
 using namespace ccm::test;
 
@@ -279,14 +280,18 @@ private Q_SLOTS:
     {
         QFETCH(bool, runKnown);
         std::atomic<bool> started = false;
+        // Before the run is known, the notification naming it waits for the client to have taken the
+        // interrupt.
+        std::promise<void> interrupted;
+        std::future<void> interruptTaken = interrupted.get_future();
         const QByteArray progress
             = R"({"jsonrpc":"2.0","method":"apply.progress","params":{"run":"r7","done":0,"total":2,"current":"exec#a"}})";
         FakeServer server(socketPath(), [&](FakeConnection &peer, QList<QByteArray> &received) {
             if (const auto request = peer.readLine())
                 received << *request;
             started = true;
-            if (!runKnown)
-                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            if (!runKnown && interruptTaken.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+                return;
             peer.write(progress + '\n');
             const auto cancel = peer.readLine();
             if (!cancel)
@@ -309,9 +314,15 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(started.load(), 10000);
         }
         QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+        QByteArray errBytes;
+        if (!runKnown) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                (errBytes += process.readAllStandardError()).contains("cancelling as soon as the run starts"), 10000);
+            interrupted.set_value();
+        }
         QVERIFY(process.waitForFinished(10000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-        const QString err = QString::fromUtf8(process.readAllStandardError());
+        const QString err = QString::fromUtf8(errBytes + process.readAllStandardError());
         QVERIFY2(process.exitCode() == 0, qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("cancelling run r7")), qPrintable(err));
         const QByteArray out = process.readAllStandardOutput();

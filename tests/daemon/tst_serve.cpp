@@ -648,8 +648,7 @@ private slots:
         ::kill(static_cast<pid_t>(daemon.pid()), SIGTERM);
         // The daemon stops accepting at once; only then may the first resource end, so that the
         // cancellation is known before the second one could start.
-        while (acceptsConnections(daemon.socket()))
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        QTRY_VERIFY_WITH_TIMEOUT(!acceptsConnections(daemon.socket()), kPatienceMs);
         QVERIFY(release(dir));
         const auto finished = owner.responseTo(1);
         QVERIFY(finished);

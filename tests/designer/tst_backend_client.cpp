@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backend_client.h"
+#include "fake_server.h"
 #include "test_common.h"
 
 #include <QFile>
-#include <QLocalServer>
-#include <QLocalSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -112,46 +111,25 @@ bool release(const QTemporaryDir &dir)
     return writeFile(dir.filePath(s("go")), QByteArray());
 }
 
-/// A local server answering every request with `answer` (its id replaced by the request's), after
-/// first sending `preamble`.
-class FakeServer {
-public:
-    FakeServer(const QString &path, QByteArray preamble, Json answer)
-        : m_preamble(std::move(preamble))
-        , m_answer(std::move(answer))
-    {
-        QLocalServer::removeServer(path);
-        QObject::connect(&m_server, &QLocalServer::newConnection, &m_server, [this] { accept(); });
-        m_listening = m_server.listen(path);
-    }
-    [[nodiscard]] bool isListening() const { return m_listening; }
-
-private:
-    void accept()
-    {
-        QLocalSocket *socket = m_server.nextPendingConnection();
-        if (!socket)
+/// A script answering every request with `answer` (its id replaced by the request's), after first
+/// sending `preamble`.
+FakeServer::Script answering(QByteArray preamble, Json answer)
+{
+    return [preamble = std::move(preamble), answer = std::move(answer)](FakeConnection &peer, QList<QByteArray> &) {
+        if (!peer.write(preamble))
             return;
-        socket->write(m_preamble);
-        QObject::connect(socket, &QLocalSocket::readyRead, socket, [this, socket] {
-            while (socket->canReadLine()) {
-                const QByteArray line = socket->readLine();
-                Json answer = m_answer;
-                try {
-                    answer["id"] = Json::parse(line.toStdString()).value("id", Json());
-                } catch (const Json::exception &) {
-                    continue;
-                }
-                socket->write(QByteArray::fromStdString(answer.dump() + "\n"));
+        while (const auto request = peer.readLine()) {
+            Json reply = answer;
+            try {
+                reply["id"] = Json::parse(request->toStdString()).value("id", Json());
+            } catch (const Json::exception &) {
+                continue;
             }
-        });
-    }
-
-    QLocalServer m_server;
-    QByteArray m_preamble;
-    Json m_answer;
-    bool m_listening = false;
-};
+            if (!peer.write(QByteArray::fromStdString(reply.dump() + "\n")))
+                return;
+        }
+    };
+}
 
 Json helloAnswer(int protocol)
 {
@@ -481,8 +459,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(s("fake.sock"));
-        FakeServer server(path, {}, helloAnswer(2));
-        QVERIFY(server.isListening());
+        FakeServer server(path, answering({}, helloAnswer(2)));
+        QVERIFY(server.ok());
         Client c(dir);
         c.client.setSystemSocket(path);
         QVERIFY(!c.connect());
@@ -496,8 +474,9 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(s("fake.sock"));
         const QByteArray deep = QByteArray(600, '[') + QByteArray(600, ']') + '\n';
-        FakeServer server(path, "this is not JSON\n[1, 2]\n{\"id\": 99, \"result\": {}}\n\n" + deep, helloAnswer(1));
-        QVERIFY(server.isListening());
+        FakeServer server(
+            path, answering("this is not JSON\n[1, 2]\n{\"id\": 99, \"result\": {}}\n\n" + deep, helloAnswer(1)));
+        QVERIFY(server.ok());
         Client c(dir);
         c.client.setSystemSocket(path);
         c.client.connectToBackend();
@@ -525,7 +504,7 @@ private slots:
         const QString path = dir.filePath(s("fake.sock"));
         Json answer = helloAnswer(1);
         answer["result"]["role"] = "none";
-        FakeServer server(path, {}, answer);
+        FakeServer server(path, answering({}, answer));
         Client c(dir);
         c.client.setSystemSocket(path);
         c.client.connectToBackend();

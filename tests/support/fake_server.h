@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// A scripted stand-in for the backend: listens on a Unix socket, accepts one connection and runs a
-// script on it in a thread of its own, recording the lines it read.
+// A scripted stand-in for the backend, for the tests of its clients (the command line client, the
+// designer): listens on a Unix socket, accepts one connection and runs a script on it in a thread
+// of its own, recording the lines it read.
 #pragma once
 
 #include <QByteArray>
@@ -107,19 +108,30 @@ public:
             const int connection = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
             if (connection < 0)
                 return;
+            {
+                std::lock_guard lock(m_mutex);
+                m_connection = connection;
+            }
             FakeConnection peer(connection);
             QList<QByteArray> received;
             script(peer, received);
-            ::close(connection);
             std::lock_guard lock(m_mutex);
+            ::close(connection);
+            m_connection = -1;
             m_received = std::move(received);
         });
     }
 
+    /// Ends a script still waiting for the client by closing the connection under it.
     ~FakeServer()
     {
         if (m_listen >= 0)
             ::shutdown(m_listen, SHUT_RDWR);
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_connection >= 0)
+                ::shutdown(m_connection, SHUT_RDWR);
+        }
         if (m_thread.joinable())
             m_thread.join();
         if (m_listen >= 0)
@@ -142,6 +154,8 @@ public:
 
 private:
     int m_listen = -1;
+    /// The accepted connection while the script runs, -1 otherwise; guarded by m_mutex.
+    int m_connection = -1;
     bool m_ok = false;
     std::thread m_thread;
     std::mutex m_mutex;
