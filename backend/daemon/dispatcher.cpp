@@ -20,17 +20,12 @@
 #include <functional>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
-#include <variant>
 
 namespace ccm::daemon {
 
 ApplyControl::~ApplyControl() = default;
 
 namespace {
-
-/// A method's answer: a result, an error, or nothing yet (an apply answers when it ends).
-struct Deferred { };
-using Reply = std::variant<Json, RpcError, Deferred>;
 
 RpcError invalidParam(std::string_view name, std::string_view problem)
 {
@@ -41,7 +36,7 @@ RpcError invalidParam(std::string_view name, std::string_view problem)
 /// The member `name` of params when it is present; an error when it has the wrong type or is
 /// required and missing.
 template<typename Check>
-std::variant<const Json *, RpcError> param(
+RpcResult<const Json *> param(
     const Json &params, std::string_view name, bool required, Check isRightType, std::string_view typeWords)
 {
     const auto found = params.find(name);
@@ -55,31 +50,31 @@ std::variant<const Json *, RpcError> param(
     return &*found;
 }
 
-std::variant<const Json *, RpcError> stringParam(const Json &params, std::string_view name, bool required)
+RpcResult<const Json *> stringParam(const Json &params, std::string_view name, bool required)
 {
     return param(
         params, name, required, [](const Json &v) { return v.is_string(); }, "a string");
 }
 
-std::variant<const Json *, RpcError> boolParam(const Json &params, std::string_view name, bool required)
+RpcResult<const Json *> boolParam(const Json &params, std::string_view name, bool required)
 {
     return param(
         params, name, required, [](const Json &v) { return v.is_boolean(); }, "a boolean");
 }
 
-std::variant<const Json *, RpcError> objectParam(const Json &params, std::string_view name)
+RpcResult<const Json *> objectParam(const Json &params, std::string_view name)
 {
     return param(
         params, name, false, [](const Json &v) { return v.is_object(); }, "a map");
 }
 
 /// base_dir: absolute, default "/".
-std::variant<std::filesystem::path, RpcError> baseDirectory(const Json &params)
+RpcResult<std::filesystem::path> baseDirectory(const Json &params)
 {
     auto found = stringParam(params, "base_dir", false);
-    if (auto *error = std::get_if<RpcError>(&found))
-        return *error;
-    const Json *value = std::get<const Json *>(found);
+    if (!found)
+        return found.error();
+    const Json *value = *found;
     if (value == nullptr)
         return std::filesystem::path("/");
     const std::string &text = value->get_ref<const std::string &>();
@@ -134,25 +129,25 @@ RpcError unauthorized(const Caller &caller, std::string_view what)
 /// What manifests of a request resolve against: the host's facts with the request's facts merged
 /// over them, the daemon's own environment (a client's working directory and .env mean nothing
 /// here) and the request's data.
-std::variant<ResolveOptions, RpcError> resolveInputs(
+RpcResult<ResolveOptions> resolveInputs(
     const std::function<Result<Json>()> &gather, const Json &params, std::filesystem::path base, bool withData)
 {
     auto extraFacts = objectParam(params, "facts");
-    if (auto *error = std::get_if<RpcError>(&extraFacts))
-        return *error;
+    if (!extraFacts)
+        return extraFacts.error();
     const Json *data = nullptr;
     if (withData) {
         auto found = objectParam(params, "data");
-        if (auto *error = std::get_if<RpcError>(&found))
-            return *error;
-        data = std::get<const Json *>(found);
+        if (!found)
+            return found.error();
+        data = *found;
     }
     auto facts = gather();
     if (!facts)
         return RpcError {ErrorCode::InternalError, "cannot gather facts: " + facts.error().message};
     ResolveOptions options;
     options.facts = std::move(facts).value();
-    if (const Json *overlay = std::get<const Json *>(extraFacts))
+    if (const Json *overlay = *extraFacts)
         deepMerge(options.facts, *overlay);
     options.environ = processEnviron(std::filesystem::path());
     if (data != nullptr)
@@ -161,16 +156,24 @@ std::variant<ResolveOptions, RpcError> resolveInputs(
     return options;
 }
 
+/// Whether `peer` is somebody other than root and the daemon's own user. What the daemon does for
+/// such a peer must not lend it the daemon's rights: a preview for them neither runs commands nor
+/// reads files as the daemon, and the daemon reaches no network with its own identity for them.
+bool isSomeoneElse(const Peer &peer)
+{
+    return peer.uid != 0 && peer.uid != ::geteuid();
+}
+
 /// Whether the server fetches remote sources for `peer`: only as the peer's own backend (or for
 /// root), so that a user never reaches the network with the system backend's identity.
 bool mayFetchRemote(const Peer &peer)
 {
-    return peer.uid == ::geteuid() || peer.uid == 0;
+    return !isSomeoneElse(peer);
 }
 
 /// The `source` param: a local bundle path or an http(s):// or obj:// URL, checked and authorized
 /// before anything is fetched.
-std::optional<RpcError> checkSource(const Caller &caller, const std::string &source)
+RpcResult<void> checkSource(const Caller &caller, const std::string &source)
 {
     if (source.empty() || source.find('\0') != std::string::npos)
         return invalidParam("source", "must be a bundle path or an http(s):// or obj:// URL");
@@ -187,7 +190,7 @@ std::optional<RpcError> checkSource(const Caller &caller, const std::string &sou
                     + ": remote sources are fetched by the user's own backend (ccm-backend serve --user); fleet "
                       "operations never use the system backend's network identity or credentials",
                 Json {{"role", std::string(roleName(caller.role))}}};
-        return std::nullopt;
+        return {};
     case fleet::SourceKind::LocalBundle:
         break;
     }
@@ -196,7 +199,7 @@ std::optional<RpcError> checkSource(const Caller &caller, const std::string &sou
     if (caller.peer.uid != ::geteuid() && !peerMayRead(caller.peer, source))
         return RpcError {ErrorCode::Unauthorized, "user " + caller.peer.user + " may not read " + source,
             Json {{"role", std::string(roleName(caller.role))}}};
-    return std::nullopt;
+    return {};
 }
 
 /// A bundle named by a `source`, fetched and unpacked in a private directory that goes with it.
@@ -225,27 +228,36 @@ RpcError sourceUnavailable(const std::string &source, const Error &error)
     return RpcError {ErrorCode::SourceUnavailable, shown + ": " + message, Json {{"source", shown}}};
 }
 
+/// Fetches the bundle at the URL `source` into a private directory of `opened`: the archive's path.
+RpcResult<std::filesystem::path> downloadSource(SourceBundle &opened, const std::string &source)
+{
+    std::error_code error;
+    std::filesystem::path base = std::filesystem::temp_directory_path(error);
+    if (error)
+        base = "/tmp";
+    std::string pattern = (base / "ccm-source-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+        return RpcError {ErrorCode::InternalError,
+            "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno)};
+    opened.download = pattern;
+    std::filesystem::path archive = opened.download / "bundle.tar.gz";
+    auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, archive);
+    if (!fetched)
+        return sourceUnavailable(source, fetched.error());
+    return archive;
+}
+
 /// Fetches (for a URL) and unpacks `source`. With `owner`, what was unpacked is handed to that
 /// peer, whose identity reads the manifest's files.
-std::variant<std::shared_ptr<SourceBundle>, RpcError> openSource(
-    const std::string &source, const std::optional<Peer> &owner)
+RpcResult<std::shared_ptr<SourceBundle>> openSource(const std::string &source, const std::optional<Peer> &owner)
 {
     auto opened = std::make_shared<SourceBundle>();
     std::filesystem::path archive = source;
     if (fleet::sourceKind(source) != fleet::SourceKind::LocalBundle) {
-        std::error_code error;
-        std::filesystem::path base = std::filesystem::temp_directory_path(error);
-        if (error)
-            base = "/tmp";
-        std::string pattern = (base / "ccm-source-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            return RpcError {ErrorCode::InternalError,
-                "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno)};
-        opened->download = pattern;
-        archive = opened->download / "bundle.tar.gz";
-        auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, archive);
-        if (!fetched)
-            return sourceUnavailable(source, fetched.error());
+        auto downloaded = downloadSource(*opened, source);
+        if (!downloaded)
+            return downloaded.error();
+        archive = std::move(downloaded).value();
     }
     // A local bundle of a peer is opened with the peer's identity, so that what the permission
     // check allowed is what is read, even if the path changed since; it is unpacked from that
@@ -303,14 +315,8 @@ Dispatcher::Dispatcher(ApplyControl &applies, std::function<Result<Json>()> fact
 
 namespace {
 
-struct Request {
-    Json id;
-    std::string method;
-    Json params;
-};
-
-/// Checks the JSON-RPC shape: a Request, an error to answer, or nothing for a notification.
-std::variant<Request, RpcError, Deferred> parseRequest(
+/// Checks the JSON-RPC shape: a Request, an error to answer, or nullopt for a notification.
+RpcResult<std::optional<Request>> parseRequest(
     std::string_view line, const Caller &caller, Json &id, RejectionLog &rejections)
 {
     if (const std::size_t bad = invalidUtf8Offset(line); bad != std::string_view::npos)
@@ -350,171 +356,240 @@ std::variant<Request, RpcError, Deferred> parseRequest(
         // Nobody waits for an answer to a notification; a broken one is only worth a log line.
         if (problem)
             rejections.reject(caller.peer.uid, "malformed_notification", "malformed notification: " + problem->message);
-        return Deferred {};
+        return std::optional<Request>();
     }
     if (problem)
         return *problem;
-    return Request {*idMember, method->get<std::string>(), params == message.end() ? Json::object() : *params};
+    return std::optional<Request>(
+        Request {*idMember, method->get<std::string>(), params == message.end() ? Json::object() : *params});
+}
+
+Dispatched answered(const Json &id, const Json &result)
+{
+    return Dispatched {responseLine(id, result), {}};
+}
+
+std::string internalErrorLine(const Caller &caller, const Json &id, const std::exception &e)
+{
+    spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
+    return errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()});
 }
 
 } // namespace
+
+struct Dispatcher::Method {
+    std::string_view name;
+    /// The least role that may call it.
+    Role minimum = Role::Preview;
+    /// Served only to a peer of the daemon's own uid: the method uses the daemon's own files and
+    /// NATS credentials, which a system backend must not lend to other users.
+    bool ownUidOnly = false;
+    RpcResult<Dispatched> (Dispatcher::*handler)(const Caller &, Request &) = nullptr;
+};
+
+struct Dispatcher::ManifestRequest {
+    std::filesystem::path base;
+    /// Set for apply.start only.
+    std::optional<bool> noop;
+    bool healthCheckOnly = false;
+};
+
+const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
+{
+    static const Method kMethods[] = {
+        {"backend.hello", Role::None, false, &Dispatcher::hello},
+        {"facts.get", Role::Preview, false, &Dispatcher::factsGet},
+        {"manifest.validate", Role::Preview, false, &Dispatcher::manifestMethod},
+        {"manifest.render", Role::Preview, false, &Dispatcher::manifestMethod},
+        {"apply.start", Role::Preview, false, &Dispatcher::applyStart},
+        {"apply.cancel", Role::Preview, false, &Dispatcher::applyCancel},
+        {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"bundle.open", Role::Preview, true, &Dispatcher::fleetMethod},
+    };
+    for (const Method &method : kMethods)
+        if (method.name == name)
+            return &method;
+    return nullptr;
+}
+
+RpcResult<void> Dispatcher::authorize(const Caller &caller, const Method &method) const
+{
+    if (method.ownUidOnly && caller.peer.uid != ::geteuid())
+        return unauthorized(caller,
+            "call " + std::string(method.name)
+                + " on a backend running as another user; use your own user backend (ccm-backend serve --user)");
+    if (caller.role < method.minimum)
+        return unauthorized(caller, "call " + std::string(method.name));
+    return {};
+}
 
 Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
 {
     Json id = nullptr;
     try {
         auto parsed = parseRequest(line, caller, id, m_rejections);
-        if (std::holds_alternative<Deferred>(parsed))
-            return {};
         // `logged` stands for the message in the log when it would quote the client's raw text.
         const auto rejected = [&](const RpcError &error, std::optional<std::string> logged = std::nullopt) {
             m_rejections.reject(
                 caller.peer.uid, reasonName(error.code), "rejected request: " + logged.value_or(error.message));
             return Dispatched {errorLine(id, error), {}};
         };
-        if (auto *error = std::get_if<RpcError>(&parsed))
-            return rejected(*error);
-        Request &request = std::get<Request>(parsed);
-        const Json &params = request.params;
-
-        const auto answer = [&](const std::variant<Json, RpcError> &reply) {
-            if (auto *result = std::get_if<Json>(&reply))
-                return Dispatched {responseLine(request.id, *result), {}};
-            return Dispatched {errorLine(request.id, std::get<RpcError>(reply)), {}};
-        };
-        const auto failed = [](const auto &checked) { return std::holds_alternative<RpcError>(checked); };
-
-        const bool known = request.method == "backend.hello" || request.method == "manifest.validate"
-            || request.method == "manifest.render" || request.method == "facts.get" || request.method == "apply.start"
-            || request.method == "apply.cancel" || isFleetMethod(request.method);
-        if (!known)
+        if (!parsed)
+            return rejected(parsed.error());
+        if (!parsed->has_value())
+            return {};
+        Request &request = *parsed.value();
+        const Method *method = findMethod(request.method);
+        if (method == nullptr)
             return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"},
                 "no method '" + loggable(request.method) + "'");
-        // They use the daemon's own files and NATS credentials: a system backend must not
-        // lend root's to other users, who run their own user backend for them.
-        if (isFleetMethod(request.method) && caller.peer.uid != ::geteuid())
-            return rejected(unauthorized(caller,
-                "call " + request.method
-                    + " on a backend running as another user; use your own user backend (ccm-backend serve "
-                      "--user)"));
-        if (caller.role == Role::None && request.method != "backend.hello")
-            return rejected(unauthorized(caller, "call " + request.method));
+        if (auto allowed = authorize(caller, *method); !allowed)
+            return rejected(allowed.error());
         spdlog::info("uid {}: {}", caller.peer.uid, request.method);
-
-        if (request.method == "backend.hello") {
-            for (const char *name : {"client", "version"}) {
-                if (auto checked = stringParam(params, name, true); failed(checked))
-                    return answer(std::get<RpcError>(checked));
-            }
-            Json result = Json::object();
-            result["server"] = "ccm-backend";
-            result["version"] = CCM_VERSION;
-            result["protocol"] = kProtocolVersion;
-            result["role"] = roleName(caller.role);
-            result["user"] = caller.peer.user;
-            result["uid"] = caller.peer.uid;
-            return answer(result);
-        }
-        if (isFleetMethod(request.method)) {
-            Dispatched heavy;
-            heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
-                const Notify &notify = m_notify;
-                const ConnectionId connection = caller.connection;
-                try {
-                    const auto reply = runFleetMethod(method, params, [&notify, connection](std::string message) {
-                        if (notify)
-                            notify(connection, std::move(message));
-                    });
-                    if (auto *result = std::get_if<Json>(&reply))
-                        return std::optional<std::string>(responseLine(id, *result));
-                    return std::optional<std::string>(errorLine(id, std::get<RpcError>(reply)));
-                } catch (const std::exception &e) {
-                    spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
-                    return std::optional<std::string>(
-                        errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()}));
-                }
-            };
-            return heavy;
-        }
-        if (request.method == "facts.get") {
-            auto facts = m_facts();
-            if (!facts)
-                return answer(RpcError {ErrorCode::InternalError, "cannot gather facts: " + facts.error().message});
-            return answer(Json {{"facts", std::move(facts).value()}});
-        }
-        if (request.method == "apply.cancel") {
-            auto run = stringParam(params, "run", true);
-            if (failed(run))
-                return answer(std::get<RpcError>(run));
-            const std::string &runId = std::get<const Json *>(run)->get_ref<const std::string &>();
-            const auto going = m_applies.running();
-            if (!going || going->run != runId)
-                return answer(invalidParam("run", "names no run that is going: '" + runId + "'"));
-            // A previewer may stop its own preview, not somebody else's apply.
-            if (caller.role != Role::Apply && going->owner != caller.connection)
-                return answer(unauthorized(caller, "cancel another client's run"));
-            if (!m_applies.cancel(runId))
-                return answer(invalidParam("run", "names no run that is going: '" + runId + "'"));
-            return answer(Json {{"run", runId}, {"cancelling", true}});
-        }
-
-        auto manifest = stringParam(params, "manifest", false);
-        if (failed(manifest))
-            return answer(std::get<RpcError>(manifest));
-        auto source = stringParam(params, "source", false);
-        if (failed(source))
-            return answer(std::get<RpcError>(source));
-        const bool hasManifest = std::get<const Json *>(manifest) != nullptr;
-        const Json *sourceValue = std::get<const Json *>(source);
-        if (hasManifest && sourceValue != nullptr)
-            return answer(invalidParam("source", "cannot go with manifest: send one of them"));
-        if (!hasManifest && sourceValue == nullptr)
-            return answer(invalidParam("manifest", "is required: a string (or source, a bundle path or URL)"));
-        if (sourceValue != nullptr && params.contains("base_dir"))
-            return answer(invalidParam("base_dir", "cannot go with source: a bundle's manifest directory is its base"));
-        if (sourceValue != nullptr) {
-            if (auto refused = checkSource(caller, sourceValue->get_ref<const std::string &>()))
-                return answer(*refused);
-        }
-        auto base = baseDirectory(params);
-        if (failed(base))
-            return answer(std::get<RpcError>(base));
-
-        std::optional<bool> noop;
-        bool healthCheckOnly = false;
-        if (request.method == "apply.start") {
-            auto noopParam = boolParam(params, "noop", true);
-            if (failed(noopParam))
-                return answer(std::get<RpcError>(noopParam));
-            noop = std::get<const Json *>(noopParam)->get<bool>();
-            auto healthParam = boolParam(params, "health_check_only", false);
-            if (failed(healthParam))
-                return answer(std::get<RpcError>(healthParam));
-            if (const Json *value = std::get<const Json *>(healthParam))
-                healthCheckOnly = value->get<bool>();
-            if (!*noop && caller.role != Role::Apply)
-                return answer(unauthorized(caller, "apply for real; only a preview (noop: true)"));
-            if (const auto going = m_applies.running())
-                return answer(
-                    RpcError {ErrorCode::Busy, "another apply is running: " + going->run, {{"run", going->run}}});
-        }
-        // The manifest is parsed off the I/O thread: the request moves into the work.
-        Dispatched heavy;
-        heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params),
-                         base = std::get<std::filesystem::path>(base), noop, healthCheckOnly] {
-            try {
-                return prepare(caller, id, method, params, base, noop, healthCheckOnly);
-            } catch (const std::exception &e) {
-                spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
-                return std::optional<std::string>(
-                    errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()}));
-            }
-        };
-        return heavy;
+        auto handled = (this->*method->handler)(caller, request);
+        if (!handled)
+            return Dispatched {errorLine(request.id, handled.error()), {}};
+        return std::move(handled).value();
     } catch (const std::exception &e) {
-        spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
-        return {errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()}), {}};
+        return {internalErrorLine(caller, id, e), {}};
     }
+}
+
+RpcResult<Dispatched> Dispatcher::hello(const Caller &caller, Request &request)
+{
+    for (const char *name : {"client", "version"}) {
+        if (auto checked = stringParam(request.params, name, true); !checked)
+            return checked.error();
+    }
+    Json result = Json::object();
+    result["server"] = "ccm-backend";
+    result["version"] = CCM_VERSION;
+    result["protocol"] = kProtocolVersion;
+    result["role"] = roleName(caller.role);
+    result["user"] = caller.peer.user;
+    result["uid"] = caller.peer.uid;
+    return answered(request.id, result);
+}
+
+RpcResult<Dispatched> Dispatcher::factsGet(const Caller &, Request &request)
+{
+    auto facts = m_facts();
+    if (!facts)
+        return RpcError {ErrorCode::InternalError, "cannot gather facts: " + facts.error().message};
+    return answered(request.id, Json {{"facts", std::move(facts).value()}});
+}
+
+RpcResult<Dispatched> Dispatcher::applyCancel(const Caller &caller, Request &request)
+{
+    auto run = stringParam(request.params, "run", true);
+    if (!run)
+        return run.error();
+    const std::string &runId = (*run)->get_ref<const std::string &>();
+    const auto going = m_applies.running();
+    if (!going || going->run != runId)
+        return invalidParam("run", "names no run that is going: '" + runId + "'");
+    // A previewer may stop its own preview, not somebody else's apply.
+    if (caller.role != Role::Apply && going->owner != caller.connection)
+        return unauthorized(caller, "cancel another client's run");
+    if (!m_applies.cancel(runId))
+        return invalidParam("run", "names no run that is going: '" + runId + "'");
+    return answered(request.id, Json {{"run", runId}, {"cancelling", true}});
+}
+
+RpcResult<Dispatched> Dispatcher::fleetMethod(const Caller &caller, Request &request)
+{
+    Dispatched heavy;
+    heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
+        const Notify &notify = m_notify;
+        const ConnectionId connection = caller.connection;
+        try {
+            const auto reply = runFleetMethod(method, params, [&notify, connection](std::string message) {
+                if (notify)
+                    notify(connection, std::move(message));
+            });
+            if (!reply)
+                return std::optional<std::string>(errorLine(id, reply.error()));
+            return std::optional<std::string>(responseLine(id, *reply));
+        } catch (const std::exception &e) {
+            return std::optional<std::string>(internalErrorLine(caller, id, e));
+        }
+    };
+    return heavy;
+}
+
+namespace {
+
+/// The manifest of validate, render and apply.start: its text (`manifest`) or a bundle
+/// (`source`, authorized here), and the directory its relative paths start from.
+RpcResult<std::filesystem::path> manifestBase(const Caller &caller, const Json &params)
+{
+    auto manifest = stringParam(params, "manifest", false);
+    if (!manifest)
+        return manifest.error();
+    auto source = stringParam(params, "source", false);
+    if (!source)
+        return source.error();
+    const bool hasManifest = *manifest != nullptr;
+    const Json *sourceValue = *source;
+    if (hasManifest && sourceValue != nullptr)
+        return invalidParam("source", "cannot go with manifest: send one of them");
+    if (!hasManifest && sourceValue == nullptr)
+        return invalidParam("manifest", "is required: a string (or source, a bundle path or URL)");
+    if (sourceValue != nullptr && params.contains("base_dir"))
+        return invalidParam("base_dir", "cannot go with source: a bundle's manifest directory is its base");
+    if (sourceValue != nullptr) {
+        if (auto allowed = checkSource(caller, sourceValue->get_ref<const std::string &>()); !allowed)
+            return allowed.error();
+    }
+    return baseDirectory(params);
+}
+
+} // namespace
+
+RpcResult<Dispatched> Dispatcher::manifestMethod(const Caller &caller, Request &request)
+{
+    auto base = manifestBase(caller, request.params);
+    if (!base)
+        return base.error();
+    return manifestWork(caller, request, ManifestRequest {std::move(base).value(), std::nullopt, false});
+}
+
+RpcResult<Dispatched> Dispatcher::applyStart(const Caller &caller, Request &request)
+{
+    auto base = manifestBase(caller, request.params);
+    if (!base)
+        return base.error();
+    auto noop = boolParam(request.params, "noop", true);
+    if (!noop)
+        return noop.error();
+    auto healthCheckOnly = boolParam(request.params, "health_check_only", false);
+    if (!healthCheckOnly)
+        return healthCheckOnly.error();
+    ManifestRequest manifest {std::move(base).value(), (*noop)->get<bool>(), false};
+    if (const Json *value = *healthCheckOnly)
+        manifest.healthCheckOnly = value->get<bool>();
+    if (!*manifest.noop && caller.role != Role::Apply)
+        return unauthorized(caller, "apply for real; only a preview (noop: true)");
+    if (const auto going = m_applies.running())
+        return RpcError {ErrorCode::Busy, "another apply is running: " + going->run, {{"run", going->run}}};
+    return manifestWork(caller, request, manifest);
+}
+
+Dispatched Dispatcher::manifestWork(const Caller &caller, Request &request, const ManifestRequest &manifest)
+{
+    // The manifest is parsed off the I/O thread: the request moves into the work.
+    Dispatched heavy;
+    heavy.work
+        = [this, caller, id = request.id, method = request.method, params = std::move(request.params), manifest] {
+              try {
+                  return prepare(caller, id, method, params, manifest);
+              } catch (const std::exception &e) {
+                  return std::optional<std::string>(internalErrorLine(caller, id, e));
+              }
+          };
+    return heavy;
 }
 
 std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::string_view line)
@@ -525,106 +600,137 @@ std::optional<std::string> Dispatcher::handleLine(const Caller &caller, std::str
     return std::move(dispatched.reply);
 }
 
-std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json &id, const std::string &method,
-    const Json &params, const std::filesystem::path &base, std::optional<bool> noop, bool healthCheckOnly)
-{
-    const auto answer = [&](Reply reply) -> std::optional<std::string> {
-        if (auto *result = std::get_if<Json>(&reply))
-            return responseLine(id, *result);
-        if (auto *error = std::get_if<RpcError>(&reply))
-            return errorLine(id, *error);
-        return std::nullopt;
-    };
-    // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
-    // own rights: the rendered result must not show what that user could not read.
-    const bool asPeer = caller.role == Role::Preview && caller.peer.uid != ::geteuid() && ::geteuid() == 0;
+namespace {
+
+/// The text of the manifest a request sends or names, the directory its paths start from, the
+/// name it is shown by and, for a `source`, the unpacked bundle that must outlive the run.
+struct ManifestText {
     std::string text;
     std::string shownName = "manifest";
-    std::filesystem::path baseDirectory = base;
+    std::filesystem::path base;
     std::shared_ptr<SourceBundle> opened;
-    if (const auto source = params.find("source"); source != params.end()) {
-        const std::string &name = source->get_ref<const std::string &>();
-        auto result = openSource(name, asPeer ? std::optional<Peer>(caller.peer) : std::nullopt);
-        if (auto *error = std::get_if<RpcError>(&result))
-            return answer(*error);
-        opened = std::get<std::shared_ptr<SourceBundle>>(std::move(result));
-        const FileText file = readManifestFile(opened->bundle->manifestPath().string());
-        if (file.problem)
-            return answer(sourceUnavailable(name, Error {"io", file.problem->message}));
-        text = file.text;
-        baseDirectory = opened->bundle->baseDirectory();
-        shownName = fleet::redactUrl(name) + '('
-            + opened->bundle->manifestPath().lexically_relative(opened->bundle->directory()).generic_string() + ')';
-    } else {
-        text = params.at("manifest").get_ref<const std::string &>();
-    }
-    if (method == "manifest.validate") {
-        const Diagnostics diagnostics = validateManifestText(text);
-        return answer(Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
-    }
+};
 
-    const bool isApply = method == "apply.start";
-    auto inputs = resolveInputs(m_facts, params, baseDirectory, isApply);
-    if (std::holds_alternative<RpcError>(inputs))
-        return answer(std::get<RpcError>(inputs));
-    if (mayFetchRemote(caller.peer)) {
+/// Reads the manifest's text; a `source` is fetched and unpacked, as `owner` when set.
+RpcResult<ManifestText> readManifest(
+    const Json &params, const std::filesystem::path &base, const std::optional<Peer> &owner)
+{
+    ManifestText manifest;
+    manifest.base = base;
+    const auto source = params.find("source");
+    if (source == params.end()) {
+        manifest.text = params.at("manifest").get_ref<const std::string &>();
+        return manifest;
+    }
+    const std::string &name = source->get_ref<const std::string &>();
+    auto opened = openSource(name, owner);
+    if (!opened)
+        return opened.error();
+    manifest.opened = std::move(opened).value();
+    const UnpackedBundle &bundle = *manifest.opened->bundle;
+    const FileText file = readManifestFile(bundle.manifestPath().string());
+    if (file.problem)
+        return sourceUnavailable(name, Error {"io", file.problem->message});
+    manifest.text = file.text;
+    manifest.base = bundle.baseDirectory();
+    manifest.shownName = fleet::redactUrl(name) + '('
+        + bundle.manifestPath().lexically_relative(bundle.directory()).generic_string() + ')';
+    return manifest;
+}
+
+/// kvGet() of templates: NATS through the daemon's own contexts, only for a peer the daemon may
+/// fetch for.
+void provideKvGet(ResolveOptions &inputs, const Peer &peer)
+{
+    if (mayFetchRemote(peer)) {
         auto reader
             = std::make_shared<fleet::KvReader>(fleet::NatsSelection {}, fleet::ContextEnvironment::fromProcess());
-        std::get<ResolveOptions>(inputs).kvGet
-            = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
-    } else {
-        std::get<ResolveOptions>(inputs).kvGet = [](const std::string &, const std::string &) -> Result<std::string> {
-            return Error {"unauthorized",
-                "this is the system backend serving another user; NATS is reached by the user's own backend "
-                "(ccm-backend serve --user)"};
-        };
+        inputs.kvGet = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
+        return;
     }
+    inputs.kvGet = [](const std::string &, const std::string &) -> Result<std::string> {
+        return Error {"unauthorized",
+            "this is the system backend serving another user; NATS is reached by the user's own backend "
+            "(ccm-backend serve --user)"};
+    };
+}
+
+/// A preview for somebody else must not let them run commands or read files as root.
+void guardPreviewForSomeoneElse(engine::RunOptions &options, const Peer &peer, bool readAsPeer)
+{
+    options.guardCredentials = peerCredentials(peer);
+    options.mayShowDiff = [peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
+    if (!readAsPeer)
+        return;
+    options.readAsCaller = [peer](const std::function<void()> &read) {
+        const PeerFileAccess access(peer);
+        if (!access.active())
+            return false;
+        read();
+        return true;
+    };
+}
+
+} // namespace
+
+std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json &id, const std::string &method,
+    const Json &params, const ManifestRequest &manifest)
+{
+    auto prepared = prepareChecked(caller, id, method, params, manifest);
+    if (!prepared)
+        return errorLine(id, prepared.error());
+    if (!prepared->has_value())
+        return std::nullopt;
+    return responseLine(id, **prepared);
+}
+
+RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
+    const Caller &caller, const Json &id, const std::string &method, const Json &params, const ManifestRequest &request)
+{
+    // A previewer's manifest files (resources_jet_file, Hiera data) are read with the previewer's
+    // own rights: the rendered result must not show what that user could not read.
+    const bool asPeer = caller.role == Role::Preview && isSomeoneElse(caller.peer) && ::geteuid() == 0;
+    auto manifest = readManifest(params, request.base, asPeer ? std::optional<Peer>(caller.peer) : std::nullopt);
+    if (!manifest)
+        return manifest.error();
+    if (method == "manifest.validate") {
+        const Diagnostics diagnostics = validateManifestText(manifest->text);
+        return std::optional<Json>(
+            Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
+    }
+    const bool isApply = method == "apply.start";
+    auto inputs = resolveInputs(m_facts, params, manifest->base, isApply);
+    if (!inputs)
+        return inputs.error();
+    provideKvGet(inputs.value(), caller.peer);
     std::optional<PeerFileAccess> peerAccess;
     if (asPeer) {
         peerAccess.emplace(caller.peer);
         if (!peerAccess->active())
-            return answer(RpcError {ErrorCode::InternalError,
+            return RpcError {ErrorCode::InternalError,
                 "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
-                    + " to read the manifest's files"});
+                    + " to read the manifest's files"};
     }
-    engine::PreparedManifest prepared = engine::prepareManifestText(text, shownName, std::get<ResolveOptions>(inputs));
+    engine::PreparedManifest prepared = engine::prepareManifestText(manifest->text, manifest->shownName, *inputs);
     peerAccess.reset();
-    if (!prepared.ok()) {
-        return answer(RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
-            {{"diagnostics", diagnosticsJson(prepared.diagnostics)}}});
-    }
+    if (!prepared.ok())
+        return RpcError {ErrorCode::InvalidManifest, "the manifest is invalid",
+            {{"diagnostics", diagnosticsJson(prepared.diagnostics)}}};
     if (!isApply)
-        return answer(Json {{"yaml", renderedManifestYaml(prepared.resolved)}});
+        return std::optional<Json>(Json {{"yaml", renderedManifestYaml(prepared.resolved)}});
 
-    ApplyJob job;
-    job.owner = caller.connection;
-    job.requestId = id;
-    job.manifest = std::move(prepared.resolved);
-    job.inputs = std::move(std::get<ResolveOptions>(inputs));
-    job.options.noop = *noop;
-    job.options.healthCheckOnly = healthCheckOnly;
-    job.keepAlive = std::move(opened);
-    // A preview for somebody else must not let them run commands or read files as root.
-    if (*noop && caller.peer.uid != 0 && caller.peer.uid != ::geteuid()) {
-        job.options.guardCredentials = peerCredentials(caller.peer);
-        job.options.mayShowDiff
-            = [peer = caller.peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
-        if (asPeer) {
-            job.options.readAsCaller = [peer = caller.peer](const std::function<void()> &read) {
-                const PeerFileAccess access(peer);
-                if (!access.active())
-                    return false;
-                read();
-                return true;
-            };
-        }
-    }
+    ApplyJob job {caller.connection, id, std::move(prepared.resolved), std::move(inputs).value(), {},
+        std::move(manifest.value().opened)};
+    job.options.noop = *request.noop;
+    job.options.healthCheckOnly = request.healthCheckOnly;
+    if (*request.noop && isSomeoneElse(caller.peer))
+        guardPreviewForSomeoneElse(job.options, caller.peer, asPeer);
     // Another client may have started a run while this manifest was prepared: start() says so.
     const ApplyControl::Started started = m_applies.start(std::move(job));
     if (!started.started)
-        return answer(RpcError {ErrorCode::Busy, "another apply is running: " + started.run, {{"run", started.run}}});
-    spdlog::info("uid {}: run {} started ({})", caller.peer.uid, started.run, *noop ? "noop" : "apply");
-    return std::nullopt;
+        return RpcError {ErrorCode::Busy, "another apply is running: " + started.run, {{"run", started.run}}};
+    spdlog::info("uid {}: run {} started ({})", caller.peer.uid, started.run, *request.noop ? "noop" : "apply");
+    return std::optional<Json>();
 }
 
 } // namespace ccm::daemon

@@ -29,6 +29,7 @@ using protocol::notificationLine;
 using protocol::reasonName;
 using protocol::responseLine;
 using protocol::RpcError;
+using protocol::RpcResult;
 
 /// Identifies a connection for as long as the daemon runs; never reused.
 using ConnectionId = std::uint64_t;
@@ -88,6 +89,13 @@ struct Dispatched {
     std::function<std::optional<std::string>()> work;
 };
 
+/// A request that passed the protocol's checks.
+struct Request {
+    Json id;
+    std::string method;
+    Json params;
+};
+
 /// Parses request lines, checks them against the protocol and the caller's role, and answers
 /// them: hello and facts at once, validate and render through a Dispatched::work, apply.start
 /// through ApplyControl, whose run answers later. Never throws for any input.
@@ -111,8 +119,33 @@ public:
     RejectionLog &rejections() { return m_rejections; }
 
 private:
+    /// One method of the protocol: who may call it and what serves it.
+    struct Method;
+    /// The manifest of a request, checked (`source` authorized) but not read yet.
+    struct ManifestRequest;
+    /// The methods of the protocol; a name not in it is method_not_found.
+    static const Method *findMethod(std::string_view name);
+
+    /// Refuses the request when the caller may not call `method`, before any parameter is looked at.
+    RpcResult<void> authorize(const Caller &caller, const Method &method) const;
+
+    // The handlers of the methods, called once the caller is authorized; each checks its params.
+    RpcResult<Dispatched> hello(const Caller &caller, Request &request);
+    RpcResult<Dispatched> factsGet(const Caller &caller, Request &request);
+    RpcResult<Dispatched> applyCancel(const Caller &caller, Request &request);
+    RpcResult<Dispatched> manifestMethod(const Caller &caller, Request &request);
+    RpcResult<Dispatched> applyStart(const Caller &caller, Request &request);
+    RpcResult<Dispatched> fleetMethod(const Caller &caller, Request &request);
+
+    /// The work that reads and parses the manifest off the I/O thread; the request moves into it.
+    Dispatched manifestWork(const Caller &caller, Request &request, const ManifestRequest &manifest);
+    /// The response line of a manifest request, or nullopt for an apply.start whose run answers.
     std::optional<std::string> prepare(const Caller &caller, const Json &id, const std::string &method,
-        const Json &params, const std::filesystem::path &base, std::optional<bool> noop, bool healthCheckOnly);
+        const Json &params, const ManifestRequest &manifest);
+    /// Validates or renders the manifest, or resolves it and hands an apply.start's run to
+    /// ApplyControl (then nullopt).
+    RpcResult<std::optional<Json>> prepareChecked(const Caller &caller, const Json &id, const std::string &method,
+        const Json &params, const ManifestRequest &manifest);
 
     ApplyControl &m_applies;
     std::function<Result<Json>()> m_facts;

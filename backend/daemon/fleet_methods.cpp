@@ -22,6 +22,7 @@ namespace ccm::daemon {
 using protocol::ErrorCode;
 using protocol::notificationLine;
 using protocol::RpcError;
+using protocol::RpcResult;
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,7 +35,7 @@ RpcError invalidParam(std::string_view name, std::string_view problem)
 
 /// The string param `name`: nullopt when absent and not required; an error when it is required
 /// and missing, not a string, empty or holds a NUL.
-std::variant<std::optional<std::string>, RpcError> stringParam(const Json &params, std::string_view name, bool required)
+RpcResult<std::optional<std::string>> stringParam(const Json &params, std::string_view name, bool required)
 {
     const auto found = params.find(name);
     if (found == params.end()) {
@@ -51,10 +52,10 @@ std::variant<std::optional<std::string>, RpcError> stringParam(const Json &param
 }
 
 /// An absolute path param.
-std::variant<std::optional<std::string>, RpcError> pathParam(const Json &params, std::string_view name, bool required)
+RpcResult<std::optional<std::string>> pathParam(const Json &params, std::string_view name, bool required)
 {
     auto value = stringParam(params, name, required);
-    if (auto *text = std::get_if<std::optional<std::string>>(&value); text && *text && !fs::path(**text).is_absolute())
+    if (value && value.value() && !fs::path(*value.value()).is_absolute())
         return invalidParam(name, "must be an absolute path");
     return value;
 }
@@ -93,26 +94,26 @@ Json findingsJson(const std::vector<BundleFinding> &findings)
 }
 
 /// The plan for bundle.list and bundle.export: the manifest's text, placed in base_dir.
-std::variant<BundlePlan, RpcError> planFromParams(const Json &params)
+RpcResult<BundlePlan> planFromParams(const Json &params)
 {
     auto manifest = stringParam(params, "manifest", true);
-    if (auto *error = std::get_if<RpcError>(&manifest))
-        return *error;
+    if (!manifest)
+        return manifest.error();
     auto base = pathParam(params, "base_dir", true);
-    if (auto *error = std::get_if<RpcError>(&base))
-        return *error;
-    const fs::path baseDirectory(*std::get<std::optional<std::string>>(base));
+    if (!base)
+        return base.error();
+    const fs::path baseDirectory(*base.value());
     std::error_code ec;
     if (!fs::is_directory(baseDirectory, ec))
         return invalidParam("base_dir", "names no directory: " + baseDirectory.string());
     auto name = stringParam(params, "name", false);
-    if (auto *error = std::get_if<RpcError>(&name))
-        return *error;
-    const std::string fileName = std::get<std::optional<std::string>>(name).value_or(std::string(kBundleManifestName));
+    if (!name)
+        return name.error();
+    const std::string fileName = name.value().value_or(std::string(kBundleManifestName));
     if (fileName.find('/') != std::string::npos || fileName == "." || fileName == "..")
         return invalidParam("name", "must be a file name without '/'");
     BundleOptions options;
-    options.manifestText = *std::get<std::optional<std::string>>(manifest);
+    options.manifestText = *manifest.value();
     if (const auto include = params.find("include"); include != params.end()) {
         if (!include->is_array())
             return invalidParam("include", "must be a list of paths, not " + describeJsonType(*include));
@@ -136,27 +137,27 @@ Json membersJson(const BundlePlan &plan)
     return members;
 }
 
-std::variant<Json, RpcError> listBundle(const Json &params)
+RpcResult<Json> listBundle(const Json &params)
 {
     auto plan = planFromParams(params);
-    if (auto *error = std::get_if<RpcError>(&plan))
-        return *error;
-    const BundlePlan &planned = std::get<BundlePlan>(plan);
+    if (!plan)
+        return plan.error();
+    const BundlePlan &planned = plan.value();
     return Json {{"ok", planned.ok()}, {"members", membersJson(planned)}, {"findings", findingsJson(planned.findings)}};
 }
 
-std::variant<Json, RpcError> exportBundle(const Json &params)
+RpcResult<Json> exportBundle(const Json &params)
 {
     auto output = pathParam(params, "output", true);
-    if (auto *error = std::get_if<RpcError>(&output))
-        return *error;
-    const std::string target = *std::get<std::optional<std::string>>(output);
+    if (!output)
+        return output.error();
+    const std::string target = *output.value();
     if (!isBundlePath(target))
         return invalidParam("output", "must end in .tar.gz or .tgz");
     auto plan = planFromParams(params);
-    if (auto *error = std::get_if<RpcError>(&plan))
-        return *error;
-    const BundlePlan &planned = std::get<BundlePlan>(plan);
+    if (!plan)
+        return plan.error();
+    const BundlePlan &planned = plan.value();
     if (!planned.ok())
         return RpcError {ErrorCode::InvalidBundle,
             "the manifest cannot be bundled; fix the errors listed and try again; nothing was written",
@@ -167,39 +168,39 @@ std::variant<Json, RpcError> exportBundle(const Json &params)
 }
 
 /// The NATS server a request names with `context` or `nats`, as `ccm-backend publish` picks it.
-std::variant<fleet::NatsSettings, RpcError> natsSettings(const Json &params)
+RpcResult<fleet::NatsSettings> natsSettings(const Json &params)
 {
     fleet::NatsSelection selection;
     auto context = stringParam(params, "context", false);
-    if (auto *error = std::get_if<RpcError>(&context))
-        return *error;
+    if (!context)
+        return context.error();
     auto url = stringParam(params, "nats", false);
-    if (auto *error = std::get_if<RpcError>(&url))
-        return *error;
-    selection.context = std::get<std::optional<std::string>>(context);
-    selection.url = std::get<std::optional<std::string>>(url);
+    if (!url)
+        return url.error();
+    selection.context = context.value();
+    selection.url = url.value();
     auto settings = fleet::resolveNatsSettings(selection, fleet::ContextEnvironment::fromProcess());
     if (!settings)
         return fleetError(settings.error());
     return std::move(settings).value();
 }
 
-std::variant<Json, RpcError> publishBundle(const Json &params, const Notify &notify)
+RpcResult<Json> publishBundle(const Json &params, const Notify &notify)
 {
     auto file = pathParam(params, "file", true);
-    if (auto *error = std::get_if<RpcError>(&file))
-        return *error;
+    if (!file)
+        return file.error();
     auto bucket = stringParam(params, "bucket", true);
-    if (auto *error = std::get_if<RpcError>(&bucket))
-        return *error;
+    if (!bucket)
+        return bucket.error();
     auto name = stringParam(params, "name", false);
-    if (auto *error = std::get_if<RpcError>(&name))
-        return *error;
+    if (!name)
+        return name.error();
     auto settings = natsSettings(params);
-    if (auto *error = std::get_if<RpcError>(&settings))
-        return *error;
-    const fs::path path(*std::get<std::optional<std::string>>(file));
-    const std::string objectName = std::get<std::optional<std::string>>(name).value_or(path.filename().string());
+    if (!settings)
+        return settings.error();
+    const fs::path path(*file.value());
+    const std::string objectName = name.value().value_or(path.filename().string());
 
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
@@ -209,10 +210,10 @@ std::variant<Json, RpcError> publishBundle(const Json &params, const Notify &not
     if (!input)
         return RpcError {ErrorCode::TransferFailed, path.string() + ": cannot be read: " + std::strerror(errno)};
 
-    auto connection = fleet::NatsConnection::connect(std::get<fleet::NatsSettings>(settings));
+    auto connection = fleet::NatsConnection::connect(settings.value());
     if (!connection)
         return fleetError(connection.error());
-    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), *std::get<std::optional<std::string>>(bucket));
+    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), *bucket.value());
     if (!store) {
         if (store.error().code == "bad_name")
             return invalidParam("bucket", "may hold only letters, digits, '-' and '_'");
@@ -270,7 +271,7 @@ private:
 };
 
 /// Downloads the bundle at a remote `location` (http(s):// or obj://) into `destination`.
-std::optional<RpcError> fetchRemote(const std::string &location, const Json &params, const fs::path &destination)
+RpcResult<void> fetchRemote(const std::string &location, const Json &params, const fs::path &destination)
 {
     const fleet::SourceKind kind = fleet::sourceKind(location);
     if (kind != fleet::SourceKind::HttpBundle && kind != fleet::SourceKind::ObjectBundle)
@@ -279,22 +280,21 @@ std::optional<RpcError> fetchRemote(const std::string &location, const Json &par
     fleet::SourceOptions options;
     for (const char *name : {"context", "nats"}) {
         auto value = stringParam(params, name, false);
-        if (auto *error = std::get_if<RpcError>(&value))
-            return *error;
-        (name == std::string_view("context") ? options.nats.context : options.nats.url)
-            = std::get<std::optional<std::string>>(value);
+        if (!value)
+            return value.error();
+        (name == std::string_view("context") ? options.nats.context : options.nats.url) = value.value();
     }
     if (auto fetched = fleet::fetchBundle(location, options, destination); !fetched)
         return fleetError(fetched.error());
-    return std::nullopt;
+    return {};
 }
 
-std::variant<Json, RpcError> openBundle(const Json &params)
+RpcResult<Json> openBundle(const Json &params)
 {
     auto location = stringParam(params, "location", true);
-    if (auto *error = std::get_if<RpcError>(&location))
-        return *error;
-    const std::string where = *std::get<std::optional<std::string>>(location);
+    if (!location)
+        return location.error();
+    const std::string where = *location.value();
     const fs::path parent = openedBundlesParent();
     std::optional<ScratchDirectory> scratch;
     fs::path archive;
@@ -304,8 +304,8 @@ std::variant<Json, RpcError> openBundle(const Json &params)
             return RpcError {
                 ErrorCode::TransferFailed, "cannot create a directory in " + parent.string() + ": " + scratch->error()};
         archive = scratch->path() / "bundle.tar.gz";
-        if (auto failed = fetchRemote(where, params, archive))
-            return *failed;
+        if (auto fetched = fetchRemote(where, params, archive); !fetched)
+            return fetched.error();
     } else {
         if (!fs::path(where).is_absolute() || !isBundlePath(where))
             return invalidParam("location",
@@ -325,13 +325,7 @@ std::variant<Json, RpcError> openBundle(const Json &params)
 
 } // namespace
 
-bool isFleetMethod(std::string_view method)
-{
-    return method == "bundle.list" || method == "bundle.export" || method == "bundle.publish"
-        || method == "bundle.open";
-}
-
-std::variant<Json, RpcError> runFleetMethod(std::string_view method, const Json &params, const Notify &notify)
+RpcResult<Json> runFleetMethod(std::string_view method, const Json &params, const Notify &notify)
 {
     if (method == "bundle.list")
         return listBundle(params);

@@ -7,7 +7,6 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <variant>
 
 namespace ccm::daemon {
 
@@ -18,13 +17,9 @@ namespace ccm::daemon {
 /// Sends one notification line to the caller while a method runs; may be called on any thread.
 using Notify = std::function<void(std::string line)>;
 
-/// Whether `method` is one of the fleet methods.
-bool isFleetMethod(std::string_view method);
-
 /// Runs a fleet method with `params` (checked here): its result, or an error saying what is wrong
 /// and what to do. Blocks on files and the network: call it off the I/O thread. Never throws for
 /// any input.
-std::variant<Json, protocol::RpcError> runFleetMethod(
-    std::string_view method, const Json &params, const Notify &notify);
+protocol::RpcResult<Json> runFleetMethod(std::string_view method, const Json &params, const Notify &notify);
 
 } // namespace ccm::daemon

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "json.h"
+#include "result.h"
 
 #include <cstddef>
 #include <string>
@@ -48,6 +49,9 @@ struct RpcError {
     std::string message;
     Json data = Json::object();
 };
+
+/// A value, or the error response to send instead.
+template<typename T> using RpcResult = Result<T, RpcError>;
 
 /// {"jsonrpc": "2.0", "id": id, "result": result} as one line without the newline.
 std::string responseLine(const Json &id, const Json &result);

@@ -371,16 +371,14 @@ void BackendClient::handleLine(const QByteArray &line)
         report(tr("the backend sent a line that is not a JSON object; it was skipped"));
         return;
     }
-    switch (protocol::classify(message)) {
-    case protocol::MessageKind::Notification:
+    const protocol::MessageKind kind = protocol::classify(message);
+    if (kind == protocol::MessageKind::Notification) {
         handleNotification(message["method"].get<std::string>(), message.value("params", Json::object()));
         return;
-    case protocol::MessageKind::Invalid:
+    }
+    if (kind == protocol::MessageKind::Invalid) {
         report(tr("the backend sent a message without an id or a method; it was skipped"));
         return;
-    case protocol::MessageKind::Request:
-    case protocol::MessageKind::Response:
-        break;
     }
     const auto id = message.find("id");
     Reply reply;

@@ -106,6 +106,46 @@ private slots:
     }
     /// Only what parses a manifest leaves the I/O thread, and only once every check without the
     /// manifest, authorization included, has passed.
+    void authorizationComesBeforeParameters_data()
+    {
+        QTest::addColumn<int>("role");
+        QTest::addColumn<uint>("uid");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("params");
+        const int none = int(Role::None);
+        const uint other = kOtherUid;
+        QTest::newRow("none validate, manifest not a string")
+            << none << other << QStringLiteral("manifest.validate") << QStringLiteral(R"({"manifest":5})");
+        QTest::newRow("none render, manifest and source")
+            << none << other << QStringLiteral("manifest.render") << QStringLiteral(R"({"manifest":"","source":"x"})");
+        QTest::newRow("none apply, noop missing")
+            << none << other << QStringLiteral("apply.start") << QStringLiteral(R"({"manifest":""})");
+        QTest::newRow("none cancel, run missing")
+            << none << other << QStringLiteral("apply.cancel") << QStringLiteral("{}");
+        QTest::newRow("none facts, facts not a map")
+            << none << other << QStringLiteral("facts.get") << QStringLiteral(R"({"facts":1})");
+        QTest::newRow("none own uid bundle, location missing")
+            << none << uint(::geteuid()) << QStringLiteral("bundle.open") << QStringLiteral("{}");
+        QTest::newRow("apply other uid bundle, location missing")
+            << int(Role::Apply) << other << QStringLiteral("bundle.open") << QStringLiteral("{}");
+    }
+
+    void authorizationComesBeforeParameters()
+    {
+        QFETCH(int, role);
+        QFETCH(uint, uid);
+        QFETCH(QString, method);
+        QFETCH(QString, params);
+        RecordingApplies applies;
+        Dispatcher dispatcher(applies, noFacts);
+        const Caller caller = callerWith(static_cast<Role>(role), uid_t(uid));
+        const Json message
+            = reply(dispatcher, caller, request(method.toStdString(), Json::parse(params.toStdString())));
+        QCOMPARE(codeOf(message), -32001);
+        QCOMPARE(q(message["error"]["data"].value("reason", "")), QStringLiteral("unauthorized"));
+        QVERIFY(applies.m_jobs.empty());
+    }
+
     void heavyRequestsBecomeWorkAfterTheChecks_data()
     {
         QTest::addColumn<int>("role");
