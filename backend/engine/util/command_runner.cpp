@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
 #include <grp.h>
 #include <optional>
 #include <poll.h>
@@ -252,33 +253,39 @@ std::optional<Error> invalidCommand(const Command &command)
     return std::nullopt;
 }
 
+/// The first regular file called name in a directory of searchPath, looked up under root; with
+/// executable set only one the caller may execute counts.
+std::optional<std::string> findInPath(
+    const std::string &name, std::string_view searchPath, const std::filesystem::path &root, bool executable)
+{
+    for (std::size_t begin = 0; begin <= searchPath.size();) {
+        const std::size_t end = std::min(searchPath.find(':', begin), searchPath.size());
+        const std::string directory(searchPath.substr(begin, end - begin));
+        begin = end + 1;
+        if (directory.empty())
+            continue;
+        const std::string candidate = directory + "/" + name;
+        const std::string onDisk
+            = root.empty() ? candidate : (root / std::filesystem::path(candidate).relative_path()).string();
+        struct stat info { };
+        if (::stat(onDisk.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+            continue;
+        if (!executable || ::access(onDisk.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return std::nullopt;
+}
+
 /// The path to exec for name, searched like execvp does: the first executable regular file wins;
 /// a match that is not executable is still returned so that exec reports why.
 Result<std::string> findProgram(const std::string &name, const std::string &searchPath)
 {
     if (name.find('/') != std::string::npos)
         return name;
-    std::string notExecutable;
-    std::size_t begin = 0;
-    while (begin <= searchPath.size()) {
-        std::size_t end = searchPath.find(':', begin);
-        if (end == std::string::npos)
-            end = searchPath.size();
-        const std::string directory = searchPath.substr(begin, end - begin);
-        begin = end + 1;
-        if (directory.empty())
-            continue;
-        const std::string candidate = directory + "/" + name;
-        struct stat info { };
-        if (::stat(candidate.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-            continue;
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-        if (notExecutable.empty())
-            notExecutable = candidate;
-    }
-    if (!notExecutable.empty())
-        return notExecutable;
+    if (auto found = findExecutable(name, searchPath))
+        return *found;
+    if (auto notExecutable = findInPath(name, searchPath, {}, false))
+        return *notExecutable;
     return Error {"command_not_found", "command not found: " + name + " (searched PATH=" + searchPath + ")"};
 }
 
@@ -512,6 +519,12 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
 }
 
 } // namespace
+
+std::optional<std::string> findExecutable(
+    const std::string &name, std::string_view searchPath, const std::filesystem::path &root)
+{
+    return findInPath(name, searchPath, root, true);
+}
 
 ProcessRunner::ProcessRunner(std::chrono::milliseconds killGrace)
     : m_killGrace(killGrace)

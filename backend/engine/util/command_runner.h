@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
@@ -124,6 +126,12 @@ private:
     std::vector<Expectation> m_expectations;
     std::vector<Command> m_commands;
 };
+
+/// The first executable regular file called name in the colon-separated directories of searchPath,
+/// as the path a process would exec (so without root), or nullopt; with root set, the directories
+/// are looked up under root, as on a host mounted there. Empty entries are skipped.
+std::optional<std::string> findExecutable(const std::string &name, std::string_view searchPath = ProcessRunner::kPath,
+    const std::filesystem::path &root = {});
 
 /// argv as a readable command line for messages: words with spaces or quotes are single-quoted.
 std::string describeCommand(const std::vector<std::string> &argv);

@@ -9,8 +9,6 @@
 #include "validator.h"
 
 #include <algorithm>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <utility>
 
 namespace ccm::engine {
@@ -168,20 +166,7 @@ std::vector<std::string> missingPrograms(const std::vector<std::string> &program
 {
     std::vector<std::string> missing;
     for (const std::string &program : programs) {
-        bool found = false;
-        std::size_t start = 0;
-        while (!found && start <= searchPath.size()) {
-            const std::size_t end = std::min(searchPath.find(':', start), searchPath.size());
-            const std::string directory = searchPath.substr(start, end - start);
-            if (!directory.empty()) {
-                const std::string candidate = directory + "/" + program;
-                struct stat info { };
-                found = ::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode)
-                    && ::access(candidate.c_str(), X_OK) == 0;
-            }
-            start = end + 1;
-        }
-        if (!found)
+        if (!findExecutable(program, searchPath))
             missing.push_back(program);
     }
     return missing;
