@@ -5,6 +5,7 @@
 #include "resources/exec/posix/posix_exec_provider.h"
 #include "resources/exec/shell/shell_exec_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 #include "shell_words.h"
 #include "text.h"
 #include "utf8.h"
@@ -21,11 +22,6 @@
 namespace ccm::engine {
 
 namespace {
-
-Error invalidProperty(std::string message)
-{
-    return Error {"invalid_property", std::move(message)};
-}
 
 /// A string property; empty when it is missing or null.
 Result<std::string> stringProperty(const Json &properties, const std::string &key)
@@ -355,7 +351,7 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
 {
     auto *exec = dynamic_cast<ExecProvider *>(&provider);
     if (!exec)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not an exec provider"};
+        return wrongProvider(provider, "an exec provider");
     auto parsed = ExecProperties::fromJson(name, properties, context.workingDirectory);
     if (!parsed)
         return parsed.error();
@@ -410,7 +406,7 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
     event.status = execStateToJson(finished);
     if (isDesiredState(wanted, finished))
         return {};
-    return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + failureOf(*ran, wanted)};
+    return desiredStateNotAchieved(failureOf(*ran, wanted));
 }
 
 void registerExecResources(Catalog &catalog)

@@ -4,6 +4,7 @@
 #include "resources/package/apt/apt_package_provider.h"
 #include "resources/package/dnf/dnf_package_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 #include "text.h"
 #include "utf8.h"
 #include "validator.h"
@@ -14,11 +15,6 @@
 namespace ccm::engine {
 
 namespace {
-
-Error invalidProperty(std::string message)
-{
-    return Error {"invalid_property", std::move(message)};
-}
 
 /// The validator's rule for names and versions, with its wording.
 Result<void> checkCharacters(const std::string &what, const std::string &text)
@@ -234,7 +230,7 @@ Result<void> PackageType::apply(const std::string &name, const Json &properties,
 {
     auto *packages = dynamic_cast<PackageProvider *>(&provider);
     if (!packages)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a package provider"};
+        return wrongProvider(provider, "a package provider");
     auto parsed = PackageProperties::fromJson(name, properties);
     if (!parsed)
         return parsed.error();
@@ -272,8 +268,7 @@ Result<void> PackageType::apply(const std::string &name, const Json &properties,
     if (!desired)
         return desired.error();
     if (!*desired)
-        return Error {"desired_state_not_achieved",
-            std::string(kDesiredStateNotAchieved) + ": " + difference(name, ensure, *after)};
+        return desiredStateNotAchieved(difference(name, ensure, *after));
     return {};
 }
 
