@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "file_test_support.h"
+#include "recording_runner.h"
 #include "resources/file/posix/posix_file_provider.h"
 #include "test_common.h"
 #include "util/sha256.h"
@@ -10,7 +12,6 @@
 #include <QTest>
 
 #include <fcntl.h>
-#include <sys/fsuid.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,25 +21,6 @@ using namespace ccm::engine;
 using namespace ccm::test;
 
 namespace {
-
-std::string local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
-struct stat lstatOf(const QString &path)
-{
-    struct stat status { };
-    if (::lstat(QFile::encodeName(path).constData(), &status) != 0)
-        status.st_mode = 0;
-    return status;
-}
 
 bool exists(const QString &path)
 {
@@ -60,24 +42,6 @@ QString message(const Error &error)
 {
     return q(error.message);
 }
-
-/// Makes the calling thread check file access as another user, without the root capabilities that
-/// would bypass the checks, for as long as it lives.
-class FilesystemIdentity {
-public:
-    FilesystemIdentity(uid_t uid, gid_t gid)
-    {
-        ::setfsgid(gid);
-        ::setfsuid(uid);
-    }
-    FilesystemIdentity(const FilesystemIdentity &) = delete;
-    FilesystemIdentity &operator=(const FilesystemIdentity &) = delete;
-    ~FilesystemIdentity()
-    {
-        ::setfsuid(0);
-        ::setfsgid(0);
-    }
-};
 
 void requireRoot()
 {

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
 #include <grp.h>
@@ -631,64 +630,7 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
     return result;
 }
 
-void RecordingRunner::expect(std::vector<std::string> argv, Result<CommandResult> outcome)
-{
-    const std::lock_guard lock(m_mutex);
-    m_expectations.push_back(Expectation {std::move(argv), std::move(outcome)});
-}
-
-Result<CommandResult> RecordingRunner::run(const Command &command)
-{
-    const std::lock_guard lock(m_mutex);
-    m_commands.push_back(command);
-    const auto match = std::find_if(
-        m_expectations.begin(), m_expectations.end(), [&](const Expectation &e) { return e.argv == command.argv; });
-    if (match != m_expectations.end()) {
-        Result<CommandResult> outcome = std::move(match->outcome);
-        m_expectations.erase(match);
-        return outcome;
-    }
-    std::string expected;
-    for (const Expectation &e : m_expectations)
-        expected += (expected.empty() ? "" : ", ") + describeCommand(e.argv);
-    return Error {"unexpected_command",
-        "unexpected command: " + describeCommand(command.argv)
-            + (expected.empty() ? "; no more commands were expected" : "; still expected: " + expected)};
-}
-
-std::vector<Command> RecordingRunner::commands() const
-{
-    const std::lock_guard lock(m_mutex);
-    return m_commands;
-}
-
-std::vector<std::vector<std::string>> RecordingRunner::pending() const
-{
-    const std::lock_guard lock(m_mutex);
-    std::vector<std::vector<std::string>> argvs;
-    for (const Expectation &e : m_expectations)
-        argvs.push_back(e.argv);
-    return argvs;
-}
-
 namespace {
-
-Result<std::string> readWholeFile(const std::string &path)
-{
-    std::FILE *file = std::fopen(path.c_str(), "rb");
-    if (!file)
-        return Error {"io", "cannot read tool output " + path + ": " + errorText(errno)};
-    std::string content;
-    std::array<char, 65536> buffer {};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), file)) > 0)
-        content.append(buffer.data(), n);
-    const bool failed = std::ferror(file) != 0;
-    std::fclose(file);
-    if (failed)
-        return Error {"io", "cannot read tool output " + path + ": read error"};
-    return content;
-}
 
 bool isPlainWord(const std::string &word)
 {
@@ -699,24 +641,6 @@ bool isPlainWord(const std::string &word)
 }
 
 } // namespace
-
-Result<CommandResult> RecordingRunner::fromFile(
-    const std::string &stdoutPath, int exitCode, const std::string &stderrPath)
-{
-    CommandResult result;
-    result.exitCode = exitCode;
-    auto out = readWholeFile(stdoutPath);
-    if (!out)
-        return out.error();
-    result.stdoutText = std::move(out).value();
-    if (!stderrPath.empty()) {
-        auto err = readWholeFile(stderrPath);
-        if (!err)
-            return err.error();
-        result.stderrText = std::move(err).value();
-    }
-    return result;
-}
 
 std::string describeCommand(const std::vector<std::string> &argv)
 {
