@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/apply/apply_type.h"
 
-#include "resources/apply/ccmmanifest/ccmmanifest_apply_provider.h"
 #include "resources/registration.h"
 #include "resources/resource_support.h"
 
@@ -85,7 +84,7 @@ Result<void> ApplyType::apply(const std::string &name, const Json &properties, P
 void registerApplyResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ApplyType>());
-    catalog.addProvider(std::make_unique<CcmManifestApplyProviderFactory>());
+    registerCcmManifestApplyProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "archive_type.h"
 
-#include "resources/archive/http/http_archive_provider.h"
 #include "resources/registration.h"
 #include "resources/resource_support.h"
 #include "validator.h"
@@ -489,7 +488,7 @@ void ArchiveType::redact(Json &properties) const
 void registerArchiveResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ArchiveType>());
-    catalog.addProvider(std::make_unique<HttpArchiveProviderFactory>());
+    registerHttpArchiveProvider(catalog);
 }
 
 } // namespace ccm::engine

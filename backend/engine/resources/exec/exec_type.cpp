@@ -2,8 +2,6 @@
 #include "exec_type.h"
 
 #include "duration.h"
-#include "resources/exec/posix/posix_exec_provider.h"
-#include "resources/exec/shell/shell_exec_provider.h"
 #include "resources/registration.h"
 #include "resources/resource_support.h"
 #include "shell_words.h"
@@ -11,11 +9,8 @@
 #include "utf8.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <sys/stat.h>
-#include <system_error>
 #include <tuple>
 #include <utility>
 
@@ -320,23 +315,6 @@ Command execCommand(std::vector<std::string> argv, const ExecProperties &propert
     return command;
 }
 
-Result<ExecState> createsStatus(const ExecProperties &properties)
-{
-    ExecState state;
-    if (properties.creates.empty())
-        return state;
-    struct stat info { };
-    if (::lstat(properties.creates.c_str(), &info) == 0) {
-        state.createsSatisfied = true;
-        return state;
-    }
-    const int error = errno;
-    if (error != ENOENT && error != ENOTDIR)
-        return Error {"status_failed",
-            "cannot check creates " + properties.creates + ": " + std::generic_category().message(error)};
-    return state;
-}
-
 Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &properties)
 {
     if (!outcome)
@@ -412,8 +390,8 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
 void registerExecResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ExecType>());
-    catalog.addProvider(std::make_unique<PosixExecProviderFactory>());
-    catalog.addProvider(std::make_unique<ShellExecProviderFactory>());
+    registerPosixExecProvider(catalog);
+    registerShellExecProvider(catalog);
 }
 
 } // namespace ccm::engine

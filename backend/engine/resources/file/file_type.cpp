@@ -2,7 +2,6 @@
 #include "file_type.h"
 
 #include "file_reading.h"
-#include "resources/file/posix/posix_file_provider.h"
 #include "resources/registration.h"
 #include "resources/resource_support.h"
 #include "util/sha256.h"
@@ -150,7 +149,7 @@ Result<Expected> expectedState(const Desired &desired, FileProvider &provider)
         expected.checksum = sha256Hex(*desired.content);
     } else if (desired.ensure == "present" && desired.source) {
         // Streamed, so a source of any size is compared in constant memory.
-        auto checksum = sha256File(*desired.source);
+        auto checksum = provider.checksum(*desired.source);
         if (!checksum)
             return checksum.error().withContext("cannot read the source");
         expected.checksum = std::move(checksum).value();
@@ -204,7 +203,8 @@ std::vector<std::string> differences(const FileState &current, const Desired &de
 
 /// The unified diff of a content change, when both sides are text small enough to show and the
 /// caller may see the file.
-std::optional<std::string> contentDiff(const FileState &current, const Desired &desired, const ApplyContext &context)
+std::optional<std::string> contentDiff(
+    FileProvider &provider, const FileState &current, const Desired &desired, const ApplyContext &context)
 {
     // The diff shows both sides: the caller must be able to read the target and the source.
     if (context.mayShowDiff
@@ -215,7 +215,7 @@ std::optional<std::string> contentDiff(const FileState &current, const Desired &
     if (!created) {
         if (current.size >= kDiffLimit)
             return std::nullopt;
-        auto read = readRegularFile(desired.path, kDiffLimit - 1);
+        auto read = provider.readForDiff(desired.path, kDiffLimit - 1);
         if (!read)
             return std::nullopt;
         before = std::move(read).value();
@@ -226,7 +226,7 @@ std::optional<std::string> contentDiff(const FileState &current, const Desired &
             return std::nullopt;
         after = *desired.content;
     } else {
-        auto read = readRegularFile(*desired.source, kDiffLimit - 1);
+        auto read = provider.readForDiff(*desired.source, kDiffLimit - 1);
         if (!read)
             return std::nullopt;
         after = std::move(read).value();
@@ -361,7 +361,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
         return {};
 
     if (decision->action == Action::Store && desired->managesContent())
-        event.diff = contentDiff(current.value(), desired.value(), context);
+        event.diff = contentDiff(*files, current.value(), desired.value(), context);
     if (context.noop) {
         event.changed = true;
         event.noopMessage = decision->noopMessage;
@@ -385,7 +385,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
 void registerFileResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<FileType>());
-    catalog.addProvider(std::make_unique<PosixFileProviderFactory>());
+    registerPosixFileProvider(catalog);
 }
 
 } // namespace ccm::engine

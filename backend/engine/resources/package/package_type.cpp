@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "package_type.h"
 
-#include "resources/package/apt/apt_package_provider.h"
-#include "resources/package/dnf/dnf_package_provider.h"
 #include "resources/registration.h"
 #include "resources/resource_support.h"
 #include "text.h"
@@ -275,8 +273,8 @@ Result<void> PackageType::apply(const std::string &name, const Json &properties,
 void registerPackageResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<PackageType>());
-    catalog.addProvider(std::make_unique<AptPackageProviderFactory>());
-    catalog.addProvider(std::make_unique<DnfPackageProviderFactory>());
+    registerAptPackageProvider(catalog);
+    registerDnfPackageProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -3,7 +3,6 @@
 
 #include "resources/registration.h"
 #include "resources/resource_support.h"
-#include "resources/scaffold/choria/choria_scaffold_provider.h"
 #include "validator.h"
 
 #include <algorithm>
@@ -280,7 +279,7 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
 void registerScaffoldResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ScaffoldType>());
-    catalog.addProvider(std::make_unique<ChoriaScaffoldProviderFactory>());
+    registerChoriaScaffoldProvider(catalog);
 }
 
 } // namespace ccm::engine

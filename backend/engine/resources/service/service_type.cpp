@@ -3,7 +3,6 @@
 
 #include "resources/registration.h"
 #include "resources/resource_support.h"
-#include "resources/service/systemd/systemd_service_provider.h"
 #include "text.h"
 #include "utf8.h"
 #include "validator.h"
@@ -235,7 +234,7 @@ Result<void> ServiceType::apply(const std::string &name, const Json &properties,
 void registerServiceResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ServiceType>());
-    catalog.addProvider(std::make_unique<SystemdServiceProviderFactory>());
+    registerSystemdServiceProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "posix_file_provider.h"
 
+#include "file_reading.h"
+#include "resources/registration.h"
 #include "user_database.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
@@ -450,6 +452,16 @@ Result<gid_t> PosixFileProvider::groupId(const std::string &group)
     return (*entry)->gid;
 }
 
+Result<std::string> PosixFileProvider::checksum(const std::filesystem::path &path)
+{
+    return sha256File(path);
+}
+
+Result<std::string> PosixFileProvider::readForDiff(const std::filesystem::path &path, std::size_t limit)
+{
+    return readTextFile(path, limit);
+}
+
 Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, const Json &) const
 {
     return std::optional<int>(1);
@@ -458,6 +470,11 @@ Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, co
 std::unique_ptr<Provider> PosixFileProviderFactory::create(CommandRunner &) const
 {
     return std::make_unique<PosixFileProvider>();
+}
+
+void registerPosixFileProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<PosixFileProviderFactory>());
 }
 
 } // namespace ccm::engine

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "systemd_service_provider.h"
 
+#include "resources/registration.h"
 #include "text.h"
 #include "utf8.h"
 
@@ -222,6 +223,11 @@ Result<std::optional<int>> SystemdServiceProviderFactory::manageable(const Json 
 std::unique_ptr<Provider> SystemdServiceProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<SystemdServiceProvider>(runner);
+}
+
+void registerSystemdServiceProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<SystemdServiceProviderFactory>());
 }
 
 } // namespace ccm::engine
