@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -298,6 +299,49 @@ private Q_SLOTS:
         QCOMPARE(result.ok(), error.isEmpty());
         QCOMPARE(result.ok() ? bytes(result->stdoutText) : QByteArray(), out);
         QCOMPARE(result.ok() ? QString() : QString::fromStdString(result.error().code), error);
+    }
+
+    void findExecutable_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<QString>("found");
+        const QString dir = m_dir.path();
+        const QString parent = QFileInfo(dir).path();
+        const QString below = QStringLiteral("/") + QFileInfo(dir).fileName();
+        QTest::newRow("first directory that has it")
+            << QStringLiteral("ccm-test-tool") << QStringLiteral("/nonexistent:") + dir << QString()
+            << dir + QStringLiteral("/ccm-test-tool");
+        QTest::newRow("a plain file is skipped")
+            << QStringLiteral("ccm-test-tool") << dir + QStringLiteral("/bin-plain:") + dir << QString()
+            << dir + QStringLiteral("/ccm-test-tool");
+        QTest::newRow("only a plain file")
+            << QStringLiteral("ccm-test-tool") << dir + QStringLiteral("/bin-plain") << QString() << QString();
+        QTest::newRow("a directory is no program") << QStringLiteral("bin-plain") << dir << QString() << QString();
+        QTest::newRow("empty entries skipped")
+            << QStringLiteral("hello.sh") << QStringLiteral("::") + dir + QStringLiteral(":") << QString()
+            << dir + QStringLiteral("/hello.sh");
+        QTest::newRow("empty PATH") << QStringLiteral("ccm-test-tool") << QString() << QString() << QString();
+        QTest::newRow("under a root, named as the host sees it")
+            << QStringLiteral("ccm-test-tool") << below << parent << below + QStringLiteral("/ccm-test-tool");
+    }
+
+    void findExecutable()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, path);
+        QFETCH(QString, root);
+        QFETCH(QString, found);
+        const auto result = ccm::findExecutable(name.toStdString(), path.toStdString(), root.toStdString());
+        QCOMPARE(result ? QString::fromStdString(*result) : QString(), found);
+    }
+
+    void findExecutableInTheFixedPath()
+    {
+        const auto sh = ccm::findExecutable("sh");
+        QVERIFY(sh);
+        QVERIFY(QString::fromStdString(*sh).endsWith(QLatin1String("/sh")));
     }
 
     void startErrors_data()

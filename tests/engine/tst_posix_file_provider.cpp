@@ -143,6 +143,45 @@ private Q_SLOTS:
         QVERIFY(!state->empty);
     }
 
+    void checksumOfASource()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("source"));
+        QVERIFY(writeFile(path, "abc"));
+        PosixFileProvider provider;
+        const auto sum = provider.checksum(local(path));
+        QVERIFY(sum.ok());
+        QCOMPARE(q(*sum), QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QVERIFY(!provider.checksum(local(dir.filePath(QStringLiteral("missing")))).ok());
+    }
+
+    void readForDiff_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<bool>("read");
+        QTest::newRow("small file") << QStringLiteral("file") << 100 << true;
+        QTest::newRow("exactly the limit") << QStringLiteral("file") << 5 << true;
+        QTest::newRow("over the limit") << QStringLiteral("file") << 4 << false;
+        QTest::newRow("missing") << QStringLiteral("missing") << 100 << false;
+        QTest::newRow("directory") << QStringLiteral(".") << 100 << false;
+    }
+
+    void readForDiff()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, limit);
+        QFETCH(bool, read);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("file")), "hello"));
+        PosixFileProvider provider;
+        const auto content = provider.readForDiff(local(dir.filePath(name)), static_cast<std::size_t>(limit));
+        QCOMPARE(content.ok(), read);
+        QCOMPARE(content.ok() ? q(*content) : QString(), read ? QStringLiteral("hello") : QString());
+    }
+
     void statusOfDirectoryEmptiness()
     {
         QTemporaryDir dir;
