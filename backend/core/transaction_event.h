@@ -55,6 +55,13 @@ struct TransactionEvent {
     /// Unified diff of a file's content change, when it may be shown.
     std::optional<std::string> diff;
 
+    /// Marks the resource failed with message as one of its errors.
+    void fail(std::string message)
+    {
+        failed = true;
+        errors.push_back(std::move(message));
+    }
+
     /// "type#name", the form references and reports use.
     [[nodiscard]] std::string resource() const { return type + '#' + name; }
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "peer.h"
 
+#include "user_database.h"
+
 #include <algorithm>
-#include <cerrno>
-#include <grp.h>
-#include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -27,16 +26,12 @@ std::string_view roleName(Role role)
 
 namespace {
 
-std::optional<gid_t> groupId(const char *name)
+std::optional<gid_t> groupId(const std::string &name)
 {
-    std::vector<char> buffer(16384);
-    group entry {};
-    group *found = nullptr;
-    while (getgrnam_r(name, &entry, buffer.data(), buffer.size(), &found) == ERANGE && buffer.size() < (1U << 24))
-        buffer.resize(buffer.size() * 2);
-    if (found == nullptr)
+    const auto entry = findGroup(name);
+    if (!entry || !*entry)
         return std::nullopt;
-    return found->gr_gid;
+    return (*entry)->gid;
 }
 
 bool isMember(const Peer &peer, gid_t gid)
@@ -63,22 +58,12 @@ Peer describePeer(uid_t uid, gid_t gid)
     peer.gid = gid;
     peer.user = std::to_string(uid);
     peer.groups = {gid};
-    std::vector<char> buffer(16384);
-    passwd entry {};
-    passwd *found = nullptr;
-    while (getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == ERANGE && buffer.size() < (1U << 24))
-        buffer.resize(buffer.size() * 2);
-    if (found == nullptr)
+    const auto user = findUser(uid);
+    if (!user || !*user)
         return peer;
-    peer.user = found->pw_name;
-    int count = 32;
-    std::vector<gid_t> groups(static_cast<std::size_t>(count));
-    while (getgrouplist(found->pw_name, found->pw_gid, groups.data(), &count) < 0 && count < 65536)
-        groups.resize(static_cast<std::size_t>(count) + 1);
-    if (count >= 0 && static_cast<std::size_t>(count) <= groups.size()) {
-        groups.resize(static_cast<std::size_t>(count));
-        peer.groups = std::move(groups);
-    }
+    peer.user = (*user)->name;
+    if (auto groups = groupsOf((*user)->name, (*user)->gid))
+        peer.groups = std::move(*groups);
     return peer;
 }
 

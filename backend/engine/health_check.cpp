@@ -88,15 +88,8 @@ std::filesystem::path gossProgram(const HealthCheckEnvironment &environment)
 {
     if (!environment.gossBinary.empty())
         return ::access(environment.gossBinary.c_str(), X_OK) == 0 ? environment.gossBinary : std::filesystem::path();
-    std::string_view path = ProcessRunner::kPath;
-    while (!path.empty()) {
-        const std::size_t colon = path.find(':');
-        const std::filesystem::path candidate = std::filesystem::path(path.substr(0, colon)) / "goss";
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-        path = colon == std::string_view::npos ? std::string_view() : path.substr(colon + 1);
-    }
-    return {};
+    const auto found = findExecutable("goss");
+    return found ? std::filesystem::path(*found) : std::filesystem::path();
 }
 
 /// A goss rules file that removes itself.

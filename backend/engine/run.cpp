@@ -133,6 +133,10 @@ private:
     void runHealthChecks(const Json &properties, TransactionEvent &event);
     Result<ChildManifestOutcome> runChild(const Frame &parent, const ChildManifestRequest &request);
     void record(const TransactionEvent &event, const Json &properties);
+    /// The latest state of the resource a require or subscribe (relation) names; nullptr, with
+    /// event failed, when no such resource has run before.
+    const ReferenceState *latestRun(
+        const std::string &relation, const std::string &reference, TransactionEvent &event) const;
     /// Runs `read` with RunOptions::readAsCaller; false when the caller's identity was refused.
     bool readAsCaller(const std::function<void()> &read) const
     {
@@ -219,11 +223,6 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     if (event.requestedEnsure.empty() && type)
         event.requestedEnsure = type->defaultEnsure();
 
-    const auto fail = [&](const std::string &message) {
-        event.failed = true;
-        event.errors.push_back(message);
-    };
-
     const TemplateScope scope(
         frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory, frame.inputs.kvGet);
     // Control expressions and deferred templates may read files: they do so as the caller.
@@ -235,11 +234,11 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
             resolved = resolveDeferred(resource, scope);
     });
     if (!type) {
-        fail("resource type '" + resource.type + "' is not supported by this backend");
+        event.fail("resource type '" + resource.type + "' is not supported by this backend");
     } else if (!readable) {
-        fail("cannot take on the caller's identity to read the manifest's files");
+        event.fail("cannot take on the caller's identity to read the manifest's files");
     } else if (!*managed) {
-        fail(managed->error().message);
+        event.fail(managed->error().message);
         m_observer.log(LogLevel::Error, resource.label(), "stopping the run: " + managed->error().message);
         m_result.aborted = true;
     } else if (!managed->value()) {
@@ -247,16 +246,12 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     } else if (!*resolved) {
         const TemplateFailure &failure = resolved->error();
         std::string property = failure.pointer.empty() ? std::string("template") : failure.pointer.substr(1);
-        fail(property + ": " + failure.error.message);
+        event.fail(property + ": " + failure.error.message);
     } else {
         event.properties = std::move(*resolved).value();
         for (const std::string &reference : references(resource.properties, "require")) {
-            const auto latest = m_latest.find(reference);
-            if (latest == m_latest.end()) {
-                fail("require " + reference + ": no such resource has run before this one");
-                continue;
-            }
-            if (latest->second.failed || latest->second.unmet)
+            const ReferenceState *latest = latestRun("require", reference, event);
+            if (latest && (latest->failed || latest->unmet))
                 event.unmetRequirements.push_back(reference);
         }
         if (!event.failed && !event.unmetRequirements.empty())
@@ -283,8 +278,7 @@ void ManifestRun::apply(
 {
     auto factory = m_catalog.providers().select(resource.type, properties, frame.inputs.facts);
     if (!factory) {
-        event.failed = true;
-        event.errors.push_back(factory.error().message);
+        event.fail(factory.error().message);
         return;
     }
     event.provider = std::string(factory.value()->name());
@@ -293,15 +287,12 @@ void ManifestRun::apply(
     if (!frame.healthCheckOnly || type->appliesWhenCheckingHealthOnly()) {
         bool refresh = false;
         for (const std::string &reference : references(resource.properties, "subscribe")) {
-            const auto latest = m_latest.find(reference);
-            if (latest == m_latest.end()) {
-                event.failed = true;
-                event.errors.push_back("subscribe " + reference + ": no such resource has run before this one");
+            const ReferenceState *latest = latestRun("subscribe", reference, event);
+            if (!latest)
                 return;
-            }
             // A change that only would have happened must not make a real run restart or re-run
             // anything; a noop subscriber still reports the refresh it would do.
-            refresh = refresh || (latest->second.changed && (frame.noop || !latest->second.noop));
+            refresh = refresh || (latest->changed && (frame.noop || !latest->noop));
         }
 
         ResourceLogger logger(m_observer, resource.label());
@@ -321,13 +312,22 @@ void ManifestRun::apply(
         if (!provider)
             provider = factory.value()->create(m_runner);
         if (auto applied = type->apply(resource.name, properties, *provider, context, event); !applied) {
-            event.failed = true;
-            event.errors.push_back(applied.error().message);
+            event.fail(applied.error().message);
         }
         if (event.finalEnsure.empty() && !event.failed)
             event.finalEnsure = event.requestedEnsure;
     }
     runHealthChecks(properties, event);
+}
+
+const ReferenceState *ManifestRun::latestRun(
+    const std::string &relation, const std::string &reference, TransactionEvent &event) const
+{
+    const auto latest = m_latest.find(reference);
+    if (latest != m_latest.end())
+        return &latest->second;
+    event.fail(relation + " " + reference + ": no such resource has run before this one");
+    return nullptr;
 }
 
 void ManifestRun::runHealthChecks(const Json &properties, TransactionEvent &event)
@@ -343,8 +343,7 @@ void ManifestRun::runHealthChecks(const Json &properties, TransactionEvent &even
     for (const Json &check : *checks) {
         auto result = runHealthCheck(check, environment);
         if (!result) {
-            event.failed = true;
-            event.errors.push_back("health check " + healthCheckLabel(check) + ": " + result.error().message);
+            event.fail("health check " + healthCheckLabel(check) + ": " + result.error().message);
             continue;
         }
         if (result->status != HealthCheckResult::Status::Ok) {
@@ -354,8 +353,7 @@ void ManifestRun::runHealthChecks(const Json &properties, TransactionEvent &even
             std::string message = "health check status \"" + status + "\" (" + healthCheckLabel(check);
             if (!result->output.empty())
                 message += ": " + result->output;
-            event.failed = true;
-            event.errors.push_back(message + ")");
+            event.fail(message + ")");
         }
         event.healthChecks.push_back(std::move(result).value());
     }

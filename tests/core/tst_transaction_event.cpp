@@ -136,6 +136,16 @@ private Q_SLOTS:
         QVERIFY(back.value() == event);
     }
 
+    void failKeepsEveryError()
+    {
+        TransactionEvent event;
+        QVERIFY(!event.failed);
+        event.fail("first");
+        event.fail("second");
+        QVERIFY(event.failed);
+        QCOMPARE(event.errors, (std::vector<std::string> {"first", "second"}));
+    }
+
     void timestamps_data()
     {
         QTest::addColumn<QString>("text");

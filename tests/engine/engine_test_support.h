@@ -3,6 +3,7 @@
 // apply, and command results for recording runners.
 #pragma once
 
+#include "recording_runner.h"
 #include "resource.h"
 #include "test_common.h"
 #include "transaction_event.h"

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -296,10 +297,51 @@ private Q_SLOTS:
         command.environment = extra;
         const auto result = ProcessRunner().run(command);
         QCOMPARE(result.ok(), error.isEmpty());
-        if (result.ok())
-            QCOMPARE(bytes(result->stdoutText), out);
-        else
-            QCOMPARE(QString::fromStdString(result.error().code), error);
+        QCOMPARE(result.ok() ? bytes(result->stdoutText) : QByteArray(), out);
+        QCOMPARE(result.ok() ? QString() : QString::fromStdString(result.error().code), error);
+    }
+
+    void findExecutable_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<QString>("found");
+        const QString dir = m_dir.path();
+        const QString parent = QFileInfo(dir).path();
+        const QString below = QStringLiteral("/") + QFileInfo(dir).fileName();
+        QTest::newRow("first directory that has it")
+            << QStringLiteral("ccm-test-tool") << QStringLiteral("/nonexistent:") + dir << QString()
+            << dir + QStringLiteral("/ccm-test-tool");
+        QTest::newRow("a plain file is skipped")
+            << QStringLiteral("ccm-test-tool") << dir + QStringLiteral("/bin-plain:") + dir << QString()
+            << dir + QStringLiteral("/ccm-test-tool");
+        QTest::newRow("only a plain file")
+            << QStringLiteral("ccm-test-tool") << dir + QStringLiteral("/bin-plain") << QString() << QString();
+        QTest::newRow("a directory is no program") << QStringLiteral("bin-plain") << dir << QString() << QString();
+        QTest::newRow("empty entries skipped")
+            << QStringLiteral("hello.sh") << QStringLiteral("::") + dir + QStringLiteral(":") << QString()
+            << dir + QStringLiteral("/hello.sh");
+        QTest::newRow("empty PATH") << QStringLiteral("ccm-test-tool") << QString() << QString() << QString();
+        QTest::newRow("under a root, named as the host sees it")
+            << QStringLiteral("ccm-test-tool") << below << parent << below + QStringLiteral("/ccm-test-tool");
+    }
+
+    void findExecutable()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, path);
+        QFETCH(QString, root);
+        QFETCH(QString, found);
+        const auto result = ccm::findExecutable(name.toStdString(), path.toStdString(), root.toStdString());
+        QCOMPARE(result ? QString::fromStdString(*result) : QString(), found);
+    }
+
+    void findExecutableInTheFixedPath()
+    {
+        const auto sh = ccm::findExecutable("sh");
+        QVERIFY(sh);
+        QVERIFY(QString::fromStdString(*sh).endsWith(QLatin1String("/sh")));
     }
 
     void startErrors_data()
@@ -406,8 +448,8 @@ private Q_SLOTS:
         QCOMPARE(result->exitCode, timedOut ? -1 : 0);
         QCOMPARE(bytes(result->stdoutText), out);
         QVERIFY(result->duration < 10s);
-        if (timedOut)
-            QVERIFY(result->duration >= std::chrono::milliseconds(timeoutMs));
+        // A run that finishes in time is quicker than its (long) timeout; one that timed out lasted it.
+        QCOMPARE(result->duration >= std::chrono::milliseconds(timeoutMs), timedOut);
     }
 
     void timeoutKillsTheGroup()
@@ -433,14 +475,15 @@ private Q_SLOTS:
             if (reaped == 0)
                 QTest::qWait(10);
         }
-        if (reaped == grandchild) {
-            QVERIFY(WIFSIGNALED(status));
-            QCOMPARE(WTERMSIG(status), SIGTERM);
-        }
         const int signalled = kill(grandchild, 0);
         const int error = errno;
         QCOMPARE(signalled, -1);
         QCOMPARE(error, ESRCH);
+        if (reaped != grandchild)
+            QSKIP("the shell reaped the grandchild in the moment before it died itself, so how the grandchild "
+                  "died cannot be seen");
+        QVERIFY(WIFSIGNALED(status));
+        QCOMPARE(WTERMSIG(status), SIGTERM);
     }
 
     void descendantsHoldingOutputAreNotAwaited()
@@ -609,130 +652,6 @@ private Q_SLOTS:
         for (std::thread &thread : threads)
             thread.join();
         QCOMPARE(failures.load(), 0);
-    }
-
-    void replay()
-    {
-        RecordingRunner runner;
-        CommandResult absent;
-        absent.exitCode = 1;
-        CommandResult installed;
-        installed.stdoutText = "install ok installed\n";
-        runner.expect({"dpkg-query", "-W", "nginx"}, absent);
-        runner.expect({"apt-get", "install", "-y", "nginx"}, CommandResult {});
-        runner.expect({"dpkg-query", "-W", "nginx"}, installed);
-        runner.expect({"missing-tool"}, Error {"command_not_found", "command not found: missing-tool"});
-        QCOMPARE(runner.pending().size(), std::size_t(4));
-
-        Command query = commandOf({"dpkg-query", "-W", "nginx"});
-        Command install = commandOf({"apt-get", "install", "-y", "nginx"});
-        install.environment = {"DEBIAN_FRONTEND=noninteractive"};
-        install.timeout = 600s;
-        const auto first = runner.run(query);
-        QVERIFY(first.ok());
-        QCOMPARE(first->exitCode, 1);
-        const auto second = runner.run(install);
-        QVERIFY(second.ok());
-        QCOMPARE(second->exitCode, 0);
-        const auto third = runner.run(query);
-        QVERIFY(third.ok());
-        QCOMPARE(third->stdoutText, std::string("install ok installed\n"));
-        const auto fourth = runner.run(commandOf({"missing-tool"}));
-        QVERIFY(!fourth.ok());
-        QCOMPARE(fourth.error().code, std::string("command_not_found"));
-
-        QVERIFY(runner.pending().empty());
-        const std::vector<Command> seen = runner.commands();
-        QCOMPARE(seen.size(), std::size_t(4));
-        QCOMPARE(seen[0].argv, query.argv);
-        QCOMPARE(seen[1].argv, install.argv);
-        QCOMPARE(seen[1].environment, install.environment);
-        QCOMPARE(seen[1].timeout, 600000ms);
-        QCOMPARE(seen[2].argv, query.argv);
-    }
-
-    void replayOutOfOrder()
-    {
-        RecordingRunner runner;
-        CommandResult a;
-        a.stdoutText = "a";
-        CommandResult b;
-        b.stdoutText = "b";
-        runner.expect({"first"}, a);
-        runner.expect({"second"}, b);
-        const auto second = runner.run(commandOf({"second"}));
-        QVERIFY(second.ok());
-        QCOMPARE(second->stdoutText, std::string("b"));
-        QCOMPARE(runner.pending(), std::vector<Argv> {Argv {"first"}});
-    }
-
-    void unexpectedCommand_data()
-    {
-        QTest::addColumn<Argv>("queued");
-        QTest::addColumn<Argv>("argv");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("nothing queued")
-            << Argv {} << Argv {"systemctl", "start", "nginx"}
-            << QStringLiteral("unexpected command: systemctl start nginx; no more commands were expected");
-        QTest::newRow("other queued") << Argv {"systemctl", "is-active", "nginx"}
-                                      << Argv {"systemctl", "start", "nginx"}
-                                      << QStringLiteral("unexpected command: systemctl start nginx; still expected: "
-                                                        "systemctl is-active nginx");
-        QTest::newRow("differs in an argument")
-            << Argv {"rpm", "-q", "zsh"} << Argv {"rpm", "-q", "zsh", "--qf", "%{V}"}
-            << QStringLiteral("unexpected command: rpm -q zsh --qf '%{V}'; still expected: rpm -q zsh");
-    }
-
-    void unexpectedCommand()
-    {
-        QFETCH(Argv, queued);
-        QFETCH(Argv, argv);
-        QFETCH(QString, message);
-        RecordingRunner runner;
-        if (!queued.empty())
-            runner.expect(queued, CommandResult {});
-        const auto result = runner.run(commandOf(argv));
-        QVERIFY(!result.ok());
-        QCOMPARE(result.error().code, std::string("unexpected_command"));
-        QVERIFY2(QString::fromStdString(result.error().message).startsWith(message), result.error().message.c_str());
-        QCOMPARE(runner.commands().size(), std::size_t(1));
-        QCOMPARE(runner.pending().size(), queued.empty() ? std::size_t(0) : std::size_t(1));
-    }
-
-    void fromFile()
-    {
-        const QString dir = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/apt/");
-        const std::string out = (dir + QStringLiteral("apt_get_install_fail_stdout.txt")).toStdString();
-        const std::string err = (dir + QStringLiteral("apt_get_install_fail_stderr.txt")).toStdString();
-        QFile outFile(QString::fromStdString(out));
-        QFile errFile(QString::fromStdString(err));
-        QVERIFY(outFile.open(QIODevice::ReadOnly));
-        QVERIFY(errFile.open(QIODevice::ReadOnly));
-
-        const auto both = RecordingRunner::fromFile(out, 100, err);
-        QVERIFY(both.ok());
-        QCOMPARE(both->exitCode, 100);
-        QCOMPARE(bytes(both->stdoutText), outFile.readAll());
-        QCOMPARE(bytes(both->stderrText), errFile.readAll());
-        QVERIFY(!both->stdoutText.empty());
-
-        const auto onlyOut = RecordingRunner::fromFile(out);
-        QVERIFY(onlyOut.ok());
-        QCOMPARE(onlyOut->exitCode, 0);
-        QVERIFY(onlyOut->stderrText.empty());
-
-        const auto missing = RecordingRunner::fromFile(out, 0, inDir("no-such-output.txt"));
-        QVERIFY(!missing.ok());
-        QCOMPARE(missing.error().code, std::string("io"));
-        QVERIFY2(QString::fromStdString(missing.error().message)
-                     .contains(QStringLiteral("no-such-output.txt: No such file")),
-            missing.error().message.c_str());
-
-        RecordingRunner runner;
-        runner.expect({"apt-get", "install", "nginx"}, RecordingRunner::fromFile(inDir("no-such-output.txt"), 0));
-        const auto replayed = runner.run(commandOf({"apt-get", "install", "nginx"}));
-        QVERIFY(!replayed.ok());
-        QCOMPARE(replayed.error().code, std::string("io"));
     }
 
     void describe_data()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_test_support.h"
+#include "file_test_support.h"
 #include "resources/file/file_type.h"
 #include "resources/file/posix/posix_file_provider.h"
 #include "resources/registration.h"
@@ -13,7 +14,6 @@
 #include <QTest>
 
 #include <fcntl.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,28 +23,9 @@ using namespace ccm::test;
 
 namespace {
 
-std::string local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
 QString text(const char *utf8)
 {
     return QString::fromUtf8(utf8);
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
-struct stat lstatOf(const QString &path)
-{
-    struct stat status { };
-    if (::lstat(QFile::encodeName(path).constData(), &status) != 0)
-        status.st_mode = 0;
-    return status;
 }
 
 /// The posix provider with a record of what the type asked it.
@@ -245,24 +226,6 @@ QString props(const char *json)
 {
     return QStringLiteral("{") + text(json) + QStringLiteral("}");
 }
-
-/// Makes the calling thread check file access as another user, without the root capabilities that
-/// would bypass the checks, for as long as it lives.
-class FilesystemIdentity {
-public:
-    FilesystemIdentity(uid_t uid, gid_t gid)
-    {
-        ::setfsgid(gid);
-        ::setfsuid(uid);
-    }
-    FilesystemIdentity(const FilesystemIdentity &) = delete;
-    FilesystemIdentity &operator=(const FilesystemIdentity &) = delete;
-    ~FilesystemIdentity()
-    {
-        ::setfsuid(0);
-        ::setfsgid(0);
-    }
-};
 
 } // namespace
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_test_support.h"
+#include "package_test_support.h"
 #include "resources/package/dnf/dnf_package_provider.h"
 #include "resources/package/package_type.h"
 #include "test_common.h"
@@ -23,10 +24,7 @@ const QString kDnf = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/dnf/");
 
 std::string readRecorded(const QString &file)
 {
-    QFile in(kDnf + file);
-    if (!in.open(QIODevice::ReadOnly))
-        qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
-    return in.readAll().toStdString();
+    return ccm::test::readRecorded(kDnf, file);
 }
 
 std::vector<std::string> statusArgv(const std::string &package)
@@ -42,22 +40,6 @@ CommandResult rpmAnswer(const QString &state)
     if (state.endsWith(QLatin1String(".txt")))
         return exited(0, readRecorded(state));
     return exited(0, state.toStdString() + "\n");
-}
-
-std::vector<std::string> words(const QString &command)
-{
-    std::vector<std::string> argv;
-    for (const QString &word : command.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        argv.push_back(word.toStdString());
-    return argv;
-}
-
-QString joined(const std::vector<std::string> &argv)
-{
-    QStringList parts;
-    for (const std::string &word : argv)
-        parts << q(word);
-    return parts.join(QLatin1Char(' '));
 }
 
 ApplyOutcome applyWith(RecordingRunner &runner, const std::string &name, const std::string &ensure, bool noop)

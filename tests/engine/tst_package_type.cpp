@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_test_support.h"
+#include "package_test_support.h"
 #include "resources/package/apt/apt_package_provider.h"
 #include "resources/package/package_type.h"
 #include "test_common.h"
@@ -23,10 +24,7 @@ const std::vector<std::string> kDpkgFormat
 
 std::string readRecorded(const QString &file)
 {
-    QFile in(kApt + file);
-    if (!in.open(QIODevice::ReadOnly))
-        qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
-    return in.readAll().toStdString();
+    return ccm::test::readRecorded(kApt, file);
 }
 
 /// dpkg-query's answer for a state: "installed" and "epoch" are recorded output, "absent" the
@@ -47,22 +45,6 @@ std::vector<std::string> statusArgv(const std::string &package)
     std::vector<std::string> argv = kDpkgFormat;
     argv.push_back(package);
     return argv;
-}
-
-std::vector<std::string> words(const QString &command)
-{
-    std::vector<std::string> argv;
-    for (const QString &word : command.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        argv.push_back(word.toStdString());
-    return argv;
-}
-
-QString joined(const std::vector<std::string> &argv)
-{
-    QStringList parts;
-    for (const std::string &word : argv)
-        parts << q(word);
-    return parts.join(QLatin1Char(' '));
 }
 
 /// An apt provider on recorded answers, and one apply at a time.

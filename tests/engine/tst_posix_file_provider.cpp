@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "file_test_support.h"
+#include "recording_runner.h"
 #include "resources/file/posix/posix_file_provider.h"
 #include "test_common.h"
 #include "util/sha256.h"
@@ -10,7 +12,6 @@
 #include <QTest>
 
 #include <fcntl.h>
-#include <sys/fsuid.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,25 +21,6 @@ using namespace ccm::engine;
 using namespace ccm::test;
 
 namespace {
-
-std::string local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
-struct stat lstatOf(const QString &path)
-{
-    struct stat status { };
-    if (::lstat(QFile::encodeName(path).constData(), &status) != 0)
-        status.st_mode = 0;
-    return status;
-}
 
 bool exists(const QString &path)
 {
@@ -60,24 +42,6 @@ QString message(const Error &error)
 {
     return q(error.message);
 }
-
-/// Makes the calling thread check file access as another user, without the root capabilities that
-/// would bypass the checks, for as long as it lives.
-class FilesystemIdentity {
-public:
-    FilesystemIdentity(uid_t uid, gid_t gid)
-    {
-        ::setfsgid(gid);
-        ::setfsuid(uid);
-    }
-    FilesystemIdentity(const FilesystemIdentity &) = delete;
-    FilesystemIdentity &operator=(const FilesystemIdentity &) = delete;
-    ~FilesystemIdentity()
-    {
-        ::setfsuid(0);
-        ::setfsgid(0);
-    }
-};
 
 void requireRoot()
 {
@@ -177,6 +141,45 @@ private Q_SLOTS:
         QCOMPARE(nanoseconds, qint64(before.st_mtim.tv_sec) * 1000000000 + before.st_mtim.tv_nsec);
         QVERIFY(!state->checksum);
         QVERIFY(!state->empty);
+    }
+
+    void checksumOfASource()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("source"));
+        QVERIFY(writeFile(path, "abc"));
+        PosixFileProvider provider;
+        const auto sum = provider.checksum(local(path));
+        QVERIFY(sum.ok());
+        QCOMPARE(q(*sum), QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QVERIFY(!provider.checksum(local(dir.filePath(QStringLiteral("missing")))).ok());
+    }
+
+    void readForDiff_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<bool>("read");
+        QTest::newRow("small file") << QStringLiteral("file") << 100 << true;
+        QTest::newRow("exactly the limit") << QStringLiteral("file") << 5 << true;
+        QTest::newRow("over the limit") << QStringLiteral("file") << 4 << false;
+        QTest::newRow("missing") << QStringLiteral("missing") << 100 << false;
+        QTest::newRow("directory") << QStringLiteral(".") << 100 << false;
+    }
+
+    void readForDiff()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, limit);
+        QFETCH(bool, read);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("file")), "hello"));
+        PosixFileProvider provider;
+        const auto content = provider.readForDiff(local(dir.filePath(name)), static_cast<std::size_t>(limit));
+        QCOMPARE(content.ok(), read);
+        QCOMPARE(content.ok() ? q(*content) : QString(), read ? QStringLiteral("hello") : QString());
     }
 
     void statusOfDirectoryEmptiness()

@@ -3,6 +3,7 @@
 // is-enabled answer is read, the exact commands, one daemon-reload per provider, the global lock,
 // and when the provider can be chosen (also on this host).
 #include "prepared_manifest.h"
+#include "recording_runner.h"
 #include "resources/service/service_type.h"
 #include "resources/service/systemd/systemd_service_provider.h"
 #include "run.h"

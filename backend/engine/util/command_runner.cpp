@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
 #include <grp.h>
 #include <optional>
 #include <poll.h>
@@ -252,33 +252,39 @@ std::optional<Error> invalidCommand(const Command &command)
     return std::nullopt;
 }
 
+/// The first regular file called name in a directory of searchPath, looked up under root; with
+/// executable set only one the caller may execute counts.
+std::optional<std::string> findInPath(
+    const std::string &name, std::string_view searchPath, const std::filesystem::path &root, bool executable)
+{
+    for (std::size_t begin = 0; begin <= searchPath.size();) {
+        const std::size_t end = std::min(searchPath.find(':', begin), searchPath.size());
+        const std::string directory(searchPath.substr(begin, end - begin));
+        begin = end + 1;
+        if (directory.empty())
+            continue;
+        const std::string candidate = directory + "/" + name;
+        const std::string onDisk
+            = root.empty() ? candidate : (root / std::filesystem::path(candidate).relative_path()).string();
+        struct stat info { };
+        if (::stat(onDisk.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+            continue;
+        if (!executable || ::access(onDisk.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return std::nullopt;
+}
+
 /// The path to exec for name, searched like execvp does: the first executable regular file wins;
 /// a match that is not executable is still returned so that exec reports why.
 Result<std::string> findProgram(const std::string &name, const std::string &searchPath)
 {
     if (name.find('/') != std::string::npos)
         return name;
-    std::string notExecutable;
-    std::size_t begin = 0;
-    while (begin <= searchPath.size()) {
-        std::size_t end = searchPath.find(':', begin);
-        if (end == std::string::npos)
-            end = searchPath.size();
-        const std::string directory = searchPath.substr(begin, end - begin);
-        begin = end + 1;
-        if (directory.empty())
-            continue;
-        const std::string candidate = directory + "/" + name;
-        struct stat info { };
-        if (::stat(candidate.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-            continue;
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-        if (notExecutable.empty())
-            notExecutable = candidate;
-    }
-    if (!notExecutable.empty())
-        return notExecutable;
+    if (auto found = findExecutable(name, searchPath))
+        return *found;
+    if (auto notExecutable = findInPath(name, searchPath, {}, false))
+        return *notExecutable;
     return Error {"command_not_found", "command not found: " + name + " (searched PATH=" + searchPath + ")"};
 }
 
@@ -513,6 +519,12 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
 
 } // namespace
 
+std::optional<std::string> findExecutable(
+    const std::string &name, std::string_view searchPath, const std::filesystem::path &root)
+{
+    return findInPath(name, searchPath, root, true);
+}
+
 ProcessRunner::ProcessRunner(std::chrono::milliseconds killGrace)
     : m_killGrace(killGrace)
 {
@@ -618,64 +630,7 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
     return result;
 }
 
-void RecordingRunner::expect(std::vector<std::string> argv, Result<CommandResult> outcome)
-{
-    const std::lock_guard lock(m_mutex);
-    m_expectations.push_back(Expectation {std::move(argv), std::move(outcome)});
-}
-
-Result<CommandResult> RecordingRunner::run(const Command &command)
-{
-    const std::lock_guard lock(m_mutex);
-    m_commands.push_back(command);
-    const auto match = std::find_if(
-        m_expectations.begin(), m_expectations.end(), [&](const Expectation &e) { return e.argv == command.argv; });
-    if (match != m_expectations.end()) {
-        Result<CommandResult> outcome = std::move(match->outcome);
-        m_expectations.erase(match);
-        return outcome;
-    }
-    std::string expected;
-    for (const Expectation &e : m_expectations)
-        expected += (expected.empty() ? "" : ", ") + describeCommand(e.argv);
-    return Error {"unexpected_command",
-        "unexpected command: " + describeCommand(command.argv)
-            + (expected.empty() ? "; no more commands were expected" : "; still expected: " + expected)};
-}
-
-std::vector<Command> RecordingRunner::commands() const
-{
-    const std::lock_guard lock(m_mutex);
-    return m_commands;
-}
-
-std::vector<std::vector<std::string>> RecordingRunner::pending() const
-{
-    const std::lock_guard lock(m_mutex);
-    std::vector<std::vector<std::string>> argvs;
-    for (const Expectation &e : m_expectations)
-        argvs.push_back(e.argv);
-    return argvs;
-}
-
 namespace {
-
-Result<std::string> readWholeFile(const std::string &path)
-{
-    std::FILE *file = std::fopen(path.c_str(), "rb");
-    if (!file)
-        return Error {"io", "cannot read tool output " + path + ": " + errorText(errno)};
-    std::string content;
-    std::array<char, 65536> buffer {};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), file)) > 0)
-        content.append(buffer.data(), n);
-    const bool failed = std::ferror(file) != 0;
-    std::fclose(file);
-    if (failed)
-        return Error {"io", "cannot read tool output " + path + ": read error"};
-    return content;
-}
 
 bool isPlainWord(const std::string &word)
 {
@@ -686,24 +641,6 @@ bool isPlainWord(const std::string &word)
 }
 
 } // namespace
-
-Result<CommandResult> RecordingRunner::fromFile(
-    const std::string &stdoutPath, int exitCode, const std::string &stderrPath)
-{
-    CommandResult result;
-    result.exitCode = exitCode;
-    auto out = readWholeFile(stdoutPath);
-    if (!out)
-        return out.error();
-    result.stdoutText = std::move(out).value();
-    if (!stderrPath.empty()) {
-        auto err = readWholeFile(stderrPath);
-        if (!err)
-            return err.error();
-        result.stderrText = std::move(err).value();
-    }
-    return result;
-}
 
 std::string describeCommand(const std::vector<std::string> &argv)
 {

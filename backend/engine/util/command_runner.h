@@ -5,9 +5,10 @@
 
 #include <chrono>
 #include <cstddef>
-#include <mutex>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
@@ -56,7 +57,7 @@ struct CommandResult {
 };
 
 /// The one way the engine runs processes; providers take a CommandRunner so that tests can
-/// replace the system with a RecordingRunner.
+/// replace the system with a recording fake.
 class CommandRunner {
 public:
     virtual ~CommandRunner();
@@ -92,38 +93,11 @@ private:
     std::chrono::milliseconds m_killGrace;
 };
 
-/// A CommandRunner for tests: answers with recorded outcomes and remembers what it was asked.
-class RecordingRunner : public CommandRunner {
-public:
-    /// Queues an outcome for a command with exactly this argv. Commands with the same argv get
-    /// their outcomes in the order they were queued; other commands may come in between.
-    void expect(std::vector<std::string> argv, Result<CommandResult> outcome);
-
-    /// The first queued outcome for command.argv, or an "unexpected_command" Error naming the
-    /// command and what was still expected.
-    Result<CommandResult> run(const Command &command) override;
-
-    /// Every command received so far, unexpected ones included, in order.
-    [[nodiscard]] std::vector<Command> commands() const;
-
-    /// The argv of every outcome not consumed yet, in the order queued.
-    [[nodiscard]] std::vector<std::vector<std::string>> pending() const;
-
-    /// A result whose stdout (and stderr, when stderrPath is given) is the content of a file of
-    /// captured tool output; an Error when a file cannot be read.
-    static Result<CommandResult> fromFile(
-        const std::string &stdoutPath, int exitCode = 0, const std::string &stderrPath = {});
-
-private:
-    struct Expectation {
-        std::vector<std::string> argv;
-        Result<CommandResult> outcome;
-    };
-
-    mutable std::mutex m_mutex;
-    std::vector<Expectation> m_expectations;
-    std::vector<Command> m_commands;
-};
+/// The first executable regular file called name in the colon-separated directories of searchPath,
+/// as the path a process would exec (so without root), or nullopt; with root set, the directories
+/// are looked up under root, as on a host mounted there. Empty entries are skipped.
+std::optional<std::string> findExecutable(const std::string &name, std::string_view searchPath = ProcessRunner::kPath,
+    const std::filesystem::path &root = {});
 
 /// argv as a readable command line for messages: words with spaces or quotes are single-quoted.
 std::string describeCommand(const std::vector<std::string> &argv);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/apply/apply_type.h"
 
-#include "resources/apply/ccmmanifest/ccmmanifest_apply_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 
 namespace ccm::engine {
 namespace {
@@ -13,7 +13,7 @@ Result<bool> flag(const Json &properties, const char *key, bool fallback)
     if (found == properties.end() || found->is_null())
         return fallback;
     if (!found->is_boolean())
-        return Error {"invalid_property", std::string(key) + " must be true or false, not " + describeJsonType(*found)};
+        return invalidProperty(std::string(key) + " must be true or false, not " + describeJsonType(*found));
     return found->get<bool>();
 }
 
@@ -29,9 +29,9 @@ Result<void> ApplyType::apply(const std::string &name, const Json &properties, P
 {
     const std::string ensure = properties.value("ensure", std::string("present"));
     if (ensure != "present")
-        return Error {"invalid_property", "ensure must be \"present\" for apply resources, not \"" + ensure + "\""};
+        return invalidProperty("ensure must be \"present\" for apply resources, not \"" + ensure + "\"");
     if (name.empty())
-        return Error {"invalid_property", "the child manifest path (name) is empty"};
+        return invalidProperty("the child manifest path (name) is empty");
 
     ChildManifestRequest request;
     request.path = name;
@@ -48,7 +48,7 @@ Result<void> ApplyType::apply(const std::string &name, const Json &properties, P
     request.allowApply = allowApply.value();
     if (const auto data = properties.find("data"); data != properties.end() && !data->is_null()) {
         if (!data->is_object())
-            return Error {"invalid_property", "data must be a map, not " + describeJsonType(*data)};
+            return invalidProperty("data must be a map, not " + describeJsonType(*data));
         request.data = *data;
     }
     if (context.noop && properties.contains("noop") && !request.noop)
@@ -84,7 +84,7 @@ Result<void> ApplyType::apply(const std::string &name, const Json &properties, P
 void registerApplyResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ApplyType>());
-    catalog.addProvider(std::make_unique<CcmManifestApplyProviderFactory>());
+    registerCcmManifestApplyProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "archive_type.h"
 
-#include "resources/archive/http/http_archive_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 #include "validator.h"
 
 #include <algorithm>
@@ -17,17 +17,6 @@ namespace {
 constexpr std::string_view kRedacted = "[redacted]";
 constexpr std::string_view kExtensions[] = {".tar.gz", ".tgz", ".tar", ".zip"};
 
-Error invalid(const std::string &message)
-{
-    return Error {"invalid_property", message};
-}
-
-bool isSet(const Json &properties, const char *key)
-{
-    const auto it = properties.find(key);
-    return it != properties.end() && !it->is_null();
-}
-
 /// A string property that may be missing; an Error when it is there with another kind of value.
 Result<std::optional<std::string>> optionalText(const Json &properties, const char *key)
 {
@@ -35,7 +24,7 @@ Result<std::optional<std::string>> optionalText(const Json &properties, const ch
         return std::optional<std::string>();
     const Json &value = properties[key];
     if (!value.is_string())
-        return invalid(std::string(key) + " must be a string, not " + describeJsonType(value));
+        return invalidProperty(std::string(key) + " must be a string, not " + describeJsonType(value));
     return std::optional<std::string>(value.get<std::string>());
 }
 
@@ -45,9 +34,9 @@ Result<std::string> requiredText(const Json &properties, const char *key)
     if (!value)
         return value.error();
     if (!value.value())
-        return invalid(std::string(key) + " is required unless ensure is absent");
+        return invalidProperty(std::string(key) + " is required unless ensure is absent");
     if (value.value()->empty())
-        return invalid(std::string(key) + " must not be empty");
+        return invalidProperty(std::string(key) + " must not be empty");
     return *value.value();
 }
 
@@ -60,9 +49,9 @@ Result<std::optional<std::filesystem::path>> absolutePath(const Json &properties
         return std::optional<std::filesystem::path>();
     const std::string &path = *value.value();
     if (path.empty() || path.front() != '/')
-        return invalid(std::string(key) + " '" + path + "' must be an absolute path starting with /");
+        return invalidProperty(std::string(key) + " '" + path + "' must be an absolute path starting with /");
     if (!isAbsoluteCleanPath(path))
-        return invalid(
+        return invalidProperty(
             std::string(key) + " '" + path + "' must be a clean path without '.', '..', '//' or a trailing /");
     return std::optional<std::filesystem::path>(path);
 }
@@ -104,18 +93,18 @@ Result<void> checkUrl(const std::string &url, const std::string &nameExtension)
     const auto parts = splitUrl(url);
     const std::string shown = redactedUrl(url);
     if (!parts)
-        return invalid("url '" + shown + "' is not a URL; expected http:// or https://");
+        return invalidProperty("url '" + shown + "' is not a URL; expected http:// or https://");
     if (parts->scheme != "http" && parts->scheme != "https")
-        return invalid("url scheme '" + parts->scheme + "' is not supported; use http or https");
+        return invalidProperty("url scheme '" + parts->scheme + "' is not supported; use http or https");
     if (url.find_first_of(" \t\r\n") != std::string::npos)
-        return invalid("url must not contain whitespace");
+        return invalidProperty("url must not contain whitespace");
     if (parts->host.empty() || parts->host.front() == ':')
-        return invalid("url '" + shown + "' has no host");
+        return invalidProperty("url '" + shown + "' has no host");
     const std::string urlExtension = archiveExtension(parts->path);
     if (urlExtension.empty())
-        return invalid("url path '" + parts->path + "' must end in .tar.gz, .tgz, .tar or .zip");
+        return invalidProperty("url path '" + parts->path + "' must end in .tar.gz, .tgz, .tar or .zip");
     if (urlExtension != nameExtension)
-        return invalid("url ends in " + urlExtension + " but the archive name ends in " + nameExtension
+        return invalidProperty("url ends in " + urlExtension + " but the archive name ends in " + nameExtension
             + "; they must be the same kind of archive");
     return {};
 }
@@ -134,16 +123,16 @@ Result<void> readHeaders(const Json &properties, ArchiveSpec &spec)
         return {};
     const Json &headers = properties["headers"];
     if (!headers.is_object())
-        return invalid("headers must be a map of header names to values, not " + describeJsonType(headers));
+        return invalidProperty("headers must be a map of header names to values, not " + describeJsonType(headers));
     for (const auto &[header, value] : headers.items()) {
         if (!isHeaderName(header))
-            return invalid("header name '" + header + "' is not a valid HTTP header name");
+            return invalidProperty("header name '" + header + "' is not a valid HTTP header name");
         // The value is a secret as often as not, so no message repeats it.
         if (!value.is_string())
-            return invalid("header '" + header + "' must be a string, not " + describeJsonType(value));
+            return invalidProperty("header '" + header + "' must be a string, not " + describeJsonType(value));
         const std::string text = value.get<std::string>();
         if (text.find_first_of("\r\n") != std::string::npos)
-            return invalid("header '" + header + "' must not contain line breaks");
+            return invalidProperty("header '" + header + "' must not contain line breaks");
         spec.headers.emplace_back(header, text);
     }
     return {};
@@ -155,9 +144,9 @@ Result<void> readCredentials(const Json &properties, ArchiveSpec &spec)
     if (!username)
         return username.error();
     if (isSet(properties, "password") && !properties["password"].is_string())
-        return invalid("password must be a string, not " + describeJsonType(properties["password"]));
+        return invalidProperty("password must be a string, not " + describeJsonType(properties["password"]));
     if (username.value().has_value() != isSet(properties, "password"))
-        return invalid("username and password are used together for basic authentication");
+        return invalidProperty("username and password are used together for basic authentication");
     if (username.value()) {
         spec.username = *username.value();
         spec.password = properties["password"].get<std::string>();
@@ -168,25 +157,26 @@ Result<void> readCredentials(const Json &properties, ArchiveSpec &spec)
 Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
 {
     if (!properties.is_object())
-        return invalid("the properties must be a map, not " + describeJsonType(properties));
+        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
     ArchiveSpec spec;
     if (name.empty() || name.front() != '/')
-        return invalid("archive name '" + name + "' must be an absolute path starting with /");
+        return invalidProperty("archive name '" + name + "' must be an absolute path starting with /");
     if (!isAbsoluteCleanPath(name))
-        return invalid("archive name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
+        return invalidProperty(
+            "archive name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
     const std::string nameExtension = archiveExtension(name);
     if (nameExtension.empty())
-        return invalid("archive name '" + name + "' must end in .tar.gz, .tgz, .tar or .zip");
+        return invalidProperty("archive name '" + name + "' must end in .tar.gz, .tgz, .tar or .zip");
     spec.path = name;
 
     auto ensure = optionalText(properties, "ensure");
     if (!ensure)
         return ensure.error();
     if (!ensure.value())
-        return invalid("ensure is required (present, absent)");
+        return invalidProperty("ensure is required (present, absent)");
     spec.ensure = *ensure.value();
     if (spec.ensure != "present" && spec.ensure != "absent")
-        return invalid("ensure '" + spec.ensure + "' is not one of present, absent");
+        return invalidProperty("ensure '" + spec.ensure + "' is not one of present, absent");
 
     auto url = optionalText(properties, "url");
     if (!url)
@@ -205,7 +195,7 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
         if (sum.size() != 64 || !std::all_of(sum.begin(), sum.end(), [](char c) {
                 return std::isxdigit(static_cast<unsigned char>(c));
             }))
-            return invalid("checksum must be the SHA-256 of the archive: 64 hexadecimal characters");
+            return invalidProperty("checksum must be the SHA-256 of the archive: 64 hexadecimal characters");
         std::transform(
             sum.begin(), sum.end(), sum.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         spec.checksum = std::move(sum);
@@ -222,17 +212,17 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
 
     if (isSet(properties, "cleanup")) {
         if (!properties["cleanup"].is_boolean())
-            return invalid("cleanup must be true or false, not " + describeJsonType(properties["cleanup"]));
+            return invalidProperty("cleanup must be true or false, not " + describeJsonType(properties["cleanup"]));
         spec.cleanup = properties["cleanup"].get<bool>();
     }
     if (spec.cleanup && !spec.extractParent)
-        return invalid("cleanup needs extract_parent: only an extracted archive can be cleaned up");
+        return invalidProperty("cleanup needs extract_parent: only an extracted archive can be cleaned up");
     if (spec.cleanup && !spec.creates)
-        return invalid("cleanup needs creates, which tells later runs the archive was already extracted");
+        return invalidProperty("cleanup needs creates, which tells later runs the archive was already extracted");
     // Without extraction nothing this resource does can make the creates path appear, so the
     // resource would never be stable.
     if (spec.creates && !spec.extractParent)
-        return invalid("creates needs extract_parent: only extracting the archive can create it");
+        return invalidProperty("creates needs extract_parent: only extracting the archive can create it");
 
     if (auto read = readCredentials(properties, spec); !read)
         return read.error();
@@ -242,7 +232,7 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
     // Removal never downloads, so a manifest that only removes may leave these out.
     if (spec.ensure == "present") {
         if (spec.url.empty())
-            return invalid(url.value() ? "url must not be empty" : "url is required unless ensure is absent");
+            return invalidProperty(url.value() ? "url must not be empty" : "url is required unless ensure is absent");
         auto owner = requiredText(properties, "owner");
         if (!owner)
             return owner.error();
@@ -373,9 +363,8 @@ Result<void> carryOut(const Plan &plan, const ArchiveSpec &spec, ArchiveProvider
             if (!after)
                 return after.error();
             if (!after->createsExists)
-                return Error {"desired_state_not_achieved",
-                    std::string(kDesiredStateNotAchieved) + ": extracting " + spec.path.string() + " into "
-                        + spec.extractParent->string() + " did not create " + spec.creates->string()};
+                return desiredStateNotAchieved("extracting " + spec.path.string() + " into "
+                    + spec.extractParent->string() + " did not create " + spec.creates->string());
         }
     }
     if (plan.cleanup) {
@@ -384,14 +373,6 @@ Result<void> carryOut(const Plan &plan, const ArchiveSpec &spec, ArchiveProvider
         acted = true;
     }
     return {};
-}
-
-std::string joined(const std::vector<std::string> &parts)
-{
-    std::string text;
-    for (const std::string &part : parts)
-        text += (text.empty() ? "" : ", ") + part;
-    return text;
 }
 
 } // namespace
@@ -441,7 +422,7 @@ Result<void> ArchiveType::apply(const std::string &name, const Json &properties,
 {
     auto *archives = dynamic_cast<ArchiveProvider *>(&provider);
     if (!archives)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not an archive provider"};
+        return wrongProvider(provider, "an archive provider");
     auto spec = readSpec(name, properties);
     if (!spec)
         return spec.error();
@@ -486,7 +467,7 @@ Result<void> ArchiveType::apply(const std::string &name, const Json &properties,
     if (!after)
         return after.error();
     if (const auto remaining = differences(after.value(), spec.value(), expected); !remaining.empty())
-        return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + joined(remaining)};
+        return desiredStateNotAchieved(joined(remaining));
     return {};
 }
 
@@ -507,7 +488,7 @@ void ArchiveType::redact(Json &properties) const
 void registerArchiveResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ArchiveType>());
-    catalog.addProvider(std::make_unique<HttpArchiveProviderFactory>());
+    registerHttpArchiveProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -2,30 +2,21 @@
 #include "exec_type.h"
 
 #include "duration.h"
-#include "resources/exec/posix/posix_exec_provider.h"
-#include "resources/exec/shell/shell_exec_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 #include "shell_words.h"
 #include "text.h"
 #include "utf8.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <sys/stat.h>
-#include <system_error>
 #include <tuple>
 #include <utility>
 
 namespace ccm::engine {
 
 namespace {
-
-Error invalidProperty(std::string message)
-{
-    return Error {"invalid_property", std::move(message)};
-}
 
 /// A string property; empty when it is missing or null.
 Result<std::string> stringProperty(const Json &properties, const std::string &key)
@@ -324,23 +315,6 @@ Command execCommand(std::vector<std::string> argv, const ExecProperties &propert
     return command;
 }
 
-Result<ExecState> createsStatus(const ExecProperties &properties)
-{
-    ExecState state;
-    if (properties.creates.empty())
-        return state;
-    struct stat info { };
-    if (::lstat(properties.creates.c_str(), &info) == 0) {
-        state.createsSatisfied = true;
-        return state;
-    }
-    const int error = errno;
-    if (error != ENOENT && error != ENOTDIR)
-        return Error {"status_failed",
-            "cannot check creates " + properties.creates + ": " + std::generic_category().message(error)};
-    return state;
-}
-
 Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &properties)
 {
     if (!outcome)
@@ -355,7 +329,7 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
 {
     auto *exec = dynamic_cast<ExecProvider *>(&provider);
     if (!exec)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not an exec provider"};
+        return wrongProvider(provider, "an exec provider");
     auto parsed = ExecProperties::fromJson(name, properties, context.workingDirectory);
     if (!parsed)
         return parsed.error();
@@ -410,14 +384,14 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
     event.status = execStateToJson(finished);
     if (isDesiredState(wanted, finished))
         return {};
-    return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + failureOf(*ran, wanted)};
+    return desiredStateNotAchieved(failureOf(*ran, wanted));
 }
 
 void registerExecResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ExecType>());
-    catalog.addProvider(std::make_unique<PosixExecProviderFactory>());
-    catalog.addProvider(std::make_unique<ShellExecProviderFactory>());
+    registerPosixExecProvider(catalog);
+    registerShellExecProvider(catalog);
 }
 
 } // namespace ccm::engine

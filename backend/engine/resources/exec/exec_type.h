@@ -86,9 +86,6 @@ public:
 /// from `path` after the environment, so that the dedicated property wins over a PATH= entry.
 Command execCommand(std::vector<std::string> argv, const ExecProperties &properties);
 
-/// The status every exec provider reports: whether `creates` exists.
-Result<ExecState> createsStatus(const ExecProperties &properties);
-
 /// A guard's verdict from what the runner answered (see ExecProvider::evaluateGuard).
 Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &properties);
 

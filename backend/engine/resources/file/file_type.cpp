@@ -2,8 +2,8 @@
 #include "file_type.h"
 
 #include "file_reading.h"
-#include "resources/file/posix/posix_file_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 #include "util/sha256.h"
 #include "util/unified_diff.h"
 #include "validator.h"
@@ -26,22 +26,9 @@ std::string octalMode(unsigned mode)
     return text;
 }
 
-std::string joined(const std::vector<std::string> &parts)
-{
-    std::string text;
-    for (const std::string &part : parts)
-        text += (text.empty() ? "" : ", ") + part;
-    return text;
-}
-
 std::string parenthesized(const std::vector<std::string> &parts)
 {
     return parts.empty() ? std::string() : " (" + joined(parts) + ")";
-}
-
-Error invalid(const std::string &message)
-{
-    return Error {"invalid_property", message};
 }
 
 /// The resource as the manifest asks for it, checked.
@@ -59,75 +46,69 @@ struct Desired {
     [[nodiscard]] bool managesContent() const { return content || source; }
 };
 
-bool isSet(const Json &properties, const char *key)
-{
-    const auto it = properties.find(key);
-    return it != properties.end() && !it->is_null();
-}
-
 Result<void> readAttribute(const Json &properties, const char *key, std::string &into)
 {
     const std::string name = key;
     if (!isSet(properties, key))
-        return invalid(name + " is required unless ensure is absent");
+        return invalidProperty(name + " is required unless ensure is absent");
     const Json &value = properties[key];
     if (name == "mode" && value.is_number_integer())
-        return invalid(
+        return invalidProperty(
             "mode must be a quoted string such as \"0644\"; unquoted, YAML reads it as the number " + value.dump());
     if (!value.is_string())
-        return invalid(name + " must be a string, not " + describeJsonType(value));
+        return invalidProperty(name + " must be a string, not " + describeJsonType(value));
     into = value.get<std::string>();
     if (into.empty())
-        return invalid(name + " must not be empty");
+        return invalidProperty(name + " must not be empty");
     return {};
 }
 
 Result<Desired> readDesired(const std::string &name, const Json &properties, const ApplyContext &context)
 {
     if (!properties.is_object())
-        return invalid("the properties must be a map, not " + describeJsonType(properties));
+        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
     Desired desired;
     if (name.empty() || name.front() != '/')
-        return invalid("file name '" + name + "' must be an absolute path starting with /");
+        return invalidProperty("file name '" + name + "' must be an absolute path starting with /");
     if (!isAbsoluteCleanPath(name))
-        return invalid("file name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
+        return invalidProperty("file name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
     desired.path = name;
 
     if (!isSet(properties, "ensure"))
-        return invalid("ensure is required (present, absent, directory)");
+        return invalidProperty("ensure is required (present, absent, directory)");
     if (!properties["ensure"].is_string())
-        return invalid("ensure must be a string, not " + describeJsonType(properties["ensure"]));
+        return invalidProperty("ensure must be a string, not " + describeJsonType(properties["ensure"]));
     desired.ensure = properties["ensure"].get<std::string>();
     if (desired.ensure != "present" && desired.ensure != "absent" && desired.ensure != "directory")
-        return invalid("ensure '" + desired.ensure + "' is not one of present, absent, directory");
+        return invalidProperty("ensure '" + desired.ensure + "' is not one of present, absent, directory");
 
     if (isSet(properties, "content")) {
         if (!properties["content"].is_string())
-            return invalid("content must be a string or null, not " + describeJsonType(properties["content"]));
+            return invalidProperty("content must be a string or null, not " + describeJsonType(properties["content"]));
         desired.content = properties["content"].get<std::string>();
     }
     if (isSet(properties, "source")) {
         if (!properties["source"].is_string())
-            return invalid("source must be a string, not " + describeJsonType(properties["source"]));
+            return invalidProperty("source must be a string, not " + describeJsonType(properties["source"]));
         std::filesystem::path source = properties["source"].get<std::string>();
         if (source.empty())
-            return invalid("source must not be empty; leave it out to manage only attributes");
+            return invalidProperty("source must not be empty; leave it out to manage only attributes");
         if (source.is_relative() && !context.workingDirectory.empty())
             source = context.workingDirectory / source;
         desired.source = std::move(source);
     }
     if (desired.content && desired.source)
-        return invalid("content and source are mutually exclusive; keep one of them");
+        return invalidProperty("content and source are mutually exclusive; keep one of them");
 
     if (isSet(properties, "force")) {
         if (!properties["force"].is_boolean())
-            return invalid("force must be true or false, not " + describeJsonType(properties["force"]));
+            return invalidProperty("force must be true or false, not " + describeJsonType(properties["force"]));
         desired.force = properties["force"].get<bool>();
     }
     if (desired.force && desired.ensure != "absent")
-        return invalid("force is only valid with ensure: absent (ensure is " + desired.ensure + ")");
+        return invalidProperty("force is only valid with ensure: absent (ensure is " + desired.ensure + ")");
     if (desired.force && name == "/")
-        return invalid("force cannot be used to remove /");
+        return invalidProperty("force cannot be used to remove /");
 
     // Removal never consults the attributes, so a manifest that only removes may leave them out.
     if (desired.ensure != "absent") {
@@ -138,7 +119,7 @@ Result<Desired> readDesired(const std::string &name, const Json &properties, con
         }
         auto mode = parseFileMode(desired.mode);
         if (!mode)
-            return invalid(mode.error().message);
+            return invalidProperty(mode.error().message);
         desired.modeBits = mode.value();
     }
     return desired;
@@ -168,7 +149,7 @@ Result<Expected> expectedState(const Desired &desired, FileProvider &provider)
         expected.checksum = sha256Hex(*desired.content);
     } else if (desired.ensure == "present" && desired.source) {
         // Streamed, so a source of any size is compared in constant memory.
-        auto checksum = sha256File(*desired.source);
+        auto checksum = provider.checksum(*desired.source);
         if (!checksum)
             return checksum.error().withContext("cannot read the source");
         expected.checksum = std::move(checksum).value();
@@ -222,7 +203,8 @@ std::vector<std::string> differences(const FileState &current, const Desired &de
 
 /// The unified diff of a content change, when both sides are text small enough to show and the
 /// caller may see the file.
-std::optional<std::string> contentDiff(const FileState &current, const Desired &desired, const ApplyContext &context)
+std::optional<std::string> contentDiff(
+    FileProvider &provider, const FileState &current, const Desired &desired, const ApplyContext &context)
 {
     // The diff shows both sides: the caller must be able to read the target and the source.
     if (context.mayShowDiff
@@ -233,7 +215,7 @@ std::optional<std::string> contentDiff(const FileState &current, const Desired &
     if (!created) {
         if (current.size >= kDiffLimit)
             return std::nullopt;
-        auto read = readRegularFile(desired.path, kDiffLimit - 1);
+        auto read = provider.readForDiff(desired.path, kDiffLimit - 1);
         if (!read)
             return std::nullopt;
         before = std::move(read).value();
@@ -244,7 +226,7 @@ std::optional<std::string> contentDiff(const FileState &current, const Desired &
             return std::nullopt;
         after = *desired.content;
     } else {
-        auto read = readRegularFile(*desired.source, kDiffLimit - 1);
+        auto read = provider.readForDiff(*desired.source, kDiffLimit - 1);
         if (!read)
             return std::nullopt;
         after = std::move(read).value();
@@ -358,7 +340,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
 {
     auto *files = dynamic_cast<FileProvider *>(&provider);
     if (!files)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a file provider"};
+        return wrongProvider(provider, "a file provider");
     auto desired = readDesired(name, properties, context);
     if (!desired)
         return desired.error();
@@ -379,7 +361,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
         return {};
 
     if (decision->action == Action::Store && desired->managesContent())
-        event.diff = contentDiff(current.value(), desired.value(), context);
+        event.diff = contentDiff(*files, current.value(), desired.value(), context);
     if (context.noop) {
         event.changed = true;
         event.noopMessage = decision->noopMessage;
@@ -396,14 +378,14 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
     event.status = fileStateToJson(desired->path, after.value(), files->name());
     event.finalEnsure = after->ensure;
     if (const auto remaining = differences(after.value(), desired.value(), expected.value()); !remaining.empty())
-        return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + joined(remaining)};
+        return desiredStateNotAchieved(joined(remaining));
     return {};
 }
 
 void registerFileResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<FileType>());
-    catalog.addProvider(std::make_unique<PosixFileProviderFactory>());
+    registerPosixFileProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -81,6 +81,13 @@ public:
     /// The uid an owner stands for: digits are the uid itself, a name is looked up.
     [[nodiscard]] virtual Result<uid_t> userId(const std::string &owner) = 0;
 
+    /// The SHA-256 of a file's content as lowercase hex, read in constant memory (for sources).
+    [[nodiscard]] virtual Result<std::string> checksum(const std::filesystem::path &path) = 0;
+
+    /// The content of a regular file for a preview's diff; an Error when it is not a regular file,
+    /// cannot be read or holds more than limit bytes.
+    [[nodiscard]] virtual Result<std::string> readForDiff(const std::filesystem::path &path, std::size_t limit) = 0;
+
     /// The gid a group stands for: digits are the gid itself, a name is looked up.
     [[nodiscard]] virtual Result<gid_t> groupId(const std::string &group) = 0;
 };

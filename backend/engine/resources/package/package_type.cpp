@@ -1,26 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "package_type.h"
 
-#include "resources/package/apt/apt_package_provider.h"
-#include "resources/package/dnf/dnf_package_provider.h"
 #include "resources/registration.h"
+#include "resources/resource_support.h"
 #include "text.h"
 #include "utf8.h"
 #include "validator.h"
 
 #include <algorithm>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <utility>
 
 namespace ccm::engine {
 
 namespace {
-
-Error invalidProperty(std::string message)
-{
-    return Error {"invalid_property", std::move(message)};
-}
 
 /// The validator's rule for names and versions, with its wording.
 Result<void> checkCharacters(const std::string &what, const std::string &text)
@@ -168,20 +160,7 @@ std::vector<std::string> missingPrograms(const std::vector<std::string> &program
 {
     std::vector<std::string> missing;
     for (const std::string &program : programs) {
-        bool found = false;
-        std::size_t start = 0;
-        while (!found && start <= searchPath.size()) {
-            const std::size_t end = std::min(searchPath.find(':', start), searchPath.size());
-            const std::string directory = searchPath.substr(start, end - start);
-            if (!directory.empty()) {
-                const std::string candidate = directory + "/" + program;
-                struct stat info { };
-                found = ::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode)
-                    && ::access(candidate.c_str(), X_OK) == 0;
-            }
-            start = end + 1;
-        }
-        if (!found)
+        if (!findExecutable(program, searchPath))
             missing.push_back(program);
     }
     return missing;
@@ -249,7 +228,7 @@ Result<void> PackageType::apply(const std::string &name, const Json &properties,
 {
     auto *packages = dynamic_cast<PackageProvider *>(&provider);
     if (!packages)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a package provider"};
+        return wrongProvider(provider, "a package provider");
     auto parsed = PackageProperties::fromJson(name, properties);
     if (!parsed)
         return parsed.error();
@@ -287,16 +266,15 @@ Result<void> PackageType::apply(const std::string &name, const Json &properties,
     if (!desired)
         return desired.error();
     if (!*desired)
-        return Error {"desired_state_not_achieved",
-            std::string(kDesiredStateNotAchieved) + ": " + difference(name, ensure, *after)};
+        return desiredStateNotAchieved(difference(name, ensure, *after));
     return {};
 }
 
 void registerPackageResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<PackageType>());
-    catalog.addProvider(std::make_unique<AptPackageProviderFactory>());
-    catalog.addProvider(std::make_unique<DnfPackageProviderFactory>());
+    registerAptPackageProvider(catalog);
+    registerDnfPackageProvider(catalog);
 }
 
 } // namespace ccm::engine

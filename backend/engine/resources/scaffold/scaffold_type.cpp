@@ -2,7 +2,7 @@
 #include "scaffold_type.h"
 
 #include "resources/registration.h"
-#include "resources/scaffold/choria/choria_scaffold_provider.h"
+#include "resources/resource_support.h"
 #include "validator.h"
 
 #include <algorithm>
@@ -12,24 +12,13 @@ namespace ccm::engine {
 
 namespace {
 
-Error invalid(const std::string &message)
-{
-    return Error {"invalid_property", message};
-}
-
-bool isSet(const Json &properties, const char *key)
-{
-    const auto it = properties.find(key);
-    return it != properties.end() && !it->is_null();
-}
-
 Result<std::string> stringProperty(const Json &properties, const char *key)
 {
     if (!isSet(properties, key))
         return std::string();
     const Json &value = properties[key];
     if (!value.is_string())
-        return invalid(std::string(key) + " must be a string, not " + describeJsonType(value));
+        return invalidProperty(std::string(key) + " must be a string, not " + describeJsonType(value));
     return value.get<std::string>();
 }
 
@@ -39,7 +28,7 @@ Result<bool> boolProperty(const Json &properties, const char *key)
         return false;
     const Json &value = properties[key];
     if (!value.is_boolean())
-        return invalid(std::string(key) + " must be true or false, not " + describeJsonType(value));
+        return invalidProperty(std::string(key) + " must be true or false, not " + describeJsonType(value));
     return value.get<bool>();
 }
 
@@ -60,20 +49,20 @@ Result<std::vector<std::pair<std::string, std::string>>> readPost(const Json &pr
         return rules;
     const Json &post = properties["post"];
     if (!post.is_array())
-        return invalid("post must be a list of single-entry maps, not " + describeJsonType(post));
+        return invalidProperty("post must be a list of single-entry maps, not " + describeJsonType(post));
     for (std::size_t i = 0; i < post.size(); ++i) {
         const std::string where = "post entry " + std::to_string(i + 1);
         if (!post[i].is_object() || post[i].size() != 1)
-            return invalid(where + " must be a map with exactly one pattern and its command");
+            return invalidProperty(where + " must be a map with exactly one pattern and its command");
         const auto entry = post[i].begin();
         if (entry.key().empty())
-            return invalid("post entry needs a non-empty file pattern");
+            return invalidProperty("post entry needs a non-empty file pattern");
         if (!entry.value().is_string())
-            return invalid(where + ": the command for '" + entry.key() + "' must be a string, not "
+            return invalidProperty(where + ": the command for '" + entry.key() + "' must be a string, not "
                 + describeJsonType(entry.value()));
         const std::string command = entry.value().get<std::string>();
         if (command.find_first_not_of(" \t") == std::string::npos)
-            return invalid("post command for '" + entry.key() + "' must not be empty");
+            return invalidProperty("post command for '" + entry.key() + "' must not be empty");
         rules.emplace_back(entry.key(), command);
     }
     return rules;
@@ -119,33 +108,33 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     const std::string &name, const Json &properties, const std::filesystem::path &workingDirectory)
 {
     if (!properties.is_object())
-        return invalid("the properties must be a map, not " + describeJsonType(properties));
+        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
     ScaffoldProperties result;
     if (name.empty() || name.front() != '/')
-        return invalid("scaffold target name '" + name + "' must be an absolute path starting with /");
+        return invalidProperty("scaffold target name '" + name + "' must be an absolute path starting with /");
     if (!isAbsoluteCleanPath(name))
-        return invalid(
+        return invalidProperty(
             "scaffold target name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
     if (name == "/")
-        return invalid("scaffold target name '/' is not allowed: the target must be a directory below /");
+        return invalidProperty("scaffold target name '/' is not allowed: the target must be a directory below /");
     result.target = name;
 
     auto ensure = stringProperty(properties, "ensure");
     if (!ensure)
         return ensure.error();
     if (ensure->empty())
-        return invalid("ensure is required (present, absent)");
+        return invalidProperty("ensure is required (present, absent)");
     if (*ensure != "present" && *ensure != "absent")
-        return invalid("ensure '" + *ensure + "' is not one of present, absent");
+        return invalidProperty("ensure '" + *ensure + "' is not one of present, absent");
     result.ensure = *ensure;
 
     auto source = stringProperty(properties, "source");
     if (!source)
         return source.error();
     if (source->empty())
-        return invalid("source is required");
+        return invalidProperty("source is required");
     if (isUrl(*source))
-        return invalid("source '" + *source + "' is a URL; only a local template directory can be rendered");
+        return invalidProperty("source '" + *source + "' is a URL; only a local template directory can be rendered");
     result.source = *source;
     if (result.source.is_relative())
         result.source = workingDirectory / result.source;
@@ -163,7 +152,7 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     if (!engine->empty())
         result.engine = *engine;
     if (result.engine != "jet" && result.engine != "go")
-        return invalid("engine '" + result.engine + "' is not one of go, jet");
+        return invalidProperty("engine '" + result.engine + "' is not one of go, jet");
 
     for (const auto &[key, into] :
         {std::pair {"left_delimiter", &result.leftDelimiter}, std::pair {"right_delimiter", &result.rightDelimiter}}) {
@@ -171,11 +160,11 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
         if (!value)
             return value.error();
         if (isSet(properties, key) && value->empty())
-            return invalid(std::string(key) + " must not be empty");
+            return invalidProperty(std::string(key) + " must not be empty");
         *into = std::move(value).value();
     }
     if (result.leftDelimiter.empty() != result.rightDelimiter.empty())
-        return invalid("left_delimiter and right_delimiter are set together");
+        return invalidProperty("left_delimiter and right_delimiter are set together");
 
     for (const auto &[key, into] : {std::pair {"skip_empty", &result.skipEmpty}, std::pair {"purge", &result.purge}}) {
         auto value = boolProperty(properties, key);
@@ -192,7 +181,7 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     if (isSet(properties, "data")) {
         const Json &data = properties["data"];
         if (!data.is_object())
-            return invalid("data must be a map, not " + describeJsonType(data));
+            return invalidProperty("data must be a map, not " + describeJsonType(data));
         if (!data.empty())
             result.data = data;
     }
@@ -227,7 +216,7 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
 {
     auto *scaffolds = dynamic_cast<ScaffoldProvider *>(&provider);
     if (!scaffolds)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a scaffold provider"};
+        return wrongProvider(provider, "a scaffold provider");
     auto desired = ScaffoldProperties::fromJson(name, properties, context.workingDirectory);
     if (!desired)
         return desired.error();
@@ -283,15 +272,14 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
     event.status = scaffoldStateToJson(desired.value(), after.value(), scaffolds->name());
     event.finalEnsure = after->ensure;
     if (!scaffoldInDesiredState(desired.value(), after.value()))
-        return Error {"desired_state_not_achieved",
-            std::string(kDesiredStateNotAchieved) + ": " + remainingDifference(desired.value(), after.value())};
+        return desiredStateNotAchieved(remainingDifference(desired.value(), after.value()));
     return {};
 }
 
 void registerScaffoldResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ScaffoldType>());
-    catalog.addProvider(std::make_unique<ChoriaScaffoldProviderFactory>());
+    registerChoriaScaffoldProvider(catalog);
 }
 
 } // namespace ccm::engine

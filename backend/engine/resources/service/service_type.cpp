@@ -2,7 +2,7 @@
 #include "service_type.h"
 
 #include "resources/registration.h"
-#include "resources/service/systemd/systemd_service_provider.h"
+#include "resources/resource_support.h"
 #include "text.h"
 #include "utf8.h"
 #include "validator.h"
@@ -13,11 +13,6 @@
 namespace ccm::engine {
 
 namespace {
-
-Error invalidProperty(std::string message)
-{
-    return Error {"invalid_property", std::move(message)};
-}
 
 Result<void> checkName(const std::string &name)
 {
@@ -172,7 +167,7 @@ Result<void> ServiceType::apply(const std::string &name, const Json &properties,
 {
     auto *services = dynamic_cast<ServiceProvider *>(&provider);
     if (!services)
-        return Error {"wrong_provider", "provider '" + std::string(provider.name()) + "' is not a service provider"};
+        return wrongProvider(provider, "a service provider");
     auto parsed = ServiceProperties::fromJson(name, properties);
     if (!parsed)
         return parsed.error();
@@ -232,14 +227,14 @@ Result<void> ServiceType::apply(const std::string &name, const Json &properties,
     event.status = serviceStateToJson(wanted.name, *after, provider.name());
     event.finalEnsure = after->ensure();
     if (const std::string differs = difference(wanted, *after); !differs.empty())
-        return Error {"desired_state_not_achieved", std::string(kDesiredStateNotAchieved) + ": " + differs};
+        return desiredStateNotAchieved(differs);
     return {};
 }
 
 void registerServiceResources(Catalog &catalog)
 {
     catalog.addType(std::make_unique<ServiceType>());
-    catalog.addProvider(std::make_unique<SystemdServiceProviderFactory>());
+    registerSystemdServiceProvider(catalog);
 }
 
 } // namespace ccm::engine

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/apply/ccmmanifest/ccmmanifest_apply_provider.h"
 
+#include "resources/registration.h"
+
 namespace ccm::engine {
 
 Result<ChildManifestOutcome> CcmManifestApplyProvider::applyManifest(
@@ -9,6 +11,11 @@ Result<ChildManifestOutcome> CcmManifestApplyProvider::applyManifest(
     if (!context.runChildManifest)
         return Error {"no_child_runs", "child manifests cannot be run here"};
     return context.runChildManifest(request);
+}
+
+void registerCcmManifestApplyProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<CcmManifestApplyProviderFactory>());
 }
 
 } // namespace ccm::engine

@@ -2,6 +2,7 @@
 #include "http_archive_provider.h"
 
 #include "resources/archive/http/archive_extraction.h"
+#include "resources/registration.h"
 #include "util/sha256.h"
 
 #include <algorithm>
@@ -370,6 +371,11 @@ std::string HttpArchiveProviderFactory::unavailableReason() const
 std::unique_ptr<Provider> HttpArchiveProviderFactory::create(CommandRunner &) const
 {
     return std::make_unique<HttpArchiveProvider>();
+}
+
+void registerHttpArchiveProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<HttpArchiveProviderFactory>());
 }
 
 } // namespace ccm::engine

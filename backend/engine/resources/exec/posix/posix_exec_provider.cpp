@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "posix_exec_provider.h"
 
+#include "resources/exec/creates_status.h"
+#include "resources/registration.h"
 #include "shell_words.h"
 
 namespace ccm::engine {
@@ -46,6 +48,11 @@ Result<std::optional<int>> PosixExecProviderFactory::manageable(const Json &, co
 std::unique_ptr<Provider> PosixExecProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<PosixExecProvider>(runner);
+}
+
+void registerPosixExecProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<PosixExecProviderFactory>());
 }
 
 } // namespace ccm::engine

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "shell_exec_provider.h"
 
+#include "resources/exec/creates_status.h"
+#include "resources/registration.h"
 #include "text.h"
 
 #include <sys/stat.h>
@@ -64,6 +66,11 @@ std::string ShellExecProviderFactory::unavailableReason() const
 std::unique_ptr<Provider> ShellExecProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<ShellExecProvider>(runner, m_shell);
+}
+
+void registerShellExecProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<ShellExecProviderFactory>());
 }
 
 } // namespace ccm::engine

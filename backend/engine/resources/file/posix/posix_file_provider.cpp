@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "posix_file_provider.h"
 
+#include "file_reading.h"
+#include "resources/registration.h"
+#include "user_database.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 #include "validator.h"
@@ -10,11 +13,9 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -23,57 +24,21 @@ namespace ccm::engine {
 
 namespace {
 
-// Entries with hundreds of members can outgrow the usual buffer; anything past this is not a user
-// database entry but a broken one.
-constexpr std::size_t kInitialLookupBuffer = 1024;
-constexpr std::size_t kMaximumLookupBuffer = 1024 * 1024;
-
 Error systemError(const std::string &what, int errorNumber)
 {
     return Error {"io", what + ": " + std::strerror(errorNumber)};
 }
 
-/// Runs a reentrant user or group database lookup, growing the buffer while the entry does not fit.
-/// Returns 0 with found telling whether there is an entry, or the errno of a failed lookup.
-template<typename Record, typename Lookup>
-int lookUp(Record &record, std::vector<char> &buffer, bool &found, Lookup lookup)
-{
-    buffer.resize(kInitialLookupBuffer);
-    for (;;) {
-        Record *result = nullptr;
-        const int error = lookup(&record, buffer.data(), buffer.size(), &result);
-        if (error == ERANGE && buffer.size() < kMaximumLookupBuffer) {
-            buffer.resize(buffer.size() * 2);
-            continue;
-        }
-        found = result != nullptr;
-        if (found)
-            return 0;
-        // POSIX says 0 for "no such entry"; getpwnam(3) lists these as meaning the same in practice.
-        return error == ENOENT || error == ESRCH || error == EBADF || error == EPERM ? 0 : error;
-    }
-}
-
 std::optional<std::string> userName(uid_t uid)
 {
-    passwd record {};
-    std::vector<char> buffer;
-    bool found = false;
-    lookUp(record, buffer, found, [uid](passwd *entry, char *data, std::size_t size, passwd **result) {
-        return ::getpwuid_r(uid, entry, data, size, result);
-    });
-    return found ? std::optional<std::string>(record.pw_name) : std::nullopt;
+    const auto entry = findUser(uid);
+    return entry && *entry ? std::optional<std::string>((*entry)->name) : std::nullopt;
 }
 
 std::optional<std::string> groupName(gid_t gid)
 {
-    group record {};
-    std::vector<char> buffer;
-    bool found = false;
-    lookUp(record, buffer, found, [gid](group *entry, char *data, std::size_t size, group **result) {
-        return ::getgrgid_r(gid, entry, data, size, result);
-    });
-    return found ? std::optional<std::string>(record.gr_name) : std::nullopt;
+    const auto entry = findGroup(gid);
+    return entry && *entry ? std::optional<std::string>((*entry)->name) : std::nullopt;
 }
 
 /// The name of an id from the cache, or looked up and kept when the database has one; the id as
@@ -461,19 +426,13 @@ Result<uid_t> PosixFileProvider::userId(const std::string &owner)
         return numericId<uid_t>(owner, "user");
     if (const auto known = m_userIds.find(owner); known != m_userIds.end())
         return known->second;
-    passwd record {};
-    std::vector<char> buffer;
-    bool found = false;
-    const int error
-        = lookUp(record, buffer, found, [&owner](passwd *entry, char *data, std::size_t size, passwd **result) {
-              return ::getpwnam_r(owner.c_str(), entry, data, size, result);
-          });
-    if (error != 0)
-        return systemError("could not lookup user '" + owner + "'", error);
-    if (!found)
+    const auto entry = findUser(owner);
+    if (!entry)
+        return entry.error().withContext("could not lookup user '" + owner + "'");
+    if (!*entry)
         return Error {"unknown_user", "could not lookup user '" + owner + "'"};
-    m_userIds.emplace(owner, record.pw_uid);
-    return record.pw_uid;
+    m_userIds.emplace(owner, (*entry)->uid);
+    return (*entry)->uid;
 }
 
 Result<gid_t> PosixFileProvider::groupId(const std::string &group)
@@ -484,19 +443,23 @@ Result<gid_t> PosixFileProvider::groupId(const std::string &group)
         return numericId<gid_t>(group, "group");
     if (const auto known = m_groupIds.find(group); known != m_groupIds.end())
         return known->second;
-    struct group record { };
-    std::vector<char> buffer;
-    bool found = false;
-    const int error = lookUp(
-        record, buffer, found, [&group](struct group *entry, char *data, std::size_t size, struct group **result) {
-            return ::getgrnam_r(group.c_str(), entry, data, size, result);
-        });
-    if (error != 0)
-        return systemError("could not lookup group '" + group + "'", error);
-    if (!found)
+    const auto entry = findGroup(group);
+    if (!entry)
+        return entry.error().withContext("could not lookup group '" + group + "'");
+    if (!*entry)
         return Error {"unknown_group", "could not lookup group '" + group + "'"};
-    m_groupIds.emplace(group, record.gr_gid);
-    return record.gr_gid;
+    m_groupIds.emplace(group, (*entry)->gid);
+    return (*entry)->gid;
+}
+
+Result<std::string> PosixFileProvider::checksum(const std::filesystem::path &path)
+{
+    return sha256File(path);
+}
+
+Result<std::string> PosixFileProvider::readForDiff(const std::filesystem::path &path, std::size_t limit)
+{
+    return readTextFile(path, limit);
 }
 
 Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, const Json &) const
@@ -507,6 +470,11 @@ Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, co
 std::unique_ptr<Provider> PosixFileProviderFactory::create(CommandRunner &) const
 {
     return std::make_unique<PosixFileProvider>();
+}
+
+void registerPosixFileProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<PosixFileProviderFactory>());
 }
 
 } // namespace ccm::engine

@@ -48,6 +48,10 @@ public:
     /// As userId, for groups: "could not lookup group 'x'".
     [[nodiscard]] Result<gid_t> groupId(const std::string &group) override;
 
+    [[nodiscard]] Result<std::string> checksum(const std::filesystem::path &path) override;
+
+    [[nodiscard]] Result<std::string> readForDiff(const std::filesystem::path &path, std::size_t limit) override;
+
 private:
     std::string cachedUserName(uid_t uid);
     std::string cachedGroupName(gid_t gid);

@@ -2,6 +2,7 @@
 #include "apt_package_provider.h"
 
 #include "resources/package/debian_version.h"
+#include "resources/registration.h"
 #include "text.h"
 
 #include <utility>
@@ -204,6 +205,11 @@ std::string AptPackageProviderFactory::unavailableReason() const
 std::unique_ptr<Provider> AptPackageProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<AptPackageProvider>(runner);
+}
+
+void registerAptPackageProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<AptPackageProviderFactory>());
 }
 
 } // namespace ccm::engine

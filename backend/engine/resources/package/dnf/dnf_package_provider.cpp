@@ -2,6 +2,7 @@
 #include "dnf_package_provider.h"
 
 #include "resources/package/generic_version.h"
+#include "resources/registration.h"
 #include "text.h"
 
 #include <algorithm>
@@ -170,6 +171,11 @@ std::string DnfPackageProviderFactory::unavailableReason() const
 std::unique_ptr<Provider> DnfPackageProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<DnfPackageProvider>(runner);
+}
+
+void registerDnfPackageProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<DnfPackageProviderFactory>());
 }
 
 } // namespace ccm::engine

@@ -4,6 +4,7 @@
 #include "file_reading.h"
 #include "go_template.h"
 #include "jet_template.h"
+#include "resources/registration.h"
 #include "shell_words.h"
 #include "template_scope.h"
 #include "util/atomic_file.h"
@@ -572,6 +573,11 @@ Result<std::optional<int>> ChoriaScaffoldProviderFactory::manageable(const Json 
 std::unique_ptr<Provider> ChoriaScaffoldProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<ChoriaScaffoldProvider>(runner);
+}
+
+void registerChoriaScaffoldProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<ChoriaScaffoldProviderFactory>());
 }
 
 } // namespace ccm::engine

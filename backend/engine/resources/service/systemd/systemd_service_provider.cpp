@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "systemd_service_provider.h"
 
+#include "resources/registration.h"
 #include "text.h"
 #include "utf8.h"
 
@@ -8,7 +9,6 @@
 #include <array>
 #include <mutex>
 #include <system_error>
-#include <unistd.h>
 #include <utility>
 
 namespace ccm::engine {
@@ -49,12 +49,6 @@ std::string abnormalEnd(const CommandResult &result)
 std::vector<std::string> systemctl(const std::string &verb, const std::string &service)
 {
     return {std::string(kSystemctl), verb, "--system", service};
-}
-
-bool isExecutableFile(const std::filesystem::path &path)
-{
-    std::error_code error;
-    return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
 }
 
 } // namespace
@@ -202,14 +196,8 @@ SystemdServiceProviderFactory::SystemdServiceProviderFactory(std::filesystem::pa
 
 std::string SystemdServiceProviderFactory::unavailableReason() const
 {
-    bool found = false;
     const std::string_view path = ProcessRunner::kPath;
-    for (std::size_t start = 0; start <= path.size() && !found;) {
-        const std::size_t end = std::min(path.find(':', start), path.size());
-        const std::filesystem::path directory(path.substr(start, end - start));
-        found = isExecutableFile(m_root / directory.relative_path() / kSystemctl);
-        start = end + 1;
-    }
+    const bool found = findExecutable(std::string(kSystemctl), path, m_root).has_value();
     const std::filesystem::path marker = m_root / kBootedMarker;
     std::error_code error;
     const bool booted = std::filesystem::is_directory(marker, error);
@@ -235,6 +223,11 @@ Result<std::optional<int>> SystemdServiceProviderFactory::manageable(const Json 
 std::unique_ptr<Provider> SystemdServiceProviderFactory::create(CommandRunner &runner) const
 {
     return std::make_unique<SystemdServiceProvider>(runner);
+}
+
+void registerSystemdServiceProvider(Catalog &catalog)
+{
+    catalog.addProvider(std::make_unique<SystemdServiceProviderFactory>());
 }
 
 } // namespace ccm::engine
