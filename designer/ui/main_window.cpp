@@ -148,10 +148,26 @@ void MainWindow::createDocks()
 
 void MainWindow::createActions()
 {
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    createFileMenu(toolBar);
+    toolBar->addSeparator();
+    createEditMenu(toolBar);
+    createRunMenu(toolBar);
+    createViewMenu(toolBar);
+    createHelpMenu();
 
+    // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
+    for (QAction *action : findChildren<QAction *>()) {
+        if (!action->shortcut().isEmpty() && action->statusTip().isEmpty())
+            action->setStatusTip(action->text().remove(u'&'));
+    }
+    updateRecentFilesMenu();
+}
+
+void MainWindow::createFileMenu(QToolBar *toolBar)
+{
+    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     QAction *newAction = fileMenu->addAction(
         QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), this, &MainWindow::newDocument);
     newAction->setShortcut(QKeySequence::New);
@@ -194,6 +210,12 @@ void MainWindow::createActions()
     quitAction->setMenuRole(QAction::QuitRole);
     quitAction->setStatusTip(tr("Quit CCM Designer"));
 
+    for (QAction *action : {newAction, openAction, m_saveAction})
+        toolBar->addAction(action);
+}
+
+void MainWindow::createEditMenu(QToolBar *toolBar)
+{
     QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
     QAction *undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
@@ -206,7 +228,21 @@ void MainWindow::createActions()
     editMenu->addAction(undoAction);
     editMenu->addAction(redoAction);
     editMenu->addSeparator();
+    toolBar->addAction(undoAction);
+    toolBar->addAction(redoAction);
+    toolBar->addSeparator();
 
+    createResourceActions(editMenu, toolBar);
+    editMenu->addSeparator();
+    QAction *filterAction = editMenu->addAction(tr("&Filter Resources"), this, [this] {
+        m_resourceList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_resourceList->filterEdit()->selectAll();
+    });
+    filterAction->setShortcut(QKeySequence::Find);
+}
+
+void MainWindow::createResourceActions(QMenu *editMenu, QToolBar *toolBar)
+{
     m_duplicateAction = editMenu->addAction(
         QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate Resource"), this, &MainWindow::duplicateSelected);
     m_duplicateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
@@ -224,12 +260,6 @@ void MainWindow::createActions()
     m_moveDownAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
     m_addDefaultsAction = editMenu->addAction(tr("Add Block &Defaults"), this, &MainWindow::addDefaultsToSelectedBlock);
     m_addDefaultsAction->setStatusTip(tr("Give the selected block a defaults entry shared by its resources"));
-    editMenu->addSeparator();
-    QAction *filterAction = editMenu->addAction(tr("&Filter Resources"), this, [this] {
-        m_resourceList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
-        m_resourceList->filterEdit()->selectAll();
-    });
-    filterAction->setShortcut(QKeySequence::Find);
 
     const QList<QAction *> listActions {
         m_duplicateAction, m_deleteAction, m_moveUpAction, m_moveDownAction, m_addDefaultsAction};
@@ -237,8 +267,12 @@ void MainWindow::createActions()
     for (QAction *action : listActions) {
         if (action != m_deleteAction)
             m_resourceList->view()->addAction(action);
+        toolBar->addAction(action);
     }
+}
 
+void MainWindow::createRunMenu(QToolBar *toolBar)
+{
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_preview->previewAction());
     runMenu->addAction(m_preview->applyAction());
@@ -247,6 +281,14 @@ void MainWindow::createActions()
     runMenu->addAction(m_preview->exportJsonAction());
     runMenu->addAction(m_preview->exportTextAction());
 
+    toolBar->addSeparator();
+    toolBar->addAction(m_preview->previewAction());
+    toolBar->addAction(m_preview->cancelAction());
+    toolBar->addAction(m_preview->applyAction());
+}
+
+void MainWindow::createViewMenu(QToolBar *toolBar)
+{
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *yamlAction
         = viewMenu->addAction(tr("Go to &YAML"), this, [this] { m_yamlEditor->setFocus(Qt::ShortcutFocusReason); });
@@ -266,32 +308,15 @@ void MainWindow::createActions()
     for (const QDockWidget *dock : findChildren<QDockWidget *>())
         viewMenu->addAction(dock->toggleViewAction());
     viewMenu->addAction(toolBar->toggleViewAction());
+}
 
+void MainWindow::createHelpMenu()
+{
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *aboutAction = helpMenu->addAction(tr("&About CCM Designer"), this, &MainWindow::showAbout);
     aboutAction->setMenuRole(QAction::AboutRole);
     QAction *aboutQtAction = helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQtAction->setMenuRole(QAction::AboutQtRole);
-
-    for (QAction *action : {newAction, openAction, m_saveAction})
-        toolBar->addAction(action);
-    toolBar->addSeparator();
-    toolBar->addAction(undoAction);
-    toolBar->addAction(redoAction);
-    toolBar->addSeparator();
-    for (QAction *action : listActions)
-        toolBar->addAction(action);
-    toolBar->addSeparator();
-    toolBar->addAction(m_preview->previewAction());
-    toolBar->addAction(m_preview->cancelAction());
-    toolBar->addAction(m_preview->applyAction());
-
-    // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
-    for (QAction *action : findChildren<QAction *>()) {
-        if (!action->shortcut().isEmpty() && action->statusTip().isEmpty())
-            action->setStatusTip(action->text().remove(u'&'));
-    }
-    updateRecentFilesMenu();
 }
 
 void MainWindow::connectViews()
