@@ -144,46 +144,20 @@ std::string numberedName(const std::string &name, int number)
     return name.substr(0, dot) + suffix + name.substr(dot);
 }
 
-/// The starting point of a new resource of each type: what a valid resource needs, with values
-/// a user replaces.
+/// The starting point of a new resource of a type, from its schema's x-ccm-new-resource: what a
+/// valid resource needs, with values a user replaces.
 ResourceEntry newResourceTemplate(const std::string &type)
 {
+    const Json &schema = SchemaRegistry::instance().typeSchema(type);
+    const Json &annotation = schema.value("x-ccm-new-resource", Json::object());
     ResourceEntry entry;
-    Json &p = entry.properties;
-    if (type == "package") {
-        entry.name = "new-package";
-        p["ensure"] = "present";
-    } else if (type == "service") {
-        entry.name = "new-service";
-        p["ensure"] = "running";
-        p["enable"] = true;
-    } else if (type == "file") {
-        entry.name = "/tmp/new-file";
-        p["ensure"] = "present";
-        p["content"] = "";
-        p["owner"] = "root";
-        p["group"] = "root";
-        p["mode"] = "0644";
-    } else if (type == "exec") {
-        entry.name = "new-command";
-        p["command"] = "/bin/true";
-    } else if (type == "archive") {
-        entry.name = "/tmp/new-archive.tar.gz";
-        p["ensure"] = "present";
-        p["url"] = "https://example.com/new-archive.tar.gz";
-        p["extract_parent"] = "/tmp/new-archive";
-        p["owner"] = "root";
-        p["group"] = "root";
-    } else if (type == "scaffold") {
-        entry.name = "/tmp/new-scaffold";
-        p["ensure"] = "present";
-        p["source"] = "templates/new-scaffold";
-    } else if (type == "apply") {
-        entry.name = "new-manifest.yaml";
-    }
-    const Json &ensureDefault = SchemaRegistry::instance().typeSchema(type).value("x-ccm-ensure-default", Json());
-    if (!p.contains("ensure") && ensureDefault.is_string())
-        p["ensure"] = ensureDefault;
+    if (annotation.contains("name") && annotation["name"].is_string())
+        entry.name = annotation["name"].get<std::string>();
+    if (annotation.contains("properties") && annotation["properties"].is_object())
+        entry.properties = annotation["properties"];
+    const Json &ensureDefault = schema.value("x-ccm-ensure-default", Json());
+    if (!entry.properties.contains("ensure") && ensureDefault.is_string())
+        entry.properties["ensure"] = ensureDefault;
     return entry;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_document.h"
+#include "schema_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -150,6 +151,33 @@ private slots:
         QVERIFY2(document.diagnostics().empty(), qPrintable(describe(document.diagnostics())));
         QVERIFY(document.resources()[0].name != document.resources()[1].name);
         QVERIFY(document.isModified());
+    }
+
+    void newResourceComesFromSchema_data()
+    {
+        QTest::addColumn<QString>("type");
+        for (const std::string_view type : ccm::kResourceTypes)
+            QTest::newRow(std::string(type).c_str()) << QString::fromUtf8(type.data(), qsizetype(type.size()));
+    }
+
+    void newResourceComesFromSchema()
+    {
+        QFETCH(QString, type);
+        const Json &schema = ccm::SchemaRegistry::instance().typeSchema(type.toStdString());
+        QVERIFY(schema.contains("x-ccm-new-resource"));
+        const Json &annotation = schema["x-ccm-new-resource"];
+        QVERIFY(annotation["name"].is_string());
+        QVERIFY(annotation["properties"].is_object());
+        ManifestDocument document;
+        const EntryRef added = document.addResource(type.toStdString());
+        QVERIFY(added.valid());
+        const ccm::ResourceEntry &entry = document.blocks()[0].entries[0];
+        QCOMPARE(entry.name, annotation["name"].get<std::string>());
+        Json expected = annotation["properties"];
+        const Json &ensureDefault = schema["x-ccm-ensure-default"];
+        if (!expected.contains("ensure") && ensureDefault.is_string())
+            expected["ensure"] = ensureDefault;
+        QVERIFY2(ccm::sameValue(entry.properties, expected), entry.properties.dump().c_str());
     }
 
     void addResourceNamesAndPlaces()
