@@ -45,6 +45,34 @@ const Json *nodeAt(const Json &document, const std::string &pointer)
     return node;
 }
 
+/// Whether path is prefix itself or lies below it (the prefix followed by '/').
+bool isWithin(const std::string &path, const std::string &prefix)
+{
+    return path.starts_with(prefix) && (path.size() == prefix.size() || path[prefix.size()] == '/');
+}
+
+/// The order of the manifest's top-level sections and of the ccm settings: a section added to the
+/// text goes before the first of those after it that is present.
+const std::vector<std::pair<std::string, std::vector<std::string>>> &sectionOrder()
+{
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> order {
+        {"", {"data", "hierarchy", "overrides", "ccm"}},
+        {"/ccm", {"pre_message", "post_message", "fail_on_error", "resources_jet_file", "resources"}},
+    };
+    return order;
+}
+
+/// The members that follow key in the section order of the map at mapPointer.
+std::vector<std::string> membersAfter(const std::string &mapPointer, const std::string &key)
+{
+    for (const auto &[map, keys] : sectionOrder()) {
+        const auto it = std::find(keys.begin(), keys.end(), key);
+        if (map == mapPointer && it != keys.end())
+            return {it + 1, keys.end()};
+    }
+    return {};
+}
+
 std::string parentPointer(const std::string &pointer)
 {
     const std::size_t slash = pointer.rfind('/');
@@ -116,46 +144,20 @@ std::string numberedName(const std::string &name, int number)
     return name.substr(0, dot) + suffix + name.substr(dot);
 }
 
-/// The starting point of a new resource of each type: what a valid resource needs, with values
-/// a user replaces.
+/// The starting point of a new resource of a type, from its schema's x-ccm-new-resource: what a
+/// valid resource needs, with values a user replaces.
 ResourceEntry newResourceTemplate(const std::string &type)
 {
+    const Json &schema = SchemaRegistry::instance().typeSchema(type);
+    const Json &annotation = schema.value("x-ccm-new-resource", Json::object());
     ResourceEntry entry;
-    Json &p = entry.properties;
-    if (type == "package") {
-        entry.name = "new-package";
-        p["ensure"] = "present";
-    } else if (type == "service") {
-        entry.name = "new-service";
-        p["ensure"] = "running";
-        p["enable"] = true;
-    } else if (type == "file") {
-        entry.name = "/tmp/new-file";
-        p["ensure"] = "present";
-        p["content"] = "";
-        p["owner"] = "root";
-        p["group"] = "root";
-        p["mode"] = "0644";
-    } else if (type == "exec") {
-        entry.name = "new-command";
-        p["command"] = "/bin/true";
-    } else if (type == "archive") {
-        entry.name = "/tmp/new-archive.tar.gz";
-        p["ensure"] = "present";
-        p["url"] = "https://example.com/new-archive.tar.gz";
-        p["extract_parent"] = "/tmp/new-archive";
-        p["owner"] = "root";
-        p["group"] = "root";
-    } else if (type == "scaffold") {
-        entry.name = "/tmp/new-scaffold";
-        p["ensure"] = "present";
-        p["source"] = "templates/new-scaffold";
-    } else if (type == "apply") {
-        entry.name = "new-manifest.yaml";
-    }
-    const Json &ensureDefault = SchemaRegistry::instance().typeSchema(type).value("x-ccm-ensure-default", Json());
-    if (!p.contains("ensure") && ensureDefault.is_string())
-        p["ensure"] = ensureDefault;
+    if (annotation.contains("name") && annotation["name"].is_string())
+        entry.name = annotation["name"].get<std::string>();
+    if (annotation.contains("properties") && annotation["properties"].is_object())
+        entry.properties = annotation["properties"];
+    const Json &ensureDefault = schema.value("x-ccm-ensure-default", Json());
+    if (!entry.properties.contains("ensure") && ensureDefault.is_string())
+        entry.properties["ensure"] = ensureDefault;
     return entry;
 }
 
@@ -219,7 +221,7 @@ struct ManifestDocument::Private {
     EntryRef insertEntry(const QString &label, const std::string &type, int block, int index, ResourceEntry entry);
     /// A top-level section or ccm setting: set, or removed when value is nullopt.
     std::optional<std::string> memberEdit(const std::string &text, const std::string &mapPointer,
-        const std::string &key, const std::optional<Json> &value, const std::vector<std::string> &insertBefore) const;
+        const std::string &key, const std::optional<Json> &value) const;
     std::optional<std::string> readBundle(const QString &path, QString *error) const;
     void dropBundleDirectory();
 };
@@ -396,8 +398,7 @@ EntryRef ManifestDocument::Private::insertEntry(
 }
 
 std::optional<std::string> ManifestDocument::Private::memberEdit(const std::string &source,
-    const std::string &mapPointer, const std::string &key, const std::optional<Json> &value,
-    const std::vector<std::string> &insertBefore) const
+    const std::string &mapPointer, const std::string &key, const std::optional<Json> &value) const
 {
     const LoadedManifest parsed = source == utf8 ? LoadedManifest() : loadManifest(source);
     const LoadedManifest &use = source == utf8 ? loaded : parsed;
@@ -412,7 +413,7 @@ std::optional<std::string> ManifestDocument::Private::memberEdit(const std::stri
             return source;
         return editor.removeNode(editor.memberSpan(appendPointer(mapPointer, key)));
     }
-    return editor.setMember(mapPointer, *members, key, *value, insertBefore);
+    return editor.setMember(mapPointer, *members, key, *value, membersAfter(mapPointer, key));
 }
 
 std::optional<std::string> ManifestDocument::Private::readBundle(const QString &path, QString *error) const
@@ -514,9 +515,7 @@ Diagnostics ManifestDocument::diagnosticsFor(EntryRef entry) const
     if (pointer.empty())
         return out;
     for (const Diagnostic &diagnostic : d->diagnostics) {
-        if (diagnostic.path == pointer
-            || (diagnostic.path.size() > pointer.size() && diagnostic.path.compare(0, pointer.size(), pointer) == 0
-                && diagnostic.path[pointer.size()] == '/'))
+        if (isWithin(diagnostic.path, pointer))
             out.push_back(diagnostic);
     }
     return out;
@@ -581,6 +580,73 @@ int ManifestDocument::lineOf(EntryRef entry) const
     if (pointer.empty())
         return 0;
     return d->loaded.sourceMap.keyAt(pointer).line;
+}
+
+bool ManifestDocument::hasEntry(EntryRef entry) const
+{
+    return d->validEntry(entry);
+}
+
+int ManifestDocument::entryCount(int block) const
+{
+    const auto &all = d->blocks();
+    if (block < 0 || static_cast<std::size_t>(block) >= all.size())
+        return 0;
+    return static_cast<int>(all[static_cast<std::size_t>(block)].entries.size());
+}
+
+EntryRef ManifestDocument::defaultsOf(int block) const
+{
+    for (int e = 0; e < entryCount(block); ++e) {
+        if (d->blocks()[static_cast<std::size_t>(block)].entries[static_cast<std::size_t>(e)].isDefaults)
+            return {block, e};
+    }
+    return {};
+}
+
+Json ManifestDocument::inheritedProperties(EntryRef entry) const
+{
+    const EntryRef defaults = d->validEntry(entry) ? defaultsOf(entry.block) : EntryRef {};
+    if (!defaults.valid() || defaults == entry)
+        return Json::object();
+    return d->blocks()[static_cast<std::size_t>(defaults.block)]
+        .entries[static_cast<std::size_t>(defaults.entry)]
+        .properties;
+}
+
+std::pair<int, int> ManifestDocument::lineRange(EntryRef entry) const
+{
+    if (!d->validEntry(entry))
+        return {0, -1};
+    const int first = lineOf(entry);
+    int last = static_cast<int>(d->text.count(u'\n')) + 1;
+    const auto &all = d->blocks();
+    for (std::size_t b = 0; b < all.size(); ++b) {
+        for (std::size_t e = 0; e < all[b].entries.size(); ++e) {
+            const int line = lineOf({static_cast<int>(b), static_cast<int>(e)});
+            if (line > first && line - 1 < last)
+                last = line - 1;
+        }
+    }
+    return {first, last};
+}
+
+EntryRef ManifestDocument::entryContaining(const std::string &pointer) const
+{
+    EntryRef found;
+    std::size_t foundLength = 0;
+    const auto &all = d->blocks();
+    for (std::size_t b = 0; b < all.size(); ++b) {
+        for (std::size_t e = 0; e < all[b].entries.size(); ++e) {
+            const EntryRef candidate {static_cast<int>(b), static_cast<int>(e)};
+            const std::string prefix = entryPointer(candidate);
+            if (prefix.empty() || prefix.size() <= foundLength || !isWithin(pointer, prefix))
+                continue;
+            found = candidate;
+            foundLength = prefix.size();
+        }
+    }
+    return found;
 }
 
 QUndoStack *ManifestDocument::undoStack() const
@@ -947,11 +1013,8 @@ EntryRef ManifestDocument::addDefaults(int block)
     const auto &all = d->blocks();
     if (block < 0 || static_cast<std::size_t>(block) >= all.size())
         return {};
-    const auto &entries = all[static_cast<std::size_t>(block)].entries;
-    for (std::size_t e = 0; e < entries.size(); ++e) {
-        if (entries[e].isDefaults)
-            return {block, static_cast<int>(e)};
-    }
+    if (const EntryRef existing = defaultsOf(block); existing.valid())
+        return existing;
     ResourceEntry defaults;
     defaults.isDefaults = true;
     return d->insertEntry(tr("Add defaults"), all[static_cast<std::size_t>(block)].type, block, 0, std::move(defaults));
@@ -963,8 +1026,7 @@ void ManifestDocument::setData(const Json &data)
     expected.data = data.is_null() ? std::nullopt : std::optional<Json>(data);
     if (expected == d->loaded.manifest)
         return;
-    d->commit(tr("Change data"), expected,
-        d->memberEdit(d->utf8, "", "data", expected.data, {"hierarchy", "overrides", "ccm"}));
+    d->commit(tr("Change data"), expected, d->memberEdit(d->utf8, "", "data", expected.data));
 }
 
 void ManifestDocument::setHierarchy(const std::optional<Hierarchy> &hierarchy)
@@ -974,7 +1036,7 @@ void ManifestDocument::setHierarchy(const std::optional<Hierarchy> &hierarchy)
     if (expected == d->loaded.manifest)
         return;
     const std::optional<Json> value = hierarchy ? std::optional<Json>(hierarchyJson(*hierarchy)) : std::nullopt;
-    d->commit(tr("Change hierarchy"), expected, d->memberEdit(d->utf8, "", "hierarchy", value, {"overrides", "ccm"}));
+    d->commit(tr("Change hierarchy"), expected, d->memberEdit(d->utf8, "", "hierarchy", value));
 }
 
 void ManifestDocument::setOverrides(const Json &overrides)
@@ -983,7 +1045,7 @@ void ManifestDocument::setOverrides(const Json &overrides)
     expected.overrides = overrides.is_null() ? std::nullopt : std::optional<Json>(overrides);
     if (expected == d->loaded.manifest)
         return;
-    d->commit(tr("Change overrides"), expected, d->memberEdit(d->utf8, "", "overrides", expected.overrides, {"ccm"}));
+    d->commit(tr("Change overrides"), expected, d->memberEdit(d->utf8, "", "overrides", expected.overrides));
 }
 
 void ManifestDocument::setMessages(const QString &preMessage, const QString &postMessage)
@@ -1000,11 +1062,9 @@ void ManifestDocument::setMessages(const QString &preMessage, const QString &pos
         return;
     const auto asJson
         = [](const std::optional<std::string> &text) { return text ? std::optional<Json>(Json(*text)) : std::nullopt; };
-    std::optional<std::string> edited = d->memberEdit(d->utf8, "/ccm", "pre_message", asJson(expected.ccm->preMessage),
-        {"post_message", "fail_on_error", "resources_jet_file", "resources"});
+    std::optional<std::string> edited = d->memberEdit(d->utf8, "/ccm", "pre_message", asJson(expected.ccm->preMessage));
     if (edited)
-        edited = d->memberEdit(*edited, "/ccm", "post_message", asJson(expected.ccm->postMessage),
-            {"fail_on_error", "resources_jet_file", "resources"});
+        edited = d->memberEdit(*edited, "/ccm", "post_message", asJson(expected.ccm->postMessage));
     d->commit(tr("Change messages"), expected, std::move(edited));
 }
 
@@ -1017,8 +1077,7 @@ void ManifestDocument::setFailOnError(std::optional<bool> failOnError)
     if (expected == d->loaded.manifest)
         return;
     const std::optional<Json> value = failOnError ? std::optional<Json>(Json(*failOnError)) : std::nullopt;
-    d->commit(tr("Change fail_on_error"), expected,
-        d->memberEdit(d->utf8, "/ccm", "fail_on_error", value, {"resources_jet_file", "resources"}));
+    d->commit(tr("Change fail_on_error"), expected, d->memberEdit(d->utf8, "/ccm", "fail_on_error", value));
 }
 
 } // namespace ccm::designer

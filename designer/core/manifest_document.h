@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 class QUndoStack;
@@ -66,6 +67,21 @@ public:
     [[nodiscard]] std::optional<EntryRef> entryAtLine(int line) const;
     /// The 1-based line where an entry starts; 0 for an invalid ref.
     [[nodiscard]] int lineOf(EntryRef entry) const;
+    /// Whether the ref names an entry of the current state.
+    [[nodiscard]] bool hasEntry(EntryRef entry) const;
+    /// The number of entries of a block; 0 for a block that does not exist.
+    [[nodiscard]] int entryCount(int block) const;
+    /// The defaults entry of a block; invalid when the block has none or does not exist.
+    [[nodiscard]] EntryRef defaultsOf(int block) const;
+    /// The properties an entry inherits from its block's defaults entry: an empty object for a
+    /// defaults entry itself, an invalid ref or a block without defaults.
+    [[nodiscard]] Json inheritedProperties(EntryRef entry) const;
+    /// The 1-based lines an entry's text spans: from lineOf() to the line before the next entry
+    /// starts, whichever block that is in, or to the last line. {0, -1} for an invalid ref.
+    [[nodiscard]] std::pair<int, int> lineRange(EntryRef entry) const;
+    /// The entry a JSON Pointer lies in: the one with the longest body pointer that is the path
+    /// or a prefix of it up to a '/'. Invalid when the path is in no entry.
+    [[nodiscard]] EntryRef entryContaining(const std::string &pointer) const;
 
     /// The undo history. Its clean state is the saved state.
     [[nodiscard]] QUndoStack *undoStack() const;

@@ -59,8 +59,9 @@ std::optional<RecoveryCopy> parseCopy(const QString &path, bool withText, QStrin
 
 } // namespace
 
-RecoveryStore::RecoveryStore(QString directory)
+RecoveryStore::RecoveryStore(QString directory, Clock clock)
     : m_directory(std::move(directory))
+    , m_clock(clock ? std::move(clock) : Clock(&QDateTime::currentDateTimeUtc))
 {
 }
 
@@ -99,7 +100,7 @@ bool RecoveryStore::write(
     QJsonObject object;
     object.insert(
         QLatin1String("original"), documentPath.isEmpty() ? QString() : QFileInfo(documentPath).absoluteFilePath());
-    object.insert(QLatin1String("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    object.insert(QLatin1String("saved"), m_clock().toString(Qt::ISODateWithMs));
     object.insert(QLatin1String("text"), text);
     QSaveFile file(recoveryPath);
     const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Compact);

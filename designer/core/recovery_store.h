@@ -5,6 +5,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 namespace ccm::designer {
@@ -22,8 +23,11 @@ struct RecoveryCopy {
 /// or after a key made once per untitled document, in one directory.
 class RecoveryStore {
 public:
-    /// directory defaults to defaultDirectory().
-    explicit RecoveryStore(QString directory = defaultDirectory());
+    /// What a copy's time is read from: the current UTC time unless a test orders copies itself.
+    using Clock = std::function<QDateTime()>;
+
+    /// directory defaults to defaultDirectory(); clock to QDateTime::currentDateTimeUtc.
+    explicit RecoveryStore(QString directory = defaultDirectory(), Clock clock = {});
 
     /// The "recovery" directory under QStandardPaths::AppLocalDataLocation.
     static QString defaultDirectory();
@@ -46,6 +50,7 @@ public:
 
 private:
     QString m_directory;
+    Clock m_clock;
 };
 
 } // namespace ccm::designer

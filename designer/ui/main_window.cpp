@@ -148,10 +148,26 @@ void MainWindow::createDocks()
 
 void MainWindow::createActions()
 {
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    createFileMenu(toolBar);
+    toolBar->addSeparator();
+    createEditMenu(toolBar);
+    createRunMenu(toolBar);
+    createViewMenu(toolBar);
+    createHelpMenu();
 
+    // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
+    for (QAction *action : findChildren<QAction *>()) {
+        if (!action->shortcut().isEmpty() && action->statusTip().isEmpty())
+            action->setStatusTip(action->text().remove(u'&'));
+    }
+    updateRecentFilesMenu();
+}
+
+void MainWindow::createFileMenu(QToolBar *toolBar)
+{
+    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     QAction *newAction = fileMenu->addAction(
         QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), this, &MainWindow::newDocument);
     newAction->setShortcut(QKeySequence::New);
@@ -194,6 +210,12 @@ void MainWindow::createActions()
     quitAction->setMenuRole(QAction::QuitRole);
     quitAction->setStatusTip(tr("Quit CCM Designer"));
 
+    for (QAction *action : {newAction, openAction, m_saveAction})
+        toolBar->addAction(action);
+}
+
+void MainWindow::createEditMenu(QToolBar *toolBar)
+{
     QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
     QAction *undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
@@ -206,7 +228,21 @@ void MainWindow::createActions()
     editMenu->addAction(undoAction);
     editMenu->addAction(redoAction);
     editMenu->addSeparator();
+    toolBar->addAction(undoAction);
+    toolBar->addAction(redoAction);
+    toolBar->addSeparator();
 
+    createResourceActions(editMenu, toolBar);
+    editMenu->addSeparator();
+    QAction *filterAction = editMenu->addAction(tr("&Filter Resources"), this, [this] {
+        m_resourceList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_resourceList->filterEdit()->selectAll();
+    });
+    filterAction->setShortcut(QKeySequence::Find);
+}
+
+void MainWindow::createResourceActions(QMenu *editMenu, QToolBar *toolBar)
+{
     m_duplicateAction = editMenu->addAction(
         QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate Resource"), this, &MainWindow::duplicateSelected);
     m_duplicateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
@@ -224,12 +260,6 @@ void MainWindow::createActions()
     m_moveDownAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
     m_addDefaultsAction = editMenu->addAction(tr("Add Block &Defaults"), this, &MainWindow::addDefaultsToSelectedBlock);
     m_addDefaultsAction->setStatusTip(tr("Give the selected block a defaults entry shared by its resources"));
-    editMenu->addSeparator();
-    QAction *filterAction = editMenu->addAction(tr("&Filter Resources"), this, [this] {
-        m_resourceList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
-        m_resourceList->filterEdit()->selectAll();
-    });
-    filterAction->setShortcut(QKeySequence::Find);
 
     const QList<QAction *> listActions {
         m_duplicateAction, m_deleteAction, m_moveUpAction, m_moveDownAction, m_addDefaultsAction};
@@ -237,8 +267,12 @@ void MainWindow::createActions()
     for (QAction *action : listActions) {
         if (action != m_deleteAction)
             m_resourceList->view()->addAction(action);
+        toolBar->addAction(action);
     }
+}
 
+void MainWindow::createRunMenu(QToolBar *toolBar)
+{
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_preview->previewAction());
     runMenu->addAction(m_preview->applyAction());
@@ -247,6 +281,14 @@ void MainWindow::createActions()
     runMenu->addAction(m_preview->exportJsonAction());
     runMenu->addAction(m_preview->exportTextAction());
 
+    toolBar->addSeparator();
+    toolBar->addAction(m_preview->previewAction());
+    toolBar->addAction(m_preview->cancelAction());
+    toolBar->addAction(m_preview->applyAction());
+}
+
+void MainWindow::createViewMenu(QToolBar *toolBar)
+{
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *yamlAction
         = viewMenu->addAction(tr("Go to &YAML"), this, [this] { m_yamlEditor->setFocus(Qt::ShortcutFocusReason); });
@@ -266,32 +308,15 @@ void MainWindow::createActions()
     for (const QDockWidget *dock : findChildren<QDockWidget *>())
         viewMenu->addAction(dock->toggleViewAction());
     viewMenu->addAction(toolBar->toggleViewAction());
+}
 
+void MainWindow::createHelpMenu()
+{
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *aboutAction = helpMenu->addAction(tr("&About CCM Designer"), this, &MainWindow::showAbout);
     aboutAction->setMenuRole(QAction::AboutRole);
     QAction *aboutQtAction = helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQtAction->setMenuRole(QAction::AboutQtRole);
-
-    for (QAction *action : {newAction, openAction, m_saveAction})
-        toolBar->addAction(action);
-    toolBar->addSeparator();
-    toolBar->addAction(undoAction);
-    toolBar->addAction(redoAction);
-    toolBar->addSeparator();
-    for (QAction *action : listActions)
-        toolBar->addAction(action);
-    toolBar->addSeparator();
-    toolBar->addAction(m_preview->previewAction());
-    toolBar->addAction(m_preview->cancelAction());
-    toolBar->addAction(m_preview->applyAction());
-
-    // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
-    for (QAction *action : findChildren<QAction *>()) {
-        if (!action->shortcut().isEmpty() && action->statusTip().isEmpty())
-            action->setStatusTip(action->text().remove(u'&'));
-    }
-    updateRecentFilesMenu();
 }
 
 void MainWindow::connectViews()
@@ -374,8 +399,7 @@ bool MainWindow::loadFile(const QString &path, bool remember)
     if (remember)
         addRecentFile(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("Opened %1").arg(displayPath(path)), kStatusMessageTimeoutMs);
-    const std::vector<ResourceBlock> &blocks = m_document->blocks();
-    if (!blocks.empty() && !blocks.front().entries.empty())
+    if (m_document->hasEntry({0, 0}))
         selectEntry({0, 0});
     return true;
 }
@@ -608,40 +632,21 @@ void MainWindow::documentChanged()
 void MainWindow::showSelectedEntry()
 {
     const EntryRef entry = selectedEntry();
-    const std::vector<ResourceBlock> &blocks = m_document->blocks();
-    const bool exists = entry.valid() && static_cast<std::size_t>(entry.block) < blocks.size()
-        && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
-    if (!exists) {
+    if (!m_document->hasEntry(entry)) {
         m_shownEntry = {};
         m_propertyEditor->clear();
         m_yamlEditor->highlightLines(0, -1);
         return;
     }
-    const ResourceBlock &block = blocks[entry.block];
+    const ResourceBlock &block = m_document->blocks()[entry.block];
     const ResourceEntry &resource = block.entries[entry.entry];
-    Json inherited = Json::object();
-    if (!resource.isDefaults) {
-        const auto defaults = std::find_if(block.entries.begin(), block.entries.end(),
-            [](const ResourceEntry &candidate) { return candidate.isDefaults; });
-        if (defaults != block.entries.end())
-            inherited = defaults->properties;
-    }
     const bool newSelection = !(entry == m_shownEntry);
     m_shownEntry = entry;
     m_propertyEditor->setResource(QString::fromStdString(block.type), QString::fromStdString(resource.name),
-        resource.properties, inherited, resource.isDefaults);
+        resource.properties, m_document->inheritedProperties(entry), resource.isDefaults);
     m_propertyEditor->setDiagnostics(m_document->diagnosticsFor(entry), m_document->entryPointer(entry));
 
-    // The entry's lines run to the line before the next entry, whichever block that is in.
-    const int first = m_document->lineOf(entry);
-    int last = m_document->text().count(u'\n') + 1;
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-        for (std::size_t e = 0; e < blocks[b].entries.size(); ++e) {
-            const int line = m_document->lineOf({static_cast<int>(b), static_cast<int>(e)});
-            if (line > first && line - 1 < last)
-                last = line - 1;
-        }
-    }
+    const auto [first, last] = m_document->lineRange(entry);
     m_yamlEditor->highlightLines(first, last);
     if (newSelection && !m_syncingSelection && first > 0) {
         // Scroll the YAML to the resource without taking the focus from where the user is.
@@ -682,12 +687,7 @@ void MainWindow::deleteSelected()
         return;
     m_document->removeEntry(entry);
     // Select the entry that took its place, else the one before, else nothing.
-    const std::vector<ResourceBlock> &blocks = m_document->blocks();
-    if (static_cast<std::size_t>(entry.block) >= blocks.size()) {
-        m_resourceList->setCurrentEntry({});
-        return;
-    }
-    const int count = static_cast<int>(blocks[entry.block].entries.size());
+    const int count = m_document->entryCount(entry.block);
     m_resourceList->setCurrentEntry(
         count == 0 ? EntryRef {} : EntryRef {entry.block, std::min(entry.entry, count - 1)});
 }
@@ -698,8 +698,7 @@ void MainWindow::moveSelected(int delta)
     if (!entry.valid())
         return;
     const int target = entry.entry + delta;
-    const int count = static_cast<int>(m_document->blocks()[entry.block].entries.size());
-    if (target < 0 || target >= count)
+    if (target < 0 || target >= m_document->entryCount(entry.block))
         return;
     // Positions count before the move: moving down means landing before the entry after next.
     if (m_document->moveEntry(entry, entry.block, delta > 0 ? target + 1 : target))
@@ -718,25 +717,11 @@ void MainWindow::addDefaultsToSelectedBlock()
 
 void MainWindow::activateProblem(const Diagnostic &diagnostic)
 {
-    // The entry the problem is in, by the longest entry pointer that prefixes the problem's path.
-    EntryRef found;
-    std::size_t foundLength = 0;
-    const std::vector<ResourceBlock> &blocks = m_document->blocks();
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-        for (std::size_t e = 0; e < blocks[b].entries.size(); ++e) {
-            const EntryRef candidate {static_cast<int>(b), static_cast<int>(e)};
-            const std::string pointer = m_document->entryPointer(candidate);
-            if (pointer.empty() || pointer.size() <= foundLength || !diagnostic.path.starts_with(pointer))
-                continue;
-            if (diagnostic.path.size() > pointer.size() && diagnostic.path[pointer.size()] != '/')
-                continue;
-            found = candidate;
-            foundLength = pointer.size();
-        }
-    }
+    const EntryRef found = m_document->entryContaining(diagnostic.path);
     if (found.valid()) {
         selectEntry(found);
-        const std::vector<std::string> rest = splitPointer(diagnostic.path.substr(foundLength));
+        const std::size_t prefixLength = m_document->entryPointer(found).size();
+        const std::vector<std::string> rest = splitPointer(diagnostic.path.substr(prefixLength));
         if (!rest.empty()) {
             m_editorTabs->setCurrentWidget(m_propertyEditor);
             if (m_propertyEditor->focusProperty(QString::fromStdString(rest.front())))
@@ -883,20 +868,15 @@ void MainWindow::updateTitle()
 void MainWindow::updateActions()
 {
     const EntryRef entry = selectedEntry();
-    const std::vector<ResourceBlock> &blocks = m_document->blocks();
-    const bool valid = entry.valid() && static_cast<std::size_t>(entry.block) < blocks.size()
-        && static_cast<std::size_t>(entry.entry) < blocks[entry.block].entries.size();
-    const bool isDefaults = valid && blocks[entry.block].entries[entry.entry].isDefaults;
-    const int count = valid ? static_cast<int>(blocks[entry.block].entries.size()) : 0;
+    const bool valid = m_document->hasEntry(entry);
+    const bool isDefaults = valid && m_document->blocks()[entry.block].entries[entry.entry].isDefaults;
+    const int count = valid ? m_document->entryCount(entry.block) : 0;
     m_duplicateAction->setEnabled(valid && !isDefaults);
     m_deleteAction->setEnabled(valid);
     m_moveUpAction->setEnabled(valid && entry.entry > 0);
     m_moveDownAction->setEnabled(valid && entry.entry + 1 < count);
     const int block = m_resourceList->currentBlock();
-    const bool blockHasDefaults = block >= 0 && static_cast<std::size_t>(block) < blocks.size()
-        && std::any_of(blocks[block].entries.begin(), blocks[block].entries.end(),
-            [](const ResourceEntry &candidate) { return candidate.isDefaults; });
-    m_addDefaultsAction->setEnabled(block >= 0 && !blockHasDefaults);
+    m_addDefaultsAction->setEnabled(block >= 0 && !m_document->defaultsOf(block).valid());
 }
 
 void MainWindow::showAbout()

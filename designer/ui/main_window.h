@@ -13,6 +13,7 @@ class QMenu;
 class QSplitter;
 class QTabWidget;
 class QTimer;
+class QToolBar;
 
 namespace ccm::designer {
 
@@ -89,6 +90,14 @@ private:
     bool loadFile(const QString &path, bool remember);
     void createDocks();
     void createActions();
+    void createFileMenu(QToolBar *toolBar);
+    void createEditMenu(QToolBar *toolBar);
+    /// Duplicate, delete, move and add defaults: in the Edit menu, the toolbar and the resource
+    /// list's context menu.
+    void createResourceActions(QMenu *editMenu, QToolBar *toolBar);
+    void createRunMenu(QToolBar *toolBar);
+    void createViewMenu(QToolBar *toolBar);
+    void createHelpMenu();
     void connectViews();
     void restoreSettings();
 

@@ -9,6 +9,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -86,6 +87,8 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     , m_filter(new QComboBox(this))
     , m_summary(new QLabel(this))
 {
+    m_model->setSeverityIcons(style()->standardIcon(QStyle::SP_MessageBoxCritical),
+        style()->standardIcon(QStyle::SP_MessageBoxWarning), style()->standardIcon(QStyle::SP_MessageBoxInformation));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ProblemsModel::SortRole);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_document.h"
+#include "schema_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -78,6 +79,7 @@ using Edit = std::function<void(ManifestDocument &)>;
 } // namespace
 
 Q_DECLARE_METATYPE(Edit)
+Q_DECLARE_METATYPE(EntryRef)
 
 class TestManifestDocument : public QObject {
     Q_OBJECT
@@ -149,6 +151,33 @@ private slots:
         QVERIFY2(document.diagnostics().empty(), qPrintable(describe(document.diagnostics())));
         QVERIFY(document.resources()[0].name != document.resources()[1].name);
         QVERIFY(document.isModified());
+    }
+
+    void newResourceComesFromSchema_data()
+    {
+        QTest::addColumn<QString>("type");
+        for (const std::string_view type : ccm::kResourceTypes)
+            QTest::newRow(std::string(type).c_str()) << QString::fromUtf8(type.data(), qsizetype(type.size()));
+    }
+
+    void newResourceComesFromSchema()
+    {
+        QFETCH(QString, type);
+        const Json &schema = ccm::SchemaRegistry::instance().typeSchema(type.toStdString());
+        QVERIFY(schema.contains("x-ccm-new-resource"));
+        const Json &annotation = schema["x-ccm-new-resource"];
+        QVERIFY(annotation["name"].is_string());
+        QVERIFY(annotation["properties"].is_object());
+        ManifestDocument document;
+        const EntryRef added = document.addResource(type.toStdString());
+        QVERIFY(added.valid());
+        const ccm::ResourceEntry &entry = document.blocks()[0].entries[0];
+        QCOMPARE(entry.name, annotation["name"].get<std::string>());
+        Json expected = annotation["properties"];
+        const Json &ensureDefault = schema["x-ccm-ensure-default"];
+        if (!expected.contains("ensure") && ensureDefault.is_string())
+            expected["ensure"] = ensureDefault;
+        QVERIFY2(ccm::sameValue(entry.properties, expected), entry.properties.dump().c_str());
     }
 
     void addResourceNamesAndPlaces()
@@ -345,6 +374,71 @@ private slots:
         QVERIFY(document.diagnosticsFor({0, 0}).empty());
         document.setProperty({1, 1}, "alias", "motd");
         QVERIFY(document.referenceTargets().contains(QStringLiteral("file#motd")));
+    }
+
+    void entryQueries()
+    {
+        ManifestDocument document;
+        document.setText(manifestText());
+        QVERIFY(document.hasEntry({1, 1}));
+        QVERIFY(!document.hasEntry({2, 1}));
+        QVERIFY(!document.hasEntry({-1, 0}));
+        QCOMPARE(document.entryCount(0), 2);
+        QCOMPARE(document.entryCount(2), 1);
+        QCOMPARE(document.entryCount(3), 0);
+        QCOMPARE(document.entryCount(-1), 0);
+        QCOMPARE(document.defaultsOf(1), (EntryRef {1, 0}));
+        QVERIFY(!document.defaultsOf(0).valid());
+        QVERIFY(!document.defaultsOf(7).valid());
+        const auto inherited = [&](EntryRef entry) { return document.inheritedProperties(entry).dump(); };
+        QCOMPARE(inherited({1, 1}), (Json {{"owner", "root"}, {"group", "root"}}).dump());
+        QCOMPARE(inherited({1, 0}), std::string("{}"));
+        QCOMPARE(inherited({0, 0}), std::string("{}"));
+        QCOMPARE(inherited({9, 0}), std::string("{}"));
+    }
+
+    void lineRanges_data()
+    {
+        QTest::addColumn<EntryRef>("entry");
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("last");
+        QTest::newRow("list entry") << EntryRef {0, 0} << 8 << 9;
+        QTest::newRow("runs to the next block's entry") << EntryRef {0, 1} << 10 << 12;
+        QTest::newRow("comment before the next block") << EntryRef {1, 1} << 16 << 22;
+        QTest::newRow("last entry to the end") << EntryRef {2, 0} << 23 << 28;
+        QTest::newRow("invalid") << EntryRef {9, 9} << 0 << -1;
+    }
+
+    void lineRanges()
+    {
+        QFETCH(EntryRef, entry);
+        QFETCH(int, first);
+        QFETCH(int, last);
+        ManifestDocument document;
+        document.setText(manifestText());
+        QCOMPARE(document.lineRange(entry), std::make_pair(first, last));
+    }
+
+    void entryContainingPointer_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<EntryRef>("entry");
+        QTest::newRow("entry itself") << QStringLiteral("/ccm/resources/0/package/1/curl") << EntryRef {0, 1};
+        QTest::newRow("below an entry") << QStringLiteral("/ccm/resources/0/package/1/curl/ensure") << EntryRef {0, 1};
+        QTest::newRow("escaped name") << QStringLiteral("/ccm/resources/1/file/1/~1etc~1motd/mode") << EntryRef {1, 1};
+        QTest::newRow("single form") << QStringLiteral("/ccm/resources/2/service/require/0") << EntryRef {2, 0};
+        QTest::newRow("prefix only up to a slash") << QStringLiteral("/ccm/resources/0/package/1/curly") << EntryRef {};
+        QTest::newRow("outside the resources") << QStringLiteral("/data/port") << EntryRef {};
+        QTest::newRow("empty") << QString() << EntryRef {};
+    }
+
+    void entryContainingPointer()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(EntryRef, entry);
+        ManifestDocument document;
+        document.setText(manifestText());
+        QCOMPARE(document.entryContaining(pointer.toStdString()), entry);
     }
 
     void moveEntryRules()

@@ -282,13 +282,15 @@ private slots:
                 const QByteArray lines = peer->readAll();
                 received += lines;
                 for (const QByteArray &line : lines.split('\n')) {
-                    if (!line.contains("backend.hello"))
+                    const bool hello = line.contains("backend.hello");
+                    if (!hello && !line.contains("test.marker"))
                         continue;
                     const ccm::Json request = ccm::Json::parse(line.toStdString(), nullptr, false);
-                    const ccm::Json answer = {{"jsonrpc", "2.0"}, {"id", request.value("id", ccm::Json())},
-                        {"result",
-                            {{"server", "ccm-backend"}, {"version", "0.1.0"}, {"protocol", 1}, {"role", "preview"},
-                                {"user", "alice"}, {"uid", 1000}}}};
+                    const ccm::Json result = hello ? ccm::Json {{"server", "ccm-backend"}, {"version", "0.1.0"},
+                                                 {"protocol", 1}, {"role", "preview"}, {"user", "alice"}, {"uid", 1000}}
+                                                   : ccm::Json::object();
+                    const ccm::Json answer
+                        = {{"jsonrpc", "2.0"}, {"id", request.value("id", ccm::Json())}, {"result", result}};
                     peer->write(QByteArray::fromStdString(answer.dump()) + '\n');
                 }
             });
@@ -305,7 +307,13 @@ private slots:
 
         answerNextMessageBox(QMessageBox::Ok);
         window.previewController()->apply();
-        QTest::qWait(100);
+        // Requests go out in order on the one connection: once the server has answered one sent
+        // after apply(), an apply.start sent by apply() would have reached it before.
+        bool markerAnswered = false;
+        client->call(QStringLiteral("test.marker"), ccm::Json::object(),
+            [&markerAnswered](const BackendClient::Answer &answer) { markerAnswered = answer.ok; });
+        QTRY_VERIFY_WITH_TIMEOUT(markerAnswered, kRunTimeoutMs);
+        QVERIFY(received.contains("test.marker"));
         QVERIFY(!received.contains("apply.start"));
         QVERIFY(!window.previewController()->isRunning());
     }

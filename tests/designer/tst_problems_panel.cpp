@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QPixmap>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
@@ -57,6 +58,7 @@ private slots:
     void filterFromCombo();
     void sortsByColumn();
     void doubleClickActivates();
+    void panelShowsSeverityIcons();
     void enterActivates();
     void selectionSurvivesUpdate();
 };
@@ -81,7 +83,22 @@ void TestProblemsPanel::modelShowsColumns()
     QCOMPARE(model.index(1, ProblemsModel::LocationColumn).data().toString(), QStringLiteral("site.yaml:4:5"));
     QCOMPARE(model.index(3, ProblemsModel::LocationColumn).data().toString(), QStringLiteral("site.yaml"));
     QCOMPARE(model.index(2, ProblemsModel::PathColumn).data().toString(), QStringLiteral("/hierarchy/order"));
-    QVERIFY(!model.index(1, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY(model.index(1, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    const auto filled = [](Qt::GlobalColor color) {
+        QPixmap pixmap(8, 8);
+        pixmap.fill(color);
+        return QIcon(pixmap);
+    };
+    const QIcon error = filled(Qt::red);
+    const QIcon warning = filled(Qt::yellow);
+    model.setSeverityIcons(error, warning, filled(Qt::blue));
+    QCOMPARE(changed.count(), 1);
+    const auto iconKey = [&](int row) {
+        return model.index(row, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().cacheKey();
+    };
+    QCOMPARE(iconKey(0), warning.cacheKey());
+    QCOMPARE(iconKey(1), error.cacheKey());
     QCOMPARE(model.headerData(ProblemsModel::LocationColumn, Qt::Horizontal).toString(), QStringLiteral("Location"));
 }
 
@@ -116,6 +133,15 @@ void TestProblemsPanel::summary()
     QCOMPARE(spy.at(0).at(0).toString(), expected);
     panel.setDiagnostics(diagnostics, QStringLiteral("m.yaml"));
     QCOMPARE(spy.count(), 1);
+}
+
+void TestProblemsPanel::panelShowsSeverityIcons()
+{
+    ProblemsPanel panel;
+    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    const QAbstractItemModel *model = panel.problemsModel();
+    for (int row = 0; row < model->rowCount(); ++row)
+        QVERIFY(!model->index(row, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
 }
 
 void TestProblemsPanel::filterBySeverity()

@@ -45,13 +45,16 @@ private slots:
 
     void writeListReadRemove()
     {
-        RecoveryStore store;
+        // Copies list newest first: the clock sets which one that is.
+        const QDateTime first = QDateTime::fromString(QStringLiteral("2026-03-01T10:00:00.000Z"), Qt::ISODateWithMs);
+        QDateTime now = first;
+        RecoveryStore store(RecoveryStore::defaultDirectory(), [&now] { return now; });
         QVERIFY(store.list().isEmpty());
         QString error;
         const QString named = store.recoveryPathFor(QStringLiteral("/srv/site.yaml"));
         QVERIFY2(store.write(named, QStringLiteral("/srv/site.yaml"), QStringLiteral("ccm: {}\n# ä\n"), &error),
             qPrintable(error));
-        QTest::qWait(5);
+        now = now.addSecs(1);
         const QString untitled = store.recoveryPathFor({}, RecoveryStore::newUntitledKey());
         QVERIFY(store.write(untitled, {}, QStringLiteral("data: {}\n"), &error));
         QVERIFY(QFile::exists(named));
@@ -67,6 +70,8 @@ private slots:
         QVERIFY(copies[0].originalPath.isEmpty());
         QCOMPARE(copies[1].originalPath, QStringLiteral("/srv/site.yaml"));
         QVERIFY(copies[1].savedAt.isValid());
+        QCOMPARE(copies[1].savedAt, first);
+        QCOMPARE(copies[0].savedAt, first.addSecs(1));
         QVERIFY(copies[1].text.isEmpty());
 
         const auto copy = store.read(named, &error);

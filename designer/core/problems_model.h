@@ -4,6 +4,9 @@
 #include "diagnostic.h"
 
 #include <QAbstractTableModel>
+#include <QIcon>
+
+#include <array>
 
 namespace ccm::designer {
 
@@ -25,6 +28,9 @@ public:
 
     explicit ProblemsModel(QObject *parent = nullptr);
 
+    /// The icons the severity column shows; none until set (the widgets set their style's).
+    void setSeverityIcons(const QIcon &error, const QIcon &warning, const QIcon &info);
+
     /// Replaces the rows; `fileName` prefixes each location ("file:line:col").
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
 
@@ -42,6 +48,8 @@ private:
 
     ccm::Diagnostics m_diagnostics;
     QString m_fileName;
+    /// By severityRank().
+    std::array<QIcon, 3> m_severityIcons;
 };
 
 } // namespace ccm::designer

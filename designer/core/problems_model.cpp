@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "problems_model.h"
 
-#include <QApplication>
-#include <QStyle>
-
 namespace ccm::designer {
-
-namespace {
-
-} // namespace
 
 ProblemsModel::ProblemsModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
+}
+
+void ProblemsModel::setSeverityIcons(const QIcon &error, const QIcon &warning, const QIcon &info)
+{
+    m_severityIcons = {info, warning, error};
+    if (!m_diagnostics.empty())
+        emit dataChanged(index(0, SeverityColumn), index(rowCount() - 1, SeverityColumn), {Qt::DecorationRole});
 }
 
 void ProblemsModel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName)
@@ -57,12 +57,8 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
                 return tr("Note");
             }
         }
-        if (role == Qt::DecorationRole) {
-            const QStyle::StandardPixmap pixmap = item.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
-                : item.severity == Severity::Warning                               ? QStyle::SP_MessageBoxWarning
-                                                                                   : QStyle::SP_MessageBoxInformation;
-            return QApplication::style()->standardIcon(pixmap);
-        }
+        if (role == Qt::DecorationRole)
+            return m_severityIcons.at(static_cast<std::size_t>(severityRank(item.severity)));
         if (role == SortRole)
             return severityRank(item.severity);
         break;
