@@ -563,8 +563,8 @@ std::vector<SchemaViolation> SchemaRegistry::validateDocument(const Json &docume
     return validate(*entry, document("manifest.json"), "manifest.json", documentValue);
 }
 
-std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, const Json &schemaRoot,
-                                                      std::string_view file, const Json &value) const
+std::vector<SchemaViolation> SchemaRegistry::validate(
+    const Compiled &compiled, const Json &schemaRoot, std::string_view file, const Json &value) const
 {
     if (compiled.quick && compiled.quick->accepts(value))
         return {};
@@ -652,7 +652,7 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
                 }
             }
             std::string message = what + " must be " + (expected.empty() ? "of another type" : expected) + ", not "
-                                  + describeJsonType(instanceValue);
+                + describeJsonType(instanceValue);
             out.push_back({pointer, std::move(message), false});
         } else if (d.rfind("Failed to match against any enum values", 0) == 0) {
             std::string allowed;
@@ -664,9 +664,10 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
                     allowed += option.is_string() ? option.get<std::string>() : option.dump();
                 }
             }
-            const std::string shown = instanceValue.is_string() ? instanceValue.get<std::string>() : instanceValue.dump();
-            out.push_back({pointer, "'" + shown + "' is not a valid value for " + what + "; expected one of " + allowed,
-                           false});
+            const std::string shown
+                = instanceValue.is_string() ? instanceValue.get<std::string>() : instanceValue.dump();
+            out.push_back(
+                {pointer, "'" + shown + "' is not a valid value for " + what + "; expected one of " + allowed, false});
         } else if (d.rfind("Object contains a property that could not be validated", 0) == 0) {
             const auto open = d.rfind(": '");
             const std::string key = open == std::string::npos ? std::string() : d.substr(open + 3, d.size() - open - 5);
@@ -687,23 +688,22 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
         } else if (d.rfind("Missing required property", 0) == 0) {
             const auto open = d.find('\'');
             const std::string key = d.substr(open + 1, d.rfind('\'') - open - 1);
-            out.push_back({pointer, (tokens.empty() ? std::string() : what + " ") + "is missing the required property '"
-                                        + key + "'",
-                           false});
+            out.push_back({pointer,
+                (tokens.empty() ? std::string() : what + " ") + "is missing the required property '" + key + "'",
+                false});
         } else if (d.rfind("Expected number greater than or equal to", 0) == 0 && schema.contains("minimum")) {
-            out.push_back({pointer, what + " must be at least " + numberText(schema["minimum"]) + ", not "
-                                        + instanceValue.dump(),
-                           false});
+            out.push_back({pointer,
+                what + " must be at least " + numberText(schema["minimum"]) + ", not " + instanceValue.dump(), false});
         } else if (d.rfind("Expected number less than or equal to", 0) == 0 && schema.contains("maximum")) {
-            out.push_back({pointer, what + " must be at most " + numberText(schema["maximum"]) + ", not "
-                                        + instanceValue.dump(),
-                           false});
-        } else if (d.rfind("Object should have no more than", 0) == 0 || d.rfind("Object should have no fewer than", 0) == 0) {
+            out.push_back({pointer,
+                what + " must be at most " + numberText(schema["maximum"]) + ", not " + instanceValue.dump(), false});
+        } else if (d.rfind("Object should have no more than", 0) == 0
+            || d.rfind("Object should have no fewer than", 0) == 0) {
             const bool exactlyOne = schema.value("minProperties", 0) == 1 && schema.value("maxProperties", 0) == 1;
             out.push_back({pointer,
-                           exactlyOne ? what + " must have exactly one key, not " + std::to_string(instanceValue.size())
-                                      : what + ": " + d,
-                           false});
+                exactlyOne ? what + " must have exactly one key, not " + std::to_string(instanceValue.size())
+                           : what + ": " + d,
+                false});
         } else if (d.rfind("Failed to validate", 0) == 0 || d.rfind("Target should not validate", 0) == 0) {
             containers.push_back({pointer, what + " does not match the schema", false});
         } else {
@@ -720,9 +720,8 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
     // The same message can arrive through several branches of a combinator.
     std::vector<SchemaViolation> unique;
     for (SchemaViolation &violation : out) {
-        const bool seen = std::any_of(unique.begin(), unique.end(), [&](const SchemaViolation &u) {
-            return u.pointer == violation.pointer && u.message == violation.message;
-        });
+        const bool seen = std::any_of(unique.begin(), unique.end(),
+            [&](const SchemaViolation &u) { return u.pointer == violation.pointer && u.message == violation.message; });
         if (!seen)
             unique.push_back(std::move(violation));
     }
