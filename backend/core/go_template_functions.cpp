@@ -432,89 +432,123 @@ struct Conversion {
     char verb = 'v';
 };
 
-Checked<std::string> formatConversion(const Conversion &spec, const Value &arg)
-{
-    const std::string verb = std::string("%") + spec.verb;
-    const auto wrongType = [&](std::string_view wanted) {
-        return Problem {verb + " needs " + std::string(wanted) + ", got " + describeValue(arg)};
-    };
+/// The parts of a formatted argument; the width pads around them or, with the 0 flag, between.
+struct Formatted {
     std::string sign;
     std::string prefix;
     std::string body;
+};
+
+Problem wrongType(const Conversion &spec, const Value &arg, std::string_view wanted)
+{
+    return Problem {std::string("%") + spec.verb + " needs " + std::string(wanted) + ", got " + describeValue(arg)};
+}
+
+std::string signText(bool negative, const Conversion &spec)
+{
+    return negative ? "-" : spec.plus ? "+" : spec.space ? " " : "";
+}
+
+/// %v and %s: the value as print writes it, cut to the precision in characters.
+Formatted formatText(const Conversion &spec, const Value &arg)
+{
+    Formatted out;
+    std::string &body = out.body;
+    appendValue(body, arg, "<nil>");
+    if (spec.precision && countRunes(body) > *spec.precision) {
+        std::size_t runes = 0;
+        std::size_t cut = 0;
+        while (
+            cut < body.size() && (runes < *spec.precision || (static_cast<unsigned char>(body[cut]) & 0xC0) == 0x80)) {
+            if ((static_cast<unsigned char>(body[cut]) & 0xC0) != 0x80)
+                ++runes;
+            ++cut;
+        }
+        body.resize(cut);
+    }
+    return out;
+}
+
+/// %d, %x and %X of an integer; %x and %X of a string hex-encode its bytes.
+Checked<Formatted> formatInteger(const Conversion &spec, const Value &arg)
+{
+    Formatted out;
+    if (spec.verb != 'd' && arg.isString()) {
+        for (const char c : arg.json().get_ref<const std::string &>())
+            appendHex(out.body, static_cast<unsigned char>(c), 2, spec.verb == 'X');
+        if (spec.sharp && !out.body.empty())
+            out.prefix = spec.verb == 'X' ? "0X" : "0x";
+        return out;
+    }
+    const auto parts = integerParts(arg);
+    if (!parts)
+        return wrongType(spec, arg, spec.verb == 'd' ? "an integer" : "an integer or a string");
+    std::array<char, 32> digits {};
+    const auto end
+        = std::to_chars(digits.data(), digits.data() + digits.size(), parts->second, spec.verb == 'd' ? 10 : 16).ptr;
+    out.body.assign(digits.data(), end);
+    if (spec.verb == 'X')
+        std::transform(out.body.begin(), out.body.end(), out.body.begin(),
+            [](char c) { return c >= 'a' ? static_cast<char>(c - 32) : c; });
+    if (spec.precision && out.body.size() < *spec.precision)
+        out.body.insert(0, *spec.precision - out.body.size(), '0');
+    out.sign = signText(parts->first, spec);
+    if (spec.sharp && spec.verb != 'd')
+        out.prefix = spec.verb == 'X' ? "0X" : "0x";
+    return out;
+}
+
+/// %f, %F, %e and %E.
+Checked<Formatted> formatFloat(const Conversion &spec, const Value &arg)
+{
+    if (arg.isNil() || !arg.json().is_number())
+        return wrongType(spec, arg, "a number");
+    Formatted out;
+    const double number = arg.json().get<double>();
+    const char format[] = {'%', '.', '*', spec.verb == 'F' ? 'f' : spec.verb, '\0'};
+    const int precision = static_cast<int>(spec.precision.value_or(6));
+    const int length = std::snprintf(nullptr, 0, format, precision, std::fabs(number));
+    out.body.resize(static_cast<std::size_t>(std::max(length, 0)) + 1);
+    std::snprintf(out.body.data(), out.body.size(), format, precision, std::fabs(number));
+    out.body.resize(out.body.size() - 1);
+    out.sign = signText(std::signbit(number), spec);
+    return out;
+}
+
+Checked<Formatted> formatVerb(const Conversion &spec, const Value &arg)
+{
     switch (spec.verb) {
     case 'v':
     case 's':
-        appendValue(body, arg, "<nil>");
-        if (spec.precision && countRunes(body) > *spec.precision) {
-            std::size_t runes = 0;
-            std::size_t cut = 0;
-            while (cut < body.size()
-                && (runes < *spec.precision || (static_cast<unsigned char>(body[cut]) & 0xC0) == 0x80)) {
-                if ((static_cast<unsigned char>(body[cut]) & 0xC0) != 0x80)
-                    ++runes;
-                ++cut;
-            }
-            body.resize(cut);
-        }
-        break;
+        return formatText(spec, arg);
     case 'q':
         if (!arg.isString())
-            return wrongType("a string");
-        body = goQuote(arg.json().get_ref<const std::string &>());
-        break;
+            return wrongType(spec, arg, "a string");
+        return Formatted {{}, {}, goQuote(arg.json().get_ref<const std::string &>())};
     case 't':
         if (arg.isNil() || !arg.json().is_boolean())
-            return wrongType("a boolean");
-        body = arg.json().get<bool>() ? "true" : "false";
-        break;
+            return wrongType(spec, arg, "a boolean");
+        return Formatted {{}, {}, arg.json().get<bool>() ? "true" : "false"};
     case 'd':
     case 'x':
-    case 'X': {
-        if (spec.verb != 'd' && arg.isString()) {
-            for (const char c : arg.json().get_ref<const std::string &>())
-                appendHex(body, static_cast<unsigned char>(c), 2, spec.verb == 'X');
-            if (spec.sharp && !body.empty())
-                prefix = spec.verb == 'X' ? "0X" : "0x";
-            break;
-        }
-        const auto parts = integerParts(arg);
-        if (!parts)
-            return wrongType(spec.verb == 'd' ? "an integer" : "an integer or a string");
-        std::array<char, 32> digits {};
-        const auto end
-            = std::to_chars(digits.data(), digits.data() + digits.size(), parts->second, spec.verb == 'd' ? 10 : 16)
-                  .ptr;
-        body.assign(digits.data(), end);
-        if (spec.verb == 'X')
-            std::transform(body.begin(), body.end(), body.begin(),
-                [](char c) { return c >= 'a' ? static_cast<char>(c - 32) : c; });
-        if (spec.precision && body.size() < *spec.precision)
-            body.insert(0, *spec.precision - body.size(), '0');
-        sign = parts->first ? "-" : spec.plus ? "+" : spec.space ? " " : "";
-        if (spec.sharp && spec.verb != 'd')
-            prefix = spec.verb == 'X' ? "0X" : "0x";
-        break;
-    }
+    case 'X':
+        return formatInteger(spec, arg);
     case 'f':
     case 'F':
     case 'e':
-    case 'E': {
-        if (arg.isNil() || !arg.json().is_number())
-            return wrongType("a number");
-        const double number = arg.json().get<double>();
-        const char format[] = {'%', '.', '*', spec.verb == 'F' ? 'f' : spec.verb, '\0'};
-        const int precision = static_cast<int>(spec.precision.value_or(6));
-        const int length = std::snprintf(nullptr, 0, format, precision, std::fabs(number));
-        body.resize(static_cast<std::size_t>(std::max(length, 0)) + 1);
-        std::snprintf(body.data(), body.size(), format, precision, std::fabs(number));
-        body.resize(body.size() - 1);
-        sign = std::signbit(number) ? "-" : spec.plus ? "+" : spec.space ? " " : "";
-        break;
-    }
+    case 'E':
+        return formatFloat(spec, arg);
     default:
-        return Problem {"unsupported verb " + verb};
+        return Problem {std::string("unsupported verb %") + spec.verb};
     }
+}
 
+Checked<std::string> formatConversion(const Conversion &spec, const Value &arg)
+{
+    auto formatted = formatVerb(spec, arg);
+    if (!formatted)
+        return formatted.error();
+    const auto &[sign, prefix, body] = formatted.value();
     const std::size_t length = countRunes(sign) + prefix.size() + countRunes(body);
     if (spec.width <= length)
         return sign + prefix + body;
@@ -526,6 +560,56 @@ Checked<std::string> formatConversion(const Conversion &spec, const Value &arg)
     return std::string(padding, ' ') + sign + prefix + body;
 }
 
+constexpr std::size_t maxWidth = 10000;
+
+/// Reads the flags, width, precision and verb of the conversion whose '%' is at `start`; `i` ends
+/// after the verb.
+Checked<Conversion> parseConversion(const std::string &format, std::size_t start, std::size_t &i)
+{
+    i = start + 1;
+    Conversion spec;
+    for (; i < format.size(); ++i) {
+        const char flag = format[i];
+        if (flag == '-')
+            spec.minus = true;
+        else if (flag == '+')
+            spec.plus = true;
+        else if (flag == ' ')
+            spec.space = true;
+        else if (flag == '0')
+            spec.zero = true;
+        else if (flag == '#')
+            spec.sharp = true;
+        else
+            break;
+    }
+    const auto readNumber = [&]() -> std::optional<std::size_t> {
+        std::size_t number = 0;
+        for (; i < format.size() && isDigit(format[i]); ++i) {
+            number = number * 10 + static_cast<std::size_t>(format[i] - '0');
+            if (number > maxWidth)
+                return std::nullopt;
+        }
+        return number;
+    };
+    const auto width = readNumber();
+    std::optional<std::size_t> precision;
+    bool tooLarge = !width;
+    if (width && i < format.size() && format[i] == '.') {
+        ++i;
+        precision = readNumber();
+        tooLarge = !precision;
+    }
+    if (tooLarge)
+        return Problem {"width or precision over " + std::to_string(maxWidth) + " in the format"};
+    if (i >= format.size())
+        return Problem {"format ends inside the verb " + format.substr(start)};
+    spec.width = *width;
+    spec.precision = precision;
+    spec.verb = format[i++];
+    return spec;
+}
+
 /// fmt.Sprintf for the verbs %v %s %q %d %x %X %f %F %e %E %t and %%, with flags, width and
 /// precision. Where Go would print "%!d(string=...)" markers, this is an error instead.
 Checked<Value> callPrintf(const Args &args)
@@ -533,7 +617,6 @@ Checked<Value> callPrintf(const Args &args)
     if (!args[0].isString())
         return Problem {"the format must be a string, got " + describeValue(args[0])};
     const std::string &format = args[0].json().get_ref<const std::string &>();
-    constexpr std::size_t maxWidth = 10000;
     std::string out;
     std::size_t nextArg = 1;
     std::size_t i = 0;
@@ -542,54 +625,17 @@ Checked<Value> callPrintf(const Args &args)
             out += format[i++];
             continue;
         }
-        const std::size_t start = i++;
-        Conversion spec;
-        for (; i < format.size(); ++i) {
-            const char flag = format[i];
-            if (flag == '-')
-                spec.minus = true;
-            else if (flag == '+')
-                spec.plus = true;
-            else if (flag == ' ')
-                spec.space = true;
-            else if (flag == '0')
-                spec.zero = true;
-            else if (flag == '#')
-                spec.sharp = true;
-            else
-                break;
-        }
-        const auto readNumber = [&]() -> std::optional<std::size_t> {
-            std::size_t number = 0;
-            for (; i < format.size() && isDigit(format[i]); ++i) {
-                number = number * 10 + static_cast<std::size_t>(format[i] - '0');
-                if (number > maxWidth)
-                    return std::nullopt;
-            }
-            return number;
-        };
-        const auto width = readNumber();
-        std::optional<std::size_t> precision;
-        bool tooLarge = !width;
-        if (width && i < format.size() && format[i] == '.') {
-            ++i;
-            precision = readNumber();
-            tooLarge = !precision;
-        }
-        if (tooLarge)
-            return Problem {"width or precision over " + std::to_string(maxWidth) + " in the format"};
-        if (i >= format.size())
-            return Problem {"format ends inside the verb " + format.substr(start)};
-        spec.width = *width;
-        spec.precision = precision;
-        spec.verb = format[i++];
-        if (spec.verb == '%') {
+        const std::size_t start = i;
+        auto spec = parseConversion(format, start, i);
+        if (!spec)
+            return spec.error();
+        if (spec.value().verb == '%') {
             out += '%';
             continue;
         }
         if (nextArg >= args.size())
             return Problem {"missing argument for " + format.substr(start, i - start)};
-        auto text = formatConversion(spec, args[nextArg++]);
+        auto text = formatConversion(spec.value(), args[nextArg++]);
         if (!text)
             return text.error();
         out += text.value();
