@@ -233,71 +233,104 @@ private:
             }
             const bool spaceBefore = space;
             space = false;
-            const std::size_t start = p;
-            if (c == '"') {
-                ++p;
-                while (p < m_text.size() && m_text[p] != '"' && m_text[p] != '\n') {
-                    p += m_text[p] == '\\' && p + 1 < m_text.size() && m_text[p + 1] != '\n' ? 2 : 1;
-                }
-                if (p >= m_text.size() || m_text[p] != '"')
-                    return Failure {start, "unterminated quoted string"};
-                auto value = unquote(m_text.substr(start + 1, p - start - 1), start);
-                if (!value)
-                    return value.error();
-                ++p;
-                push(Tok::String, std::move(value).value(), start, p - start, spaceBefore);
-            } else if (c == '`') {
-                const std::size_t close = m_text.find('`', p + 1);
-                if (close == std::string_view::npos)
-                    return Failure {start, "unterminated raw quoted string"};
-                std::string value;
-                for (const char r : m_text.substr(p + 1, close - p - 1)) {
-                    if (r != '\r')
-                        value += r;
-                }
-                p = close + 1;
-                push(Tok::String, std::move(value), start, p - start, spaceBefore);
-            } else if (c == '$' || (c == '.' && !(p + 1 < m_text.size() && isDigit(m_text[p + 1])))) {
-                ++p;
-                while (p < m_text.size() && isWordChar(m_text[p]))
-                    ++p;
-                if (!atTerminator(p))
-                    return Failure {p,
-                        "unexpected character " + describeChar(m_text[p]) + " after "
-                            + std::string(m_text.substr(start, p - start))};
-                const std::string name(m_text.substr(start + 1, p - start - 1));
-                if (c == '$')
-                    push(Tok::Variable, "$" + name, start, p - start, spaceBefore);
-                else
-                    push(name.empty() ? Tok::Dot : Tok::Field, name, start, p - start, spaceBefore);
-            } else if (isDigit(c) || c == '.' || c == '+' || c == '-') {
-                p = scanNumber(p);
-                push(Tok::Number, std::string(m_text.substr(start, p - start)), start, p - start, spaceBefore);
-            } else if (isWordChar(c)) {
-                while (p < m_text.size() && isWordChar(m_text[p]))
-                    ++p;
-                if (!atTerminator(p))
-                    return Failure {p,
-                        "unexpected character " + describeChar(m_text[p]) + " after "
-                            + std::string(m_text.substr(start, p - start))};
-                const std::string word(m_text.substr(start, p - start));
-                push(keywordType(word), word, start, p - start, spaceBefore);
-            } else if (c == ':') {
-                if (p + 1 >= m_text.size() || m_text[p + 1] != '=')
-                    return Failure {start, "expected := after ':'"};
-                p += 2;
-                push(Tok::Declare, ":=", start, 2, spaceBefore);
-            } else {
-                static constexpr std::string_view singles = "|(),=";
-                static constexpr std::array<Tok, 5> singleTypes {
-                    Tok::Pipe, Tok::LeftParen, Tok::RightParen, Tok::Comma, Tok::Assign};
-                const std::size_t index = singles.find(c);
-                if (index == std::string_view::npos)
-                    return Failure {start, "unexpected character " + describeChar(c) + " in action"};
-                ++p;
-                push(singleTypes[index], std::string(1, c), start, 1, spaceBefore);
-            }
+            auto next = lexToken(p, spaceBefore);
+            if (!next)
+                return next.error();
+            p = next.value();
         }
+    }
+
+    /// Lexes the token of an action at `start`; returns where it ends.
+    Outcome<std::size_t> lexToken(std::size_t start, bool spaceBefore)
+    {
+        const char c = m_text[start];
+        std::size_t p = start;
+        if (c == '"')
+            return lexQuoted(start, spaceBefore);
+        if (c == '`')
+            return lexRawQuoted(start, spaceBefore);
+        if (c == '$' || (c == '.' && !(p + 1 < m_text.size() && isDigit(m_text[p + 1]))))
+            return lexName(start, spaceBefore);
+        if (isDigit(c) || c == '.' || c == '+' || c == '-') {
+            p = scanNumber(p);
+            push(Tok::Number, std::string(m_text.substr(start, p - start)), start, p - start, spaceBefore);
+            return p;
+        }
+        if (isWordChar(c))
+            return lexName(start, spaceBefore);
+        if (c == ':') {
+            if (p + 1 >= m_text.size() || m_text[p + 1] != '=')
+                return Failure {start, "expected := after ':'"};
+            push(Tok::Declare, ":=", start, 2, spaceBefore);
+            return p + 2;
+        }
+        static constexpr std::string_view singles = "|(),=";
+        static constexpr std::array<Tok, 5> singleTypes {
+            Tok::Pipe, Tok::LeftParen, Tok::RightParen, Tok::Comma, Tok::Assign};
+        const std::size_t index = singles.find(c);
+        if (index == std::string_view::npos)
+            return Failure {start, "unexpected character " + describeChar(c) + " in action"};
+        push(singleTypes[index], std::string(1, c), start, 1, spaceBefore);
+        return p + 1;
+    }
+
+    /// Lexes the double-quoted string at `start`; returns where it ends.
+    Outcome<std::size_t> lexQuoted(std::size_t start, bool spaceBefore)
+    {
+        std::size_t p = start + 1;
+        while (p < m_text.size() && m_text[p] != '"' && m_text[p] != '\n') {
+            p += m_text[p] == '\\' && p + 1 < m_text.size() && m_text[p + 1] != '\n' ? 2 : 1;
+        }
+        if (p >= m_text.size() || m_text[p] != '"')
+            return Failure {start, "unterminated quoted string"};
+        auto value = unquote(m_text.substr(start + 1, p - start - 1), start);
+        if (!value)
+            return value.error();
+        ++p;
+        push(Tok::String, std::move(value).value(), start, p - start, spaceBefore);
+        return p;
+    }
+
+    /// Lexes the raw (back-quoted) string at `start`, without carriage returns as Go does; returns
+    /// where it ends.
+    Outcome<std::size_t> lexRawQuoted(std::size_t start, bool spaceBefore)
+    {
+        const std::size_t close = m_text.find('`', start + 1);
+        if (close == std::string_view::npos)
+            return Failure {start, "unterminated raw quoted string"};
+        std::string value;
+        for (const char r : m_text.substr(start + 1, close - start - 1)) {
+            if (r != '\r')
+                value += r;
+        }
+        push(Tok::String, std::move(value), start, close + 1 - start, spaceBefore);
+        return close + 1;
+    }
+
+    /// Lexes a variable ("$x"), a field (".x"), the dot, or a word (an identifier or keyword) at
+    /// `start`; returns where it ends.
+    Outcome<std::size_t> lexName(std::size_t start, bool spaceBefore)
+    {
+        const char c = m_text[start];
+        const bool word = c != '$' && c != '.';
+        std::size_t p = word ? start : start + 1;
+        while (p < m_text.size() && isWordChar(m_text[p]))
+            ++p;
+        if (!atTerminator(p))
+            return Failure {p,
+                "unexpected character " + describeChar(m_text[p]) + " after "
+                    + std::string(m_text.substr(start, p - start))};
+        if (word) {
+            const std::string text(m_text.substr(start, p - start));
+            push(keywordType(text), text, start, p - start, spaceBefore);
+            return p;
+        }
+        const std::string name(m_text.substr(start + 1, p - start - 1));
+        if (c == '$')
+            push(Tok::Variable, "$" + name, start, p - start, spaceBefore);
+        else
+            push(name.empty() ? Tok::Dot : Tok::Field, name, start, p - start, spaceBefore);
+        return p;
     }
 
     /// The end of a number's text: Go's digits, prefixes, fraction and exponent; anything
