@@ -301,6 +301,26 @@ private:
     Outcome<Operand> parseOperand(int depth)
     {
         const Token &token = next();
+        auto term = parseTerm(token, depth);
+        if (!term)
+            return term.error();
+        Operand &operand = term.value();
+        while (peek().type == Tok::Field && !peek().spaceBefore) {
+            if (operand.kind != Operand::Kind::Field && operand.kind != Operand::Kind::Variable
+                && operand.kind != Operand::Kind::Pipeline)
+                return Failure {peek().offset,
+                    "unexpected " + describe(peek()) + " after "
+                        + std::string(m_text.substr(token.offset, token.length)) + ": only maps have fields"};
+            operand.fields.push_back(next().value);
+        }
+        const Token &last = m_tokens[m_pos - 1];
+        operand.length = last.offset + last.length - operand.offset;
+        return std::move(operand);
+    }
+
+    /// The operand that `token` starts, without the fields chained after it.
+    Outcome<Operand> parseTerm(const Token &token, int depth)
+    {
         Operand operand;
         operand.offset = token.offset;
         switch (token.type) {
@@ -356,16 +376,6 @@ private:
         default:
             return unexpected(token, "operand");
         }
-        while (peek().type == Tok::Field && !peek().spaceBefore) {
-            if (operand.kind != Operand::Kind::Field && operand.kind != Operand::Kind::Variable
-                && operand.kind != Operand::Kind::Pipeline)
-                return Failure {peek().offset,
-                    "unexpected " + describe(peek()) + " after "
-                        + std::string(m_text.substr(token.offset, token.length)) + ": only maps have fields"};
-            operand.fields.push_back(next().value);
-        }
-        const Token &last = m_tokens[m_pos - 1];
-        operand.length = last.offset + last.length - operand.offset;
         return operand;
     }
 
