@@ -151,22 +151,29 @@ int exitStatus(const engine::RunResult &result, bool detailed)
     return (result.summary.changed > 0 ? 2 : 0) | (failed ? 4 : 0);
 }
 
-} // namespace
-
-int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
+/// What the command line of apply asks for.
+struct ApplyCommandLine {
     std::optional<std::string> manifestPath;
     InputOptions input;
     engine::RunOptions options;
     bool json = false;
     bool showDiff = false;
     bool detailed = false;
-    const auto usage = [&](std::ostream &stream) {
-        stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kApplyTail;
-    };
+};
+
+void printApplyUsage(std::ostream &stream)
+{
+    stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kApplyTail;
+}
+
+/// Reads the arguments into `line`; the exit status when the command ends here, after its help or
+/// a usage error.
+std::optional<int> parseApplyArguments(
+    const std::vector<std::string> &args, ApplyCommandLine &line, std::ostream &out, std::ostream &err)
+{
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
-        auto taken = takeInputOption(args, i, input, true);
+        auto taken = takeInputOption(args, i, line.input, true);
         if (!taken) {
             err << "ccm-backend apply: " << taken.error().message << '\n';
             return UsageError;
@@ -174,35 +181,51 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         if (taken.value())
             continue;
         if (arg == "-h" || arg == "--help") {
-            usage(out);
+            printApplyUsage(out);
             return Success;
         }
         if (arg == "--noop")
-            options.noop = true;
+            line.options.noop = true;
         else if (arg == "--json")
-            json = true;
+            line.json = true;
         else if (arg == "--show-diff")
-            showDiff = true;
+            line.showDiff = true;
         else if (arg == "--detailed-exitcodes")
-            detailed = true;
+            line.detailed = true;
         else if (arg == "--health-check-only" || arg == "--monitor-only")
-            options.healthCheckOnly = true;
+            line.options.healthCheckOnly = true;
         else if (arg.size() > 1 && arg.front() == '-') {
             err << "ccm-backend apply: unknown option '" << arg << "'\n";
-            usage(err);
+            printApplyUsage(err);
             return UsageError;
-        } else if (manifestPath) {
+        } else if (line.manifestPath) {
             err << "ccm-backend apply: only one manifest may be given\n";
             return UsageError;
         } else {
-            manifestPath = arg;
+            line.manifestPath = arg;
         }
     }
-    if (!manifestPath) {
+    if (!line.manifestPath) {
         err << "ccm-backend apply: no manifest given\n";
-        usage(err);
+        printApplyUsage(err);
         return UsageError;
     }
+    return std::nullopt;
+}
+
+} // namespace
+
+int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    ApplyCommandLine line;
+    if (const auto status = parseApplyArguments(args, line, out, err))
+        return *status;
+    const std::optional<std::string> &manifestPath = line.manifestPath;
+    InputOptions &input = line.input;
+    engine::RunOptions &options = line.options;
+    const bool json = line.json;
+    const bool showDiff = line.showDiff;
+    const bool detailed = line.detailed;
     // Puppet's convention: with detailed exit codes 2 means "changes", so invalid input is 1.
     const int invalidInput = detailed ? Failure : UsageError;
 

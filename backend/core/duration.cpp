@@ -8,6 +8,56 @@
 
 namespace ccm {
 
+namespace {
+
+constexpr std::uint64_t second = 1'000'000'000;
+
+/// Nanoseconds in one `unit`; 0 for an unknown unit.
+std::uint64_t unitNanoseconds(std::string_view unit)
+{
+    static constexpr std::array<std::pair<std::string_view, std::uint64_t>, 11> units {{
+        {"ns", 1},
+        {"us", 1'000},
+        {"\u00b5s", 1'000},
+        {"ms", 1'000'000},
+        {"s", second},
+        {"m", 60 * second},
+        {"h", 3600 * second},
+        {"d", 86400 * second},
+        {"w", 7 * 86400 * second},
+        {"M", 30 * 86400 * second},
+        {"y", 365 * 86400 * second},
+    }};
+    std::uint64_t factor = 0;
+    for (const auto &[name, value] : units) {
+        if (name == unit)
+            factor = value;
+    }
+    return factor;
+}
+
+/// The nanoseconds of the digits after a decimal point, in a unit of `factor` nanoseconds. The
+/// fraction is exact to the nanosecond: digits beyond what the unit can resolve only round the
+/// last one.
+std::uint64_t fractionNanoseconds(std::string_view digits, std::uint64_t factor)
+{
+    std::uint64_t scale = factor;
+    std::uint64_t fraction = 0;
+    bool roundUp = false;
+    for (const char digit : digits) {
+        if (scale >= 10) {
+            scale /= 10;
+            fraction += static_cast<std::uint64_t>(digit - '0') * scale;
+        } else if (scale == 1) {
+            roundUp = digit >= '5';
+            scale = 0;
+        }
+    }
+    return fraction + (roundUp ? 1 : 0);
+}
+
+} // namespace
+
 Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
 {
     using namespace std::chrono_literals;
@@ -29,20 +79,6 @@ Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
 
     // Whole nanoseconds are counted in integers, as Go does, so that every duration up to the
     // int64 limit reads exactly and no number of digits can overflow a conversion.
-    constexpr std::uint64_t second = 1'000'000'000;
-    static constexpr std::array<std::pair<std::string_view, std::uint64_t>, 11> units {{
-        {"ns", 1},
-        {"us", 1'000},
-        {"\u00b5s", 1'000},
-        {"ms", 1'000'000},
-        {"s", second},
-        {"m", 60 * second},
-        {"h", 3600 * second},
-        {"d", 86400 * second},
-        {"w", 7 * 86400 * second},
-        {"M", 30 * 86400 * second},
-        {"y", 365 * 86400 * second},
-    }};
     constexpr std::uint64_t limit = std::numeric_limits<std::int64_t>::max();
     const auto tooLong = [&] { return invalid("it is too long"); };
     std::uint64_t total = 0;
@@ -68,11 +104,7 @@ Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
         const std::string_view unit = rest.substr(0, unitLength);
         if (unit.empty())
             return invalid("the number " + std::string(number) + " has no unit");
-        std::uint64_t factor = 0;
-        for (const auto &[name, value] : units) {
-            if (name == unit)
-                factor = value;
-        }
+        const std::uint64_t factor = unitNanoseconds(unit);
         if (factor == 0)
             return invalid("unknown unit '" + std::string(unit) + "'");
         rest.remove_prefix(unitLength);
@@ -86,23 +118,8 @@ Result<std::chrono::nanoseconds> parseDuration(std::string_view text)
         if (whole > limit / factor)
             return tooLong();
         std::uint64_t value = whole * factor;
-        if (point != std::string_view::npos) {
-            // The fraction is exact to the nanosecond: digits beyond what the unit can resolve
-            // only round the last one.
-            std::uint64_t scale = factor;
-            std::uint64_t fraction = 0;
-            bool roundUp = false;
-            for (const char digit : number.substr(point + 1)) {
-                if (scale >= 10) {
-                    scale /= 10;
-                    fraction += static_cast<std::uint64_t>(digit - '0') * scale;
-                } else if (scale == 1) {
-                    roundUp = digit >= '5';
-                    scale = 0;
-                }
-            }
-            value += fraction + (roundUp ? 1 : 0);
-        }
+        if (point != std::string_view::npos)
+            value += fractionNanoseconds(number.substr(point + 1), factor);
         if (value > limit - total)
             return tooLong();
         total += value;

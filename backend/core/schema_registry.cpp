@@ -563,8 +563,236 @@ std::vector<SchemaViolation> SchemaRegistry::validateDocument(const Json &docume
     return validate(*entry, document("manifest.json"), "manifest.json", documentValue);
 }
 
-std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, const Json &schemaRoot,
-                                                      std::string_view file, const Json &value) const
+namespace {
+
+/// One valijson error at its place: the instance pointer, how a message names the place, the
+/// sub-schema and value there, and valijson's English description.
+struct ErrorSite {
+    std::string pointer;
+    std::string what;
+    bool atRoot = false;
+    const Json &schema;
+    const Json &value;
+    const std::string &description;
+};
+
+/// "a string or a list": the types a schema allows, empty when it names none.
+std::string expectedTypes(const Json &schema)
+{
+    if (!schema.contains("type"))
+        return {};
+    const Json &type = schema["type"];
+    if (type.is_string())
+        return describeSchemaType(type.get<std::string>());
+    std::string expected;
+    for (std::size_t i = 0; i < type.size(); ++i) {
+        if (i)
+            expected += " or ";
+        expected += describeSchemaType(type[i].get<std::string>());
+    }
+    return expected;
+}
+
+std::optional<SchemaViolation> typeMismatch(const ErrorSite &site)
+{
+    const std::string expected = expectedTypes(site.schema);
+    return SchemaViolation {site.pointer,
+        site.what + " must be " + (expected.empty() ? "of another type" : expected) + ", not "
+            + describeJsonType(site.value),
+        false};
+}
+
+std::optional<SchemaViolation> notInEnum(const ErrorSite &site)
+{
+    std::string allowed;
+    if (site.schema.contains("enum")) {
+        const Json &options = site.schema["enum"];
+        for (std::size_t i = 0; i < options.size(); ++i) {
+            if (i)
+                allowed += ", ";
+            allowed += options[i].is_string() ? options[i].get<std::string>() : options[i].dump();
+        }
+    }
+    const std::string shown = site.value.is_string() ? site.value.get<std::string>() : site.value.dump();
+    return SchemaViolation {
+        site.pointer, "'" + shown + "' is not a valid value for " + site.what + "; expected one of " + allowed, false};
+}
+
+std::optional<SchemaViolation> unknownProperty(const ErrorSite &site)
+{
+    const std::string &d = site.description;
+    const auto open = d.rfind(": '");
+    const std::string key = open == std::string::npos ? std::string() : d.substr(open + 3, d.size() - open - 5);
+    std::vector<std::string> known;
+    if (site.schema.contains("properties")) {
+        for (const auto &[k, v] : site.schema["properties"].items())
+            known.push_back(k);
+    }
+    std::string message = "unknown property '" + key + "'";
+    if (auto suggestion = closestMatch(key, known))
+        message += "; did you mean '" + *suggestion + "'?";
+    else if (!known.empty()) {
+        message += "; expected ";
+        for (std::size_t i = 0; i < known.size(); ++i)
+            message += (i ? ", " : "") + known[i];
+    }
+    return SchemaViolation {appendPointer(site.pointer, key), std::move(message), true};
+}
+
+std::optional<SchemaViolation> missingProperty(const ErrorSite &site)
+{
+    const std::string &d = site.description;
+    const auto open = d.find('\'');
+    const std::string key = d.substr(open + 1, d.rfind('\'') - open - 1);
+    return SchemaViolation {site.pointer,
+        (site.atRoot ? std::string() : site.what + " ") + "is missing the required property '" + key + "'", false};
+}
+
+std::optional<SchemaViolation> belowMinimum(const ErrorSite &site)
+{
+    if (!site.schema.contains("minimum"))
+        return std::nullopt;
+    return SchemaViolation {site.pointer,
+        site.what + " must be at least " + numberText(site.schema["minimum"]) + ", not " + site.value.dump(), false};
+}
+
+std::optional<SchemaViolation> aboveMaximum(const ErrorSite &site)
+{
+    if (!site.schema.contains("maximum"))
+        return std::nullopt;
+    return SchemaViolation {site.pointer,
+        site.what + " must be at most " + numberText(site.schema["maximum"]) + ", not " + site.value.dump(), false};
+}
+
+std::optional<SchemaViolation> propertyCount(const ErrorSite &site)
+{
+    const bool exactlyOne = site.schema.value("minProperties", 0) == 1 && site.schema.value("maxProperties", 0) == 1;
+    return SchemaViolation {site.pointer,
+        exactlyOne ? site.what + " must have exactly one key, not " + std::to_string(site.value.size())
+                   : site.what + ": " + site.description,
+        false};
+}
+
+std::optional<SchemaViolation> noBranchMatches(const ErrorSite &site)
+{
+    return SchemaViolation {site.pointer, site.what + " does not match the schema", false};
+}
+
+/// Any other description, as it is but in lower case and without the full stop.
+SchemaViolation plainMessage(const ErrorSite &site)
+{
+    std::string message = site.description;
+    if (!message.empty() && message.back() == '.')
+        message.pop_back();
+    if (!message.empty())
+        message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+    return {site.pointer, site.what + ": " + message, false};
+}
+
+/// How valijson's English descriptions, known by their start, become messages for people. A rule
+/// that returns nothing leaves the description to plainMessage.
+struct MessageRule {
+    std::string_view prefix;
+    std::optional<SchemaViolation> (*rewrite)(const ErrorSite &);
+    /// A combinator's summary, shown only when no error more precise is found.
+    bool summary = false;
+};
+
+constexpr std::array<MessageRule, 10> kMessageRules {{
+    {"Value type not permitted", typeMismatch},
+    {"Failed to match against any enum values", notInEnum},
+    {"Object contains a property that could not be validated", unknownProperty},
+    {"Missing required property", missingProperty},
+    {"Expected number greater than or equal to", belowMinimum},
+    {"Expected number less than or equal to", aboveMaximum},
+    {"Object should have no more than", propertyCount},
+    {"Object should have no fewer than", propertyCount},
+    {"Failed to validate", noBranchMatches, true},
+    {"Target should not validate", noBranchMatches, true},
+}};
+
+/// The JSON Pointer of valijson's context ("<root>", "[spec]", "[0]", ...).
+std::string instancePointer(const std::vector<std::string> &context)
+{
+    std::string pointer;
+    for (const std::string &element : context) {
+        if (element == "<root>")
+            continue;
+        std::string token = element;
+        if (token.size() >= 2 && token.front() == '[' && token.back() == ']')
+            token = token.substr(1, token.size() - 2);
+        pointer = appendPointer(pointer, token);
+    }
+    return pointer;
+}
+
+Json valueAt(const Json &root, const std::string &pointer)
+{
+    try {
+        return root.at(Json::json_pointer(pointer));
+    } catch (const std::exception &) {
+        return Json();
+    }
+}
+
+/// The violations without repeats: the same message can arrive through several branches of a
+/// combinator.
+std::vector<SchemaViolation> withoutRepeats(std::vector<SchemaViolation> violations)
+{
+    std::vector<SchemaViolation> unique;
+    for (SchemaViolation &violation : violations) {
+        const bool seen = std::any_of(unique.begin(), unique.end(),
+            [&](const SchemaViolation &u) { return u.pointer == violation.pointer && u.message == violation.message; });
+        if (!seen)
+            unique.push_back(std::move(violation));
+    }
+    return unique;
+}
+
+} // namespace
+
+const Json *SchemaRegistry::childSchema(const Json &candidate, const std::string &token, std::string &currentFile) const
+{
+    std::string stepFile = currentFile;
+    const Json &s = resolveIn(candidate, stepFile);
+    const Json *child = nullptr;
+    if (s.contains("properties") && s["properties"].contains(token))
+        child = &s["properties"][token];
+    else if (s.contains("items") && s["items"].is_object())
+        child = &s["items"];
+    else if (s.contains("additionalProperties") && s["additionalProperties"].is_object())
+        child = &s["additionalProperties"];
+    if (!child)
+        return nullptr;
+    const Json *resolved = &resolveIn(*child, stepFile);
+    currentFile = stepFile;
+    return resolved;
+}
+
+const Json &SchemaRegistry::schemaAt(
+    const Json &schemaRoot, std::string_view file, const std::vector<std::string> &tokens) const
+{
+    std::string currentFile(file);
+    const Json *node = &resolveIn(schemaRoot, currentFile);
+    for (const std::string &token : tokens) {
+        const Json *next = childSchema(*node, token, currentFile);
+        for (const char *combinator : {"allOf", "anyOf", "oneOf"}) {
+            if (next || !node->contains(combinator))
+                continue;
+            for (const Json &branch : (*node)[combinator]) {
+                if ((next = childSchema(branch, token, currentFile)))
+                    break;
+            }
+        }
+        if (!next)
+            return kNull;
+        node = next;
+    }
+    return *node;
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validate(
+    const Compiled &compiled, const Json &schemaRoot, std::string_view file, const Json &value) const
 {
     if (compiled.quick && compiled.quick->accepts(value))
         return {};
@@ -575,158 +803,26 @@ std::vector<SchemaViolation> SchemaRegistry::validate(const Compiled &compiled, 
     if (validator.validate(*compiled.schema, target, &results))
         return {};
 
-    // Finds the sub-schema that applies at an instance pointer, following properties, items,
-    // additionalProperties, $ref and the first matching branch of allOf/anyOf/oneOf.
-    const auto schemaAt = [&](const std::vector<std::string> &tokens) -> const Json & {
-        std::string currentFile(file);
-        const Json *node = &resolveIn(schemaRoot, currentFile);
-        for (const std::string &token : tokens) {
-            const Json *next = nullptr;
-            const auto step = [&](const Json &candidate) -> const Json * {
-                std::string stepFile = currentFile;
-                const Json &s = resolveIn(candidate, stepFile);
-                const Json *child = nullptr;
-                if (s.contains("properties") && s["properties"].contains(token))
-                    child = &s["properties"][token];
-                else if (s.contains("items") && s["items"].is_object())
-                    child = &s["items"];
-                else if (s.contains("additionalProperties") && s["additionalProperties"].is_object())
-                    child = &s["additionalProperties"];
-                if (!child)
-                    return nullptr;
-                const Json *resolved = &resolveIn(*child, stepFile);
-                currentFile = stepFile;
-                return resolved;
-            };
-            next = step(*node);
-            for (const char *combinator : {"allOf", "anyOf", "oneOf"}) {
-                if (next || !node->contains(combinator))
-                    continue;
-                for (const Json &branch : (*node)[combinator]) {
-                    if ((next = step(branch)))
-                        break;
-                }
-            }
-            if (!next)
-                return kNull;
-            node = next;
-        }
-        return *node;
-    };
-
     std::vector<SchemaViolation> out;
-    std::vector<SchemaViolation> containers;
+    std::vector<SchemaViolation> summaries;
     valijson::ValidationResults::Error error;
     while (results.popError(error)) {
-        std::string pointer;
-        for (const std::string &element : error.context) {
-            if (element == "<root>")
-                continue;
-            std::string token = element;
-            if (token.size() >= 2 && token.front() == '[' && token.back() == ']')
-                token = token.substr(1, token.size() - 2);
-            pointer = appendPointer(pointer, token);
-        }
+        const std::string pointer = instancePointer(error.context);
         const std::vector<std::string> tokens = splitPointer(pointer);
-        const std::string what = tokens.empty() ? std::string("the value") : "'" + tokens.back() + "'";
-        Json instanceValue;
-        try {
-            instanceValue = value.at(Json::json_pointer(pointer));
-        } catch (const std::exception &) {
-        }
-        const std::string &d = error.description;
-        const Json &schema = schemaAt(tokens);
-
-        if (d.rfind("Value type not permitted", 0) == 0) {
-            std::string expected;
-            if (schema.contains("type")) {
-                const Json &type = schema["type"];
-                if (type.is_string()) {
-                    expected = describeSchemaType(type.get<std::string>());
-                } else {
-                    for (std::size_t i = 0; i < type.size(); ++i) {
-                        if (i)
-                            expected += " or ";
-                        expected += describeSchemaType(type[i].get<std::string>());
-                    }
-                }
-            }
-            std::string message = what + " must be " + (expected.empty() ? "of another type" : expected) + ", not "
-                                  + describeJsonType(instanceValue);
-            out.push_back({pointer, std::move(message), false});
-        } else if (d.rfind("Failed to match against any enum values", 0) == 0) {
-            std::string allowed;
-            if (schema.contains("enum")) {
-                for (std::size_t i = 0; i < schema["enum"].size(); ++i) {
-                    if (i)
-                        allowed += ", ";
-                    const Json &option = schema["enum"][i];
-                    allowed += option.is_string() ? option.get<std::string>() : option.dump();
-                }
-            }
-            const std::string shown = instanceValue.is_string() ? instanceValue.get<std::string>() : instanceValue.dump();
-            out.push_back({pointer, "'" + shown + "' is not a valid value for " + what + "; expected one of " + allowed,
-                           false});
-        } else if (d.rfind("Object contains a property that could not be validated", 0) == 0) {
-            const auto open = d.rfind(": '");
-            const std::string key = open == std::string::npos ? std::string() : d.substr(open + 3, d.size() - open - 5);
-            std::vector<std::string> known;
-            if (schema.contains("properties")) {
-                for (const auto &[k, v] : schema["properties"].items())
-                    known.push_back(k);
-            }
-            std::string message = "unknown property '" + key + "'";
-            if (auto suggestion = closestMatch(key, known))
-                message += "; did you mean '" + *suggestion + "'?";
-            else if (!known.empty()) {
-                message += "; expected ";
-                for (std::size_t i = 0; i < known.size(); ++i)
-                    message += (i ? ", " : "") + known[i];
-            }
-            out.push_back({appendPointer(pointer, key), std::move(message), true});
-        } else if (d.rfind("Missing required property", 0) == 0) {
-            const auto open = d.find('\'');
-            const std::string key = d.substr(open + 1, d.rfind('\'') - open - 1);
-            out.push_back({pointer, (tokens.empty() ? std::string() : what + " ") + "is missing the required property '"
-                                        + key + "'",
-                           false});
-        } else if (d.rfind("Expected number greater than or equal to", 0) == 0 && schema.contains("minimum")) {
-            out.push_back({pointer, what + " must be at least " + numberText(schema["minimum"]) + ", not "
-                                        + instanceValue.dump(),
-                           false});
-        } else if (d.rfind("Expected number less than or equal to", 0) == 0 && schema.contains("maximum")) {
-            out.push_back({pointer, what + " must be at most " + numberText(schema["maximum"]) + ", not "
-                                        + instanceValue.dump(),
-                           false});
-        } else if (d.rfind("Object should have no more than", 0) == 0 || d.rfind("Object should have no fewer than", 0) == 0) {
-            const bool exactlyOne = schema.value("minProperties", 0) == 1 && schema.value("maxProperties", 0) == 1;
-            out.push_back({pointer,
-                           exactlyOne ? what + " must have exactly one key, not " + std::to_string(instanceValue.size())
-                                      : what + ": " + d,
-                           false});
-        } else if (d.rfind("Failed to validate", 0) == 0 || d.rfind("Target should not validate", 0) == 0) {
-            containers.push_back({pointer, what + " does not match the schema", false});
-        } else {
-            std::string message = d;
-            if (!message.empty() && message.back() == '.')
-                message.pop_back();
-            if (!message.empty())
-                message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
-            out.push_back({pointer, what + ": " + message, false});
-        }
+        const Json instanceValue = valueAt(value, pointer);
+        const ErrorSite site {pointer, tokens.empty() ? std::string("the value") : "'" + tokens.back() + "'",
+            tokens.empty(), schemaAt(schemaRoot, file, tokens), instanceValue, error.description};
+        const auto rule = std::find_if(kMessageRules.begin(), kMessageRules.end(),
+            [&](const MessageRule &r) { return error.description.rfind(r.prefix, 0) == 0; });
+        std::optional<SchemaViolation> violation = rule == kMessageRules.end() ? std::nullopt : rule->rewrite(site);
+        if (!violation)
+            out.push_back(plainMessage(site));
+        else
+            (rule->summary ? summaries : out).push_back(std::move(*violation));
     }
-    if (out.empty() && !containers.empty())
-        out.push_back(containers.front());
-    // The same message can arrive through several branches of a combinator.
-    std::vector<SchemaViolation> unique;
-    for (SchemaViolation &violation : out) {
-        const bool seen = std::any_of(unique.begin(), unique.end(), [&](const SchemaViolation &u) {
-            return u.pointer == violation.pointer && u.message == violation.message;
-        });
-        if (!seen)
-            unique.push_back(std::move(violation));
-    }
-    return unique;
+    if (out.empty() && !summaries.empty())
+        out.push_back(summaries.front());
+    return withoutRepeats(std::move(out));
 }
 
 } // namespace ccm

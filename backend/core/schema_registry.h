@@ -68,6 +68,11 @@ private:
     /// The compiled schema of a file, compiling it on first use; null for a file never compiled.
     const Compiled *compiled(std::string_view file) const;
 
+    /// The sub-schema that applies at an instance pointer's tokens, following properties, items,
+    /// additionalProperties, $ref and the first matching branch of allOf/anyOf/oneOf; null if none.
+    const Json &schemaAt(const Json &schemaRoot, std::string_view file, const std::vector<std::string> &tokens) const;
+    /// The schema one token below `candidate`, resolved; `currentFile` follows $refs into other files.
+    const Json *childSchema(const Json &candidate, const std::string &token, std::string &currentFile) const;
     std::vector<SchemaViolation> validate(const Compiled &compiled, const Json &schemaRoot, std::string_view file,
                                           const Json &value) const;
 

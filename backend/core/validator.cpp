@@ -14,12 +14,12 @@
 namespace ccm {
 namespace {
 
-const std::vector<std::string> kArchiveExtensions{".tar.gz", ".tgz", ".tar", ".zip"};
+const std::vector<std::string> kArchiveExtensions {".tar.gz", ".tgz", ".tar", ".zip"};
 
 bool allowedNameCharacter(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-           || c == '+' || c == ':' || c == '~' || c == '-';
+        || c == '+' || c == ':' || c == '~' || c == '-';
 }
 
 std::string describeCharacter(char c)
@@ -43,8 +43,7 @@ std::string archiveExtension(std::string_view path)
 }
 
 /// Applies the semantic rules to one flattened resource.
-class ResourceChecker
-{
+class ResourceChecker {
 public:
     ResourceChecker(const LoadedManifest &loaded, const FlatResource &resource, Diagnostics &out)
         : m_loaded(loaded)
@@ -245,7 +244,8 @@ private:
             atValue("alias", "alias must not be empty");
 
         if (auto provider = text("provider"); provider && !isTemplated(*provider)) {
-            const Json &providers = SchemaRegistry::instance().typeSchema(m_resource.type).value("x-ccm-providers", Json::array());
+            const Json &providers
+                = SchemaRegistry::instance().typeSchema(m_resource.type).value("x-ccm-providers", Json::array());
             bool known = false;
             std::string list;
             for (const auto &p : providers) {
@@ -269,12 +269,14 @@ private:
                 if (expression.find_first_not_of(" \t\r\n") == std::string::npos)
                     atNode(pointer, std::string("control ") + key + " must not be an empty expression");
                 else if (isTemplated(expression))
-                    atNode(pointer, std::string("control ") + key
-                                        + " is a raw expression; write it without {{ }} or ${ }, e.g. Facts.host.info.os == \"linux\"");
+                    atNode(pointer,
+                        std::string("control ") + key
+                            + " is a raw expression; write it without {{ }} or ${ }, e.g. Facts.host.info.os == "
+                              "\"linux\"");
                 else if (auto parsed = Expression::parse(expression); !parsed)
-                    atNode(pointer, std::string("control ") + key + " is not a valid expression: "
-                                        + parsed.error().message + " at column " + std::to_string(parsed.error().column)
-                                        + " of '" + expression + "'");
+                    atNode(pointer,
+                        std::string("control ") + key + " is not a valid expression: " + parsed.error().message
+                            + " at column " + std::to_string(parsed.error().column) + " of '" + expression + "'");
             }
         }
 
@@ -298,16 +300,17 @@ private:
         const bool command = check.contains("command") && !check["command"].is_null();
         const bool goss = check.contains("goss_rules") && !check["goss_rules"].is_null();
         if (command == goss) {
-            atNode(pointer, command ? "a health check has either command or goss_rules, not both"
-                                    : "a health check needs a command (nagios style) or goss_rules");
+            atNode(pointer,
+                command ? "a health check has either command or goss_rules, not both"
+                        : "a health check needs a command (nagios style) or goss_rules");
         }
         if (command)
             checkCommandLine(appendPointer(pointer, "command"), check["command"], "health check command");
         if (check.contains("format") && check["format"].is_string()) {
             const auto format = check["format"].get<std::string>();
             if ((format == "nagios" && goss) || (format == "goss" && command && !goss))
-                atNode(appendPointer(pointer, "format"), "health check format '" + format + "' does not match its "
-                                                             + (goss ? "goss_rules" : "command"));
+                atNode(appendPointer(pointer, "format"),
+                    "health check format '" + format + "' does not match its " + (goss ? "goss_rules" : "command"));
         }
         for (const char *key : {"timeout", "try_sleep"}) {
             if (check.contains(key))
@@ -323,20 +326,23 @@ private:
             static const std::regex pattern("^[a-zA-Z][a-zA-Z0-9_-]*$");
             const auto service = entry["service"].get<std::string>();
             if (!isTemplated(service) && !std::regex_match(service, pattern))
-                atNode(appendPointer(pointer, "service"), "registration service '" + service
-                                                              + "' must start with a letter and hold only letters, digits, _ and -");
+                atNode(appendPointer(pointer, "service"),
+                    "registration service '" + service
+                        + "' must start with a letter and hold only letters, digits, _ and -");
         }
         if (entry.contains("address") && entry["address"].is_string()) {
-            static const std::regex ipv4("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$");
+            static const std::regex ipv4(
+                "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$");
             const auto address = entry["address"].get<std::string>();
             if (!isTemplated(address) && !std::regex_match(address, ipv4))
-                atNode(appendPointer(pointer, "address"), "registration address '" + address + "' must be an IPv4 address");
+                atNode(appendPointer(pointer, "address"),
+                    "registration address '" + address + "' must be an IPv4 address");
         }
         if (entry.contains("port") && entry["port"].is_string()) {
             const auto port = entry["port"].get<std::string>();
             if (!isTemplated(port))
-                atNode(appendPointer(pointer, "port"), "registration port '" + port
-                                                           + "' must be a number from 1 to 65535 or a template expression");
+                atNode(appendPointer(pointer, "port"),
+                    "registration port '" + port + "' must be a number from 1 to 65535 or a template expression");
         }
     }
 
@@ -352,8 +358,9 @@ private:
         if (m_props.contains("mode")) {
             const Json &mode = m_props["mode"];
             if (mode.is_number_integer()) {
-                atValue("mode", "mode must be a quoted string such as \"0644\"; unquoted, YAML reads it as the number "
-                                    + mode.dump());
+                atValue("mode",
+                    "mode must be a quoted string such as \"0644\"; unquoted, YAML reads it as the number "
+                        + mode.dump());
             } else if (mode.is_string() && !isTemplated(mode.get<std::string>())) {
                 if (auto parsed = parseFileMode(mode.get<std::string>()); !parsed)
                     atValue("mode", parsed.error().message);
@@ -418,19 +425,22 @@ private:
                 const std::string pointer = appendPointer(m_resource.propertyPointer("environment"), i);
                 const auto equals = entry.find('=');
                 if (equals == std::string::npos || equals == 0 || equals + 1 == entry.size())
-                    atNode(pointer, "environment entry '" + entry + "' must be KEY=VALUE with a non-empty key and value");
+                    atNode(
+                        pointer, "environment entry '" + entry + "' must be KEY=VALUE with a non-empty key and value");
                 else if (!isTemplated(entry) && !std::regex_match(entry.substr(0, equals), key))
-                    atNode(pointer, "environment variable name '" + entry.substr(0, equals)
-                                        + "' may hold only letters, digits and _ and must not start with a digit");
+                    atNode(pointer,
+                        "environment variable name '" + entry.substr(0, equals)
+                            + "' may hold only letters, digits and _ and must not start with a digit");
             }
         }
 
         if (m_props.contains("returns") && m_props["returns"].is_array()) {
             const Json &returns = m_props["returns"];
             for (std::size_t i = 0; i < returns.size(); ++i) {
-                if (returns[i].is_number_integer() && (returns[i].get<std::int64_t>() < 0 || returns[i].get<std::int64_t>() > 255))
+                if (returns[i].is_number_integer()
+                    && (returns[i].get<std::int64_t>() < 0 || returns[i].get<std::int64_t>() > 255))
                     atNode(appendPointer(m_resource.propertyPointer("returns"), i),
-                           "exit code " + returns[i].dump() + " is outside 0 to 255");
+                        "exit code " + returns[i].dump() + " is outside 0 to 255");
             }
         }
 
@@ -441,10 +451,11 @@ private:
                 atKey("refresh_only", "refresh_only is an old spelling; write refreshonly", Severity::Warning);
         }
         const bool refreshOnly = isTrue("refreshonly") || isTrue("refresh_only");
-        const bool subscribes = m_props.contains("subscribe") && m_props["subscribe"].is_array() && !m_props["subscribe"].empty();
+        const bool subscribes
+            = m_props.contains("subscribe") && m_props["subscribe"].is_array() && !m_props["subscribe"].empty();
         if (refreshOnly && !subscribes)
             atKey(isTrue("refreshonly") ? "refreshonly" : "refresh_only",
-                  "refreshonly without subscribe never runs; add subscribe or remove refreshonly", Severity::Warning);
+                "refreshonly without subscribe never runs; add subscribe or remove refreshonly", Severity::Warning);
     }
 
     void checkPackageOrServiceName(const std::string &what)
@@ -468,10 +479,7 @@ private:
             atValue("ensure", "version '" + *version + "' " + *problem);
     }
 
-    void checkService()
-    {
-        checkPackageOrServiceName("service");
-    }
+    void checkService() { checkPackageOrServiceName("service"); }
 
     void checkArchive()
     {
@@ -487,8 +495,9 @@ private:
         if (auto url = text("url"); url && !url->empty() && !isTemplated(*url))
             checkArchiveUrl(*url, nameExtension);
         if (auto checksum = text("checksum"); checksum && !isTemplated(*checksum)) {
-            const bool hex = checksum->size() == 64
-                             && std::all_of(checksum->begin(), checksum->end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+            const bool hex = checksum->size() == 64 && std::all_of(checksum->begin(), checksum->end(), [](char c) {
+                return std::isxdigit(static_cast<unsigned char>(c));
+            });
             if (!hex)
                 atValue("checksum", "checksum must be the SHA-256 of the archive: 64 hexadecimal characters");
         }
@@ -500,14 +509,15 @@ private:
                 atValue("cleanup", "cleanup needs creates, which tells later runs the archive was already extracted");
         }
         if (has("username") != has("password"))
-            atKey(has("username") ? "username" : "password", "username and password are used together for basic authentication");
+            atKey(has("username") ? "username" : "password",
+                "username and password are used together for basic authentication");
         if (m_props.contains("headers") && m_props["headers"].is_object()) {
             static const std::regex token("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$");
             for (const auto &[header, value] : m_props["headers"].items()) {
                 const std::string pointer = appendPointer(m_resource.propertyPointer("headers"), header);
                 if (!std::regex_match(header, token))
                     report(Severity::Error, pointer, m_loaded.sourceMap.keyAt(pointer),
-                           m_resource.label() + ": header name '" + header + "' is not a valid HTTP header name");
+                        m_resource.label() + ": header name '" + header + "' is not a valid HTTP header name");
                 else if (value.is_string() && value.get<std::string>().find_first_of("\r\n") != std::string::npos)
                     atNode(pointer, "header '" + header + "' must not contain line breaks");
             }
@@ -534,7 +544,8 @@ private:
         const std::string rest = url.substr(schemeEnd + 3);
         const std::size_t pathStart = rest.find('/');
         const std::string authority = rest.substr(0, pathStart);
-        const std::string host = authority.substr(authority.rfind('@') == std::string::npos ? 0 : authority.rfind('@') + 1);
+        const std::string host
+            = authority.substr(authority.rfind('@') == std::string::npos ? 0 : authority.rfind('@') + 1);
         if (host.empty() || host.front() == ':') {
             atValue("url", "url '" + url + "' has no host");
             return;
@@ -545,8 +556,9 @@ private:
         if (urlExtension.empty())
             atValue("url", "url path '" + path + "' must end in .tar.gz, .tgz, .tar or .zip");
         else if (!nameExtension.empty() && urlExtension != nameExtension)
-            atValue("url", "url ends in " + urlExtension + " but the archive name ends in " + nameExtension
-                               + "; they must be the same kind of archive");
+            atValue("url",
+                "url ends in " + urlExtension + " but the archive name ends in " + nameExtension
+                    + "; they must be the same kind of archive");
     }
 
     void checkScaffold()
@@ -556,8 +568,7 @@ private:
         const bool left = has("left_delimiter");
         const bool right = has("right_delimiter");
         if (left != right)
-            atKey(left ? "left_delimiter" : "right_delimiter",
-                  "left_delimiter and right_delimiter are set together");
+            atKey(left ? "left_delimiter" : "right_delimiter", "left_delimiter and right_delimiter are set together");
         for (const char *property : {"left_delimiter", "right_delimiter"}) {
             if (auto value = text(property); value && value->empty())
                 atValue(property, std::string(property) + " must not be empty");
@@ -619,10 +630,11 @@ void checkSchemas(const LoadedManifest &loaded, Diagnostics &out)
                 const std::string at = pointer + violation.pointer;
                 std::string message = label + ": " + violation.message;
                 // The most common slip: a number where the schema wants a string.
-                if (message.ends_with("must be a string, not an integer") || message.ends_with("must be a string, not a number"))
+                if (message.ends_with("must be a string, not an integer")
+                    || message.ends_with("must be a string, not a number"))
                     message += " (write it in quotes)";
                 out.push_back({Severity::Error, std::move(message), at,
-                               violation.atKey ? loaded.sourceMap.keyAt(at) : loaded.sourceMap.valueAt(at)});
+                    violation.atKey ? loaded.sourceMap.keyAt(at) : loaded.sourceMap.valueAt(at)});
             }
         }
     }
@@ -642,9 +654,9 @@ void checkDuplicates(const LoadedManifest &loaded, const std::vector<FlatResourc
             return;
         const SourcePosition first = loaded.sourceMap.keyAt(it->second);
         out.push_back({Severity::Warning,
-                       resource.type + '#' + key + (isAlias ? " (alias)" : "") + " is declared more than once (first at line "
-                           + std::to_string(first.line) + "); references will see the latest one",
-                       pointer, isAlias ? loaded.sourceMap.valueAt(pointer) : loaded.sourceMap.keyAt(pointer)});
+            resource.type + '#' + key + (isAlias ? " (alias)" : "") + " is declared more than once (first at line "
+                + std::to_string(first.line) + "); references will see the latest one",
+            pointer, isAlias ? loaded.sourceMap.valueAt(pointer) : loaded.sourceMap.keyAt(pointer)});
     };
     for (const FlatResource &resource : resources) {
         claim(resource, resource.name, resource.pointer, false);
@@ -682,17 +694,18 @@ void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatR
                 const auto found = firstIndex.find(reference);
                 if (found == firstIndex.end()) {
                     out.push_back({Severity::Warning,
-                                   resource.label() + ": " + property + " refers to " + reference
-                                       + ", which this manifest does not declare",
-                                   pointer, loaded.sourceMap.valueAt(pointer)});
+                        resource.label() + ": " + property + " refers to " + reference
+                            + ", which this manifest does not declare",
+                        pointer, loaded.sourceMap.valueAt(pointer)});
                 } else if (found->second == i) {
-                    out.push_back({Severity::Error, resource.label() + ": " + property + " refers to the resource itself",
-                                   pointer, loaded.sourceMap.valueAt(pointer)});
+                    out.push_back(
+                        {Severity::Error, resource.label() + ": " + property + " refers to the resource itself",
+                            pointer, loaded.sourceMap.valueAt(pointer)});
                 } else if (found->second > i) {
                     out.push_back({Severity::Warning,
-                                   resource.label() + ": " + property + " refers to " + reference
-                                       + ", which is declared later; resources run in declaration order, so move it above",
-                                   pointer, loaded.sourceMap.valueAt(pointer)});
+                        resource.label() + ": " + property + " refers to " + reference
+                            + ", which is declared later; resources run in declaration order, so move it above",
+                        pointer, loaded.sourceMap.valueAt(pointer)});
                 }
             }
         }
@@ -721,19 +734,19 @@ Result<unsigned> parseFileMode(std::string_view mode)
     if (mode.size() > 2 && mode[0] == '0' && (mode[1] == 'o' || mode[1] == 'O'))
         mode.remove_prefix(2);
     if (mode.empty())
-        return Error{"invalid_mode", "mode '" + original + "' is empty; use an octal mode such as \"0644\""};
+        return Error {"invalid_mode", "mode '" + original + "' is empty; use an octal mode such as \"0644\""};
     unsigned value = 0;
     for (char c : mode) {
         if (c < '0' || c > '7')
-            return Error{"invalid_mode", "mode '" + original + "' is not octal: '" + std::string(1, c)
-                                             + "' is not a digit from 0 to 7"};
+            return Error {"invalid_mode",
+                "mode '" + original + "' is not octal: '" + std::string(1, c) + "' is not a digit from 0 to 7"};
         value = value * 8 + static_cast<unsigned>(c - '0');
         if (value > 07777)
             break;
     }
     if (value > 0777)
-        return Error{"invalid_mode", "mode '" + original
-                                         + "' is above 0777; setuid, setgid and sticky bits cannot be set through mode"};
+        return Error {"invalid_mode",
+            "mode '" + original + "' is above 0777; setuid, setgid and sticky bits cannot be set through mode"};
     return value;
 }
 

@@ -24,7 +24,7 @@ SourcePosition positionOf(const YAML::Mark &mark)
 {
     if (mark.is_null() || mark.line < 0)
         return {};
-    return SourcePosition{mark.line + 1, mark.column + 1};
+    return SourcePosition {mark.line + 1, mark.column + 1};
 }
 
 std::optional<std::int64_t> parseInteger(std::string_view s)
@@ -149,31 +149,59 @@ struct FlowOverrun {
 /// parsing, the item of an outermost flow collection past `maxItems` (commas and nested
 /// collections count). It skips what can hold brackets and commas without opening a collection:
 /// comments, quoted scalars, block scalars and plain scalars that merely contain a bracket.
+/// The offset of the line break that ends the line holding `i`, or the text's end.
+std::size_t lineEnd(std::string_view text, std::size_t i)
+{
+    while (i < text.size() && text[i] != '\n')
+        ++i;
+    return i;
+}
+
+/// The offset after the quoted scalar that opens at `i`, or the text's end when it is not closed.
+std::size_t skipQuoted(std::string_view text, std::size_t i)
+{
+    const std::size_t n = text.size();
+    const char quote = text[i++];
+    while (i < n) {
+        if (quote == '"' && text[i] == '\\') {
+            i += 2;
+        } else if (text[i] != quote) {
+            ++i;
+        } else if (quote == '\'' && i + 1 < n && text[i + 1] == '\'') {
+            i += 2;
+        } else {
+            return i + 1;
+        }
+    }
+    return i;
+}
+
+/// The end of the block scalar whose indicator line holds `i`: its lines are blank or indented
+/// deeper than `lineIndent`, the indent of the line that opens it.
+std::size_t skipBlockScalar(std::string_view text, std::size_t i, std::size_t lineIndent)
+{
+    const std::size_t n = text.size();
+    i = lineEnd(text, i);
+    while (i < n) {
+        std::size_t next = i + 1;
+        std::size_t indent = 0;
+        while (next < n && text[next] == ' ') {
+            ++next;
+            ++indent;
+        }
+        if (next < n && text[next] != '\n' && text[next] != '\r' && indent <= lineIndent)
+            break;
+        i = lineEnd(text, next);
+    }
+    return i;
+}
+
 std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t maxItems)
 {
     const std::size_t n = text.size();
     const auto isBlank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
     const auto endsToken = [&](std::size_t at) { return at >= n || isBlank(text[at]) || text[at] == '\n'; };
     std::size_t i = 0;
-    const auto skipLine = [&] {
-        while (i < n && text[i] != '\n')
-            ++i;
-    };
-    const auto skipQuoted = [&] {
-        const char quote = text[i++];
-        while (i < n) {
-            if (quote == '"' && text[i] == '\\') {
-                i += 2;
-            } else if (text[i] != quote) {
-                ++i;
-            } else if (quote == '\'' && i + 1 < n && text[i + 1] == '\'') {
-                i += 2;
-            } else {
-                ++i;
-                return;
-            }
-        }
-    };
 
     std::size_t lineIndent = 0;
     bool lineStart = true;
@@ -199,14 +227,14 @@ std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t ma
         }
         lineStart = false;
         if (c == '#' && afterBlank) {
-            skipLine();
+            i = lineEnd(text, i);
             continue;
         }
         if (depth > 0) {
             const char before = i == 0 ? '\n' : text[i - 1];
             if ((c == '"' || c == '\'')
                 && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
-                skipQuoted();
+                i = skipQuoted(text, i);
                 continue;
             }
             if (c == ']' || c == '}') {
@@ -231,23 +259,10 @@ std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t ma
             start = i++;
             nodeStart = false;
         } else if (c == '"' || c == '\'') {
-            skipQuoted();
+            i = skipQuoted(text, i);
             nodeStart = false;
         } else if (c == '|' || c == '>') {
-            // Block scalar: its lines are blank or indented deeper than the line that opens it.
-            skipLine();
-            while (i < n) {
-                std::size_t next = i + 1;
-                std::size_t indent = 0;
-                while (next < n && text[next] == ' ') {
-                    ++next;
-                    ++indent;
-                }
-                if (next < n && text[next] != '\n' && text[next] != '\r' && indent <= lineIndent)
-                    break;
-                i = next;
-                skipLine();
-            }
+            i = skipBlockScalar(text, i, lineIndent);
         } else if (c == '&' || c == '!') {
             while (!endsToken(i))
                 ++i;
@@ -549,8 +564,7 @@ constexpr int kMaxExpandedDepth = 1000;
 /// Maps with more members than this find duplicate keys through a hash index instead of a scan.
 constexpr std::size_t kLinearKeySearch = 16;
 
-class Converter
-{
+class Converter {
 public:
     Converter(std::string_view text, const DocumentRecorder &recorder, SourceMap &map, Diagnostics &diagnostics)
         : m_text(text)
@@ -716,14 +730,12 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     YamlReadResult result;
     if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
         result.diagnostics.push_back({Severity::Error,
-                                      "not a text file: it contains a NUL byte at offset " + std::to_string(nul),
-                                      "", LineIndex(text).at(nul)});
+            "not a text file: it contains a NUL byte at offset " + std::to_string(nul), "", LineIndex(text).at(nul)});
         return result;
     }
     if (const auto bad = invalidUtf8Offset(text); bad != std::string_view::npos) {
         result.diagnostics.push_back({Severity::Error,
-                                      "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad),
-                                      "", LineIndex(text).at(bad)});
+            "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad), "", LineIndex(text).at(bad)});
         return result;
     }
 
@@ -775,7 +787,7 @@ YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
     const std::uint32_t root = recorder.firstRoot();
     const bool rootIsNull = root == DocumentRecorder::kNoNode || nodes[root].kind == RawNode::Kind::Null;
     if (recorder.documents() == 0 || (recorder.documents() == 1 && rootIsNull)) {
-        result.diagnostics.push_back({Severity::Error, "the manifest is empty", "", SourcePosition{1, 1}});
+        result.diagnostics.push_back({Severity::Error, "the manifest is empty", "", SourcePosition {1, 1}});
         return result;
     }
     if (recorder.documents() > 1) {

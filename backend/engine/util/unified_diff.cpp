@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -298,6 +299,31 @@ void appendLine(std::string &out, char prefix, std::string_view line)
         out.append("\n\\ No newline at end of file\n");
 }
 
+/// Appends the hunk of `changes`, which lie close enough to share one, with `around` unchanged
+/// lines before, between and after them.
+void appendHunk(std::string &out, std::span<const Change> changes, Index around,
+    const std::vector<std::string_view> &oldLines, const std::vector<std::string_view> &newLines)
+{
+    const Change &first = changes.front();
+    const Change &last = changes.back();
+    const Index oldFrom = std::max<Index>(0, first.oldFrom - around);
+    const Index newFrom = first.newFrom - (first.oldFrom - oldFrom);
+    const Index oldEnd = std::min(static_cast<Index>(oldLines.size()), last.oldTo + around);
+    const Index newEnd = last.newTo + (oldEnd - last.oldTo);
+    out.append("@@ -").append(range(oldFrom, oldEnd)).append(" +").append(range(newFrom, newEnd)).append(" @@\n");
+    Index oldLine = oldFrom;
+    for (const Change &change : changes) {
+        for (; oldLine < change.oldFrom; ++oldLine)
+            appendLine(out, ' ', oldLines[static_cast<std::size_t>(oldLine)]);
+        for (; oldLine < change.oldTo; ++oldLine)
+            appendLine(out, '-', oldLines[static_cast<std::size_t>(oldLine)]);
+        for (Index newLine = change.newFrom; newLine < change.newTo; ++newLine)
+            appendLine(out, '+', newLines[static_cast<std::size_t>(newLine)]);
+    }
+    for (; oldLine < oldEnd; ++oldLine)
+        appendLine(out, ' ', oldLines[static_cast<std::size_t>(oldLine)]);
+}
+
 } // namespace
 
 std::string unifiedDiff(std::string_view oldText, std::string_view newText, std::string_view oldLabel,
@@ -345,22 +371,7 @@ std::string unifiedDiff(std::string_view oldText, std::string_view newText, std:
         std::size_t last = first;
         while (last + 1 < changes.size() && changes[last + 1].oldFrom - changes[last].oldTo <= 2 * around)
             ++last;
-        const Index oldFrom = std::max<Index>(0, changes[first].oldFrom - around);
-        const Index newFrom = changes[first].newFrom - (changes[first].oldFrom - oldFrom);
-        const Index oldEnd = std::min(oldSide.size(), changes[last].oldTo + around);
-        const Index newEnd = changes[last].newTo + (oldEnd - changes[last].oldTo);
-        out.append("@@ -").append(range(oldFrom, oldEnd)).append(" +").append(range(newFrom, newEnd)).append(" @@\n");
-        Index oldLine = oldFrom;
-        for (std::size_t i = first; i <= last; ++i) {
-            for (; oldLine < changes[i].oldFrom; ++oldLine)
-                appendLine(out, ' ', oldLines[static_cast<std::size_t>(oldLine)]);
-            for (; oldLine < changes[i].oldTo; ++oldLine)
-                appendLine(out, '-', oldLines[static_cast<std::size_t>(oldLine)]);
-            for (Index newLine = changes[i].newFrom; newLine < changes[i].newTo; ++newLine)
-                appendLine(out, '+', newLines[static_cast<std::size_t>(newLine)]);
-        }
-        for (; oldLine < oldEnd; ++oldLine)
-            appendLine(out, ' ', oldLines[static_cast<std::size_t>(oldLine)]);
+        appendHunk(out, std::span(changes).subspan(first, last + 1 - first), around, oldLines, newLines);
         first = last + 1;
     }
     return out;

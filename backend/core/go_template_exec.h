@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "expression.h"
+#include "go_template_parser.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccm::gotmpl {
+
+/// Runs the parse tree `root` of `source` with `dot` as data; output beyond `maxOutput` bytes fails.
+Outcome<std::string> execute(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope,
+    const std::vector<Node> &root, const Json &dot);
+
+} // namespace ccm::gotmpl
