@@ -291,6 +291,22 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
 
 namespace {
 
+/// Publishes an object's meta record as the only one left on its subject.
+Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubject, const std::string &meta)
+{
+    natsMsg *raw = nullptr;
+    if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
+        s != NATS_OK)
+        return Error {"nats", natsStatus_GetText(s)};
+    const MsgPtr message(raw);
+    // The rollup keeps only this record on the subject: the object's previous versions go.
+    natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    if (natsStatus s = js_PublishMsg(nullptr, connection.jetStream(), message.get(), nullptr, &errorCode); s != NATS_OK)
+        return jetStreamError(connection, "storing the meta record", s, errorCode);
+    return {};
+}
+
 /// Decodes the SHA-256 digest an object's meta record gives, after checking the record names its chunks.
 Result<std::string> expectedDigest(const ObjectInfo &meta, const std::string &where)
 {
@@ -408,17 +424,8 @@ Result<ObjectInfo> ObjectStore::put(
 
     const std::string metaSubject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
     const std::string meta = metaJson(result, chunkSize);
-    natsMsg *raw = nullptr;
-    if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
-        s != NATS_OK)
-        return fail(Error {"nats", natsStatus_GetText(s)});
-    const MsgPtr message(raw);
-    // The rollup keeps only this record on the subject: the object's previous versions go.
-    natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
-    jsErrCode errorCode = static_cast<jsErrCode>(0);
-    if (natsStatus s = js_PublishMsg(nullptr, m_connection->jetStream(), message.get(), nullptr, &errorCode);
-        s != NATS_OK)
-        return fail(jetStreamError(*m_connection, "storing the meta record", s, errorCode));
+    if (auto published = publishMeta(*m_connection, metaSubject, meta); !published)
+        return fail(published.error());
 
     if (previous && previous->nuid != result.nuid && !previous->nuid.empty()) {
         if (auto purged = purgeSubject("$O." + m_bucket + ".C." + previous->nuid); !purged)
