@@ -30,14 +30,17 @@ Exit status: 0 when the bundle was written (or listed), 1 when the manifest or a
 it reaches is invalid or missing, 2 for a usage error.
 )";
 
-} // namespace
-
-int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
+struct BundleArguments {
     std::optional<std::string> manifestPath;
     std::optional<std::string> output;
     BundleOptions options;
     bool list = false;
+};
+
+/// Reads the command line into arguments; the exit code when the command ends there (help or a usage error).
+std::optional<int> parseBundleArguments(
+    const std::vector<std::string> &args, BundleArguments &arguments, std::ostream &out, std::ostream &err)
+{
     const auto usageError = [&](const std::string &message) {
         err << "ccm-backend bundle: " << message << '\n' << kBundleUsage;
         return UsageError;
@@ -59,38 +62,50 @@ int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::
             return Success;
         }
         if (arg == "--list") {
-            list = true;
+            arguments.list = true;
         } else if (auto file = arg == "-o" ? value("-o") : value("--output")) {
             if (file->empty())
                 return usageError("option " + arg + " needs a file name");
-            output = *file;
+            arguments.output = *file;
         } else if (auto include = value("--include")) {
             if (include->empty())
                 return usageError("option --include needs a path");
-            options.includes.emplace_back(*include);
+            arguments.options.includes.emplace_back(*include);
         } else if (arg.size() > 1 && arg.front() == '-') {
             return usageError("unknown option '" + arg + "'");
-        } else if (manifestPath) {
+        } else if (arguments.manifestPath) {
             return usageError("only one manifest may be given");
         } else {
-            manifestPath = arg;
+            arguments.manifestPath = arg;
         }
     }
-    if (!manifestPath)
+    if (!arguments.manifestPath)
         return usageError("no manifest given");
-    if (!output && !list)
+    if (!arguments.output && !arguments.list)
         return usageError("no output file given; use -o FILE.tar.gz, or --list to see what would go in");
-    if (output && !isBundlePath(*output))
-        return usageError("the output file '" + *output + "' must end in .tar.gz or .tgz");
+    if (arguments.output && !isBundlePath(*arguments.output))
+        return usageError("the output file '" + *arguments.output + "' must end in .tar.gz or .tgz");
+    return std::nullopt;
+}
 
-    const BundlePlan plan = planBundle(*manifestPath, options);
+} // namespace
+
+int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    BundleArguments arguments;
+    if (const auto exitCode = parseBundleArguments(args, arguments, out, err))
+        return *exitCode;
+    const std::string &manifestPath = *arguments.manifestPath;
+    const std::optional<std::string> &output = arguments.output;
+
+    const BundlePlan plan = planBundle(manifestPath, arguments.options);
     for (const BundleFinding &finding : plan.findings)
         err << formatBundleFinding(finding) << '\n';
     if (!plan.ok()) {
-        err << "ccm-backend bundle: " << *manifestPath << " cannot be bundled; nothing was written\n";
+        err << "ccm-backend bundle: " << manifestPath << " cannot be bundled; nothing was written\n";
         return Failure;
     }
-    if (list) {
+    if (arguments.list) {
         for (const BundleMember &member : plan.members)
             out << member.path << '\n';
         out << kBundleChecksumsName << '\n';

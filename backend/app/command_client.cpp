@@ -235,6 +235,70 @@ Result<RpcResponse> runApply(RpcClient &client, const Json &params, std::ostream
     }
 }
 
+/// Reads PARAMS, from standard input for '-', as a JSON object; the exit code when it is not one.
+std::optional<int> readParams(const Options &options, Json &params, std::ostream &err)
+{
+    if (!options.params)
+        return std::nullopt;
+    std::string text = *options.params;
+    if (text == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        if (text.size() > kMaxInputBytes) {
+            err << "ccm-backend client: the params on standard input are longer than " << kMaxInputBytes << " bytes\n";
+            return UsageError;
+        }
+    }
+    if (const auto deep = jsonNestingBeyond(text, 256)) {
+        err << "ccm-backend client: PARAMS are nested too deeply (at byte " << *deep + 1 << ")\n";
+        return UsageError;
+    }
+    params = parseJson(text, false);
+    if (params.is_discarded()) {
+        err << "ccm-backend client: PARAMS are not valid JSON\n";
+        return UsageError;
+    }
+    if (!params.is_object()) {
+        err << "ccm-backend client: PARAMS must be a JSON object, not " << describeJsonType(params) << '\n';
+        return UsageError;
+    }
+    return std::nullopt;
+}
+
+/// Puts the --manifest file and its directory into params; the exit code when that fails.
+std::optional<int> addManifest(const Options &options, Json &params, std::ostream &err)
+{
+    if (!options.manifest)
+        return std::nullopt;
+    if (params.contains("manifest") || params.contains("base_dir")) {
+        err << "ccm-backend client: --manifest sets params.manifest and params.base_dir; PARAMS gives them "
+               "too\n";
+        return UsageError;
+    }
+    auto text = readTextFile(*options.manifest, kMaxInputBytes);
+    if (!text) {
+        err << "ccm-backend client: " << text.error().message << '\n';
+        return Failure;
+    }
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(*options.manifest, error);
+    params["manifest"] = std::move(text).value();
+    params["base_dir"] = absolute.parent_path().lexically_normal().string();
+    return std::nullopt;
+}
+
+/// Calls the method and waits for its answer, printing each notification as it arrives.
+Result<RpcResponse> callMethod(
+    RpcClient &client, const std::string &method, const Json &params, std::ostream &out, std::ostream &err)
+{
+    if (method == "apply.start")
+        return runApply(client, params, out, err);
+    if (auto sent = client.sendRequest(1, method, params); !sent)
+        return sent.error();
+    return client.waitForResponse(1, [&](const Json &notification) {
+        out << notification.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n' << std::flush;
+    });
+}
+
 } // namespace
 
 int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
@@ -251,46 +315,10 @@ int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::
     }
 
     Json params = Json::object();
-    if (options.params) {
-        std::string text = *options.params;
-        if (text == "-") {
-            text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-            if (text.size() > kMaxInputBytes) {
-                err << "ccm-backend client: the params on standard input are longer than " << kMaxInputBytes
-                    << " bytes\n";
-                return UsageError;
-            }
-        }
-        if (const auto deep = jsonNestingBeyond(text, 256)) {
-            err << "ccm-backend client: PARAMS are nested too deeply (at byte " << *deep + 1 << ")\n";
-            return UsageError;
-        }
-        params = parseJson(text, false);
-        if (params.is_discarded()) {
-            err << "ccm-backend client: PARAMS are not valid JSON\n";
-            return UsageError;
-        }
-        if (!params.is_object()) {
-            err << "ccm-backend client: PARAMS must be a JSON object, not " << describeJsonType(params) << '\n';
-            return UsageError;
-        }
-    }
-    if (options.manifest) {
-        if (params.contains("manifest") || params.contains("base_dir")) {
-            err << "ccm-backend client: --manifest sets params.manifest and params.base_dir; PARAMS gives them "
-                   "too\n";
-            return UsageError;
-        }
-        auto text = readTextFile(*options.manifest, kMaxInputBytes);
-        if (!text) {
-            err << "ccm-backend client: " << text.error().message << '\n';
-            return Failure;
-        }
-        std::error_code error;
-        const std::filesystem::path absolute = std::filesystem::absolute(*options.manifest, error);
-        params["manifest"] = std::move(text).value();
-        params["base_dir"] = absolute.parent_path().lexically_normal().string();
-    }
+    if (const auto exitCode = readParams(options, params, err))
+        return *exitCode;
+    if (const auto exitCode = addManifest(options, params, err))
+        return *exitCode;
 
     auto path = socketPath(options);
     if (!path) {
@@ -303,18 +331,7 @@ int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::
         return Failure;
     }
 
-    Result<RpcResponse> response = Error {};
-    if (options.method == "apply.start") {
-        response = runApply(client, params, out, err);
-    } else {
-        if (auto sent = client.sendRequest(1, options.method, params); !sent) {
-            err << "ccm-backend client: " << sent.error().message << '\n';
-            return Failure;
-        }
-        response = client.waitForResponse(1, [&](const Json &notification) {
-            out << notification.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n' << std::flush;
-        });
-    }
+    const Result<RpcResponse> response = callMethod(client, options.method, params, out, err);
     if (!response) {
         err << "ccm-backend client: " << response.error().message << '\n';
         return Failure;

@@ -29,14 +29,17 @@ Options:
   --nats URL          connect to this server instead; no context is read
 )";
 
-} // namespace
-
-int publishCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
+struct PublishOptions {
     std::optional<std::string> file;
     std::optional<std::string> bucket;
     std::optional<std::string> name;
     fleet::NatsSelection selection;
+};
+
+/// Reads the command line into options; the exit code when the command ends there (help or a usage error).
+std::optional<int> parsePublishOptions(
+    const std::vector<std::string> &args, PublishOptions &options, std::ostream &out, std::ostream &err)
+{
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto takeValue = [&](std::optional<std::string> &target) {
@@ -52,45 +55,56 @@ int publishCommand(const std::vector<std::string> &args, std::ostream &out, std:
             return Success;
         }
         if (arg == "--bucket" || arg == "--name" || arg == "--context" || arg == "--nats") {
-            std::optional<std::string> &target = arg == "--bucket" ? bucket
-                : arg == "--name"                                  ? name
-                : arg == "--context"                               ? selection.context
-                                                                   : selection.url;
+            std::optional<std::string> &target = arg == "--bucket" ? options.bucket
+                : arg == "--name"                                  ? options.name
+                : arg == "--context"                               ? options.selection.context
+                                                                   : options.selection.url;
             if (!takeValue(target))
                 return UsageError;
         } else if (arg.size() > 1 && arg.front() == '-') {
             err << "ccm-backend publish: unknown option '" << arg << "'\n" << kPublishUsage;
             return UsageError;
-        } else if (file) {
+        } else if (options.file) {
             err << "ccm-backend publish: only one FILE may be given\n";
             return UsageError;
         } else {
-            file = arg;
+            options.file = arg;
         }
     }
-    if (!file || !bucket) {
-        err << "ccm-backend publish: " << (file ? "--bucket is required" : "a FILE is required") << "\n"
+    if (!options.file || !options.bucket) {
+        err << "ccm-backend publish: " << (options.file ? "--bucket is required" : "a FILE is required") << "\n"
             << kPublishUsage;
         return UsageError;
     }
-    const std::string objectName = name ? *name : std::filesystem::path(*file).filename().string();
+    return std::nullopt;
+}
+
+} // namespace
+
+int publishCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    PublishOptions options;
+    if (const auto exitCode = parsePublishOptions(args, options, out, err))
+        return *exitCode;
+    const std::string &file = *options.file;
+    const std::string objectName = options.name ? *options.name : std::filesystem::path(file).filename().string();
     if (objectName.empty()) {
         err << "ccm-backend publish: the object name must not be empty\n";
         return UsageError;
     }
 
     std::error_code error;
-    if (!std::filesystem::is_regular_file(*file, error)) {
-        err << "ccm-backend publish: " << *file << ": not a regular file\n";
+    if (!std::filesystem::is_regular_file(file, error)) {
+        err << "ccm-backend publish: " << file << ": not a regular file\n";
         return Failure;
     }
-    std::ifstream input(*file, std::ios::binary);
+    std::ifstream input(file, std::ios::binary);
     if (!input) {
-        err << "ccm-backend publish: " << *file << ": cannot be read\n";
+        err << "ccm-backend publish: " << file << ": cannot be read\n";
         return Failure;
     }
 
-    auto settings = fleet::resolveNatsSettings(selection, fleet::ContextEnvironment::fromProcess());
+    auto settings = fleet::resolveNatsSettings(options.selection, fleet::ContextEnvironment::fromProcess());
     if (!settings) {
         err << "ccm-backend publish: " << settings.error().message << '\n';
         return Failure;
@@ -100,14 +114,14 @@ int publishCommand(const std::vector<std::string> &args, std::ostream &out, std:
         err << "ccm-backend publish: " << connection.error().message << '\n';
         return Failure;
     }
-    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), *bucket);
+    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), *options.bucket);
     if (!store) {
         err << "ccm-backend publish: " << store.error().message << '\n';
         return Failure;
     }
     auto info = store.value().put(objectName, input);
     if (!info) {
-        err << "ccm-backend publish: " << *file << ": " << info.error().message << '\n';
+        err << "ccm-backend publish: " << file << ": " << info.error().message << '\n';
         return Failure;
     }
     out << "name: " << info->name << '\n'

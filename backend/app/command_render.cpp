@@ -7,6 +7,7 @@
 #include "validator.h"
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
@@ -42,15 +43,18 @@ void printDiagnostics(const std::string &file, const Diagnostics &diagnostics, s
         err << formatDiagnostic(file, diagnostic) << '\n';
 }
 
-} // namespace
-
-int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
+struct RenderArguments {
     std::optional<std::string> manifestPath;
     InputOptions input;
+};
+
+/// Reads the command line into arguments; the exit code when the command ends there (help or a usage error).
+std::optional<int> parseRenderArguments(
+    const std::vector<std::string> &args, RenderArguments &arguments, std::ostream &out, std::ostream &err)
+{
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
-        auto taken = takeInputOption(args, i, input, true);
+        auto taken = takeInputOption(args, i, arguments.input, true);
         if (!taken) {
             err << "ccm-backend render: " << taken.error().message << '\n';
             return UsageError;
@@ -66,21 +70,33 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
                 << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
             return UsageError;
         }
-        if (manifestPath) {
+        if (arguments.manifestPath) {
             err << "ccm-backend render: only one manifest may be given\n";
             return UsageError;
         }
-        manifestPath = arg;
+        arguments.manifestPath = arg;
     }
-    if (!manifestPath) {
+    if (!arguments.manifestPath) {
         err << "ccm-backend render: no manifest given\n"
             << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
         return UsageError;
     }
+    return std::nullopt;
+}
 
-    const auto manifest = ManifestInput::open(*manifestPath, input.sources);
+} // namespace
+
+int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    RenderArguments arguments;
+    if (const auto exitCode = parseRenderArguments(args, arguments, out, err))
+        return *exitCode;
+    const std::string &manifestPath = *arguments.manifestPath;
+    const InputOptions &input = arguments.input;
+
+    const auto manifest = ManifestInput::open(manifestPath, input.sources);
     if (!manifest) {
-        err << "ccm-backend render: bundle " << ManifestInput::displayName(*manifestPath) << ": "
+        err << "ccm-backend render: bundle " << ManifestInput::displayName(manifestPath) << ": "
             << manifest.error().message << '\n';
         return Failure;
     }

@@ -89,13 +89,16 @@ private:
     struct sigaction m_oldPipe { };
 };
 
-} // namespace
-
-int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
+struct ServeOptions {
     std::optional<std::filesystem::path> socketPath;
     bool userMode = false;
     long idleSeconds = 60;
+};
+
+/// Reads the command line into options; the exit code when the command ends there (help or a usage error).
+std::optional<int> parseServeOptions(
+    const std::vector<std::string> &args, ServeOptions &options, std::ostream &out, std::ostream &err)
+{
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         if (arg == "-h" || arg == "--help") {
@@ -103,7 +106,7 @@ int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
             return Success;
         }
         if (arg == "--user") {
-            userMode = true;
+            options.userMode = true;
         } else if (arg == "--socket" || arg == "--idle-timeout") {
             if (i + 1 >= args.size()) {
                 err << "ccm-backend serve: option " << arg << " needs a value\n";
@@ -111,12 +114,12 @@ int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
             }
             const std::string &value = args[++i];
             if (arg == "--socket") {
-                socketPath = value;
+                options.socketPath = value;
                 continue;
             }
             char *end = nullptr;
-            idleSeconds = std::strtol(value.c_str(), &end, 10);
-            if (value.empty() || *end != '\0' || idleSeconds < 1 || idleSeconds > 86400) {
+            options.idleSeconds = std::strtol(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || options.idleSeconds < 1 || options.idleSeconds > 86400) {
                 err << "ccm-backend serve: --idle-timeout expects whole seconds from 1 to 86400, not '" << value
                     << "'\n";
                 return UsageError;
@@ -126,46 +129,67 @@ int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
             return UsageError;
         }
     }
+    return std::nullopt;
+}
+
+/// The socket the daemon serves, and the path it created for it, if any, to remove when it stops.
+struct ListeningSocket {
+    int fd = -1;
+    std::optional<std::filesystem::path> ownPath;
+};
+
+/// Takes the socket passed by the service manager, or listens at the path given or the default one.
+std::optional<ListeningSocket> openListeningSocket(ServeOptions &options, daemon::AuthMode mode, std::ostream &err)
+{
+    if (const auto activated = daemon::activatedSocket()) {
+        spdlog::info("serving the socket passed by the service manager");
+        return ListeningSocket {*activated, std::nullopt};
+    }
+    std::optional<std::filesystem::path> &socketPath = options.socketPath;
+    if (!socketPath) {
+        if (options.userMode) {
+            const char *runtime = std::getenv("XDG_RUNTIME_DIR");
+            if (runtime == nullptr || *runtime != '/') {
+                err << "ccm-backend serve: --user needs XDG_RUNTIME_DIR or --socket\n";
+                return std::nullopt;
+            }
+            socketPath = std::filesystem::path(runtime) / "ccm-designer" / "backend.sock";
+        } else {
+            socketPath = "/run/ccm-designer/backend.sock";
+        }
+    }
+    auto listening = daemon::listenAt(*socketPath, mode);
+    if (!listening) {
+        err << "ccm-backend serve: " << listening.error().message << '\n';
+        return std::nullopt;
+    }
+    spdlog::info("listening on {}", socketPath->string());
+    return ListeningSocket {listening.value(), socketPath};
+}
+
+} // namespace
+
+int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    ServeOptions serveOptions;
+    if (const auto exitCode = parseServeOptions(args, serveOptions, out, err))
+        return *exitCode;
 
     auto logger = spdlog::stderr_color_mt("ccm-backend");
     spdlog::set_default_logger(logger);
     spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
 
-    const daemon::AuthMode mode = userMode ? daemon::AuthMode::User : daemon::AuthMode::System;
-    int listenFd = -1;
-    std::optional<std::filesystem::path> ownSocket;
-    if (const auto activated = daemon::activatedSocket()) {
-        listenFd = *activated;
-        spdlog::info("serving the socket passed by the service manager");
-    } else {
-        if (!socketPath) {
-            if (userMode) {
-                const char *runtime = std::getenv("XDG_RUNTIME_DIR");
-                if (runtime == nullptr || *runtime != '/') {
-                    err << "ccm-backend serve: --user needs XDG_RUNTIME_DIR or --socket\n";
-                    return Failure;
-                }
-                socketPath = std::filesystem::path(runtime) / "ccm-designer" / "backend.sock";
-            } else {
-                socketPath = "/run/ccm-designer/backend.sock";
-            }
-        }
-        auto listening = daemon::listenAt(*socketPath, mode);
-        if (!listening) {
-            err << "ccm-backend serve: " << listening.error().message << '\n';
-            return Failure;
-        }
-        listenFd = listening.value();
-        ownSocket = socketPath;
-        spdlog::info("listening on {}", socketPath->string());
-    }
+    const daemon::AuthMode mode = serveOptions.userMode ? daemon::AuthMode::User : daemon::AuthMode::System;
+    const auto listening = openListeningSocket(serveOptions, mode, err);
+    if (!listening)
+        return Failure;
 
     giveLargeBuffersBackWhenFreed();
     daemon::ServerOptions options;
-    options.listenFd = listenFd;
+    options.listenFd = listening->fd;
     options.mode = mode;
     options.owner = ::getuid();
-    options.idleTimeout = std::chrono::seconds(idleSeconds);
+    options.idleTimeout = std::chrono::seconds(serveOptions.idleSeconds);
     options.facts = [] { return gatherFacts(); };
     daemon::Server server(std::move(options));
     Result<void> served;
@@ -173,8 +197,8 @@ int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         const StopOnSignal stopOnSignal(server);
         served = server.run();
     }
-    if (ownSocket)
-        ::unlink(ownSocket->c_str());
+    if (listening->ownPath)
+        ::unlink(listening->ownPath->c_str());
     if (!served) {
         spdlog::error("{}", served.error().message);
         return Failure;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <ostream>
 #include <string_view>
 
@@ -30,18 +31,21 @@ Exit status: 0 when every file is valid (warnings allowed), 1 when any has an er
 2 for a usage error.
 )";
 
-} // namespace
-
-int validateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
-{
+struct ValidateOptions {
     bool json = false;
     std::vector<std::string> files;
-    bool optionsEnded = false;
     fleet::SourceOptions sources = sourceOptionsFromEnvironment();
+};
+
+/// Reads the command line into options; the exit code when the command ends there (help or a usage error).
+std::optional<int> parseValidateOptions(
+    const std::vector<std::string> &args, ValidateOptions &options, std::ostream &out, std::ostream &err)
+{
+    bool optionsEnded = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         if (!optionsEnded) {
-            auto taken = takeSourceOption(args, i, sources);
+            auto taken = takeSourceOption(args, i, options.sources);
             if (!taken) {
                 err << "ccm-backend validate: " << taken.error().message << '\n';
                 return UsageError;
@@ -50,7 +54,7 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
                 continue;
         }
         if (!optionsEnded && arg == "--json") {
-            json = true;
+            options.json = true;
         } else if (!optionsEnded && (arg == "-h" || arg == "--help")) {
             out << kValidateUsage << kSourceOptionsUsage << kValidateTail;
             return Success;
@@ -61,13 +65,26 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
                 << kValidateUsage << kSourceOptionsUsage << kValidateTail;
             return UsageError;
         } else {
-            files.push_back(arg);
+            options.files.push_back(arg);
         }
     }
-    if (files.empty()) {
+    if (options.files.empty()) {
         err << "ccm-backend validate: no manifest given\n" << kValidateUsage << kSourceOptionsUsage << kValidateTail;
         return UsageError;
     }
+    return std::nullopt;
+}
+
+} // namespace
+
+int validateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    ValidateOptions options;
+    if (const auto exitCode = parseValidateOptions(args, options, out, err))
+        return *exitCode;
+    const bool json = options.json;
+    const std::vector<std::string> &files = options.files;
+    const fleet::SourceOptions &sources = options.sources;
 
     bool allValid = true;
     nlohmann::json report = {{"files", nlohmann::json::array()}};

@@ -187,6 +187,10 @@ struct Server::State {
     void deliverOutbox();
     int pollTimeout();
     void closeIdle();
+    bool doneStopping(std::optional<Clock::time_point> &flushDeadline);
+    std::size_t fillPollSet(std::vector<pollfd> &fds, std::vector<ConnectionId> &ids, bool stopping) const;
+    void handleEvents(const std::vector<pollfd> &fds, const std::vector<ConnectionId> &ids, std::size_t firstConnection,
+        bool stopping);
 
     ServerOptions options;
     int wakeFd = -1;
@@ -441,6 +445,81 @@ void Server::State::closeIdle()
     }
 }
 
+/// While stopping: whether no run or job is left and every answer has gone out, or the time to send
+/// them is up.
+bool Server::State::doneStopping(std::optional<Clock::time_point> &flushDeadline)
+{
+    const bool working
+        = std::any_of(connections.begin(), connections.end(), [](const auto &entry) { return entry.second.working; });
+    if (worker.running() || working)
+        return false;
+    bool outboxEmpty = false;
+    {
+        const std::lock_guard lock(outboxMutex);
+        outboxEmpty = outbox.empty();
+    }
+    bool sent = outboxEmpty;
+    for (const auto &[id, connection] : connections)
+        sent = sent && (connection.closing || connection.outOffset == connection.out.size());
+    if (!flushDeadline)
+        flushDeadline = Clock::now() + kFlushGrace;
+    return sent || Clock::now() >= *flushDeadline;
+}
+
+/// Lists the descriptors to wait on: the wake descriptor, the listening socket, then each connection.
+/// Returns the index of the first connection's entry.
+std::size_t Server::State::fillPollSet(std::vector<pollfd> &fds, std::vector<ConnectionId> &ids, bool stopping) const
+{
+    fds.clear();
+    ids.clear();
+    fds.push_back({wakeFd, POLLIN, 0});
+    if (options.listenFd >= 0)
+        fds.push_back({options.listenFd, POLLIN, 0});
+    const std::size_t firstConnection = fds.size();
+    for (const auto &[id, connection] : connections) {
+        short events = 0;
+        // A stopping daemon takes no new requests: one could start another apply. A connection
+        // with a job on the pool is read again once the job is done.
+        if (!connection.closing && !stopping && !connection.working && connection.pending.empty())
+            events |= POLLIN;
+        if (connection.outOffset < connection.out.size())
+            events |= POLLOUT;
+        fds.push_back({connection.fd, events, 0});
+        ids.push_back(id);
+    }
+    return firstConnection;
+}
+
+/// Acts on what poll reported: wake-ups, new connections, requests to read and answers to write.
+void Server::State::handleEvents(
+    const std::vector<pollfd> &fds, const std::vector<ConnectionId> &ids, std::size_t firstConnection, bool stopping)
+{
+    if (fds[0].revents & POLLIN) {
+        std::uint64_t count = 0;
+        [[maybe_unused]] const ssize_t got = ::read(wakeFd, &count, sizeof count);
+    }
+    deliverOutbox();
+    if (options.listenFd >= 0 && (fds[1].revents & POLLIN))
+        accept();
+    for (std::size_t i = firstConnection; i < fds.size(); ++i) {
+        const auto found = connections.find(ids[i - firstConnection]);
+        if (found == connections.end())
+            continue;
+        Connection &connection = found->second;
+        if (!stopping && !connection.working && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+            readFrom(connection);
+        } else if (fds[i].revents & (POLLHUP | POLLERR)) {
+            // Not read while stopping, a peer that hung up would otherwise wake every poll.
+            close(found->first, "hung up");
+            continue;
+        }
+        if (!connection.out.empty())
+            writeTo(connection);
+        if (connection.closing && connection.outOffset == connection.out.size())
+            close(found->first, "closed");
+    }
+}
+
 Server::Server(ServerOptions options)
     : m_state(std::make_unique<State>(std::move(options)))
 {
@@ -490,72 +569,19 @@ Result<void> Server::run()
             if (const auto going = state.worker.running())
                 state.worker.cancel(going->run);
         }
-        const bool working = std::any_of(
-            state.connections.begin(), state.connections.end(), [](const auto &entry) { return entry.second.working; });
-        if (stopping && !state.worker.running() && !working) {
-            bool outboxEmpty = false;
-            {
-                const std::lock_guard lock(state.outboxMutex);
-                outboxEmpty = state.outbox.empty();
-            }
-            bool sent = outboxEmpty;
-            for (const auto &[id, connection] : state.connections)
-                sent = sent && (connection.closing || connection.outOffset == connection.out.size());
-            if (!flushDeadline)
-                flushDeadline = Clock::now() + kFlushGrace;
-            if (sent || Clock::now() >= *flushDeadline) {
-                state.dispatcher.rejections().flushAll();
-                return {};
-            }
+        if (stopping && state.doneStopping(flushDeadline)) {
+            state.dispatcher.rejections().flushAll();
+            return {};
         }
 
-        fds.clear();
-        ids.clear();
-        fds.push_back({state.wakeFd, POLLIN, 0});
-        if (state.options.listenFd >= 0)
-            fds.push_back({state.options.listenFd, POLLIN, 0});
-        const std::size_t firstConnection = fds.size();
-        for (const auto &[id, connection] : state.connections) {
-            short events = 0;
-            // A stopping daemon takes no new requests: one could start another apply. A connection
-            // with a job on the pool is read again once the job is done.
-            if (!connection.closing && !stopping && !connection.working && connection.pending.empty())
-                events |= POLLIN;
-            if (connection.outOffset < connection.out.size())
-                events |= POLLOUT;
-            fds.push_back({connection.fd, events, 0});
-            ids.push_back(id);
-        }
+        const std::size_t firstConnection = state.fillPollSet(fds, ids, stopping);
         int timeout = state.pollTimeout();
         if (flushDeadline)
             timeout = timeout < 0 ? 100 : std::min(timeout, 100);
         if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR)
             return Error {"server", "poll failed: " + errnoText(errno)};
 
-        if (fds[0].revents & POLLIN) {
-            std::uint64_t count = 0;
-            [[maybe_unused]] const ssize_t got = ::read(state.wakeFd, &count, sizeof count);
-        }
-        state.deliverOutbox();
-        if (state.options.listenFd >= 0 && (fds[1].revents & POLLIN))
-            state.accept();
-        for (std::size_t i = firstConnection; i < fds.size(); ++i) {
-            const auto found = state.connections.find(ids[i - firstConnection]);
-            if (found == state.connections.end())
-                continue;
-            Connection &connection = found->second;
-            if (!stopping && !connection.working && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                state.readFrom(connection);
-            } else if (fds[i].revents & (POLLHUP | POLLERR)) {
-                // Not read while stopping, a peer that hung up would otherwise wake every poll.
-                state.close(found->first, "hung up");
-                continue;
-            }
-            if (!connection.out.empty())
-                state.writeTo(connection);
-            if (connection.closing && connection.outOffset == connection.out.size())
-                state.close(found->first, "closed");
-        }
+        state.handleEvents(fds, ids, firstConnection, stopping);
         state.closeIdle();
         state.dispatcher.rejections().flush();
     }

@@ -227,28 +227,12 @@ SourceKind sourceKind(const std::string &argument)
     return SourceKind::YamlFile;
 }
 
-Result<void> fetchHttp(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination)
+namespace {
+
+/// Sets up the request: protocols, redirects, TLS checks, limits, callbacks and credentials.
+void configureRequest(
+    CURL *handle, const std::string &url, const SourceOptions &options, Transfer &transfer, char *detail)
 {
-    const std::string shown = redactUrl(url);
-    if (!isHttpUrl(url))
-        return Error {"bad_url", "'" + shown + "' is not an http:// or https:// URL"};
-    if (url.find_first_of(std::string_view(" \r\n\t\0", 5)) != std::string::npos)
-        return Error {"bad_url", "'" + shown + "' holds white space or control characters"};
-    initialiseCurl();
-    const std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-    if (!curl)
-        return Error {"http", shown + ": cannot initialise libcurl"};
-
-    PartialFile partial(partialPath(destination));
-    if (partial.fd() < 0)
-        return Error {"io", "cannot create " + partialPath(destination).string() + ": " + std::strerror(errno)};
-
-    Transfer transfer;
-    transfer.fd = partial.fd();
-    transfer.maxBytes = options.maxBytes;
-    transfer.options = &options;
-    char detail[CURL_ERROR_SIZE] = {};
-    CURL *handle = curl.get();
     const bool https = url.starts_with("https://");
     curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
     curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, https ? "https" : "http,https");
@@ -286,10 +270,12 @@ Result<void> fetchHttp(const std::string &url, const SourceOptions &options, con
         curl_easy_setopt(handle, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
         std::fill(user.begin(), user.end(), '\0');
     }
+}
 
-    const CURLcode code = curl_easy_perform(handle);
-    long status = 0;
-    curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+/// Turns how the transfer ended into an error, if it did not end with the whole body of a 200 answer.
+Result<void> checkTransfer(CURLcode code, long status, const Transfer &transfer, const std::string &shown,
+    const SourceOptions &options, const std::filesystem::path &destination, const char *detail)
+{
     if (transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED)
         return Error {"too_large", shown + ": larger than the limit of " + sizeWords(options.maxBytes)};
     if (transfer.stalled)
@@ -312,6 +298,40 @@ Result<void> fetchHttp(const std::string &url, const SourceOptions &options, con
         return Error {"http_status",
             shown + ": HTTP " + std::to_string(status)
                 + (transfer.reason.empty() ? std::string() : ' ' + transfer.reason) + " (expected 200)"};
+    return {};
+}
+
+} // namespace
+
+Result<void> fetchHttp(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination)
+{
+    const std::string shown = redactUrl(url);
+    if (!isHttpUrl(url))
+        return Error {"bad_url", "'" + shown + "' is not an http:// or https:// URL"};
+    if (url.find_first_of(std::string_view(" \r\n\t\0", 5)) != std::string::npos)
+        return Error {"bad_url", "'" + shown + "' holds white space or control characters"};
+    initialiseCurl();
+    const std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+    if (!curl)
+        return Error {"http", shown + ": cannot initialise libcurl"};
+
+    PartialFile partial(partialPath(destination));
+    if (partial.fd() < 0)
+        return Error {"io", "cannot create " + partialPath(destination).string() + ": " + std::strerror(errno)};
+
+    Transfer transfer;
+    transfer.fd = partial.fd();
+    transfer.maxBytes = options.maxBytes;
+    transfer.options = &options;
+    char detail[CURL_ERROR_SIZE] = {};
+    CURL *handle = curl.get();
+    configureRequest(handle, url, options, transfer, detail);
+
+    const CURLcode code = curl_easy_perform(handle);
+    long status = 0;
+    curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+    if (auto checked = checkTransfer(code, status, transfer, shown, options, destination, detail); !checked)
+        return checked;
     return partial.keepAs(destination);
 }
 

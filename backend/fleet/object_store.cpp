@@ -289,6 +289,92 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
     return info;
 }
 
+namespace {
+
+/// Publishes an object's meta record as the only one left on its subject.
+Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubject, const std::string &meta)
+{
+    natsMsg *raw = nullptr;
+    if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
+        s != NATS_OK)
+        return Error {"nats", natsStatus_GetText(s)};
+    const MsgPtr message(raw);
+    // The rollup keeps only this record on the subject: the object's previous versions go.
+    natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    if (natsStatus s = js_PublishMsg(nullptr, connection.jetStream(), message.get(), nullptr, &errorCode); s != NATS_OK)
+        return jetStreamError(connection, "storing the meta record", s, errorCode);
+    return {};
+}
+
+/// Decodes the SHA-256 digest an object's meta record gives, after checking the record names its chunks.
+Result<std::string> expectedDigest(const ObjectInfo &meta, const std::string &where)
+{
+    if (!meta.digest.starts_with(kDigestPrefix))
+        return Error {"bad_meta",
+            "the meta record of " + where + " has an unknown digest '" + meta.digest + "' (expected SHA-256=...)"};
+    const auto expected = base64Decode(std::string_view(meta.digest).substr(kDigestPrefix.size()));
+    if (!expected || expected->size() != 32)
+        return Error {"bad_meta", "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'"};
+    if (meta.nuid.empty())
+        return Error {"bad_meta", "the meta record of " + where + " names no chunks (empty nuid)"};
+    return *expected;
+}
+
+/// What has been read of an object so far.
+struct ChunkTally {
+    Sha256 sha;
+    std::uint64_t size = 0;
+    std::uint32_t chunks = 0;
+};
+
+/// Reads an object's chunks in order into out, counting and hashing them on the way.
+Result<void> readChunks(NatsConnection &connection, const std::string &stream, const std::string &bucket,
+    const ObjectInfo &meta, const std::string &where, std::ostream &out, ChunkTally &tally)
+{
+    const std::string chunkSubject = "$O." + bucket + ".C." + meta.nuid;
+    jsSubOptions subscribeOptions;
+    jsSubOptions_Init(&subscribeOptions);
+    subscribeOptions.Stream = stream.c_str();
+    subscribeOptions.Ordered = true;
+    natsSubscription *raw = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status
+        = js_SubscribeSync(&raw, connection.jetStream(), chunkSubject.c_str(), nullptr, &subscribeOptions, &errorCode);
+    if (status != NATS_OK)
+        return jetStreamError(connection, "reading the chunks of " + where, status, errorCode);
+    const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+    bool more = true;
+    while (more) {
+        natsMsg *next = nullptr;
+        const natsStatus s = natsSubscription_NextMsg(&next, subscription.get(), connection.waitMs());
+        const MsgPtr message(next);
+        if (s == NATS_TIMEOUT)
+            return Error {"size_mismatch",
+                where + " is incomplete: " + std::to_string(tally.chunks) + " of " + std::to_string(meta.chunks)
+                    + " chunks arrived; it may have been replaced or removed meanwhile"};
+        if (s != NATS_OK)
+            return jetStreamError(connection, "reading the chunks of " + where, s, 0);
+        const auto length = static_cast<std::size_t>(natsMsg_GetDataLength(message.get()));
+        tally.size += length;
+        ++tally.chunks;
+        if (tally.size > meta.size)
+            return Error {"size_mismatch",
+                where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes"};
+        tally.sha.update(natsMsg_GetData(message.get()), length);
+        out.write(natsMsg_GetData(message.get()), static_cast<std::streamsize>(length));
+        jsMsgMetaData *metaData = nullptr;
+        if (natsMsg_GetMetaData(&metaData, message.get()) == NATS_OK) {
+            more = metaData->NumPending > 0;
+            jsMsgMetaData_Destroy(metaData);
+        }
+        more = more && tally.chunks < meta.chunks;
+    }
+    return {};
+}
+
+} // namespace
+
 Result<ObjectInfo> ObjectStore::put(
     const std::string &name, std::istream &data, const std::function<void(std::uint64_t)> &progress)
 {
@@ -338,17 +424,8 @@ Result<ObjectInfo> ObjectStore::put(
 
     const std::string metaSubject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
     const std::string meta = metaJson(result, chunkSize);
-    natsMsg *raw = nullptr;
-    if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
-        s != NATS_OK)
-        return fail(Error {"nats", natsStatus_GetText(s)});
-    const MsgPtr message(raw);
-    // The rollup keeps only this record on the subject: the object's previous versions go.
-    natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
-    jsErrCode errorCode = static_cast<jsErrCode>(0);
-    if (natsStatus s = js_PublishMsg(nullptr, m_connection->jetStream(), message.get(), nullptr, &errorCode);
-        s != NATS_OK)
-        return fail(jetStreamError(*m_connection, "storing the meta record", s, errorCode));
+    if (auto published = publishMeta(*m_connection, metaSubject, meta); !published)
+        return fail(published.error());
 
     if (previous && previous->nuid != result.nuid && !previous->nuid.empty()) {
         if (auto purged = purgeSubject("$O." + m_bucket + ".C." + previous->nuid); !purged)
@@ -364,67 +441,24 @@ Result<ObjectInfo> ObjectStore::get(const std::string &name, std::ostream &out)
     if (!found)
         return found;
     const ObjectInfo &meta = found.value();
-    if (!meta.digest.starts_with(kDigestPrefix))
-        return Error {"bad_meta",
-            "the meta record of " + where + " has an unknown digest '" + meta.digest + "' (expected SHA-256=...)"};
-    const auto expected = base64Decode(std::string_view(meta.digest).substr(kDigestPrefix.size()));
-    if (!expected || expected->size() != 32)
-        return Error {"bad_meta", "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'"};
-    if (meta.nuid.empty())
-        return Error {"bad_meta", "the meta record of " + where + " names no chunks (empty nuid)"};
+    const auto expected = expectedDigest(meta, where);
+    if (!expected)
+        return expected.error();
 
-    Sha256 sha;
-    std::uint64_t size = 0;
-    std::uint32_t chunks = 0;
+    ChunkTally tally;
     if (meta.chunks > 0) {
-        const std::string chunkSubject = "$O." + m_bucket + ".C." + meta.nuid;
-        jsSubOptions subscribeOptions;
-        jsSubOptions_Init(&subscribeOptions);
-        subscribeOptions.Stream = m_stream.c_str();
-        subscribeOptions.Ordered = true;
-        natsSubscription *raw = nullptr;
-        jsErrCode errorCode = static_cast<jsErrCode>(0);
-        const natsStatus status = js_SubscribeSync(
-            &raw, m_connection->jetStream(), chunkSubject.c_str(), nullptr, &subscribeOptions, &errorCode);
-        if (status != NATS_OK)
-            return jetStreamError(*m_connection, "reading the chunks of " + where, status, errorCode);
-        const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
-        bool more = true;
-        while (more) {
-            natsMsg *next = nullptr;
-            const natsStatus s = natsSubscription_NextMsg(&next, subscription.get(), m_connection->waitMs());
-            const MsgPtr message(next);
-            if (s == NATS_TIMEOUT)
-                return Error {"size_mismatch",
-                    where + " is incomplete: " + std::to_string(chunks) + " of " + std::to_string(meta.chunks)
-                        + " chunks arrived; it may have been replaced or removed meanwhile"};
-            if (s != NATS_OK)
-                return jetStreamError(*m_connection, "reading the chunks of " + where, s, 0);
-            const auto length = static_cast<std::size_t>(natsMsg_GetDataLength(message.get()));
-            size += length;
-            ++chunks;
-            if (size > meta.size)
-                return Error {"size_mismatch",
-                    where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes"};
-            sha.update(natsMsg_GetData(message.get()), length);
-            out.write(natsMsg_GetData(message.get()), static_cast<std::streamsize>(length));
-            jsMsgMetaData *metaData = nullptr;
-            if (natsMsg_GetMetaData(&metaData, message.get()) == NATS_OK) {
-                more = metaData->NumPending > 0;
-                jsMsgMetaData_Destroy(metaData);
-            }
-            more = more && chunks < meta.chunks;
-        }
+        if (auto read = readChunks(*m_connection, m_stream, m_bucket, meta, where, out, tally); !read)
+            return read.error();
     }
     if (!out)
         return Error {"io", "writing the contents of " + where + " failed"};
-    if (size != meta.size || chunks != meta.chunks)
+    if (tally.size != meta.size || tally.chunks != meta.chunks)
         return Error {"size_mismatch",
-            where + " is incomplete: " + std::to_string(size) + " bytes in " + std::to_string(chunks)
+            where + " is incomplete: " + std::to_string(tally.size) + " bytes in " + std::to_string(tally.chunks)
                 + " chunks, its meta record says " + std::to_string(meta.size) + " bytes in "
                 + std::to_string(meta.chunks)};
-    const std::string actual = sha.finish();
-    if (actual != *expected)
+    const std::string actual = tally.sha.finish();
+    if (actual != expected.value())
         return Error {"digest_mismatch",
             where + " is corrupt: its contents have digest SHA-256=" + base64UrlEncode(actual)
                 + ", its meta record says " + meta.digest + "; publish it again"};
