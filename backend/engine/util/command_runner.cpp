@@ -426,24 +426,25 @@ int pollMilliseconds(Clock::duration remaining)
     return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, 1000 * 1000));
 }
 
-/// Sees the child to its end: feeds its stdin, captures its output, enforces the timeout and
-/// returns its wait status.
-Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start, std::chrono::milliseconds killGrace,
-    std::array<Capture, 2> &captures, Feed &feed, SigpipeBlock &sigpipe, bool &timedOut)
+Clock::time_point deadlineFor(const Command &command, Clock::time_point start)
 {
     constexpr Clock::time_point never = Clock::time_point::max();
     const auto longest = std::chrono::duration_cast<std::chrono::milliseconds>(never - start);
-    const Clock::time_point deadline
-        = command.timeout.count() > 0 && command.timeout < longest ? start + command.timeout : never;
-    Clock::time_point killAt = never;
-    bool killSent = false;
-    bool exited = false;
-    int status = 0;
-    const auto capturing
-        = [&] { return std::any_of(captures.begin(), captures.end(), [](const Capture &c) { return c.fd.open(); }); };
+    return command.timeout.count() > 0 && command.timeout < longest ? start + command.timeout : never;
+}
 
-    while (!exited || capturing()) {
-        const Clock::time_point now = Clock::now();
+/// Takes the child's process group down once the deadline passes: SIGTERM first, SIGKILL after
+/// the grace period.
+struct GroupTimeout {
+    pid_t pid;
+    Clock::time_point deadline;
+    std::chrono::milliseconds killGrace;
+    bool &timedOut;
+    Clock::time_point killAt = Clock::time_point::max();
+    bool killSent = false;
+
+    void escalate(Clock::time_point now)
+    {
         if (!timedOut && now >= deadline) {
             timedOut = true;
             ::kill(-pid, SIGTERM);
@@ -453,14 +454,81 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
             ::kill(-pid, SIGKILL);
             killSent = true;
         }
+    }
+
+    /// When the next signal is due; never once SIGKILL went out.
+    [[nodiscard]] Clock::time_point nextSignal() const
+    {
+        return timedOut ? (killSent ? Clock::time_point::max() : killAt) : deadline;
+    }
+
+    void finish() const
+    {
+        if (timedOut && !killSent) {
+            // Members of the group that closed their output but ignore SIGTERM get SIGKILL all the same.
+            while (Clock::now() < killAt && ::kill(-pid, 0) == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            ::kill(-pid, SIGKILL);
+        }
+    }
+};
+
+/// The descriptors one poll waits on: the open captures, then stdin while it is being fed.
+struct PollSet {
+    std::array<pollfd, 3> fds {};
+    std::array<Capture *, 3> owners {};
+    nfds_t count = 0;
+};
+
+PollSet pollSetFor(std::array<Capture, 2> &captures, const Feed &feed, bool feeding)
+{
+    PollSet set;
+    for (Capture &capture : captures) {
+        if (capture.fd.open()) {
+            set.owners[set.count] = &capture;
+            set.fds[set.count++] = pollfd {capture.fd.get(), POLLIN, 0};
+        }
+    }
+    if (feeding)
+        set.fds[set.count++] = pollfd {feed.fd.get(), POLLOUT, 0};
+    return set;
+}
+
+void serviceReady(const PollSet &set, const Command &command, Feed &feed, SigpipeBlock &sigpipe)
+{
+    for (nfds_t i = 0; i < set.count; ++i) {
+        if (set.fds[i].revents == 0)
+            continue;
+        if (set.owners[i])
+            readSome(*set.owners[i], command.outputLimit);
+        else
+            writeSome(feed, sigpipe);
+    }
+}
+
+/// Sees the child to its end: feeds its stdin, captures its output, enforces the timeout and
+/// returns its wait status.
+Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start, std::chrono::milliseconds killGrace,
+    std::array<Capture, 2> &captures, Feed &feed, SigpipeBlock &sigpipe, bool &timedOut)
+{
+    constexpr Clock::time_point never = Clock::time_point::max();
+    GroupTimeout timeout {pid, deadlineFor(command, start), killGrace, timedOut};
+    bool exited = false;
+    int status = 0;
+    const auto capturing
+        = [&] { return std::any_of(captures.begin(), captures.end(), [](const Capture &c) { return c.fd.open(); }); };
+
+    while (!exited || capturing()) {
+        const Clock::time_point now = Clock::now();
+        timeout.escalate(now);
         // Once the child is gone, everything it wrote is in the pipes already; descendants that
         // still hold them are waited for only while a timeout is taking the group down.
-        const bool draining = exited && (!timedOut || killSent);
+        const bool draining = exited && (!timedOut || timeout.killSent);
         if (draining) {
             for (Capture &capture : captures)
                 startDrain(capture);
         }
-        const Clock::time_point timer = timedOut ? (killSent ? never : killAt) : deadline;
+        const Clock::time_point timer = timeout.nextSignal();
         const bool feeding = feed.fd.open() && !exited;
         if (!exited && !feeding && !capturing() && timer == never) {
             status = waitForExit(pid);
@@ -468,17 +536,7 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
             continue;
         }
 
-        std::array<pollfd, 3> fds {};
-        std::array<Capture *, 3> owners {};
-        nfds_t count = 0;
-        for (Capture &capture : captures) {
-            if (capture.fd.open()) {
-                owners[count] = &capture;
-                fds[count++] = pollfd {capture.fd.get(), POLLIN, 0};
-            }
-        }
-        if (feeding)
-            fds[count++] = pollfd {feed.fd.get(), POLLOUT, 0};
+        PollSet set = pollSetFor(captures, feed, feeding);
         Clock::time_point wakeAt = timer;
         if (!exited) {
             // Without SIGCHLD the exit is noticed by polling waitpid: quickly when nothing else can
@@ -487,33 +545,22 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
                 wakeAt, now + (capturing() ? std::chrono::milliseconds(100) : std::chrono::milliseconds(10)));
         }
 
-        const int ready = ::poll(fds.data(), count, draining ? 0 : pollMilliseconds(wakeAt - now));
+        const int ready = ::poll(set.fds.data(), set.count, draining ? 0 : pollMilliseconds(wakeAt - now));
         if (ready < 0 && errno != EINTR) {
             const int error = errno;
             ::kill(-pid, SIGKILL);
             waitForExit(pid);
             return spawnError("cannot wait for the child", error);
         }
-        for (nfds_t i = 0; ready > 0 && i < count; ++i) {
-            if (fds[i].revents == 0)
-                continue;
-            if (owners[i])
-                readSome(*owners[i], command.outputLimit);
-            else
-                writeSome(feed, sigpipe);
-        }
+        if (ready > 0)
+            serviceReady(set, command, feed, sigpipe);
         if (draining && ready == 0)
             break;
         if (!exited && ::waitpid(pid, &status, WNOHANG) == pid)
             exited = true;
     }
 
-    if (timedOut && !killSent) {
-        // Members of the group that closed their output but ignore SIGTERM get SIGKILL all the same.
-        while (Clock::now() < killAt && ::kill(-pid, 0) == 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        ::kill(-pid, SIGKILL);
-    }
+    timeout.finish();
     return status;
 }
 
