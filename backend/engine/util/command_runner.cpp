@@ -506,6 +506,99 @@ void serviceReady(const PollSet &set, const Command &command, Feed &feed, Sigpip
     }
 }
 
+/// argv-style pointers into strings, ending in a null pointer; the strings must outlive them.
+std::vector<char *> nullTerminated(const std::vector<std::string> &strings)
+{
+    std::vector<char *> pointers;
+    for (const std::string &string : strings)
+        pointers.push_back(const_cast<char *>(string.c_str()));
+    pointers.push_back(nullptr);
+    return pointers;
+}
+
+/// The pipes between parent and child: the exec failure report, stdout, stderr unless it is
+/// merged, and stdin.
+struct ChildPipes {
+    Pipe report;
+    Pipe out;
+    Pipe err;
+    Pipe in;
+};
+
+/// The child's stdin: a non-blocking pipe when there is data to feed, /dev/null otherwise.
+Result<Pipe> makeStdin(const Command &command)
+{
+    Pipe in;
+    if (command.stdinData) {
+        auto made = makePipe();
+        if (!made)
+            return made.error();
+        in = std::move(made).value();
+        const int flags = ::fcntl(in.write.get(), F_GETFL);
+        if (flags < 0 || ::fcntl(in.write.get(), F_SETFL, flags | O_NONBLOCK) != 0)
+            return spawnError("cannot make the stdin pipe non-blocking", errno);
+    } else {
+        Fd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+        if (!null.open())
+            return spawnError("cannot open /dev/null", errno);
+        auto lifted = aboveStandardFds(std::move(null));
+        if (!lifted)
+            return lifted.error();
+        in.read = std::move(lifted).value();
+    }
+    return in;
+}
+
+Result<ChildPipes> makeChildPipes(const Command &command)
+{
+    auto madeReport = makePipe();
+    auto madeOut = makePipe();
+    if (!madeReport)
+        return madeReport.error();
+    if (!madeOut)
+        return madeOut.error();
+    ChildPipes pipes {std::move(madeReport).value(), std::move(madeOut).value(), {}, {}};
+    if (!command.mergeStderr) {
+        auto made = makePipe();
+        if (!made)
+            return made.error();
+        pipes.err = std::move(made).value();
+    }
+    auto in = makeStdin(command);
+    if (!in)
+        return in.error();
+    pipes.in = std::move(in).value();
+    return pipes;
+}
+
+/// The ends the child uses; the parent closes its copies after fork so end of file arrives.
+void closeChildEnds(ChildPipes &pipes)
+{
+    pipes.report.write.reset();
+    pipes.out.write.reset();
+    pipes.err.write.reset();
+    pipes.in.read.reset();
+}
+
+/// The highest descriptor the child closes before exec, capped so that stays quick.
+int descriptorLimit()
+{
+    rlimit files {};
+    return ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+        ? static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 20))
+        : 1 << 16;
+}
+
+void recordExit(int waitStatus, CommandResult &result)
+{
+    if (WIFSIGNALED(waitStatus)) {
+        result.exitCode = -1;
+        result.signal = WTERMSIG(waitStatus);
+    } else {
+        result.exitCode = WEXITSTATUS(waitStatus);
+    }
+}
+
 /// Sees the child to its end: feeds its stdin, captures its output, enforces the timeout and
 /// returns its wait status.
 Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start, std::chrono::milliseconds killGrace,
@@ -590,56 +683,16 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
     if (!program)
         return program.error();
 
-    std::vector<char *> argvPointers;
-    for (const std::string &arg : command.argv)
-        argvPointers.push_back(const_cast<char *>(arg.c_str()));
-    argvPointers.push_back(nullptr);
-    std::vector<char *> envPointers;
-    for (const std::string &entry : *environment)
-        envPointers.push_back(const_cast<char *>(entry.c_str()));
-    envPointers.push_back(nullptr);
-
-    auto madeReport = makePipe();
-    auto madeOut = makePipe();
-    if (!madeReport)
-        return madeReport.error();
-    if (!madeOut)
-        return madeOut.error();
-    Pipe report = std::move(madeReport).value();
-    Pipe out = std::move(madeOut).value();
-    Pipe err;
-    if (!command.mergeStderr) {
-        auto made = makePipe();
-        if (!made)
-            return made.error();
-        err = std::move(made).value();
-    }
-    Pipe in;
-    if (command.stdinData) {
-        auto made = makePipe();
-        if (!made)
-            return made.error();
-        in = std::move(made).value();
-        const int flags = ::fcntl(in.write.get(), F_GETFL);
-        if (flags < 0 || ::fcntl(in.write.get(), F_SETFL, flags | O_NONBLOCK) != 0)
-            return spawnError("cannot make the stdin pipe non-blocking", errno);
-    } else {
-        Fd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-        if (!null.open())
-            return spawnError("cannot open /dev/null", errno);
-        auto lifted = aboveStandardFds(std::move(null));
-        if (!lifted)
-            return lifted.error();
-        in.read = std::move(lifted).value();
-    }
-
-    rlimit files {};
-    const int maxFd = ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
-        ? static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 20))
-        : 1 << 16;
+    const std::vector<char *> argvPointers = nullTerminated(command.argv);
+    const std::vector<char *> envPointers = nullTerminated(*environment);
+    auto madePipes = makeChildPipes(command);
+    if (!madePipes)
+        return madePipes.error();
+    ChildPipes pipes = std::move(madePipes).value();
     const ChildSetup setup {program->c_str(), argvPointers.data(), envPointers.data(),
-        command.cwd.empty() ? nullptr : command.cwd.c_str(), command.runAs ? &*command.runAs : nullptr, in.read.get(),
-        out.write.get(), command.mergeStderr ? out.write.get() : err.write.get(), report.write.get(), maxFd};
+        command.cwd.empty() ? nullptr : command.cwd.c_str(), command.runAs ? &*command.runAs : nullptr,
+        pipes.in.read.get(), pipes.out.write.get(), command.mergeStderr ? pipes.out.write.get() : pipes.err.write.get(),
+        pipes.report.write.get(), descriptorLimit()};
 
     SigpipeBlock sigpipe;
     const Clock::time_point start = Clock::now();
@@ -649,31 +702,25 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
     if (pid == 0)
         runChild(setup);
 
-    report.write.reset();
-    out.write.reset();
-    err.write.reset();
-    in.read.reset();
-    if (const auto failure = readChildFailure(report.read.get())) {
+    closeChildEnds(pipes);
+    if (const auto failure = readChildFailure(pipes.report.read.get())) {
         waitForExit(pid);
         return childError(*failure, command, *program);
     }
 
     CommandResult result;
-    std::array<Capture, 2> captures {Capture {std::move(out.read), &result.stdoutText, &result.stdoutTruncated, {}},
-        Capture {std::move(err.read), &result.stderrText, &result.stderrTruncated, {}}};
-    Feed feed {std::move(in.write), command.stdinData ? std::string_view(*command.stdinData) : std::string_view()};
+    std::array<Capture, 2> captures {
+        Capture {std::move(pipes.out.read), &result.stdoutText, &result.stdoutTruncated, {}},
+        Capture {std::move(pipes.err.read), &result.stderrText, &result.stderrTruncated, {}}};
+    Feed feed {
+        std::move(pipes.in.write), command.stdinData ? std::string_view(*command.stdinData) : std::string_view()};
     if (feed.fd.open() && feed.rest.empty())
         feed.fd.reset();
     const auto waitStatus = supervise(pid, command, start, m_killGrace, captures, feed, sigpipe, result.timedOut);
     if (!waitStatus)
         return waitStatus.error().withContext(*program);
     result.duration = Clock::now() - start;
-    if (WIFSIGNALED(*waitStatus)) {
-        result.exitCode = -1;
-        result.signal = WTERMSIG(*waitStatus);
-    } else {
-        result.exitCode = WEXITSTATUS(*waitStatus);
-    }
+    recordExit(*waitStatus, result);
     return result;
 }
 
