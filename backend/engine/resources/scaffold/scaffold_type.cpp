@@ -239,6 +239,33 @@ bool scaffoldInDesiredState(const ScaffoldProperties &properties, const Scaffold
     return state.targetExists && state.changed.empty() && (!properties.purge || state.purged.empty());
 }
 
+namespace {
+
+/// Removes or renders the scaffold's files, logging each one touched.
+Result<void> changeFiles(ScaffoldProvider &scaffolds, const TemplateEnvironment &environment,
+    const ScaffoldProperties &desired, const ScaffoldState &current, ApplyContext &context)
+{
+    if (desired.ensure == "absent") {
+        if (auto removed = scaffolds.remove(desired, current); !removed)
+            return removed.error();
+        for (const auto *list : {&current.changed, &current.stable})
+            for (const std::string &file : *list)
+                context.log.log(LogLevel::Debug, "removed " + file);
+    } else {
+        auto done = scaffolds.scaffold(environment, desired);
+        if (!done)
+            return done.error();
+        for (const std::string &file : done->changed)
+            context.log.log(LogLevel::Debug, "rendered " + file);
+        if (desired.purge)
+            for (const std::string &file : done->purged)
+                context.log.log(LogLevel::Debug, "purged " + file);
+    }
+    return {};
+}
+
+} // namespace
+
 Result<void> ScaffoldType::apply(const std::string &name, const Json &properties, Provider &provider,
     ApplyContext &context, TransactionEvent &event) const
 {
@@ -276,22 +303,8 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
         return {};
     }
 
-    if (desired->ensure == "absent") {
-        if (auto removed = scaffolds->remove(desired.value(), current.value()); !removed)
-            return removed.error();
-        for (const auto *list : {&current->changed, &current->stable})
-            for (const std::string &file : *list)
-                context.log.log(LogLevel::Debug, "removed " + file);
-    } else {
-        auto done = scaffolds->scaffold(environment, desired.value());
-        if (!done)
-            return done.error();
-        for (const std::string &file : done->changed)
-            context.log.log(LogLevel::Debug, "rendered " + file);
-        if (desired->purge)
-            for (const std::string &file : done->purged)
-                context.log.log(LogLevel::Debug, "purged " + file);
-    }
+    if (auto changed = changeFiles(*scaffolds, environment, desired.value(), current.value(), context); !changed)
+        return changed.error();
     event.changed = true;
 
     auto after = scaffolds->status(environment, desired.value());
