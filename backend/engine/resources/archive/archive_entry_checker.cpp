@@ -37,6 +37,11 @@ Result<std::string> relativeName(const std::string &name)
     return relative;
 }
 
+Error unsafeEntry(const ArchiveEntry &entry, const std::string &why)
+{
+    return Error {"unsafe_entry", "entry '" + entry.path + "' " + why};
+}
+
 } // namespace
 
 ArchiveEntryChecker::ArchiveEntryChecker(std::string root)
@@ -155,25 +160,8 @@ Result<void> ArchiveEntryChecker::checkLink(
     return {};
 }
 
-Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
+std::optional<std::string> ArchiveEntryChecker::blockedParent(const std::vector<std::string> &parts) const
 {
-    const auto refuse = [&entry](const std::string &why) {
-        return Error {"unsafe_entry", "entry '" + entry.path + "' " + why};
-    };
-    auto relative = relativeName(entry.path);
-    if (!relative)
-        return refuse(relative.error().message);
-    if (entry.kind == ArchiveEntryKind::Special)
-        return refuse("is a device, FIFO or socket; only files, directories and links are extracted");
-    CheckedArchiveEntry checked {relative.value(), {}};
-    if (checked.name.empty()) {
-        if (entry.kind != ArchiveEntryKind::Directory)
-            return refuse("would replace the extraction directory itself");
-        return checked;
-    }
-
-    // No entry is written through a link or below a file: its parents are directories or new.
-    const std::vector<std::string> parts = components(checked.name);
     std::string parent;
     for (std::size_t count = 1; count < parts.size(); ++count) {
         parent += (count == 1 ? "" : "/") + parts[count - 1];
@@ -181,22 +169,30 @@ Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
         if (node == m_nodes.end() || node->second.kind == NodeKind::Directory)
             continue;
         if (node->second.kind == NodeKind::SymbolicLink)
-            return refuse("passes through the symbolic link '" + parent + "' an earlier entry created");
-        return refuse("passes through '" + parent + "', which an earlier entry created as a file");
+            return "passes through the symbolic link '" + parent + "' an earlier entry created";
+        return "passes through '" + parent + "', which an earlier entry created as a file";
     }
+    return std::nullopt;
+}
 
-    // Earlier links were judged with what this name was then; only a repeated directory, or a file
-    // replaced by a file, keeps every one of those judgements true.
-    if (const auto existing = m_nodes.find(checked.name); existing != m_nodes.end()) {
-        const bool isFile = entry.kind == ArchiveEntryKind::File || entry.kind == ArchiveEntryKind::HardLink;
-        if (existing->second.kind == NodeKind::SymbolicLink)
-            return refuse("replaces the symbolic link an earlier entry created");
-        if (existing->second.kind == NodeKind::Directory && entry.kind != ArchiveEntryKind::Directory)
-            return refuse("replaces the directory an earlier entry created");
-        if (existing->second.kind == NodeKind::File && !isFile)
-            return refuse("replaces the file an earlier entry created");
-    }
+std::optional<std::string> ArchiveEntryChecker::unsafeReplacement(const std::string &name, ArchiveEntryKind kind) const
+{
+    const auto existing = m_nodes.find(name);
+    if (existing == m_nodes.end())
+        return std::nullopt;
+    const bool isFile = kind == ArchiveEntryKind::File || kind == ArchiveEntryKind::HardLink;
+    if (existing->second.kind == NodeKind::SymbolicLink)
+        return "replaces the symbolic link an earlier entry created";
+    if (existing->second.kind == NodeKind::Directory && kind != ArchiveEntryKind::Directory)
+        return "replaces the directory an earlier entry created";
+    if (existing->second.kind == NodeKind::File && !isFile)
+        return "replaces the file an earlier entry created";
+    return std::nullopt;
+}
 
+Result<ArchiveEntryChecker::Node> ArchiveEntryChecker::nodeFor(const ArchiveEntry &entry, CheckedArchiveEntry &checked)
+{
+    const auto refuse = [&entry](const std::string &why) { return unsafeEntry(entry, why); };
     Node node {NodeKind::File, {}};
     switch (entry.kind) {
     case ArchiveEntryKind::Directory:
@@ -227,13 +223,42 @@ Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
         m_links.push_back(checked.name);
         break;
     }
+    return node;
+}
+
+Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
+{
+    const auto refuse = [&entry](const std::string &why) { return unsafeEntry(entry, why); };
+    auto relative = relativeName(entry.path);
+    if (!relative)
+        return refuse(relative.error().message);
+    if (entry.kind == ArchiveEntryKind::Special)
+        return refuse("is a device, FIFO or socket; only files, directories and links are extracted");
+    CheckedArchiveEntry checked {relative.value(), {}};
+    if (checked.name.empty()) {
+        if (entry.kind != ArchiveEntryKind::Directory)
+            return refuse("would replace the extraction directory itself");
+        return checked;
+    }
+
+    // No entry is written through a link or below a file: its parents are directories or new.
+    const std::vector<std::string> parts = components(checked.name);
+    if (auto blocked = blockedParent(parts))
+        return refuse(*blocked);
+    // Earlier links were judged with what this name was then; only a repeated directory, or a file
+    // replaced by a file, keeps every one of those judgements true.
+    if (auto unsafe = unsafeReplacement(checked.name, entry.kind))
+        return refuse(*unsafe);
+    auto node = nodeFor(entry, checked);
+    if (!node)
+        return node.error();
 
     std::string directory;
     for (std::size_t count = 1; count < parts.size(); ++count) {
         directory += (count == 1 ? "" : "/") + parts[count - 1];
         m_nodes.try_emplace(directory, Node {NodeKind::Directory, {}});
     }
-    m_nodes.insert_or_assign(checked.name, std::move(node));
+    m_nodes.insert_or_assign(checked.name, std::move(node).value());
     return checked;
 }
 
