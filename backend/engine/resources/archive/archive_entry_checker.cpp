@@ -37,6 +37,71 @@ Result<std::string> relativeName(const std::string &name)
     return relative;
 }
 
+/// A location being walked, with the model's key for it kept up to date as components come and
+/// go, and the key's length before each component: a step costs the length of one name, not of the
+/// whole path.
+class WalkedLocation {
+public:
+    explicit WalkedLocation(std::vector<std::string> &location)
+        : m_location(location)
+    {
+        std::vector<std::string> start;
+        start.swap(m_location);
+        for (std::string &part : start)
+            enter(std::move(part));
+    }
+
+    void enter(std::string part)
+    {
+        m_lengths.push_back(m_key.size());
+        m_key += (m_key.empty() ? "" : "/") + part;
+        m_location.push_back(std::move(part));
+    }
+
+    void leave()
+    {
+        m_key.resize(m_lengths.back());
+        m_lengths.pop_back();
+        m_location.pop_back();
+    }
+
+    void clear()
+    {
+        m_location.clear();
+        m_key.clear();
+        m_lengths.clear();
+    }
+
+    [[nodiscard]] const std::string &key() const { return m_key; }
+
+private:
+    std::vector<std::string> &m_location;
+    std::string m_key;
+    std::vector<std::size_t> m_lengths;
+};
+
+/// Queues target's components on pending, the next one last. False when an absolute target does
+/// not start with root.
+bool pushComponents(std::string_view target, const std::vector<std::string> &rootParts, WalkedLocation &walked,
+    std::vector<std::string> &pending)
+{
+    std::vector<std::string> parts;
+    for (std::string &part : components(target)) {
+        if (!part.empty() && part != ".")
+            parts.push_back(std::move(part));
+    }
+    if (!target.empty() && target.front() == '/') {
+        // An absolute target starts over at the root of the filesystem, so it must name root
+        // itself before anything else; root has no links and no "..".
+        if (parts.size() < rootParts.size() || !std::equal(rootParts.begin(), rootParts.end(), parts.begin()))
+            return false;
+        walked.clear();
+        parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(rootParts.size()));
+    }
+    pending.insert(pending.end(), std::make_move_iterator(parts.rbegin()), std::make_move_iterator(parts.rend()));
+    return true;
+}
+
 Error unsafeEntry(const ArchiveEntry &entry, const std::string &why)
 {
     return Error {"unsafe_entry", "entry '" + entry.path + "' " + why};
@@ -57,72 +122,35 @@ ArchiveEntryChecker::ArchiveEntryChecker(std::string root)
 ArchiveEntryChecker::Resolution ArchiveEntryChecker::resolveFrom(
     std::vector<std::string> &location, std::string_view target) const
 {
-    // The model's key of location, kept up to date as components come and go, with its length
-    // before each component: a step costs the length of one name, not of the whole path.
-    std::string key;
-    std::vector<std::size_t> lengths;
-    const auto enter = [&](std::string part) {
-        lengths.push_back(key.size());
-        key += (key.empty() ? "" : "/") + part;
-        location.push_back(std::move(part));
-    };
-    const auto leave = [&] {
-        key.resize(lengths.back());
-        lengths.pop_back();
-        location.pop_back();
-    };
-    std::vector<std::string> start;
-    start.swap(location);
-    for (std::string &part : start)
-        enter(std::move(part));
-
+    WalkedLocation walked(location);
     // Components still to walk, the next one last.
     std::vector<std::string> pending;
-    const auto push = [&](std::string_view text) {
-        std::vector<std::string> parts;
-        for (std::string &part : components(text)) {
-            if (!part.empty() && part != ".")
-                parts.push_back(std::move(part));
-        }
-        if (!text.empty() && text.front() == '/') {
-            // An absolute target starts over at the root of the filesystem, so it must name root
-            // itself before anything else; root has no links and no "..".
-            if (parts.size() < m_rootParts.size() || !std::equal(m_rootParts.begin(), m_rootParts.end(), parts.begin()))
-                return false;
-            location.clear();
-            key.clear();
-            lengths.clear();
-            parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(m_rootParts.size()));
-        }
-        pending.insert(pending.end(), std::make_move_iterator(parts.rbegin()), std::make_move_iterator(parts.rend()));
-        return true;
-    };
-    if (!push(target))
+    if (!pushComponents(target, m_rootParts, walked, pending))
         return Resolution::Outside;
     std::size_t hops = 0;
-    std::size_t walked = 0;
+    std::size_t steps = 0;
     while (!pending.empty()) {
         // Hostile archives can make each hop longer than the last; no real one comes near this.
-        if (++walked > kMaxWalkedNames || key.size() > kMaxPathLength)
+        if (++steps > kMaxWalkedNames || walked.key().size() > kMaxPathLength)
             return Resolution::TooLong;
         std::string part = std::move(pending.back());
         pending.pop_back();
         if (part == "..") {
             if (location.empty())
                 return Resolution::Outside;
-            leave();
+            walked.leave();
             continue;
         }
-        enter(std::move(part));
+        walked.enter(std::move(part));
         // Names the model does not know, and files, are walked as names: a later ".." steps back
         // out of them, which is the furthest the kernel could get.
-        const auto node = m_nodes.find(key);
+        const auto node = m_nodes.find(walked.key());
         if (node == m_nodes.end() || node->second.kind != NodeKind::SymbolicLink)
             continue;
         if (++hops > kMaxLinkHops)
             return Resolution::TooManyHops;
-        leave();
-        if (!push(node->second.target))
+        walked.leave();
+        if (!pushComponents(node->second.target, m_rootParts, walked, pending))
             return Resolution::Outside;
     }
     return Resolution::Inside;
