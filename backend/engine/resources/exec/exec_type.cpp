@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <initializer_list>
 #include <cstring>
 #include <tuple>
 #include <utility>
@@ -229,6 +230,47 @@ std::string failureOf(const CommandResult &result, const ExecProperties &propert
     return message;
 }
 
+Result<void> readTexts(const Json &properties, std::initializer_list<std::pair<const char *, std::string *>> texts)
+{
+    for (const auto &[key, into] : texts) {
+        auto value = stringProperty(properties, key);
+        if (!value)
+            return value.error();
+        *into = std::move(value).value();
+    }
+    return {};
+}
+
+Result<void> readTimeout(ExecProperties &parsed)
+{
+    if (!parsed.timeoutText.empty()) {
+        auto timeout = parseDuration(parsed.timeoutText);
+        if (!timeout)
+            return invalidProperty("timeout: " + timeout.error().message);
+        // Rounded up: a timeout below a millisecond must not become no timeout at all.
+        parsed.timeout = std::chrono::ceil<std::chrono::milliseconds>(*timeout);
+    }
+    return {};
+}
+
+/// refreshonly and logoutput; refresh_only is the older spelling of refreshonly.
+Result<void> readFlags(const Json &properties, ExecProperties &parsed)
+{
+    const std::pair<const char *, bool *> flags[]
+        = {{"refreshonly", &parsed.refreshOnly}, {"logoutput", &parsed.logOutput}};
+    for (const auto &[key, into] : flags) {
+        auto value = boolProperty(properties, key);
+        if (!value)
+            return value.error();
+        *into = *value;
+    }
+    auto oldSpelling = boolProperty(properties, "refresh_only");
+    if (!oldSpelling)
+        return oldSpelling.error();
+    parsed.refreshOnly = parsed.refreshOnly || *oldSpelling;
+    return {};
+}
+
 } // namespace
 
 Result<ExecProperties> ExecProperties::fromJson(
@@ -238,15 +280,11 @@ Result<ExecProperties> ExecProperties::fromJson(
         return invalidProperty(std::string("exec properties must be a map, not ") + properties.type_name());
     ExecProperties parsed;
     std::string command;
-    const std::pair<const char *, std::string *> texts[]
-        = {{"command", &command}, {"cwd", &parsed.cwd}, {"path", &parsed.path}, {"timeout", &parsed.timeoutText},
-            {"creates", &parsed.creates}, {"onlyif", &parsed.onlyIf}, {"unless", &parsed.unless}};
-    for (const auto &[key, into] : texts) {
-        auto value = stringProperty(properties, key);
-        if (!value)
-            return value.error();
-        *into = std::move(value).value();
-    }
+    if (auto read = readTexts(properties,
+            {{"command", &command}, {"cwd", &parsed.cwd}, {"path", &parsed.path}, {"timeout", &parsed.timeoutText},
+                {"creates", &parsed.creates}, {"onlyif", &parsed.onlyIf}, {"unless", &parsed.unless}});
+        !read)
+        return read.error();
 
     parsed.command = command.empty() ? name : command;
     if (auto words = splitShellWords(parsed.command); !words) {
@@ -267,31 +305,16 @@ Result<ExecProperties> ExecProperties::fromJson(
             return checked.error();
     }
 
-    if (!parsed.timeoutText.empty()) {
-        auto timeout = parseDuration(parsed.timeoutText);
-        if (!timeout)
-            return invalidProperty("timeout: " + timeout.error().message);
-        // Rounded up: a timeout below a millisecond must not become no timeout at all.
-        parsed.timeout = std::chrono::ceil<std::chrono::milliseconds>(*timeout);
-    }
+    if (auto read = readTimeout(parsed); !read)
+        return read.error();
 
     auto returns = returnsProperty(properties);
     if (!returns)
         return returns.error();
     parsed.returns = std::move(returns).value();
 
-    const std::pair<const char *, bool *> flags[]
-        = {{"refreshonly", &parsed.refreshOnly}, {"logoutput", &parsed.logOutput}};
-    for (const auto &[key, into] : flags) {
-        auto value = boolProperty(properties, key);
-        if (!value)
-            return value.error();
-        *into = *value;
-    }
-    auto oldSpelling = boolProperty(properties, "refresh_only");
-    if (!oldSpelling)
-        return oldSpelling.error();
-    parsed.refreshOnly = parsed.refreshOnly || *oldSpelling;
+    if (auto read = readFlags(properties, parsed); !read)
+        return read.error();
     return parsed;
 }
 
