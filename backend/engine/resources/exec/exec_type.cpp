@@ -347,6 +347,27 @@ Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &p
     return outcome->signal == 0 && outcome->exitCode == 0;
 }
 
+namespace {
+
+/// Runs the onlyif and unless guards that are set, recording their verdicts in state.
+Result<void> evaluateGuards(
+    ExecProvider &exec, const ExecProperties &wanted, const ApplyContext &context, ExecState &state)
+{
+    const std::tuple<const std::string *, std::optional<bool> *, const char *> guards[]
+        = {{&wanted.onlyIf, &state.onlyIfSatisfied, "onlyif"}, {&wanted.unless, &state.unlessSatisfied, "unless"}};
+    for (const auto &[guard, satisfied, label] : guards) {
+        if (guard->empty())
+            continue;
+        auto verdict = exec.evaluateGuard(*guard, wanted, context.guardCredentials);
+        if (!verdict)
+            return verdict.error().withContext(label);
+        *satisfied = *verdict;
+    }
+    return {};
+}
+
+} // namespace
+
 Result<void> ExecType::apply(const std::string &name, const Json &properties, Provider &provider, ApplyContext &context,
     TransactionEvent &event) const
 {
@@ -366,16 +387,8 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
 
     // An existing creates settles it; guards are for deciding, so they are not run then.
     if (wanted.creates.empty() || !state.createsSatisfied) {
-        const std::tuple<const std::string *, std::optional<bool> *, const char *> guards[]
-            = {{&wanted.onlyIf, &state.onlyIfSatisfied, "onlyif"}, {&wanted.unless, &state.unlessSatisfied, "unless"}};
-        for (const auto &[guard, satisfied, label] : guards) {
-            if (guard->empty())
-                continue;
-            auto verdict = exec->evaluateGuard(*guard, wanted, context.guardCredentials);
-            if (!verdict)
-                return verdict.error().withContext(label);
-            *satisfied = *verdict;
-        }
+        if (auto evaluated = evaluateGuards(*exec, wanted, context, state); !evaluated)
+            return evaluated.error();
     }
     event.status = execStateToJson(state);
 
