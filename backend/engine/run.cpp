@@ -112,6 +112,23 @@ Result<bool> controlAllows(const Json &properties, const ExpressionScope &scope)
     return true;
 }
 
+/// The event for a resource about to run, before anything about it is known.
+TransactionEvent startEvent(const Frame &frame, const ResolvedResource &resource, const ResourceType *type)
+{
+    TransactionEvent event;
+    event.eventId = newEventId();
+    event.timestamp = std::chrono::system_clock::now();
+    event.type = resource.type;
+    event.name = resource.name;
+    event.alias = stringProperty(resource.properties, "alias");
+    event.noop = frame.noop;
+    event.healthCheckOnly = frame.healthCheckOnly;
+    event.requestedEnsure = stringProperty(resource.properties, "ensure");
+    if (event.requestedEnsure.empty() && type)
+        event.requestedEnsure = type->defaultEnsure();
+    return event;
+}
+
 class ManifestRun {
 public:
     ManifestRun(const RunOptions &options, CommandRunner &runner, RunObserver &observer, const Catalog &catalog)
@@ -129,6 +146,8 @@ public:
 
 private:
     TransactionEvent runResource(const Frame &frame, const ResolvedResource &resource);
+    /// Applies the resource unless one of its requirements failed or was itself skipped.
+    void applyWhenRequirementsMet(const Frame &frame, const ResolvedResource &resource, TransactionEvent &event);
     void apply(const Frame &frame, const ResolvedResource &resource, const Json &properties, TransactionEvent &event);
     void runHealthChecks(const Json &properties, TransactionEvent &event);
     Result<ChildManifestOutcome> runChild(const Frame &parent, const ChildManifestRequest &request);
@@ -209,19 +228,8 @@ ChildManifestOutcome ManifestRun::runFrame(const Frame &frame)
 TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedResource &resource)
 {
     const auto started = std::chrono::steady_clock::now();
-    TransactionEvent event;
-    event.eventId = newEventId();
-    event.timestamp = std::chrono::system_clock::now();
-    event.type = resource.type;
-    event.name = resource.name;
-    event.alias = stringProperty(resource.properties, "alias");
-    event.noop = frame.noop;
-    event.healthCheckOnly = frame.healthCheckOnly;
-
     const ResourceType *type = m_catalog.type(resource.type);
-    event.requestedEnsure = stringProperty(resource.properties, "ensure");
-    if (event.requestedEnsure.empty() && type)
-        event.requestedEnsure = type->defaultEnsure();
+    TransactionEvent event = startEvent(frame, resource, type);
 
     const TemplateScope scope(
         frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory, frame.inputs.kvGet);
@@ -249,15 +257,7 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
         event.fail(property + ": " + failure.error.message);
     } else {
         event.properties = std::move(*resolved).value();
-        for (const std::string &reference : references(resource.properties, "require")) {
-            const ReferenceState *latest = latestRun("require", reference, event);
-            if (latest && (latest->failed || latest->unmet))
-                event.unmetRequirements.push_back(reference);
-        }
-        if (!event.failed && !event.unmetRequirements.empty())
-            event.skipped = true;
-        if (!event.failed && !event.skipped)
-            apply(frame, resource, event.properties, event);
+        applyWhenRequirementsMet(frame, resource, event);
     }
 
     // Resources that never got past the gate report their properties as resolved so far.
@@ -271,6 +271,20 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     m_result.summary.add(event);
     m_observer.resourceFinished(event);
     return event;
+}
+
+void ManifestRun::applyWhenRequirementsMet(
+    const Frame &frame, const ResolvedResource &resource, TransactionEvent &event)
+{
+    for (const std::string &reference : references(resource.properties, "require")) {
+        const ReferenceState *latest = latestRun("require", reference, event);
+        if (latest && (latest->failed || latest->unmet))
+            event.unmetRequirements.push_back(reference);
+    }
+    if (!event.failed && !event.unmetRequirements.empty())
+        event.skipped = true;
+    if (!event.failed && !event.skipped)
+        apply(frame, resource, event.properties, event);
 }
 
 void ManifestRun::apply(

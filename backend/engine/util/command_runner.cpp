@@ -426,24 +426,25 @@ int pollMilliseconds(Clock::duration remaining)
     return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, 1000 * 1000));
 }
 
-/// Sees the child to its end: feeds its stdin, captures its output, enforces the timeout and
-/// returns its wait status.
-Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start, std::chrono::milliseconds killGrace,
-    std::array<Capture, 2> &captures, Feed &feed, SigpipeBlock &sigpipe, bool &timedOut)
+Clock::time_point deadlineFor(const Command &command, Clock::time_point start)
 {
     constexpr Clock::time_point never = Clock::time_point::max();
     const auto longest = std::chrono::duration_cast<std::chrono::milliseconds>(never - start);
-    const Clock::time_point deadline
-        = command.timeout.count() > 0 && command.timeout < longest ? start + command.timeout : never;
-    Clock::time_point killAt = never;
-    bool killSent = false;
-    bool exited = false;
-    int status = 0;
-    const auto capturing
-        = [&] { return std::any_of(captures.begin(), captures.end(), [](const Capture &c) { return c.fd.open(); }); };
+    return command.timeout.count() > 0 && command.timeout < longest ? start + command.timeout : never;
+}
 
-    while (!exited || capturing()) {
-        const Clock::time_point now = Clock::now();
+/// Takes the child's process group down once the deadline passes: SIGTERM first, SIGKILL after
+/// the grace period.
+struct GroupTimeout {
+    pid_t pid;
+    Clock::time_point deadline;
+    std::chrono::milliseconds killGrace;
+    bool &timedOut;
+    Clock::time_point killAt = Clock::time_point::max();
+    bool killSent = false;
+
+    void escalate(Clock::time_point now)
+    {
         if (!timedOut && now >= deadline) {
             timedOut = true;
             ::kill(-pid, SIGTERM);
@@ -453,14 +454,174 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
             ::kill(-pid, SIGKILL);
             killSent = true;
         }
+    }
+
+    /// When the next signal is due; never once SIGKILL went out.
+    [[nodiscard]] Clock::time_point nextSignal() const
+    {
+        return timedOut ? (killSent ? Clock::time_point::max() : killAt) : deadline;
+    }
+
+    void finish() const
+    {
+        if (timedOut && !killSent) {
+            // Members of the group that closed their output but ignore SIGTERM get SIGKILL all the same.
+            while (Clock::now() < killAt && ::kill(-pid, 0) == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            ::kill(-pid, SIGKILL);
+        }
+    }
+};
+
+/// The descriptors one poll waits on: the open captures, then stdin while it is being fed.
+struct PollSet {
+    std::array<pollfd, 3> fds {};
+    std::array<Capture *, 3> owners {};
+    nfds_t count = 0;
+};
+
+PollSet pollSetFor(std::array<Capture, 2> &captures, const Feed &feed, bool feeding)
+{
+    PollSet set;
+    for (Capture &capture : captures) {
+        if (capture.fd.open()) {
+            set.owners[set.count] = &capture;
+            set.fds[set.count++] = pollfd {capture.fd.get(), POLLIN, 0};
+        }
+    }
+    if (feeding)
+        set.fds[set.count++] = pollfd {feed.fd.get(), POLLOUT, 0};
+    return set;
+}
+
+void serviceReady(const PollSet &set, const Command &command, Feed &feed, SigpipeBlock &sigpipe)
+{
+    for (nfds_t i = 0; i < set.count; ++i) {
+        if (set.fds[i].revents == 0)
+            continue;
+        if (set.owners[i])
+            readSome(*set.owners[i], command.outputLimit);
+        else
+            writeSome(feed, sigpipe);
+    }
+}
+
+/// argv-style pointers into strings, ending in a null pointer; the strings must outlive them.
+std::vector<char *> nullTerminated(const std::vector<std::string> &strings)
+{
+    std::vector<char *> pointers;
+    for (const std::string &string : strings)
+        pointers.push_back(const_cast<char *>(string.c_str()));
+    pointers.push_back(nullptr);
+    return pointers;
+}
+
+/// The pipes between parent and child: the exec failure report, stdout, stderr unless it is
+/// merged, and stdin.
+struct ChildPipes {
+    Pipe report;
+    Pipe out;
+    Pipe err;
+    Pipe in;
+};
+
+/// The child's stdin: a non-blocking pipe when there is data to feed, /dev/null otherwise.
+Result<Pipe> makeStdin(const Command &command)
+{
+    Pipe in;
+    if (command.stdinData) {
+        auto made = makePipe();
+        if (!made)
+            return made.error();
+        in = std::move(made).value();
+        const int flags = ::fcntl(in.write.get(), F_GETFL);
+        if (flags < 0 || ::fcntl(in.write.get(), F_SETFL, flags | O_NONBLOCK) != 0)
+            return spawnError("cannot make the stdin pipe non-blocking", errno);
+    } else {
+        Fd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+        if (!null.open())
+            return spawnError("cannot open /dev/null", errno);
+        auto lifted = aboveStandardFds(std::move(null));
+        if (!lifted)
+            return lifted.error();
+        in.read = std::move(lifted).value();
+    }
+    return in;
+}
+
+Result<ChildPipes> makeChildPipes(const Command &command)
+{
+    auto madeReport = makePipe();
+    auto madeOut = makePipe();
+    if (!madeReport)
+        return madeReport.error();
+    if (!madeOut)
+        return madeOut.error();
+    ChildPipes pipes {std::move(madeReport).value(), std::move(madeOut).value(), {}, {}};
+    if (!command.mergeStderr) {
+        auto made = makePipe();
+        if (!made)
+            return made.error();
+        pipes.err = std::move(made).value();
+    }
+    auto in = makeStdin(command);
+    if (!in)
+        return in.error();
+    pipes.in = std::move(in).value();
+    return pipes;
+}
+
+/// The ends the child uses; the parent closes its copies after fork so end of file arrives.
+void closeChildEnds(ChildPipes &pipes)
+{
+    pipes.report.write.reset();
+    pipes.out.write.reset();
+    pipes.err.write.reset();
+    pipes.in.read.reset();
+}
+
+/// The highest descriptor the child closes before exec, capped so that stays quick.
+int descriptorLimit()
+{
+    rlimit files {};
+    return ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+        ? static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 20))
+        : 1 << 16;
+}
+
+void recordExit(int waitStatus, CommandResult &result)
+{
+    if (WIFSIGNALED(waitStatus)) {
+        result.exitCode = -1;
+        result.signal = WTERMSIG(waitStatus);
+    } else {
+        result.exitCode = WEXITSTATUS(waitStatus);
+    }
+}
+
+/// Sees the child to its end: feeds its stdin, captures its output, enforces the timeout and
+/// returns its wait status.
+Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start, std::chrono::milliseconds killGrace,
+    std::array<Capture, 2> &captures, Feed &feed, SigpipeBlock &sigpipe, bool &timedOut)
+{
+    constexpr Clock::time_point never = Clock::time_point::max();
+    GroupTimeout timeout {pid, deadlineFor(command, start), killGrace, timedOut};
+    bool exited = false;
+    int status = 0;
+    const auto capturing
+        = [&] { return std::any_of(captures.begin(), captures.end(), [](const Capture &c) { return c.fd.open(); }); };
+
+    while (!exited || capturing()) {
+        const Clock::time_point now = Clock::now();
+        timeout.escalate(now);
         // Once the child is gone, everything it wrote is in the pipes already; descendants that
         // still hold them are waited for only while a timeout is taking the group down.
-        const bool draining = exited && (!timedOut || killSent);
+        const bool draining = exited && (!timedOut || timeout.killSent);
         if (draining) {
             for (Capture &capture : captures)
                 startDrain(capture);
         }
-        const Clock::time_point timer = timedOut ? (killSent ? never : killAt) : deadline;
+        const Clock::time_point timer = timeout.nextSignal();
         const bool feeding = feed.fd.open() && !exited;
         if (!exited && !feeding && !capturing() && timer == never) {
             status = waitForExit(pid);
@@ -468,17 +629,7 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
             continue;
         }
 
-        std::array<pollfd, 3> fds {};
-        std::array<Capture *, 3> owners {};
-        nfds_t count = 0;
-        for (Capture &capture : captures) {
-            if (capture.fd.open()) {
-                owners[count] = &capture;
-                fds[count++] = pollfd {capture.fd.get(), POLLIN, 0};
-            }
-        }
-        if (feeding)
-            fds[count++] = pollfd {feed.fd.get(), POLLOUT, 0};
+        PollSet set = pollSetFor(captures, feed, feeding);
         Clock::time_point wakeAt = timer;
         if (!exited) {
             // Without SIGCHLD the exit is noticed by polling waitpid: quickly when nothing else can
@@ -487,33 +638,22 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
                 wakeAt, now + (capturing() ? std::chrono::milliseconds(100) : std::chrono::milliseconds(10)));
         }
 
-        const int ready = ::poll(fds.data(), count, draining ? 0 : pollMilliseconds(wakeAt - now));
+        const int ready = ::poll(set.fds.data(), set.count, draining ? 0 : pollMilliseconds(wakeAt - now));
         if (ready < 0 && errno != EINTR) {
             const int error = errno;
             ::kill(-pid, SIGKILL);
             waitForExit(pid);
             return spawnError("cannot wait for the child", error);
         }
-        for (nfds_t i = 0; ready > 0 && i < count; ++i) {
-            if (fds[i].revents == 0)
-                continue;
-            if (owners[i])
-                readSome(*owners[i], command.outputLimit);
-            else
-                writeSome(feed, sigpipe);
-        }
+        if (ready > 0)
+            serviceReady(set, command, feed, sigpipe);
         if (draining && ready == 0)
             break;
         if (!exited && ::waitpid(pid, &status, WNOHANG) == pid)
             exited = true;
     }
 
-    if (timedOut && !killSent) {
-        // Members of the group that closed their output but ignore SIGTERM get SIGKILL all the same.
-        while (Clock::now() < killAt && ::kill(-pid, 0) == 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        ::kill(-pid, SIGKILL);
-    }
+    timeout.finish();
     return status;
 }
 
@@ -543,56 +683,16 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
     if (!program)
         return program.error();
 
-    std::vector<char *> argvPointers;
-    for (const std::string &arg : command.argv)
-        argvPointers.push_back(const_cast<char *>(arg.c_str()));
-    argvPointers.push_back(nullptr);
-    std::vector<char *> envPointers;
-    for (const std::string &entry : *environment)
-        envPointers.push_back(const_cast<char *>(entry.c_str()));
-    envPointers.push_back(nullptr);
-
-    auto madeReport = makePipe();
-    auto madeOut = makePipe();
-    if (!madeReport)
-        return madeReport.error();
-    if (!madeOut)
-        return madeOut.error();
-    Pipe report = std::move(madeReport).value();
-    Pipe out = std::move(madeOut).value();
-    Pipe err;
-    if (!command.mergeStderr) {
-        auto made = makePipe();
-        if (!made)
-            return made.error();
-        err = std::move(made).value();
-    }
-    Pipe in;
-    if (command.stdinData) {
-        auto made = makePipe();
-        if (!made)
-            return made.error();
-        in = std::move(made).value();
-        const int flags = ::fcntl(in.write.get(), F_GETFL);
-        if (flags < 0 || ::fcntl(in.write.get(), F_SETFL, flags | O_NONBLOCK) != 0)
-            return spawnError("cannot make the stdin pipe non-blocking", errno);
-    } else {
-        Fd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-        if (!null.open())
-            return spawnError("cannot open /dev/null", errno);
-        auto lifted = aboveStandardFds(std::move(null));
-        if (!lifted)
-            return lifted.error();
-        in.read = std::move(lifted).value();
-    }
-
-    rlimit files {};
-    const int maxFd = ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
-        ? static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 20))
-        : 1 << 16;
+    const std::vector<char *> argvPointers = nullTerminated(command.argv);
+    const std::vector<char *> envPointers = nullTerminated(*environment);
+    auto madePipes = makeChildPipes(command);
+    if (!madePipes)
+        return madePipes.error();
+    ChildPipes pipes = std::move(madePipes).value();
     const ChildSetup setup {program->c_str(), argvPointers.data(), envPointers.data(),
-        command.cwd.empty() ? nullptr : command.cwd.c_str(), command.runAs ? &*command.runAs : nullptr, in.read.get(),
-        out.write.get(), command.mergeStderr ? out.write.get() : err.write.get(), report.write.get(), maxFd};
+        command.cwd.empty() ? nullptr : command.cwd.c_str(), command.runAs ? &*command.runAs : nullptr,
+        pipes.in.read.get(), pipes.out.write.get(), command.mergeStderr ? pipes.out.write.get() : pipes.err.write.get(),
+        pipes.report.write.get(), descriptorLimit()};
 
     SigpipeBlock sigpipe;
     const Clock::time_point start = Clock::now();
@@ -602,31 +702,25 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
     if (pid == 0)
         runChild(setup);
 
-    report.write.reset();
-    out.write.reset();
-    err.write.reset();
-    in.read.reset();
-    if (const auto failure = readChildFailure(report.read.get())) {
+    closeChildEnds(pipes);
+    if (const auto failure = readChildFailure(pipes.report.read.get())) {
         waitForExit(pid);
         return childError(*failure, command, *program);
     }
 
     CommandResult result;
-    std::array<Capture, 2> captures {Capture {std::move(out.read), &result.stdoutText, &result.stdoutTruncated, {}},
-        Capture {std::move(err.read), &result.stderrText, &result.stderrTruncated, {}}};
-    Feed feed {std::move(in.write), command.stdinData ? std::string_view(*command.stdinData) : std::string_view()};
+    std::array<Capture, 2> captures {
+        Capture {std::move(pipes.out.read), &result.stdoutText, &result.stdoutTruncated, {}},
+        Capture {std::move(pipes.err.read), &result.stderrText, &result.stderrTruncated, {}}};
+    Feed feed {
+        std::move(pipes.in.write), command.stdinData ? std::string_view(*command.stdinData) : std::string_view()};
     if (feed.fd.open() && feed.rest.empty())
         feed.fd.reset();
     const auto waitStatus = supervise(pid, command, start, m_killGrace, captures, feed, sigpipe, result.timedOut);
     if (!waitStatus)
         return waitStatus.error().withContext(*program);
     result.duration = Clock::now() - start;
-    if (WIFSIGNALED(*waitStatus)) {
-        result.exitCode = -1;
-        result.signal = WTERMSIG(*waitStatus);
-    } else {
-        result.exitCode = WEXITSTATUS(*waitStatus);
-    }
+    recordExit(*waitStatus, result);
     return result;
 }
 

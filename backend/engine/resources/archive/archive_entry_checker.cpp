@@ -37,6 +37,76 @@ Result<std::string> relativeName(const std::string &name)
     return relative;
 }
 
+/// A location being walked, with the model's key for it kept up to date as components come and
+/// go, and the key's length before each component: a step costs the length of one name, not of the
+/// whole path.
+class WalkedLocation {
+public:
+    explicit WalkedLocation(std::vector<std::string> &location)
+        : m_location(location)
+    {
+        std::vector<std::string> start;
+        start.swap(m_location);
+        for (std::string &part : start)
+            enter(std::move(part));
+    }
+
+    void enter(std::string part)
+    {
+        m_lengths.push_back(m_key.size());
+        m_key += (m_key.empty() ? "" : "/") + part;
+        m_location.push_back(std::move(part));
+    }
+
+    void leave()
+    {
+        m_key.resize(m_lengths.back());
+        m_lengths.pop_back();
+        m_location.pop_back();
+    }
+
+    void clear()
+    {
+        m_location.clear();
+        m_key.clear();
+        m_lengths.clear();
+    }
+
+    [[nodiscard]] const std::string &key() const { return m_key; }
+
+private:
+    std::vector<std::string> &m_location;
+    std::string m_key;
+    std::vector<std::size_t> m_lengths;
+};
+
+/// Queues target's components on pending, the next one last. False when an absolute target does
+/// not start with root.
+bool pushComponents(std::string_view target, const std::vector<std::string> &rootParts, WalkedLocation &walked,
+    std::vector<std::string> &pending)
+{
+    std::vector<std::string> parts;
+    for (std::string &part : components(target)) {
+        if (!part.empty() && part != ".")
+            parts.push_back(std::move(part));
+    }
+    if (!target.empty() && target.front() == '/') {
+        // An absolute target starts over at the root of the filesystem, so it must name root
+        // itself before anything else; root has no links and no "..".
+        if (parts.size() < rootParts.size() || !std::equal(rootParts.begin(), rootParts.end(), parts.begin()))
+            return false;
+        walked.clear();
+        parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(rootParts.size()));
+    }
+    pending.insert(pending.end(), std::make_move_iterator(parts.rbegin()), std::make_move_iterator(parts.rend()));
+    return true;
+}
+
+Error unsafeEntry(const ArchiveEntry &entry, const std::string &why)
+{
+    return Error {"unsafe_entry", "entry '" + entry.path + "' " + why};
+}
+
 } // namespace
 
 ArchiveEntryChecker::ArchiveEntryChecker(std::string root)
@@ -52,72 +122,35 @@ ArchiveEntryChecker::ArchiveEntryChecker(std::string root)
 ArchiveEntryChecker::Resolution ArchiveEntryChecker::resolveFrom(
     std::vector<std::string> &location, std::string_view target) const
 {
-    // The model's key of location, kept up to date as components come and go, with its length
-    // before each component: a step costs the length of one name, not of the whole path.
-    std::string key;
-    std::vector<std::size_t> lengths;
-    const auto enter = [&](std::string part) {
-        lengths.push_back(key.size());
-        key += (key.empty() ? "" : "/") + part;
-        location.push_back(std::move(part));
-    };
-    const auto leave = [&] {
-        key.resize(lengths.back());
-        lengths.pop_back();
-        location.pop_back();
-    };
-    std::vector<std::string> start;
-    start.swap(location);
-    for (std::string &part : start)
-        enter(std::move(part));
-
+    WalkedLocation walked(location);
     // Components still to walk, the next one last.
     std::vector<std::string> pending;
-    const auto push = [&](std::string_view text) {
-        std::vector<std::string> parts;
-        for (std::string &part : components(text)) {
-            if (!part.empty() && part != ".")
-                parts.push_back(std::move(part));
-        }
-        if (!text.empty() && text.front() == '/') {
-            // An absolute target starts over at the root of the filesystem, so it must name root
-            // itself before anything else; root has no links and no "..".
-            if (parts.size() < m_rootParts.size() || !std::equal(m_rootParts.begin(), m_rootParts.end(), parts.begin()))
-                return false;
-            location.clear();
-            key.clear();
-            lengths.clear();
-            parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(m_rootParts.size()));
-        }
-        pending.insert(pending.end(), std::make_move_iterator(parts.rbegin()), std::make_move_iterator(parts.rend()));
-        return true;
-    };
-    if (!push(target))
+    if (!pushComponents(target, m_rootParts, walked, pending))
         return Resolution::Outside;
     std::size_t hops = 0;
-    std::size_t walked = 0;
+    std::size_t steps = 0;
     while (!pending.empty()) {
         // Hostile archives can make each hop longer than the last; no real one comes near this.
-        if (++walked > kMaxWalkedNames || key.size() > kMaxPathLength)
+        if (++steps > kMaxWalkedNames || walked.key().size() > kMaxPathLength)
             return Resolution::TooLong;
         std::string part = std::move(pending.back());
         pending.pop_back();
         if (part == "..") {
             if (location.empty())
                 return Resolution::Outside;
-            leave();
+            walked.leave();
             continue;
         }
-        enter(std::move(part));
+        walked.enter(std::move(part));
         // Names the model does not know, and files, are walked as names: a later ".." steps back
         // out of them, which is the furthest the kernel could get.
-        const auto node = m_nodes.find(key);
+        const auto node = m_nodes.find(walked.key());
         if (node == m_nodes.end() || node->second.kind != NodeKind::SymbolicLink)
             continue;
         if (++hops > kMaxLinkHops)
             return Resolution::TooManyHops;
-        leave();
-        if (!push(node->second.target))
+        walked.leave();
+        if (!pushComponents(node->second.target, m_rootParts, walked, pending))
             return Resolution::Outside;
     }
     return Resolution::Inside;
@@ -155,25 +188,8 @@ Result<void> ArchiveEntryChecker::checkLink(
     return {};
 }
 
-Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
+std::optional<std::string> ArchiveEntryChecker::blockedParent(const std::vector<std::string> &parts) const
 {
-    const auto refuse = [&entry](const std::string &why) {
-        return Error {"unsafe_entry", "entry '" + entry.path + "' " + why};
-    };
-    auto relative = relativeName(entry.path);
-    if (!relative)
-        return refuse(relative.error().message);
-    if (entry.kind == ArchiveEntryKind::Special)
-        return refuse("is a device, FIFO or socket; only files, directories and links are extracted");
-    CheckedArchiveEntry checked {relative.value(), {}};
-    if (checked.name.empty()) {
-        if (entry.kind != ArchiveEntryKind::Directory)
-            return refuse("would replace the extraction directory itself");
-        return checked;
-    }
-
-    // No entry is written through a link or below a file: its parents are directories or new.
-    const std::vector<std::string> parts = components(checked.name);
     std::string parent;
     for (std::size_t count = 1; count < parts.size(); ++count) {
         parent += (count == 1 ? "" : "/") + parts[count - 1];
@@ -181,22 +197,30 @@ Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
         if (node == m_nodes.end() || node->second.kind == NodeKind::Directory)
             continue;
         if (node->second.kind == NodeKind::SymbolicLink)
-            return refuse("passes through the symbolic link '" + parent + "' an earlier entry created");
-        return refuse("passes through '" + parent + "', which an earlier entry created as a file");
+            return "passes through the symbolic link '" + parent + "' an earlier entry created";
+        return "passes through '" + parent + "', which an earlier entry created as a file";
     }
+    return std::nullopt;
+}
 
-    // Earlier links were judged with what this name was then; only a repeated directory, or a file
-    // replaced by a file, keeps every one of those judgements true.
-    if (const auto existing = m_nodes.find(checked.name); existing != m_nodes.end()) {
-        const bool isFile = entry.kind == ArchiveEntryKind::File || entry.kind == ArchiveEntryKind::HardLink;
-        if (existing->second.kind == NodeKind::SymbolicLink)
-            return refuse("replaces the symbolic link an earlier entry created");
-        if (existing->second.kind == NodeKind::Directory && entry.kind != ArchiveEntryKind::Directory)
-            return refuse("replaces the directory an earlier entry created");
-        if (existing->second.kind == NodeKind::File && !isFile)
-            return refuse("replaces the file an earlier entry created");
-    }
+std::optional<std::string> ArchiveEntryChecker::unsafeReplacement(const std::string &name, ArchiveEntryKind kind) const
+{
+    const auto existing = m_nodes.find(name);
+    if (existing == m_nodes.end())
+        return std::nullopt;
+    const bool isFile = kind == ArchiveEntryKind::File || kind == ArchiveEntryKind::HardLink;
+    if (existing->second.kind == NodeKind::SymbolicLink)
+        return "replaces the symbolic link an earlier entry created";
+    if (existing->second.kind == NodeKind::Directory && kind != ArchiveEntryKind::Directory)
+        return "replaces the directory an earlier entry created";
+    if (existing->second.kind == NodeKind::File && !isFile)
+        return "replaces the file an earlier entry created";
+    return std::nullopt;
+}
 
+Result<ArchiveEntryChecker::Node> ArchiveEntryChecker::nodeFor(const ArchiveEntry &entry, CheckedArchiveEntry &checked)
+{
+    const auto refuse = [&entry](const std::string &why) { return unsafeEntry(entry, why); };
     Node node {NodeKind::File, {}};
     switch (entry.kind) {
     case ArchiveEntryKind::Directory:
@@ -227,13 +251,42 @@ Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
         m_links.push_back(checked.name);
         break;
     }
+    return node;
+}
+
+Result<CheckedArchiveEntry> ArchiveEntryChecker::add(const ArchiveEntry &entry)
+{
+    const auto refuse = [&entry](const std::string &why) { return unsafeEntry(entry, why); };
+    auto relative = relativeName(entry.path);
+    if (!relative)
+        return refuse(relative.error().message);
+    if (entry.kind == ArchiveEntryKind::Special)
+        return refuse("is a device, FIFO or socket; only files, directories and links are extracted");
+    CheckedArchiveEntry checked {relative.value(), {}};
+    if (checked.name.empty()) {
+        if (entry.kind != ArchiveEntryKind::Directory)
+            return refuse("would replace the extraction directory itself");
+        return checked;
+    }
+
+    // No entry is written through a link or below a file: its parents are directories or new.
+    const std::vector<std::string> parts = components(checked.name);
+    if (auto blocked = blockedParent(parts))
+        return refuse(*blocked);
+    // Earlier links were judged with what this name was then; only a repeated directory, or a file
+    // replaced by a file, keeps every one of those judgements true.
+    if (auto unsafe = unsafeReplacement(checked.name, entry.kind))
+        return refuse(*unsafe);
+    auto node = nodeFor(entry, checked);
+    if (!node)
+        return node.error();
 
     std::string directory;
     for (std::size_t count = 1; count < parts.size(); ++count) {
         directory += (count == 1 ? "" : "/") + parts[count - 1];
         m_nodes.try_emplace(directory, Node {NodeKind::Directory, {}});
     }
-    m_nodes.insert_or_assign(checked.name, std::move(node));
+    m_nodes.insert_or_assign(checked.name, std::move(node).value());
     return checked;
 }
 

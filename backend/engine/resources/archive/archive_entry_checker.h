@@ -73,6 +73,12 @@ private:
     Resolution resolveFrom(std::vector<std::string> &location, std::string_view target) const;
     /// shown: the entry's name as the archive records it, for the message.
     Result<void> checkLink(const std::string &shown, const std::string &name, const std::string &target) const;
+    /// Why an entry with these components cannot be written: a parent is a link or a file.
+    std::optional<std::string> blockedParent(const std::vector<std::string> &parts) const;
+    /// Why an entry of kind cannot replace what an earlier entry made of name.
+    std::optional<std::string> unsafeReplacement(const std::string &name, ArchiveEntryKind kind) const;
+    /// The model's node for a checked entry; records symbolic links and hard link targets.
+    Result<Node> nodeFor(const ArchiveEntry &entry, CheckedArchiveEntry &checked);
 
     std::string m_root;
     std::vector<std::string> m_rootParts;

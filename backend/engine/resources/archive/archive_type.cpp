@@ -154,21 +154,22 @@ Result<void> readCredentials(const Json &properties, ArchiveSpec &spec)
     return {};
 }
 
-Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
+/// The archive's own path, which must be absolute and clean; gives its extension.
+Result<std::string> checkArchiveName(const std::string &name)
 {
-    if (!properties.is_object())
-        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
-    ArchiveSpec spec;
     if (name.empty() || name.front() != '/')
         return invalidProperty("archive name '" + name + "' must be an absolute path starting with /");
     if (!isAbsoluteCleanPath(name))
         return invalidProperty(
             "archive name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
-    const std::string nameExtension = archiveExtension(name);
+    std::string nameExtension = archiveExtension(name);
     if (nameExtension.empty())
         return invalidProperty("archive name '" + name + "' must end in .tar.gz, .tgz, .tar or .zip");
-    spec.path = name;
+    return nameExtension;
+}
 
+Result<void> readEnsure(const Json &properties, ArchiveSpec &spec)
+{
     auto ensure = optionalText(properties, "ensure");
     if (!ensure)
         return ensure.error();
@@ -177,16 +178,11 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
     spec.ensure = *ensure.value();
     if (spec.ensure != "present" && spec.ensure != "absent")
         return invalidProperty("ensure '" + spec.ensure + "' is not one of present, absent");
+    return {};
+}
 
-    auto url = optionalText(properties, "url");
-    if (!url)
-        return url.error();
-    if (url.value() && !url.value()->empty()) {
-        if (auto checked = checkUrl(*url.value(), nameExtension); !checked)
-            return checked.error();
-        spec.url = *url.value();
-    }
-
+Result<void> readChecksum(const Json &properties, ArchiveSpec &spec)
+{
     auto checksum = optionalText(properties, "checksum");
     if (!checksum)
         return checksum.error();
@@ -200,7 +196,12 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
             sum.begin(), sum.end(), sum.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         spec.checksum = std::move(sum);
     }
+    return {};
+}
 
+/// extract_parent, creates and cleanup, which only make sense together.
+Result<void> readExtraction(const Json &properties, ArchiveSpec &spec)
+{
     auto extractParent = absolutePath(properties, "extract_parent");
     if (!extractParent)
         return extractParent.error();
@@ -223,7 +224,47 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
     // resource would never be stable.
     if (spec.creates && !spec.extractParent)
         return invalidProperty("creates needs extract_parent: only extracting the archive can create it");
+    return {};
+}
 
+Result<void> readOwnership(const Json &properties, ArchiveSpec &spec)
+{
+    auto owner = requiredText(properties, "owner");
+    if (!owner)
+        return owner.error();
+    spec.owner = owner.value();
+    auto group = requiredText(properties, "group");
+    if (!group)
+        return group.error();
+    spec.group = group.value();
+    return {};
+}
+
+Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
+{
+    if (!properties.is_object())
+        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
+    ArchiveSpec spec;
+    const auto nameExtension = checkArchiveName(name);
+    if (!nameExtension)
+        return nameExtension.error();
+    spec.path = name;
+    if (auto read = readEnsure(properties, spec); !read)
+        return read.error();
+
+    auto url = optionalText(properties, "url");
+    if (!url)
+        return url.error();
+    if (url.value() && !url.value()->empty()) {
+        if (auto checked = checkUrl(*url.value(), *nameExtension); !checked)
+            return checked.error();
+        spec.url = *url.value();
+    }
+
+    if (auto read = readChecksum(properties, spec); !read)
+        return read.error();
+    if (auto read = readExtraction(properties, spec); !read)
+        return read.error();
     if (auto read = readCredentials(properties, spec); !read)
         return read.error();
     if (auto read = readHeaders(properties, spec); !read)
@@ -233,14 +274,8 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
     if (spec.ensure == "present") {
         if (spec.url.empty())
             return invalidProperty(url.value() ? "url must not be empty" : "url is required unless ensure is absent");
-        auto owner = requiredText(properties, "owner");
-        if (!owner)
-            return owner.error();
-        spec.owner = owner.value();
-        auto group = requiredText(properties, "group");
-        if (!group)
-            return group.error();
-        spec.group = group.value();
+        if (auto read = readOwnership(properties, spec); !read)
+            return read.error();
     }
     return spec;
 }

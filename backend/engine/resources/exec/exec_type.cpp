@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <initializer_list>
 #include <cstring>
 #include <tuple>
 #include <utility>
@@ -229,6 +230,47 @@ std::string failureOf(const CommandResult &result, const ExecProperties &propert
     return message;
 }
 
+Result<void> readTexts(const Json &properties, std::initializer_list<std::pair<const char *, std::string *>> texts)
+{
+    for (const auto &[key, into] : texts) {
+        auto value = stringProperty(properties, key);
+        if (!value)
+            return value.error();
+        *into = std::move(value).value();
+    }
+    return {};
+}
+
+Result<void> readTimeout(ExecProperties &parsed)
+{
+    if (!parsed.timeoutText.empty()) {
+        auto timeout = parseDuration(parsed.timeoutText);
+        if (!timeout)
+            return invalidProperty("timeout: " + timeout.error().message);
+        // Rounded up: a timeout below a millisecond must not become no timeout at all.
+        parsed.timeout = std::chrono::ceil<std::chrono::milliseconds>(*timeout);
+    }
+    return {};
+}
+
+/// refreshonly and logoutput; refresh_only is the older spelling of refreshonly.
+Result<void> readFlags(const Json &properties, ExecProperties &parsed)
+{
+    const std::pair<const char *, bool *> flags[]
+        = {{"refreshonly", &parsed.refreshOnly}, {"logoutput", &parsed.logOutput}};
+    for (const auto &[key, into] : flags) {
+        auto value = boolProperty(properties, key);
+        if (!value)
+            return value.error();
+        *into = *value;
+    }
+    auto oldSpelling = boolProperty(properties, "refresh_only");
+    if (!oldSpelling)
+        return oldSpelling.error();
+    parsed.refreshOnly = parsed.refreshOnly || *oldSpelling;
+    return {};
+}
+
 } // namespace
 
 Result<ExecProperties> ExecProperties::fromJson(
@@ -238,15 +280,11 @@ Result<ExecProperties> ExecProperties::fromJson(
         return invalidProperty(std::string("exec properties must be a map, not ") + properties.type_name());
     ExecProperties parsed;
     std::string command;
-    const std::pair<const char *, std::string *> texts[]
-        = {{"command", &command}, {"cwd", &parsed.cwd}, {"path", &parsed.path}, {"timeout", &parsed.timeoutText},
-            {"creates", &parsed.creates}, {"onlyif", &parsed.onlyIf}, {"unless", &parsed.unless}};
-    for (const auto &[key, into] : texts) {
-        auto value = stringProperty(properties, key);
-        if (!value)
-            return value.error();
-        *into = std::move(value).value();
-    }
+    if (auto read = readTexts(properties,
+            {{"command", &command}, {"cwd", &parsed.cwd}, {"path", &parsed.path}, {"timeout", &parsed.timeoutText},
+                {"creates", &parsed.creates}, {"onlyif", &parsed.onlyIf}, {"unless", &parsed.unless}});
+        !read)
+        return read.error();
 
     parsed.command = command.empty() ? name : command;
     if (auto words = splitShellWords(parsed.command); !words) {
@@ -267,31 +305,16 @@ Result<ExecProperties> ExecProperties::fromJson(
             return checked.error();
     }
 
-    if (!parsed.timeoutText.empty()) {
-        auto timeout = parseDuration(parsed.timeoutText);
-        if (!timeout)
-            return invalidProperty("timeout: " + timeout.error().message);
-        // Rounded up: a timeout below a millisecond must not become no timeout at all.
-        parsed.timeout = std::chrono::ceil<std::chrono::milliseconds>(*timeout);
-    }
+    if (auto read = readTimeout(parsed); !read)
+        return read.error();
 
     auto returns = returnsProperty(properties);
     if (!returns)
         return returns.error();
     parsed.returns = std::move(returns).value();
 
-    const std::pair<const char *, bool *> flags[]
-        = {{"refreshonly", &parsed.refreshOnly}, {"logoutput", &parsed.logOutput}};
-    for (const auto &[key, into] : flags) {
-        auto value = boolProperty(properties, key);
-        if (!value)
-            return value.error();
-        *into = *value;
-    }
-    auto oldSpelling = boolProperty(properties, "refresh_only");
-    if (!oldSpelling)
-        return oldSpelling.error();
-    parsed.refreshOnly = parsed.refreshOnly || *oldSpelling;
+    if (auto read = readFlags(properties, parsed); !read)
+        return read.error();
     return parsed;
 }
 
@@ -324,6 +347,27 @@ Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &p
     return outcome->signal == 0 && outcome->exitCode == 0;
 }
 
+namespace {
+
+/// Runs the onlyif and unless guards that are set, recording their verdicts in state.
+Result<void> evaluateGuards(
+    ExecProvider &exec, const ExecProperties &wanted, const ApplyContext &context, ExecState &state)
+{
+    const std::tuple<const std::string *, std::optional<bool> *, const char *> guards[]
+        = {{&wanted.onlyIf, &state.onlyIfSatisfied, "onlyif"}, {&wanted.unless, &state.unlessSatisfied, "unless"}};
+    for (const auto &[guard, satisfied, label] : guards) {
+        if (guard->empty())
+            continue;
+        auto verdict = exec.evaluateGuard(*guard, wanted, context.guardCredentials);
+        if (!verdict)
+            return verdict.error().withContext(label);
+        *satisfied = *verdict;
+    }
+    return {};
+}
+
+} // namespace
+
 Result<void> ExecType::apply(const std::string &name, const Json &properties, Provider &provider, ApplyContext &context,
     TransactionEvent &event) const
 {
@@ -343,16 +387,8 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
 
     // An existing creates settles it; guards are for deciding, so they are not run then.
     if (wanted.creates.empty() || !state.createsSatisfied) {
-        const std::tuple<const std::string *, std::optional<bool> *, const char *> guards[]
-            = {{&wanted.onlyIf, &state.onlyIfSatisfied, "onlyif"}, {&wanted.unless, &state.unlessSatisfied, "unless"}};
-        for (const auto &[guard, satisfied, label] : guards) {
-            if (guard->empty())
-                continue;
-            auto verdict = exec->evaluateGuard(*guard, wanted, context.guardCredentials);
-            if (!verdict)
-                return verdict.error().withContext(label);
-            *satisfied = *verdict;
-        }
+        if (auto evaluated = evaluateGuards(*exec, wanted, context, state); !evaluated)
+            return evaluated.error();
     }
     event.status = execStateToJson(state);
 

@@ -63,6 +63,30 @@ Result<void> readAttribute(const Json &properties, const char *key, std::string 
     return {};
 }
 
+/// content or source, where the file's content comes from; a relative source is found from the
+/// manifest's working directory.
+Result<void> readContentOrSource(const Json &properties, const ApplyContext &context, Desired &desired)
+{
+    if (isSet(properties, "content")) {
+        if (!properties["content"].is_string())
+            return invalidProperty("content must be a string or null, not " + describeJsonType(properties["content"]));
+        desired.content = properties["content"].get<std::string>();
+    }
+    if (isSet(properties, "source")) {
+        if (!properties["source"].is_string())
+            return invalidProperty("source must be a string, not " + describeJsonType(properties["source"]));
+        std::filesystem::path source = properties["source"].get<std::string>();
+        if (source.empty())
+            return invalidProperty("source must not be empty; leave it out to manage only attributes");
+        if (source.is_relative() && !context.workingDirectory.empty())
+            source = context.workingDirectory / source;
+        desired.source = std::move(source);
+    }
+    if (desired.content && desired.source)
+        return invalidProperty("content and source are mutually exclusive; keep one of them");
+    return {};
+}
+
 Result<Desired> readDesired(const std::string &name, const Json &properties, const ApplyContext &context)
 {
     if (!properties.is_object())
@@ -82,23 +106,8 @@ Result<Desired> readDesired(const std::string &name, const Json &properties, con
     if (desired.ensure != "present" && desired.ensure != "absent" && desired.ensure != "directory")
         return invalidProperty("ensure '" + desired.ensure + "' is not one of present, absent, directory");
 
-    if (isSet(properties, "content")) {
-        if (!properties["content"].is_string())
-            return invalidProperty("content must be a string or null, not " + describeJsonType(properties["content"]));
-        desired.content = properties["content"].get<std::string>();
-    }
-    if (isSet(properties, "source")) {
-        if (!properties["source"].is_string())
-            return invalidProperty("source must be a string, not " + describeJsonType(properties["source"]));
-        std::filesystem::path source = properties["source"].get<std::string>();
-        if (source.empty())
-            return invalidProperty("source must not be empty; leave it out to manage only attributes");
-        if (source.is_relative() && !context.workingDirectory.empty())
-            source = context.workingDirectory / source;
-        desired.source = std::move(source);
-    }
-    if (desired.content && desired.source)
-        return invalidProperty("content and source are mutually exclusive; keep one of them");
+    if (auto read = readContentOrSource(properties, context, desired); !read)
+        return read.error();
 
     if (isSet(properties, "force")) {
         if (!properties["force"].is_boolean())

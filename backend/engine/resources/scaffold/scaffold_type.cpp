@@ -102,14 +102,8 @@ std::string remainingDifference(const ScaffoldProperties &properties, const Scaf
     return std::to_string(state.purged.size()) + " files still to purge: " + sample(state.purged);
 }
 
-} // namespace
-
-Result<ScaffoldProperties> ScaffoldProperties::fromJson(
-    const std::string &name, const Json &properties, const std::filesystem::path &workingDirectory)
+Result<void> checkTargetName(const std::string &name)
 {
-    if (!properties.is_object())
-        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
-    ScaffoldProperties result;
     if (name.empty() || name.front() != '/')
         return invalidProperty("scaffold target name '" + name + "' must be an absolute path starting with /");
     if (!isAbsoluteCleanPath(name))
@@ -117,8 +111,11 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
             "scaffold target name '" + name + "' must be a clean path without '.', '..', '//' or a trailing /");
     if (name == "/")
         return invalidProperty("scaffold target name '/' is not allowed: the target must be a directory below /");
-    result.target = name;
+    return {};
+}
 
+Result<void> readEnsure(const Json &properties, ScaffoldProperties &result)
+{
     auto ensure = stringProperty(properties, "ensure");
     if (!ensure)
         return ensure.error();
@@ -127,7 +124,13 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     if (*ensure != "present" && *ensure != "absent")
         return invalidProperty("ensure '" + *ensure + "' is not one of present, absent");
     result.ensure = *ensure;
+    return {};
+}
 
+/// The template directory, made absolute against the manifest's working directory.
+Result<void> readSource(
+    const Json &properties, const std::filesystem::path &workingDirectory, ScaffoldProperties &result)
+{
     auto source = stringProperty(properties, "source");
     if (!source)
         return source.error();
@@ -145,15 +148,11 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     result.source = result.source.lexically_normal();
     if (!result.source.has_filename() && result.source.has_relative_path())
         result.source = result.source.parent_path();
+    return {};
+}
 
-    auto engine = stringProperty(properties, "engine");
-    if (!engine)
-        return engine.error();
-    if (!engine->empty())
-        result.engine = *engine;
-    if (result.engine != "jet" && result.engine != "go")
-        return invalidProperty("engine '" + result.engine + "' is not one of go, jet");
-
+Result<void> readDelimiters(const Json &properties, ScaffoldProperties &result)
+{
     for (const auto &[key, into] :
         {std::pair {"left_delimiter", &result.leftDelimiter}, std::pair {"right_delimiter", &result.rightDelimiter}}) {
         auto value = stringProperty(properties, key);
@@ -165,6 +164,35 @@ Result<ScaffoldProperties> ScaffoldProperties::fromJson(
     }
     if (result.leftDelimiter.empty() != result.rightDelimiter.empty())
         return invalidProperty("left_delimiter and right_delimiter are set together");
+    return {};
+}
+
+} // namespace
+
+Result<ScaffoldProperties> ScaffoldProperties::fromJson(
+    const std::string &name, const Json &properties, const std::filesystem::path &workingDirectory)
+{
+    if (!properties.is_object())
+        return invalidProperty("the properties must be a map, not " + describeJsonType(properties));
+    ScaffoldProperties result;
+    if (auto checked = checkTargetName(name); !checked)
+        return checked.error();
+    result.target = name;
+    if (auto read = readEnsure(properties, result); !read)
+        return read.error();
+    if (auto read = readSource(properties, workingDirectory, result); !read)
+        return read.error();
+
+    auto engine = stringProperty(properties, "engine");
+    if (!engine)
+        return engine.error();
+    if (!engine->empty())
+        result.engine = *engine;
+    if (result.engine != "jet" && result.engine != "go")
+        return invalidProperty("engine '" + result.engine + "' is not one of go, jet");
+
+    if (auto read = readDelimiters(properties, result); !read)
+        return read.error();
 
     for (const auto &[key, into] : {std::pair {"skip_empty", &result.skipEmpty}, std::pair {"purge", &result.purge}}) {
         auto value = boolProperty(properties, key);
@@ -211,6 +239,33 @@ bool scaffoldInDesiredState(const ScaffoldProperties &properties, const Scaffold
     return state.targetExists && state.changed.empty() && (!properties.purge || state.purged.empty());
 }
 
+namespace {
+
+/// Removes or renders the scaffold's files, logging each one touched.
+Result<void> changeFiles(ScaffoldProvider &scaffolds, const TemplateEnvironment &environment,
+    const ScaffoldProperties &desired, const ScaffoldState &current, ApplyContext &context)
+{
+    if (desired.ensure == "absent") {
+        if (auto removed = scaffolds.remove(desired, current); !removed)
+            return removed.error();
+        for (const auto *list : {&current.changed, &current.stable})
+            for (const std::string &file : *list)
+                context.log.log(LogLevel::Debug, "removed " + file);
+    } else {
+        auto done = scaffolds.scaffold(environment, desired);
+        if (!done)
+            return done.error();
+        for (const std::string &file : done->changed)
+            context.log.log(LogLevel::Debug, "rendered " + file);
+        if (desired.purge)
+            for (const std::string &file : done->purged)
+                context.log.log(LogLevel::Debug, "purged " + file);
+    }
+    return {};
+}
+
+} // namespace
+
 Result<void> ScaffoldType::apply(const std::string &name, const Json &properties, Provider &provider,
     ApplyContext &context, TransactionEvent &event) const
 {
@@ -248,22 +303,8 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
         return {};
     }
 
-    if (desired->ensure == "absent") {
-        if (auto removed = scaffolds->remove(desired.value(), current.value()); !removed)
-            return removed.error();
-        for (const auto *list : {&current->changed, &current->stable})
-            for (const std::string &file : *list)
-                context.log.log(LogLevel::Debug, "removed " + file);
-    } else {
-        auto done = scaffolds->scaffold(environment, desired.value());
-        if (!done)
-            return done.error();
-        for (const std::string &file : done->changed)
-            context.log.log(LogLevel::Debug, "rendered " + file);
-        if (desired->purge)
-            for (const std::string &file : done->purged)
-                context.log.log(LogLevel::Debug, "purged " + file);
-    }
+    if (auto changed = changeFiles(*scaffolds, environment, desired.value(), current.value(), context); !changed)
+        return changed.error();
     event.changed = true;
 
     auto after = scaffolds->status(environment, desired.value());

@@ -127,6 +127,37 @@ std::string difference(const ServiceProperties &wanted, const ServiceState &stat
     return text;
 }
 
+Result<void> changeRunning(ServiceProvider &services, RunAction run, const std::string &name, ApplyContext &context)
+{
+    switch (run) {
+    case RunAction::Start:
+        context.log.info("starting service");
+        return services.start(name);
+    case RunAction::Stop:
+        context.log.info("stopping service");
+        return services.stop(name);
+    case RunAction::Restart:
+        context.log.info("restarting service: a subscribed resource changed");
+        return services.restart(name);
+    case RunAction::None:
+        break;
+    }
+    return {};
+}
+
+Result<void> changeBoot(ServiceProvider &services, BootAction boot, const std::string &name, ApplyContext &context)
+{
+    if (boot == BootAction::Enable) {
+        context.log.info("enabling service at boot");
+        return services.enable(name);
+    }
+    if (boot == BootAction::Disable) {
+        context.log.info("disabling service at boot");
+        return services.disable(name);
+    }
+    return {};
+}
+
 } // namespace
 
 std::mutex &serviceGlobalLock()
@@ -192,34 +223,10 @@ Result<void> ServiceType::apply(const std::string &name, const Json &properties,
         return {};
     }
 
-    switch (run) {
-    case RunAction::Start:
-        context.log.info("starting service");
-        if (auto done = services->start(wanted.name); !done)
-            return done.error();
-        break;
-    case RunAction::Stop:
-        context.log.info("stopping service");
-        if (auto done = services->stop(wanted.name); !done)
-            return done.error();
-        break;
-    case RunAction::Restart:
-        context.log.info("restarting service: a subscribed resource changed");
-        if (auto done = services->restart(wanted.name); !done)
-            return done.error();
-        break;
-    case RunAction::None:
-        break;
-    }
-    if (boot == BootAction::Enable) {
-        context.log.info("enabling service at boot");
-        if (auto done = services->enable(wanted.name); !done)
-            return done.error();
-    } else if (boot == BootAction::Disable) {
-        context.log.info("disabling service at boot");
-        if (auto done = services->disable(wanted.name); !done)
-            return done.error();
-    }
+    if (auto done = changeRunning(*services, run, wanted.name, context); !done)
+        return done.error();
+    if (auto done = changeBoot(*services, boot, wanted.name, context); !done)
+        return done.error();
 
     auto after = services->status(wanted.name);
     if (!after)

@@ -174,21 +174,42 @@ Result<void> reopenParent(std::vector<OpenLevel> &branch, const OpenLevel &finis
     return {};
 }
 
+/// The root of removeTree when it cannot be opened as a directory.
+Result<void> removeUnopenedRoot(const std::filesystem::path &root, int error)
+{
+    if (error == ENOENT)
+        return {};
+    // Replaced by a link or a file since it was inspected: that is removed as it is.
+    if (error == ELOOP || error == ENOTDIR) {
+        if (::unlink(root.c_str()) != 0 && errno != ENOENT)
+            return systemError("cannot remove " + root.string(), errno);
+        return {};
+    }
+    return systemError("cannot open " + root.string(), error);
+}
+
+/// Removes the emptied directory at the end of the branch, which then ends at its parent.
+Result<void> removeFinishedLevel(std::vector<OpenLevel> &branch)
+{
+    const std::filesystem::path where = branchPath(branch);
+    OpenLevel finished = std::move(branch.back());
+    branch.pop_back();
+    if (!branch.empty()) {
+        if (auto reopened = reopenParent(branch, finished, where); !reopened)
+            return reopened.error();
+    }
+    finished.handle.reset();
+    const int parent = branch.empty() ? AT_FDCWD : ::dirfd(branch.back().handle.get());
+    if (::unlinkat(parent, finished.name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT)
+        return systemError("cannot remove " + where.string(), errno);
+    return {};
+}
+
 Result<void> removeTree(const std::filesystem::path &root)
 {
     auto top = openLevel(AT_FDCWD, root.string(), root.c_str());
-    if (!top) {
-        const int error = top.error();
-        if (error == ENOENT)
-            return {};
-        // Replaced by a link or a file since it was inspected: that is removed as it is.
-        if (error == ELOOP || error == ENOTDIR) {
-            if (::unlink(root.c_str()) != 0 && errno != ENOENT)
-                return systemError("cannot remove " + root.string(), errno);
-            return {};
-        }
-        return systemError("cannot open " + root.string(), error);
-    }
+    if (!top)
+        return removeUnopenedRoot(root, top.error());
 
     // Iterative rather than recursive, so the depth of the tree cannot exhaust the stack.
     std::vector<OpenLevel> branch;
@@ -200,17 +221,8 @@ Result<void> removeTree(const std::filesystem::path &root)
         if (!entry) {
             if (errno != 0)
                 return systemError("cannot list " + branchPath(branch).string(), errno);
-            const std::filesystem::path where = branchPath(branch);
-            OpenLevel finished = std::move(branch.back());
-            branch.pop_back();
-            if (!branch.empty()) {
-                if (auto reopened = reopenParent(branch, finished, where); !reopened)
-                    return reopened.error();
-            }
-            finished.handle.reset();
-            const int parent = branch.empty() ? AT_FDCWD : ::dirfd(branch.back().handle.get());
-            if (::unlinkat(parent, finished.name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT)
-                return systemError("cannot remove " + where.string(), errno);
+            if (auto removed = removeFinishedLevel(branch); !removed)
+                return removed.error();
             continue;
         }
         const std::string name = entry->d_name;
