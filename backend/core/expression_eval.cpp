@@ -778,22 +778,23 @@ private:
 
     ValueResult binary(const Node &node, bool lenient) const
     {
+        if (node.op == Op::Or || node.op == Op::And || node.op == Op::Coalesce)
+            return shortCircuit(node, lenient);
+        auto first = eval(*node.children[0], false);
+        if (!first)
+            return first;
+        auto second = eval(*node.children[1], false);
+        if (!second)
+            return second;
+        return applyBinary(node, first.value().get(), second.value().get());
+    }
+
+    /// The operators that may leave their right operand unevaluated: `or`, `and` and `??`.
+    ValueResult shortCircuit(const Node &node, bool lenient) const
+    {
         const Node &left = *node.children[0];
         const Node &right = *node.children[1];
-        switch (node.op) {
-        case Op::Or:
-        case Op::And: {
-            const auto first = condition(left);
-            if (!first)
-                return first.error();
-            if (first.value() == (node.op == Op::Or))
-                return Value(Json(first.value()));
-            const auto second = condition(right);
-            if (!second)
-                return second.error();
-            return Value(Json(second.value()));
-        }
-        case Op::Coalesce: {
+        if (node.op == Op::Coalesce) {
             auto first = eval(left, true);
             if (!first)
                 return first;
@@ -801,17 +802,20 @@ private:
                 return first;
             return eval(right, lenient);
         }
-        default:
-            break;
-        }
-        auto first = eval(left, false);
+        const auto first = condition(left);
         if (!first)
-            return first;
-        auto second = eval(right, false);
+            return first.error();
+        if (first.value() == (node.op == Op::Or))
+            return Value(Json(first.value()));
+        const auto second = condition(right);
         if (!second)
-            return second;
-        const Json &a = first.value().get();
-        const Json &b = second.value().get();
+            return second.error();
+        return Value(Json(second.value()));
+    }
+
+    /// The operators that need both operands, already evaluated to `a` and `b`.
+    ValueResult applyBinary(const Node &node, const Json &a, const Json &b) const
+    {
         const auto wrap = [](ExpressionResult<Json> result) -> ValueResult {
             if (!result)
                 return result.error();
