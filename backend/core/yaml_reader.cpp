@@ -196,11 +196,70 @@ std::size_t skipBlockScalar(std::string_view text, std::size_t i, std::size_t li
     return i;
 }
 
+bool isInlineBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/// Whether a token ends before `at`: the text ends there or a blank or line break follows.
+bool endsToken(std::string_view text, std::size_t at)
+{
+    return at >= text.size() || isInlineBlank(text[at]) || text[at] == '\n';
+}
+
+/// Steps over one character or quoted scalar inside a flow collection `depth` levels deep that
+/// opened at `start`, counting its items; reports the overrun once they pass `maxItems`.
+std::optional<FlowOverrun> stepInsideFlow(std::string_view text, std::size_t &i, std::size_t &depth, std::size_t &items,
+    std::size_t start, std::size_t maxItems)
+{
+    const char c = text[i];
+    const char before = i == 0 ? '\n' : text[i - 1];
+    const bool afterBlank = i == 0 || isInlineBlank(before) || before == '\n';
+    if ((c == '"' || c == '\'') && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
+        i = skipQuoted(text, i);
+        return std::nullopt;
+    }
+    if (c == ']' || c == '}') {
+        --depth;
+    } else if (c == ',' || c == '[' || c == '{') {
+        depth += c == ',' ? 0 : 1;
+        if (++items > maxItems)
+            return FlowOverrun {start, i};
+    }
+    ++i;
+    return std::nullopt;
+}
+
+/// Steps over the token where a node may begin, at `i` outside any flow collection. Returns true,
+/// without moving, when that token opens a flow collection; clears `nodeStart` once the node's
+/// content has begun.
+bool stepAtNodeStart(std::string_view text, std::size_t &i, std::size_t lineIndent, bool &nodeStart)
+{
+    const char c = text[i];
+    if (c == '[' || c == '{') {
+        nodeStart = false;
+        return true;
+    }
+    if (c == '"' || c == '\'') {
+        i = skipQuoted(text, i);
+        nodeStart = false;
+    } else if (c == '|' || c == '>') {
+        i = skipBlockScalar(text, i, lineIndent);
+    } else if (c == '&' || c == '!') {
+        while (!endsToken(text, i))
+            ++i;
+    } else if ((c == '-' || c == '?' || c == ':') && endsToken(text, i + 1)) {
+        ++i;
+    } else {
+        nodeStart = false;
+        ++i;
+    }
+    return false;
+}
+
 std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t maxItems)
 {
     const std::size_t n = text.size();
-    const auto isBlank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-    const auto endsToken = [&](std::size_t at) { return at >= n || isBlank(text[at]) || text[at] == '\n'; };
     std::size_t i = 0;
 
     std::size_t lineIndent = 0;
@@ -211,7 +270,6 @@ std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t ma
     std::size_t start = 0;
     while (i < n) {
         const char c = text[i];
-        const bool afterBlank = i == 0 || isBlank(text[i - 1]) || text[i - 1] == '\n';
         if (c == '\n') {
             ++i;
             lineStart = depth == 0;
@@ -219,58 +277,32 @@ std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t ma
             nodeStart = depth == 0;
             continue;
         }
-        if (isBlank(c)) {
+        if (isInlineBlank(c)) {
             if (lineStart && c == ' ')
                 ++lineIndent;
             ++i;
             continue;
         }
         lineStart = false;
-        if (c == '#' && afterBlank) {
+        if (c == '#' && (i == 0 || isInlineBlank(text[i - 1]) || text[i - 1] == '\n')) {
             i = lineEnd(text, i);
             continue;
         }
         if (depth > 0) {
-            const char before = i == 0 ? '\n' : text[i - 1];
-            if ((c == '"' || c == '\'')
-                && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
-                i = skipQuoted(text, i);
-                continue;
-            }
-            if (c == ']' || c == '}') {
-                --depth;
-            } else if (c == ',' || c == '[' || c == '{') {
-                depth += c == ',' ? 0 : 1;
-                if (++items > maxItems)
-                    return FlowOverrun {start, i};
-            }
-            ++i;
+            if (auto overrun = stepInsideFlow(text, i, depth, items, start, maxItems))
+                return overrun;
             continue;
         }
         if (!nodeStart) {
-            if ((c == ':' || c == '-' || c == '?') && endsToken(i + 1))
+            if ((c == ':' || c == '-' || c == '?') && endsToken(text, i + 1))
                 nodeStart = true;
             ++i;
             continue;
         }
-        if (c == '[' || c == '{') {
+        if (stepAtNodeStart(text, i, lineIndent, nodeStart)) {
             depth = 1;
             items = 0;
             start = i++;
-            nodeStart = false;
-        } else if (c == '"' || c == '\'') {
-            i = skipQuoted(text, i);
-            nodeStart = false;
-        } else if (c == '|' || c == '>') {
-            i = skipBlockScalar(text, i, lineIndent);
-        } else if (c == '&' || c == '!') {
-            while (!endsToken(i))
-                ++i;
-        } else if ((c == '-' || c == '?' || c == ':') && endsToken(i + 1)) {
-            ++i;
-        } else {
-            nodeStart = false;
-            ++i;
         }
     }
     return std::nullopt;
