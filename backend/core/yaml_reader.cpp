@@ -748,6 +748,64 @@ private:
     Diagnostics &m_diagnostics;
 };
 
+/// Refuses text the YAML parser must not see: binary data, invalid UTF-8 and flow collections
+/// too long to hold in memory.
+std::optional<Diagnostic> checkReadableText(std::string_view text, const YamlLimits &limits)
+{
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+        return Diagnostic {Severity::Error, "not a text file: it contains a NUL byte at offset " + std::to_string(nul),
+            "", LineIndex(text).at(nul)};
+    }
+    if (const auto bad = invalidUtf8Offset(text); bad != std::string_view::npos) {
+        return Diagnostic {Severity::Error, "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad), "",
+            LineIndex(text).at(bad)};
+    }
+    if (const auto overrun = findFlowOverrun(text, limits.maxFlowItems)) {
+        const LineIndex lines(text);
+        const SourcePosition start = lines.at(overrun->start);
+        return Diagnostic {Severity::Error,
+            "the flow collection ([...] or {...}) that starts at line " + std::to_string(start.line) + ", column "
+                + std::to_string(start.column) + " holds more than " + std::to_string(limits.maxFlowItems)
+                + " items; the YAML parser keeps all of it in memory before reading any, so write long lists and maps "
+                  "in block style, one '- item' or 'key: value' a line",
+            "", lines.at(overrun->offset)};
+    }
+    return std::nullopt;
+}
+
+/// Runs the parser over every document of `text` into `recorder`, noting where a second document
+/// starts in `secondRoot`.
+std::optional<Diagnostic> recordDocuments(std::string_view text, DocumentRecorder &recorder, YAML::Mark &secondRoot)
+{
+    try {
+        TextBuffer buffer(text);
+        std::istream stream(&buffer);
+        YAML::Parser parser(stream);
+        std::size_t previousStart = 0;
+        while (parser.HandleNextDocument(recorder)) {
+            // yaml-cpp 0.7 never consumes a ',' at the top level: it reports an empty document
+            // there again and again, so reading all documents would not end.
+            const auto start = static_cast<std::size_t>(recorder.documentStart().pos);
+            if (recorder.documents() > 1 && recorder.rootIsNull() && start == previousStart) {
+                const bool comma = start < text.size() && text[start] == ',';
+                return Diagnostic {Severity::Error, std::string("invalid YAML: unexpected ") + (comma ? "','" : "text"),
+                    "", positionOf(recorder.documentStart())};
+            }
+            previousStart = start;
+            if (recorder.documents() == 2)
+                secondRoot = recorder.rootMark();
+        }
+    } catch (const LimitReached &limit) {
+        return Diagnostic {Severity::Error, limit.message, "", positionOf(limit.mark)};
+    } catch (const YAML::Exception &e) {
+        std::string message = e.msg;
+        if (!message.empty())
+            message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+        return Diagnostic {Severity::Error, "invalid YAML: " + message, "", positionOf(e.mark)};
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Json resolvePlainScalar(std::string_view text)
@@ -760,59 +818,15 @@ Json resolvePlainScalar(std::string_view text)
 YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
 {
     YamlReadResult result;
-    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-        result.diagnostics.push_back({Severity::Error,
-            "not a text file: it contains a NUL byte at offset " + std::to_string(nul), "", LineIndex(text).at(nul)});
-        return result;
-    }
-    if (const auto bad = invalidUtf8Offset(text); bad != std::string_view::npos) {
-        result.diagnostics.push_back({Severity::Error,
-            "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad), "", LineIndex(text).at(bad)});
-        return result;
-    }
-
-    if (const auto overrun = findFlowOverrun(text, limits.maxFlowItems)) {
-        const LineIndex lines(text);
-        const SourcePosition start = lines.at(overrun->start);
-        result.diagnostics.push_back({Severity::Error,
-            "the flow collection ([...] or {...}) that starts at line " + std::to_string(start.line) + ", column "
-                + std::to_string(start.column) + " holds more than " + std::to_string(limits.maxFlowItems)
-                + " items; the YAML parser keeps all of it in memory before reading any, so write long lists and maps "
-                  "in block style, one '- item' or 'key: value' a line",
-            "", lines.at(overrun->offset)});
+    if (auto refused = checkReadableText(text, limits)) {
+        result.diagnostics.push_back(std::move(*refused));
         return result;
     }
 
     DocumentRecorder recorder(limits.maxNodes, limits.maxScalarBytes);
     YAML::Mark secondRoot = YAML::Mark::null_mark();
-    try {
-        TextBuffer buffer(text);
-        std::istream stream(&buffer);
-        YAML::Parser parser(stream);
-        std::size_t previousStart = 0;
-        while (parser.HandleNextDocument(recorder)) {
-            // yaml-cpp 0.7 never consumes a ',' at the top level: it reports an empty document
-            // there again and again, so reading all documents would not end.
-            const auto start = static_cast<std::size_t>(recorder.documentStart().pos);
-            if (recorder.documents() > 1 && recorder.rootIsNull() && start == previousStart) {
-                const bool comma = start < text.size() && text[start] == ',';
-                result.diagnostics.push_back(
-                    {Severity::Error, std::string("invalid YAML: unexpected ") + (comma ? "','" : "text"), "",
-                        positionOf(recorder.documentStart())});
-                return result;
-            }
-            previousStart = start;
-            if (recorder.documents() == 2)
-                secondRoot = recorder.rootMark();
-        }
-    } catch (const LimitReached &limit) {
-        result.diagnostics.push_back({Severity::Error, limit.message, "", positionOf(limit.mark)});
-        return result;
-    } catch (const YAML::Exception &e) {
-        std::string message = e.msg;
-        if (!message.empty())
-            message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
-        result.diagnostics.push_back({Severity::Error, "invalid YAML: " + message, "", positionOf(e.mark)});
+    if (auto failure = recordDocuments(text, recorder, secondRoot)) {
+        result.diagnostics.push_back(std::move(*failure));
         return result;
     }
     const std::vector<RawNode> &nodes = recorder.nodes();
