@@ -22,21 +22,65 @@ constexpr std::size_t kMaxGroupDepth = 100;
 // matches against the longest subject allowed.
 constexpr double kMaxMatchWork = 1e7;
 
+/// The estimated automaton size of one group of the pattern being costed.
+struct PatternGroup {
+    double total = 0;
+    double last = 0;
+};
+
+/// Reads the count of a `{n}`, `{n,}` or `{n,m}` repetition starting at `pattern[i]` and grows
+/// `group` by the copies of its last operand; on success `i` is past the closing brace.
+std::optional<std::string> addRepetitionCost(const std::string &pattern, std::size_t &i, PatternGroup &group)
+{
+    // libstdc++ reads counts into an int without an overflow check, and copies the
+    // repeated operand once per count; outside brackets '{' always starts a count.
+    std::size_t j = i + 1;
+    const auto number = [&]() -> std::optional<std::size_t> {
+        std::optional<std::size_t> value;
+        for (; j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9'; ++j)
+            value = std::min(value.value_or(0) * 10 + static_cast<std::size_t>(pattern[j] - '0'), kMaxRepeat + 1);
+        return value;
+    };
+    const std::optional<std::size_t> low = number();
+    std::optional<std::size_t> high = low;
+    if (j < pattern.size() && pattern[j] == ',') {
+        ++j;
+        high = number();
+    }
+    if (!low || j >= pattern.size() || pattern[j] != '}')
+        return std::string("'{' must be followed by a repetition count such as {2} or {1,3}");
+    if (*low > kMaxRepeat || (high && *high > kMaxRepeat))
+        return "a repetition count is above " + std::to_string(kMaxRepeat) + ", the largest allowed";
+    if (high && *high < *low)
+        return "the repetition " + pattern.substr(i, j + 1 - i) + " has a smaller maximum than minimum";
+    // "{n,}" repeats n times and loops once more.
+    const double copies = static_cast<double>(high.value_or(*low));
+    group.total = std::min(group.total + group.last * copies + 2, 1e12);
+    i = j + 1;
+    return std::nullopt;
+}
+
+/// Moves `i` from the '[' of a bracket expression to just past its closing ']'.
+void skipBracketExpression(const std::string &pattern, std::size_t &i)
+{
+    ++i;
+    if (i < pattern.size() && pattern[i] == '^')
+        ++i;
+    while (i < pattern.size() && pattern[i] != ']')
+        i += pattern[i] == '\\' ? 2 : 1;
+    ++i;
+}
+
 /// A rough size of the automaton libstdc++ builds for `pattern`: counted repetitions copy their
 /// operand, so `(a{100}){100}` is ten thousand states although it is a short text. Lookahead is
 /// refused here too: it makes matching quadratic, and expr-lang's regular expressions have none.
 std::optional<std::string> estimatePatternCost(const std::string &pattern, std::size_t &cost)
 {
-    struct Group {
-        double total = 0;
-        double last = 0;
-    };
-    std::vector<Group> groups(1);
+    std::vector<PatternGroup> groups(1);
     const auto atom = [&](double size) {
         groups.back().total += size;
         groups.back().last = size;
     };
-    const auto saturate = [](double value) { return std::min(value, 1e12); };
     std::size_t i = 0;
     while (i < pattern.size()) {
         const char c = pattern[i];
@@ -48,12 +92,7 @@ std::optional<std::string> estimatePatternCost(const std::string &pattern, std::
             i += 2;
             atom(1);
         } else if (c == '[') {
-            ++i;
-            if (i < pattern.size() && pattern[i] == '^')
-                ++i;
-            while (i < pattern.size() && pattern[i] != ']')
-                i += pattern[i] == '\\' ? 2 : 1;
-            ++i;
+            skipBracketExpression(pattern, i);
             atom(1);
         } else if (c == '(') {
             if (pattern.compare(i, 3, "(?=") == 0 || pattern.compare(i, 3, "(?!") == 0)
@@ -74,39 +113,15 @@ std::optional<std::string> estimatePatternCost(const std::string &pattern, std::
             ++i;
             groups.back().total += 2;
         } else if (c == '{') {
-            // libstdc++ reads counts into an int without an overflow check, and copies the
-            // repeated operand once per count; outside brackets '{' always starts a count.
-            std::size_t j = i + 1;
-            const auto number = [&]() -> std::optional<std::size_t> {
-                std::optional<std::size_t> value;
-                for (; j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9'; ++j)
-                    value
-                        = std::min(value.value_or(0) * 10 + static_cast<std::size_t>(pattern[j] - '0'), kMaxRepeat + 1);
-                return value;
-            };
-            const std::optional<std::size_t> low = number();
-            std::optional<std::size_t> high = low;
-            if (j < pattern.size() && pattern[j] == ',') {
-                ++j;
-                high = number();
-            }
-            if (!low || j >= pattern.size() || pattern[j] != '}')
-                return std::string("'{' must be followed by a repetition count such as {2} or {1,3}");
-            if (*low > kMaxRepeat || (high && *high > kMaxRepeat))
-                return "a repetition count is above " + std::to_string(kMaxRepeat) + ", the largest allowed";
-            if (high && *high < *low)
-                return "the repetition " + pattern.substr(i, j + 1 - i) + " has a smaller maximum than minimum";
-            // "{n,}" repeats n times and loops once more.
-            Group &group = groups.back();
-            group.total = saturate(group.total + group.last * static_cast<double>(high.value_or(*low)) + 2);
-            i = j + 1;
+            if (auto error = addRepetitionCost(pattern, i, groups.back()))
+                return error;
         } else {
             ++i;
             atom(1);
         }
     }
     double total = 0;
-    for (const Group &group : groups)
+    for (const PatternGroup &group : groups)
         total += group.total;
     cost = static_cast<std::size_t>(std::max(total, 1.0));
     if (total > static_cast<double>(kMaxPatternCost))
@@ -763,22 +778,23 @@ private:
 
     ValueResult binary(const Node &node, bool lenient) const
     {
+        if (node.op == Op::Or || node.op == Op::And || node.op == Op::Coalesce)
+            return shortCircuit(node, lenient);
+        auto first = eval(*node.children[0], false);
+        if (!first)
+            return first;
+        auto second = eval(*node.children[1], false);
+        if (!second)
+            return second;
+        return applyBinary(node, first.value().get(), second.value().get());
+    }
+
+    /// The operators that may leave their right operand unevaluated: `or`, `and` and `??`.
+    ValueResult shortCircuit(const Node &node, bool lenient) const
+    {
         const Node &left = *node.children[0];
         const Node &right = *node.children[1];
-        switch (node.op) {
-        case Op::Or:
-        case Op::And: {
-            const auto first = condition(left);
-            if (!first)
-                return first.error();
-            if (first.value() == (node.op == Op::Or))
-                return Value(Json(first.value()));
-            const auto second = condition(right);
-            if (!second)
-                return second.error();
-            return Value(Json(second.value()));
-        }
-        case Op::Coalesce: {
+        if (node.op == Op::Coalesce) {
             auto first = eval(left, true);
             if (!first)
                 return first;
@@ -786,17 +802,20 @@ private:
                 return first;
             return eval(right, lenient);
         }
-        default:
-            break;
-        }
-        auto first = eval(left, false);
+        const auto first = condition(left);
         if (!first)
-            return first;
-        auto second = eval(right, false);
+            return first.error();
+        if (first.value() == (node.op == Op::Or))
+            return Value(Json(first.value()));
+        const auto second = condition(right);
         if (!second)
-            return second;
-        const Json &a = first.value().get();
-        const Json &b = second.value().get();
+            return second.error();
+        return Value(Json(second.value()));
+    }
+
+    /// The operators that need both operands, already evaluated to `a` and `b`.
+    ValueResult applyBinary(const Node &node, const Json &a, const Json &b) const
+    {
         const auto wrap = [](ExpressionResult<Json> result) -> ValueResult {
             if (!result)
                 return result.error();

@@ -59,6 +59,26 @@ std::string describeCharacter(std::string_view text, std::size_t at)
     return "byte " + std::string(hex.data());
 }
 
+/// The digits of a number in `base` without their separating underscores, or nothing when an
+/// underscore does not stand between two digits.
+std::optional<std::string> withoutUnderscores(const std::string &digits, int base)
+{
+    const auto isDigitOfBase = [base](char ch) { return base == 16 ? hexDigitValue(ch) >= 0 : isDigit(ch); };
+    std::string clean;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (digits[i] != '_') {
+            clean += digits[i];
+            continue;
+        }
+        // An underscore must separate two digits (Go also allows one right after a base prefix).
+        const bool afterDigit = i > 0 ? isDigitOfBase(digits[i - 1]) : base != 10;
+        const bool beforeDigit = i + 1 < digits.size() && isDigitOfBase(digits[i + 1]);
+        if (!afterDigit || !beforeDigit)
+            return std::nullopt;
+    }
+    return clean;
+}
+
 class Lexer {
 public:
     explicit Lexer(std::string_view text)
@@ -130,6 +150,38 @@ private:
                 m_pos += 2;
         }
         std::string digits;
+        const bool isFloat = readDigits(base, digits);
+        while (m_pos < m_text.size() && isNameChar(m_text[m_pos]))
+            ++m_pos;
+        const std::string_view written = m_text.substr(start, m_pos - start);
+        const ExpressionError invalid {"invalid number '" + std::string(written) + "'", column(start)};
+        if (m_pos != start + (base == 10 ? 0 : 2) + digits.size())
+            return invalid;
+        const std::optional<std::string> clean = withoutUnderscores(digits, base);
+        if (!clean || clean->empty())
+            return invalid;
+        const char *first = clean->data();
+        const char *last = clean->data() + clean->size();
+        if (isFloat) {
+            token.kind = TokenKind::Float;
+            const auto [end, ec] = std::from_chars(first, last, token.number);
+            if (ec != std::errc() || end != last)
+                return ExpressionError {"number '" + std::string(written) + "' is out of range", column(start)};
+            return std::nullopt;
+        }
+        token.kind = TokenKind::Integer;
+        const auto [end, ec] = std::from_chars(first, last, token.integer, base);
+        if (ec == std::errc::result_out_of_range)
+            return ExpressionError {"integer '" + std::string(written) + "' is too large", column(start)};
+        if (ec != std::errc() || end != last)
+            return invalid;
+        return std::nullopt;
+    }
+
+    /// Reads the digits of a number in `base` into `digits`, with a decimal number's fraction and
+    /// exponent; returns whether it read a fraction or an exponent.
+    bool readDigits(int base, std::string &digits)
+    {
         bool isFloat = false;
         const auto takeDigits = [&](bool hex) {
             while (m_pos < m_text.size()
@@ -157,43 +209,7 @@ private:
                 takeDigits(false);
             }
         }
-        while (m_pos < m_text.size() && isNameChar(m_text[m_pos]))
-            ++m_pos;
-        const std::string_view written = m_text.substr(start, m_pos - start);
-        const ExpressionError invalid {"invalid number '" + std::string(written) + "'", column(start)};
-        if (m_pos != start + (base == 10 ? 0 : 2) + digits.size())
-            return invalid;
-        const auto isDigitOfBase = [base](char ch) { return base == 16 ? hexDigitValue(ch) >= 0 : isDigit(ch); };
-        std::string clean;
-        for (std::size_t i = 0; i < digits.size(); ++i) {
-            if (digits[i] != '_') {
-                clean += digits[i];
-                continue;
-            }
-            // An underscore must separate two digits (Go also allows one right after a base prefix).
-            const bool afterDigit = i > 0 ? isDigitOfBase(digits[i - 1]) : base != 10;
-            const bool beforeDigit = i + 1 < digits.size() && isDigitOfBase(digits[i + 1]);
-            if (!afterDigit || !beforeDigit)
-                return invalid;
-        }
-        if (clean.empty())
-            return invalid;
-        const char *first = clean.data();
-        const char *last = clean.data() + clean.size();
-        if (isFloat) {
-            token.kind = TokenKind::Float;
-            const auto [end, ec] = std::from_chars(first, last, token.number);
-            if (ec != std::errc() || end != last)
-                return ExpressionError {"number '" + std::string(written) + "' is out of range", column(start)};
-            return std::nullopt;
-        }
-        token.kind = TokenKind::Integer;
-        const auto [end, ec] = std::from_chars(first, last, token.integer, base);
-        if (ec == std::errc::result_out_of_range)
-            return ExpressionError {"integer '" + std::string(written) + "' is too large", column(start)};
-        if (ec != std::errc() || end != last)
-            return invalid;
-        return std::nullopt;
+        return isFloat;
     }
 
     std::optional<ExpressionError> quoted(Token &token)

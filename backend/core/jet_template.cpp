@@ -324,18 +324,8 @@ private:
         }
         if (word == "else")
             return elseBranch(opener, rest, restOffset);
-        if (word == "if") {
-            if (rest.empty())
-                return m_locator.error(offset, "'if' needs a condition");
-            auto condition = compile(rest, restOffset);
-            if (!condition)
-                return condition.error();
-            JetNode node;
-            node.kind = JetNode::Kind::If;
-            node.offset = opener;
-            node.branches.push_back(JetBranch {std::move(condition).value(), restOffset, {}});
-            return openBlock(std::move(node));
-        }
+        if (word == "if")
+            return ifBlock(opener, offset, rest, restOffset);
         if (word == "range")
             return range(opener, rest, restOffset);
         static constexpr std::array<std::string_view, 8> unsupported {
@@ -347,26 +337,52 @@ private:
         if (isIdentifier(word)) {
             const bool define = rest.substr(0, 2) == ":=";
             const bool assign = !rest.empty() && rest.front() == '=' && rest.substr(0, 2) != "==";
-            if (define || assign) {
-                std::size_t valueOffset = restOffset + (define ? 2 : 1);
-                const std::string_view value = trimmed(rest.substr(define ? 2 : 1), valueOffset);
-                if (value.empty())
-                    return m_locator.error(
-                        offset, "'" + std::string(word) + (define ? " :=" : " =") + "' needs a value");
-                auto expression = compile(value, valueOffset);
-                if (!expression)
-                    return expression.error();
-                JetNode node;
-                node.kind = define ? JetNode::Kind::Define : JetNode::Kind::Assign;
-                node.offset = offset;
-                node.text = std::string(word);
-                node.expression = std::move(expression).value();
-                node.expressionOffset = valueOffset;
-                body().push_back(std::move(node));
-                return std::nullopt;
-            }
+            if (define || assign)
+                return variable(offset, word, rest, restOffset, define);
         }
 
+        return output(opener, content, offset);
+    }
+
+    /// Opens an `if` block whose condition is `rest`, found at `restOffset`.
+    std::optional<Error> ifBlock(std::size_t opener, std::size_t offset, std::string_view rest, std::size_t restOffset)
+    {
+        if (rest.empty())
+            return m_locator.error(offset, "'if' needs a condition");
+        auto condition = compile(rest, restOffset);
+        if (!condition)
+            return condition.error();
+        JetNode node;
+        node.kind = JetNode::Kind::If;
+        node.offset = opener;
+        node.branches.push_back(JetBranch {std::move(condition).value(), restOffset, {}});
+        return openBlock(std::move(node));
+    }
+
+    /// Adds a `name := value` (define) or `name = value` (assign) whose text after the name is `rest`.
+    std::optional<Error> variable(
+        std::size_t offset, std::string_view word, std::string_view rest, std::size_t restOffset, bool define)
+    {
+        std::size_t valueOffset = restOffset + (define ? 2 : 1);
+        const std::string_view value = trimmed(rest.substr(define ? 2 : 1), valueOffset);
+        if (value.empty())
+            return m_locator.error(offset, "'" + std::string(word) + (define ? " :=" : " =") + "' needs a value");
+        auto expression = compile(value, valueOffset);
+        if (!expression)
+            return expression.error();
+        JetNode node;
+        node.kind = define ? JetNode::Kind::Define : JetNode::Kind::Assign;
+        node.offset = offset;
+        node.text = std::string(word);
+        node.expression = std::move(expression).value();
+        node.expressionOffset = valueOffset;
+        body().push_back(std::move(node));
+        return std::nullopt;
+    }
+
+    /// Adds an action that writes the value of the expression `content` to the output.
+    std::optional<Error> output(std::size_t opener, std::string_view content, std::size_t offset)
+    {
         auto expression = compile(content, offset);
         if (!expression)
             return expression.error();

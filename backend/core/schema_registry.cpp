@@ -207,10 +207,14 @@ private:
     bool addKeyword(
         Node &out, const std::string &keyword, const Json &value, const std::string &file, const Resolver &resolve)
     {
-        const auto child = [&](const Json &schema) {
-            std::string childFile = file;
-            return node(schema, childFile, resolve);
-        };
+        if (keyword == "properties" || keyword == "additionalProperties" || keyword == "items" || keyword == "oneOf")
+            return addSubschemaKeyword(out, keyword, value, file, resolve);
+        return addValueKeyword(out, keyword, value);
+    }
+
+    /// Keywords whose value constrains the instance directly (type, enum, bounds, required names).
+    static bool addValueKeyword(Node &out, const std::string &keyword, const Json &value)
+    {
         if (keyword == "type") {
             for (const Json &name : value.is_array() ? value : Json::array({value})) {
                 const auto bit = typeBit(name);
@@ -253,6 +257,17 @@ private:
             }
             return true;
         }
+        return false;
+    }
+
+    /// Keywords whose value is itself a schema (or a map or list of schemas) to compile.
+    bool addSubschemaKeyword(
+        Node &out, const std::string &keyword, const Json &value, const std::string &file, const Resolver &resolve)
+    {
+        const auto child = [&](const Json &schema) {
+            std::string childFile = file;
+            return node(schema, childFile, resolve);
+        };
         if (keyword == "properties") {
             if (!value.is_object())
                 return false;

@@ -611,9 +611,14 @@ Json parseCpuInfo(std::string_view cpuinfo)
     return processors;
 }
 
-std::optional<Json> parseMemInfo(std::string_view meminfo)
+namespace {
+
+using MemInfoValues = std::map<std::string, std::uint64_t, std::less<>>;
+
+/// The numeric fields of /proc/meminfo in bytes; lines that are not a number are left out.
+MemInfoValues readMemInfoValues(std::string_view meminfo)
 {
-    std::map<std::string, std::uint64_t, std::less<>> values;
+    MemInfoValues values;
     for (std::string_view line : splitLines(meminfo)) {
         const auto field = splitColon(line);
         if (!field)
@@ -632,6 +637,50 @@ std::optional<Json> parseMemInfo(std::string_view meminfo)
         }
         values[std::string(field->first)] = value;
     }
+    return values;
+}
+
+/// The virtual memory fact names copied from a meminfo field; nullptr stands for the page cache.
+constexpr std::array<std::pair<const char *, const char *>, 32> kCopiedMemInfoFields {{
+    {"active", "Active"},
+    {"inactive", "Inactive"},
+    {"buffers", "Buffers"},
+    {"cached", nullptr},
+    {"writeBack", "Writeback"},
+    {"dirty", "Dirty"},
+    {"writeBackTmp", "WritebackTmp"},
+    {"shared", "Shmem"},
+    {"slab", "Slab"},
+    {"sreclaimable", "SReclaimable"},
+    {"sunreclaim", "SUnreclaim"},
+    {"pageTables", "PageTables"},
+    {"swapCached", "SwapCached"},
+    {"commitLimit", "CommitLimit"},
+    {"committedAS", "Committed_AS"},
+    {"highTotal", "HighTotal"},
+    {"highFree", "HighFree"},
+    {"lowTotal", "LowTotal"},
+    {"lowFree", "LowFree"},
+    {"swapTotal", "SwapTotal"},
+    {"swapFree", "SwapFree"},
+    {"mapped", "Mapped"},
+    {"vmallocTotal", "VmallocTotal"},
+    {"vmallocUsed", "VmallocUsed"},
+    {"vmallocChunk", "VmallocChunk"},
+    {"hugePagesTotal", "HugePages_Total"},
+    {"hugePagesFree", "HugePages_Free"},
+    {"hugePagesRsvd", "HugePages_Rsvd"},
+    {"hugePagesSurp", "HugePages_Surp"},
+    {"hugePageSize", "Hugepagesize"},
+    {"anonHugePages", "AnonHugePages"},
+    {"mlocked", "Mlocked"},
+}};
+
+} // namespace
+
+std::optional<Json> parseMemInfo(std::string_view meminfo)
+{
+    const MemInfoValues values = readMemInfoValues(meminfo);
     if (!values.count("MemTotal"))
         return std::nullopt;
     const auto get = [&](std::string_view key) {
@@ -650,41 +699,7 @@ std::optional<Json> parseMemInfo(std::string_view meminfo)
 
     Json virtualMemory {{"total", total}, {"available", available}, {"used", used},
         {"usedPercent", percentOf(used, total)}, {"free", free}};
-    static constexpr std::array<std::pair<const char *, const char *>, 32> copied {{
-        {"active", "Active"},
-        {"inactive", "Inactive"},
-        {"buffers", "Buffers"},
-        {"cached", nullptr},
-        {"writeBack", "Writeback"},
-        {"dirty", "Dirty"},
-        {"writeBackTmp", "WritebackTmp"},
-        {"shared", "Shmem"},
-        {"slab", "Slab"},
-        {"sreclaimable", "SReclaimable"},
-        {"sunreclaim", "SUnreclaim"},
-        {"pageTables", "PageTables"},
-        {"swapCached", "SwapCached"},
-        {"commitLimit", "CommitLimit"},
-        {"committedAS", "Committed_AS"},
-        {"highTotal", "HighTotal"},
-        {"highFree", "HighFree"},
-        {"lowTotal", "LowTotal"},
-        {"lowFree", "LowFree"},
-        {"swapTotal", "SwapTotal"},
-        {"swapFree", "SwapFree"},
-        {"mapped", "Mapped"},
-        {"vmallocTotal", "VmallocTotal"},
-        {"vmallocUsed", "VmallocUsed"},
-        {"vmallocChunk", "VmallocChunk"},
-        {"hugePagesTotal", "HugePages_Total"},
-        {"hugePagesFree", "HugePages_Free"},
-        {"hugePagesRsvd", "HugePages_Rsvd"},
-        {"hugePagesSurp", "HugePages_Surp"},
-        {"hugePageSize", "Hugepagesize"},
-        {"anonHugePages", "AnonHugePages"},
-        {"mlocked", "Mlocked"},
-    }};
-    for (const auto &[name, source] : copied)
+    for (const auto &[name, source] : kCopiedMemInfoFields)
         virtualMemory[name] = source ? get(source) : cached;
 
     const std::uint64_t swapTotal = get("SwapTotal");

@@ -205,46 +205,80 @@ Json eventToJson(const TransactionEvent &event)
     return json;
 }
 
+namespace {
+
+Error invalidEvent(const std::string &why)
+{
+    return Error {"invalid_event", "transaction event: " + why};
+}
+
+std::optional<Error> readText(const Json &json, const char *key, std::string &out, bool required)
+{
+    const auto found = json.find(key);
+    if (found == json.end() || found->is_null())
+        return required ? std::optional<Error>(invalidEvent(std::string("missing '") + key + "'")) : std::nullopt;
+    if (!found->is_string())
+        return invalidEvent(std::string("'") + key + "' must be a string, not " + describeJsonType(*found));
+    out = found->get<std::string>();
+    return std::nullopt;
+}
+
+std::optional<Error> readFlag(const Json &json, const char *key, bool &out)
+{
+    const auto found = json.find(key);
+    if (found == json.end() || found->is_null())
+        return std::nullopt;
+    if (!found->is_boolean())
+        return invalidEvent(std::string("'") + key + "' must be a boolean, not " + describeJsonType(*found));
+    out = found->get<bool>();
+    return std::nullopt;
+}
+
+std::optional<Error> readStrings(const Json &json, const char *key, std::vector<std::string> &out)
+{
+    const auto found = json.find(key);
+    if (found == json.end() || found->is_null())
+        return std::nullopt;
+    if (!found->is_array())
+        return invalidEvent(std::string("'") + key + "' must be a list of strings");
+    for (const Json &item : *found) {
+        if (!item.is_string())
+            return invalidEvent(std::string("'") + key + "' must be a list of strings");
+        out.push_back(item.get<std::string>());
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> readHealthChecks(const Json &json, std::vector<HealthCheckResult> &out)
+{
+    const auto checks = json.find("health_check");
+    if (checks == json.end() || checks->is_null())
+        return std::nullopt;
+    if (!checks->is_array())
+        return invalidEvent("'health_check' must be a list");
+    for (const Json &item : *checks) {
+        const auto status = item.is_object() ? healthStatusFromName(item.value("status", std::string())) : std::nullopt;
+        if (!status || !item.contains("tries") || !item["tries"].is_number_integer())
+            return invalidEvent("each 'health_check' entry needs a status (ok, warning, critical, unknown) and tries");
+        out.push_back({*status, item["tries"].get<int>(), item.value("output", std::string())});
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 Result<TransactionEvent> eventFromJson(const Json &json)
 {
-    const auto invalid = [](const std::string &why) { return Error {"invalid_event", "transaction event: " + why}; };
     if (!json.is_object())
-        return invalid("expected a JSON object, not " + describeJsonType(json));
+        return invalidEvent("expected a JSON object, not " + describeJsonType(json));
     if (json.value("protocol", std::string()) != kTransactionEventProtocol)
-        return invalid("protocol must be " + std::string(kTransactionEventProtocol));
+        return invalidEvent("protocol must be " + std::string(kTransactionEventProtocol));
 
     TransactionEvent event;
-    const auto text = [&](const char *key, std::string &out, bool required) -> std::optional<Error> {
-        const auto found = json.find(key);
-        if (found == json.end() || found->is_null())
-            return required ? std::optional<Error>(invalid(std::string("missing '") + key + "'")) : std::nullopt;
-        if (!found->is_string())
-            return invalid(std::string("'") + key + "' must be a string, not " + describeJsonType(*found));
-        out = found->get<std::string>();
-        return std::nullopt;
-    };
-    const auto flag = [&](const char *key, bool &out) -> std::optional<Error> {
-        const auto found = json.find(key);
-        if (found == json.end() || found->is_null())
-            return std::nullopt;
-        if (!found->is_boolean())
-            return invalid(std::string("'") + key + "' must be a boolean, not " + describeJsonType(*found));
-        out = found->get<bool>();
-        return std::nullopt;
-    };
-    const auto strings = [&](const char *key, std::vector<std::string> &out) -> std::optional<Error> {
-        const auto found = json.find(key);
-        if (found == json.end() || found->is_null())
-            return std::nullopt;
-        if (!found->is_array())
-            return invalid(std::string("'") + key + "' must be a list of strings");
-        for (const Json &item : *found) {
-            if (!item.is_string())
-                return invalid(std::string("'") + key + "' must be a list of strings");
-            out.push_back(item.get<std::string>());
-        }
-        return std::nullopt;
-    };
+    const auto text
+        = [&](const char *key, std::string &out, bool required) { return readText(json, key, out, required); };
+    const auto flag = [&](const char *key, bool &out) { return readFlag(json, key, out); };
+    const auto strings = [&](const char *key, std::vector<std::string> &out) { return readStrings(json, key, out); };
 
     std::string timestamp;
     std::string diff;
@@ -262,27 +296,19 @@ Result<TransactionEvent> eventFromJson(const Json &json)
     }
     const auto parsedTime = parseTimestamp(timestamp);
     if (!parsedTime)
-        return invalid("'timestamp' is not an RFC 3339 time: " + timestamp);
+        return invalidEvent("'timestamp' is not an RFC 3339 time: " + timestamp);
     event.timestamp = *parsedTime;
     const auto duration = json.find("duration");
     if (duration == json.end() || !duration->is_number_integer())
-        return invalid("'duration' must be an integer number of nanoseconds");
+        return invalidEvent("'duration' must be an integer number of nanoseconds");
     event.duration = std::chrono::nanoseconds(duration->get<std::int64_t>());
     event.properties = json.value("properties", Json::object());
     event.status = json.value("status", Json());
     if (json.contains("diff"))
         event.diff = diff;
 
-    if (const auto checks = json.find("health_check"); checks != json.end() && !checks->is_null()) {
-        if (!checks->is_array())
-            return invalid("'health_check' must be a list");
-        for (const Json &item : *checks) {
-            const auto status = item.is_object() ? healthStatusFromName(item.value("status", std::string())) : std::nullopt;
-            if (!status || !item.contains("tries") || !item["tries"].is_number_integer())
-                return invalid("each 'health_check' entry needs a status (ok, warning, critical, unknown) and tries");
-            event.healthChecks.push_back({*status, item["tries"].get<int>(), item.value("output", std::string())});
-        }
-    }
+    if (auto problem = readHealthChecks(json, event.healthChecks))
+        return *problem;
     return event;
 }
 

@@ -402,6 +402,27 @@ private:
         if (m_props.contains("timeout"))
             checkDuration(m_resource.propertyPointer("timeout"), m_props["timeout"], "timeout");
 
+        checkExecPath();
+        checkExecEnvironment();
+        checkExecReturns();
+
+        if (m_props.contains("refresh_only")) {
+            if (m_props.contains("refreshonly"))
+                atKey("refresh_only", "refresh_only and refreshonly are the same setting; keep refreshonly");
+            else
+                atKey("refresh_only", "refresh_only is an old spelling; write refreshonly", Severity::Warning);
+        }
+        const bool refreshOnly = isTrue("refreshonly") || isTrue("refresh_only");
+        const bool subscribes
+            = m_props.contains("subscribe") && m_props["subscribe"].is_array() && !m_props["subscribe"].empty();
+        if (refreshOnly && !subscribes)
+            atKey(isTrue("refreshonly") ? "refreshonly" : "refresh_only",
+                "refreshonly without subscribe never runs; add subscribe or remove refreshonly", Severity::Warning);
+    }
+
+    /// Every entry of the search path must be an absolute directory.
+    void checkExecPath()
+    {
         if (auto path = text("path"); path && !isTemplated(*path)) {
             std::size_t start = 0;
             while (start <= path->size()) {
@@ -414,7 +435,11 @@ private:
                 start = end + 1;
             }
         }
+    }
 
+    /// Every environment entry must be KEY=VALUE with a valid variable name.
+    void checkExecEnvironment()
+    {
         if (m_props.contains("environment") && m_props["environment"].is_array()) {
             static const std::regex key("^[A-Za-z_][A-Za-z0-9_]*$");
             const Json &environment = m_props["environment"];
@@ -433,7 +458,11 @@ private:
                             + "' may hold only letters, digits and _ and must not start with a digit");
             }
         }
+    }
 
+    /// Every expected exit code must be one a process can return.
+    void checkExecReturns()
+    {
         if (m_props.contains("returns") && m_props["returns"].is_array()) {
             const Json &returns = m_props["returns"];
             for (std::size_t i = 0; i < returns.size(); ++i) {
@@ -443,19 +472,6 @@ private:
                         "exit code " + returns[i].dump() + " is outside 0 to 255");
             }
         }
-
-        if (m_props.contains("refresh_only")) {
-            if (m_props.contains("refreshonly"))
-                atKey("refresh_only", "refresh_only and refreshonly are the same setting; keep refreshonly");
-            else
-                atKey("refresh_only", "refresh_only is an old spelling; write refreshonly", Severity::Warning);
-        }
-        const bool refreshOnly = isTrue("refreshonly") || isTrue("refresh_only");
-        const bool subscribes
-            = m_props.contains("subscribe") && m_props["subscribe"].is_array() && !m_props["subscribe"].empty();
-        if (refreshOnly && !subscribes)
-            atKey(isTrue("refreshonly") ? "refreshonly" : "refresh_only",
-                "refreshonly without subscribe never runs; add subscribe or remove refreshonly", Severity::Warning);
     }
 
     void checkPackageOrServiceName(const std::string &what)

@@ -196,11 +196,70 @@ std::size_t skipBlockScalar(std::string_view text, std::size_t i, std::size_t li
     return i;
 }
 
+bool isInlineBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/// Whether a token ends before `at`: the text ends there or a blank or line break follows.
+bool endsToken(std::string_view text, std::size_t at)
+{
+    return at >= text.size() || isInlineBlank(text[at]) || text[at] == '\n';
+}
+
+/// Steps over one character or quoted scalar inside a flow collection `depth` levels deep that
+/// opened at `start`, counting its items; reports the overrun once they pass `maxItems`.
+std::optional<FlowOverrun> stepInsideFlow(std::string_view text, std::size_t &i, std::size_t &depth, std::size_t &items,
+    std::size_t start, std::size_t maxItems)
+{
+    const char c = text[i];
+    const char before = i == 0 ? '\n' : text[i - 1];
+    const bool afterBlank = i == 0 || isInlineBlank(before) || before == '\n';
+    if ((c == '"' || c == '\'') && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
+        i = skipQuoted(text, i);
+        return std::nullopt;
+    }
+    if (c == ']' || c == '}') {
+        --depth;
+    } else if (c == ',' || c == '[' || c == '{') {
+        depth += c == ',' ? 0 : 1;
+        if (++items > maxItems)
+            return FlowOverrun {start, i};
+    }
+    ++i;
+    return std::nullopt;
+}
+
+/// Steps over the token where a node may begin, at `i` outside any flow collection. Returns true,
+/// without moving, when that token opens a flow collection; clears `nodeStart` once the node's
+/// content has begun.
+bool stepAtNodeStart(std::string_view text, std::size_t &i, std::size_t lineIndent, bool &nodeStart)
+{
+    const char c = text[i];
+    if (c == '[' || c == '{') {
+        nodeStart = false;
+        return true;
+    }
+    if (c == '"' || c == '\'') {
+        i = skipQuoted(text, i);
+        nodeStart = false;
+    } else if (c == '|' || c == '>') {
+        i = skipBlockScalar(text, i, lineIndent);
+    } else if (c == '&' || c == '!') {
+        while (!endsToken(text, i))
+            ++i;
+    } else if ((c == '-' || c == '?' || c == ':') && endsToken(text, i + 1)) {
+        ++i;
+    } else {
+        nodeStart = false;
+        ++i;
+    }
+    return false;
+}
+
 std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t maxItems)
 {
     const std::size_t n = text.size();
-    const auto isBlank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-    const auto endsToken = [&](std::size_t at) { return at >= n || isBlank(text[at]) || text[at] == '\n'; };
     std::size_t i = 0;
 
     std::size_t lineIndent = 0;
@@ -211,7 +270,6 @@ std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t ma
     std::size_t start = 0;
     while (i < n) {
         const char c = text[i];
-        const bool afterBlank = i == 0 || isBlank(text[i - 1]) || text[i - 1] == '\n';
         if (c == '\n') {
             ++i;
             lineStart = depth == 0;
@@ -219,58 +277,32 @@ std::optional<FlowOverrun> findFlowOverrun(std::string_view text, std::size_t ma
             nodeStart = depth == 0;
             continue;
         }
-        if (isBlank(c)) {
+        if (isInlineBlank(c)) {
             if (lineStart && c == ' ')
                 ++lineIndent;
             ++i;
             continue;
         }
         lineStart = false;
-        if (c == '#' && afterBlank) {
+        if (c == '#' && (i == 0 || isInlineBlank(text[i - 1]) || text[i - 1] == '\n')) {
             i = lineEnd(text, i);
             continue;
         }
         if (depth > 0) {
-            const char before = i == 0 ? '\n' : text[i - 1];
-            if ((c == '"' || c == '\'')
-                && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
-                i = skipQuoted(text, i);
-                continue;
-            }
-            if (c == ']' || c == '}') {
-                --depth;
-            } else if (c == ',' || c == '[' || c == '{') {
-                depth += c == ',' ? 0 : 1;
-                if (++items > maxItems)
-                    return FlowOverrun {start, i};
-            }
-            ++i;
+            if (auto overrun = stepInsideFlow(text, i, depth, items, start, maxItems))
+                return overrun;
             continue;
         }
         if (!nodeStart) {
-            if ((c == ':' || c == '-' || c == '?') && endsToken(i + 1))
+            if ((c == ':' || c == '-' || c == '?') && endsToken(text, i + 1))
                 nodeStart = true;
             ++i;
             continue;
         }
-        if (c == '[' || c == '{') {
+        if (stepAtNodeStart(text, i, lineIndent, nodeStart)) {
             depth = 1;
             items = 0;
             start = i++;
-            nodeStart = false;
-        } else if (c == '"' || c == '\'') {
-            i = skipQuoted(text, i);
-            nodeStart = false;
-        } else if (c == '|' || c == '>') {
-            i = skipBlockScalar(text, i, lineIndent);
-        } else if (c == '&' || c == '!') {
-            while (!endsToken(i))
-                ++i;
-        } else if ((c == '-' || c == '?' || c == ':') && endsToken(i + 1)) {
-            ++i;
-        } else {
-            nodeStart = false;
-            ++i;
         }
     }
     return std::nullopt;
@@ -716,6 +748,64 @@ private:
     Diagnostics &m_diagnostics;
 };
 
+/// Refuses text the YAML parser must not see: binary data, invalid UTF-8 and flow collections
+/// too long to hold in memory.
+std::optional<Diagnostic> checkReadableText(std::string_view text, const YamlLimits &limits)
+{
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+        return Diagnostic {Severity::Error, "not a text file: it contains a NUL byte at offset " + std::to_string(nul),
+            "", LineIndex(text).at(nul)};
+    }
+    if (const auto bad = invalidUtf8Offset(text); bad != std::string_view::npos) {
+        return Diagnostic {Severity::Error, "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad), "",
+            LineIndex(text).at(bad)};
+    }
+    if (const auto overrun = findFlowOverrun(text, limits.maxFlowItems)) {
+        const LineIndex lines(text);
+        const SourcePosition start = lines.at(overrun->start);
+        return Diagnostic {Severity::Error,
+            "the flow collection ([...] or {...}) that starts at line " + std::to_string(start.line) + ", column "
+                + std::to_string(start.column) + " holds more than " + std::to_string(limits.maxFlowItems)
+                + " items; the YAML parser keeps all of it in memory before reading any, so write long lists and maps "
+                  "in block style, one '- item' or 'key: value' a line",
+            "", lines.at(overrun->offset)};
+    }
+    return std::nullopt;
+}
+
+/// Runs the parser over every document of `text` into `recorder`, noting where a second document
+/// starts in `secondRoot`.
+std::optional<Diagnostic> recordDocuments(std::string_view text, DocumentRecorder &recorder, YAML::Mark &secondRoot)
+{
+    try {
+        TextBuffer buffer(text);
+        std::istream stream(&buffer);
+        YAML::Parser parser(stream);
+        std::size_t previousStart = 0;
+        while (parser.HandleNextDocument(recorder)) {
+            // yaml-cpp 0.7 never consumes a ',' at the top level: it reports an empty document
+            // there again and again, so reading all documents would not end.
+            const auto start = static_cast<std::size_t>(recorder.documentStart().pos);
+            if (recorder.documents() > 1 && recorder.rootIsNull() && start == previousStart) {
+                const bool comma = start < text.size() && text[start] == ',';
+                return Diagnostic {Severity::Error, std::string("invalid YAML: unexpected ") + (comma ? "','" : "text"),
+                    "", positionOf(recorder.documentStart())};
+            }
+            previousStart = start;
+            if (recorder.documents() == 2)
+                secondRoot = recorder.rootMark();
+        }
+    } catch (const LimitReached &limit) {
+        return Diagnostic {Severity::Error, limit.message, "", positionOf(limit.mark)};
+    } catch (const YAML::Exception &e) {
+        std::string message = e.msg;
+        if (!message.empty())
+            message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+        return Diagnostic {Severity::Error, "invalid YAML: " + message, "", positionOf(e.mark)};
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Json resolvePlainScalar(std::string_view text)
@@ -728,59 +818,15 @@ Json resolvePlainScalar(std::string_view text)
 YamlReadResult readYaml(std::string_view text, const YamlLimits &limits)
 {
     YamlReadResult result;
-    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-        result.diagnostics.push_back({Severity::Error,
-            "not a text file: it contains a NUL byte at offset " + std::to_string(nul), "", LineIndex(text).at(nul)});
-        return result;
-    }
-    if (const auto bad = invalidUtf8Offset(text); bad != std::string_view::npos) {
-        result.diagnostics.push_back({Severity::Error,
-            "not a UTF-8 text file: invalid byte at offset " + std::to_string(bad), "", LineIndex(text).at(bad)});
-        return result;
-    }
-
-    if (const auto overrun = findFlowOverrun(text, limits.maxFlowItems)) {
-        const LineIndex lines(text);
-        const SourcePosition start = lines.at(overrun->start);
-        result.diagnostics.push_back({Severity::Error,
-            "the flow collection ([...] or {...}) that starts at line " + std::to_string(start.line) + ", column "
-                + std::to_string(start.column) + " holds more than " + std::to_string(limits.maxFlowItems)
-                + " items; the YAML parser keeps all of it in memory before reading any, so write long lists and maps "
-                  "in block style, one '- item' or 'key: value' a line",
-            "", lines.at(overrun->offset)});
+    if (auto refused = checkReadableText(text, limits)) {
+        result.diagnostics.push_back(std::move(*refused));
         return result;
     }
 
     DocumentRecorder recorder(limits.maxNodes, limits.maxScalarBytes);
     YAML::Mark secondRoot = YAML::Mark::null_mark();
-    try {
-        TextBuffer buffer(text);
-        std::istream stream(&buffer);
-        YAML::Parser parser(stream);
-        std::size_t previousStart = 0;
-        while (parser.HandleNextDocument(recorder)) {
-            // yaml-cpp 0.7 never consumes a ',' at the top level: it reports an empty document
-            // there again and again, so reading all documents would not end.
-            const auto start = static_cast<std::size_t>(recorder.documentStart().pos);
-            if (recorder.documents() > 1 && recorder.rootIsNull() && start == previousStart) {
-                const bool comma = start < text.size() && text[start] == ',';
-                result.diagnostics.push_back(
-                    {Severity::Error, std::string("invalid YAML: unexpected ") + (comma ? "','" : "text"), "",
-                        positionOf(recorder.documentStart())});
-                return result;
-            }
-            previousStart = start;
-            if (recorder.documents() == 2)
-                secondRoot = recorder.rootMark();
-        }
-    } catch (const LimitReached &limit) {
-        result.diagnostics.push_back({Severity::Error, limit.message, "", positionOf(limit.mark)});
-        return result;
-    } catch (const YAML::Exception &e) {
-        std::string message = e.msg;
-        if (!message.empty())
-            message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
-        result.diagnostics.push_back({Severity::Error, "invalid YAML: " + message, "", positionOf(e.mark)});
+    if (auto failure = recordDocuments(text, recorder, secondRoot)) {
+        result.diagnostics.push_back(std::move(*failure));
         return result;
     }
     const std::vector<RawNode> &nodes = recorder.nodes();

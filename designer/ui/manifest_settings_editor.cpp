@@ -77,6 +77,30 @@ ManifestSettingsEditor::ManifestSettingsEditor(QWidget *parent)
 QWidget *ManifestSettingsEditor::createHierarchyPage()
 {
     auto *page = new QWidget(this);
+    QHBoxLayout *orderRow = createOrderRow(page);
+
+    m_merge = new QComboBox(page);
+    m_merge->addItem(tr("(unset)"));
+    m_merge->addItems(mergeModes());
+    m_merge->setToolTip(tr("first: use the first matching override; deep: merge every matching override "
+                           "in order. Unset means first."));
+
+    auto *form = new QFormLayout;
+    auto *orderLabel = new QLabel(tr("&Order:"), page);
+    orderLabel->setBuddy(m_order);
+    form->addRow(orderLabel, orderRow);
+    form->addRow(tr("&Merge:"), m_merge);
+    page->setLayout(form);
+
+    addOrderShortcuts();
+    connectHierarchySignals();
+    updateOrderButtons();
+    return page;
+}
+
+/// The override order list with the buttons that edit it.
+QHBoxLayout *ManifestSettingsEditor::createOrderRow(QWidget *page)
+{
     m_order = new QListWidget(page);
     m_order->setToolTip(tr("Override names tried in turn; entries may hold templates such as "
                            "os:{{ lookup('facts.host.info.platformFamily') }}"));
@@ -93,20 +117,11 @@ QWidget *ManifestSettingsEditor::createHierarchyPage()
     auto *orderRow = new QHBoxLayout;
     orderRow->addWidget(m_order, 1);
     orderRow->addLayout(buttons);
+    return orderRow;
+}
 
-    m_merge = new QComboBox(page);
-    m_merge->addItem(tr("(unset)"));
-    m_merge->addItems(mergeModes());
-    m_merge->setToolTip(tr("first: use the first matching override; deep: merge every matching override "
-                           "in order. Unset means first."));
-
-    auto *form = new QFormLayout;
-    auto *orderLabel = new QLabel(tr("&Order:"), page);
-    orderLabel->setBuddy(m_order);
-    form->addRow(orderLabel, orderRow);
-    form->addRow(tr("&Merge:"), m_merge);
-    page->setLayout(form);
-
+void ManifestSettingsEditor::addOrderShortcuts()
+{
     // The list's own keys: Insert adds, Delete removes, Ctrl+Up and Ctrl+Down move the entry.
     const auto listShortcut = [this](const QKeySequence &keys, auto slot) {
         auto *action = new QAction(m_order);
@@ -123,7 +138,10 @@ QWidget *ManifestSettingsEditor::createHierarchyPage()
     m_removeOrder->setToolTip(tr("Remove the selected entry (Delete)"));
     m_upOrder->setToolTip(tr("Move the selected entry up (Ctrl+Up)"));
     m_downOrder->setToolTip(tr("Move the selected entry down (Ctrl+Down)"));
+}
 
+void ManifestSettingsEditor::connectHierarchySignals()
+{
     connect(m_addOrder, &QPushButton::clicked, this, &ManifestSettingsEditor::addOrderEntry);
     connect(m_removeOrder, &QPushButton::clicked, this, &ManifestSettingsEditor::removeOrderEntry);
     connect(m_upOrder, &QPushButton::clicked, this, [this] { moveOrderEntry(-1); });
@@ -145,8 +163,6 @@ QWidget *ManifestSettingsEditor::createHierarchyPage()
         if (!m_updating)
             emitHierarchy();
     });
-    updateOrderButtons();
-    return page;
 }
 
 QWidget *ManifestSettingsEditor::createRunPage()

@@ -8,6 +8,7 @@
 #include <optional>
 
 class QComboBox;
+class QHBoxLayout;
 class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
@@ -62,6 +63,9 @@ signals:
 
 private:
     QWidget *createHierarchyPage();
+    QHBoxLayout *createOrderRow(QWidget *page);
+    void addOrderShortcuts();
+    void connectHierarchySignals();
     QWidget *createRunPage();
     void showHierarchy(const std::optional<ccm::Hierarchy> &hierarchy);
     void markOrderEntry(QListWidgetItem *item);

@@ -101,6 +101,23 @@ Severity worstOf(const std::vector<Diagnostic> &diagnostics, bool localProblem)
     return worst;
 }
 
+/// The button that names a group of fields and folds it away.
+QToolButton *groupHeader(const GroupDescription &group, QWidget *parent)
+{
+    auto *header = new QToolButton(parent);
+    header->setObjectName(QStringLiteral("group-%1").arg(qs(group.title)));
+    header->setText(schemaText(group.title));
+    header->setCheckable(true);
+    header->setChecked(true);
+    header->setArrowType(Qt::DownArrow);
+    header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    header->setAutoRaise(true);
+    QFont bold = header->font();
+    bold.setBold(true);
+    header->setFont(bold);
+    return header;
+}
+
 } // namespace
 
 PropertyEditor::PropertyEditor(QWidget *parent)
@@ -163,63 +180,65 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
     if (!isDefaults)
         addNameRow(layout);
 
-    for (const GroupDescription &group : form.groups) {
-        auto *header = new QToolButton(m_content);
-        header->setObjectName(QStringLiteral("group-%1").arg(qs(group.title)));
-        header->setText(schemaText(group.title));
-        header->setCheckable(true);
-        header->setChecked(true);
-        header->setArrowType(Qt::DownArrow);
-        header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        header->setAutoRaise(true);
-        QFont bold = header->font();
-        bold.setBold(true);
-        header->setFont(bold);
-        auto *section = new QWidget(m_content);
-        auto *fields = new QFormLayout(section);
-        fields->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        connect(header, &QToolButton::toggled, section, [header, section](bool open) {
-            section->setVisible(open);
-            header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
-        });
-        layout->addWidget(header);
-        layout->addWidget(section);
-
-        bool any = false;
-        for (const FieldDescription &field : group.fields) {
-            if (field.property == "name")
-                continue;
-            any = true;
-            const QString property = qs(field.property);
-            auto *cell = new QWidget(section);
-            auto *cellLayout = new QVBoxLayout(cell);
-            cellLayout->setContentsMargins(0, 0, 0, 0);
-            cellLayout->setSpacing(2);
-            Row row;
-            row.editor = createFieldEditor(field, property, cell);
-            row.editor->setReferenceTargets(m_targets);
-            row.inheritedHint = messageLabel(cell, property + QStringLiteral("-inherited"));
-            row.message = messageLabel(cell, property + QStringLiteral("-message"));
-            cellLayout->addWidget(row.editor);
-            cellLayout->addWidget(row.inheritedHint);
-            cellLayout->addWidget(row.message);
-            row.label = new QLabel(schemaText(field.label), section);
-            row.label->setObjectName(property + QStringLiteral("-label"));
-            row.label->setToolTip(schemaText(field.description));
-            row.label->setBuddy(row.editor->focusTarget());
-            row.section = section;
-            row.header = header;
-            fields->addRow(row.label, cell);
-            connect(row.editor, &FieldEditor::changed, this, [this, property] { onEdited(property); });
-            m_rows.emplace(property, row);
-        }
-        if (!any) {
-            delete header;
-            delete section;
-        }
-    }
+    for (const GroupDescription &group : form.groups)
+        addGroup(layout, group);
     layout->addStretch(1);
     installContent();
+}
+
+/// Adds a collapsible section for `group`, or nothing when all its fields are left out of the form.
+void PropertyEditor::addGroup(QVBoxLayout *layout, const GroupDescription &group)
+{
+    QToolButton *header = groupHeader(group, m_content);
+    auto *section = new QWidget(m_content);
+    auto *fields = new QFormLayout(section);
+    fields->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    connect(header, &QToolButton::toggled, section, [header, section](bool open) {
+        section->setVisible(open);
+        header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    layout->addWidget(header);
+    layout->addWidget(section);
+
+    bool any = false;
+    for (const FieldDescription &field : group.fields) {
+        if (field.property == "name")
+            continue;
+        any = true;
+        addFieldRow(field, header, section, fields);
+    }
+    if (!any) {
+        delete header;
+        delete section;
+    }
+}
+
+/// Adds the label, editor and message labels of `field` to the section below `header`.
+void PropertyEditor::addFieldRow(
+    const FieldDescription &field, QToolButton *header, QWidget *section, QFormLayout *fields)
+{
+    const QString property = qs(field.property);
+    auto *cell = new QWidget(section);
+    auto *cellLayout = new QVBoxLayout(cell);
+    cellLayout->setContentsMargins(0, 0, 0, 0);
+    cellLayout->setSpacing(2);
+    Row row;
+    row.editor = createFieldEditor(field, property, cell);
+    row.editor->setReferenceTargets(m_targets);
+    row.inheritedHint = messageLabel(cell, property + QStringLiteral("-inherited"));
+    row.message = messageLabel(cell, property + QStringLiteral("-message"));
+    cellLayout->addWidget(row.editor);
+    cellLayout->addWidget(row.inheritedHint);
+    cellLayout->addWidget(row.message);
+    row.label = new QLabel(schemaText(field.label), section);
+    row.label->setObjectName(property + QStringLiteral("-label"));
+    row.label->setToolTip(schemaText(field.description));
+    row.label->setBuddy(row.editor->focusTarget());
+    row.section = section;
+    row.header = header;
+    fields->addRow(row.label, cell);
+    connect(row.editor, &FieldEditor::changed, this, [this, property] { onEdited(property); });
+    m_rows.emplace(property, row);
 }
 
 void PropertyEditor::addNameRow(QVBoxLayout *layout)

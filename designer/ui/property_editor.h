@@ -8,6 +8,7 @@
 
 #include <map>
 
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -17,6 +18,7 @@ namespace ccm::designer {
 
 class FieldEditor;
 struct FieldDescription;
+struct GroupDescription;
 
 /// Shows the properties of one resource (or of a block's defaults) as a form generated from the
 /// type's schema, and reports what the user edits. It knows nothing of the document: the owner
@@ -73,6 +75,8 @@ private:
     /// Shows the form started by startContent(), replacing the previous one.
     void installContent();
     void build(const QString &type, bool isDefaults);
+    void addGroup(QVBoxLayout *layout, const GroupDescription &group);
+    void addFieldRow(const FieldDescription &field, QToolButton *header, QWidget *section, QFormLayout *fields);
     void addNameRow(QVBoxLayout *layout);
     void onEdited(const QString &property);
     void updateMessage(const QString &property);

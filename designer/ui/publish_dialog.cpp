@@ -34,6 +34,30 @@ PublishDialog::PublishDialog(const QStringList &contexts, const QString &preferr
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
+    layout->addLayout(createTargetForm(contexts, preferred));
+
+    m_progress = new QProgressBar(this);
+    m_progress->setVisible(false);
+    layout->addWidget(m_progress);
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("publishMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_message);
+
+    layout->addWidget(createResultRow());
+    layout->addStretch(1);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_publish = buttons->addButton(tr("&Publish"), QDialogButtonBox::AcceptRole);
+    layout->addWidget(buttons);
+    connectSignals(buttons);
+    resize(520, sizeHint().height());
+    updateState();
+}
+
+QFormLayout *PublishDialog::createTargetForm(const QStringList &contexts, const QString &preferred)
+{
     auto *form = new QFormLayout;
     m_context = new QComboBox(this);
     m_context->setObjectName(QStringLiteral("natsContext"));
@@ -57,17 +81,11 @@ PublishDialog::PublishDialog(const QStringList &contexts, const QString &preferr
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("objectName"));
     form->addRow(tr("Object &name:"), m_name);
-    layout->addLayout(form);
+    return form;
+}
 
-    m_progress = new QProgressBar(this);
-    m_progress->setVisible(false);
-    layout->addWidget(m_progress);
-    m_message = new QLabel(this);
-    m_message->setObjectName(QStringLiteral("publishMessage"));
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_message);
-
+QWidget *PublishDialog::createResultRow()
+{
     m_resultRow = new QWidget(this);
     auto *resultLayout = new QHBoxLayout(m_resultRow);
     resultLayout->setContentsMargins(0, 0, 0, 0);
@@ -79,13 +97,11 @@ PublishDialog::PublishDialog(const QStringList &contexts, const QString &preferr
     resultLayout->addWidget(m_result, 1);
     resultLayout->addWidget(m_copy);
     m_resultRow->setVisible(false);
-    layout->addWidget(m_resultRow);
-    layout->addStretch(1);
+    return m_resultRow;
+}
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    m_publish = buttons->addButton(tr("&Publish"), QDialogButtonBox::AcceptRole);
-    layout->addWidget(buttons);
-
+void PublishDialog::connectSignals(QDialogButtonBox *buttons)
+{
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_publish, &QPushButton::clicked, this, [this] {
         if (m_publish->isEnabled())
@@ -98,8 +114,6 @@ PublishDialog::PublishDialog(const QStringList &contexts, const QString &preferr
     connect(m_context, &QComboBox::currentIndexChanged, this, &PublishDialog::updateState);
     for (QLineEdit *edit : {m_url, m_bucket, m_name})
         connect(edit, &QLineEdit::textChanged, this, &PublishDialog::updateState);
-    resize(520, sizeHint().height());
-    updateState();
 }
 
 QString PublishDialog::context() const

@@ -6,6 +6,8 @@
 #include <QStringList>
 
 class QComboBox;
+class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -54,6 +56,9 @@ signals:
     void publishRequested();
 
 private:
+    QFormLayout *createTargetForm(const QStringList &contexts, const QString &preferred);
+    QWidget *createResultRow();
+    void connectSignals(QDialogButtonBox *buttons);
     void updateState();
 
     QComboBox *m_context = nullptr;

@@ -125,6 +125,28 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_export(new QToolButton(this))
 {
+    setupResultView();
+
+    m_changesOnly->setToolTip(tr("Hide the resources that are already as the manifest describes them"));
+    connect(m_changesOnly, &QCheckBox::toggled, this, &ResultsPanel::setChangesOnly);
+
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    setupExportButton();
+
+    m_stale->setTextFormat(Qt::PlainText);
+    m_stale->setWordWrap(true);
+    m_stale->setForegroundRole(QPalette::PlaceholderText);
+    m_stale->hide();
+
+    setupProgressArea();
+    arrangeLayout();
+    updateExport();
+}
+
+void ResultsPanel::setupResultView()
+{
     m_proxy = new ResultsFilterModel(m_view);
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
@@ -134,13 +156,10 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(false);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ResultsPanel::selectionChanged);
+}
 
-    m_changesOnly->setToolTip(tr("Hide the resources that are already as the manifest describes them"));
-    connect(m_changesOnly, &QCheckBox::toggled, this, &ResultsPanel::setChangesOnly);
-
-    m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
+void ResultsPanel::setupExportButton()
+{
     m_export->setText(tr("Export"));
     m_export->setPopupMode(QToolButton::InstantPopup);
     m_export->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -150,12 +169,10 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     connect(
         exportMenu->addAction(tr("As a text report…")), &QAction::triggered, this, &ResultsPanel::exportTextRequested);
     m_export->setMenu(exportMenu);
+}
 
-    m_stale->setTextFormat(Qt::PlainText);
-    m_stale->setWordWrap(true);
-    m_stale->setForegroundRole(QPalette::PlaceholderText);
-    m_stale->hide();
-
+void ResultsPanel::setupProgressArea()
+{
     m_progressLabel->setTextFormat(Qt::PlainText);
     m_progressBar->setTextVisible(false);
     connect(m_cancel, &QPushButton::clicked, this, &ResultsPanel::cancelRequested);
@@ -165,7 +182,10 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     progressLayout->addWidget(m_progressLabel, 2);
     progressLayout->addWidget(m_cancel);
     m_progressArea->hide();
+}
 
+void ResultsPanel::arrangeLayout()
+{
     auto *top = new QHBoxLayout;
     top->addWidget(m_changesOnly);
     top->addWidget(m_summary, 1);
@@ -186,7 +206,6 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     layout->addWidget(m_stale);
     layout->addWidget(m_progressArea);
     layout->addWidget(splitter, 1);
-    updateExport();
 }
 
 void ResultsPanel::setModel(QAbstractItemModel *model)

@@ -80,6 +80,10 @@ signals:
     void resourceSelected(int sourceRow);
 
 private:
+    void setupResultView();
+    void setupExportButton();
+    void setupProgressArea();
+    void arrangeLayout();
     void selectionChanged();
     void updateExport();
 

@@ -118,6 +118,23 @@ bool isConstant(const QString &scalar)
     return constant.match(scalar).hasMatch();
 }
 
+/// The end of the block scalar header ('|' or '>' with its chomping and indentation indicators)
+/// at `position`, or -1 when more than a comment follows it on the line.
+int blockScalarHeaderEnd(const QString &text, int position)
+{
+    const int size = static_cast<int>(text.size());
+    int end = position + 1;
+    while (
+        end < size && (text.at(end) == QLatin1Char('+') || text.at(end) == QLatin1Char('-') || text.at(end).isDigit()))
+        ++end;
+    int rest = end;
+    while (rest < size && text.at(rest).isSpace())
+        ++rest;
+    if (rest == size || (text.at(rest) == QLatin1Char('#') && rest > end))
+        return end;
+    return -1;
+}
+
 } // namespace
 
 YamlHighlighter::YamlHighlighter(QTextDocument *document, const QPalette &palette)
@@ -233,14 +250,7 @@ int YamlHighlighter::highlightValue(const QString &text, int position, int lineI
             continue;
         }
         if ((c == QLatin1Char('|') || c == QLatin1Char('>')) && flowDepth == 0) {
-            int end = position + 1;
-            while (end < size
-                && (text.at(end) == QLatin1Char('+') || text.at(end) == QLatin1Char('-') || text.at(end).isDigit()))
-                ++end;
-            int rest = end;
-            while (rest < size && text.at(rest).isSpace())
-                ++rest;
-            if (rest == size || (text.at(rest) == QLatin1Char('#') && rest > end)) {
+            if (const int end = blockScalarHeaderEnd(text, position); end >= 0) {
                 setFormat(position, end - position, tokenFormat(Token::BlockIndicator));
                 state = lineIndent + 1;
                 position = end;
@@ -262,18 +272,7 @@ int YamlHighlighter::highlightValue(const QString &text, int position, int lineI
             continue;
         }
         if (flowDepth > 0) {
-            const int colon = keyColon(text, position);
-            int end = position;
-            while (end < size && !isFlowIndicator(text.at(end))
-                && !(text.at(end) == QLatin1Char('#') && text.at(end - 1).isSpace()))
-                ++end;
-            if (colon >= 0 && colon < end) {
-                setFormat(position, colon - position, tokenFormat(Token::Key));
-                position = colon + 1;
-                continue;
-            }
-            highlightScalar(text, position, end - position, false);
-            position = end;
+            position = highlightFlowEntry(text, position);
             continue;
         }
         int end = position;
@@ -283,6 +282,23 @@ int YamlHighlighter::highlightValue(const QString &text, int position, int lineI
         position = end;
     }
     return state;
+}
+
+/// Highlights the key or the scalar at `position` inside a flow collection; returns where it ends.
+int YamlHighlighter::highlightFlowEntry(const QString &text, int position)
+{
+    const int size = static_cast<int>(text.size());
+    const int colon = keyColon(text, position);
+    int end = position;
+    while (end < size && !isFlowIndicator(text.at(end))
+        && !(text.at(end) == QLatin1Char('#') && text.at(end - 1).isSpace()))
+        ++end;
+    if (colon >= 0 && colon < end) {
+        setFormat(position, colon - position, tokenFormat(Token::Key));
+        return colon + 1;
+    }
+    highlightScalar(text, position, end - position, false);
+    return end;
 }
 
 void YamlHighlighter::highlightScalar(const QString &text, int start, int length, bool quoted)

@@ -46,6 +46,7 @@ protected:
 private:
     int highlightPlainLine(const QString &text);
     int highlightValue(const QString &text, int position, int lineIndent);
+    int highlightFlowEntry(const QString &text, int position);
     void highlightScalar(const QString &text, int start, int length, bool quoted);
     void applyTemplates(const QString &text, int start, int length);
 
