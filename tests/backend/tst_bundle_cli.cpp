@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ccm-backend bundle`, and bundles given to validate, render and apply, as a user runs them: a
 // real process, with TMPDIR in the test's own directory so that what unpacking leaves behind shows.
+#include "apply_events.h"
 #include "backend_process.h"
 #include "json.h"
 
@@ -24,23 +25,6 @@ QStringList args(std::initializer_list<const char *> list)
 
 constexpr char kFileProperties[] = "            ensure: present\n            owner: root\n            group: root\n"
                                    "            mode: \"0644\"\n";
-
-/// The JSON events of an apply without what differs from run to run (ids, times, durations).
-QList<Json> stableEvents(const QString &out)
-{
-    QList<Json> events;
-    for (const QString &line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        Json event = Json::parse(line.toStdString(), nullptr, false);
-        if (event.is_discarded())
-            continue;
-        for (const char *key : {"event_id", "timestamp", "duration"})
-            event.erase(key);
-        if (event.contains("summary"))
-            event["summary"].erase("run_time");
-        events << event;
-    }
-    return events;
-}
 
 } // namespace
 

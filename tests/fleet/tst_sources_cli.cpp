@@ -2,6 +2,7 @@
 // validate, render and apply with http(s):// and obj:// manifests, --data URLs and kvGet, as a
 // user runs them: the real ccm-backend against a real local HTTP server and nats-server, with
 // TMPDIR in the test's own directory so that whatever a run leaves behind shows.
+#include "../backend/apply_events.h"
 #include "../backend/backend_process.h"
 #include "http_server.h"
 #include "json.h"
@@ -24,23 +25,6 @@ namespace {
 QString s(const char *text)
 {
     return QString::fromUtf8(text);
-}
-
-/// The JSON events of an apply without what differs from run to run (ids, times, durations).
-QList<Json> stableEvents(const QString &out)
-{
-    QList<Json> events;
-    for (const QString &line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        Json event = Json::parse(line.toStdString(), nullptr, false);
-        if (event.is_discarded())
-            continue;
-        for (const char *key : {"event_id", "timestamp", "duration"})
-            event.erase(key);
-        if (event.contains("summary"))
-            event["summary"].erase("run_time");
-        events << event;
-    }
-    return events;
 }
 
 } // namespace
