@@ -396,8 +396,12 @@ QString RunResults::toText() const
 
 FileChanges RunResults::fileChanges(int row) const
 {
+    return fileChangesOf(eventAt(row));
+}
+
+FileChanges fileChangesOf(const Json &event)
+{
     FileChanges changes;
-    const Json &event = eventAt(row);
     if (!event.is_object() || text(event, "type") != QLatin1String("file"))
         return changes;
     changes.diff = text(event, "diff");

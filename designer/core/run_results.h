@@ -38,6 +38,9 @@ struct FileChanges {
     QList<AttributeChange> attributes;
 };
 
+/// The changes of the file resource an event reports; empty for other types and for non-objects.
+FileChanges fileChangesOf(const ccm::Json &event);
+
 /// The events of one run as a table, a row per resource in the order they arrived (a resource
 /// reported twice keeps its row and shows its latest event), plus the run's final answer.
 class RunResults : public QAbstractTableModel {

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "json.h"
+#include "run_results.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QSortFilterProxyModel>
+#include <QString>
+
+#include <unordered_map>
+#include <vector>
+
+namespace ccm::designer {
+
+/// Where a host is in a fleet preview.
+enum class FleetHostState { Accepted, Running, Done, Failed, Declined, Silent };
+
+/// A fleet preview as a matrix: a row per host, a column per resource, each cell the outcome of
+/// that resource on that host. Row 0 holds the totals of every resource column; columns before
+/// FirstResourceColumn hold the host, its state and its totals. Resources take columns in the
+/// order they first arrive; hosts take rows in the order they first report.
+///
+/// Notifications are taken in at once but announced to views in batches: the first one after a
+/// flush schedules flush() for the next turn of the event loop, which inserts the new rows and
+/// columns in one go and emits dataChanged for what changed. Callers that do not run an event loop
+/// (benchmarks) call flush() themselves. Only clear() resets the model.
+class FleetPreviewModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { HostColumn, StateColumn, ChangedColumn, FailedColumn, FirstResourceColumn };
+    enum Role {
+        OutcomeRole = Qt::UserRole + 1, ///< int: the cell's Outcome, or -1 when the host sent none
+        ChangedCountRole, ///< int: changed resources of a host row, or hosts changing a resource (row 0)
+        FailedCountRole, ///< int: the same for failures
+        HostStateRole, ///< int: FleetHostState of a host row
+        TotalsRole, ///< bool: the index is in the totals row
+    };
+    static constexpr int kTotalsRow = 0;
+
+    explicit FleetPreviewModel(QObject *parent = nullptr);
+
+    [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// Empties the model for a new preview.
+    void clear();
+    /// The params of a fleet.host notification.
+    void addHostReport(const ccm::Json &params);
+    /// The params of a fleet.event notification. An event may come before its host's first report.
+    void addEventReport(const ccm::Json &params);
+    /// The result of fleet.preview: the final state of every host, silent ones included.
+    void setResult(const ccm::Json &result);
+    /// Announces what came since the last flush to the views.
+    void flush();
+
+    [[nodiscard]] bool isFinished() const { return m_finished; }
+    [[nodiscard]] int hostCount() const { return int(m_hosts.size()); }
+    [[nodiscard]] int resourceCount() const { return int(m_resources.size()); }
+    /// Hosts that finished: done, failed or declined.
+    [[nodiscard]] int answeredCount() const;
+    [[nodiscard]] int countIn(FleetHostState state) const;
+    /// Whether a host failed or a resource failed (or had unmet requirements) anywhere.
+    [[nodiscard]] bool hasFailures() const;
+
+    /// The row of a host, or -1.
+    [[nodiscard]] int rowOf(const QString &identity) const;
+    /// The column of "type#name", or -1.
+    [[nodiscard]] int columnOf(const QString &resource) const;
+    [[nodiscard]] QString identityAt(int row) const;
+    [[nodiscard]] QString resourceAt(int column) const;
+    [[nodiscard]] FleetHostState stateAt(int row) const;
+    /// The event of a cell that did not stay as it was; null for unchanged cells, cells without an
+    /// event and cells outside the matrix. Unchanged events are not kept, so 10,000 hosts of 100
+    /// resources cost little more than their changes.
+    [[nodiscard]] ccm::Json eventAt(int row, int column) const;
+    /// The outcome of a cell, or -1.
+    [[nodiscard]] int outcomeAt(int row, int column) const;
+
+signals:
+    /// A flush announced new data.
+    void updated();
+
+private:
+    struct Host {
+        QString identity;
+        FleetHostState state = FleetHostState::Accepted;
+        int done = 0;
+        int total = 0;
+        QString current;
+        QString message;
+        std::vector<qint8> cells;
+        int changed = 0;
+        int failed = 0;
+    };
+    struct Resource {
+        QString name;
+        int changed = 0;
+        int failed = 0;
+    };
+
+    int hostIndex(const QString &identity);
+    int resourceIndex(const QString &resource);
+    void setCell(int host, int resource, int outcome);
+    void setHostState(int host, FleetHostState state, const QString &message);
+    void markDirty(int host);
+    void scheduleFlush();
+    [[nodiscard]] QVariant hostData(const Host &host, int column, int role) const;
+    [[nodiscard]] QVariant totalsData(int column, int role) const;
+    [[nodiscard]] QVariant cellData(const Host &host, int column, int role) const;
+    [[nodiscard]] QString stateText(const Host &host) const;
+
+    std::vector<Host> m_hosts;
+    std::vector<Resource> m_resources;
+    QHash<QString, int> m_hostIndex;
+    QHash<QString, int> m_resourceIndex;
+    std::unordered_map<quint64, ccm::Json> m_events;
+    int m_shownHosts = 0;
+    int m_shownResources = 0;
+    int m_dirtyFirst = -1;
+    int m_dirtyLast = -1;
+    bool m_flushScheduled = false;
+    bool m_finished = false;
+    int m_changedTotal = 0;
+    int m_failedTotal = 0;
+};
+
+/// The matrix with filters: every host and resource, the ones that change (or fail), or only the
+/// failures; and one host or all. The totals row and the host columns always stay.
+class FleetPreviewFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+
+public:
+    enum class Mode { All, ChangesOnly, FailuresOnly };
+
+    explicit FleetPreviewFilter(QObject *parent = nullptr);
+
+    void setSourceModel(QAbstractItemModel *model) override;
+    void setMode(Mode mode);
+    [[nodiscard]] Mode mode() const { return m_mode; }
+    /// Only this host's row; empty shows every host.
+    void setHost(const QString &identity);
+    [[nodiscard]] QString host() const { return m_host; }
+
+protected:
+    [[nodiscard]] bool filterAcceptsRow(int row, const QModelIndex &parent) const override;
+    [[nodiscard]] bool filterAcceptsColumn(int column, const QModelIndex &parent) const override;
+
+private:
+    [[nodiscard]] bool accepts(int changed, int failed) const;
+
+    Mode m_mode = Mode::All;
+    QString m_host;
+};
+
+} // namespace ccm::designer
