@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleet_preview_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using ccm::Json;
+using ccm::designer::FleetHostState;
+using ccm::designer::FleetPreviewFilter;
+using ccm::designer::FleetPreviewModel;
+using ccm::designer::Outcome;
+
+namespace {
+
+QString s(const char *text)
+{
+    return QString::fromUtf8(text);
+}
+
+Json report(const std::string &identity, const std::string &resource, const char *outcome)
+{
+    Json value {{"resource", resource}, {"type", resource.substr(0, resource.find('#'))}, {"changed", false},
+        {"failed", false}, {"skipped", false}, {"refreshed", false}, {"noop", true},
+        {"unmet_requirements", Json::array()}, {"error", Json::array()}};
+    if (std::string(outcome) != "stable")
+        value[outcome] = true;
+    if (std::string(outcome) == "changed" && resource.starts_with("file#"))
+        value["diff"] = "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n";
+    return Json {{"request", "r1"}, {"identity", identity}, {"event", value}};
+}
+
+Json host(const std::string &identity, const char *state)
+{
+    return Json {{"request", "r1"}, {"identity", identity}, {"state", state}};
+}
+
+/// One recorded notification: "h" (fleet.host) or "e" (fleet.event) with its params.
+using Feed = std::vector<std::pair<char, Json>>;
+
+void feed(FleetPreviewModel &model, const Feed &messages)
+{
+    for (const auto &[kind, params] : messages) {
+        if (kind == 'h')
+            model.addHostReport(params);
+        else
+            model.addEventReport(params);
+    }
+}
+
+Json result(const std::vector<std::pair<std::string, const char *>> &hosts)
+{
+    Json list = Json::array();
+    for (const auto &[identity, state] : hosts)
+        list.push_back(Json {{"identity", identity}, {"state", state}});
+    return Json {{"request", "r1"}, {"hosts", list}, {"totals", Json::object()}};
+}
+
+} // namespace
+
+class TestFleetPreviewModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matrix_data();
+    void matrix();
+    void filters_data();
+    void filters();
+    void eventOfACell();
+    void thousandHostsWithoutResets();
+};
+
+void TestFleetPreviewModel::matrix_data()
+{
+    QTest::addColumn<Feed>("messages");
+    QTest::addColumn<Json>("finalResult");
+    QTest::addColumn<QStringList>("hosts");
+    QTest::addColumn<QStringList>("resources");
+    QTest::addColumn<QList<int>>("states");
+    QTest::addColumn<int>("changedTotal");
+    QTest::addColumn<int>("failedTotal");
+    QTest::addColumn<int>("answered");
+    QTest::addColumn<int>("silent");
+
+    QTest::newRow("two hosts in order")
+        << Feed {{'h', host("a", "accepted")}, {'e', report("a", "file#/x", "changed")},
+               {'e', report("a", "exec#y", "stable")}, {'h', host("a", "done")}, {'h', host("b", "accepted")},
+               {'e', report("b", "file#/x", "stable")}, {'e', report("b", "exec#y", "failed")}, {'h', host("b", "done")}}
+        << result({{"a", "done"}, {"b", "done"}}) << QStringList {s("a"), s("b")}
+        << QStringList {s("file#/x"), s("exec#y")} << QList<int> {int(FleetHostState::Done), int(FleetHostState::Done)}
+        << 1 << 1 << 2 << 0;
+    QTest::newRow("resource only one host has is appended")
+        << Feed {{'e', report("a", "file#/x", "stable")}, {'e', report("b", "file#/x", "stable")},
+               {'e', report("b", "package#zsh", "changed")}, {'e', report("a", "package#zsh", "changed")}}
+        << result({{"a", "done"}, {"b", "done"}}) << QStringList {s("a"), s("b")}
+        << QStringList {s("file#/x"), s("package#zsh")}
+        << QList<int> {int(FleetHostState::Done), int(FleetHostState::Done)} << 2 << 0 << 2 << 0;
+    QTest::newRow("silent, declined and failed hosts")
+        << Feed {{'h', host("a", "accepted")}, {'h', host("c", "declined")}, {'e', report("a", "exec#y", "skipped")}}
+        << result({{"a", "silent"}, {"b", "silent"}, {"c", "declined"}, {"d", "failed"}})
+        << QStringList {s("a"), s("c"), s("b"), s("d")} << QStringList {s("exec#y")}
+        << QList<int> {int(FleetHostState::Silent), int(FleetHostState::Declined), int(FleetHostState::Silent),
+               int(FleetHostState::Failed)}
+        << 0 << 0 << 2 << 2;
+    QTest::newRow("events before the host report and after done")
+        << Feed {{'e', report("a", "exec#y", "changed")}, {'h', host("a", "done")}, {'h', host("a", "running")},
+               {'e', report("a", "exec#y", "failed")}}
+        << Json() << QStringList {s("a")} << QStringList {s("exec#y")} << QList<int> {int(FleetHostState::Done)} << 0
+        << 1 << 1 << 0;
+    QTest::newRow("malformed notifications are skipped")
+        << Feed {{'e', Json::array()}, {'e', Json {{"identity", "a"}}}, {'h', Json {{"identity", "a"}, {"state", 3}}},
+               {'h', host("", "done")}, {'e', report("a", "exec#y", "stable")}}
+        << Json("nonsense") << QStringList {s("a")} << QStringList {s("exec#y")}
+        << QList<int> {int(FleetHostState::Running)} << 0 << 0 << 0 << 0;
+}
+
+void TestFleetPreviewModel::matrix()
+{
+    QFETCH(Feed, messages);
+    QFETCH(Json, finalResult);
+    QFETCH(QStringList, hosts);
+    QFETCH(QStringList, resources);
+    QFETCH(QList<int>, states);
+
+    FleetPreviewModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    feed(model, messages);
+    model.setResult(finalResult);
+    model.flush();
+
+    QCOMPARE(model.rowCount(), 1 + hosts.size());
+    QCOMPARE(model.columnCount(), FleetPreviewModel::FirstResourceColumn + resources.size());
+    for (int i = 0; i < hosts.size(); ++i) {
+        QCOMPARE(model.identityAt(1 + i), hosts[i]);
+        QCOMPARE(int(model.stateAt(1 + i)), states[i]);
+    }
+    for (int i = 0; i < resources.size(); ++i)
+        QCOMPARE(model.resourceAt(FleetPreviewModel::FirstResourceColumn + i), resources[i]);
+    QTEST(model.index(FleetPreviewModel::kTotalsRow, FleetPreviewModel::ChangedColumn).data().toInt(), "changedTotal");
+    QTEST(model.index(FleetPreviewModel::kTotalsRow, FleetPreviewModel::FailedColumn).data().toInt(), "failedTotal");
+    QTEST(model.answeredCount(), "answered");
+    QTEST(model.countIn(FleetHostState::Silent), "silent");
+}
+
+void TestFleetPreviewModel::filters_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("hostFilter");
+    QTest::addColumn<QStringList>("rows");
+    QTest::addColumn<QStringList>("columns");
+
+    const QStringList all {s("a"), s("b"), s("c")};
+    QTest::newRow("all") << int(FleetPreviewFilter::Mode::All) << QString() << all
+                         << QStringList {s("file#/x"), s("exec#y"), s("exec#z")};
+    QTest::newRow("changes only") << int(FleetPreviewFilter::Mode::ChangesOnly) << QString()
+                                  << QStringList {s("a"), s("b")} << QStringList {s("file#/x"), s("exec#y")};
+    QTest::newRow("failures only") << int(FleetPreviewFilter::Mode::FailuresOnly) << QString()
+                                   << QStringList {s("b")} << QStringList {s("exec#y")};
+    QTest::newRow("one host") << int(FleetPreviewFilter::Mode::All) << s("c") << QStringList {s("c")}
+                              << QStringList {s("file#/x"), s("exec#y"), s("exec#z")};
+    QTest::newRow("one host, changes only") << int(FleetPreviewFilter::Mode::ChangesOnly) << s("c") << QStringList {}
+                                            << QStringList {s("file#/x"), s("exec#y")};
+}
+
+void TestFleetPreviewModel::filters()
+{
+    QFETCH(int, mode);
+    QFETCH(QString, hostFilter);
+    QFETCH(QStringList, rows);
+    QFETCH(QStringList, columns);
+
+    FleetPreviewModel model;
+    feed(model,
+        {{'e', report("a", "file#/x", "changed")}, {'e', report("a", "exec#y", "stable")},
+            {'e', report("a", "exec#z", "stable")}, {'e', report("b", "file#/x", "stable")},
+            {'e', report("b", "exec#y", "failed")}, {'e', report("c", "file#/x", "stable")},
+            {'e', report("c", "exec#z", "skipped")}});
+    model.flush();
+    FleetPreviewFilter filter;
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    filter.setSourceModel(&model);
+    filter.setMode(FleetPreviewFilter::Mode(mode));
+    filter.setHost(hostFilter);
+
+    QStringList shownRows;
+    for (int row = 1; row < filter.rowCount(); ++row)
+        shownRows << filter.index(row, FleetPreviewModel::HostColumn).data().toString();
+    QStringList shownColumns;
+    for (int column = FleetPreviewModel::FirstResourceColumn; column < filter.columnCount(); ++column)
+        shownColumns << filter.headerData(column, Qt::Horizontal).toString();
+    QCOMPARE(filter.index(0, FleetPreviewModel::HostColumn).data(FleetPreviewModel::TotalsRole).toBool(), true);
+    QCOMPARE(shownRows, rows);
+    QCOMPARE(shownColumns, columns);
+}
+
+void TestFleetPreviewModel::eventOfACell()
+{
+    FleetPreviewModel model;
+    feed(model, {{'e', report("a", "file#/x", "changed")}, {'e', report("a", "exec#y", "stable")}});
+    QCOMPARE(model.rowCount(), 1);
+    QSignalSpy updated(&model, &FleetPreviewModel::updated);
+    QVERIFY(updated.wait());
+    const int row = model.rowOf(s("a"));
+    QCOMPARE(row, 1);
+    const Json changed = model.eventAt(row, model.columnOf(s("file#/x")));
+    QCOMPARE(changed.value("diff", ""), "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n");
+    QCOMPARE(model.outcomeAt(row, model.columnOf(s("file#/x"))), int(Outcome::Changed));
+    QVERIFY(model.eventAt(row, model.columnOf(s("exec#y"))).is_null());
+    QCOMPARE(model.outcomeAt(row, model.columnOf(s("exec#y"))), int(Outcome::Stable));
+    QVERIFY(model.eventAt(row, 99).is_null());
+    QVERIFY(model.eventAt(7, FleetPreviewModel::FirstResourceColumn).is_null());
+}
+
+void TestFleetPreviewModel::thousandHostsWithoutResets()
+{
+    constexpr int kHosts = 1000;
+    constexpr int kResources = 100;
+    constexpr int kFlushEvery = 5000;
+    std::vector<std::string> resources;
+    for (int r = 0; r < kResources; ++r)
+        resources.push_back("exec#step-" + std::to_string(r));
+
+    FleetPreviewModel model;
+    QSignalSpy resets(&model, &FleetPreviewModel::modelReset);
+    QSignalSpy rowInserts(&model, &FleetPreviewModel::rowsInserted);
+    QSignalSpy columnInserts(&model, &FleetPreviewModel::columnsInserted);
+    int messages = 0;
+    for (int h = 0; h < kHosts; ++h) {
+        const std::string identity = "host-" + std::to_string(h) + ".example.net";
+        model.addHostReport(host(identity, "accepted"));
+        for (int r = 0; r < kResources; ++r) {
+            model.addEventReport(report(identity, resources[size_t(r)], r == h % kResources ? "changed" : "stable"));
+            if (++messages % kFlushEvery == 0)
+                model.flush();
+        }
+        model.addHostReport(host(identity, "done"));
+    }
+    model.flush();
+
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(model.rowCount(), 1 + kHosts);
+    QCOMPARE(model.columnCount(), FleetPreviewModel::FirstResourceColumn + kResources);
+    QVERIFY(rowInserts.size() <= kHosts * kResources / kFlushEvery + 1);
+    QCOMPARE(columnInserts.size(), 1);
+    QCOMPARE(model.index(0, FleetPreviewModel::ChangedColumn).data().toInt(), kHosts);
+    QCOMPARE(model.index(0, FleetPreviewModel::FirstResourceColumn).data(FleetPreviewModel::ChangedCountRole).toInt(),
+        kHosts / kResources);
+    QCOMPARE(model.answeredCount(), kHosts);
+}
+
+QTEST_GUILESS_MAIN(TestFleetPreviewModel)
+#include "tst_fleet_preview_model.moc"
