@@ -495,8 +495,14 @@ bool FleetPreviewFilter::filterAcceptsRow(int row, const QModelIndex &parent) co
     if (row == FleetPreviewModel::kTotalsRow)
         return true;
     const QModelIndex host = sourceModel()->index(row, FleetPreviewModel::HostColumn, parent);
-    if (!m_host.isEmpty() && host.data().toString() != m_host)
-        return false;
+    if (!m_host.isEmpty()) {
+        // The whole name of a host shows that host alone; a part of one shows every host it is in.
+        const auto *preview = qobject_cast<const FleetPreviewModel *>(sourceModel());
+        const bool exact = preview && preview->rowOf(m_host) >= 0;
+        const QString identity = host.data().toString();
+        if (exact ? identity != m_host : !identity.contains(m_host, Qt::CaseInsensitive))
+            return false;
+    }
     if (m_mode != Mode::All && host.data(FleetPreviewModel::HostStateRole).toInt() == int(FleetHostState::Failed))
         return true;
     return accepts(

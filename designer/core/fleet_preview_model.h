@@ -143,7 +143,8 @@ public:
     void setSourceModel(QAbstractItemModel *model) override;
     void setMode(Mode mode);
     [[nodiscard]] Mode mode() const { return m_mode; }
-    /// Only this host's row; empty shows every host.
+    /// Only this host's row, or, when no host has this name, the hosts whose name contains it;
+    /// empty shows every host.
     void setHost(const QString &identity);
     [[nodiscard]] QString host() const { return m_host; }
 

@@ -133,11 +133,17 @@ void FleetController::flushWaiting(BackendClient *client, const QString &error)
         handler(client, error);
 }
 
+Json FleetController::manifestParams() const
+{
+    const ManifestDocument *document = m_window->document();
+    return Json {{"manifest", document->text().toStdString()},
+        {"base_dir", QDir(document->baseDirectory()).absolutePath().toStdString()}};
+}
+
 Json FleetController::bundleParams() const
 {
     const ManifestDocument *document = m_window->document();
-    Json params {{"manifest", document->text().toStdString()},
-        {"base_dir", QDir(document->baseDirectory()).absolutePath().toStdString()}};
+    Json params = manifestParams();
     if (!document->filePath().isEmpty())
         params["name"] = QFileInfo(document->filePath()).fileName().toStdString();
     return params;

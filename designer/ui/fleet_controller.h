@@ -59,14 +59,17 @@ public:
     /// The connection the fleet methods use once one is up (for tests); may be null.
     BackendClient *fleetClient() const;
 
+    using ClientHandler = std::function<void(BackendClient *client, const QString &error)>;
+    /// Calls `then` with a connected user backend, or with the reason there is none.
+    void withUserBackend(ClientHandler then);
+    /// The document's text and absolute base directory, as apply.start and fleet.preview take them.
+    ccm::Json manifestParams() const;
+
 signals:
     /// A bundle was written, published or opened: a line for the status bar.
     void statusMessage(const QString &text);
 
 private:
-    using ClientHandler = std::function<void(BackendClient *client, const QString &error)>;
-    /// Calls `then` with a connected user backend, or with the reason there is none.
-    void withUserBackend(ClientHandler then);
     void flushWaiting(BackendClient *client, const QString &error);
     void showProgress(const QString &method, const ccm::Json &params);
     /// The document's text and base directory as bundle.list and bundle.export want them.

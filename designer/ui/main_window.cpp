@@ -2,6 +2,7 @@
 #include "main_window.h"
 
 #include "fleet_controller.h"
+#include "fleet_dock.h"
 #include "manifest_settings_editor.h"
 #include "preview_controller.h"
 #include "problems_panel.h"
@@ -140,6 +141,12 @@ void MainWindow::createDocks()
     whatIfDock->setWidget(m_whatIf);
     addDockWidget(Qt::BottomDockWidgetArea, whatIfDock);
     tabifyDockWidget(resultsDock, whatIfDock);
+
+    m_fleetDock = new FleetDock(m_fleet, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_fleetDock);
+    tabifyDockWidget(resultsDock, m_fleetDock);
+    // Hidden until asked for (Fleet menu), so that the editors keep their height at first start.
+    m_fleetDock->hide();
     problemsDock->raise();
     // A run shows its results where they come in.
     connect(m_preview->previewAction(), &QAction::triggered, resultsDock, &QDockWidget::raise);
@@ -154,6 +161,7 @@ void MainWindow::createActions()
     toolBar->addSeparator();
     createEditMenu(toolBar);
     createRunMenu(toolBar);
+    createFleetMenu();
     createViewMenu(toolBar);
     createHelpMenu();
 
@@ -285,6 +293,16 @@ void MainWindow::createRunMenu(QToolBar *toolBar)
     toolBar->addAction(m_preview->previewAction());
     toolBar->addAction(m_preview->cancelAction());
     toolBar->addAction(m_preview->applyAction());
+}
+
+void MainWindow::createFleetMenu()
+{
+    QMenu *fleetMenu = menuBar()->addMenu(tr("F&leet"));
+    fleetMenu->addAction(m_fleetDock->previewAction());
+    fleetMenu->addAction(m_fleet->publishAction());
+    fleetMenu->addSeparator();
+    fleetMenu->addAction(m_fleetDock->keyAction());
+    fleetMenu->addAction(m_fleetDock->toggleViewAction());
 }
 
 void MainWindow::createViewMenu(QToolBar *toolBar)
@@ -450,6 +468,11 @@ PreviewController *MainWindow::previewController() const
 FleetController *MainWindow::fleetController() const
 {
     return m_fleet;
+}
+
+FleetDock *MainWindow::fleetDock() const
+{
+    return m_fleetDock;
 }
 
 ResultsPanel *MainWindow::resultsPanel() const

@@ -18,6 +18,7 @@ class QToolBar;
 namespace ccm::designer {
 
 class FleetController;
+class FleetDock;
 class ManifestSettingsEditor;
 class PreviewController;
 class ProblemsPanel;
@@ -63,6 +64,7 @@ public:
     ManifestDocument *document() const;
     PreviewController *previewController() const;
     FleetController *fleetController() const;
+    FleetDock *fleetDock() const;
     ResultsPanel *resultsPanel() const;
     WhatIfPanel *whatIfPanel() const;
     ResourcePalette *resourcePalette() const;
@@ -96,6 +98,7 @@ private:
     /// list's context menu.
     void createResourceActions(QMenu *editMenu, QToolBar *toolBar);
     void createRunMenu(QToolBar *toolBar);
+    void createFleetMenu();
     void createViewMenu(QToolBar *toolBar);
     void createHelpMenu();
     void connectViews();
@@ -145,6 +148,7 @@ private:
     WhatIfPanel *m_whatIf = nullptr;
     PreviewController *m_preview = nullptr;
     FleetController *m_fleet = nullptr;
+    FleetDock *m_fleetDock = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;

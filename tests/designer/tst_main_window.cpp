@@ -229,8 +229,8 @@ void TestMainWindow::docksHoldTheViews()
         titles.append(dock->windowTitle());
     titles.sort();
     QCOMPARE(titles,
-        (QStringList {QStringLiteral("Preview Results"), QStringLiteral("Problems"), QStringLiteral("Resource Types"),
-            QStringLiteral("Resources"), QStringLiteral("What If")}));
+        (QStringList {QStringLiteral("Fleet"), QStringLiteral("Preview Results"), QStringLiteral("Problems"),
+            QStringLiteral("Resource Types"), QStringLiteral("Resources"), QStringLiteral("What If")}));
     QCOMPARE(dock(window, "resourceTypesDock")->widget(), window.resourcePalette());
     QCOMPARE(dock(window, "resourcesDock")->widget(), window.resourceList());
     QCOMPARE(dock(window, "problemsDock")->widget(), window.problemsPanel());
@@ -778,9 +778,9 @@ void TestMainWindow::translationForLocale_data()
     QTest::addColumn<QString>("dockTitle");
 
     const QStringList german {QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"), QStringLiteral("A&usführen"),
-        QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
+        QStringLiteral("&Flotte"), QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")};
     const QStringList english {QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&Run"),
-        QStringLiteral("&View"), QStringLiteral("&Help")};
+        QStringLiteral("F&leet"), QStringLiteral("&View"), QStringLiteral("&Help")};
 
     QTest::newRow("de_DE") << QStringLiteral("de_DE") << true << german << QStringLiteral("Ressourcentypen");
     QTest::newRow("de_AT") << QStringLiteral("de_AT") << true << german << QStringLiteral("Ressourcentypen");
