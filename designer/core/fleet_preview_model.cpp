@@ -112,8 +112,9 @@ QVariant FleetPreviewModel::totalsData(int column, int role) const
         if (role == Qt::DisplayRole && (resource.changed > 0 || resource.failed > 0))
             return tr("%1 ● %2 ✗").arg(resource.changed).arg(resource.failed);
         if (role == Qt::ToolTipRole)
-            return tr("%1: would change on %n host(s), failed on %2", nullptr, resource.changed)
+            return tr("%1: would change on %2 hosts, failed on %3")
                 .arg(resource.name)
+                .arg(resource.changed)
                 .arg(resource.failed);
         return {};
     }
@@ -122,7 +123,7 @@ QVariant FleetPreviewModel::totalsData(int column, int role) const
     if (role == FailedCountRole || (role == Qt::DisplayRole && column == FailedColumn))
         return m_failedTotal;
     if (role == Qt::DisplayRole && column == HostColumn)
-        return tr("All hosts (%n)", nullptr, hostCount());
+        return tr("All hosts (%1)").arg(hostCount());
     if (role == Qt::DisplayRole && column == StateColumn)
         return tr("%1 answered").arg(answeredCount());
     return {};

@@ -157,10 +157,10 @@ QString FleetStatusModel::relativeAge(qint64 seconds)
     if (seconds < kMinute)
         return tr("just now");
     if (seconds < kHour)
-        return tr("%n min ago", nullptr, int(seconds / kMinute));
+        return tr("%1 min ago").arg(seconds / kMinute);
     if (seconds < kDay)
-        return tr("%n h ago", nullptr, int(seconds / kHour));
-    return tr("%n d ago", nullptr, int(seconds / kDay));
+        return tr("%1 h ago").arg(seconds / kHour);
+    return tr("%1 d ago").arg(seconds / kDay);
 }
 
 } // namespace ccm::designer

@@ -301,7 +301,7 @@ void FleetDock::refreshStatus()
             const int hosts = guard->m_statusModel->rowCount();
             guard->showInfo(guard->m_statusMessage,
                 hosts == 0 ? tr("No agent has reported yet. Agents write their status after each run.")
-                           : tr("%n host(s), %1 stale", nullptr, hosts).arg(guard->m_statusModel->staleCount()));
+                           : tr("Hosts: %1, stale: %2").arg(hosts).arg(guard->m_statusModel->staleCount()));
             guard->m_statusStack->setCurrentIndex(hosts == 0 ? 0 : 1);
         });
     });

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Fleet dock against a scripted backend that answers fleet.status, fleet.preview (with its
+// fleet.host and fleet.event notifications), fleet.keygen and fleet.keyinfo as the fleet contract
+// has them.
+#include "backend_client.h"
+#include "diff_view.h"
+#include "fake_server.h"
+#include "fleet_dock.h"
+#include "fleet_key_dialog.h"
+#include "fleet_preview_model.h"
+#include "fleet_status_model.h"
+#include "main_window.h"
+#include "manifest_document.h"
+#include "preview_controller.h"
+#include "publish_dialog.h"
+#include "test_common.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+using ccm::Json;
+using namespace ccm::designer;
+using namespace ccm::test;
+
+namespace {
+
+constexpr int kPatienceMs = 20000;
+
+QString s(const char *text)
+{
+    return QString::fromUtf8(text);
+}
+
+/// What the scripted backend writes for one request: notifications, then the answer.
+using Responder = std::function<std::vector<Json>(const Json &request)>;
+
+/// The requests the script read, shared with the test thread.
+struct Recorder {
+    std::mutex mutex;
+    std::vector<Json> requests;
+
+    std::optional<Json> find(const std::string &method)
+    {
+        std::lock_guard lock(mutex);
+        for (const Json &request : requests) {
+            if (request.value("method", "") == method)
+                return request;
+        }
+        return std::nullopt;
+    }
+};
+
+Json answer(const Json &request, Json result)
+{
+    return Json {{"jsonrpc", "2.0"}, {"id", request.value("id", Json())}, {"result", std::move(result)}};
+}
+
+Json notification(const char *method, Json params)
+{
+    return Json {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
+}
+
+/// Answers backend.hello as a user backend, each scripted method with its responder and every
+/// other request with an empty object.
+FakeServer::Script backend(std::map<std::string, Responder> responders, std::shared_ptr<Recorder> recorder)
+{
+    return [responders = std::move(responders), recorder](FakeConnection &peer, QList<QByteArray> &) {
+        while (const auto line = peer.readLine()) {
+            Json request;
+            try {
+                request = Json::parse(line->toStdString());
+            } catch (const Json::exception &) {
+                continue;
+            }
+            {
+                std::lock_guard lock(recorder->mutex);
+                recorder->requests.push_back(request);
+            }
+            const std::string method = request.value("method", "");
+            std::vector<Json> replies;
+            if (method == "backend.hello") {
+                replies.push_back(answer(request,
+                    {{"server", "ccm-backend"}, {"version", "9.9.9"}, {"protocol", 1}, {"role", "apply"},
+                        {"user", "alice"}, {"uid", 1000}}));
+            } else if (const auto found = responders.find(method); found != responders.end()) {
+                replies = found->second(request);
+            } else {
+                replies.push_back(answer(request, Json::object()));
+            }
+            QByteArray bytes;
+            for (const Json &reply : replies)
+                bytes += QByteArray::fromStdString(reply.dump() + "\n");
+            if (!peer.write(bytes))
+                return;
+        }
+    };
+}
+
+Json fileEvent(const char *outcome)
+{
+    Json event {{"resource", "file#/etc/motd"}, {"type", "file"}, {"name", "/etc/motd"}, {"changed", false},
+        {"failed", false}, {"skipped", false}, {"refreshed", false}, {"noop", true}, {"error", Json::array()},
+        {"unmet_requirements", Json::array()}, {"properties", {{"ensure", "present"}}}};
+    if (std::string(outcome) != "stable")
+        event[outcome] = true;
+    if (std::string(outcome) == "changed")
+        event["diff"] = "--- /etc/motd\n+++ /etc/motd\n@@ -1 +1 @@\n-old\n+welcome\n";
+    return event;
+}
+
+Json execEvent(const char *outcome)
+{
+    Json event {{"resource", "exec#reload"}, {"type", "exec"}, {"name", "reload"}, {"changed", false},
+        {"failed", false}, {"skipped", false}, {"refreshed", false}, {"noop", true}, {"error", Json::array()},
+        {"unmet_requirements", Json::array()}};
+    if (std::string(outcome) != "stable")
+        event[outcome] = true;
+    return event;
+}
+
+/// A recorded preview: web1 would change the motd, web2 runs `web2Exec` on the exec, db1 stays silent.
+Responder recordedPreview(const char *web2Exec)
+{
+    return [web2Exec](const Json &request) {
+        const auto host = [](const char *identity, Json fields) {
+            Json params {{"request", "r-0123456789abcdef"}, {"identity", identity}};
+            params.update(fields);
+            return notification("fleet.host", params);
+        };
+        const auto event = [](const char *identity, Json value) {
+            return notification("fleet.event",
+                {{"request", "r-0123456789abcdef"}, {"identity", identity}, {"event", std::move(value)}});
+        };
+        const Json summary {{"total", 2}, {"changed", 1}, {"failed", 0}};
+        return std::vector<Json> {host("web1", {{"state", "accepted"}}), host("web2", {{"state", "accepted"}}),
+            host("web1", {{"state", "running"}, {"done", 0}, {"total", 2}, {"current", "file#/etc/motd"}}),
+            event("web1", fileEvent("changed")), event("web2", fileEvent("stable")),
+            event("web1", execEvent("stable")), event("web2", execEvent(web2Exec)),
+            host("web1", {{"state", "done"}}), host("web2", {{"state", "done"}}),
+            answer(request,
+                {{"request", "r-0123456789abcdef"},
+                    {"hosts",
+                        {{{"identity", "web1"}, {"state", "done"}, {"summary", summary}},
+                            {{"identity", "web2"}, {"state", "done"}, {"summary", summary}},
+                            {{"identity", "db1"}, {"state", "silent"}}}},
+                    {"totals",
+                        {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0},
+                            {"changed", 1}, {"resources_failed", 0}}}})};
+    };
+}
+
+Responder errorReply(int code, const char *message)
+{
+    return [code, message](const Json &request) {
+        return std::vector<Json> {Json {{"jsonrpc", "2.0"}, {"id", request.value("id", Json())},
+            {"error", {{"code", code}, {"message", message}}}}};
+    };
+}
+
+/// A main window whose backend is the scripted one.
+struct Harness {
+    explicit Harness(std::map<std::string, Responder> responders)
+        : recorder(std::make_shared<Recorder>())
+        , server(dir.filePath(s("backend.sock")), backend(std::move(responders), recorder))
+    {
+        BackendClient *client = window.previewController()->client();
+        client->setSystemSocket(dir.filePath(s("no-system.sock")));
+        client->setUserSocket(dir.filePath(s("backend.sock")));
+        window.connectToBackend();
+    }
+    bool connected() const
+    {
+        return QTest::qWaitFor([this] { return window.previewController()->client()->isConnected(); }, kPatienceMs);
+    }
+    FleetDock *dock() const { return window.fleetDock(); }
+
+    QTemporaryDir dir;
+    std::shared_ptr<Recorder> recorder;
+    FakeServer server;
+    MainWindow window;
+};
+
+} // namespace
+
+class TestFleetDock : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_keys;
+
+    void useKey(bool present)
+    {
+        const QString path = m_keys.filePath(s("preview.pem"));
+        if (present)
+            QVERIFY(writeFile(path, "-----BEGIN PRIVATE KEY-----\nscripted\n-----END PRIVATE KEY-----\n"));
+        else
+            QFile::remove(path);
+        FleetKeyDialog::setKeyPath(path);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(s("CCM Designer"));
+        QCoreApplication::setApplicationName(s("tst_fleet_dock"));
+        QSettings().clear();
+        QVERIFY(m_keys.isValid());
+    }
+
+    void dockStartsHiddenWithEmptyStates();
+    void statusRefreshFillsTheTable();
+    void previewSendsTheDocumentAndFillsTheMatrix();
+    void selectingACellShowsItsDiff();
+    void filtersNarrowTheMatrix();
+    void publishOnlyAfterACleanPreview_data();
+    void publishOnlyAfterACleanPreview();
+    void errorRepliesAreShown_data();
+    void errorRepliesAreShown();
+    void missingKeySaysWhatToDo();
+    void keyDialogGeneratesAKeyAndShowsIt();
+};
+
+void TestFleetDock::dockStartsHiddenWithEmptyStates()
+{
+    const MainWindow window;
+    FleetDock *dock = window.fleetDock();
+    QVERIFY(dock);
+    QVERIFY(dock->isHidden());
+    QCOMPARE(window.findChild<QDockWidget *>(s("fleetDock")), dock);
+    QCOMPARE(dock->statusModel()->rowCount(), 0);
+    QVERIFY(dock->publishButton()->isHidden());
+    const QList<QLabel *> labels = dock->findChildren<QLabel *>();
+    const auto says = [&labels](const char *part) {
+        return std::any_of(labels.begin(), labels.end(),
+            [part](const QLabel *label) { return label->text().contains(QString::fromUtf8(part)); });
+    };
+    QVERIFY(says("Press Refresh"));
+    QVERIFY(says("Fleet Key"));
+}
+
+void TestFleetDock::statusRefreshFillsTheTable()
+{
+    Harness harness({{"fleet.status", [](const Json &request) {
+                          const auto host = [](const char *identity, bool stale) {
+                              return Json {{"identity", identity}, {"time", "2026-11-24T10:00:00Z"},
+                                  {"age_seconds", stale ? 90000 : 120}, {"stale", stale},
+                                  {"summary", {{"total", 12}, {"changed", 2}, {"failed", 0}}},
+                                  {"failed_resources", Json::array()}, {"runs", Json::array()}};
+                          };
+                          return std::vector<Json> {
+                              answer(request, {{"hosts", {host("db1", true), host("web1", false)}}})};
+                      }}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->contextBox()->setCurrentText(s("production"));
+    dock->refreshButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->statusModel()->rowCount(), 2, kPatienceMs);
+    QVERIFY(dock->statusView()->isVisibleTo(dock));
+    QCOMPARE(dock->statusModel()->index(1, FleetStatusModel::HostColumn).data().toString(), s("web1"));
+    QCOMPARE(dock->statusModel()->index(1, FleetStatusModel::ChangedColumn).data().toInt(), 2);
+    QCOMPARE(dock->statusMessage()->text(), s("Hosts: 2, stale: 1"));
+    const auto request = harness.recorder->find("fleet.status");
+    QVERIFY(request);
+    QCOMPARE((*request)["params"].value("context", ""), "production");
+}
+
+void TestFleetDock::previewSendsTheDocumentAndFillsTheMatrix()
+{
+    useKey(true);
+    Harness harness({{"fleet.preview", recordedPreview("stable")}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->selectorEdit()->setText(s("host.info.os == \"linux\""));
+    dock->timeoutBox()->setValue(12);
+    dock->previewAction()->trigger();
+    QVERIFY(!dock->isHidden());
+    QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+    QTRY_COMPARE(dock->progressLabel()->text(), s("2 of 3 hosts answered, 1 silent"));
+
+    const auto request = harness.recorder->find("fleet.preview");
+    QVERIFY(request);
+    const Json &params = (*request)["params"];
+    QCOMPARE(QString::fromStdString(params.value("manifest", "")), harness.window.document()->text());
+    QCOMPARE(params.value("select", ""), "host.info.os == \"linux\"");
+    QCOMPARE(params.value("timeout_ms", 0), 12000);
+    QCOMPARE(QString::fromStdString(params.value("key", "")), FleetKeyDialog::keyPath());
+    QVERIFY(params.contains("base_dir"));
+
+    FleetPreviewModel *model = dock->previewModel();
+    QCOMPARE(model->hostCount(), 3);
+    QCOMPARE(model->identityAt(3), s("db1"));
+    QCOMPARE(model->stateAt(3), FleetHostState::Silent);
+    QCOMPARE(model->resourceAt(FleetPreviewModel::FirstResourceColumn), s("file#/etc/motd"));
+    QCOMPARE(model->resourceAt(FleetPreviewModel::FirstResourceColumn + 1), s("exec#reload"));
+    QCOMPARE(model->index(FleetPreviewModel::kTotalsRow, FleetPreviewModel::ChangedColumn).data().toInt(), 1);
+    QCOMPARE(dock->matrixView()->model()->rowCount(), 4);
+}
+
+void TestFleetDock::selectingACellShowsItsDiff()
+{
+    useKey(true);
+    Harness harness({{"fleet.preview", recordedPreview("stable")}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->startPreview();
+    QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+    QTableView *view = dock->matrixView();
+    const QModelIndex cell = view->model()->index(1, FleetPreviewModel::FirstResourceColumn);
+    QCOMPARE(cell.data().toString(), s("●"));
+    view->setCurrentIndex(cell);
+    QCOMPARE(dock->diffView()->titleLabel()->text(), s("file#/etc/motd on web1"));
+    QVERIFY(dock->diffView()->unifiedView()->toPlainText().contains(s("welcome")));
+    view->setCurrentIndex(view->model()->index(2, FleetPreviewModel::FirstResourceColumn));
+    QVERIFY(!dock->diffView()->unifiedView()->toPlainText().contains(s("welcome")));
+}
+
+void TestFleetDock::filtersNarrowTheMatrix()
+{
+    useKey(true);
+    Harness harness({{"fleet.preview", recordedPreview("failed")}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->startPreview();
+    QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+    QAbstractItemModel *shown = dock->matrixView()->model();
+    QCOMPARE(shown->rowCount(), 4);
+    dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::ChangesOnly));
+    QCOMPARE(shown->rowCount(), 3);
+    QCOMPARE(shown->columnCount(), FleetPreviewModel::FirstResourceColumn + 2);
+    dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::FailuresOnly));
+    QCOMPARE(shown->rowCount(), 2);
+    QCOMPARE(shown->index(1, FleetPreviewModel::HostColumn).data().toString(), s("web2"));
+    QCOMPARE(shown->columnCount(), FleetPreviewModel::FirstResourceColumn + 1);
+    dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::All));
+    dock->hostFilterEdit()->setText(s("web1"));
+    QCOMPARE(shown->rowCount(), 2);
+    QCOMPARE(shown->index(1, FleetPreviewModel::HostColumn).data().toString(), s("web1"));
+    dock->hostFilterEdit()->setText(s("web"));
+    QCOMPARE(shown->rowCount(), 3);
+}
+
+void TestFleetDock::publishOnlyAfterACleanPreview_data()
+{
+    QTest::addColumn<QString>("web2Exec");
+    QTest::addColumn<bool>("offered");
+    QTest::newRow("clean") << s("stable") << true;
+    QTest::newRow("a failure") << s("failed") << false;
+}
+
+void TestFleetDock::publishOnlyAfterACleanPreview()
+{
+    QFETCH(QString, web2Exec);
+    QFETCH(bool, offered);
+    useKey(true);
+    const std::string outcome = web2Exec.toStdString();
+    Harness harness({{"fleet.preview", [outcome](const Json &request) {
+                          return recordedPreview(outcome.c_str())(request);
+                      }}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->show();
+    QVERIFY(dock->publishButton()->isHidden());
+    dock->startPreview();
+    QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+    QCOMPARE(!dock->publishButton()->isHidden(), offered);
+    if (!offered) {
+        QVERIFY(dock->progressLabel()->text().contains(s("fix them before publishing")));
+        return;
+    }
+    dock->publishButton()->click();
+    PublishDialog *publish = harness.window.findChild<PublishDialog *>();
+    QVERIFY(publish);
+    QVERIFY(publish->isVisible());
+    publish->close();
+}
+
+void TestFleetDock::errorRepliesAreShown_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("preview") << s("fleet.preview") << s("The fleet preview did not run: cannot read the key");
+    QTest::newRow("status") << s("fleet.status") << s("The status could not be read: cannot read the key");
+}
+
+void TestFleetDock::errorRepliesAreShown()
+{
+    QFETCH(QString, method);
+    QFETCH(QString, shown);
+    useKey(true);
+    Harness harness({{method.toStdString(),
+        errorReply(-32602, "cannot read the key: create one with Fleet > Fleet Key or name another")}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    QLabel *label = method == s("fleet.preview") ? dock->progressLabel() : dock->statusMessage();
+    if (method == s("fleet.preview"))
+        dock->startPreview();
+    else
+        dock->refreshStatus();
+    QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith(shown), kPatienceMs);
+    QVERIFY(label->property("error").toBool());
+    QVERIFY(dock->previewButton()->isEnabled());
+    QVERIFY(dock->refreshButton()->isEnabled());
+}
+
+void TestFleetDock::missingKeySaysWhatToDo()
+{
+    useKey(false);
+    Harness harness({});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->startPreview();
+    QVERIFY(dock->progressLabel()->text().contains(s("Fleet Key")));
+    QVERIFY(dock->progressLabel()->property("error").toBool());
+    QVERIFY(!harness.recorder->find("fleet.preview"));
+}
+
+void TestFleetDock::keyDialogGeneratesAKeyAndShowsIt()
+{
+    useKey(false);
+    const std::string pem = "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAscripted\n-----END PUBLIC KEY-----\n";
+    Harness harness({{"fleet.keygen", [pem](const Json &request) {
+                          const std::string priv = request["params"].value("private", "");
+                          return std::vector<Json> {answer(request,
+                              {{"private", priv}, {"public", priv.substr(0, priv.size() - 4) + ".pub.pem"},
+                                  {"public_pem", pem}, {"fingerprint", "0123456789abcdef"}})};
+                      }}});
+    QVERIFY(harness.connected());
+    FleetKeyDialog *dialog = harness.dock()->showKeyDialog();
+    QCOMPARE(dialog->pathEdit()->text(), FleetKeyDialog::keyPath());
+    QVERIFY(dialog->snippetView()->toPlainText().contains(
+        s("preview: {enabled: true, trusted_keys: [/etc/choria/ccm/preview.pub.pem], user: nobody}")));
+    QVERIFY(!dialog->copyKeyButton()->isEnabled());
+    dialog->generateButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(dialog->publicKeyView()->toPlainText(), QString::fromStdString(pem), kPatienceMs);
+    QCOMPARE(dialog->fingerprintLabel()->text(), s("Fingerprint: 0123456789abcdef"));
+    QVERIFY(dialog->messageLabel()->text().contains(s("preview.pub.pem")));
+    QVERIFY(dialog->copyKeyButton()->isEnabled());
+    dialog->copyKeyButton()->click();
+    const auto request = harness.recorder->find("fleet.keygen");
+    QVERIFY(request);
+    QCOMPARE(QString::fromStdString((*request)["params"].value("private", "")), FleetKeyDialog::keyPath());
+    QCOMPARE((*request)["params"].value("overwrite", true), false);
+    dialog->close();
+}
+
+QTEST_MAIN(TestFleetDock)
+#include "tst_fleet_dock.moc"
