@@ -162,6 +162,10 @@
         <source>(no output)</source>
         <translation>(keine Ausgabe)</translation>
     </message>
+    <message>
+        <source>the connection to the backend was lost before it answered</source>
+        <translation>die Verbindung zum Backend brach ab, bevor es geantwortet hat</translation>
+    </message>
 </context>
 <context>
     <name>ccm::designer::DiffView</name>
@@ -208,6 +212,49 @@
     <message>
         <source>  (no newline at end of file)</source>
         <translation>  (kein Zeilenumbruch am Dateiende)</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::ExportBundleDialog</name>
+    <message>
+        <source>Export Bundle</source>
+        <translation>Bundle exportieren</translation>
+    </message>
+    <message>
+        <source>Files that go into the bundle:</source>
+        <translation>Dateien, die in das Bundle kommen:</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportieren…</translation>
+    </message>
+    <message>
+        <source>Collecting the files the manifest reaches…</source>
+        <translation>Die Dateien, die das Manifest erreicht, werden gesammelt…</translation>
+    </message>
+    <message>
+        <source>No warnings.</source>
+        <translation>Keine Warnungen.</translation>
+    </message>
+    <message>
+        <source>Warnings and errors:</source>
+        <translation>Warnungen und Fehler:</translation>
+    </message>
+    <message>
+        <source>1 file will go into the bundle.</source>
+        <translation>1 Datei kommt in das Bundle.</translation>
+    </message>
+    <message>
+        <source>%1 files will go into the bundle.</source>
+        <translation>%1 Dateien kommen in das Bundle.</translation>
+    </message>
+    <message>
+        <source>The manifest cannot be bundled until the errors above are fixed.</source>
+        <translation>Das Manifest kann erst gebündelt werden, wenn die Fehler oben behoben sind.</translation>
     </message>
 </context>
 <context>
@@ -387,6 +434,497 @@
     <message>
         <source>%1 (from defaults)</source>
         <translation>%1 (aus den Standardwerten)</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FleetController</name>
+    <message>
+        <source>&amp;Export Bundle…</source>
+        <translation>Bundle &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>Write the manifest and the files it reaches as a bundle</source>
+        <translation>Das Manifest und die Dateien, die es erreicht, als Bundle schreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Publish to Fleet…</source>
+        <translation>In der Flotte &amp;veröffentlichen…</translation>
+    </message>
+    <message>
+        <source>Put the manifest as a bundle into a NATS object store for the agents</source>
+        <translation>Das Manifest als Bundle für die Agenten in einen NATS-Object-Store legen</translation>
+    </message>
+    <message>
+        <source>Open &amp;Location…</source>
+        <translation>&amp;Adresse öffnen…</translation>
+    </message>
+    <message>
+        <source>Open the manifest of a bundle from a URL or a .tar.gz file</source>
+        <translation>Das Manifest eines Bundles von einer URL oder aus einer .tar.gz-Datei öffnen</translation>
+    </message>
+    <message>
+        <source>Export Bundle</source>
+        <translation>Bundle exportieren</translation>
+    </message>
+    <message>
+        <source>Manifest bundles (*.tar.gz *.tgz)</source>
+        <translation>Manifest-Bundles (*.tar.gz *.tgz)</translation>
+    </message>
+    <message>
+        <source>Your own backend cannot be reached: %1</source>
+        <translation>Ihr eigenes Backend ist nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>%1 wird geschrieben…</translation>
+    </message>
+    <message>
+        <source>The bundle was written to %1.</source>
+        <translation>Das Bundle wurde nach %1 geschrieben.</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary directory for the bundle: %1</source>
+        <translation>Für das Bundle kann kein temporäres Verzeichnis angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>Exporting the bundle…</source>
+        <translation>Das Bundle wird exportiert…</translation>
+    </message>
+    <message>
+        <source>Connecting to the NATS server…</source>
+        <translation>Verbindung zum NATS-Server wird aufgebaut…</translation>
+    </message>
+    <message>
+        <source>Published %1</source>
+        <translation>%1 veröffentlicht</translation>
+    </message>
+    <message>
+        <source>Open Location</source>
+        <translation>Adresse öffnen</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>%1 came from %2, which cannot be written here. Save it as a bundle on this computer, or publish it?</source>
+        <translation>%1 stammt von %2, wohin von hier aus nicht geschrieben werden kann. Als Bundle auf diesem Computer speichern oder veröffentlichen?</translation>
+    </message>
+    <message>
+        <source>Save as &amp;Local Bundle…</source>
+        <translation>Als &amp;lokales Bundle speichern…</translation>
+    </message>
+    <message>
+        <source>&amp;Publish…</source>
+        <translation>&amp;Veröffentlichen…</translation>
+    </message>
+    <message>
+        <source>Save as Local Bundle</source>
+        <translation>Als lokales Bundle speichern</translation>
+    </message>
+    <message>
+        <source>Cannot write the bundle %1: %2</source>
+        <translation>Das Bundle %1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Saved to the bundle %1</source>
+        <translation>Im Bundle %1 gespeichert</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FleetDock</name>
+    <message>
+        <source>Fleet</source>
+        <translation>Flotte</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Preview on &amp;Fleet</source>
+        <translation>Vorschau in der &amp;Flotte</translation>
+    </message>
+    <message>
+        <source>Run the manifest in noop mode on the agents and show what it would change</source>
+        <translation>Das Manifest auf den Agenten im Noop-Modus ausführen und zeigen, was es ändern würde</translation>
+    </message>
+    <message>
+        <source>Fleet &amp;Key…</source>
+        <translation>Flotten-&amp;Schlüssel…</translation>
+    </message>
+    <message>
+        <source>Set up the key that signs fleet previews and the agents that trust it</source>
+        <translation>Den Schlüssel einrichten, der Flottenvorschauen signiert, und die Agenten, die ihm vertrauen</translation>
+    </message>
+    <message>
+        <source>NATS context:</source>
+        <translation>NATS-Kontext:</translation>
+    </message>
+    <message>
+        <source>The NATS CLI context (under %1) your backend connects with</source>
+        <translation>Der NATS-CLI-Kontext (unter %1), mit dem sich Ihr Backend verbindet</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>The hosts running ccm-backend agent appear here: when each last ran, what it changed and what failed, and which have gone quiet. Press Refresh to read their status from the NATS server of the context above.</source>
+        <translation>Hier erscheinen die Hosts, auf denen ccm-backend agent läuft: wann jeder zuletzt lief, was er geändert hat, was fehlschlug und welche verstummt sind. Aktualisieren liest ihren Status vom NATS-Server des Kontexts oben.</translation>
+    </message>
+    <message>
+        <source>Preview on Fleet runs this manifest in noop mode on the agents that take previews and shows here what it would change on each host: a row per host, a column per resource, with totals. Nothing changes on the hosts. Previews are signed: set up your key with Fleet ▸ Fleet Key… first.</source>
+        <translation>Vorschau in der Flotte führt dieses Manifest im Noop-Modus auf den Agenten aus, die Vorschauen annehmen, und zeigt hier, was es auf jedem Host ändern würde: eine Zeile je Host, eine Spalte je Ressource, mit Summen. Auf den Hosts ändert sich nichts. Vorschauen werden signiert: Richten Sie zuerst Ihren Schlüssel unter Flotte ▸ Flotten-Schlüssel… ein.</translation>
+    </message>
+    <message>
+        <source>Hosts where:</source>
+        <translation>Hosts, auf denen:</translation>
+    </message>
+    <message>
+        <source>every host (or a fact expression, e.g. host.info.os == &quot;linux&quot;)</source>
+        <translation>jeder Host (oder ein Fakten-Ausdruck, z. B. host.info.os == &quot;linux&quot;)</translation>
+    </message>
+    <message>
+        <source>Only hosts whose facts make this expression true run the preview</source>
+        <translation>Nur Hosts, deren Fakten diesen Ausdruck wahr machen, führen die Vorschau aus</translation>
+    </message>
+    <message>
+        <source>Wait:</source>
+        <translation>Warten:</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>How long to wait for the hosts; those that have not answered by then count as silent</source>
+        <translation>Wie lange auf die Hosts gewartet wird; wer bis dahin nicht geantwortet hat, gilt als stumm</translation>
+    </message>
+    <message>
+        <source>Preview on Fleet</source>
+        <translation>Vorschau in der Flotte</translation>
+    </message>
+    <message>
+        <source>All resources</source>
+        <translation>Alle Ressourcen</translation>
+    </message>
+    <message>
+        <source>Changes only</source>
+        <translation>Nur Änderungen</translation>
+    </message>
+    <message>
+        <source>Failures only</source>
+        <translation>Nur Fehlschläge</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>A host&apos;s name shows that host alone; part of a name, every host containing it</source>
+        <translation>Der Name eines Hosts zeigt nur diesen Host; ein Teil eines Namens jeden Host, der ihn enthält</translation>
+    </message>
+    <message>
+        <source>&amp;Publish…</source>
+        <translation>&amp;Veröffentlichen…</translation>
+    </message>
+    <message>
+        <source>No host would fail: publish the manifest for the agents to apply</source>
+        <translation>Kein Host würde fehlschlagen: das Manifest veröffentlichen, damit die Agenten es anwenden</translation>
+    </message>
+    <message>
+        <source>Reading the status of the fleet…</source>
+        <translation>Der Status der Flotte wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Your own backend cannot be reached: %1</source>
+        <translation>Ihr eigenes Backend ist nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <source>The status could not be read: %1</source>
+        <translation>Der Status konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>No agent has reported yet. Agents write their status after each run.</source>
+        <translation>Noch kein Agent hat sich gemeldet. Agenten schreiben ihren Status nach jedem Lauf.</translation>
+    </message>
+    <message>
+        <source>Hosts: %1, stale: %2</source>
+        <translation>Hosts: %1, veraltet: %2</translation>
+    </message>
+    <message>
+        <source>There is no signing key at %1. Create one with Fleet ▸ Fleet Key… and give the agents its public key.</source>
+        <translation>Unter %1 liegt kein Signierschlüssel. Erstellen Sie einen unter Flotte ▸ Flotten-Schlüssel… und geben Sie den Agenten seinen öffentlichen Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Sending the preview to the fleet…</source>
+        <translation>Die Vorschau wird an die Flotte gesendet…</translation>
+    </message>
+    <message>
+        <source>The fleet preview did not run: %1</source>
+        <translation>Die Flottenvorschau lief nicht: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 hosts answered…</source>
+        <translation>%1 von %2 Hosts haben geantwortet…</translation>
+    </message>
+    <message>
+        <source>No host answered. Check the selector, that the agents have previews enabled and that they trust your key (Fleet ▸ Fleet Key…).</source>
+        <translation>Kein Host hat geantwortet. Prüfen Sie die Auswahl, ob die Agenten Vorschauen erlauben und ob sie Ihrem Schlüssel vertrauen (Flotte ▸ Flotten-Schlüssel…).</translation>
+    </message>
+    <message>
+        <source>%1 of %2 hosts answered, %3 silent</source>
+        <translation>%1 von %2 Hosts haben geantwortet, %3 stumm</translation>
+    </message>
+    <message>
+        <source>; there are failures: fix them before publishing</source>
+        <translation>; es gibt Fehlschläge: Beheben Sie sie vor dem Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FleetKeyDialog</name>
+    <message>
+        <source>Fleet Key</source>
+        <translation>Flotten-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Fleet previews are signed. An agent runs a preview only when it is signed with a key it trusts, so nobody else can make your hosts run manifests, even in noop mode. The private key stays on this computer, readable by you alone; the agents get the public key.</source>
+        <translation>Flottenvorschauen werden signiert. Ein Agent führt eine Vorschau nur aus, wenn sie mit einem Schlüssel signiert ist, dem er vertraut; so kann niemand sonst Ihre Hosts Manifeste ausführen lassen, auch nicht im Noop-Modus. Der private Schlüssel bleibt auf diesem Computer und ist nur für Sie lesbar; die Agenten erhalten den öffentlichen Schlüssel.</translation>
+    </message>
+    <message>
+        <source>There is no key at this place yet. Generate Key creates one.</source>
+        <translation>An diesem Ort liegt noch kein Schlüssel. Schlüssel erzeugen legt einen an.</translation>
+    </message>
+    <message>
+        <source>Private key:</source>
+        <translation>Privater Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Where the private key is kept. Previews are signed with the key at this place.</source>
+        <translation>Wo der private Schlüssel liegt. Vorschauen werden mit dem Schlüssel an diesem Ort signiert.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Private Key</source>
+        <translation>Privater Schlüssel</translation>
+    </message>
+    <message>
+        <source>PEM keys (*.pem)</source>
+        <translation>PEM-Schlüssel (*.pem)</translation>
+    </message>
+    <message>
+        <source>Generate Key</source>
+        <translation>Schlüssel erzeugen</translation>
+    </message>
+    <message>
+        <source>Copy Public Key</source>
+        <translation>Öffentlichen Schlüssel kopieren</translation>
+    </message>
+    <message>
+        <source>The public key is on the clipboard.</source>
+        <translation>Der öffentliche Schlüssel ist in der Zwischenablage.</translation>
+    </message>
+    <message>
+        <source>On every agent, put the public key at %1 and add this to the agent&apos;s configuration, then restart the agent:</source>
+        <translation>Legen Sie auf jedem Agenten den öffentlichen Schlüssel unter %1 ab, ergänzen Sie die Konfiguration des Agenten um Folgendes und starten Sie ihn neu:</translation>
+    </message>
+    <message>
+        <source>Copy Configuration</source>
+        <translation>Konfiguration kopieren</translation>
+    </message>
+    <message>
+        <source>The configuration is on the clipboard.</source>
+        <translation>Die Konfiguration ist in der Zwischenablage.</translation>
+    </message>
+    <message>
+        <source>Your own backend cannot be reached: %1</source>
+        <translation>Ihr eigenes Backend ist nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the key: %1</source>
+        <translation>Der Schlüssel kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Choose where the private key goes first.</source>
+        <translation>Wählen Sie zuerst, wohin der private Schlüssel kommt.</translation>
+    </message>
+    <message>
+        <source>Replace Key</source>
+        <translation>Schlüssel ersetzen</translation>
+    </message>
+    <message>
+        <source>%1 already holds a key. Agents that trust it will refuse previews signed with a new one until they get its public key. Replace it?</source>
+        <translation>%1 enthält bereits einen Schlüssel. Agenten, die ihm vertrauen, lehnen mit einem neuen signierte Vorschauen ab, bis sie dessen öffentlichen Schlüssel erhalten. Ersetzen?</translation>
+    </message>
+    <message>
+        <source>Generating the key…</source>
+        <translation>Der Schlüssel wird erzeugt…</translation>
+    </message>
+    <message>
+        <source>The key was not created: %1</source>
+        <translation>Der Schlüssel wurde nicht erzeugt: %1</translation>
+    </message>
+    <message>
+        <source>Fingerprint: %1</source>
+        <translation>Fingerabdruck: %1</translation>
+    </message>
+    <message>
+        <source>Previews are signed with this key.</source>
+        <translation>Vorschauen werden mit diesem Schlüssel signiert.</translation>
+    </message>
+    <message>
+        <source>The key pair was created. The public key is also in %1.</source>
+        <translation>Das Schlüsselpaar wurde erzeugt. Der öffentliche Schlüssel liegt auch in %1.</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FleetPreviewModel</name>
+    <message>
+        <source>%1 ● %2 ✗</source>
+        <translation>%1 ● %2 ✗</translation>
+    </message>
+    <message>
+        <source>%1: would change on %2 hosts, failed on %3</source>
+        <translation>%1: würde sich auf %2 Hosts ändern, schlug auf %3 fehl</translation>
+    </message>
+    <message>
+        <source>All hosts (%1)</source>
+        <translation>Alle Hosts (%1)</translation>
+    </message>
+    <message>
+        <source>%1 answered</source>
+        <translation>%1 geantwortet</translation>
+    </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 auf %2: %3</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>angenommen</translation>
+    </message>
+    <message>
+        <source>running %1/%2</source>
+        <translation>läuft %1/%2</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>silent</source>
+        <translation>stumm</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Änderungen</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>Fehlschläge</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FleetStatusModel</name>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>%1 (stale)</source>
+        <translation>%1 (veraltet)</translation>
+    </message>
+    <message>
+        <source>%1: last run ended %2 (%3)</source>
+        <translation>%1: letzter Lauf endete %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Stale: no run for more than twice the agent&apos;s interval. Check that the agent runs and reaches the NATS server.</source>
+        <translation>Veraltet: kein Lauf seit mehr als dem doppelten Intervall des Agenten. Prüfen Sie, ob der Agent läuft und den NATS-Server erreicht.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Last run</source>
+        <translation>Letzter Lauf</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>Geändert</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation>gerade eben</translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation>vor %1 min</translation>
+    </message>
+    <message>
+        <source>%1 h ago</source>
+        <translation>vor %1 h</translation>
+    </message>
+    <message>
+        <source>%1 d ago</source>
+        <translation>vor %1 d</translation>
     </message>
 </context>
 <context>
@@ -716,6 +1254,10 @@
         <source>&amp;Run</source>
         <translation>A&amp;usführen</translation>
     </message>
+    <message>
+        <source>F&amp;leet</source>
+        <translation>&amp;Flotte</translation>
+    </message>
 </context>
 <context>
     <name>ccm::designer::ManifestDocument</name>
@@ -989,6 +1531,41 @@
         <source>%1, %2</source>
         <extracomment>Accessible name of a permission check box, e.g. &quot;Owner, Write&quot;.</extracomment>
         <translation>%1, %2</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::OpenLocationDialog</name>
+    <message>
+        <source>Open Location</source>
+        <translation>Adresse öffnen</translation>
+    </message>
+    <message>
+        <source>Open the manifest of a bundle: an obj://BUCKET/NAME or http(s):// URL, or a .tar.gz file on this computer.</source>
+        <translation>Das Manifest eines Bundles öffnen: eine obj://BUCKET/NAME- oder http(s)://-URL oder eine .tar.gz-Datei auf diesem Computer.</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>&amp;Location:</source>
+        <translation>&amp;Adresse:</translation>
+    </message>
+    <message>
+        <source>NATS &amp;context:</source>
+        <translation>NATS-&amp;Kontext:</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Open Bundle</source>
+        <translation>Bundle öffnen</translation>
+    </message>
+    <message>
+        <source>Manifest bundles (*.tar.gz *.tgz);;All files (*)</source>
+        <translation>Manifest-Bundles (*.tar.gz *.tgz);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
@@ -1286,6 +1863,61 @@
     <message>
         <source>Required. %1</source>
         <translation>Erforderlich. %1</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::PublishDialog</name>
+    <message>
+        <source>Publish to Fleet</source>
+        <translation>In der Flotte veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Exports the manifest as a bundle and puts it into a NATS JetStream object store, where agents fetch it by its obj:// URL.</source>
+        <translation>Exportiert das Manifest als Bundle und legt es in einen NATS-JetStream-Object-Store, aus dem die Agenten es über seine obj://-URL holen.</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>&amp;Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Server URL…</source>
+        <translation>Server-URL…</translation>
+    </message>
+    <message>
+        <source>&amp;Connect with:</source>
+        <translation>&amp;Verbinden mit:</translation>
+    </message>
+    <message>
+        <source>Server &amp;URL:</source>
+        <translation>Server-&amp;URL:</translation>
+    </message>
+    <message>
+        <source>letters, digits, - and _</source>
+        <translation>Buchstaben, Ziffern, - und _</translation>
+    </message>
+    <message>
+        <source>&amp;Bucket:</source>
+        <translation>&amp;Bucket:</translation>
+    </message>
+    <message>
+        <source>Object &amp;name:</source>
+        <translation>Object&amp;name:</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>The URL is on the clipboard.</source>
+        <translation>Die URL ist in der Zwischenablage.</translation>
+    </message>
+    <message>
+        <source>Sending: %1 of %2 KiB</source>
+        <translation>Wird gesendet: %1 von %2 KiB</translation>
+    </message>
+    <message>
+        <source>Published. Agents fetch the bundle from:</source>
+        <translation>Veröffentlicht. Die Agenten holen das Bundle von:</translation>
     </message>
 </context>
 <context>
