@@ -394,7 +394,8 @@ int FleetPreviewModel::answeredCount() const
 
 int FleetPreviewModel::countIn(FleetHostState state) const
 {
-    return int(std::count_if(m_hosts.begin(), m_hosts.end(), [state](const Host &host) { return host.state == state; }));
+    return int(
+        std::count_if(m_hosts.begin(), m_hosts.end(), [state](const Host &host) { return host.state == state; }));
 }
 
 bool FleetPreviewModel::hasFailures() const

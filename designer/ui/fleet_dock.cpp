@@ -234,7 +234,8 @@ QWidget *FleetDock::createMatrixPage()
     m_hostFilter->setPlaceholderText(tr("Host"));
     m_hostFilter->setClearButtonEnabled(true);
     m_hostFilter->setToolTip(tr("A host's name shows that host alone; part of a name, every host containing it"));
-    connect(m_hostFilter, &QLineEdit::textChanged, this, [this](const QString &text) { m_filter->setHost(text.trimmed()); });
+    connect(m_hostFilter, &QLineEdit::textChanged, this,
+        [this](const QString &text) { m_filter->setHost(text.trimmed()); });
     filters->addWidget(m_hostFilter, 1);
     m_publish = new QPushButton(QIcon::fromTheme(QStringLiteral("document-send")), tr("&Publish…"), page);
     m_publish->setToolTip(tr("No host would fail: publish the manifest for the agents to apply"));
@@ -406,8 +407,8 @@ void FleetDock::showCell(const QModelIndex &proxyIndex)
         m_diff->clear();
         return;
     }
-    const QString title = tr("%1 on %2")
-                              .arg(m_previewModel->resourceAt(index.column()), m_previewModel->identityAt(index.row()));
+    const QString title
+        = tr("%1 on %2").arg(m_previewModel->resourceAt(index.column()), m_previewModel->identityAt(index.row()));
     const Json event = m_previewModel->eventAt(index.row(), index.column());
     const FileChanges change = fileChangesOf(event);
     // A file that would change without a diff or attributes is content the agent would not show.

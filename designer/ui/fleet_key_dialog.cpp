@@ -230,8 +230,8 @@ void FleetKeyDialog::showKey(const QString &pem, const QString &fingerprint, con
     if (publicPath.isEmpty())
         showMessage(tr("Previews are signed with this key."), false);
     else
-        showMessage(tr("The key pair was created. The public key is also in %1.")
-                        .arg(QDir::toNativeSeparators(publicPath)),
+        showMessage(
+            tr("The key pair was created. The public key is also in %1.").arg(QDir::toNativeSeparators(publicPath)),
             false);
 }
 

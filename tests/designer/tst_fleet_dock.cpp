@@ -148,9 +148,8 @@ Responder recordedPreview(const char *web2Exec)
         const Json summary {{"total", 2}, {"changed", 1}, {"failed", 0}};
         return std::vector<Json> {host("web1", {{"state", "accepted"}}), host("web2", {{"state", "accepted"}}),
             host("web1", {{"state", "running"}, {"done", 0}, {"total", 2}, {"current", "file#/etc/motd"}}),
-            event("web1", fileEvent("changed")), event("web2", fileEvent("stable")),
-            event("web1", execEvent("stable")), event("web2", execEvent(web2Exec)),
-            host("web1", {{"state", "done"}}), host("web2", {{"state", "done"}}),
+            event("web1", fileEvent("changed")), event("web2", fileEvent("stable")), event("web1", execEvent("stable")),
+            event("web2", execEvent(web2Exec)), host("web1", {{"state", "done"}}), host("web2", {{"state", "done"}}),
             answer(request,
                 {{"request", "r-0123456789abcdef"},
                     {"hosts",
@@ -158,8 +157,8 @@ Responder recordedPreview(const char *web2Exec)
                             {{"identity", "web2"}, {"state", "done"}, {"summary", summary}},
                             {{"identity", "db1"}, {"state", "silent"}}}},
                     {"totals",
-                        {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0},
-                            {"changed", 1}, {"resources_failed", 0}}}})};
+                        {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0}, {"changed", 1},
+                            {"resources_failed", 0}}}})};
     };
 }
 
@@ -254,16 +253,16 @@ void TestFleetDock::dockStartsHiddenWithEmptyStates()
 
 void TestFleetDock::statusRefreshFillsTheTable()
 {
-    Harness harness({{"fleet.status", [](const Json &request) {
-                          const auto host = [](const char *identity, bool stale) {
-                              return Json {{"identity", identity}, {"time", "2026-11-24T10:00:00Z"},
-                                  {"age_seconds", stale ? 90000 : 120}, {"stale", stale},
-                                  {"summary", {{"total", 12}, {"changed", 2}, {"failed", 0}}},
-                                  {"failed_resources", Json::array()}, {"runs", Json::array()}};
-                          };
-                          return std::vector<Json> {
-                              answer(request, {{"hosts", {host("db1", true), host("web1", false)}}})};
-                      }}});
+    Harness harness(
+        {{"fleet.status", [](const Json &request) {
+              const auto host = [](const char *identity, bool stale) {
+                  return Json {{"identity", identity}, {"time", "2026-11-24T10:00:00Z"},
+                      {"age_seconds", stale ? 90000 : 120}, {"stale", stale},
+                      {"summary", {{"total", 12}, {"changed", 2}, {"failed", 0}}}, {"failed_resources", Json::array()},
+                      {"runs", Json::array()}};
+              };
+              return std::vector<Json> {answer(request, {{"hosts", {host("db1", true), host("web1", false)}}})};
+          }}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
     dock->contextBox()->setCurrentText(s("production"));
@@ -367,9 +366,8 @@ void TestFleetDock::publishOnlyAfterACleanPreview()
     QFETCH(bool, offered);
     useKey(true);
     const std::string outcome = web2Exec.toStdString();
-    Harness harness({{"fleet.preview", [outcome](const Json &request) {
-                          return recordedPreview(outcome.c_str())(request);
-                      }}});
+    Harness harness(
+        {{"fleet.preview", [outcome](const Json &request) { return recordedPreview(outcome.c_str())(request); }}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
     dock->show();

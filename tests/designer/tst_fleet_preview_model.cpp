@@ -82,13 +82,13 @@ void TestFleetPreviewModel::matrix_data()
     QTest::addColumn<int>("answered");
     QTest::addColumn<int>("silent");
 
-    QTest::newRow("two hosts in order")
-        << Feed {{'h', host("a", "accepted")}, {'e', report("a", "file#/x", "changed")},
-               {'e', report("a", "exec#y", "stable")}, {'h', host("a", "done")}, {'h', host("b", "accepted")},
-               {'e', report("b", "file#/x", "stable")}, {'e', report("b", "exec#y", "failed")}, {'h', host("b", "done")}}
-        << result({{"a", "done"}, {"b", "done"}}) << QStringList {s("a"), s("b")}
-        << QStringList {s("file#/x"), s("exec#y")} << QList<int> {int(FleetHostState::Done), int(FleetHostState::Done)}
-        << 1 << 1 << 2 << 0;
+    QTest::newRow("two hosts in order") << Feed {{'h', host("a", "accepted")}, {'e', report("a", "file#/x", "changed")},
+        {'e', report("a", "exec#y", "stable")}, {'h', host("a", "done")}, {'h', host("b", "accepted")},
+        {'e', report("b", "file#/x", "stable")}, {'e', report("b", "exec#y", "failed")}, {'h', host("b", "done")}}
+                                        << result({{"a", "done"}, {"b", "done"}}) << QStringList {s("a"), s("b")}
+                                        << QStringList {s("file#/x"), s("exec#y")}
+                                        << QList<int> {int(FleetHostState::Done), int(FleetHostState::Done)} << 1 << 1
+                                        << 2 << 0;
     QTest::newRow("resource only one host has is appended")
         << Feed {{'e', report("a", "file#/x", "stable")}, {'e', report("b", "file#/x", "stable")},
                {'e', report("b", "package#zsh", "changed")}, {'e', report("a", "package#zsh", "changed")}}
@@ -154,8 +154,8 @@ void TestFleetPreviewModel::filters_data()
                          << QStringList {s("file#/x"), s("exec#y"), s("exec#z")};
     QTest::newRow("changes only") << int(FleetPreviewFilter::Mode::ChangesOnly) << QString()
                                   << QStringList {s("a"), s("b")} << QStringList {s("file#/x"), s("exec#y")};
-    QTest::newRow("failures only") << int(FleetPreviewFilter::Mode::FailuresOnly) << QString()
-                                   << QStringList {s("b")} << QStringList {s("exec#y")};
+    QTest::newRow("failures only") << int(FleetPreviewFilter::Mode::FailuresOnly) << QString() << QStringList {s("b")}
+                                   << QStringList {s("exec#y")};
     QTest::newRow("one host") << int(FleetPreviewFilter::Mode::All) << s("c") << QStringList {s("c")}
                               << QStringList {s("file#/x"), s("exec#y"), s("exec#z")};
     QTest::newRow("one host, changes only") << int(FleetPreviewFilter::Mode::ChangesOnly) << s("c") << QStringList {}
