@@ -5,6 +5,7 @@
 #include "backend_client.h"
 #include "diff_view.h"
 #include "fake_server.h"
+#include "scripted_backend.h"
 #include "fleet_dock.h"
 #include "fleet_key_dialog.h"
 #include "fleet_preview_model.h"
@@ -43,71 +44,6 @@ constexpr int kPatienceMs = 20000;
 QString s(const char *text)
 {
     return QString::fromUtf8(text);
-}
-
-/// What the scripted backend writes for one request: notifications, then the answer.
-using Responder = std::function<std::vector<Json>(const Json &request)>;
-
-/// The requests the script read, shared with the test thread.
-struct Recorder {
-    std::mutex mutex;
-    std::vector<Json> requests;
-
-    std::optional<Json> find(const std::string &method)
-    {
-        std::lock_guard lock(mutex);
-        for (const Json &request : requests) {
-            if (request.value("method", "") == method)
-                return request;
-        }
-        return std::nullopt;
-    }
-};
-
-Json answer(const Json &request, Json result)
-{
-    return Json {{"jsonrpc", "2.0"}, {"id", request.value("id", Json())}, {"result", std::move(result)}};
-}
-
-Json notification(const char *method, Json params)
-{
-    return Json {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
-}
-
-/// Answers backend.hello as a user backend, each scripted method with its responder and every
-/// other request with an empty object.
-FakeServer::Script backend(std::map<std::string, Responder> responders, std::shared_ptr<Recorder> recorder)
-{
-    return [responders = std::move(responders), recorder](FakeConnection &peer, QList<QByteArray> &) {
-        while (const auto line = peer.readLine()) {
-            Json request;
-            try {
-                request = Json::parse(line->toStdString());
-            } catch (const Json::exception &) {
-                continue;
-            }
-            {
-                std::lock_guard lock(recorder->mutex);
-                recorder->requests.push_back(request);
-            }
-            const std::string method = request.value("method", "");
-            std::vector<Json> replies;
-            if (method == "backend.hello") {
-                replies.push_back(answer(request,
-                    {{"server", "ccm-backend"}, {"version", "9.9.9"}, {"protocol", 1}, {"role", "apply"},
-                        {"user", "alice"}, {"uid", 1000}}));
-            } else if (const auto found = responders.find(method); found != responders.end()) {
-                replies = found->second(request);
-            } else {
-                replies.push_back(answer(request, Json::object()));
-            }
-            QByteArray bytes;
-            for (const Json &reply : replies)
-                bytes += QByteArray::fromStdString(reply.dump() + "\n");
-            if (!peer.write(bytes))
-                return;
-        }
-    };
 }
 
 Json fileEvent(const char *outcome)
@@ -174,7 +110,7 @@ Responder errorReply(int code, const char *message)
 struct Harness {
     explicit Harness(std::map<std::string, Responder> responders)
         : recorder(std::make_shared<Recorder>())
-        , server(dir.filePath(s("backend.sock")), backend(std::move(responders), recorder))
+        , server(dir.filePath(s("backend.sock")), scriptedBackend(std::move(responders), recorder))
     {
         BackendClient *client = window.previewController()->client();
         client->setSystemSocket(dir.filePath(s("no-system.sock")));
