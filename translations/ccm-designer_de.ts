@@ -804,10 +804,6 @@
 <context>
     <name>ccm::designer::FleetPreviewModel</name>
     <message>
-        <source>%1 ● %2 ✗</source>
-        <translation>%1 ● %2 ✗</translation>
-    </message>
-    <message>
         <source>%1: would change on %2 hosts, failed on %3</source>
         <translation>%1: würde sich auf %2 Hosts ändern, schlug auf %3 fehl</translation>
     </message>
@@ -866,6 +862,14 @@
     <message>
         <source>Failures</source>
         <translation>Fehlschläge</translation>
+    </message>
+    <message>
+        <source>%1 ✗</source>
+        <translation>%1 ✗</translation>
+    </message>
+    <message>
+        <source>%1 ●</source>
+        <translation>%1 ●</translation>
     </message>
 </context>
 <context>

@@ -68,6 +68,14 @@ QString symbolOf(int outcome)
     return {};
 }
 
+/// What fits a narrow column header: the name without its type and, for paths, the last part.
+QString shortName(const QString &resource)
+{
+    const QString name = resource.section(QLatin1Char('#'), 1);
+    const QString last = name.section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
+    return last.isEmpty() ? name : last;
+}
+
 quint64 cellKey(int host, int resource)
 {
     return (quint64(quint32(host)) << 32) | quint32(resource);
@@ -109,8 +117,10 @@ QVariant FleetPreviewModel::totalsData(int column, int role) const
             return resource.changed;
         if (role == FailedCountRole)
             return resource.failed;
-        if (role == Qt::DisplayRole && (resource.changed > 0 || resource.failed > 0))
-            return tr("%1 ● %2 ✗").arg(resource.changed).arg(resource.failed);
+        if (role == Qt::DisplayRole && resource.failed > 0)
+            return tr("%1 ✗").arg(resource.failed);
+        if (role == Qt::DisplayRole && resource.changed > 0)
+            return tr("%1 ●").arg(resource.changed);
         if (role == Qt::ToolTipRole)
             return tr("%1: would change on %2 hosts, failed on %3")
                 .arg(resource.name)
@@ -198,8 +208,11 @@ QVariant FleetPreviewModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     if (section >= FirstResourceColumn) {
-        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-            return m_resources[size_t(section - FirstResourceColumn)].name;
+        const QString &name = m_resources[size_t(section - FirstResourceColumn)].name;
+        if (role == Qt::DisplayRole)
+            return shortName(name);
+        if (role == Qt::ToolTipRole)
+            return name;
         return {};
     }
     if (role != Qt::DisplayRole)

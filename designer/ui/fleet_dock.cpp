@@ -32,6 +32,7 @@ namespace {
 
 constexpr int kDefaultTimeoutSeconds = 30;
 constexpr int kResourceColumnWidth = 34;
+constexpr int kResourceColumnMaxWidth = 130;
 
 /// Paints a matrix cell as a tile in its outcome's colour with the outcome's symbol; other cells
 /// as usual. One delegate for the whole view: no widget per cell.
@@ -261,6 +262,7 @@ void FleetDock::setupMatrixView()
     m_matrix->verticalHeader()->hide();
     // Fixed sizes: the view never measures 10,000 rows or a hundred columns.
     m_matrix->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_matrix->verticalHeader()->setDefaultSectionSize(m_matrix->fontMetrics().height() + 8);
     m_matrix->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_matrix->horizontalHeader()->setDefaultSectionSize(kResourceColumnWidth);
     m_matrix->horizontalHeader()->setTextElideMode(Qt::ElideLeft);
@@ -273,6 +275,13 @@ void FleetDock::setupMatrixView()
     };
     widenHostColumns();
     connect(m_filter, &QAbstractItemModel::modelReset, this, widenHostColumns);
+    connect(m_filter, &QAbstractItemModel::columnsInserted, this, [this](const QModelIndex &, int first, int last) {
+        const QFontMetrics metrics(m_matrix->horizontalHeader()->font());
+        for (int column = std::max(first, int(FleetPreviewModel::FirstResourceColumn)); column <= last; ++column) {
+            const int text = metrics.horizontalAdvance(m_filter->headerData(column, Qt::Horizontal).toString());
+            m_matrix->setColumnWidth(column, std::clamp(text + 16, kResourceColumnWidth, kResourceColumnMaxWidth));
+        }
+    });
     connect(m_matrix->selectionModel(), &QItemSelectionModel::currentChanged, this, &FleetDock::showCell);
 }
 

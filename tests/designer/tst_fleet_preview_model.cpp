@@ -187,7 +187,7 @@ void TestFleetPreviewModel::filters()
         shownRows << filter.index(row, FleetPreviewModel::HostColumn).data().toString();
     QStringList shownColumns;
     for (int column = FleetPreviewModel::FirstResourceColumn; column < filter.columnCount(); ++column)
-        shownColumns << filter.headerData(column, Qt::Horizontal).toString();
+        shownColumns << filter.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
     QCOMPARE(filter.index(0, FleetPreviewModel::HostColumn).data(FleetPreviewModel::TotalsRole).toBool(), true);
     QCOMPARE(shownRows, rows);
     QCOMPARE(shownColumns, columns);
