@@ -242,6 +242,7 @@ void FleetPreviewModel::clear()
     m_dirtyFirst = m_dirtyLast = -1;
     m_finished = false;
     m_changedTotal = m_failedTotal = 0;
+    m_stateCounts.fill(0);
     endResetModel();
 }
 
@@ -254,6 +255,7 @@ int FleetPreviewModel::hostIndex(const QString &identity)
     Host host;
     host.identity = identity;
     m_hosts.push_back(std::move(host));
+    ++m_stateCounts[size_t(FleetHostState::Accepted)];
     m_hostIndex.insert(identity, index);
     return index;
 }
@@ -295,6 +297,8 @@ void FleetPreviewModel::addHostReport(const Json &params)
 void FleetPreviewModel::setHostState(int host, FleetHostState state, const QString &message)
 {
     Host &entry = m_hosts[size_t(host)];
+    --m_stateCounts[size_t(entry.state)];
+    ++m_stateCounts[size_t(state)];
     entry.state = state;
     if (!message.isEmpty())
         entry.message = message;
@@ -316,7 +320,7 @@ void FleetPreviewModel::addEventReport(const Json &params)
     const int column = resourceIndex(resource);
     const int outcome = int(outcomeOf(*event));
     if (m_hosts[size_t(host)].state == FleetHostState::Accepted)
-        m_hosts[size_t(host)].state = FleetHostState::Running;
+        setHostState(host, FleetHostState::Running, {});
     setCell(host, column, outcome);
     if (outcome == int(Outcome::Stable))
         m_events.erase(cellKey(host, column));
@@ -407,8 +411,7 @@ int FleetPreviewModel::answeredCount() const
 
 int FleetPreviewModel::countIn(FleetHostState state) const
 {
-    return int(
-        std::count_if(m_hosts.begin(), m_hosts.end(), [state](const Host &host) { return host.state == state; }));
+    return m_stateCounts[size_t(state)];
 }
 
 bool FleetPreviewModel::hasFailures() const

@@ -9,12 +9,13 @@
 #include <QSortFilterProxyModel>
 #include <QString>
 
+#include <array>
 #include <unordered_map>
 #include <vector>
 
 namespace ccm::designer {
 
-/// Where a host is in a fleet preview.
+/// Where a host is in a fleet preview (Silent last: it sizes the per-state counters).
 enum class FleetHostState { Accepted, Running, Done, Failed, Declined, Silent };
 
 /// A fleet preview as a matrix: a row per host, a column per resource, each cell the outcome of
@@ -128,6 +129,8 @@ private:
     int m_dirtyLast = -1;
     bool m_flushScheduled = false;
     bool m_finished = false;
+    /// Hosts in each FleetHostState, kept as states change: views ask on every paint.
+    std::array<int, size_t(FleetHostState::Silent) + 1> m_stateCounts {};
     int m_changedTotal = 0;
     int m_failedTotal = 0;
 };
