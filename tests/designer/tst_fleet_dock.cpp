@@ -5,7 +5,6 @@
 #include "backend_client.h"
 #include "diff_view.h"
 #include "fake_server.h"
-#include "scripted_backend.h"
 #include "fleet_dock.h"
 #include "fleet_key_dialog.h"
 #include "fleet_preview_model.h"
@@ -14,6 +13,7 @@
 #include "manifest_document.h"
 #include "preview_controller.h"
 #include "publish_dialog.h"
+#include "scripted_backend.h"
 #include "test_common.h"
 
 #include <QApplication>
@@ -82,7 +82,10 @@ Responder recordedPreview(const char *web2Exec)
                 {{"request", "r-0123456789abcdef"}, {"identity", identity}, {"event", std::move(value)}});
         };
         const Json summary {{"total", 2}, {"changed", 1}, {"failed", 0}};
-        return std::vector<Json> {host("web1", {{"state", "accepted"}}), host("web2", {{"state", "accepted"}}),
+        // A notification of another request on the same connection belongs to someone else.
+        const Json foreign = notification("fleet.event",
+            {{"request", "r-another-request-0001"}, {"identity", "ghost"}, {"event", fileEvent("failed")}});
+        return std::vector<Json> {host("web1", {{"state", "accepted"}}), foreign, host("web2", {{"state", "accepted"}}),
             host("web1", {{"state", "running"}, {"done", 0}, {"total", 2}, {"current", "file#/etc/motd"}}),
             event("web1", fileEvent("changed")), event("web2", fileEvent("stable")), event("web1", execEvent("stable")),
             event("web2", execEvent(web2Exec)), host("web1", {{"state", "done"}}), host("web2", {{"state", "done"}}),
