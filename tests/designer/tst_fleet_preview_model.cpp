@@ -67,6 +67,8 @@ private slots:
     void filters_data();
     void filters();
     void eventOfACell();
+    void stateColumn_data();
+    void stateColumn();
     void thousandHostsWithoutResets();
 };
 
@@ -209,6 +211,36 @@ void TestFleetPreviewModel::eventOfACell()
     QCOMPARE(model.outcomeAt(row, model.columnOf(s("exec#y"))), int(Outcome::Stable));
     QVERIFY(model.eventAt(row, 99).is_null());
     QVERIFY(model.eventAt(7, FleetPreviewModel::FirstResourceColumn).is_null());
+}
+
+void TestFleetPreviewModel::stateColumn_data()
+{
+    QTest::addColumn<Feed>("messages");
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QString>("toolTip");
+
+    Json running = host("a", "running");
+    running.update(Json {{"done", 3}, {"total", 10}, {"current", "exec#y"}});
+    Json declined = host("a", "declined");
+    declined["message"] = "the selector failed: unknown fact host.nope";
+    QTest::newRow("accepted") << Feed {{'h', host("a", "accepted")}} << s("accepted") << QString();
+    QTest::newRow("running with progress") << Feed {{'h', running}} << s("running 3/10") << QString();
+    QTest::newRow("running by its first event")
+        << Feed {{'e', report("a", "exec#y", "stable")}} << s("running") << QString();
+    QTest::newRow("declined with the reason")
+        << Feed {{'h', declined}} << s("declined") << s("the selector failed: unknown fact host.nope");
+    QTest::newRow("done stays done") << Feed {{'h', host("a", "done")}, {'h', running}} << s("done") << QString();
+}
+
+void TestFleetPreviewModel::stateColumn()
+{
+    QFETCH(Feed, messages);
+    FleetPreviewModel model;
+    feed(model, messages);
+    model.flush();
+    const QModelIndex state = model.index(1, FleetPreviewModel::StateColumn);
+    QTEST(state.data().toString(), "state");
+    QTEST(state.data(Qt::ToolTipRole).toString(), "toolTip");
 }
 
 void TestFleetPreviewModel::thousandHostsWithoutResets()
