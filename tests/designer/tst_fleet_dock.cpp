@@ -170,6 +170,8 @@ private slots:
     void errorRepliesAreShown();
     void missingKeySaysWhatToDo();
     void keyDialogGeneratesAKeyAndShowsIt();
+    void keyDialogShowsTheKeyInUse();
+    void keyDialogSaysWhyNoKeyWasMade();
 };
 
 void TestFleetDock::dockStartsHiddenWithEmptyStates()
@@ -391,6 +393,39 @@ void TestFleetDock::keyDialogGeneratesAKeyAndShowsIt()
     QVERIFY(request);
     QCOMPARE(QString::fromStdString((*request)["params"].value("private", "")), FleetKeyDialog::keyPath());
     QCOMPARE((*request)["params"].value("overwrite", true), false);
+    dialog->close();
+}
+
+void TestFleetDock::keyDialogShowsTheKeyInUse()
+{
+    useKey(true);
+    Harness harness({{"fleet.keyinfo", [](const Json &request) {
+                          return std::vector<Json> {answer(request,
+                              {{"public_pem", "-----BEGIN PUBLIC KEY-----\nin use\n-----END PUBLIC KEY-----\n"},
+                                  {"fingerprint", "fedcba9876543210"}})};
+                      }}});
+    QVERIFY(harness.connected());
+    FleetKeyDialog *dialog = harness.dock()->showKeyDialog();
+    QTRY_COMPARE_WITH_TIMEOUT(dialog->fingerprintLabel()->text(), s("Fingerprint: fedcba9876543210"), kPatienceMs);
+    QVERIFY(dialog->publicKeyView()->toPlainText().contains(s("in use")));
+    const auto request = harness.recorder->find("fleet.keyinfo");
+    QVERIFY(request);
+    QCOMPARE(QString::fromStdString((*request)["params"].value("private", "")), FleetKeyDialog::keyPath());
+    dialog->close();
+}
+
+void TestFleetDock::keyDialogSaysWhyNoKeyWasMade()
+{
+    useKey(false);
+    Harness harness({{"fleet.keygen", errorReply(-32602, "cannot write /nonexistent/preview.pem: no such directory")}});
+    QVERIFY(harness.connected());
+    FleetKeyDialog *dialog = harness.dock()->showKeyDialog();
+    dialog->generateButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->messageLabel()->property("error").toBool(), kPatienceMs);
+    QCOMPARE(dialog->messageLabel()->text(),
+        s("The key was not created: cannot write /nonexistent/preview.pem: no such directory"));
+    QVERIFY(dialog->generateButton()->isEnabled());
+    QVERIFY(dialog->publicKeyView()->toPlainText().isEmpty());
     dialog->close();
 }
 
