@@ -164,8 +164,9 @@ Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesy
     auto publicPem = publicKeyPem(key.publicKey);
     if (!publicPem)
         return publicPem.error();
-    if (!overwrite && std::filesystem::exists(publicPath))
-        return Error {"exists", publicPath.string() + ": the file exists; use --force to replace it"};
+    for (const auto &path : {privatePath, publicPath})
+        if (!overwrite && std::filesystem::exists(path))
+            return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
     auto written = writeFile(privatePath, *privatePem, 0600, overwrite);
     if (!written)
         return written;
