@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fleet preview aggregation: a recorded fleet (ccm-preview-fleet --recorded) of N identities
+// answers with 100 events each; the requester collects them from a real nats-server. Prints the
+// time from request to the last host finished and the answers per second.
+#include "../fleet/nats_server.h"
+#include "nats_connection.h"
+#include "preview_requester.h"
+#include "preview_signing.h"
+#include "transaction_event.h"
+
+#include <QCoreApplication>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+using namespace ccm;
+using namespace ccm::fleet;
+
+namespace {
+
+constexpr int kEvents = 100;
+
+void writeRecording(const std::string &path)
+{
+    std::ofstream out(path);
+    out << R"({"type":"accepted"})" << '\n';
+    for (int i = 0; i < kEvents; ++i)
+        out << Json {{"type", "event"}, {"event", {{"resource", "file#/etc/f" + std::to_string(i)}, {"changed", true},
+                                                   {"diff", "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n"}}}}
+                   .dump()
+            << '\n';
+    out << R"({"type":"done","summary":{"total":100,"changed":100,"failed":0},"cancelled":false,"aborted":false,"diagnostics":[]})"
+        << '\n';
+}
+
+/// One preview against `hosts` recorded identities; milliseconds, or a negative number on failure.
+double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const PreviewSigningKey &key, int hosts)
+{
+    QProcess fleet;
+    fleet.start(QStringLiteral(CCM_PREVIEW_FLEET_BIN),
+        {QStringLiteral("--nats"), server.url(), QStringLiteral("--trusted"), dir.filePath(QStringLiteral("k.pub.pem")),
+            QStringLiteral("--hosts"), QString::number(hosts), QStringLiteral("--prefix"), QStringLiteral("h"),
+            QStringLiteral("--recorded"), dir.filePath(QStringLiteral("recorded.jsonl")), QStringLiteral("--status"), QStringLiteral("yes")});
+    QByteArray output;
+    while (!output.contains("ready") && fleet.waitForReadyRead(60000))
+        output += fleet.readAllStandardOutput();
+    NatsSettings settings;
+    settings.url = server.urlString();
+    auto connection = NatsConnection::connect(settings);
+    PreviewRequestOptions options;
+    options.source = dir.filePath(QStringLiteral("manifest.yaml")).toStdString();
+    options.key = key;
+    options.timeout = std::chrono::seconds(120);
+    options.keepEvents = false;
+    const auto start = std::chrono::steady_clock::now();
+    auto preview = connection ? runFleetPreview(**connection, options) : Result<FleetPreview>(connection.error());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    fleet.closeWriteChannel();
+    fleet.waitForFinished(30000);
+    if (!preview) {
+        std::fprintf(stderr, "bench_fleet_preview: %s\n", preview.error().message.c_str());
+        return -1;
+    }
+    const Json totals = fleetPreviewTotals(*preview);
+    std::printf("  %6d hosts x %d events: %9.1f ms  %10.0f answers/s  (%s)\n", hosts, kEvents, ms,
+        hosts * (kEvents + 2) / (ms / 1000.0), totals.dump().c_str());
+    return ms;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    if (!ccm::test::NatsServer::available()) {
+        std::fprintf(stderr, "bench_fleet_preview: nats-server is not installed\n");
+        return 1;
+    }
+    ccm::test::NatsServer server;
+    if (!server.start()) {
+        std::fprintf(stderr, "bench_fleet_preview: %s\n", qPrintable(server.error()));
+        return 1;
+    }
+    QTemporaryDir dir;
+    const PreviewSigningKey key = generatePreviewKey().value();
+    (void)writePreviewKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(),
+        dir.filePath(QStringLiteral("k.pub.pem")).toStdString(), false);
+    writeRecording(dir.filePath(QStringLiteral("recorded.jsonl")).toStdString());
+    std::ofstream(dir.filePath(QStringLiteral("manifest.yaml")).toStdString())
+        << "ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n";
+    std::printf("fleet preview, recorded fleet, request to last answer:\n");
+    for (const int hosts : {1000, 10000})
+        if (measure(server, dir, key, hosts) < 0)
+            return 1;
+    return 0;
+}
