@@ -34,7 +34,8 @@ Commands:
 Run 'ccm-backend fleet COMMAND --help' for the options of a command.
 )";
 
-constexpr std::string_view kPreviewUsage = R"(Usage: ccm-backend fleet preview SOURCE --key PEM [--select EXPR] [--timeout D] [--json]
+constexpr std::string_view kPreviewUsage
+    = R"(Usage: ccm-backend fleet preview SOURCE --key PEM [--select EXPR] [--timeout D] [--json]
                                 [--context NAME | --nats URL]
 
 Puts SOURCE (a manifest file, a .tar.gz bundle, or an http(s):// or obj:// bundle URL)
@@ -73,7 +74,8 @@ Options:
 Exit status: 0 the status was read, 1 it could not be read, 2 usage error.
 )";
 
-constexpr std::string_view kKeygenUsage = R"(Usage: ccm-backend fleet keygen --out PRIVATE.pem [--public PUB.pem] [--force]
+constexpr std::string_view kKeygenUsage
+    = R"(Usage: ccm-backend fleet keygen --out PRIVATE.pem [--public PUB.pem] [--force]
 
 Makes an Ed25519 key pair for signing fleet previews: the private key (mode 0600) and
 the public key agents list in preview.trusted_keys. Prints the key's fingerprint.
@@ -125,7 +127,8 @@ std::optional<int> parseTimeout(const std::string &text, PreviewLine &line, std:
     return std::nullopt;
 }
 
-std::optional<int> parsePreviewLine(const std::vector<std::string> &args, PreviewLine &line, std::ostream &out, std::ostream &err)
+std::optional<int> parsePreviewLine(
+    const std::vector<std::string> &args, PreviewLine &line, std::ostream &out, std::ostream &err)
 {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
@@ -144,20 +147,27 @@ std::optional<int> parsePreviewLine(const std::vector<std::string> &args, Previe
         if (arg == "--json") {
             line.json = true;
         } else if (arg == "--key" || arg == "--select" || arg == "--timeout") {
-            if (!takeValue(args, i, arg == "--key" ? line.key : arg == "--select" ? line.select : timeout, "preview", err))
+            if (!takeValue(args, i,
+                    arg == "--key"          ? line.key
+                        : arg == "--select" ? line.select
+                                            : timeout,
+                    "preview", err))
                 return UsageError;
             if (timeout)
                 if (auto status = parseTimeout(*timeout, line, err))
                     return status;
         } else if ((arg.size() > 1 && arg.front() == '-') || line.source) {
-            err << "ccm-backend fleet preview: " << (line.source ? "only one SOURCE may be given" : "unknown option '" + arg + "'") << "\n" << kPreviewUsage;
+            err << "ccm-backend fleet preview: "
+                << (line.source ? "only one SOURCE may be given" : "unknown option '" + arg + "'") << "\n"
+                << kPreviewUsage;
             return UsageError;
         } else {
             line.source = arg;
         }
     }
     if (!line.source || !line.key) {
-        err << "ccm-backend fleet preview: " << (line.source ? "--key is required" : "a SOURCE is required") << '\n' << kPreviewUsage;
+        err << "ccm-backend fleet preview: " << (line.source ? "--key is required" : "a SOURCE is required") << '\n'
+            << kPreviewUsage;
         return UsageError;
     }
     return std::nullopt;
@@ -174,15 +184,17 @@ void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
     for (const auto &host : preview.hosts)
         width = std::max(width, host.identity.size());
     out << std::left << std::setw(static_cast<int>(width + 2)) << "IDENTITY" << std::setw(10) << "STATE" << std::right
-        << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL" << "  MESSAGE\n";
+        << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL"
+        << "  MESSAGE\n";
     for (const auto &host : preview.hosts) {
         out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(10)
             << fleet::hostStateName(host.state) << std::right << std::setw(8) << summaryCount(host.summary, "changed")
-            << std::setw(8) << summaryCount(host.summary, "failed") << std::setw(8) << summaryCount(host.summary, "total")
-            << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
+            << std::setw(8) << summaryCount(host.summary, "failed") << std::setw(8)
+            << summaryCount(host.summary, "total") << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
     }
     const Json totals = fleet::fleetPreviewTotals(preview);
-    out << '\n' << totals["hosts"] << " hosts: " << totals["answered"] << " answered, " << totals["silent"] << " silent, "
+    out << '\n'
+        << totals["hosts"] << " hosts: " << totals["answered"] << " answered, " << totals["silent"] << " silent, "
         << totals["declined"] << " declined, " << totals["failed"] << " failed; " << totals["changed"]
         << " resources would change, " << totals["resources_failed"] << " failed\n";
 }
@@ -259,8 +271,8 @@ void printStatusTable(const fleet::FleetStatus &status, std::ostream &out)
     std::size_t width = std::string_view("IDENTITY").size();
     for (const auto &host : status.hosts)
         width = std::max(width, host.identity.size());
-    out << std::left << std::setw(static_cast<int>(width + 2)) << "IDENTITY" << std::setw(22) << "LAST RUN" << std::right
-        << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL" << '\n';
+    out << std::left << std::setw(static_cast<int>(width + 2)) << "IDENTITY" << std::setw(22) << "LAST RUN"
+        << std::right << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL" << '\n';
     for (const auto &host : status.hosts) {
         const Json summary = host.value.value("summary", Json::object());
         out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(22)
@@ -277,8 +289,9 @@ int statusCommand(const std::vector<std::string> &args, std::ostream &out, std::
     for (std::size_t i = 0; i < args.size(); ++i) {
         auto taken = takeSourceOption(args, i, sources);
         if (!taken || (!taken.value() && args[i] != "--json" && args[i] != "-h" && args[i] != "--help")) {
-            err << "ccm-backend fleet status: " << (taken ? "unknown argument '" + args[i] + "'" : taken.error().message)
-                << '\n' << kStatusUsage;
+            err << "ccm-backend fleet status: "
+                << (taken ? "unknown argument '" + args[i] + "'" : taken.error().message) << '\n'
+                << kStatusUsage;
             return UsageError;
         }
         if (args[i] == "-h" || args[i] == "--help") {
@@ -327,7 +340,8 @@ int keygenCommand(const std::vector<std::string> &args, std::ostream &out, std::
         return UsageError;
     }
     if (!publicPath) {
-        const std::string stem = privatePath->ends_with(".pem") ? privatePath->substr(0, privatePath->size() - 4) : *privatePath;
+        const std::string stem
+            = privatePath->ends_with(".pem") ? privatePath->substr(0, privatePath->size() - 4) : *privatePath;
         publicPath = stem + ".pub.pem";
     }
     auto key = fleet::generatePreviewKey();
@@ -357,7 +371,9 @@ int fleetCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         return statusCommand(rest, out, err);
     if (command == "keygen")
         return keygenCommand(rest, out, err);
-    err << (command.empty() ? std::string("ccm-backend fleet: a command is required\n") : "ccm-backend fleet: unknown command '" + command + "'\n") << kFleetUsage;
+    err << (command.empty() ? std::string("ccm-backend fleet: a command is required\n")
+                            : "ccm-backend fleet: unknown command '" + command + "'\n")
+        << kFleetUsage;
     return UsageError;
 }
 

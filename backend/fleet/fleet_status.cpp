@@ -30,7 +30,8 @@ std::string statusKey(std::string_view identity)
     return replaceOutside(identity, "-/_=.");
 }
 
-Result<HostStatus> parseHostStatus(const std::string &key, std::string_view value, std::chrono::system_clock::time_point now)
+Result<HostStatus> parseHostStatus(
+    const std::string &key, std::string_view value, std::chrono::system_clock::time_point now)
 {
     const auto bad = [&key](const std::string &what) {
         return Error {"bad_status", std::string(kStatusBucket) + "/" + key + ": " + what};

@@ -37,7 +37,8 @@ struct FleetStatus {
 };
 
 /// Parses one CCM_STATUS value at `now`. Error code "bad_status" naming the key and field.
-Result<HostStatus> parseHostStatus(const std::string &key, std::string_view value, std::chrono::system_clock::time_point now);
+Result<HostStatus> parseHostStatus(
+    const std::string &key, std::string_view value, std::chrono::system_clock::time_point now);
 
 /// Reads every value of CCM_STATUS. A missing bucket is an empty fleet (no agent reported yet).
 Result<FleetStatus> readFleetStatus(NatsConnection &connection, std::chrono::system_clock::time_point now);

@@ -7,11 +7,10 @@
 #include "object_store.h"
 #include "preview_wire.h"
 
-#include <nats/nats.h>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <nats/nats.h>
 #include <sstream>
 #include <unordered_map>
 
@@ -75,7 +74,8 @@ Result<std::string> readBytes(const std::filesystem::path &path, std::uint64_t m
     return bytes.str();
 }
 
-Result<std::string> bundleManifest(const std::filesystem::path &manifest, const std::filesystem::path &output, std::uint64_t maxBytes)
+Result<std::string> bundleManifest(
+    const std::filesystem::path &manifest, const std::filesystem::path &output, std::uint64_t maxBytes)
 {
     const BundlePlan plan = planBundle(manifest);
     if (!plan.ok()) {
@@ -291,8 +291,8 @@ void Collector::apply(Track &track, PreviewAnswer &answer)
     } else if (type == "progress") {
         host.state = HostState::Running;
         if (m_callbacks.progress)
-            m_callbacks.progress(host.identity, message["done"].get<std::uint64_t>(), message["total"].get<std::uint64_t>(),
-                message["current"].get<std::string>());
+            m_callbacks.progress(host.identity, message["done"].get<std::uint64_t>(),
+                message["total"].get<std::uint64_t>(), message["current"].get<std::string>());
     } else if (type == "event") {
         ++host.eventCount;
         if (m_callbacks.event)
@@ -353,7 +353,8 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
     request.issued = Clock::now();
     // Agents check expiry when a request arrives; the margin covers a request that waits in a
     // busy agent's queue no longer than the requester waits.
-    request.expires = request.issued + std::min<Clock::duration>(kMaxRequestLifetime, options.timeout + std::chrono::minutes(1));
+    request.expires
+        = request.issued + std::min<Clock::duration>(kMaxRequestLifetime, options.timeout + std::chrono::minutes(1));
     request.reply = inbox;
     request.select = options.select;
     const std::string name = "preview-" + request.id;
@@ -378,7 +379,8 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
 
 /// Reads answers from `subscription` into `collector` until every host finished, the timeout or
 /// a cancel; true when cancelled.
-bool collect(natsSubscription *subscription, Collector &collector, const PreviewRequestOptions &options, bool anyExpected)
+bool collect(
+    natsSubscription *subscription, Collector &collector, const PreviewRequestOptions &options, bool anyExpected)
 {
     const auto deadline = std::chrono::steady_clock::now() + options.timeout;
     for (;;) {
@@ -389,8 +391,8 @@ bool collect(natsSubscription *subscription, Collector &collector, const Preview
             return false;
         const auto wait = std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100));
         natsMsg *raw = nullptr;
-        const natsStatus status = natsSubscription_NextMsg(
-            &raw, subscription, std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()));
+        const natsStatus status = natsSubscription_NextMsg(&raw, subscription,
+            std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()));
         const std::unique_ptr<natsMsg, MsgDeleter> message(raw);
         if (status != NATS_OK || !message)
             continue;
@@ -402,7 +404,8 @@ bool collect(natsSubscription *subscription, Collector &collector, const Preview
 
 } // namespace
 
-Result<FleetPreview> runFleetPreview(NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
+Result<FleetPreview> runFleetPreview(
+    NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
 {
     auto bundle = previewBundleBytes(options.source, options.sources);
     if (!bundle)
@@ -417,10 +420,12 @@ Result<FleetPreview> runFleetPreview(NatsConnection &connection, const PreviewRe
     natsInbox_Create(&rawInbox);
     const std::unique_ptr<natsInbox, InboxDeleter> inbox(rawInbox);
     natsSubscription *rawSubscription = nullptr;
-    if (rawInbox == nullptr || natsConnection_SubscribeSync(&rawSubscription, connection.connection(), rawInbox) != NATS_OK)
+    if (rawInbox == nullptr
+        || natsConnection_SubscribeSync(&rawSubscription, connection.connection(), rawInbox) != NATS_OK)
         return Error {"nats", "cannot subscribe to an inbox for the answers"};
     const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(rawSubscription);
-    natsSubscription_SetPendingLimits(subscription.get(), -1, static_cast<int>(std::min<std::size_t>(options.maxAnswerBytes, INT32_MAX)));
+    natsSubscription_SetPendingLimits(
+        subscription.get(), -1, static_cast<int>(std::min<std::size_t>(options.maxAnswerBytes, INT32_MAX)));
     auto published = publishRequest(connection, store.value(), options, *bundle, rawInbox);
     if (!published)
         return published.error();

@@ -57,7 +57,9 @@ Json fleetPreviewTotals(const FleetPreview &preview);
 /// Any may be empty.
 struct PreviewCallbacks {
     std::function<void(const std::string &identity)> accepted;
-    std::function<void(const std::string &identity, std::uint64_t done, std::uint64_t total, const std::string &current)> progress;
+    std::function<void(
+        const std::string &identity, std::uint64_t done, std::uint64_t total, const std::string &current)>
+        progress;
     std::function<void(const std::string &identity, const Json &event)> event;
     std::function<void(const HostPreview &host)> done;
     std::function<void(const std::string &identity, const std::string &message)> failed;

@@ -13,9 +13,8 @@
 #include "transaction_event.h"
 #include "user_database.h"
 
-#include <nats/nats.h>
-
 #include <algorithm>
+#include <nats/nats.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,8 +39,8 @@ public:
     void send(const Json &message)
     {
         for (const std::string &payload : splitAnswer(message, m_maxPayload))
-            natsConnection_Publish(m_connection.connection(), m_request.reply.c_str(), payload.data(),
-                static_cast<int>(payload.size()));
+            natsConnection_Publish(
+                m_connection.connection(), m_request.reply.c_str(), payload.data(), static_cast<int>(payload.size()));
     }
 
     void failed(const std::string &text)
@@ -100,14 +99,15 @@ Result<bool> selects(const std::optional<std::string> &select, const Json &facts
     if (!value)
         return Error {"selector", "the selector '" + *select + "': " + value.error().describe()};
     if (!value->is_boolean())
-        return Error {"selector", "the selector '" + *select + "' gave " + describeJsonType(*value) + ", not a boolean"};
+        return Error {
+            "selector", "the selector '" + *select + "' gave " + describeJsonType(*value) + ", not a boolean"};
     return value->get<bool>();
 }
 
 /// Fetches the request's bundle into `archive`, refusing an object whose digest is not the
 /// signed one.
-Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRef &bundle,
-    const SourceOptions &sources, const std::filesystem::path &archive)
+Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRef &bundle, const SourceOptions &sources,
+    const std::filesystem::path &archive)
 {
     const std::string where = "obj://" + bundle.bucket + "/" + bundle.name;
     auto store = ObjectStore::open(connection, bundle.bucket);
@@ -213,7 +213,8 @@ Result<void> runPreview(NatsConnection &connection, const PreviewResponderOption
     if (!user)
         return user.error().withContext("looking up the preview user " + settings.previewUser);
     if (!user->has_value())
-        return Error {"no_user", "the preview user '" + settings.previewUser
+        return Error {"no_user",
+            "the preview user '" + settings.previewUser
                 + "' does not exist on this host; create it or set preview.user to an existing user"};
     const daemon::Peer peer = daemon::describePeer((*user)->uid, (*user)->gid);
     const std::filesystem::path archive = settings.workDirectory / ("preview-" + request.id + ".tar.gz");
@@ -239,7 +240,8 @@ PreviewResponder::PreviewResponder(NatsConnection &connection, PreviewResponderO
 {
 }
 
-Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(NatsConnection &connection, PreviewResponderOptions options)
+Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(
+    NatsConnection &connection, PreviewResponderOptions options)
 {
     if (options.trustedKeys.empty())
         return Error {"no_trusted_keys", "fleet preview needs at least one trusted public key (preview.trusted_keys)"};
@@ -253,12 +255,15 @@ Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(NatsConnection
     std::error_code error;
     std::filesystem::create_directories(responder->m_options.workDirectory, error);
     if (error)
-        return Error {"io", responder->m_options.workDirectory.string() + ": cannot create the preview work directory: " + error.message()};
+        return Error {"io",
+            responder->m_options.workDirectory.string()
+                + ": cannot create the preview work directory: " + error.message()};
     responder->m_worker = std::thread([raw = responder.get()] { raw->work(); });
     const natsStatus status = natsConnection_Subscribe(&responder->m_subscription, connection.connection(),
         std::string(kPreviewRequestSubject).c_str(), &PreviewResponder::onMessage, responder.get());
     if (status != NATS_OK)
-        return Error {"nats", "cannot subscribe to " + std::string(kPreviewRequestSubject) + ": " + natsStatus_GetText(status)};
+        return Error {
+            "nats", "cannot subscribe to " + std::string(kPreviewRequestSubject) + ": " + natsStatus_GetText(status)};
     natsConnection_Flush(connection.connection());
     return responder;
 }
@@ -285,7 +290,8 @@ void PreviewResponder::onMessage(__natsConnection *, __natsSubscription *, __nat
     auto *responder = static_cast<PreviewResponder *>(closure);
     const int length = natsMsg_GetDataLength(message);
     const char *data = natsMsg_GetData(message);
-    responder->receive(std::string_view(data == nullptr ? "" : data, length < 0 ? 0 : static_cast<std::size_t>(length)));
+    responder->receive(
+        std::string_view(data == nullptr ? "" : data, length < 0 ? 0 : static_cast<std::size_t>(length)));
     natsMsg_Destroy(message);
 }
 

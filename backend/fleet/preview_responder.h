@@ -66,7 +66,8 @@ public:
 
 private:
     PreviewResponder(NatsConnection &connection, PreviewResponderOptions options);
-    static void onMessage(__natsConnection *connection, __natsSubscription *subscription, __natsMsg *message, void *closure);
+    static void onMessage(
+        __natsConnection *connection, __natsSubscription *subscription, __natsMsg *message, void *closure);
     void receive(std::string_view payload);
     void reject(const std::string &id, const std::string &reason);
     void work();

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "preview_signing.h"
 
-#include <openssl/bio.h>
-#include <openssl/evp.h>
-#include <openssl/objects.h>
-#include <openssl/pem.h>
-#include <openssl/sha.h>
-
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <memory>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/sha.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -75,7 +74,8 @@ Result<std::string> readKeyFile(const std::filesystem::path &path)
 {
     std::error_code error;
     if (!std::filesystem::exists(path, error))
-        return Error {"key_not_found", path.string() + ": no such key file; create one with `ccm-backend fleet keygen`"};
+        return Error {
+            "key_not_found", path.string() + ": no such key file; create one with `ccm-backend fleet keygen`"};
     std::ifstream stream(path, std::ios::binary);
     std::ostringstream text;
     text << stream.rdbuf();
@@ -93,7 +93,8 @@ Error badKey(const std::filesystem::path &path, const std::string &what)
 Result<Pkey> parsePem(const std::filesystem::path &path, const std::string &text, bool wantPrivate)
 {
     if (text.find("-----BEGIN ") == std::string::npos)
-        return badKey(path, "not a PEM file (no -----BEGIN line); expected an Ed25519 key from `ccm-backend fleet keygen`");
+        return badKey(
+            path, "not a PEM file (no -----BEGIN line); expected an Ed25519 key from `ccm-backend fleet keygen`");
     const std::unique_ptr<BIO, BioDeleter> bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
     Pkey key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
     if (!key && !wantPrivate) {
@@ -101,10 +102,12 @@ Result<Pkey> parsePem(const std::filesystem::path &path, const std::string &text
         key.reset(PEM_read_bio_PUBKEY(again.get(), nullptr, nullptr, nullptr));
     }
     if (!key)
-        return badKey(path, wantPrivate ? "holds no readable private key (an encrypted key or a public key?)"
-                                        : "holds no readable public key");
+        return badKey(path,
+            wantPrivate ? "holds no readable private key (an encrypted key or a public key?)"
+                        : "holds no readable public key");
     if (EVP_PKEY_get_id(key.get()) != EVP_PKEY_ED25519)
-        return badKey(path, std::string("holds a ") + OBJ_nid2sn(EVP_PKEY_get_id(key.get()))
+        return badKey(path,
+            std::string("holds a ") + OBJ_nid2sn(EVP_PKEY_get_id(key.get()))
                 + " key; fleet previews are signed with Ed25519 keys (make one with `ccm-backend fleet keygen`)");
     return key;
 }
@@ -117,8 +120,8 @@ Result<void> writeFile(const std::filesystem::path &path, const std::string &tex
         return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
     if (fd < 0)
         return Error {"io", path.string() + ": cannot create: " + std::strerror(errno)};
-    const bool written = ::fchmod(fd, mode) == 0
-        && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const bool written
+        = ::fchmod(fd, mode) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     const int savedErrno = errno;
     ::close(fd);
     if (!written)
@@ -202,8 +205,8 @@ Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view m
     std::string signature(kEd25519SignatureSize, '\0');
     std::size_t length = signature.size();
     if (!pkey || !context || EVP_DigestSignInit(context.get(), nullptr, nullptr, nullptr, pkey.get()) != 1
-        || EVP_DigestSign(context.get(), reinterpret_cast<unsigned char *>(signature.data()), &length,
-               bytes(message), message.size())
+        || EVP_DigestSign(context.get(), reinterpret_cast<unsigned char *>(signature.data()), &length, bytes(message),
+               message.size())
             != 1)
         return Error {"crypto", "cannot sign with the Ed25519 key"};
     signature.resize(length);
@@ -236,7 +239,8 @@ std::string previewKeyFingerprint(std::string_view publicKey)
 std::string encodeBase64(std::string_view data)
 {
     std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
-    const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(data), static_cast<int>(data.size()));
+    const int length
+        = EVP_EncodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(data), static_cast<int>(data.size()));
     out.resize(static_cast<std::size_t>(length));
     return out;
 }
@@ -253,7 +257,8 @@ Result<std::string> decodeBase64(std::string_view text)
             return bad;
     }
     std::string out(text.size() / 4 * 3, '\0');
-    const int length = EVP_DecodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(text), static_cast<int>(text.size()));
+    const int length
+        = EVP_DecodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(text), static_cast<int>(text.size()));
     if (length < 0)
         return bad;
     std::size_t size = static_cast<std::size_t>(length);

@@ -109,7 +109,9 @@ Result<PreviewRequest> decodeRequestBody(std::string_view text)
         return bundle.error();
     request.bundle = *bundle;
     const auto select = body->find("select");
-    if (select == body->end() || !(select->is_null() || (select->is_string() && select->get_ref<const std::string &>().size() <= kMaxFieldLength)))
+    if (select == body->end()
+        || !(select->is_null()
+            || (select->is_string() && select->get_ref<const std::string &>().size() <= kMaxFieldLength)))
         return badRequest("\"select\" must be a string or null");
     if (select->is_string())
         request.select = select->get<std::string>();
@@ -135,7 +137,9 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
     const Json &m = answer.message;
     const std::string &type = answer.type;
     if (type == "accepted")
-        return !m.contains("facts_digest") || stringField(m, "facts_digest") ? Result<void>() : badAnswer("\"facts_digest\" must be a string");
+        return !m.contains("facts_digest") || stringField(m, "facts_digest")
+            ? Result<void>()
+            : badAnswer("\"facts_digest\" must be a string");
     if (type == "declined") {
         const auto reason = stringField(m, "reason");
         if (reason == "selector" || (reason == "error" && stringField(m, "message", kMaxAnswerPayload)))
@@ -143,8 +147,9 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
         return badAnswer("\"declined\" needs \"reason\": \"selector\", or \"error\" with a \"message\"");
     }
     if (type == "progress")
-        return countField(m, "done") && countField(m, "total") && stringField(m, "current") ? Result<void>()
-                                                                                           : badAnswer("\"progress\" needs \"done\", \"total\" and \"current\"");
+        return countField(m, "done") && countField(m, "total") && stringField(m, "current")
+            ? Result<void>()
+            : badAnswer("\"progress\" needs \"done\", \"total\" and \"current\"");
     if (type == "event")
         return hasType(m, "event", Json::value_t::object) ? Result<void>() : badAnswer("\"event\" must be an object");
     if (type == "done") {
@@ -157,7 +162,8 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
             : badAnswer("\"done\" needs \"summary\", \"cancelled\", \"aborted\" and \"diagnostics\"");
     }
     if (type == "failed")
-        return stringField(m, "message", kMaxAnswerPayload) ? Result<void>() : badAnswer("\"failed\" needs a \"message\"");
+        return stringField(m, "message", kMaxAnswerPayload) ? Result<void>()
+                                                            : badAnswer("\"failed\" needs a \"message\"");
     if (type == "part") {
         const auto part = countField(m, "part");
         const auto parts = countField(m, "parts");
@@ -205,7 +211,10 @@ Result<Clock::time_point> parseRfc3339(std::string_view text)
     const Error bad {"bad_time", "'" + std::string(text.substr(0, 64)) + "' is not an RFC 3339 time"};
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, used = 0;
     const std::string copy(text.substr(0, 64));
-    if (text.size() > 64 || std::sscanf(copy.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &used) != 6 || used != 19)
+    if (text.size() > 64
+        || std::sscanf(copy.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &used)
+            != 6
+        || used != 19)
         return bad;
     std::string_view rest = text.substr(19);
     if (rest.starts_with('.')) {
@@ -240,7 +249,8 @@ std::string encodeRequestBody(const PreviewRequest &request)
 {
     Json body {{"id", request.id}, {"issued", formatRfc3339(request.issued)},
         {"expires", formatRfc3339(request.expires)}, {"reply", request.reply},
-        {"bundle", {{"bucket", request.bundle.bucket}, {"name", request.bundle.name}, {"digest", request.bundle.digest}}},
+        {"bundle",
+            {{"bucket", request.bundle.bucket}, {"name", request.bundle.name}, {"digest", request.bundle.digest}}},
         {"select", request.select ? Json(*request.select) : Json(nullptr)}, {"noop", request.noop}};
     return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
@@ -251,8 +261,8 @@ Result<std::string> encodeSignedRequest(const PreviewRequest &request, const Pre
     auto signature = signPreview(key, body);
     if (!signature)
         return signature.error();
-    const Json envelope {{"request", encodeBase64(body)}, {"signature", encodeBase64(*signature)},
-        {"key", encodeBase64(key.publicKey)}};
+    const Json envelope {
+        {"request", encodeBase64(body)}, {"signature", encodeBase64(*signature)}, {"key", encodeBase64(key.publicKey)}};
     return envelope.dump();
 }
 
@@ -330,7 +340,8 @@ std::vector<std::string> splitAnswer(const Json &message, std::size_t maxPayload
     std::string text = message.dump(-1, ' ', false, Json::error_handler_t::replace);
     if (text.size() <= maxPayload)
         return {std::move(text)};
-    const Json header = answerHeader(message.value("id", ""), message.value("identity", ""), message.value("seq", 0ull), "part");
+    const Json header
+        = answerHeader(message.value("id", ""), message.value("identity", ""), message.value("seq", 0ull), "part");
     // Room for the header, the part numbers and the data's quotes.
     const std::size_t overhead = header.dump().size() + 64;
     const std::size_t budget = maxPayload > overhead + 64 ? maxPayload - overhead : 64;

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sys/resource.h>
 
 using namespace ccm;
 using namespace ccm::fleet;
@@ -23,13 +24,24 @@ namespace {
 
 constexpr int kEvents = 100;
 
+/// CPU milliseconds this process (the requester) used so far, user and system.
+double cpuMilliseconds()
+{
+    rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0
+        + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
+}
+
 void writeRecording(const std::string &path)
 {
     std::ofstream out(path);
     out << R"({"type":"accepted"})" << '\n';
     for (int i = 0; i < kEvents; ++i)
-        out << Json {{"type", "event"}, {"event", {{"resource", "file#/etc/f" + std::to_string(i)}, {"changed", true},
-                                                   {"diff", "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n"}}}}
+        out << Json {{"type", "event"},
+            {"event",
+                {{"resource", "file#/etc/f" + std::to_string(i)}, {"changed", true},
+                    {"diff", "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n"}}}}
                    .dump()
             << '\n';
     out << R"({"type":"done","summary":{"total":100,"changed":100,"failed":0},"cancelled":false,"aborted":false,"diagnostics":[]})"
@@ -43,7 +55,8 @@ double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const Pr
     fleet.start(QStringLiteral(CCM_PREVIEW_FLEET_BIN),
         {QStringLiteral("--nats"), server.url(), QStringLiteral("--trusted"), dir.filePath(QStringLiteral("k.pub.pem")),
             QStringLiteral("--hosts"), QString::number(hosts), QStringLiteral("--prefix"), QStringLiteral("h"),
-            QStringLiteral("--recorded"), dir.filePath(QStringLiteral("recorded.jsonl")), QStringLiteral("--status"), QStringLiteral("yes")});
+            QStringLiteral("--recorded"), dir.filePath(QStringLiteral("recorded.jsonl")), QStringLiteral("--status"),
+            QStringLiteral("yes")});
     QByteArray output;
     while (!output.contains("ready") && fleet.waitForReadyRead(60000))
         output += fleet.readAllStandardOutput();
@@ -56,8 +69,10 @@ double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const Pr
     options.timeout = std::chrono::seconds(120);
     options.keepEvents = false;
     const auto start = std::chrono::steady_clock::now();
+    const double cpuStart = cpuMilliseconds();
     auto preview = connection ? runFleetPreview(**connection, options) : Result<FleetPreview>(connection.error());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double cpu = cpuMilliseconds() - cpuStart;
     fleet.closeWriteChannel();
     fleet.waitForFinished(30000);
     if (!preview) {
@@ -65,8 +80,8 @@ double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const Pr
         return -1;
     }
     const Json totals = fleetPreviewTotals(*preview);
-    std::printf("  %6d hosts x %d events: %9.1f ms  %10.0f answers/s  (%s)\n", hosts, kEvents, ms,
-        hosts * (kEvents + 2) / (ms / 1000.0), totals.dump().c_str());
+    std::printf("  %6d hosts x %d events: %9.1f ms  %10.0f answers/s  requester CPU %9.1f ms  (%s)\n", hosts, kEvents,
+        ms, hosts * (kEvents + 2) / (ms / 1000.0), cpu, totals.dump().c_str());
     return ms;
 }
 

@@ -16,11 +16,10 @@
 #include "preview_responder.h"
 #include "preview_wire.h"
 
-#include <nats/nats.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nats/nats.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,7 +110,8 @@ struct Recorded {
 void answerRecorded(natsConnection *, natsSubscription *, natsMsg *message, void *closure)
 {
     const auto *recorded = static_cast<Recorded *>(closure);
-    auto request = decodeSignedRequest(std::string_view(natsMsg_GetData(message), static_cast<std::size_t>(natsMsg_GetDataLength(message))));
+    auto request = decodeSignedRequest(
+        std::string_view(natsMsg_GetData(message), static_cast<std::size_t>(natsMsg_GetDataLength(message))));
     natsMsg_Destroy(message);
     if (!request || request->publicKey != recorded->trusted || !checkRequestRules(request->request, Clock::now()))
         return;
@@ -120,12 +120,14 @@ void answerRecorded(natsConnection *, natsSubscription *, natsMsg *message, void
     for (std::size_t host = 0; host < recorded->arguments->hosts; ++host) {
         std::uint64_t seq = 0;
         for (const Json &answer : recorded->answers) {
-            Json full = answerHeader(request->request.id, identityOf(*recorded->arguments, host), seq++, answer.value("type", ""));
+            Json full = answerHeader(
+                request->request.id, identityOf(*recorded->arguments, host), seq++, answer.value("type", ""));
             for (const auto &[key, value] : answer.items())
                 if (key != "type")
                     full[key] = value;
             for (const std::string &payload : splitAnswer(full, maxPayload))
-                natsConnection_Publish(recorded->connection->connection(), reply.c_str(), payload.data(), static_cast<int>(payload.size()));
+                natsConnection_Publish(recorded->connection->connection(), reply.c_str(), payload.data(),
+                    static_cast<int>(payload.size()));
         }
     }
     natsConnection_Flush(recorded->connection->connection());
@@ -142,7 +144,8 @@ int runRecorded(const Arguments &arguments)
     if (arguments.status)
         listStatus(arguments, *connection);
     natsSubscription *subscription = nullptr;
-    natsConnection_Subscribe(&subscription, connection->connection(), std::string(kPreviewRequestSubject).c_str(), answerRecorded, &recorded);
+    natsConnection_Subscribe(&subscription, connection->connection(), std::string(kPreviewRequestSubject).c_str(),
+        answerRecorded, &recorded);
     natsConnection_Flush(connection->connection());
     std::cout << "ready" << std::endl;
     for (std::string ignored; std::getline(std::cin, ignored);) { }

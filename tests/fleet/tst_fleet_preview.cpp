@@ -71,7 +71,8 @@ public:
         auto connection = connect();
         auto bucket = KvBucket::openOrCreate(*connection, std::string(kStatusBucket)).value();
         const Json value {{"identity", identity}, {"time", formatRfc3339(time)}, {"interval_seconds", 300},
-            {"version", "test"}, {"summary", Json::object()}, {"failed_resources", Json::array()}, {"runs", Json::array()}};
+            {"version", "test"}, {"summary", Json::object()}, {"failed_resources", Json::array()},
+            {"runs", Json::array()}};
         QVERIFY(bucket.put(statusKey(identity), value.dump()));
     }
 
@@ -144,8 +145,8 @@ struct Inbox {
 /// Publishes `payload` as a request and returns the subscription to its (hoped-for) answers.
 void publishRaw(NatsConnection &connection, const std::string &payload)
 {
-    QCOMPARE(natsConnection_Publish(connection.connection(), std::string(kPreviewRequestSubject).c_str(), payload.data(),
-                 static_cast<int>(payload.size())),
+    QCOMPARE(natsConnection_Publish(connection.connection(), std::string(kPreviewRequestSubject).c_str(),
+                 payload.data(), static_cast<int>(payload.size())),
         NATS_OK);
     QCOMPARE(natsConnection_Flush(connection.connection()), NATS_OK);
 }
@@ -165,7 +166,8 @@ bool waitForAnswer(Inbox &inbox, const std::string &type)
         natsMsg *message = nullptr;
         if (natsSubscription_NextMsg(&message, inbox.subscription, 100) != NATS_OK)
             continue;
-        auto answer = decodeAnswer(std::string_view(natsMsg_GetData(message), static_cast<std::size_t>(natsMsg_GetDataLength(message))));
+        auto answer = decodeAnswer(
+            std::string_view(natsMsg_GetData(message), static_cast<std::size_t>(natsMsg_GetDataLength(message))));
         natsMsg_Destroy(message);
         if (answer && answer->type == type)
             return true;
@@ -216,7 +218,9 @@ private slots:
         QCOMPARE(totals["answered"].get<int>(), 2);
         QCOMPARE(totals["changed"].get<int>(), 1);
         // The unpacked bundles are gone.
-        QCOMPARE(QDir(fleet.workDirectory() + QStringLiteral("/db-1")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+        QCOMPARE(
+            QDir(fleet.workDirectory() + QStringLiteral("/db-1")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+            QStringList());
     }
 
     void theSelectorPicksHosts()
@@ -224,7 +228,8 @@ private slots:
         Fleet fleet;
         QVERIFY2(fleet.start(), qPrintable(fleet.error()));
         const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
-        QVERIFY(ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
         fleet.addHost("web-1", {{"role", "web"}});
         fleet.addHost("db-1", {{"role", "db"}});
         fleet.addHost("odd-1", {{"role", 3}});
@@ -245,11 +250,16 @@ private slots:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("logged");
-        QTest::newRow("untrusted") << "untrusted" << "untrusted key";
-        QTest::newRow("unsigned") << "unsigned" << "signature";
-        QTest::newRow("expired") << "expired" << "expired";
-        QTest::newRow("noop false") << "apply" << "not a noop";
-        QTest::newRow("garbage") << "garbage" << "malformed";
+        QTest::newRow("untrusted") << "untrusted"
+                                   << "untrusted key";
+        QTest::newRow("unsigned") << "unsigned"
+                                  << "signature";
+        QTest::newRow("expired") << "expired"
+                                 << "expired";
+        QTest::newRow("noop false") << "apply"
+                                    << "not a noop";
+        QTest::newRow("garbage") << "garbage"
+                                 << "malformed";
     }
 
     void badRequestsGetNoAnswer()
@@ -265,7 +275,8 @@ private slots:
         auto connection = fleet.connect();
         Inbox inbox;
         inbox.subject = "_INBOX.test" + newPreviewId();
-        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()), NATS_OK);
+        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()),
+            NATS_OK);
 
         PreviewRequest request;
         request.id = newPreviewId();
@@ -306,12 +317,14 @@ private slots:
         Fleet fleet;
         QVERIFY2(fleet.start(), qPrintable(fleet.error()));
         const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
-        QVERIFY(ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
         PreviewResponder &host = fleet.addHost("web-1", {{"role", "web"}});
         auto connection = fleet.connect();
         Inbox inbox;
         inbox.subject = "_INBOX.replay" + newPreviewId();
-        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()), NATS_OK);
+        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()),
+            NATS_OK);
         PreviewRequest request;
         request.id = newPreviewId();
         request.issued = Clock::now();
@@ -332,7 +345,8 @@ private slots:
         Fleet fleet;
         QVERIFY2(fleet.start(), qPrintable(fleet.error()));
         const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
-        QVERIFY(ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
         fleet.addHost("web-1", {{"role", "web"}});
         fleet.listStatus("ghost", std::chrono::system_clock::now());
         fleet.listStatus("long-gone", std::chrono::system_clock::now() - std::chrono::hours(2));
@@ -350,7 +364,8 @@ private slots:
         Fleet fleet;
         QVERIFY2(fleet.start(), qPrintable(fleet.error()));
         const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
-        QVERIFY(ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
         fleet.addHost("web-1", {{"role", "web"}}, "no-such-user-ccm-preview");
         auto preview = fleet.preview(manifest.toStdString());
         QVERIFY(preview);
@@ -369,13 +384,17 @@ private slots:
         std::string manifest = "ccm:\n  resources:\n    - file:\n";
         for (int i = 0; i < 5000; ++i)
             manifest += "        - " + directory.toStdString() + "/f" + std::to_string(i)
-                + ":\n            ensure: present\n            owner: root\n            group: root\n            mode: \"0644\"\n"
-                  "            content: \"file " + std::to_string(i) + "\\n\"\n";
+                + ":\n            ensure: present\n            owner: root\n            group: root\n            mode: "
+                  "\"0644\"\n"
+                  "            content: \"file "
+                + std::to_string(i) + "\\n\"\n";
         std::string big;
         for (int i = 0; i < 20000; ++i)
             big += "line " + std::to_string(i) + "\\n";
-        manifest += "        - " + directory.toStdString() + "/big:\n            ensure: present\n            owner: root\n"
-            "            group: root\n            mode: \"0644\"\n            content: \"" + big + "\"\n";
+        manifest += "        - " + directory.toStdString()
+            + "/big:\n            ensure: present\n            owner: root\n"
+              "            group: root\n            mode: \"0644\"\n            content: \""
+            + big + "\"\n";
         const QString path = fleet.path(QStringLiteral("manifest.yaml"));
         QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));
         fleet.addHost("web-1", {{"role", "web"}});
@@ -404,7 +423,8 @@ private slots:
         ::chmod(out.path().toUtf8().constData(), 0777);
         ::chmod(fleet.workDirectory().toUtf8().constData(), 0711);
         const std::string marker = out.filePath(QStringLiteral("guard-uid")).toStdString();
-        const std::string manifest = "ccm:\n  resources:\n    - exec:\n        - /bin/true:\n            unless: \"/bin/sh -c 'id -u > "
+        const std::string manifest
+            = "ccm:\n  resources:\n    - exec:\n        - /bin/true:\n            unless: \"/bin/sh -c 'id -u > "
             + marker + "'\"\n";
         const QString path = fleet.path(QStringLiteral("manifest.yaml"));
         QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));

@@ -58,10 +58,13 @@ private slots:
         QTest::addColumn<bool>("create");
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("says");
-        QTest::newRow("missing") << QByteArray() << false << "key_not_found" << "fleet keygen";
-        QTest::newRow("not pem") << QByteArray("hello\n") << true << "bad_key" << "not a PEM file";
+        QTest::newRow("missing") << QByteArray() << false << "key_not_found"
+                                 << "fleet keygen";
+        QTest::newRow("not pem") << QByteArray("hello\n") << true << "bad_key"
+                                 << "not a PEM file";
         QTest::newRow("garbled pem") << QByteArray("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
-                                     << true << "bad_key" << "no readable private key";
+                                     << true << "bad_key"
+                                     << "no readable private key";
     }
 
     void loadErrors()
@@ -88,8 +91,9 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ec.pem"));
         QCOMPARE(QProcess::execute(QStringLiteral("openssl"),
-                     {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("EC"), QStringLiteral("-pkeyopt"),
-                         QStringLiteral("ec_paramgen_curve:P-256"), QStringLiteral("-out"), path}),
+                     {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("EC"),
+                         QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256"), QStringLiteral("-out"),
+                         path}),
             0);
         auto key = loadPreviewPrivateKey(path.toStdString());
         QVERIFY(!key);
@@ -120,7 +124,8 @@ private slots:
 
     void base64RoundTripAndStrictness()
     {
-        for (const std::string &text : std::vector<std::string> {"", "a", "ab", "abc", "abcd", std::string(100, '\xff')})
+        for (const std::string &text :
+            std::vector<std::string> {"", "a", "ab", "abc", "abcd", std::string(100, '\xff')})
             QCOMPARE(decodeBase64(encodeBase64(text)).value(), text);
         for (const char *bad : {"YQ", "Y===", "YQ=a", "Y Q=", "YQ==YQ==", "@@@@"})
             QVERIFY2(!decodeBase64(bad), bad);

@@ -63,23 +63,57 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("value"); // JSON text; "-" removes the field
         QTest::addColumn<QString>("says");
-        QTest::newRow("id missing") << "id" << "-" << "\"id\"";
-        QTest::newRow("id short") << "id" << "\"abc\"" << "\"id\"";
-        QTest::newRow("id bad characters") << "id" << "\"abcdefghijklmnop.*\"" << "\"id\"";
-        QTest::newRow("id number") << "id" << "12345678901234567890" << "\"id\"";
-        QTest::newRow("issued bad") << "issued" << "\"yesterday\"" << "\"issued\"";
-        QTest::newRow("expires month 13") << "expires" << "\"2026-13-01T00:00:00Z\"" << "\"expires\"";
-        QTest::newRow("expires no zone") << "expires" << "\"2026-11-01T00:00:00\"" << "\"expires\"";
-        QTest::newRow("reply not inbox") << "reply" << "\"ccm.agent.x\"" << "\"reply\"";
-        QTest::newRow("reply wildcard") << "reply" << "\"_INBOX.>\"" << "\"reply\"";
-        QTest::newRow("bundle string") << "bundle" << "\"x\"" << "\"bundle\"";
-        QTest::newRow("bundle bucket") << "bundle" << R"({"bucket":"a.b","name":"n","digest":"SHA-256=x"})" << "bundle.bucket";
-        QTest::newRow("bundle name") << "bundle" << R"({"bucket":"B","name":"","digest":"SHA-256=x"})" << "bundle.name";
-        QTest::newRow("bundle digest") << "bundle" << R"({"bucket":"B","name":"n","digest":"MD5=x"})" << "bundle.digest";
-        QTest::newRow("select number") << "select" << "1" << "\"select\"";
-        QTest::newRow("select missing") << "select" << "-" << "\"select\"";
-        QTest::newRow("noop string") << "noop" << "\"true\"" << "\"noop\"";
-        QTest::newRow("noop missing") << "noop" << "-" << "\"noop\"";
+        QTest::newRow("id missing") << "id"
+                                    << "-"
+                                    << "\"id\"";
+        QTest::newRow("id short") << "id"
+                                  << "\"abc\""
+                                  << "\"id\"";
+        QTest::newRow("id bad characters") << "id"
+                                           << "\"abcdefghijklmnop.*\""
+                                           << "\"id\"";
+        QTest::newRow("id number") << "id"
+                                   << "12345678901234567890"
+                                   << "\"id\"";
+        QTest::newRow("issued bad") << "issued"
+                                    << "\"yesterday\""
+                                    << "\"issued\"";
+        QTest::newRow("expires month 13") << "expires"
+                                          << "\"2026-13-01T00:00:00Z\""
+                                          << "\"expires\"";
+        QTest::newRow("expires no zone") << "expires"
+                                         << "\"2026-11-01T00:00:00\""
+                                         << "\"expires\"";
+        QTest::newRow("reply not inbox") << "reply"
+                                         << "\"ccm.agent.x\""
+                                         << "\"reply\"";
+        QTest::newRow("reply wildcard") << "reply"
+                                        << "\"_INBOX.>\""
+                                        << "\"reply\"";
+        QTest::newRow("bundle string") << "bundle"
+                                       << "\"x\""
+                                       << "\"bundle\"";
+        QTest::newRow("bundle bucket") << "bundle"
+                                       << R"({"bucket":"a.b","name":"n","digest":"SHA-256=x"})"
+                                       << "bundle.bucket";
+        QTest::newRow("bundle name") << "bundle"
+                                     << R"({"bucket":"B","name":"","digest":"SHA-256=x"})"
+                                     << "bundle.name";
+        QTest::newRow("bundle digest") << "bundle"
+                                       << R"({"bucket":"B","name":"n","digest":"MD5=x"})"
+                                       << "bundle.digest";
+        QTest::newRow("select number") << "select"
+                                       << "1"
+                                       << "\"select\"";
+        QTest::newRow("select missing") << "select"
+                                        << "-"
+                                        << "\"select\"";
+        QTest::newRow("noop string") << "noop"
+                                     << "\"true\""
+                                     << "\"noop\"";
+        QTest::newRow("noop missing") << "noop"
+                                      << "-"
+                                      << "\"noop\"";
     }
 
     void malformedRequestBodies()
@@ -108,19 +142,22 @@ private slots:
         QTest::newRow("array") << QByteArray("[]") << "bad_request";
         QTest::newRow("deep") << QByteArray(10000, '[') << "bad_request";
         QTest::newRow("no signature") << QByteArray(R"({"request":"e30=","key":"AAAA"})") << "bad_request";
-        QTest::newRow("bad base64") << QByteArray(R"({"request":"e30","signature":"AA==","key":"AA=="})") << "bad_request";
-        QTest::newRow("short key") << QByteArray(R"({"request":"e30=","signature":"AA==","key":"AA=="})") << "bad_request";
+        QTest::newRow("bad base64") << QByteArray(R"({"request":"e30","signature":"AA==","key":"AA=="})")
+                                    << "bad_request";
+        QTest::newRow("short key") << QByteArray(R"({"request":"e30=","signature":"AA==","key":"AA=="})")
+                                   << "bad_request";
         QTest::newRow("huge") << QByteArray(100000, ' ') << "bad_request";
-        QTest::newRow("bad signature")
-            << QByteArray(R"({"request":"e30=","signature":"AA==","key":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})")
-            << "bad_signature";
+        QTest::newRow("bad signature") << QByteArray(
+            R"({"request":"e30=","signature":"AA==","key":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})")
+                                       << "bad_signature";
     }
 
     void malformedEnvelopes()
     {
         QFETCH(QByteArray, payload);
         QFETCH(QString, code);
-        auto decoded = decodeSignedRequest(std::string_view(payload.constData(), static_cast<std::size_t>(payload.size())));
+        auto decoded
+            = decodeSignedRequest(std::string_view(payload.constData(), static_cast<std::size_t>(payload.size())));
         QVERIFY(!decoded);
         QCOMPARE(q(decoded.error().code), code);
     }
@@ -173,7 +210,8 @@ private slots:
         const auto utc = parseRfc3339("2026-11-25T01:00:00Z").value();
         QCOMPARE(parseRfc3339("2026-11-25T02:00:00.123+01:00").value(), utc);
         QCOMPARE(formatRfc3339(utc), std::string("2026-11-25T01:00:00Z"));
-        for (const char *bad : {"", "2026-11-25", "2026-11-25T01:00:00Zjunk", "2026-11-25T01:00:00.Z", "x026-11-25T01:00:00Z"})
+        for (const char *bad :
+            {"", "2026-11-25", "2026-11-25T01:00:00Zjunk", "2026-11-25T01:00:00.Z", "x026-11-25T01:00:00Z"})
             QVERIFY2(!parseRfc3339(bad), bad);
     }
 
@@ -191,8 +229,10 @@ private slots:
         QTest::newRow("declined error") << (head + R"("type":"declined","reason":"error"})").c_str();
         QTest::newRow("progress") << (head + R"("type":"progress","done":1,"total":"2","current":"x"})").c_str();
         QTest::newRow("event") << (head + R"("type":"event","event":[]})").c_str();
-        QTest::newRow("done summary") << (head + R"("type":"done","cancelled":false,"aborted":false,"diagnostics":[]})").c_str();
-        QTest::newRow("done diagnostics") << (head + R"("type":"done","summary":{},"cancelled":false,"aborted":false,"diagnostics":[1]})").c_str();
+        QTest::newRow("done summary")
+            << (head + R"("type":"done","cancelled":false,"aborted":false,"diagnostics":[]})").c_str();
+        QTest::newRow("done diagnostics")
+            << (head + R"("type":"done","summary":{},"cancelled":false,"aborted":false,"diagnostics":[1]})").c_str();
         QTest::newRow("failed") << (head + R"("type":"failed"})").c_str();
         QTest::newRow("part index") << (head + R"("type":"part","part":2,"parts":2,"data":""})").c_str();
         QTest::newRow("part data") << (head + R"("type":"part","part":0,"parts":2})").c_str();
