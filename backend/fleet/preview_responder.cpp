@@ -270,17 +270,21 @@ Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(
 
 PreviewResponder::~PreviewResponder()
 {
-    if (m_subscription != nullptr) {
-        natsSubscription_Unsubscribe(m_subscription);
-        natsSubscription_WaitForDrainCompletion(m_subscription, 0);
-        natsSubscription_Destroy(m_subscription);
-    }
     {
         const std::lock_guard lock(m_mutex);
         m_stopping = true;
         m_cancel = true;
     }
     m_wake.notify_all();
+    // A drained subscription has finished its last callback, which unsubscribing alone does not
+    // promise; only then may the callback's target go.
+    if (m_subscription != nullptr) {
+        if (natsSubscription_Drain(m_subscription) == NATS_OK)
+            natsSubscription_WaitForDrainCompletion(m_subscription, 0);
+        else
+            natsSubscription_Unsubscribe(m_subscription);
+        natsSubscription_Destroy(m_subscription);
+    }
     if (m_worker.joinable())
         m_worker.join();
 }

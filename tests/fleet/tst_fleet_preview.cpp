@@ -440,6 +440,43 @@ private slots:
         QCOMPARE(::stat(marker.c_str(), &info), 0);
         QCOMPARE(info.st_uid, nobody->pw_uid);
     }
+
+    void diffsOnlyForFilesThePreviewUserMayRead()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to preview as another user");
+        if (::getpwnam("nobody") == nullptr)
+            QSKIP("needs a user named nobody");
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        QTemporaryDir files;
+        ::chmod(files.path().toUtf8().constData(), 0755);
+        ::chmod(fleet.workDirectory().toUtf8().constData(), 0711);
+        const QString open = files.filePath(QStringLiteral("open"));
+        const QString secret = files.filePath(QStringLiteral("secret"));
+        QVERIFY(ccm::test::writeFile(open, "public old\n"));
+        QVERIFY(ccm::test::writeFile(secret, "secret old\n"));
+        ::chmod(open.toUtf8().constData(), 0644);
+        ::chmod(secret.toUtf8().constData(), 0600);
+        std::string manifest = "ccm:\n  resources:\n    - file:\n";
+        for (const QString &target : {open, secret})
+            manifest += "        - " + target.toStdString()
+                + ":\n            ensure: present\n            owner: root\n            group: root\n"
+                  "            mode: \"0644\"\n            content: \"new\\n\"\n";
+        const QString path = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));
+        fleet.addHost("web-1", {{"role", "web"}}, "nobody");
+        auto preview = fleet.preview(path.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        const HostPreview *host = findHost(*preview, "web-1");
+        QVERIFY2(host->state == HostState::Done, host->message.c_str());
+        QCOMPARE(host->events.size(), 2u);
+        QVERIFY2(host->events[0].value("diff", std::string()).find("-public old") != std::string::npos,
+            host->events[0].dump().c_str());
+        QVERIFY2(host->events[1].value("diff", std::string()).find("secret old") == std::string::npos,
+            host->events[1].dump().c_str());
+        QCOMPARE(changed(*host), 2u);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFleetPreview)
