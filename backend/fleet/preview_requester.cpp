@@ -20,6 +20,8 @@ namespace {
 constexpr std::size_t kMaxProblems = 100;
 /// Answers of one host held back while an earlier one is missing.
 constexpr std::size_t kMaxEarlyAnswers = 10'000;
+/// Hosts one preview tracks; answers naming more identities are dropped.
+constexpr std::size_t kMaxHosts = 200'000;
 
 struct SubscriptionDeleter {
     void operator()(natsSubscription *subscription) const
@@ -227,6 +229,9 @@ void Collector::receive(std::string_view payload)
         return problem(answer.error().message);
     if (answer->id != m_id)
         return;
+    if (m_hosts.size() >= kMaxHosts && !m_hosts.contains(answer->identity))
+        return problem(
+            "more than " + std::to_string(kMaxHosts) + " hosts answered; " + answer->identity + " is ignored");
     m_lastAnswer = std::chrono::steady_clock::now();
     if (answer->type != "part")
         return deliver(std::move(answer).value());
