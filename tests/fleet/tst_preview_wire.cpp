@@ -311,6 +311,40 @@ private slots:
         QCOMPARE(assembler.pendingBytes(), 0u);
     }
 
+    void mutatedInputNeverCrashes()
+    {
+        const auto key = generatePreviewKey().value();
+        Json answer = answerHeader(kId, "h", 3, "done");
+        answer["summary"] = Json::object();
+        answer["cancelled"] = false;
+        answer["aborted"] = false;
+        answer["diagnostics"] = Json::array();
+        const std::string seeds[] = {encodeSignedRequest(sampleRequest(), key).value(),
+            encodeRequestBody(sampleRequest()), answer.dump(), splitAnswer(answer, 64).front()};
+        std::mt19937 random(7);
+        for (const std::string &seed : seeds) {
+            for (int round = 0; round < 500; ++round) {
+                std::string text = seed;
+                for (int edits = 1 + static_cast<int>(random() % 4); edits > 0; --edits) {
+                    const std::size_t at = random() % (text.size() + 1);
+                    switch (random() % 3) {
+                    case 0:
+                        text.insert(at, 1, static_cast<char>(random() % 256));
+                        break;
+                    case 1:
+                        text.erase(at, 1 + random() % 8);
+                        break;
+                    default:
+                        if (at < text.size())
+                            text[at] = static_cast<char>(random() % 256);
+                    }
+                }
+                (void)decodeSignedRequest(text);
+                (void)decodeAnswer(text);
+            }
+        }
+    }
+
     void replayCache()
     {
         const auto now = Clock::now();
