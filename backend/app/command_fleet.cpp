@@ -173,11 +173,6 @@ std::optional<int> parsePreviewLine(
     return std::nullopt;
 }
 
-std::size_t summaryCount(const Json &summary, const char *key)
-{
-    return summary.is_object() ? summary.value(key, std::size_t {0}) : 0;
-}
-
 void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
 {
     std::size_t width = std::string_view("IDENTITY").size();
@@ -188,9 +183,10 @@ void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
         << "  MESSAGE\n";
     for (const auto &host : preview.hosts) {
         out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(10)
-            << fleet::hostStateName(host.state) << std::right << std::setw(8) << summaryCount(host.summary, "changed")
-            << std::setw(8) << summaryCount(host.summary, "failed") << std::setw(8)
-            << summaryCount(host.summary, "total") << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
+            << fleet::hostStateName(host.state) << std::right << std::setw(8)
+            << fleet::summaryCount(host.summary, "changed") << std::setw(8)
+            << fleet::summaryCount(host.summary, "failed") << std::setw(8) << fleet::summaryCount(host.summary, "total")
+            << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
     }
     const Json totals = fleet::fleetPreviewTotals(preview);
     out << '\n'
@@ -274,10 +270,12 @@ void printStatusTable(const fleet::FleetStatus &status, std::ostream &out)
     out << std::left << std::setw(static_cast<int>(width + 2)) << "IDENTITY" << std::setw(22) << "LAST RUN"
         << std::right << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL" << '\n';
     for (const auto &host : status.hosts) {
-        const Json summary = host.value.value("summary", Json::object());
+        const auto found = host.value.find("summary");
+        const Json summary = found == host.value.end() ? Json() : *found;
         out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(22)
-            << host.value.value("time", std::string()) << std::right << std::setw(8) << summaryCount(summary, "changed")
-            << std::setw(8) << summaryCount(summary, "failed") << std::setw(8) << summaryCount(summary, "total")
+            << host.value["time"].get<std::string>() << std::right << std::setw(8)
+            << fleet::summaryCount(summary, "changed") << std::setw(8) << fleet::summaryCount(summary, "failed")
+            << std::setw(8) << fleet::summaryCount(summary, "total")
             << (host.stale ? "  STALE (" + std::to_string(host.ageSeconds) + "s ago)" : std::string()) << '\n';
     }
 }

@@ -118,6 +118,14 @@ std::string_view hostStateName(HostState state)
     return "silent";
 }
 
+std::size_t summaryCount(const Json &summary, const char *key)
+{
+    if (!summary.is_object())
+        return 0;
+    const auto found = summary.find(key);
+    return found != summary.end() && found->is_number_unsigned() ? found->get<std::size_t>() : 0;
+}
+
 Json fleetPreviewTotals(const FleetPreview &preview)
 {
     std::size_t silent = 0, declined = 0, failed = 0, changed = 0, resourcesFailed = 0;
@@ -125,10 +133,8 @@ Json fleetPreviewTotals(const FleetPreview &preview)
         silent += host.state == HostState::Silent;
         declined += host.state == HostState::Declined;
         failed += host.state == HostState::Failed;
-        if (host.summary.is_object()) {
-            changed += host.summary.value("changed", std::size_t {0});
-            resourcesFailed += host.summary.value("failed", std::size_t {0});
-        }
+        changed += summaryCount(host.summary, "changed");
+        resourcesFailed += summaryCount(host.summary, "failed");
     }
     return Json {{"hosts", preview.hosts.size()}, {"answered", preview.hosts.size() - silent}, {"silent", silent},
         {"declined", declined}, {"failed", failed}, {"changed", changed}, {"resources_failed", resourcesFailed}};

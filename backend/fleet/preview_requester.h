@@ -50,6 +50,10 @@ struct FleetPreview {
     std::vector<std::string> problems;
 };
 
+/// The count `key` of a run summary (summaryToJson shape), 0 when the summary is not a map or
+/// the member is not a count: summaries come from other hosts and are not trusted.
+std::size_t summaryCount(const Json &summary, const char *key);
+
 /// The contract's totals: hosts, answered, silent, declined, failed, changed, resources_failed.
 Json fleetPreviewTotals(const FleetPreview &preview);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fleet preview wire format: strict decoding of requests and answers (a hostile peer may send
 // anything), the time rules, parts split and put back together, and the replay cache.
+#include "preview_requester.h"
 #include "preview_wire.h"
 #include "test_common.h"
 
@@ -343,6 +344,22 @@ private slots:
                 (void)decodeAnswer(text);
             }
         }
+    }
+
+    void totalsIgnoreMistypedSummaries()
+    {
+        // Summaries come from other hosts: a count that is not one must not throw.
+        FleetPreview preview;
+        preview.hosts.resize(3);
+        preview.hosts[0].state = HostState::Done;
+        preview.hosts[0].summary = Json {{"changed", "many"}, {"failed", -1}};
+        preview.hosts[1].state = HostState::Done;
+        preview.hosts[1].summary = Json {{"changed", 2}, {"failed", 1}};
+        preview.hosts[2].summary = Json::array();
+        const Json totals = fleetPreviewTotals(preview);
+        QCOMPARE(totals["changed"].get<int>(), 2);
+        QCOMPARE(totals["resources_failed"].get<int>(), 1);
+        QCOMPARE(totals["silent"].get<int>(), 1);
     }
 
     void replayCache()
