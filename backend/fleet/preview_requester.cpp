@@ -123,7 +123,9 @@ std::size_t summaryCount(const Json &summary, const char *key)
     if (!summary.is_object())
         return 0;
     const auto found = summary.find(key);
-    return found != summary.end() && found->is_number_unsigned() ? found->get<std::size_t>() : 0;
+    if (found == summary.end() || !found->is_number_integer() || found->get<std::int64_t>() < 0)
+        return 0;
+    return found->get<std::size_t>();
 }
 
 Json fleetPreviewTotals(const FleetPreview &preview)
