@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <mutex>
 #include <nats/nats.h>
 #include <pwd.h>
@@ -357,6 +358,39 @@ private slots:
         QCOMPARE(findHost(*preview, "ghost")->state, HostState::Silent);
         QVERIFY(!findHost(*preview, "long-gone")); // stale: not waited for
         QCOMPARE(fleetPreviewTotals(*preview)["silent"].get<int>(), 1);
+    }
+
+    void callbacksStreamAndCancelStopsTheWait()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        fleet.addHost("web-1", {{"role", "web"}});
+        fleet.listStatus("ghost", std::chrono::system_clock::now());
+        auto connection = fleet.connect();
+        std::atomic<bool> cancel {false};
+        std::vector<std::string> seen;
+        PreviewCallbacks callbacks;
+        callbacks.accepted = [&seen](const std::string &identity) { seen.push_back("accepted " + identity); };
+        callbacks.event = [&seen](const std::string &identity, const Json &) { seen.push_back("event " + identity); };
+        // The daemon cancels from another thread; here the last answer of web-1 does.
+        callbacks.done = [&seen, &cancel](const HostPreview &host) {
+            seen.push_back("done " + host.identity);
+            cancel = true;
+        };
+        PreviewRequestOptions options;
+        options.source = manifest.toStdString();
+        options.key = fleet.key();
+        options.timeout = std::chrono::minutes(5); // the ghost would keep a wait going this long
+        options.cancel = &cancel;
+        auto preview = runFleetPreview(*connection, options, callbacks);
+        QVERIFY(preview);
+        QVERIFY(preview->cancelled);
+        QCOMPARE(seen, (std::vector<std::string> {"accepted web-1", "event web-1", "done web-1"}));
+        QCOMPARE(findHost(*preview, "web-1")->state, HostState::Done);
+        QCOMPARE(findHost(*preview, "ghost")->state, HostState::Silent);
     }
 
     void aMissingPreviewUserFails()
