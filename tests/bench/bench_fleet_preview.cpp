@@ -85,6 +85,49 @@ double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const Pr
     return ms;
 }
 
+/// One preview run for real by `hosts` responders (ccm-preview-fleet) on a manifest of `files`
+/// file resources; milliseconds, or a negative number on failure.
+double measureReal(
+    const ccm::test::NatsServer &server, QTemporaryDir &dir, const PreviewSigningKey &key, int hosts, int files)
+{
+    const std::string target = dir.filePath(QStringLiteral("targets")).toStdString();
+    std::ofstream manifest(dir.filePath(QStringLiteral("real.yaml")).toStdString());
+    manifest << "ccm:\n  resources:\n    - file:\n";
+    for (int i = 0; i < files; ++i)
+        manifest
+            << "        - " << target << "/f" << i << ":\n            ensure: present\n            owner: root\n"
+            << "            group: root\n            mode: \"0644\"\n            content: \"{{ Facts.role }}\\n\"\n";
+    manifest.close();
+    QProcess fleet;
+    fleet.start(QStringLiteral(CCM_PREVIEW_FLEET_BIN),
+        {QStringLiteral("--nats"), server.url(), QStringLiteral("--trusted"), dir.filePath(QStringLiteral("k.pub.pem")),
+            QStringLiteral("--hosts"), QString::number(hosts), QStringLiteral("--prefix"), QStringLiteral("real"),
+            QStringLiteral("--work"), dir.filePath(QStringLiteral("work")), QStringLiteral("--status"),
+            QStringLiteral("yes")});
+    QByteArray output;
+    while (!output.contains("ready") && fleet.waitForReadyRead(60000))
+        output += fleet.readAllStandardOutput();
+    NatsSettings settings;
+    settings.url = server.urlString();
+    auto connection = NatsConnection::connect(settings);
+    PreviewRequestOptions options;
+    options.source = dir.filePath(QStringLiteral("real.yaml")).toStdString();
+    options.key = key;
+    options.timeout = std::chrono::seconds(300);
+    const auto start = std::chrono::steady_clock::now();
+    auto preview = connection ? runFleetPreview(**connection, options) : Result<FleetPreview>(connection.error());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    fleet.closeWriteChannel();
+    fleet.waitForFinished(30000);
+    if (!preview) {
+        std::fprintf(stderr, "bench_fleet_preview: %s\n", preview.error().message.c_str());
+        return -1;
+    }
+    std::printf(
+        "  %6d real hosts x %d files: %9.1f ms  (%s)\n", hosts, files, ms, fleetPreviewTotals(*preview).dump().c_str());
+    return ms;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -110,5 +153,10 @@ int main(int argc, char **argv)
     for (const int hosts : {1000, 10000})
         if (measure(server, dir, key, hosts) < 0)
             return 1;
+    std::printf("fleet preview, responders running the manifest in noop (2 cores shared), request to last answer:\n");
+    // A server of its own: CCM_STATUS of the first lists the recorded hosts, gone by now.
+    ccm::test::NatsServer realServer;
+    if (!realServer.start() || measureReal(realServer, dir, key, 20, 100) < 0)
+        return 1;
     return 0;
 }
