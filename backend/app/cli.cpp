@@ -31,6 +31,9 @@ Commands:
   publish FILE --bucket BUCKET
                               put a bundle into a NATS JetStream object store and
                               print its obj:// URL
+  fleet preview|status|keygen
+                              preview a manifest on every host of a NATS fleet in
+                              noop, show the hosts' last runs, make a signing key
   client METHOD [PARAMS]      call a method of a running backend and print its
                               notifications and answer as JSON lines
 
@@ -73,6 +76,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return serveCommand(rest, out, err);
     if (command == "publish")
         return publishCommand(rest, out, err);
+    if (command == "fleet")
+        return fleetCommand(rest, out, err);
     if (command == "client")
         return clientCommand(rest, out, err);
     err << "ccm-backend: unknown command '" << command << "'\n\n" << kUsage;

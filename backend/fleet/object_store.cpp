@@ -265,6 +265,16 @@ Result<void> ObjectStore::purgeSubject(const std::string &subject)
     return {};
 }
 
+Result<void> ObjectStore::remove(const std::string &name)
+{
+    auto existing = info(name);
+    if (!existing)
+        return existing.error();
+    if (auto purged = purgeSubject("$O." + m_bucket + ".C." + existing->nuid); !purged)
+        return purged.error().withContext("removing " + name);
+    return purgeSubject("$O." + m_bucket + ".M." + base64UrlEncode(name));
+}
+
 Result<ObjectInfo> ObjectStore::info(const std::string &name)
 {
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";

@@ -57,6 +57,8 @@ public:
     /// get() into the file `destination`, written beside it first and renamed once verified, so the
     /// file appears whole or not at all.
     Result<ObjectInfo> getToFile(const std::string &name, const std::filesystem::path &destination);
+    /// Removes `name`: its chunks and its meta record are purged. Error code "object_not_found".
+    Result<void> remove(const std::string &name);
 
 private:
     ObjectStore(NatsConnection &connection, std::string bucket);

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "result.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct __kvStore;
+
+namespace ccm::fleet {
+
+class NatsConnection;
+
+/// One NATS JetStream key-value bucket, for reading it whole (fleet status) and for writing a
+/// value. The connection must outlive the bucket.
+class KvBucket {
+public:
+    /// Binds to an existing bucket. Error codes "bucket_not_found", "no_jetstream", "nats".
+    static Result<KvBucket> open(NatsConnection &connection, const std::string &bucket);
+    /// Binds to a bucket, creating it when missing (history 1, file storage, as the agent does).
+    static Result<KvBucket> openOrCreate(NatsConnection &connection, const std::string &bucket);
+
+    KvBucket(KvBucket &&) noexcept = default;
+    KvBucket &operator=(KvBucket &&) noexcept = default;
+    ~KvBucket();
+
+    const std::string &name() const { return m_bucket; }
+    /// Every key that holds a value (deleted and purged keys are left out), unsorted.
+    Result<std::vector<std::string>> keys();
+    /// The value of `key` as stored; nullopt when the key holds none.
+    Result<std::optional<std::string>> get(const std::string &key);
+    /// Stores `value` under `key`.
+    Result<void> put(const std::string &key, const std::string &value);
+
+private:
+    struct StoreDeleter {
+        void operator()(__kvStore *store) const;
+    };
+    KvBucket(NatsConnection &connection, std::string bucket, __kvStore *store);
+
+    NatsConnection *m_connection;
+    std::string m_bucket;
+    std::unique_ptr<__kvStore, StoreDeleter> m_store;
+};
+
+} // namespace ccm::fleet

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "bundle_source.h"
+#include "json.h"
+#include "preview_signing.h"
+#include "result.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ccm::fleet {
+
+class NatsConnection;
+
+/// The object store bucket requests put their bundles in, as "preview-<id>"; the object is
+/// removed when the preview ends.
+inline constexpr std::string_view kPreviewBucket = "CCM_PREVIEW";
+
+/// Where one host stands.
+enum class HostState { Accepted, Running, Declined, Done, Failed, Silent };
+
+/// "accepted", "running", "declined", "done", "failed", "silent".
+std::string_view hostStateName(HostState state);
+
+/// One host's answers, as collected.
+struct HostPreview {
+    std::string identity;
+    HostState state = HostState::Silent;
+    Json summary; ///< summaryToJson of a finished run, null otherwise
+    bool cancelled = false;
+    bool aborted = false;
+    std::vector<std::string> diagnostics;
+    std::string message; ///< why it failed or declined
+    std::vector<Json> events; ///< eventToJson objects in run order, when kept
+    std::size_t eventCount = 0;
+};
+
+/// The whole fleet's answer.
+struct FleetPreview {
+    std::string id; ///< the request id
+    std::vector<HostPreview> hosts; ///< sorted by identity
+    bool cancelled = false; ///< the caller cancelled before every host finished
+    /// Answers that could not be read (malformed, too large), one line each, at most 100.
+    std::vector<std::string> problems;
+};
+
+/// The count `key` of a run summary (summaryToJson shape), 0 when the summary is not a map or
+/// the member is not a count: summaries come from other hosts and are not trusted.
+std::size_t summaryCount(const Json &summary, const char *key);
+
+/// The contract's totals: hosts, answered, silent, declined, failed, changed, resources_failed.
+Json fleetPreviewTotals(const FleetPreview &preview);
+
+/// Called as answers arrive, on the thread that runs runFleetPreview(), in each host's order.
+/// Any may be empty.
+struct PreviewCallbacks {
+    std::function<void(const std::string &identity)> accepted;
+    std::function<void(
+        const std::string &identity, std::uint64_t done, std::uint64_t total, const std::string &current)>
+        progress;
+    std::function<void(const std::string &identity, const Json &event)> event;
+    std::function<void(const HostPreview &host)> done;
+    std::function<void(const std::string &identity, const std::string &message)> failed;
+    std::function<void(const std::string &identity, const std::string &reason, const std::string &message)> declined;
+};
+
+struct PreviewRequestOptions {
+    /// A manifest file, a local bundle (.tar.gz, .tgz), or an http(s):// or obj:// bundle URL.
+    std::string source;
+    SourceOptions sources; ///< how remote sources are fetched
+    PreviewSigningKey key;
+    std::optional<std::string> select; ///< a manifest expression over Facts; every host when unset
+    std::chrono::milliseconds timeout {std::chrono::seconds(30)};
+    /// With no CCM_STATUS host to wait for: how long after the last answer, once every host that
+    /// accepted finished, the preview ends before the timeout.
+    std::chrono::milliseconds quiet {std::chrono::seconds(2)};
+    /// Pending answer bytes (parts not yet whole, messages not yet read) of all hosts together.
+    std::size_t maxAnswerBytes = 256ull * 1024 * 1024;
+    bool keepEvents = true; ///< keep every event in HostPreview::events
+    /// Set from another thread to end the wait early; hosts not finished are then silent.
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+/// Reads the bytes of the bundle `source` names: a manifest file is bundled (planBundle) on the
+/// way, a bundle file read, a URL fetched. Errors say what failed and where.
+Result<std::string> previewBundleBytes(const std::string &source, const SourceOptions &sources);
+
+/// Puts the bundle in CCM_PREVIEW, publishes the signed request, and collects the answers until
+/// every host finished (each non-stale CCM_STATUS host and each that accepted) or the timeout.
+/// Hosts in CCM_STATUS that are not stale and did not finish, and hosts that accepted and did not
+/// finish, are silent. The bundle object is removed at the end.
+Result<FleetPreview> runFleetPreview(
+    NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks = {});
+
+} // namespace ccm::fleet

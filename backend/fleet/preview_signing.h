@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "result.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ccm::fleet {
+
+/// An Ed25519 key that signs fleet preview requests: the raw 32-byte seed and its public key.
+struct PreviewSigningKey {
+    std::string seed; ///< raw private key bytes
+    std::string publicKey; ///< raw public key bytes
+};
+
+/// The length of raw Ed25519 public keys and seeds, and of signatures.
+inline constexpr std::size_t kEd25519KeySize = 32;
+inline constexpr std::size_t kEd25519SignatureSize = 64;
+
+/// A fresh key from the system's random source. Error code "crypto" when OpenSSL cannot make one.
+Result<PreviewSigningKey> generatePreviewKey();
+
+/// The private key as PKCS#8 PEM, and a raw public key as SubjectPublicKeyInfo PEM.
+Result<std::string> privateKeyPem(const PreviewSigningKey &key);
+Result<std::string> publicKeyPem(std::string_view publicKey);
+
+/// Writes the key pair: the private PEM with mode 0600 (created so, never readable by others in
+/// between), the public PEM 0644. Error codes "exists" (a file is there and `overwrite` is false),
+/// "io"; messages name the file.
+Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesystem::path &privatePath,
+    const std::filesystem::path &publicPath, bool overwrite);
+
+/// Reads a private key PEM. Error codes: "key_not_found" (no such file), "io" (unreadable),
+/// "bad_key" (not PEM, or a key that is not Ed25519); messages name the file and what to do.
+Result<PreviewSigningKey> loadPreviewPrivateKey(const std::filesystem::path &path);
+/// Reads a public key PEM (a private key PEM is accepted too: its public half is used), with
+/// the errors of loadPreviewPrivateKey(). Returns the raw 32 bytes.
+Result<std::string> loadPreviewPublicKey(const std::filesystem::path &path);
+
+/// The Ed25519 signature of `message`. Error code "crypto".
+Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view message);
+/// Whether `signature` is `publicKey`'s signature of `message`; false for malformed input.
+bool verifyPreview(std::string_view publicKey, std::string_view message, std::string_view signature);
+
+/// The contract's fingerprint: the first 16 hex characters of the SHA-256 of the raw public key.
+std::string previewKeyFingerprint(std::string_view publicKey);
+
+/// Standard base64 with padding, and its strict inverse (nullopt on any other character,
+/// missing padding or bits left over).
+std::string encodeBase64(std::string_view data);
+Result<std::string> decodeBase64(std::string_view text);
+
+} // namespace ccm::fleet

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fleet previews end to end against a real nats-server: responders in this process, each with its
+// own connection, identity and facts, and the requester as the CLI and the daemon use it.
+#include "fleet_status.h"
+#include "kv_bucket.h"
+#include "nats_connection.h"
+#include "nats_server.h"
+#include "preview_requester.h"
+#include "preview_responder.h"
+#include "preview_wire.h"
+#include "test_common.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <mutex>
+#include <nats/nats.h>
+#include <pwd.h>
+#include <sys/stat.h>
+
+using namespace ccm;
+using namespace ccm::fleet;
+using ccm::test::q;
+
+namespace {
+
+/// A fleet of in-process responders on one server, with the key that signs and the one they trust.
+class Fleet {
+public:
+    bool start(const QByteArray &serverConfig = {})
+    {
+        if (!m_server.start(ccm::test::NatsServer::Options {true, serverConfig}))
+            return false;
+        m_key = generatePreviewKey().value();
+        m_publicKey = m_dir.filePath(QStringLiteral("trusted.pub.pem")).toStdString();
+        const std::string privatePath = m_dir.filePath(QStringLiteral("signer.pem")).toStdString();
+        return writePreviewKeyPair(m_key, privatePath, m_publicKey, false).ok();
+    }
+
+    std::unique_ptr<NatsConnection> connect()
+    {
+        NatsSettings settings;
+        settings.url = m_server.urlString();
+        return NatsConnection::connect(settings).value();
+    }
+
+    /// Starts a responder for `identity` with `facts`, listed in CCM_STATUS unless `unlisted`.
+    PreviewResponder &addHost(const std::string &identity, Json facts, const std::string &user = "root")
+    {
+        m_connections.push_back(connect());
+        PreviewResponderOptions options;
+        options.identity = identity;
+        options.trustedKeys = {m_publicKey};
+        options.previewUser = user;
+        options.facts = [facts] { return facts; };
+        options.workDirectory = m_work.filePath(q(identity)).toStdString();
+        options.log = [this](engine::LogLevel, const std::string &line) {
+            const std::lock_guard lock(m_logMutex);
+            m_log.push_back(line);
+        };
+        m_responders.push_back(PreviewResponder::start(*m_connections.back(), options).value());
+        listStatus(identity, std::chrono::system_clock::now());
+        return *m_responders.back();
+    }
+
+    /// Writes a CCM_STATUS value for `identity` as its agent would.
+    void listStatus(const std::string &identity, std::chrono::system_clock::time_point time)
+    {
+        auto connection = connect();
+        auto bucket = KvBucket::openOrCreate(*connection, std::string(kStatusBucket)).value();
+        const Json value {{"identity", identity}, {"time", formatRfc3339(time)}, {"interval_seconds", 300},
+            {"version", "test"}, {"summary", Json::object()}, {"failed_resources", Json::array()},
+            {"runs", Json::array()}};
+        QVERIFY(bucket.put(statusKey(identity), value.dump()));
+    }
+
+    Result<FleetPreview> preview(const std::string &source, std::optional<std::string> select = std::nullopt,
+        std::chrono::milliseconds timeout = std::chrono::seconds(60))
+    {
+        auto connection = connect();
+        PreviewRequestOptions options;
+        options.source = source;
+        options.key = m_key;
+        options.select = std::move(select);
+        options.timeout = timeout;
+        return runFleetPreview(*connection, options);
+    }
+
+    std::vector<std::string> log()
+    {
+        const std::lock_guard lock(m_logMutex);
+        return m_log;
+    }
+
+    const PreviewSigningKey &key() const { return m_key; }
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QString error() const { return m_server.error(); }
+    QString workDirectory() const { return m_work.path(); }
+
+private:
+    ccm::test::NatsServer m_server;
+    QTemporaryDir m_dir;
+    QTemporaryDir m_work;
+    PreviewSigningKey m_key;
+    std::string m_publicKey;
+    std::vector<std::unique_ptr<NatsConnection>> m_connections;
+    std::vector<std::unique_ptr<PreviewResponder>> m_responders;
+    std::mutex m_logMutex;
+    std::vector<std::string> m_log;
+};
+
+/// A manifest of one file whose content depends on the host's role.
+std::string roleManifest(const QString &target)
+{
+    return "ccm:\n  resources:\n    - file:\n        - " + target.toStdString()
+        + ":\n            ensure: present\n            owner: root\n            group: root\n"
+          "            mode: \"0644\"\n            content: \"role {{ Facts.role }}\\n\"\n";
+}
+
+const HostPreview *findHost(const FleetPreview &preview, const std::string &identity)
+{
+    for (const HostPreview &host : preview.hosts)
+        if (host.identity == identity)
+            return &host;
+    return nullptr;
+}
+
+std::size_t changed(const HostPreview &host)
+{
+    return host.summary.is_object() ? host.summary.value("changed", std::size_t {0}) : 0;
+}
+
+struct Inbox {
+    natsSubscription *subscription = nullptr;
+    std::string subject;
+    ~Inbox()
+    {
+        if (subscription != nullptr)
+            natsSubscription_Destroy(subscription);
+    }
+};
+
+/// Publishes `payload` as a request and returns the subscription to its (hoped-for) answers.
+void publishRaw(NatsConnection &connection, const std::string &payload)
+{
+    QCOMPARE(natsConnection_Publish(connection.connection(), std::string(kPreviewRequestSubject).c_str(),
+                 payload.data(), static_cast<int>(payload.size())),
+        NATS_OK);
+    QCOMPARE(natsConnection_Flush(connection.connection()), NATS_OK);
+}
+
+/// The number of answers pending on `inbox`.
+int pending(Inbox &inbox)
+{
+    int messages = 0;
+    natsSubscription_GetPending(inbox.subscription, &messages, nullptr);
+    return messages;
+}
+
+/// Waits for a message of `type` on `inbox`; false after 20 s.
+bool waitForAnswer(Inbox &inbox, const std::string &type)
+{
+    for (int i = 0; i < 200; ++i) {
+        natsMsg *message = nullptr;
+        if (natsSubscription_NextMsg(&message, inbox.subscription, 100) != NATS_OK)
+            continue;
+        auto answer = decodeAnswer(
+            std::string_view(natsMsg_GetData(message), static_cast<std::size_t>(natsMsg_GetDataLength(message))));
+        natsMsg_Destroy(message);
+        if (answer && answer->type == type)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestFleetPreview : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        if (!ccm::test::NatsServer::available())
+            QSKIP("nats-server is not installed");
+    }
+
+    void everyHostAnswersWithItsOwnDifferences()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString target = fleet.path(QStringLiteral("motd"));
+        QVERIFY(ccm::test::writeFile(target, "role web\n"));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(target))));
+        fleet.addHost("web-1.example.com", {{"role", "web"}});
+        fleet.addHost("db-1", {{"role", "db"}});
+
+        auto preview = fleet.preview(manifest.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        QCOMPARE(preview->hosts.size(), 2u);
+        const HostPreview *web = findHost(*preview, "web-1.example.com");
+        const HostPreview *db = findHost(*preview, "db-1");
+        QVERIFY(web && db);
+        QCOMPARE(q(std::string(hostStateName(web->state))), QStringLiteral("done"));
+        QCOMPARE(q(std::string(hostStateName(db->state))), QStringLiteral("done"));
+        QCOMPARE(changed(*web), 0u);
+        QCOMPARE(changed(*db), 1u);
+        QCOMPARE(db->events.size(), 1u);
+        QVERIFY2(q(db->events[0].dump()).contains(QStringLiteral("+role db")), db->events[0].dump().c_str());
+        // A preview never changes the host.
+        QFile file(target);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("role web\n"));
+        const Json totals = fleetPreviewTotals(*preview);
+        QCOMPARE(totals["answered"].get<int>(), 2);
+        QCOMPARE(totals["changed"].get<int>(), 1);
+        // The unpacked bundles are gone.
+        QCOMPARE(
+            QDir(fleet.workDirectory() + QStringLiteral("/db-1")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+            QStringList());
+    }
+
+    void theSelectorPicksHosts()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        fleet.addHost("web-1", {{"role", "web"}});
+        fleet.addHost("db-1", {{"role", "db"}});
+        fleet.addHost("odd-1", {{"role", 3}});
+        auto preview = fleet.preview(manifest.toStdString(), "Facts.role == \"web\"");
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        QCOMPARE(findHost(*preview, "web-1")->state, HostState::Done);
+        QCOMPARE(findHost(*preview, "db-1")->state, HostState::Declined);
+        QCOMPARE(findHost(*preview, "odd-1")->state, HostState::Declined);
+
+        auto broken = fleet.preview(manifest.toStdString(), "Facts.role ==");
+        QVERIFY(broken);
+        const HostPreview *host = findHost(*broken, "web-1");
+        QCOMPARE(host->state, HostState::Declined);
+        QVERIFY2(q(host->message).contains(QStringLiteral("selector")), host->message.c_str());
+    }
+
+    void badRequestsGetNoAnswer_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("logged");
+        QTest::newRow("untrusted") << "untrusted"
+                                   << "untrusted key";
+        QTest::newRow("unsigned") << "unsigned"
+                                  << "signature";
+        QTest::newRow("expired") << "expired"
+                                 << "expired";
+        QTest::newRow("noop false") << "apply"
+                                    << "not a noop";
+        QTest::newRow("garbage") << "garbage"
+                                 << "malformed";
+    }
+
+    void badRequestsGetNoAnswer()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, logged);
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString target = fleet.path(QStringLiteral("motd"));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(target))));
+        PreviewResponder &host = fleet.addHost("web-1", {{"role", "web"}});
+        auto connection = fleet.connect();
+        Inbox inbox;
+        inbox.subject = "_INBOX.test" + newPreviewId();
+        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()),
+            NATS_OK);
+
+        PreviewRequest request;
+        request.id = newPreviewId();
+        request.issued = Clock::now();
+        request.expires = request.issued + std::chrono::minutes(5);
+        request.reply = inbox.subject;
+        request.bundle = {"CCM_PREVIEW", "preview-x", "SHA-256=x"};
+        PreviewSigningKey key = fleet.key();
+        if (kind == QStringLiteral("untrusted"))
+            key = generatePreviewKey().value();
+        if (kind == QStringLiteral("expired")) {
+            request.issued -= std::chrono::minutes(10);
+            request.expires = request.issued + std::chrono::minutes(5);
+        }
+        request.noop = kind != QStringLiteral("apply");
+        std::string payload = encodeSignedRequest(request, key).value();
+        if (kind == QStringLiteral("unsigned")) {
+            Json envelope = parseJson(payload);
+            envelope["signature"] = encodeBase64(std::string(64, '\0'));
+            payload = envelope.dump();
+        }
+        if (kind == QStringLiteral("garbage"))
+            payload = "{\"request\": 1}";
+        publishRaw(*connection, payload);
+        QTRY_COMPARE_WITH_TIMEOUT(host.rejected(), 1u, 20000);
+        QCOMPARE(host.finished(), 0u);
+        QCOMPARE(pending(inbox), 0);
+        const auto lines = fleet.log();
+        QCOMPARE(lines.size(), 1u);
+        QVERIFY2(q(lines[0]).contains(logged), lines[0].c_str());
+        if (kind != QStringLiteral("garbage") && kind != QStringLiteral("unsigned"))
+            QVERIFY2(q(lines[0]).contains(q(request.id)), lines[0].c_str());
+        QVERIFY(!QFile::exists(target));
+    }
+
+    void aReplayedRequestIsDropped()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        PreviewResponder &host = fleet.addHost("web-1", {{"role", "web"}});
+        auto connection = fleet.connect();
+        Inbox inbox;
+        inbox.subject = "_INBOX.replay" + newPreviewId();
+        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()),
+            NATS_OK);
+        PreviewRequest request;
+        request.id = newPreviewId();
+        request.issued = Clock::now();
+        request.expires = request.issued + std::chrono::minutes(5);
+        request.reply = inbox.subject;
+        request.bundle = {"CCM_PREVIEW", "missing", "SHA-256=x"};
+        const std::string payload = encodeSignedRequest(request, fleet.key()).value();
+        publishRaw(*connection, payload);
+        QVERIFY(waitForAnswer(inbox, "failed")); // no such bundle: answered, but failed
+        publishRaw(*connection, payload);
+        QTRY_COMPARE_WITH_TIMEOUT(host.rejected(), 1u, 20000);
+        QCOMPARE(host.finished(), 1u);
+        QVERIFY2(q(fleet.log().back()).contains(QStringLiteral("replayed")), fleet.log().back().c_str());
+    }
+
+    void aSilentHostIsReportedAfterTheTimeout()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        fleet.addHost("web-1", {{"role", "web"}});
+        fleet.listStatus("ghost", std::chrono::system_clock::now());
+        fleet.listStatus("long-gone", std::chrono::system_clock::now() - std::chrono::hours(2));
+        auto preview = fleet.preview(manifest.toStdString(), std::nullopt, std::chrono::seconds(3));
+        QVERIFY(preview);
+        QCOMPARE(findHost(*preview, "web-1")->state, HostState::Done);
+        QVERIFY(findHost(*preview, "ghost"));
+        QCOMPARE(findHost(*preview, "ghost")->state, HostState::Silent);
+        QVERIFY(!findHost(*preview, "long-gone")); // stale: not waited for
+        QCOMPARE(fleetPreviewTotals(*preview)["silent"].get<int>(), 1);
+    }
+
+    void callbacksStreamAndCancelStopsTheWait()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        fleet.addHost("web-1", {{"role", "web"}});
+        fleet.listStatus("ghost", std::chrono::system_clock::now());
+        auto connection = fleet.connect();
+        std::atomic<bool> cancel {false};
+        std::vector<std::string> seen;
+        PreviewCallbacks callbacks;
+        callbacks.accepted = [&seen](const std::string &identity) { seen.push_back("accepted " + identity); };
+        callbacks.event = [&seen](const std::string &identity, const Json &) { seen.push_back("event " + identity); };
+        // The daemon cancels from another thread; here the last answer of web-1 does.
+        callbacks.done = [&seen, &cancel](const HostPreview &host) {
+            seen.push_back("done " + host.identity);
+            cancel = true;
+        };
+        PreviewRequestOptions options;
+        options.source = manifest.toStdString();
+        options.key = fleet.key();
+        options.timeout = std::chrono::minutes(5); // the ghost would keep a wait going this long
+        options.cancel = &cancel;
+        auto preview = runFleetPreview(*connection, options, callbacks);
+        QVERIFY(preview);
+        QVERIFY(preview->cancelled);
+        QCOMPARE(seen, (std::vector<std::string> {"accepted web-1", "event web-1", "done web-1"}));
+        QCOMPARE(findHost(*preview, "web-1")->state, HostState::Done);
+        QCOMPARE(findHost(*preview, "ghost")->state, HostState::Silent);
+    }
+
+    void aMissingPreviewUserFails()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        fleet.addHost("web-1", {{"role", "web"}}, "no-such-user-ccm-preview");
+        auto preview = fleet.preview(manifest.toStdString());
+        QVERIFY(preview);
+        const HostPreview *host = findHost(*preview, "web-1");
+        QCOMPARE(host->state, HostState::Failed);
+        QVERIFY2(q(host->message).contains(QStringLiteral("no-such-user-ccm-preview")), host->message.c_str());
+    }
+
+    void aLargeAnswerArrivesWhole()
+    {
+        Fleet fleet;
+        // A small max_payload makes the big diff travel in parts.
+        QVERIFY2(fleet.start(QByteArrayLiteral("max_payload: 65536\n")), qPrintable(fleet.error()));
+        const QString directory = fleet.path(QStringLiteral("many"));
+        QVERIFY(QDir().mkpath(directory));
+        std::string manifest = "ccm:\n  resources:\n    - file:\n";
+        for (int i = 0; i < 5000; ++i)
+            manifest += "        - " + directory.toStdString() + "/f" + std::to_string(i)
+                + ":\n            ensure: present\n            owner: root\n            group: root\n            mode: "
+                  "\"0644\"\n"
+                  "            content: \"file "
+                + std::to_string(i) + "\\n\"\n";
+        std::string big;
+        for (int i = 0; i < 20000; ++i)
+            big += "line " + std::to_string(i) + "\\n";
+        manifest += "        - " + directory.toStdString()
+            + "/big:\n            ensure: present\n            owner: root\n"
+              "            group: root\n            mode: \"0644\"\n            content: \""
+            + big + "\"\n";
+        const QString path = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));
+        fleet.addHost("web-1", {{"role", "web"}});
+        auto preview = fleet.preview(path.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        QVERIFY2(preview->problems.empty(), preview->problems.empty() ? "" : preview->problems[0].c_str());
+        const HostPreview *host = findHost(*preview, "web-1");
+        QCOMPARE(host->state, HostState::Done);
+        QCOMPARE(host->events.size(), 5001u);
+        QCOMPARE(changed(*host), 5001u);
+        const std::string diff = host->events.back().value("diff", std::string());
+        QVERIFY2(diff.find("+line 19999") != std::string::npos, host->events.back().dump().substr(0, 300).c_str());
+        QCOMPARE(QDir(directory).entryList(QDir::Files).size(), 0);
+    }
+
+    void guardsRunAsThePreviewUser()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to run guards as another user");
+        const passwd *nobody = ::getpwnam("nobody");
+        if (nobody == nullptr)
+            QSKIP("needs a user named nobody");
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        QTemporaryDir out;
+        ::chmod(out.path().toUtf8().constData(), 0777);
+        ::chmod(fleet.workDirectory().toUtf8().constData(), 0711);
+        const std::string marker = out.filePath(QStringLiteral("guard-uid")).toStdString();
+        const std::string manifest
+            = "ccm:\n  resources:\n    - exec:\n        - /bin/true:\n            unless: \"/bin/sh -c 'id -u > "
+            + marker + "'\"\n";
+        const QString path = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));
+        fleet.addHost("web-1", {{"role", "web"}}, "nobody");
+        auto preview = fleet.preview(path.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        const HostPreview *host = findHost(*preview, "web-1");
+        QVERIFY2(host->state == HostState::Done, host->message.c_str());
+        QFile file(q(marker));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().trimmed().toUInt(), static_cast<unsigned>(nobody->pw_uid));
+        struct stat info { };
+        QCOMPARE(::stat(marker.c_str(), &info), 0);
+        QCOMPARE(info.st_uid, nobody->pw_uid);
+    }
+
+    void diffsOnlyForFilesThePreviewUserMayRead()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to preview as another user");
+        if (::getpwnam("nobody") == nullptr)
+            QSKIP("needs a user named nobody");
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        QTemporaryDir files;
+        ::chmod(files.path().toUtf8().constData(), 0755);
+        ::chmod(fleet.workDirectory().toUtf8().constData(), 0711);
+        const QString open = files.filePath(QStringLiteral("open"));
+        const QString secret = files.filePath(QStringLiteral("secret"));
+        QVERIFY(ccm::test::writeFile(open, "public old\n"));
+        QVERIFY(ccm::test::writeFile(secret, "secret old\n"));
+        ::chmod(open.toUtf8().constData(), 0644);
+        ::chmod(secret.toUtf8().constData(), 0600);
+        std::string manifest = "ccm:\n  resources:\n    - file:\n";
+        for (const QString &target : {open, secret})
+            manifest += "        - " + target.toStdString()
+                + ":\n            ensure: present\n            owner: root\n            group: root\n"
+                  "            mode: \"0644\"\n            content: \"new\\n\"\n";
+        const QString path = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));
+        fleet.addHost("web-1", {{"role", "web"}}, "nobody");
+        auto preview = fleet.preview(path.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        const HostPreview *host = findHost(*preview, "web-1");
+        QVERIFY2(host->state == HostState::Done, host->message.c_str());
+        QCOMPARE(host->events.size(), 2u);
+        QVERIFY2(host->events[0].value("diff", std::string()).find("-public old") != std::string::npos,
+            host->events[0].dump().c_str());
+        QVERIFY2(host->events[1].value("diff", std::string()).find("secret old") == std::string::npos,
+            host->events[1].dump().c_str());
+        QCOMPARE(changed(*host), 2u);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFleetPreview)
+#include "tst_fleet_preview.moc"

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fleet preview wire format: strict decoding of requests and answers (a hostile peer may send
+// anything), the time rules, parts split and put back together, and the replay cache.
+#include "preview_requester.h"
+#include "preview_wire.h"
+#include "test_common.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+
+using namespace ccm;
+using namespace ccm::fleet;
+using ccm::test::q;
+
+namespace {
+
+const std::string kId = "abcdefghijklmnop0123";
+
+PreviewRequest sampleRequest()
+{
+    PreviewRequest request;
+    request.id = kId;
+    request.issued = Clock::now();
+    request.expires = request.issued + std::chrono::minutes(5);
+    request.reply = "_INBOX.x1";
+    request.bundle = {"CCM_PREVIEW", "preview-" + kId, "SHA-256=abc="};
+    return request;
+}
+
+/// A payload with body R, signed properly, so only R's fields are at fault.
+std::string signedBody(const Json &body, const PreviewSigningKey &key)
+{
+    const std::string text = body.dump();
+    return Json {{"request", encodeBase64(text)}, {"signature", encodeBase64(signPreview(key, text).value())},
+        {"key", encodeBase64(key.publicKey)}}
+        .dump();
+}
+
+} // namespace
+
+class TestPreviewWire : public QObject {
+    Q_OBJECT
+
+private slots:
+    void requestRoundTrip()
+    {
+        const auto key = generatePreviewKey().value();
+        PreviewRequest request = sampleRequest();
+        request.select = "Facts.os == 'linux'";
+        auto decoded = decodeSignedRequest(encodeSignedRequest(request, key).value());
+        QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+        QCOMPARE(decoded->publicKey, key.publicKey);
+        QCOMPARE(decoded->request.id, kId);
+        QCOMPARE(decoded->request.select.value(), std::string("Facts.os == 'linux'"));
+        QCOMPARE(decoded->request.bundle.digest, std::string("SHA-256=abc="));
+        QCOMPARE(formatRfc3339(decoded->request.expires), formatRfc3339(request.expires));
+        QVERIFY(checkRequestRules(decoded->request, Clock::now()));
+    }
+
+    void malformedRequestBodies_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value"); // JSON text; "-" removes the field
+        QTest::addColumn<QString>("says");
+        QTest::newRow("id missing") << "id"
+                                    << "-"
+                                    << "\"id\"";
+        QTest::newRow("id short") << "id"
+                                  << "\"abc\""
+                                  << "\"id\"";
+        QTest::newRow("id bad characters") << "id"
+                                           << "\"abcdefghijklmnop.*\""
+                                           << "\"id\"";
+        QTest::newRow("id number") << "id"
+                                   << "12345678901234567890"
+                                   << "\"id\"";
+        QTest::newRow("issued bad") << "issued"
+                                    << "\"yesterday\""
+                                    << "\"issued\"";
+        QTest::newRow("expires month 13") << "expires"
+                                          << "\"2026-13-01T00:00:00Z\""
+                                          << "\"expires\"";
+        QTest::newRow("expires no zone") << "expires"
+                                         << "\"2026-11-01T00:00:00\""
+                                         << "\"expires\"";
+        QTest::newRow("reply not inbox") << "reply"
+                                         << "\"ccm.agent.x\""
+                                         << "\"reply\"";
+        QTest::newRow("reply wildcard") << "reply"
+                                        << "\"_INBOX.>\""
+                                        << "\"reply\"";
+        QTest::newRow("bundle string") << "bundle"
+                                       << "\"x\""
+                                       << "\"bundle\"";
+        QTest::newRow("bundle bucket") << "bundle"
+                                       << R"({"bucket":"a.b","name":"n","digest":"SHA-256=x"})"
+                                       << "bundle.bucket";
+        QTest::newRow("bundle name") << "bundle"
+                                     << R"({"bucket":"B","name":"","digest":"SHA-256=x"})"
+                                     << "bundle.name";
+        QTest::newRow("bundle digest") << "bundle"
+                                       << R"({"bucket":"B","name":"n","digest":"MD5=x"})"
+                                       << "bundle.digest";
+        QTest::newRow("select number") << "select"
+                                       << "1"
+                                       << "\"select\"";
+        QTest::newRow("select missing") << "select"
+                                        << "-"
+                                        << "\"select\"";
+        QTest::newRow("noop string") << "noop"
+                                     << "\"true\""
+                                     << "\"noop\"";
+        QTest::newRow("noop missing") << "noop"
+                                      << "-"
+                                      << "\"noop\"";
+    }
+
+    void malformedRequestBodies()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(QString, says);
+        const auto key = generatePreviewKey().value();
+        Json body = parseJson(encodeRequestBody(sampleRequest()));
+        if (value == QStringLiteral("-"))
+            body.erase(field.toStdString());
+        else
+            body[field.toStdString()] = parseJson(value.toStdString());
+        auto decoded = decodeSignedRequest(signedBody(body, key));
+        QVERIFY(!decoded);
+        QCOMPARE(decoded.error().code, std::string("bad_request"));
+        QVERIFY2(q(decoded.error().message).contains(says), decoded.error().message.c_str());
+    }
+
+    void malformedEnvelopes_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("empty") << QByteArray() << "bad_request";
+        QTest::newRow("not json") << QByteArray("{{{") << "bad_request";
+        QTest::newRow("array") << QByteArray("[]") << "bad_request";
+        QTest::newRow("deep") << QByteArray(10000, '[') << "bad_request";
+        QTest::newRow("no signature") << QByteArray(R"({"request":"e30=","key":"AAAA"})") << "bad_request";
+        QTest::newRow("bad base64") << QByteArray(R"({"request":"e30","signature":"AA==","key":"AA=="})")
+                                    << "bad_request";
+        QTest::newRow("short key") << QByteArray(R"({"request":"e30=","signature":"AA==","key":"AA=="})")
+                                   << "bad_request";
+        QTest::newRow("huge") << QByteArray(100000, ' ') << "bad_request";
+        QTest::newRow("bad signature") << QByteArray(
+            R"({"request":"e30=","signature":"AA==","key":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})")
+                                       << "bad_signature";
+    }
+
+    void malformedEnvelopes()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(QString, code);
+        auto decoded
+            = decodeSignedRequest(std::string_view(payload.constData(), static_cast<std::size_t>(payload.size())));
+        QVERIFY(!decoded);
+        QCOMPARE(q(decoded.error().code), code);
+    }
+
+    void tamperedBodyFailsTheSignature()
+    {
+        const auto key = generatePreviewKey().value();
+        Json envelope = parseJson(encodeSignedRequest(sampleRequest(), key).value());
+        std::string body = decodeBase64(envelope["request"].get<std::string>()).value();
+        body.replace(body.find("\"noop\":true"), 11, "\"noop\":fals");
+        envelope["request"] = encodeBase64(body);
+        auto decoded = decodeSignedRequest(envelope.dump());
+        QVERIFY(!decoded);
+        QCOMPARE(decoded.error().code, std::string("bad_signature"));
+    }
+
+    void timeRules_data()
+    {
+        QTest::addColumn<int>("issuedOffset"); // seconds from now
+        QTest::addColumn<int>("expiresOffset");
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<QString>("code"); // empty: accepted
+        QTest::newRow("fine") << -10 << 300 << true << "";
+        QTest::newRow("expired") << -600 << -1 << true << "expired";
+        QTest::newRow("expires now") << -10 << 0 << true << "expired";
+        QTest::newRow("too long") << 0 << 16 * 60 << true << "too_long";
+        QTest::newRow("exactly 15 min") << 0 << 15 * 60 << true << "";
+        QTest::newRow("future") << 120 << 300 << true << "not_yet_valid";
+        QTest::newRow("skew allowed") << 50 << 300 << true << "";
+        QTest::newRow("not noop") << 0 << 300 << false << "not_noop";
+    }
+
+    void timeRules()
+    {
+        QFETCH(int, issuedOffset);
+        QFETCH(int, expiresOffset);
+        QFETCH(bool, noop);
+        QFETCH(QString, code);
+        const auto now = Clock::now();
+        PreviewRequest request = sampleRequest();
+        request.issued = now + std::chrono::seconds(issuedOffset);
+        request.expires = now + std::chrono::seconds(expiresOffset);
+        request.noop = noop;
+        const auto checked = checkRequestRules(request, now);
+        QCOMPARE(checked ? QString() : q(checked.error().code), code);
+    }
+
+    void rfc3339Offsets()
+    {
+        const auto utc = parseRfc3339("2026-11-25T01:00:00Z").value();
+        QCOMPARE(parseRfc3339("2026-11-25T02:00:00.123+01:00").value(), utc);
+        QCOMPARE(formatRfc3339(utc), std::string("2026-11-25T01:00:00Z"));
+        for (const char *bad :
+            {"", "2026-11-25", "2026-11-25T01:00:00Zjunk", "2026-11-25T01:00:00.Z", "x026-11-25T01:00:00Z"})
+            QVERIFY2(!parseRfc3339(bad), bad);
+    }
+
+    void malformedAnswers_data()
+    {
+        QTest::addColumn<QString>("json");
+        const std::string head = R"({"id":"abcdefghijklmnop0123","identity":"h1","seq":0,)";
+        QTest::newRow("not object") << "[1]";
+        QTest::newRow("no id") << R"({"identity":"h","seq":0,"type":"accepted"})";
+        QTest::newRow("negative seq") << R"({"id":"abcdefghijklmnop0123","identity":"h","seq":-1,"type":"accepted"})";
+        QTest::newRow("empty identity") << R"({"id":"abcdefghijklmnop0123","identity":"","seq":0,"type":"accepted"})";
+        QTest::newRow("unknown type") << (head + R"("type":"hello"})").c_str();
+        QTest::newRow("accepted digest") << (head + R"("type":"accepted","facts_digest":1})").c_str();
+        QTest::newRow("declined reason") << (head + R"("type":"declined","reason":"bored"})").c_str();
+        QTest::newRow("declined error") << (head + R"("type":"declined","reason":"error"})").c_str();
+        QTest::newRow("progress") << (head + R"("type":"progress","done":1,"total":"2","current":"x"})").c_str();
+        QTest::newRow("event") << (head + R"("type":"event","event":[]})").c_str();
+        QTest::newRow("done summary")
+            << (head + R"("type":"done","cancelled":false,"aborted":false,"diagnostics":[]})").c_str();
+        QTest::newRow("done diagnostics")
+            << (head + R"("type":"done","summary":{},"cancelled":false,"aborted":false,"diagnostics":[1]})").c_str();
+        QTest::newRow("failed") << (head + R"("type":"failed"})").c_str();
+        QTest::newRow("part index") << (head + R"("type":"part","part":2,"parts":2,"data":""})").c_str();
+        QTest::newRow("part data") << (head + R"("type":"part","part":0,"parts":2})").c_str();
+    }
+
+    void malformedAnswers()
+    {
+        QFETCH(QString, json);
+        auto decoded = decodeAnswer(json.toStdString());
+        QVERIFY(!decoded);
+        QCOMPARE(decoded.error().code, std::string("bad_answer"));
+    }
+
+    void splitAndReassembleInAnyOrder()
+    {
+        Json message = answerHeader(kId, "host-1", 7, "event");
+        std::string text;
+        for (int i = 0; i < 5000; ++i)
+            text += "line \"" + std::to_string(i) + "\" \\ é ✓\n";
+        message["event"] = Json {{"diff", text}};
+        std::vector<std::string> payloads = splitAnswer(message, 4096);
+        QVERIFY(payloads.size() > 10);
+        for (const std::string &payload : payloads)
+            QVERIFY(payload.size() <= 4096);
+        std::shuffle(payloads.begin(), payloads.end(), std::mt19937(42));
+        PartAssembler assembler({});
+        std::optional<std::string> whole;
+        for (const std::string &payload : payloads) {
+            auto part = decodeAnswer(payload);
+            QVERIFY2(part, part ? "" : part.error().message.c_str());
+            QCOMPARE(part->type, std::string("part"));
+            QCOMPARE(part->seq, 7u);
+            auto added = assembler.add(*part);
+            QVERIFY(added);
+            QVERIFY(!whole || !added->has_value());
+            if (added->has_value())
+                whole = **added;
+        }
+        QVERIFY(whole);
+        QCOMPARE(decodeAnswer(*whole).value().message, message);
+        QCOMPARE(assembler.pendingBytes(), 0u);
+        QCOMPARE(splitAnswer(answerHeader(kId, "h", 0, "accepted"), 4096).size(), 1u);
+    }
+
+    void partsOverTheCapAreDropped()
+    {
+        Json message = answerHeader(kId, "host-1", 0, "event");
+        message["event"] = Json {{"diff", std::string(100000, 'x')}};
+        const std::vector<std::string> payloads = splitAnswer(message, 4096);
+        PartAssembler assembler({65536, 50000, 1000000});
+        bool refused = false;
+        for (const std::string &payload : payloads) {
+            auto added = assembler.add(decodeAnswer(payload).value());
+            if (!added) {
+                QCOMPARE(added.error().code, std::string("too_large"));
+                refused = true;
+                break;
+            }
+        }
+        QVERIFY(refused);
+        QCOMPARE(assembler.pendingBytes(), 0u);
+    }
+
+    void partsThatDisagreeAreRefused()
+    {
+        PartAssembler assembler({});
+        Json part = answerHeader(kId, "h", 0, "part");
+        part["part"] = 0;
+        part["parts"] = 3;
+        part["data"] = "{";
+        QVERIFY(assembler.add(decodeAnswer(part.dump()).value()));
+        part["parts"] = 4;
+        part["part"] = 1;
+        auto added = assembler.add(decodeAnswer(part.dump()).value());
+        QVERIFY(!added);
+        QCOMPARE(assembler.pendingBytes(), 0u);
+    }
+
+    void mutatedInputNeverCrashes()
+    {
+        const auto key = generatePreviewKey().value();
+        Json answer = answerHeader(kId, "h", 3, "done");
+        answer["summary"] = Json::object();
+        answer["cancelled"] = false;
+        answer["aborted"] = false;
+        answer["diagnostics"] = Json::array();
+        const std::string seeds[] = {encodeSignedRequest(sampleRequest(), key).value(),
+            encodeRequestBody(sampleRequest()), answer.dump(), splitAnswer(answer, 64).front()};
+        std::mt19937 random(7);
+        for (const std::string &seed : seeds) {
+            for (int round = 0; round < 500; ++round) {
+                std::string text = seed;
+                for (int edits = 1 + static_cast<int>(random() % 4); edits > 0; --edits) {
+                    const std::size_t at = random() % (text.size() + 1);
+                    switch (random() % 3) {
+                    case 0:
+                        text.insert(at, 1, static_cast<char>(random() % 256));
+                        break;
+                    case 1:
+                        text.erase(at, 1 + random() % 8);
+                        break;
+                    default:
+                        if (at < text.size())
+                            text[at] = static_cast<char>(random() % 256);
+                    }
+                }
+                (void)decodeSignedRequest(text);
+                (void)decodeAnswer(text);
+            }
+        }
+    }
+
+    void totalsIgnoreMistypedSummaries()
+    {
+        // Summaries come from other hosts: a count that is not one must not throw.
+        FleetPreview preview;
+        preview.hosts.resize(3);
+        preview.hosts[0].state = HostState::Done;
+        preview.hosts[0].summary = Json {{"changed", "many"}, {"failed", -1}};
+        preview.hosts[1].state = HostState::Done;
+        preview.hosts[1].summary = Json {{"changed", 2}, {"failed", 1}};
+        preview.hosts[2].summary = Json::array();
+        const Json totals = fleetPreviewTotals(preview);
+        QCOMPARE(totals["changed"].get<int>(), 2);
+        QCOMPARE(totals["resources_failed"].get<int>(), 1);
+        QCOMPARE(totals["silent"].get<int>(), 1);
+    }
+
+    void replayCache()
+    {
+        const auto now = Clock::now();
+        ReplayCache cache(2);
+        QVERIFY(cache.remember("a", now + std::chrono::seconds(10), now));
+        QVERIFY(!cache.remember("a", now + std::chrono::seconds(10), now));
+        QVERIFY(cache.remember("b", now + std::chrono::seconds(20), now));
+        QVERIFY(!cache.remember("c", now + std::chrono::seconds(20), now)); // full of live ids
+        const auto later = now + std::chrono::seconds(11);
+        QVERIFY(cache.remember("c", later + std::chrono::seconds(20), later)); // "a" expired
+        QVERIFY(cache.remember("a", later + std::chrono::seconds(20), later + std::chrono::seconds(10)));
+        QCOMPARE(cache.size(), 2u);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPreviewWire)
+#include "tst_preview_wire.moc"
