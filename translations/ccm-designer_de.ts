@@ -598,8 +598,8 @@
         <translation>Hosts, auf denen:</translation>
     </message>
     <message>
-        <source>every host (or a fact expression, e.g. host.info.os == &quot;linux&quot;)</source>
-        <translation>jeder Host (oder ein Fakten-Ausdruck, z. B. host.info.os == &quot;linux&quot;)</translation>
+        <source>every host (or a fact expression, e.g. Facts.host.info.os == &quot;linux&quot;)</source>
+        <translation>jeder Host (oder ein Fakten-Ausdruck, z. B. Facts.host.info.os == &quot;linux&quot;)</translation>
     </message>
     <message>
         <source>Only hosts whose facts make this expression true run the preview</source>

@@ -204,7 +204,7 @@ QWidget *FleetDock::createPreviewControls()
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(new QLabel(tr("Hosts where:"), controls));
     m_selector = new QLineEdit(controls);
-    m_selector->setPlaceholderText(tr("every host (or a fact expression, e.g. host.info.os == \"linux\")"));
+    m_selector->setPlaceholderText(tr("every host (or a fact expression, e.g. Facts.host.info.os == \"linux\")"));
     m_selector->setToolTip(tr("Only hosts whose facts make this expression true run the preview"));
     row->addWidget(m_selector, 1);
     row->addWidget(new QLabel(tr("Wait:"), controls));

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     showDiffWhenDone(window);
     QObject::connect(client, &BackendClient::connected, &window, [&window] {
         window.resizeDocks({window.fleetDock()}, {560}, Qt::Vertical);
-        window.fleetDock()->selectorEdit()->setText(QStringLiteral("host.info.hostname =~ \"^web\""));
+        window.fleetDock()->selectorEdit()->setText(QStringLiteral("Facts.host.info.hostname != \"db01.example.net\""));
         window.fleetDock()->previewAction()->trigger();
     });
     window.connectToBackend();
