@@ -31,6 +31,9 @@ Commands:
   publish FILE --bucket BUCKET
                               put a bundle into a NATS JetStream object store and
                               print its obj:// URL
+  agent --config FILE [--once]
+                              keep this host converged on a fleet agent
+                              configuration's manifests
   client METHOD [PARAMS]      call a method of a running backend and print its
                               notifications and answer as JSON lines
 
@@ -67,6 +70,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return bundleCommand(rest, out, err);
     if (command == "facts")
         return factsCommand(rest, out, err);
+    if (command == "agent")
+        return agentCommand(rest, out, err);
     if (command == "apply")
         return applyCommand(rest, out, err);
     if (command == "serve")
