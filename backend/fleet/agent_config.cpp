@@ -236,6 +236,20 @@ Result<void> readPreview(const Field &field, AgentConfig &config)
     return {};
 }
 
+/// True when `text` holds nothing but blank lines and comments: an empty configuration.
+bool onlyComments(std::string_view text)
+{
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::size_t first = text.find_first_not_of(" \t\r", start);
+        if (first < end && text[first] != '#')
+            return false;
+        start = end + 1;
+    }
+    return true;
+}
+
 } // namespace
 
 std::string hostIdentity()
@@ -250,11 +264,13 @@ Result<AgentConfig> parseAgentConfig(std::string_view text, const std::string &f
 {
     AgentConfig config;
     config.identity = hostIdentity();
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    if (onlyComments(text))
         return config;
     const YamlReadResult read = readYaml(text);
-    if (!read.document) {
-        const Diagnostic first = read.diagnostics.empty() ? Diagnostic {} : read.diagnostics.front();
+    if (!read.document || hasErrors(read.diagnostics)) {
+        const auto error = std::find_if(read.diagnostics.begin(), read.diagnostics.end(),
+            [](const Diagnostic &diagnostic) { return diagnostic.severity == Severity::Error; });
+        const Diagnostic first = error == read.diagnostics.end() ? Diagnostic {} : *error;
         return Error {"bad_config", describeLocation(fileName, first.position) + ": " + first.message};
     }
     const YamlDocument &document = *read.document;
