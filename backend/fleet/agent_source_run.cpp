@@ -66,7 +66,6 @@ private:
 
 void SourceWorker::loop()
 {
-    loadCacheMeta();
     if (sourceKind(m_source) == SourceKind::ObjectBundle && m_source.find('/', 6) != std::string::npos) {
         m_shared.nats.subscribe(metaSubject(m_source), [this](const NatsMessage &) {
             const std::lock_guard lock(m_mutex);

@@ -126,6 +126,7 @@ SourceWorker::~SourceWorker()
 void SourceWorker::start(bool once)
 {
     m_thread = std::thread([this, once] {
+        loadCacheMeta();
         if (once) {
             if (isRemote())
                 refresh();
