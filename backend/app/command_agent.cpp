@@ -84,21 +84,15 @@ public:
     }
 
     /// Starts an agent with `config`, replacing the running one (which finishes its run first).
-    Result<void> start(fleet::AgentConfig config)
+    /// A metrics port that cannot be bound is an error; `keepGoing` logs it and runs without.
+    Result<void> start(fleet::AgentConfig config, bool keepGoing)
     {
         stop(false);
         m_log.setLevel(config.logLevel);
-        if (config.monitorPort != m_metricsPort) {
-            m_metricsServer.reset();
-            m_metricsPort = 0;
-            if (config.monitorPort != 0) {
-                auto server = fleet::MetricsServer::start(config.monitorPort, m_metrics);
-                if (!server)
-                    return server.error();
-                m_metricsServer = std::move(server).value();
-                m_metricsPort = config.monitorPort;
-                m_log.info("serving metrics on http://127.0.0.1:" + std::to_string(m_metricsPort) + "/metrics");
-            }
+        if (auto served = serveMetrics(config.monitorPort); !served) {
+            if (!keepGoing)
+                return served;
+            m_log.error(served.error().message);
         }
         fleet::Agent::Environment environment;
         environment.version = CCM_VERSION;
@@ -117,6 +111,24 @@ public:
     fleet::Agent *agent() const { return m_agent.get(); }
 
 private:
+    /// Serves the metrics on `port` (none for 0), keeping the server when the port is unchanged.
+    Result<void> serveMetrics(int port)
+    {
+        if (port == m_metricsPort)
+            return {};
+        m_metricsServer.reset();
+        m_metricsPort = 0;
+        if (port == 0)
+            return {};
+        auto server = fleet::MetricsServer::start(port, m_metrics);
+        if (!server)
+            return server.error();
+        m_metricsServer = std::move(server).value();
+        m_metricsPort = port;
+        m_log.info("serving metrics on http://127.0.0.1:" + std::to_string(port) + "/metrics");
+        return {};
+    }
+
     fleet::AgentLog &m_log;
     bool m_once;
     fleet::AgentMetrics m_metrics;
@@ -164,7 +176,7 @@ void reload(AgentProcess &process, const std::string &configFile, fleet::AgentLo
         return;
     }
     log.info("SIGHUP: reloading " + configFile);
-    if (auto started = process.start(std::move(config).value()); !started)
+    if (auto started = process.start(std::move(config).value(), true); !started)
         log.error("SIGHUP: the new configuration cannot start: " + started.error().message);
 }
 
@@ -233,7 +245,7 @@ int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     fleet::AgentLog log(err, journal != nullptr && *journal != '\0');
     const BlockedSignals signals;
     AgentProcess process(log, once);
-    if (auto started = process.start(std::move(config).value()); !started) {
+    if (auto started = process.start(std::move(config).value(), false); !started) {
         log.error(started.error().message);
         return Failure;
     }

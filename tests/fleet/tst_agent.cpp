@@ -247,6 +247,7 @@ private slots:
     void reloadOnSighup();
     void metricsArePrometheusText();
     void onceReportsFailure();
+    void metricsPortInUse();
 };
 
 void TestAgent::agentsConvergeAndFollowRepublish()
@@ -442,6 +443,30 @@ void TestAgent::onceReportsFailure()
     QVERIFY(agent.waitForExit(30000));
     QCOMPARE(agent.exitCode(), 1);
     QVERIFY2(agent.log().contains(QStringLiteral("missing.yaml: apply could not run: ")), qPrintable(agent.log()));
+}
+
+void TestAgent::metricsPortInUse()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    QCOMPARE(::listen(fd, 1), 0);
+    socklen_t length = sizeof address;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
+    const quint16 port = ntohs(address.sin_port);
+
+    AgentUnderTest agent(QStringLiteral("busy-host"), m_server.url());
+    const QString manifest = test::writeFile(m_dir, QStringLiteral("local/busy.yaml"), manifestText("b1"));
+    agent.configure("monitor_port: " + QByteArray::number(port) + "\nmanifests:\n  - " + manifest.toUtf8() + "\n");
+    agent.start({QStringLiteral("--once")});
+    QVERIFY(agent.waitForExit(30000));
+    ::close(fd);
+    QCOMPARE(agent.exitCode(), 1);
+    QVERIFY2(agent.log().contains(QStringLiteral("cannot serve metrics on 127.0.0.1:") + QString::number(port)),
+        qPrintable(agent.log()));
+    QVERIFY(!QFile::exists(agent.outFile()));
 }
 
 QTEST_GUILESS_MAIN(TestAgent)
