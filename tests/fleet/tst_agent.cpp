@@ -248,6 +248,7 @@ private slots:
     void metricsArePrometheusText();
     void onceReportsFailure();
     void metricsPortInUse();
+    void sigtermCancelsARun();
 };
 
 void TestAgent::agentsConvergeAndFollowRepublish()
@@ -467,6 +468,32 @@ void TestAgent::metricsPortInUse()
     QVERIFY2(agent.log().contains(QStringLiteral("cannot serve metrics on 127.0.0.1:") + QString::number(port)),
         qPrintable(agent.log()));
     QVERIFY(!QFile::exists(agent.outFile()));
+}
+
+void TestAgent::sigtermCancelsARun()
+{
+    auto watcher = connect();
+    QVERIFY(watcher);
+    natsSubscription *raw = nullptr;
+    QCOMPARE(natsConnection_SubscribeSync(&raw, watcher->connection(), "ccm.agent.slow-host.>"), NATS_OK);
+    const std::unique_ptr<natsSubscription, void (*)(natsSubscription *)> subscription(raw, natsSubscription_Destroy);
+
+    // Ten resources of a second each: SIGTERM during the first ends the run before the next.
+    QByteArray text = "ccm:\n  resources:\n    - exec:\n";
+    for (int i = 0; i < 10; ++i)
+        text += "        - step" + QByteArray::number(i) + ":\n            command: /bin/sleep 1\n";
+    const QString manifest = test::writeFile(m_dir, QStringLiteral("local/slow.yaml"), text);
+    AgentUnderTest agent(QStringLiteral("slow-host"), m_server.url());
+    agent.configure("manifests:\n  - " + manifest.toUtf8() + "\n");
+    agent.start();
+    QVERIFY(!nextMessage(raw, [](const Json &j) { return j.contains("event"); }).is_null());
+    agent.signal(SIGTERM);
+    QVERIFY(agent.waitForExit(10000));
+    QCOMPARE(agent.exitCode(), 0);
+    const Json run = nextMessage(
+        raw, [](const Json &j) { return j.contains("summary"); }, 5000);
+    QCOMPARE(run["cancelled"], Json(true));
+    QVERIFY(run["summary"]["total"].get<int>() < 10);
 }
 
 QTEST_GUILESS_MAIN(TestAgent)
