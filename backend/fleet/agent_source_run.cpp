@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SourceWorker: when to run, running, and reporting runs.
+#include "agent_registration.h"
 #include "agent_worker.h"
 #include "file_reading.h"
 #include "object_store.h"
@@ -40,6 +41,7 @@ public:
         const std::string subject = "ccm.agent." + subjectToken(m_report.identity) + ".event";
         if (auto sent = m_shared.nats.publish(subject, eventMessage(m_report, event).dump()); !sent)
             m_shared.log.debug("event of " + event.resource() + " not published: " + sent.error().message);
+        publishRegistrations(event);
     }
 
     void log(engine::LogLevel level, std::string_view resource, std::string_view message) override
@@ -58,6 +60,18 @@ public:
     }
 
 private:
+    /// register_when_stable entries of a stable resource go to the configured destination.
+    void publishRegistrations(const TransactionEvent &event)
+    {
+        const RegistrationDestination destination = m_shared.config.registration;
+        if (destination == RegistrationDestination::None)
+            return;
+        for (const RegistrationMessage &message : registrationMessages(event)) {
+            if (auto sent = publishRegistration(m_shared.nats, destination, message); !sent)
+                m_shared.log.warn(event.resource() + ": registration not published: " + sent.error().message);
+        }
+    }
+
     AgentShared &m_shared;
     SourceRunReport &m_report;
 };

@@ -249,6 +249,7 @@ private slots:
     void onceReportsFailure();
     void metricsPortInUse();
     void sigtermCancelsARun();
+    void registersWhenStable();
 };
 
 void TestAgent::agentsConvergeAndFollowRepublish()
@@ -494,6 +495,45 @@ void TestAgent::sigtermCancelsARun()
         raw, [](const Json &j) { return j.contains("summary"); }, 5000);
     QCOMPARE(run["cancelled"], Json(true));
     QVERIFY(run["summary"]["total"].get<int>() < 10);
+}
+
+void TestAgent::registersWhenStable()
+{
+    auto watcher = connect();
+    QVERIFY(watcher);
+    natsSubscription *raw = nullptr;
+    QCOMPARE(natsConnection_SubscribeSync(&raw, watcher->connection(), "choria.ccm.registration.v1.>"), NATS_OK);
+    const std::unique_ptr<natsSubscription, void (*)(natsSubscription *)> subscription(raw, natsSubscription_Destroy);
+
+    AgentUnderTest agent(QStringLiteral("register-host"), m_server.url());
+    const QByteArray entry = "              - {cluster: c1, service: web, protocol: http, address: 10.0.0.1, port: 80, "
+                             "priority: 1}\n";
+    const QString manifest = test::writeFile(m_dir, QStringLiteral("local/register.yaml"),
+        "ccm:\n  resources:\n    - file:\n        - " + agent.outFile().toUtf8()
+            + ":\n            ensure: present\n            owner: root\n            group: root\n            mode: "
+              "\"0644\"\n            content: \"x\\n\"\n            register_when_stable:\n"
+            + entry
+            + "        - /nonexistent-dir/f:\n            ensure: present\n            owner: root\n            group: "
+              "root\n"
+              "            mode: \"0644\"\n            content: \"x\\n\"\n"
+              "            register_when_stable:\n"
+            + QByteArray(entry).replace("web", "broken"));
+    agent.configure("registration: nats\nmanifests:\n  - " + manifest.toUtf8() + "\n");
+    agent.start({QStringLiteral("--once")});
+
+    // Upstream's subject and instance id (FNV-1a of cluster, service, protocol, address, port);
+    // the failed resource registers nothing.
+    natsMsg *message = nullptr;
+    QVERIFY2(natsSubscription_NextMsg(&message, raw, kConverge) == NATS_OK, qPrintable(agent.log()));
+    QCOMPARE(QString::fromUtf8(natsMsg_GetSubject(message)),
+        QStringLiteral("choria.ccm.registration.v1.c1.http.web.10_0_0_1.0c67abd8d6ace1c5"));
+    const Json payload = Json::parse(std::string(natsMsg_GetData(message), natsMsg_GetDataLength(message)));
+    natsMsg_Destroy(message);
+    QCOMPARE(payload["service"], Json("web"));
+    QCOMPARE(payload["port"], Json(80));
+    QCOMPARE(payload["priority"], Json(1));
+    QVERIFY(agent.waitForExit(30000));
+    QCOMPARE(agent.exitCode(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestAgent)
