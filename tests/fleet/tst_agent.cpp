@@ -105,10 +105,14 @@ public:
                 + "\ncache_dir: " + m_dir.filePath(QStringLiteral("cache")).toUtf8() + "\n");
     }
 
-    void start(const QStringList &extra = {})
+    void start(const QStringList &extra = {}, const QString &journalStream = {})
     {
         m_log.clear();
-        m_process.setProcessEnvironment(test::isolatedEnvironment(m_dir));
+        QProcessEnvironment environment = test::isolatedEnvironment(m_dir);
+        environment.remove(QStringLiteral("JOURNAL_STREAM"));
+        if (!journalStream.isEmpty())
+            environment.insert(QStringLiteral("JOURNAL_STREAM"), journalStream);
+        m_process.setProcessEnvironment(environment);
         // The agent logs to stderr: waitForReadyRead() waits on the read channel.
         m_process.setReadChannel(QProcess::StandardError);
         m_process.start(QStringLiteral(CCM_BACKEND_BIN),
@@ -441,10 +445,17 @@ void TestAgent::onceReportsFailure()
 {
     AgentUnderTest agent(QStringLiteral("once-host"), m_server.url());
     agent.configure("interval: 5m\nmanifests:\n  - " + m_dir.filePath(QStringLiteral("missing.yaml")).toUtf8() + "\n");
-    agent.start({QStringLiteral("--once")});
+    // Under journald every line starts with its syslog priority: <3> error, <6> info.
+    agent.start({QStringLiteral("--once")}, QStringLiteral("8:12345"));
     QVERIFY(agent.waitForExit(30000));
     QCOMPARE(agent.exitCode(), 1);
-    QVERIFY2(agent.log().contains(QStringLiteral("missing.yaml: apply could not run: ")), qPrintable(agent.log()));
+    const QStringList lines = agent.log().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(!lines.isEmpty());
+    for (const QString &line : lines)
+        QVERIFY2(QRegularExpression(QStringLiteral("^<[3467]>[^<]")).match(line).hasMatch(), qPrintable(line));
+    QVERIFY2(agent.log().contains(QStringLiteral("<3>") + m_dir.filePath(QStringLiteral("missing.yaml"))
+                 + QStringLiteral(": apply could not run: ")),
+        qPrintable(agent.log()));
 }
 
 void TestAgent::metricsPortInUse()
