@@ -68,6 +68,9 @@ NatsLink::NatsLink(NatsSelection selection, ContextEnvironment environment, std:
 NatsLink::~NatsLink()
 {
     const std::lock_guard lock(m_mutex);
+    // What was published last (the run of a cancelled apply) reaches the server before the exit.
+    if (m_connection && isConnected(*m_connection))
+        natsConnection_FlushTimeout(m_connection->connection(), 2000);
     dropLocked();
 }
 

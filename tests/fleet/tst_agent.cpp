@@ -288,8 +288,9 @@ void TestAgent::agentsConvergeAndFollowRepublish()
     QVERIFY(run["manifest_digest"].get<std::string>().starts_with("SHA-256="));
     QCOMPARE(run["summary"]["failed"], Json(0));
 
+    // The status value is written after the run message is sent.
+    QTRY_VERIFY_WITH_TIMEOUT(status("web 2").ok(), kConverge);
     auto value = status("web 2");
-    QVERIFY2(value.ok(), value ? "" : value.error().message.c_str());
     QCOMPARE(value.value()["identity"], Json("web 2"));
     QCOMPARE(value.value()["interval_seconds"], Json(300));
     QCOMPARE(value.value()["runs"].size(), std::size_t(1));
@@ -414,6 +415,8 @@ void TestAgent::metricsArePrometheusText()
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("m1 metrics-host\n"), kConverge);
     QVERIFY2(
         agent.waitForLog(QStringLiteral("obj://bundles/absent.tar.gz: apply could not run")), qPrintable(agent.log()));
+    // The file changes during the run; the run is counted once it has ended.
+    QVERIFY2(agent.waitForLog(manifest + QStringLiteral(": apply: Run time")), qPrintable(agent.log()));
 
     const QByteArray answer = httpGet(port, "/metrics");
     QVERIFY2(answer.startsWith("HTTP/1.0 200") || answer.startsWith("HTTP/1.1 200"), answer.constData());
