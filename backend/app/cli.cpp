@@ -31,6 +31,9 @@ Commands:
   publish FILE --bucket BUCKET
                               put a bundle into a NATS JetStream object store and
                               print its obj:// URL
+  agent --config FILE [--once]
+                              keep this host converged on a fleet agent
+                              configuration's manifests
   fleet preview|status|keygen
                               preview a manifest on every host of a NATS fleet in
                               noop, show the hosts' last runs, make a signing key
@@ -70,6 +73,8 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return bundleCommand(rest, out, err);
     if (command == "facts")
         return factsCommand(rest, out, err);
+    if (command == "agent")
+        return agentCommand(rest, out, err);
     if (command == "apply")
         return applyCommand(rest, out, err);
     if (command == "serve")

@@ -6,6 +6,7 @@
 #include "object_store.h"
 #include "object_url.h"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unistd.h>
 
 namespace ccm::fleet {
@@ -44,12 +46,29 @@ struct Transfer {
     bool tooLarge = false;
     bool writeFailed = false;
     std::string reason; ///< of the last status line seen, as the server sent it
+    HttpValidators validators; ///< of the last response seen
     const SourceOptions *options = nullptr;
     /// When bytes last arrived (or the transfer started), to notice a server that stalls.
     std::chrono::steady_clock::time_point lastActivity = std::chrono::steady_clock::now();
     curl_off_t lastReceived = 0;
     bool stalled = false;
 };
+
+/// The value of header line `line` when it is the header `name` (lower case), trimmed.
+std::optional<std::string> headerValue(std::string_view line, std::string_view name)
+{
+    if (line.size() <= name.size() || line[name.size()] != ':')
+        return std::nullopt;
+    for (std::size_t i = 0; i < name.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(line[i])) != name[i])
+            return std::nullopt;
+    std::string_view value = line.substr(name.size() + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+        value.remove_prefix(1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
+        value.remove_suffix(1);
+    return std::string(value.substr(0, 1024));
+}
 
 size_t onHeader(char *data, size_t size, size_t count, void *user)
 {
@@ -66,6 +85,11 @@ size_t onHeader(char *data, size_t size, size_t count, void *user)
                 text.remove_suffix(1);
             transfer->reason = std::string(text.substr(0, 100));
         }
+        transfer->validators = {};
+    } else if (auto value = headerValue(line, "etag")) {
+        transfer->validators.etag = *value;
+    } else if (auto lastModified = headerValue(line, "last-modified")) {
+        transfer->validators.lastModified = *lastModified;
     }
     return size * count;
 }
@@ -303,7 +327,16 @@ Result<void> checkTransfer(CURLcode code, long status, const Transfer &transfer,
 
 } // namespace
 
-Result<void> fetchHttp(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination)
+namespace {
+
+struct SlistDeleter {
+    void operator()(curl_slist *list) const { curl_slist_free_all(list); }
+};
+
+/// fetchHttp() sending `known` as If-None-Match / If-Modified-Since when set; a 304 leaves
+/// `destination` alone and says so.
+Result<ConditionalFetch> fetchHttpWith(const std::string &url, const SourceOptions &options,
+    const std::filesystem::path &destination, const HttpValidators &known)
 {
     const std::string shown = redactUrl(url);
     if (!isHttpUrl(url))
@@ -326,13 +359,39 @@ Result<void> fetchHttp(const std::string &url, const SourceOptions &options, con
     char detail[CURL_ERROR_SIZE] = {};
     CURL *handle = curl.get();
     configureRequest(handle, url, options, transfer, detail);
+    std::unique_ptr<curl_slist, SlistDeleter> headers;
+    for (const auto &[name, value] :
+        {std::pair {"If-None-Match: ", known.etag}, {"If-Modified-Since: ", known.lastModified}})
+        if (!value.empty() && value.find_first_of("\r\n") == std::string::npos)
+            headers.reset(curl_slist_append(headers.release(), (name + value).c_str()));
+    curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers.get());
 
     const CURLcode code = curl_easy_perform(handle);
     long status = 0;
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+    if (code == CURLE_OK && status == 304 && !transfer.tooLarge && !transfer.writeFailed)
+        return ConditionalFetch {true, known};
     if (auto checked = checkTransfer(code, status, transfer, shown, options, destination, detail); !checked)
-        return checked;
-    return partial.keepAs(destination);
+        return checked.error();
+    if (auto kept = partial.keepAs(destination); !kept)
+        return kept.error();
+    return ConditionalFetch {false, transfer.validators};
+}
+
+} // namespace
+
+Result<void> fetchHttp(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination)
+{
+    auto fetched = fetchHttpWith(url, options, destination, {});
+    if (!fetched)
+        return fetched.error();
+    return {};
+}
+
+Result<ConditionalFetch> fetchHttpIfChanged(const std::string &url, const SourceOptions &options,
+    const std::filesystem::path &destination, const HttpValidators &known)
+{
+    return fetchHttpWith(url, options, destination, known);
 }
 
 Result<void> fetchBundle(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination)

@@ -52,6 +52,23 @@ Result<void> fetchBundle(
 /// "too_large", "timeout", "tls", "unreachable", "http" (anything else), "io".
 Result<void> fetchHttp(const std::string &url, const SourceOptions &options, const std::filesystem::path &destination);
 
+/// What identifies the version of an HTTP resource, as a server sent it.
+struct HttpValidators {
+    std::string etag; ///< the ETag header, as sent (quotes included)
+    std::string lastModified; ///< the Last-Modified header, as sent
+};
+
+/// The outcome of fetchHttpIfChanged().
+struct ConditionalFetch {
+    bool notModified = false; ///< the server answered 304: `destination` was left alone
+    HttpValidators validators; ///< of the version now at `destination`
+};
+
+/// fetchHttp() asking the server for the body only when it changed since the version `known`
+/// identifies (If-None-Match, If-Modified-Since); a 304 answer is not an error.
+Result<ConditionalFetch> fetchHttpIfChanged(const std::string &url, const SourceOptions &options,
+    const std::filesystem::path &destination, const HttpValidators &known);
+
 /// True when `text` starts with http:// or https://.
 bool isHttpUrl(const std::string &text);
 

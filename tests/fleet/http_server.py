@@ -9,6 +9,8 @@
   /to-http/NAME    302 to http://127.0.0.1:PORT/files/NAME (a downgrade when serving https)
   /chunked/NAME    the file, chunked, without Content-Length
   /stall/NAME      half the file, then nothing until the client goes away
+  /etag/NAME       the file with an ETag (its SHA-256); 304 when If-None-Match names it; each
+                   answer is logged to ROOT/requests.log as "etag NAME STATUS"
   anything else    404
 
 With --tls DIR it serves https with a certificate for 127.0.0.1 signed by a CA it creates in DIR
@@ -16,6 +18,7 @@ With --tls DIR it serves https with a certificate for 127.0.0.1 signed by a CA i
 """
 import argparse
 import base64
+import hashlib
 import http.server
 import os
 import ssl
@@ -74,6 +77,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_body(404, b"not found\n")
         if kind == "files":
             return self.send_body(200, data)
+        if kind == "etag":
+            tag = '"%s"' % hashlib.sha256(data).hexdigest()
+            status = 304 if self.headers.get("If-None-Match") == tag else 200
+            with open(os.path.join(self.server.root, "requests.log"), "a") as log:
+                log.write("etag %s %d\n" % (name, status))
+            if status == 304:
+                self.send_response(304)
+                self.send_header("ETag", tag)
+                self.end_headers()
+                return
+            return self.send_body(200, data, [("ETag", tag)])
         if kind == "auth":
             expected = "Basic " + base64.b64encode(self.server.user.encode()).decode()
             if self.headers.get("Authorization") != expected:

@@ -42,7 +42,11 @@ public:
             m_error = QStringLiteral("no temporary directory");
             return false;
         }
-        QByteArray config = "listen: \"127.0.0.1:-1\"\n";
+        m_options = options;
+        m_log.clear();
+        // The first start lets the server pick a port; a restart takes the same one again.
+        QByteArray config
+            = "listen: \"127.0.0.1:" + (m_port == 0 ? QByteArray("-1") : QByteArray::number(m_port)) + "\"\n";
         if (options.jetStream)
             config += "jetstream {\n  store_dir: \"" + m_dir.filePath(QStringLiteral("store")).toUtf8() + "\"\n}\n";
         config += options.extraConfig;
@@ -98,6 +102,14 @@ public:
         }
     }
 
+    /// Stops the server and starts it again on the same port with the same store, as a server
+    /// coming back after an outage.
+    bool restart()
+    {
+        stop();
+        return start(m_options);
+    }
+
     quint16 port() const { return m_port; }
     QString url() const { return QStringLiteral("nats://127.0.0.1:") + QString::number(m_port); }
     std::string urlString() const { return url().toStdString(); }
@@ -119,6 +131,7 @@ private:
     }
 
     QTemporaryDir m_dir;
+    Options m_options;
     QProcess m_process;
     QByteArray m_log;
     QString m_error;

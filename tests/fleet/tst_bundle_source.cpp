@@ -133,6 +133,33 @@ private slots:
         QCOMPARE(lastProgress, std::uint64_t(m_data.size()));
     }
 
+    void conditionalFetch()
+    {
+        // The first fetch gets the body and the validators; sending them back gets a 304 that
+        // leaves the destination alone; a server without an ETag still answers.
+        const auto first = fetchHttpIfChanged(m_http.urlString(s("/etag/site.tar.gz")), {}, destination(), {});
+        QVERIFY2(first, first ? "" : first.error().message.c_str());
+        QVERIFY(!first->notModified);
+        QVERIFY(first->validators.etag.starts_with('"'));
+        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+
+        QVERIFY(QFile::remove(m_dir.filePath(s("out.tar.gz"))));
+        const auto again
+            = fetchHttpIfChanged(m_http.urlString(s("/etag/site.tar.gz")), {}, destination(), first->validators);
+        QVERIFY2(again, again ? "" : again.error().message.c_str());
+        QVERIFY(again->notModified);
+        QCOMPARE(again->validators.etag, first->validators.etag);
+        QVERIFY(!QFile::exists(m_dir.filePath(s("out.tar.gz"))));
+        QCOMPARE(leftovers(), QStringList());
+
+        const auto plain
+            = fetchHttpIfChanged(m_http.urlString(s("/files/site.tar.gz")), {}, destination(), first->validators);
+        QVERIFY2(plain, plain ? "" : plain.error().message.c_str());
+        QVERIFY(!plain->notModified);
+        QVERIFY(plain->validators.etag.empty());
+        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+    }
+
     void credentialsInTheUrl()
     {
         const QString url = m_http.url(s("/auth/site.tar.gz")).replace(s("http://"), s("http://alice:secret@"));

@@ -12,8 +12,10 @@ foreach(expected
     bin/ccm-backend
     lib/systemd/system/ccm-backend.socket
     lib/systemd/system/ccm-backend.service
+    lib/systemd/system/ccm-agent.service
     lib/sysusers.d/ccm-designer.conf
-    share/doc/ccm-designer/protocol.md)
+    share/doc/ccm-designer/protocol.md
+    share/doc/ccm-designer/agent.md)
   if(NOT EXISTS ${PREFIX}/${expected})
     message(FATAL_ERROR "the install is missing ${expected}")
   endif()
@@ -21,5 +23,9 @@ endforeach()
 file(STRINGS ${PREFIX}/lib/systemd/system/ccm-backend.service exec_start REGEX "^ExecStart=")
 if(NOT exec_start MATCHES "^ExecStart=/.*/ccm-backend serve$")
   message(FATAL_ERROR "the installed service starts '${exec_start}', not an absolute ccm-backend serve")
+endif()
+file(STRINGS ${PREFIX}/lib/systemd/system/ccm-agent.service agent_start REGEX "^ExecStart=")
+if(NOT agent_start MATCHES "^ExecStart=/.*/ccm-backend agent --config /etc/choria/ccm/agent.yaml$")
+  message(FATAL_ERROR "the installed agent service starts '${agent_start}', not an absolute ccm-backend agent")
 endif()
 file(REMOVE_RECURSE ${PREFIX})

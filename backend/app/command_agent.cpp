@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent.h"
+#include "commands.h"
+#include "environ.h"
+#include "input_options.h"
+#include "kv_reader.h"
+#include "manifest.h"
+#include "manifest_input.h"
+#include "prepared_manifest.h"
+#include "run.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+#include <ostream>
+#include <pthread.h>
+#include <string_view>
+
+namespace ccm::cli {
+namespace {
+
+constexpr std::string_view kAgentUsage = R"(Usage: ccm-backend agent --config FILE [--once]
+
+Keeps this host converged on the manifests of an agent configuration (upstream CCM's
+agent.yaml, plus identity and preview; see docs/agent.md): watches obj:// sources, polls
+http(s):// ones, applies on change and every interval, runs health checks and remediates,
+publishes events, runs and status to NATS and serves Prometheus metrics.
+
+Options:
+  --config FILE   the agent configuration
+  --once          fetch and apply every source once, then exit: 0 when no run failed
+  -h, --help      show this help
+
+Signals: SIGTERM and SIGINT stop runs before their next resource and exit; SIGHUP reads
+the configuration again (a configuration with errors is logged and the old one kept).
+Logs go to stderr, one line each, with syslog priorities when $JOURNAL_STREAM is set.
+)";
+
+/// Runs one manifest for the agent as `apply` would: opened (a bundle unpacked), resolved
+/// against the agent's facts, the environment and the external data, then run.
+Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &request, engine::RunObserver &observer)
+{
+    fleet::SourceOptions sources = sourceOptionsFromEnvironment();
+    sources.nats.context = request.natsContext;
+    auto manifest = ManifestInput::open(request.manifest.string(), sources);
+    if (!manifest)
+        return manifest.error();
+    ResolveOptions inputs;
+    inputs.facts = request.facts;
+    inputs.environ = processEnviron();
+    auto reader = std::make_shared<fleet::KvReader>(sources.nats, sources.environment);
+    inputs.kvGet = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
+    if (!request.externalDataUrl.empty()) {
+        auto data = loadDataFile(request.externalDataUrl, sources);
+        if (!data)
+            return data.error().withContext("external_data_url");
+        inputs.externalData = std::move(data).value();
+    }
+    inputs.baseDirectory = manifest->baseDirectory();
+    const FileText file = readManifestFile(manifest->file().string());
+    if (file.problem)
+        return Error {"invalid", request.shownName + ": " + file.problem->message};
+    const std::string shown = manifest->shownName() == request.manifest.string()
+        ? request.shownName
+        : request.shownName + "(manifest.yaml)";
+    const engine::PreparedManifest prepared = engine::prepareManifestText(file.text, shown, inputs);
+    if (!prepared.ok())
+        return Error {"invalid", prepared.diagnosticText()};
+    engine::RunOptions options;
+    options.healthCheckOnly = request.mode == fleet::RunMode::Health;
+    options.cancel = request.cancel;
+    ProcessRunner runner;
+    return engine::runManifest(prepared.resolved, inputs, options, runner, observer);
+}
+
+/// The agent of the current configuration, with the metrics endpoint it asks for.
+class AgentProcess {
+public:
+    AgentProcess(fleet::AgentLog &log, bool once)
+        : m_log(log)
+        , m_once(once)
+    {
+    }
+
+    /// Starts an agent with `config`, replacing the running one (which finishes its run first).
+    /// A metrics port that cannot be bound is an error; `keepGoing` logs it and runs without.
+    Result<void> start(fleet::AgentConfig config, bool keepGoing)
+    {
+        stop(false);
+        m_log.setLevel(config.logLevel);
+        if (auto served = serveMetrics(config.monitorPort); !served) {
+            if (!keepGoing)
+                return served;
+            m_log.error(served.error().message);
+        }
+        fleet::Agent::Environment environment;
+        environment.version = CCM_VERSION;
+        m_agent = std::make_unique<fleet::Agent>(
+            std::move(config), runAgentManifest, m_log, m_metrics, std::move(environment));
+        return m_agent->start(m_once);
+    }
+
+    void stop(bool cancelRuns)
+    {
+        if (m_agent)
+            m_agent->stop(cancelRuns);
+        m_agent.reset();
+    }
+
+    fleet::Agent *agent() const { return m_agent.get(); }
+
+private:
+    /// Serves the metrics on `port` (none for 0), keeping the server when the port is unchanged.
+    Result<void> serveMetrics(int port)
+    {
+        if (port == m_metricsPort)
+            return {};
+        m_metricsServer.reset();
+        m_metricsPort = 0;
+        if (port == 0)
+            return {};
+        auto server = fleet::MetricsServer::start(port, m_metrics);
+        if (!server)
+            return server.error();
+        m_metricsServer = std::move(server).value();
+        m_metricsPort = port;
+        m_log.info("serving metrics on http://127.0.0.1:" + std::to_string(port) + "/metrics");
+        return {};
+    }
+
+    fleet::AgentLog &m_log;
+    bool m_once;
+    fleet::AgentMetrics m_metrics;
+    std::unique_ptr<fleet::MetricsServer> m_metricsServer;
+    int m_metricsPort = 0;
+    std::unique_ptr<fleet::Agent> m_agent;
+};
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in this thread and the threads it starts, so they arrive
+/// only through waitForSignal(); restores the mask when it goes.
+class BlockedSignals {
+public:
+    BlockedSignals()
+    {
+        sigemptyset(&m_set);
+        sigaddset(&m_set, SIGINT);
+        sigaddset(&m_set, SIGTERM);
+        sigaddset(&m_set, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &m_set, &m_old);
+    }
+    ~BlockedSignals() { pthread_sigmask(SIG_SETMASK, &m_old, nullptr); }
+    BlockedSignals(const BlockedSignals &) = delete;
+    BlockedSignals &operator=(const BlockedSignals &) = delete;
+
+    /// The signal received within `timeout`, or 0.
+    int waitForSignal(std::chrono::milliseconds timeout) const
+    {
+        timespec wait {};
+        wait.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+        wait.tv_nsec = static_cast<long>((timeout.count() % 1000) * 1000000);
+        const int signal = sigtimedwait(&m_set, nullptr, &wait);
+        return signal > 0 ? signal : 0;
+    }
+
+private:
+    sigset_t m_set {};
+    sigset_t m_old {};
+};
+
+void reload(AgentProcess &process, const std::string &configFile, fleet::AgentLog &log)
+{
+    auto config = fleet::loadAgentConfig(configFile);
+    if (!config) {
+        log.error("SIGHUP: keeping the running configuration: " + config.error().message);
+        return;
+    }
+    log.info("SIGHUP: reloading " + configFile);
+    if (auto started = process.start(std::move(config).value(), true); !started)
+        log.error("SIGHUP: the new configuration cannot start: " + started.error().message);
+}
+
+/// Serves signals until the agent is told to end (or, with --once, has run every source).
+int serveSignals(AgentProcess &process, const BlockedSignals &signals, const std::string &configFile,
+    fleet::AgentLog &log, bool once)
+{
+    for (;;) {
+        const int signal = signals.waitForSignal(std::chrono::milliseconds(once ? 100 : 1000));
+        if (signal == SIGHUP && !once) {
+            reload(process, configFile, log);
+        } else if (signal == SIGINT || signal == SIGTERM) {
+            log.info(std::string("stopping on ") + (signal == SIGINT ? "SIGINT" : "SIGTERM"));
+            process.stop(true);
+            return Success;
+        }
+        if (once && process.agent() && process.agent()->finished()) {
+            const bool ok = process.agent()->succeeded();
+            process.stop(false);
+            return ok ? Success : Failure;
+        }
+    }
+}
+
+/// Reads the command line; the exit status when it ends here.
+std::optional<int> parseAgentArguments(
+    const std::vector<std::string> &args, std::string &configFile, bool &once, std::ostream &out, std::ostream &err)
+{
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "-h" || args[i] == "--help") {
+            out << kAgentUsage;
+            return Success;
+        }
+        if (args[i] == "--once") {
+            once = true;
+        } else if (args[i] == "--config" && i + 1 < args.size()) {
+            configFile = args[++i];
+        } else {
+            err << "ccm-backend agent: "
+                << (args[i] == "--config" ? "--config needs a FILE" : "unknown argument '" + args[i] + "'") << '\n'
+                << kAgentUsage;
+            return UsageError;
+        }
+    }
+    if (configFile.empty()) {
+        err << "ccm-backend agent: --config FILE is required\n" << kAgentUsage;
+        return UsageError;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    std::string configFile;
+    bool once = false;
+    if (const auto status = parseAgentArguments(args, configFile, once, out, err))
+        return *status;
+    auto config = fleet::loadAgentConfig(configFile);
+    if (!config) {
+        err << "ccm-backend agent: " << config.error().message << '\n';
+        return UsageError;
+    }
+    const char *journal = std::getenv("JOURNAL_STREAM");
+    fleet::AgentLog log(err, journal != nullptr && *journal != '\0');
+    const BlockedSignals signals;
+    AgentProcess process(log, once);
+    if (auto started = process.start(std::move(config).value(), false); !started) {
+        log.error(started.error().message);
+        return Failure;
+    }
+    return serveSignals(process, signals, configFile, log, once);
+}
+
+} // namespace ccm::cli

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent_worker.h"
+
+#include "file_reading.h"
+#include "object_store.h"
+#include "object_url.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ccm::fleet {
+namespace {
+
+constexpr std::size_t kMaxBundleBytes = 256ull * 1024 * 1024;
+
+std::string sha256Hex(const std::string &text)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < length; ++i) {
+        out += kHex[digest[i] >> 4];
+        out += kHex[digest[i] & 0xf];
+    }
+    return out;
+}
+
+} // namespace
+
+std::filesystem::path cacheFileFor(const std::filesystem::path &cacheDir, const std::string &source)
+{
+    return cacheDir / (sha256Hex(source) + ".tar.gz");
+}
+
+Result<void> writePrivateFile(const std::filesystem::path &path, const std::string &data)
+{
+    const std::filesystem::path temporary = path.string() + ".new";
+    ::unlink(temporary.c_str());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Error {"io", "cannot create " + temporary.string() + ": " + std::strerror(errno)};
+    std::size_t written = 0;
+    while (written < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + written, data.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        written += static_cast<std::size_t>(n);
+    }
+    const bool ok = written == data.size() && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temporary.c_str());
+        return Error {"io", "cannot write " + path.string() + ": " + reason};
+    }
+    return {};
+}
+
+namespace {
+
+NatsSelection contextSelection(const std::string &context)
+{
+    NatsSelection selection;
+    selection.context = context;
+    return selection;
+}
+
+} // namespace
+
+AgentShared::AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metrics_,
+    const ContextEnvironment &natsEnvironment, FactSources facts_, ManifestRunner runner_, std::string version_)
+    : config(std::move(config_))
+    , log(log_)
+    , metrics(metrics_)
+    , nats(contextSelection(config.natsContext), natsEnvironment)
+    , facts(std::move(facts_), log_)
+    , runner(std::move(runner_))
+    , version(std::move(version_))
+{
+}
+
+FactsCache::FactsCache(FactSources sources, AgentLog &log)
+    : m_sources(std::move(sources))
+    , m_log(log)
+{
+}
+
+Json FactsCache::get()
+{
+    const std::lock_guard lock(m_mutex);
+    const auto now = std::chrono::steady_clock::now();
+    if (!m_facts.is_null() && now - m_gathered < kMaxAge)
+        return m_facts;
+    auto gathered = gatherFacts(m_sources);
+    if (!gathered) {
+        m_log.error("gathering facts failed, using the previous ones: " + gathered.error().message);
+        return m_facts.is_null() ? Json::object() : m_facts;
+    }
+    m_facts = std::move(gathered).value();
+    m_gathered = now;
+    return m_facts;
+}
+
+SourceWorker::SourceWorker(AgentShared &shared, std::string source)
+    : m_shared(shared)
+    , m_source(std::move(source))
+    , m_shown(redactUrl(m_source))
+    , m_cacheFile(cacheFileFor(shared.config.cacheDir, m_source))
+{
+}
+
+SourceWorker::~SourceWorker()
+{
+    requestStop();
+    join();
+}
+
+void SourceWorker::start(bool once)
+{
+    m_thread = std::thread([this, once] {
+        loadCacheMeta();
+        if (once) {
+            if (isRemote())
+                refresh();
+            run(RunMode::Apply);
+        } else {
+            loop();
+        }
+        m_finished = true;
+    });
+}
+
+void SourceWorker::requestStop()
+{
+    const std::lock_guard lock(m_mutex);
+    m_stop = true;
+    m_wake.notify_all();
+}
+
+void SourceWorker::join()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+bool SourceWorker::isRemote() const
+{
+    const SourceKind kind = sourceKind(m_source);
+    return kind == SourceKind::HttpBundle || kind == SourceKind::ObjectBundle;
+}
+
+void SourceWorker::waitUntil(std::chrono::steady_clock::time_point deadline)
+{
+    std::unique_lock lock(m_mutex);
+    m_wake.wait_until(lock, deadline, [this] { return m_stop || m_changed; });
+}
+
+} // namespace ccm::fleet

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// The agent configuration: upstream's keys and their defaults, identity and preview, and every
+// bad value or unknown key reported with its line and column.
+#include "agent_config.h"
+#include "test_common.h"
+
+#include <QtTest>
+
+using namespace ccm;
+using namespace ccm::fleet;
+using namespace std::chrono_literals;
+
+class TestAgentConfig : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaults()
+    {
+        for (const char *text : {"", "# nothing\n\n  # at all\n"}) {
+            const auto config = parseAgentConfig(text, "agent.yaml");
+            QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+            QCOMPARE(config->interval, std::chrono::milliseconds(5min));
+            QCOMPARE(config->healthCheckInterval, 0ms);
+            QVERIFY(config->manifests.empty());
+            QCOMPARE(config->cacheDir, std::filesystem::path("/etc/choria/ccm/source"));
+            QCOMPARE(config->monitorPort, 0);
+            QCOMPARE(config->logLevel, std::string("info"));
+            QCOMPARE(config->natsContext, std::string("CCM"));
+            QVERIFY(config->registration == RegistrationDestination::None);
+            QCOMPARE(config->identity, hostIdentity());
+            QVERIFY(!config->preview.enabled);
+            QCOMPARE(config->preview.user, std::string("nobody"));
+        }
+    }
+
+    void everyKey()
+    {
+        const auto config = parseAgentConfig(R"(interval: 1h30m
+health_check_interval: 1m
+manifests:
+  - obj://bundles/prod/site.tar.gz
+  - https://user:pw@files.example.net/site.tar.gz
+  - /srv/site.yaml
+  - /srv/site.tgz
+external_data_url: kv://site-data/common
+cache_dir: /var/cache/ccm
+monitor_port: 9100
+log_level: debug
+nats_context: FLEET
+registration: jetstream
+identity: web1.example.net
+preview:
+  enabled: true
+  trusted_keys: [/etc/ccm/alice.pub.pem, /etc/ccm/ci.pub.pem]
+  user: ccm-preview
+)",
+            "agent.yaml");
+        QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+        QCOMPARE(config->interval, std::chrono::milliseconds(90min));
+        QCOMPARE(config->healthCheckInterval, std::chrono::milliseconds(1min));
+        QCOMPARE(config->manifests.size(), std::size_t(4));
+        QCOMPARE(config->manifests[1], std::string("https://user:pw@files.example.net/site.tar.gz"));
+        QCOMPARE(config->externalDataUrl, std::string("kv://site-data/common"));
+        QCOMPARE(config->cacheDir, std::filesystem::path("/var/cache/ccm"));
+        QCOMPARE(config->monitorPort, 9100);
+        QCOMPARE(config->logLevel, std::string("debug"));
+        QCOMPARE(config->natsContext, std::string("FLEET"));
+        QVERIFY(config->registration == RegistrationDestination::JetStream);
+        QCOMPARE(config->identity, std::string("web1.example.net"));
+        QVERIFY(config->preview.enabled);
+        QCOMPARE(config->preview.trustedKeys.size(), std::size_t(2));
+        QCOMPARE(config->preview.trustedKeys[1], std::filesystem::path("/etc/ccm/ci.pub.pem"));
+        QCOMPARE(config->preview.user, std::string("ccm-preview"));
+    }
+
+    void values_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message"); // empty: valid
+
+        QTest::newRow("minimum interval") << QByteArray("interval: 30s\n") << QString();
+        QTest::newRow("registration nats") << QByteArray("registration: nats\n") << QString();
+        QTest::newRow("log_level warn") << QByteArray("log_level: warn\n") << QString();
+        QTest::newRow("preview off without keys") << QByteArray("preview:\n  enabled: false\n") << QString();
+        QTest::newRow("interval too short") << QByteArray("log_level: info\ninterval: 29s\n")
+                                            << QStringLiteral("agent.yaml:2:11: interval: must be at least 30s");
+        QTest::newRow("interval not a duration")
+            << QByteArray("interval: soon\n") << QStringLiteral("agent.yaml:1:11: interval: 'soon' is not a duration");
+        QTest::newRow("interval a number") << QByteArray(
+            "interval: 300\n") << QStringLiteral("agent.yaml:1:11: interval: must be a duration such as 30s");
+        QTest::newRow("health_check_interval bad") << QByteArray("health_check_interval: -1m\n")
+                                                   << QStringLiteral("agent.yaml:1:24: health_check_interval: '-1m'");
+        QTest::newRow("manifests not a list") << QByteArray(
+            "manifests: obj://b/k\n") << QStringLiteral("agent.yaml:1:12: manifests: must be a list of strings");
+        QTest::newRow("manifest not a string")
+            << QByteArray("manifests:\n  - a.yaml\n  - {x: 1}\n")
+            << QStringLiteral("agent.yaml:3:5: manifests.1: must be a non-empty string");
+        QTest::newRow("monitor_port too big") << QByteArray("monitor_port: 70000\n")
+                                              << QStringLiteral("agent.yaml:1:15: monitor_port: must be a port number");
+        QTest::newRow("monitor_port a string") << QByteArray(
+            "monitor_port: \"9100\"\n") << QStringLiteral("agent.yaml:1:15: monitor_port: must be a port number");
+        QTest::newRow("log_level unknown")
+            << QByteArray("log_level: verbose\n")
+            << QStringLiteral("agent.yaml:1:12: log_level: must be one of debug, info, warn, error");
+        QTest::newRow("registration unknown") << QByteArray(
+            "registration: kafka\n") << QStringLiteral("agent.yaml:1:15: registration: must be nats or jetstream");
+        QTest::newRow("cache_dir empty") << QByteArray("cache_dir: \"\"\n")
+                                         << QStringLiteral("agent.yaml:1:12: cache_dir: must not be empty");
+        QTest::newRow("nats_context a list")
+            << QByteArray("nats_context: [a]\n") << QStringLiteral("agent.yaml:1:15: nats_context: must be a string");
+        QTest::newRow("identity empty") << QByteArray("identity: ''\n")
+                                        << QStringLiteral("agent.yaml:1:11: identity: must not be empty");
+        QTest::newRow("external_data_url a map") << QByteArray(
+            "external_data_url: {a: 1}\n") << QStringLiteral("agent.yaml:1:20: external_data_url: must be a string");
+        QTest::newRow("unknown key") << QByteArray("interval: 1m\nintervall: 2m\n")
+                                     << QStringLiteral("agent.yaml:2:1: unknown key 'intervall' (known: cache_dir,");
+        QTest::newRow("unknown preview key")
+            << QByteArray("preview:\n  enabled: false\n  keys: []\n")
+            << QStringLiteral("agent.yaml:3:3: unknown key 'keys' (known: enabled, trusted_keys, user)");
+        QTest::newRow("preview not a map")
+            << QByteArray("preview: yes\n") << QStringLiteral("agent.yaml:1:10: preview: must be a map");
+        QTest::newRow("preview enabled not a bool") << QByteArray(
+            "preview:\n  enabled: 'on'\n") << QStringLiteral("agent.yaml:2:12: preview.enabled: must be true or false");
+        QTest::newRow("preview enabled without keys") << QByteArray(
+            "preview:\n  enabled: true\n") << QStringLiteral("agent.yaml:2:3: preview: enabled needs at least one key");
+        QTest::newRow("trusted_keys item empty")
+            << QByteArray("preview:\n  trusted_keys: ['']\n")
+            << QStringLiteral("agent.yaml:2:18: preview.trusted_keys.0: must be a non-empty string");
+        QTest::newRow("preview user empty") << QByteArray("preview:\n  user: ''\n")
+                                            << QStringLiteral("agent.yaml:2:9: preview.user: must not be empty");
+        QTest::newRow("not a map") << QByteArray("- a\n- b\n")
+                                   << QStringLiteral("agent.yaml:1:1: the configuration must be a map");
+        QTest::newRow("bad yaml") << QByteArray("interval: [1m\n") << QStringLiteral("agent.yaml:");
+        QTest::newRow("duplicate key") << QByteArray("interval: 1m\ninterval: 2m\n")
+                                       << QStringLiteral("agent.yaml:2:1:");
+    }
+
+    void values()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        const auto config = parseAgentConfig(text.toStdString(), "agent.yaml");
+        if (message.isEmpty()) {
+            QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+            return;
+        }
+        QVERIFY(!config.ok());
+        QCOMPARE(config.error().code, std::string("bad_config"));
+        const QString actual = QString::fromStdString(config.error().message);
+        QVERIFY2(actual.startsWith(message), qPrintable(actual));
+    }
+
+    void loadsFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("agent.yaml"));
+        QVERIFY(test::writeFile(path, "identity: a\nmonitor_port: x\n"));
+        const auto config = loadAgentConfig(path.toStdString());
+        QVERIFY(!config.ok());
+        QCOMPARE(QString::fromStdString(config.error().message),
+            path
+                + QStringLiteral(
+                    ":2:15: monitor_port: must be a port number from 1 to 65535, or 0 for no metrics endpoint"));
+        QVERIFY(!loadAgentConfig(dir.filePath(QStringLiteral("absent.yaml")).toStdString()).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAgentConfig)
+#include "tst_agent_config.moc"
