@@ -7,17 +7,6 @@
 namespace ccm::fleet {
 namespace {
 
-std::string replaceOutside(std::string_view text, std::string_view allowedPunctuation)
-{
-    std::string out(text);
-    for (char &c : out) {
-        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!alnum && allowedPunctuation.find(c) == std::string_view::npos)
-            c = '_';
-    }
-    return out;
-}
-
 RunSummary addSummaries(RunSummary sum, const RunSummary &more)
 {
     sum.total += more.total;
@@ -37,16 +26,6 @@ RunSummary addSummaries(RunSummary sum, const RunSummary &more)
 }
 
 } // namespace
-
-std::string subjectToken(std::string_view identity)
-{
-    return replaceOutside(identity, "_-");
-}
-
-std::string statusKey(std::string_view identity)
-{
-    return replaceOutside(identity, "-/_=.");
-}
 
 std::string_view runModeName(RunMode mode)
 {

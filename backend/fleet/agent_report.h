@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "fleet_status.h"
 #include "json.h"
 #include "transaction_event.h"
 
@@ -12,14 +13,6 @@
 #include <vector>
 
 namespace ccm::fleet {
-
-/// The status bucket every agent writes its hosts' latest runs to.
-inline constexpr const char *kStatusBucket = "CCM_STATUS";
-
-/// `identity` as one NATS subject token: every character outside [A-Za-z0-9_-] becomes '_'.
-std::string subjectToken(std::string_view identity);
-/// `identity` as a key-value key: every character outside [-/_=.A-Za-z0-9] becomes '_'.
-std::string statusKey(std::string_view identity);
 
 /// How a run was started.
 enum class RunMode { Apply, Health, Remediate };

@@ -213,7 +213,7 @@ void SourceWorker::publishRun(const SourceRunReport &report)
     }
     const auto interval = std::chrono::duration_cast<std::chrono::seconds>(m_shared.config.interval);
     const Json status = m_shared.status.status(interval, m_shared.version);
-    if (auto put = m_shared.nats.kvPut(kStatusBucket, statusKey(report.identity), status.dump()); !put)
+    if (auto put = m_shared.nats.kvPut(std::string(kStatusBucket), statusKey(report.identity), status.dump()); !put)
         m_shared.log.warn(what + ": status not stored: " + put.error().message);
 }
 

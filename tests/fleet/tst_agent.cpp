@@ -230,7 +230,7 @@ private:
         NatsSelection selection;
         selection.url = m_server.urlString();
         KvReader reader(selection, ContextEnvironment::fromProcess());
-        auto value = reader.get(kStatusBucket, statusKey(identity));
+        auto value = reader.get(std::string(kStatusBucket), statusKey(identity));
         if (!value)
             return value.error();
         return Json::parse(*value);
