@@ -183,16 +183,21 @@ void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
         << "  MESSAGE\n";
     for (const auto &host : preview.hosts) {
         out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(10)
-            << fleet::hostStateName(host.state) << std::right << std::setw(8)
-            << fleet::summaryCount(host.summary, "changed") << std::setw(8)
-            << fleet::summaryCount(host.summary, "failed") << std::setw(8) << fleet::summaryCount(host.summary, "total")
-            << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
+            << fleet::hostStateName(host.state) << std::right;
+        if (host.summary.is_object()) {
+            out << std::setw(8) << fleet::summaryCount(host.summary, "changed") << std::setw(8)
+                << fleet::summaryCount(host.summary, "failed") << std::setw(8)
+                << fleet::summaryCount(host.summary, "total");
+        } else {
+            out << std::setw(8) << '-' << std::setw(8) << '-' << std::setw(8) << '-';
+        }
+        out << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
     }
     const Json totals = fleet::fleetPreviewTotals(preview);
     out << '\n'
-        << totals["hosts"] << " hosts: " << totals["answered"] << " answered, " << totals["silent"] << " silent, "
-        << totals["declined"] << " declined, " << totals["failed"] << " failed; " << totals["changed"]
-        << " resources would change, " << totals["resources_failed"] << " failed\n";
+        << totals["hosts"] << (totals["hosts"] == 1 ? " host: " : " hosts: ") << totals["answered"] << " answered, "
+        << totals["silent"] << " silent, " << totals["declined"] << " declined, " << totals["failed"] << " failed; "
+        << totals["changed"] << " resources would change, " << totals["resources_failed"] << " failed\n";
 }
 
 void printPreviewJson(const fleet::FleetPreview &preview, std::ostream &out)
@@ -262,21 +267,43 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
     return previewExitCode(*preview);
 }
 
+/// A duration in seconds as the largest whole unit: "45s", "12m", "5h", "3d".
+std::string ageText(std::int64_t seconds)
+{
+    if (seconds < 120)
+        return std::to_string(std::max<std::int64_t>(seconds, 0)) + "s";
+    if (seconds < 2 * 3600)
+        return std::to_string(seconds / 60) + "m";
+    if (seconds < 2 * 86400)
+        return std::to_string(seconds / 3600) + "h";
+    return std::to_string(seconds / 86400) + "d";
+}
+
+/// An RFC 3339 time as "YYYY-MM-DD HH:MM:SSZ", without fractions of a second.
+std::string shortTime(const std::string &rfc3339)
+{
+    if (rfc3339.size() < 19 || rfc3339[10] != 'T')
+        return rfc3339;
+    return rfc3339.substr(0, 10) + ' ' + rfc3339.substr(11, 8) + 'Z';
+}
+
 void printStatusTable(const fleet::FleetStatus &status, std::ostream &out)
 {
     std::size_t width = std::string_view("IDENTITY").size();
     for (const auto &host : status.hosts)
         width = std::max(width, host.identity.size());
     out << std::left << std::setw(static_cast<int>(width + 2)) << "IDENTITY" << std::setw(22) << "LAST RUN"
-        << std::right << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL" << '\n';
+        << std::right << std::setw(6) << "AGE" << std::setw(9) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8)
+        << "TOTAL"
+        << "  STATE\n";
     for (const auto &host : status.hosts) {
         const auto found = host.value.find("summary");
         const Json summary = found == host.value.end() ? Json() : *found;
         out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(22)
-            << host.value["time"].get<std::string>() << std::right << std::setw(8)
-            << fleet::summaryCount(summary, "changed") << std::setw(8) << fleet::summaryCount(summary, "failed")
-            << std::setw(8) << fleet::summaryCount(summary, "total")
-            << (host.stale ? "  STALE (" + std::to_string(host.ageSeconds) + "s ago)" : std::string()) << '\n';
+            << shortTime(host.value["time"].get<std::string>()) << std::right << std::setw(6)
+            << ageText(host.ageSeconds) << std::setw(9) << fleet::summaryCount(summary, "changed") << std::setw(8)
+            << fleet::summaryCount(summary, "failed") << std::setw(8) << fleet::summaryCount(summary, "total") << "  "
+            << (host.stale ? "STALE: no run for longer than twice its interval" : "ok") << '\n';
     }
 }
 

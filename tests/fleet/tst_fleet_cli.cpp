@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -135,6 +136,11 @@ private slots:
         const BackendRun statusTable = runBackend({QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--nats"), server.url()});
         QCOMPARE(statusTable.exitCode, 0);
         QVERIFY2(statusTable.out.contains(QStringLiteral("host-1")), qPrintable(statusTable.out));
+        // Seconds-precision time, the age, the counts and the state, one host per line.
+        static const QRegularExpression row(
+            QStringLiteral("^host-1 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +\\d+s +\\d+ +\\d+ +\\d+  ok$"),
+            QRegularExpression::MultilineOption);
+        QVERIFY2(row.match(statusTable.out).hasMatch(), qPrintable(statusTable.out));
     }
 
     void previewErrors()
