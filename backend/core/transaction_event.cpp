@@ -14,9 +14,39 @@ constexpr std::string_view kBase62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef
 /// KSUID timestamps count seconds from this moment (2014-05-13T16:53:20Z).
 constexpr std::int64_t kKsuidEpoch = 1400000000;
 
-/// Parses "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)".
-std::optional<std::chrono::system_clock::time_point> parseTimestamp(const std::string &text)
+std::optional<HealthCheckResult::Status> healthStatusFromName(std::string_view name)
 {
+    for (const auto status : {HealthCheckResult::Status::Ok, HealthCheckResult::Status::Warning,
+             HealthCheckResult::Status::Critical, HealthCheckResult::Status::Unknown}) {
+        if (healthStatusName(status) == name)
+            return status;
+    }
+    return std::nullopt;
+}
+
+/// A report attribute value: as it is when it is one word, else quoted like a JSON string.
+std::string attributeValue(const std::string &value)
+{
+    if (!value.empty() && value.find_first_of(" \t\n\"=") == std::string::npos)
+        return value;
+    return Json(value).dump();
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string out;
+    for (const std::string &item : items)
+        out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+} // namespace
+
+std::optional<std::chrono::system_clock::time_point> parseTimestamp(std::string_view view)
+{
+    if (view.size() > 64)
+        return std::nullopt;
+    const std::string text(view);
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     int consumed = 0;
     if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &consumed)
@@ -62,38 +92,9 @@ std::optional<std::chrono::system_clock::time_point> parseTimestamp(const std::s
     utc.tm_min = minute;
     utc.tm_sec = second;
     const std::int64_t seconds = static_cast<std::int64_t>(timegm(&utc)) - offsetMinutes * 60;
-    return std::chrono::system_clock::time_point(
-        std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::seconds(seconds)
-                                                                        + std::chrono::nanoseconds(nanoseconds)));
+    return std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+        std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanoseconds)));
 }
-
-std::optional<HealthCheckResult::Status> healthStatusFromName(std::string_view name)
-{
-    for (const auto status : {HealthCheckResult::Status::Ok, HealthCheckResult::Status::Warning,
-                              HealthCheckResult::Status::Critical, HealthCheckResult::Status::Unknown}) {
-        if (healthStatusName(status) == name)
-            return status;
-    }
-    return std::nullopt;
-}
-
-/// A report attribute value: as it is when it is one word, else quoted like a JSON string.
-std::string attributeValue(const std::string &value)
-{
-    if (!value.empty() && value.find_first_of(" \t\n\"=") == std::string::npos)
-        return value;
-    return Json(value).dump();
-}
-
-std::string joined(const std::vector<std::string> &items)
-{
-    std::string out;
-    for (const std::string &item : items)
-        out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
-
-} // namespace
 
 std::string_view healthStatusName(HealthCheckResult::Status status)
 {
@@ -124,7 +125,7 @@ std::string formatTimestamp(std::chrono::system_clock::time_point time)
     gmtime_r(&whole, &utc);
     std::array<char, 64> buffer {};
     std::snprintf(buffer.data(), buffer.size(), "%04d-%02d-%02dT%02d:%02d:%02d", utc.tm_year + 1900, utc.tm_mon + 1,
-                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
+        utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
     std::string text = buffer.data();
     if (fraction > 0) {
         // RFC 3339 with nanoseconds, trailing zeros dropped, as Go's time.RFC3339Nano writes it.
@@ -142,9 +143,8 @@ std::string newEventId()
     // 4 bytes of time and 16 random bytes, written in base62 as 27 characters. The 160-bit number is
     // held as five 32-bit words, most significant first, and divided by 62 a word at a time.
     thread_local std::mt19937_64 generator {std::random_device {}()};
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+    const auto now
+        = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     std::array<std::uint32_t, 5> words {};
     words[0] = static_cast<std::uint32_t>(now - kKsuidEpoch);
     for (std::size_t i = 1; i < words.size(); i += 2) {
@@ -282,15 +282,14 @@ Result<TransactionEvent> eventFromJson(const Json &json)
 
     std::string timestamp;
     std::string diff;
-    for (const auto &problem :
-         {text("event_id", event.eventId, true), text("timestamp", timestamp, true), text("type", event.type, true),
-          text("provider", event.provider, true), text("name", event.name, true), text("alias", event.alias, false),
-          text("requested_ensure", event.requestedEnsure, true), text("final_ensure", event.finalEnsure, true),
-          text("noop_message", event.noopMessage, false), text("diff", diff, false),
-          flag("health_check_only", event.healthCheckOnly), flag("changed", event.changed),
-          flag("refreshed", event.refreshed), flag("failed", event.failed), flag("skipped", event.skipped),
-          flag("noop", event.noop), strings("error", event.errors),
-          strings("unmet_requirements", event.unmetRequirements)}) {
+    for (const auto &problem : {text("event_id", event.eventId, true), text("timestamp", timestamp, true),
+             text("type", event.type, true), text("provider", event.provider, true), text("name", event.name, true),
+             text("alias", event.alias, false), text("requested_ensure", event.requestedEnsure, true),
+             text("final_ensure", event.finalEnsure, true), text("noop_message", event.noopMessage, false),
+             text("diff", diff, false), flag("health_check_only", event.healthCheckOnly),
+             flag("changed", event.changed), flag("refreshed", event.refreshed), flag("failed", event.failed),
+             flag("skipped", event.skipped), flag("noop", event.noop), strings("error", event.errors),
+             strings("unmet_requirements", event.unmetRequirements)}) {
         if (problem)
             return *problem;
     }
@@ -348,19 +347,13 @@ void RunSummary::add(const TransactionEvent &event)
 
 Json summaryToJson(const RunSummary &summary)
 {
-    return Json {{"run_time", summary.runTime.count()},
-                 {"total", summary.total},
-                 {"stable", summary.stable},
-                 {"changed", summary.changed},
-                 {"failed", summary.failed},
-                 {"skipped", summary.skipped},
-                 {"refreshed", summary.refreshed},
-                 {"unmet_requirements", summary.unmetRequirements},
-                 {"checks", {{"ok", summary.checksOk},
-                             {"warning", summary.checksWarning},
-                             {"critical", summary.checksCritical},
-                             {"unknown", summary.checksUnknown}}},
-                 {"errors", summary.errors}};
+    return Json {{"run_time", summary.runTime.count()}, {"total", summary.total}, {"stable", summary.stable},
+        {"changed", summary.changed}, {"failed", summary.failed}, {"skipped", summary.skipped},
+        {"refreshed", summary.refreshed}, {"unmet_requirements", summary.unmetRequirements},
+        {"checks",
+            {{"ok", summary.checksOk}, {"warning", summary.checksWarning}, {"critical", summary.checksCritical},
+                {"unknown", summary.checksUnknown}}},
+        {"errors", summary.errors}};
 }
 
 std::string formatDuration(std::chrono::nanoseconds duration)
@@ -377,7 +370,7 @@ std::string formatDuration(std::chrono::nanoseconds duration)
         std::snprintf(buffer.data(), buffer.size(), "%.2fs", ns / 1e9);
     else
         std::snprintf(buffer.data(), buffer.size(), "%lldm%llds", static_cast<long long>(ns / 60e9),
-                      static_cast<long long>(ns / 1e9) % 60);
+            static_cast<long long>(ns / 1e9) % 60);
     return buffer.data();
 }
 
@@ -419,11 +412,10 @@ std::string summaryText(const RunSummary &summary)
     std::string text;
     text += "Run time: " + formatDuration(summary.runTime) + "\n";
     text += "Resources: total=" + count(summary.total) + " stable=" + count(summary.stable) + " changed="
-            + count(summary.changed) + " failed=" + count(summary.failed) + " skipped=" + count(summary.skipped)
-            + " refreshed=" + count(summary.refreshed) + " unmet_requirements=" + count(summary.unmetRequirements)
-            + "\n";
+        + count(summary.changed) + " failed=" + count(summary.failed) + " skipped=" + count(summary.skipped)
+        + " refreshed=" + count(summary.refreshed) + " unmet_requirements=" + count(summary.unmetRequirements) + "\n";
     text += "Checked resources: ok=" + count(summary.checksOk) + " warning=" + count(summary.checksWarning)
-            + " critical=" + count(summary.checksCritical) + " unknown=" + count(summary.checksUnknown) + "\n";
+        + " critical=" + count(summary.checksCritical) + " unknown=" + count(summary.checksUnknown) + "\n";
     text += "Errors: " + count(summary.errors) + "\n";
     return text;
 }

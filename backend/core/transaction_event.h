@@ -75,6 +75,10 @@ std::string newEventId();
 /// writes it ("2026-11-21T20:08:29.2296275Z"); the form of every timestamp in events.
 std::string formatTimestamp(std::chrono::system_clock::time_point time);
 
+/// Parses an RFC 3339 time, "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)", keeping up to
+/// nanoseconds; nullopt for anything else (including text over 64 characters).
+std::optional<std::chrono::system_clock::time_point> parseTimestamp(std::string_view text);
+
 /// The event as JSON, keys as in CCM v1 plus `diff` (when set) and `resource`. Timestamps are UTC
 /// RFC 3339 with nanoseconds; the duration is in nanoseconds.
 Json eventToJson(const TransactionEvent &event);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "preview_wire.h"
+#include "transaction_event.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -208,41 +209,9 @@ std::string formatRfc3339(Clock::time_point time)
 
 Result<Clock::time_point> parseRfc3339(std::string_view text)
 {
-    const Error bad {"bad_time", "'" + std::string(text.substr(0, 64)) + "' is not an RFC 3339 time"};
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, used = 0;
-    const std::string copy(text.substr(0, 64));
-    if (text.size() > 64
-        || std::sscanf(copy.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &used)
-            != 6
-        || used != 19)
-        return bad;
-    std::string_view rest = text.substr(19);
-    if (rest.starts_with('.')) {
-        std::size_t digits = 1;
-        while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits])))
-            ++digits;
-        if (digits == 1)
-            return bad;
-        rest.remove_prefix(digits);
-    }
-    int offsetMinutes = 0;
-    if (rest.size() == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':') {
-        const int h = std::atoi(std::string(rest.substr(1, 2)).c_str());
-        const int m = std::atoi(std::string(rest.substr(4, 2)).c_str());
-        offsetMinutes = (rest[0] == '-' ? -1 : 1) * (h * 60 + m);
-    } else if (rest != "Z" && rest != "z") {
-        return bad;
-    }
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
-        return bad;
-    std::tm utc {};
-    utc.tm_year = year - 1900;
-    utc.tm_mon = month - 1;
-    utc.tm_mday = day;
-    utc.tm_hour = hour;
-    utc.tm_min = minute;
-    utc.tm_sec = second;
-    return Clock::from_time_t(::timegm(&utc)) - std::chrono::minutes(offsetMinutes);
+    if (auto time = parseTimestamp(text))
+        return *time;
+    return Error {"bad_time", "'" + std::string(text.substr(0, 64)) + "' is not an RFC 3339 time"};
 }
 
 std::string encodeRequestBody(const PreviewRequest &request)

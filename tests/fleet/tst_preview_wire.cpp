@@ -209,10 +209,10 @@ private slots:
     void rfc3339Offsets()
     {
         const auto utc = parseRfc3339("2026-11-25T01:00:00Z").value();
-        QCOMPARE(parseRfc3339("2026-11-25T02:00:00.123+01:00").value(), utc);
+        QCOMPARE(parseRfc3339("2026-11-25T02:00:00.123+01:00").value(), utc + std::chrono::milliseconds(123));
         QCOMPARE(formatRfc3339(utc), std::string("2026-11-25T01:00:00Z"));
-        for (const char *bad :
-            {"", "2026-11-25", "2026-11-25T01:00:00Zjunk", "2026-11-25T01:00:00.Z", "x026-11-25T01:00:00Z"})
+        for (const char *bad : {"", "2026-11-25", "2026-11-25T01:00:00Zjunk", "2026-11-25T01:00:00.Z",
+                 "x026-11-25T01:00:00Z", "2026-13-25T01:00:00Z", "2026-11-25T01:00:00+0100"})
             QVERIFY2(!parseRfc3339(bad), bad);
     }
 
