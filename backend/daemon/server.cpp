@@ -247,7 +247,7 @@ void Server::State::accept()
         connection.caller.connection = nextId++;
         connection.caller.peer = *peer;
         connection.caller.role = peerRole(*peer, options.mode, options.owner);
-        spdlog::debug("connection {} from uid {} ({}), role {}", connection.caller.connection, peer->uid, peer->user,
+        spdlog::debug("connection {} from uid {} ({}), role {}", connection.caller.connection, peer->uid, peer->name,
             roleName(connection.caller.role));
         connections.emplace(connection.caller.connection, std::move(connection));
     }
