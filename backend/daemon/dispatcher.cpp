@@ -407,6 +407,10 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
         {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.open", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.status", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.preview", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.keygen", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.keyinfo", Role::Preview, true, &Dispatcher::fleetMethod},
     };
     for (const Method &method : kMethods)
         if (method.name == name)
@@ -504,19 +508,38 @@ RpcResult<Dispatched> Dispatcher::fleetMethod(const Caller &caller, Request &req
     heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
         const Notify &notify = m_notify;
         const ConnectionId connection = caller.connection;
-        try {
-            const auto reply = runFleetMethod(method, params, [&notify, connection](std::string message) {
-                if (notify)
-                    notify(connection, std::move(message));
-            });
-            if (!reply)
-                return std::optional<std::string>(errorLine(id, reply.error()));
-            return std::optional<std::string>(responseLine(id, *reply));
-        } catch (const std::exception &e) {
-            return std::optional<std::string>(internalErrorLine(caller, id, e));
+        const auto cancel = std::make_shared<std::atomic<bool>>(false);
+        std::multimap<ConnectionId, std::shared_ptr<std::atomic<bool>>>::iterator registered;
+        {
+            const std::lock_guard lock(m_fleetMutex);
+            registered = m_fleetCancels.emplace(connection, cancel);
         }
+        std::optional<std::string> line;
+        try {
+            const auto reply = runFleetMethod(
+                method, params,
+                [&notify, connection](std::string message) {
+                    if (notify)
+                        notify(connection, std::move(message));
+                },
+                *cancel);
+            line = reply ? responseLine(id, *reply) : errorLine(id, reply.error());
+        } catch (const std::exception &e) {
+            line = internalErrorLine(caller, id, e);
+        }
+        const std::lock_guard lock(m_fleetMutex);
+        m_fleetCancels.erase(registered);
+        return line;
     };
     return heavy;
+}
+
+void Dispatcher::cancelFleetWork(std::optional<ConnectionId> connection)
+{
+    const std::lock_guard lock(m_fleetMutex);
+    for (const auto &[owner, cancel] : m_fleetCancels)
+        if (!connection || owner == *connection)
+            *cancel = true;
 }
 
 namespace {

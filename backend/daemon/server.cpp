@@ -375,6 +375,7 @@ void Server::State::close(ConnectionId id, std::string_view why)
         connectionsPerUid.erase(perUid);
     connections.erase(found);
     worker.connectionClosed(id);
+    dispatcher.cancelFleetWork(id);
     // A job that already runs finishes; its response finds no connection and is dropped.
     pool.drop(id);
 }
@@ -568,6 +569,7 @@ Result<void> Server::run()
         if (stopping) {
             if (const auto going = state.worker.running())
                 state.worker.cancel(going->run);
+            state.dispatcher.cancelFleetWork(std::nullopt);
         }
         if (stopping && state.doneStopping(flushDeadline)) {
             state.dispatcher.rejections().flushAll();
