@@ -504,16 +504,16 @@ RpcResult<Dispatched> Dispatcher::applyCancel(const Caller &caller, Request &req
 
 RpcResult<Dispatched> Dispatcher::fleetMethod(const Caller &caller, Request &request)
 {
+    // Registered now, not when the work starts: a client that hangs up before then is cancelled too.
+    const auto cancel = std::make_shared<std::atomic<bool>>(false);
+    {
+        const std::lock_guard lock(m_fleetMutex);
+        m_fleetCancels.emplace(caller.connection, cancel);
+    }
     Dispatched heavy;
-    heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
+    heavy.work = [this, caller, cancel, id = request.id, method = request.method, params = std::move(request.params)] {
         const Notify &notify = m_notify;
         const ConnectionId connection = caller.connection;
-        const auto cancel = std::make_shared<std::atomic<bool>>(false);
-        std::multimap<ConnectionId, std::shared_ptr<std::atomic<bool>>>::iterator registered;
-        {
-            const std::lock_guard lock(m_fleetMutex);
-            registered = m_fleetCancels.emplace(connection, cancel);
-        }
         std::optional<std::string> line;
         try {
             const auto reply = runFleetMethod(
@@ -528,7 +528,7 @@ RpcResult<Dispatched> Dispatcher::fleetMethod(const Caller &caller, Request &req
             line = internalErrorLine(caller, id, e);
         }
         const std::lock_guard lock(m_fleetMutex);
-        m_fleetCancels.erase(registered);
+        std::erase_if(m_fleetCancels, [&cancel](const auto &entry) { return entry.second == cancel; });
         return line;
     };
     return heavy;
@@ -536,10 +536,14 @@ RpcResult<Dispatched> Dispatcher::fleetMethod(const Caller &caller, Request &req
 
 void Dispatcher::cancelFleetWork(std::optional<ConnectionId> connection)
 {
+    // Entries go with the flag set: a work the pool drops unstarted never removes its own.
     const std::lock_guard lock(m_fleetMutex);
-    for (const auto &[owner, cancel] : m_fleetCancels)
-        if (!connection || owner == *connection)
-            *cancel = true;
+    std::erase_if(m_fleetCancels, [connection](const auto &entry) {
+        if (connection && entry.first != *connection)
+            return false;
+        *entry.second = true;
+        return true;
+    });
 }
 
 namespace {

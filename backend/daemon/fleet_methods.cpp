@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <spdlog/spdlog.h>
 #include <system_error>
 
 namespace ccm::daemon {
@@ -564,10 +565,10 @@ Json previewResult(const fleet::FleetPreview &preview)
 RpcResult<Json> fleetPreview(const Json &params, const Notify &notify, const std::atomic<bool> &cancel)
 {
     fleet::PreviewRequestOptions options;
-    if (auto input = previewInput(params, options); !input)
-        return input.error();
     if (auto checked = previewOptions(params, options); !checked)
         return checked.error();
+    if (auto input = previewInput(params, options); !input)
+        return input.error();
     options.cancel = &cancel;
     auto settings = fleet::resolveNatsSettings(options.sources.nats, options.sources.environment);
     if (!settings)
@@ -580,6 +581,8 @@ RpcResult<Json> fleetPreview(const Json &params, const Notify &notify, const std
     auto preview = fleet::runFleetPreview(*connection.value(), options, callbacks);
     if (!preview)
         return fleetError(preview.error().withContext("fleet preview"));
+    spdlog::info("fleet preview {} ended: {} hosts{}", preview->id, preview->hosts.size(),
+        preview->cancelled ? ", cancelled" : "");
     if (preview->cancelled)
         return RpcError {ErrorCode::Cancelled, "the fleet preview was cancelled", Json {{"request", preview->id}}};
     return previewResult(preview.value());
