@@ -81,7 +81,7 @@ RpcResult<bool> boolParam(const Json &params, std::string_view name)
 
 /// The bounds of fleet.preview's timeout_ms: a preview holds one of the daemon's worker threads.
 constexpr std::int64_t kShortestPreviewMs = 100;
-constexpr std::int64_t kLongestPreviewMs = 600000;
+constexpr std::int64_t kLongestPreviewMs = 3600000;
 
 /// The error code of a failed fleet operation, from the code of the Error it returned.
 ErrorCode fleetErrorCode(const std::string &code)

@@ -4,6 +4,7 @@
 // its notifications, per-host differences and a silent host, fleet.keygen and fleet.keyinfo,
 // refusal of other users, and bad params.
 #include "../fleet/nats_server.h"
+#include "../fleet/preview_fleet_process.h"
 #include "daemon_harness.h"
 #include "fleet_status.h"
 #include "kv_bucket.h"
@@ -11,7 +12,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTest>
 
 #include <chrono>
@@ -35,35 +35,6 @@ QStringList userMode()
 {
     return ::getuid() == 0 ? QStringList {QStringLiteral("--user")} : QStringList {};
 }
-
-/// ccm-preview-fleet running until the object goes; ready once it said so.
-class FleetProcess {
-public:
-    bool start(const QStringList &arguments)
-    {
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start(QStringLiteral(CCM_PREVIEW_FLEET_BIN), arguments);
-        if (!m_process.waitForStarted(kPatienceMs))
-            return false;
-        while (!m_output.contains("ready")) {
-            if (!m_process.waitForReadyRead(kPatienceMs))
-                return false;
-            m_output += m_process.readAllStandardOutput();
-        }
-        return true;
-    }
-    ~FleetProcess()
-    {
-        m_process.closeWriteChannel();
-        if (!m_process.waitForFinished(kPatienceMs))
-            m_process.kill();
-        m_process.waitForFinished();
-    }
-
-private:
-    QProcess m_process;
-    QByteArray m_output;
-};
 
 /// A host CCM_STATUS lists as alive that answers no preview.
 bool addSilentHost(const QString &url, const std::string &identity)
@@ -233,7 +204,7 @@ private Q_SLOTS:
             QSKIP("nats-server is not installed");
         NatsServer server;
         QVERIFY2(server.start(), qPrintable(server.error()));
-        FleetProcess fleet;
+        PreviewFleetProcess fleet;
         QVERIFY(fleet.start({QStringLiteral("--nats"), server.url(), QStringLiteral("--trusted"),
             m_dir.filePath(QStringLiteral("signer.pub.pem")), QStringLiteral("--hosts"), QStringLiteral("2"),
             QStringLiteral("--work"), m_dir.filePath(QStringLiteral("work")), QStringLiteral("--status"),
@@ -299,7 +270,7 @@ private Q_SLOTS:
             QSKIP("nats-server is not installed");
         NatsServer server;
         QVERIFY2(server.start(), qPrintable(server.error()));
-        FleetProcess fleet;
+        PreviewFleetProcess fleet;
         QVERIFY(fleet.start({QStringLiteral("--nats"), server.url(), QStringLiteral("--trusted"),
             m_dir.filePath(QStringLiteral("signer.pub.pem")), QStringLiteral("--work"),
             m_dir.filePath(QStringLiteral("work")), QStringLiteral("--status"), QStringLiteral("yes")}));
