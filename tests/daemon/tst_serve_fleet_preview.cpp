@@ -9,6 +9,7 @@
 #include "fleet_status.h"
 #include "kv_bucket.h"
 #include "nats_connection.h"
+#include "protocol_schema.h"
 
 #include <QDir>
 #include <QFile>
@@ -54,6 +55,22 @@ bool addSilentHost(const QString &url, const std::string &identity)
     const Json value {{"identity", identity}, {"time", now}, {"interval_seconds", 300}, {"version", "test"},
         {"summary", Json::object()}, {"failed_resources", Json::array()}, {"runs", Json::array()}};
     return static_cast<bool>(bucket.value().put(fleet::statusKey(identity), value.dump()));
+}
+
+/// A message as the daemon sent it, without what normalized() added for reading it safely.
+Json asSent(Json message)
+{
+    if (message["error"] == Json {{"data", Json::object()}})
+        message.erase("error");
+    if (message["result"] == Json {{"value", nullptr}})
+        message.erase("result");
+    return message;
+}
+
+/// The problems of a message the daemon sent as an instance of `definition` of protocol.json.
+QStringList sentProblems(const char *definition, const Json &message)
+{
+    return protocolProblems(QString::fromUtf8(definition), asSent(message));
 }
 
 const Json *findHost(const Json &hosts, const std::string &identity)
@@ -105,6 +122,7 @@ private Q_SLOTS:
         const auto made = client.call("fleet.keygen", {{"private", text(key)}});
         QVERIFY(made);
         const Json &result = (*made)["result"];
+        QVERIFY2(sentProblems("response.fleet.keygen", *made).isEmpty(), made->dump().c_str());
         QCOMPARE(result.value("private", ""), text(key));
         QCOMPARE(result.value("public", ""), text(m_dir.filePath(QStringLiteral("other.pub.pem"))));
         QVERIFY(result.value("public_pem", "").starts_with("-----BEGIN PUBLIC KEY-----"));
@@ -116,6 +134,7 @@ private Q_SLOTS:
 
         const auto info1 = client.call("fleet.keyinfo", {{"private", text(key)}});
         QVERIFY(info1);
+        QVERIFY2(sentProblems("response.fleet.keyinfo", *info1).isEmpty(), info1->dump().c_str());
         QCOMPARE((*info1)["result"].value("fingerprint", ""), result.value("fingerprint", ""));
         QCOMPARE((*info1)["result"].value("public_pem", ""), result.value("public_pem", ""));
 
@@ -249,9 +268,13 @@ private Q_SLOTS:
                     {"resources_failed", 0}}),
             totals.dump().c_str());
 
+        // What the daemon sends is what docs/protocol.md and protocol.json describe.
+        QStringList problems
+            = sentProblems("response.fleet.status", *status) + sentProblems("response.fleet.preview", *preview);
         bool dbDone = false;
         bool dbDiff = false;
         for (const Json &note : notifications) {
+            problems += sentProblems(("notification." + note.value("method", "")).c_str(), note);
             const Json &params = note["params"];
             QCOMPARE(params.value("request", ""), request);
             if (note.value("method", "") == "fleet.host" && params.value("identity", "") == "host-1")
@@ -260,6 +283,7 @@ private Q_SLOTS:
                 dbDiff = params["event"].value("diff", "").find("+role db") != std::string::npos;
             QVERIFY(params.value("identity", "") != "host-gone");
         }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         QVERIFY(dbDone);
         QVERIFY2(dbDiff, Json(notifications).dump().c_str());
     }
