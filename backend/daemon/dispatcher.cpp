@@ -122,7 +122,7 @@ std::string loggable(std::string_view method)
 RpcError unauthorized(const Caller &caller, std::string_view what)
 {
     return RpcError {ErrorCode::Unauthorized,
-        "user " + caller.peer.user + " (role " + std::string(roleName(caller.role)) + ") may not " + std::string(what),
+        "user " + caller.peer.name + " (role " + std::string(roleName(caller.role)) + ") may not " + std::string(what),
         Json {{"role", std::string(roleName(caller.role))}}};
 }
 
@@ -186,7 +186,7 @@ RpcResult<void> checkSource(const Caller &caller, const std::string &source)
     case fleet::SourceKind::ObjectBundle:
         if (!mayFetchRemote(caller.peer))
             return RpcError {ErrorCode::Unauthorized,
-                "user " + caller.peer.user + " may not have this server fetch " + fleet::redactUrl(source)
+                "user " + caller.peer.name + " may not have this server fetch " + fleet::redactUrl(source)
                     + ": remote sources are fetched by the user's own backend (ccm-backend serve --user); fleet "
                       "operations never use the system backend's network identity or credentials",
                 Json {{"role", std::string(roleName(caller.role))}}};
@@ -196,8 +196,8 @@ RpcResult<void> checkSource(const Caller &caller, const std::string &source)
     }
     if (!std::filesystem::path(source).is_absolute())
         return invalidParam("source", "must be an absolute path when it names a local bundle");
-    if (caller.peer.uid != ::geteuid() && !peerMayRead(caller.peer, source))
-        return RpcError {ErrorCode::Unauthorized, "user " + caller.peer.user + " may not read " + source,
+    if (caller.peer.uid != ::geteuid() && !engine::userMayRead(caller.peer, source))
+        return RpcError {ErrorCode::Unauthorized, "user " + caller.peer.name + " may not read " + source,
             Json {{"role", std::string(roleName(caller.role))}}};
     return {};
 }
@@ -273,7 +273,7 @@ RpcResult<std::shared_ptr<SourceBundle>> openSource(const std::string &source, c
     if (owner && opened->download.empty()) {
         int openError = 0;
         {
-            const PeerFileAccess access(*owner);
+            const engine::ThreadFileIdentity access(*owner);
             if (!access.active())
                 return RpcError {ErrorCode::InternalError,
                     "cannot take on the identity of uid " + std::to_string(owner->uid) + " to open " + source};
@@ -282,7 +282,7 @@ RpcResult<std::shared_ptr<SourceBundle>> openSource(const std::string &source, c
         }
         if (openedArchive.fd < 0 && (openError == EACCES || openError == EPERM))
             return RpcError {
-                ErrorCode::Unauthorized, "user " + owner->user + " may not read " + source, Json {{"role", "preview"}}};
+                ErrorCode::Unauthorized, "user " + owner->name + " may not read " + source, Json {{"role", "preview"}}};
         if (openedArchive.fd < 0)
             return sourceUnavailable(source, Error {"io", std::strerror(openError)});
         archive = "/proc/self/fd/" + std::to_string(openedArchive.fd);
@@ -407,6 +407,10 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
         {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.open", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.status", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.preview", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.keygen", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"fleet.keyinfo", Role::Preview, true, &Dispatcher::fleetMethod},
     };
     for (const Method &method : kMethods)
         if (method.name == name)
@@ -468,7 +472,7 @@ RpcResult<Dispatched> Dispatcher::hello(const Caller &caller, Request &request)
     result["version"] = CCM_VERSION;
     result["protocol"] = kProtocolVersion;
     result["role"] = roleName(caller.role);
-    result["user"] = caller.peer.user;
+    result["user"] = caller.peer.name;
     result["uid"] = caller.peer.uid;
     return answered(request.id, result);
 }
@@ -500,23 +504,46 @@ RpcResult<Dispatched> Dispatcher::applyCancel(const Caller &caller, Request &req
 
 RpcResult<Dispatched> Dispatcher::fleetMethod(const Caller &caller, Request &request)
 {
+    // Registered now, not when the work starts: a client that hangs up before then is cancelled too.
+    const auto cancel = std::make_shared<std::atomic<bool>>(false);
+    {
+        const std::lock_guard lock(m_fleetMutex);
+        m_fleetCancels.emplace(caller.connection, cancel);
+    }
     Dispatched heavy;
-    heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params)] {
+    heavy.work = [this, caller, cancel, id = request.id, method = request.method, params = std::move(request.params)] {
         const Notify &notify = m_notify;
         const ConnectionId connection = caller.connection;
+        std::optional<std::string> line;
         try {
-            const auto reply = runFleetMethod(method, params, [&notify, connection](std::string message) {
-                if (notify)
-                    notify(connection, std::move(message));
-            });
-            if (!reply)
-                return std::optional<std::string>(errorLine(id, reply.error()));
-            return std::optional<std::string>(responseLine(id, *reply));
+            const auto reply = runFleetMethod(
+                method, params,
+                [&notify, connection](std::string message) {
+                    if (notify)
+                        notify(connection, std::move(message));
+                },
+                *cancel);
+            line = reply ? responseLine(id, *reply) : errorLine(id, reply.error());
         } catch (const std::exception &e) {
-            return std::optional<std::string>(internalErrorLine(caller, id, e));
+            line = internalErrorLine(caller, id, e);
         }
+        const std::lock_guard lock(m_fleetMutex);
+        std::erase_if(m_fleetCancels, [&cancel](const auto &entry) { return entry.second == cancel; });
+        return line;
     };
     return heavy;
+}
+
+void Dispatcher::cancelFleetWork(std::optional<ConnectionId> connection)
+{
+    // Entries go with the flag set: a work the pool drops unstarted never removes its own.
+    const std::lock_guard lock(m_fleetMutex);
+    std::erase_if(m_fleetCancels, [connection](const auto &entry) {
+        if (connection && entry.first != *connection)
+            return false;
+        *entry.second = true;
+        return true;
+    });
 }
 
 namespace {
@@ -655,22 +682,6 @@ void provideKvGet(ResolveOptions &inputs, const Peer &peer)
     };
 }
 
-/// A preview for somebody else must not let them run commands or read files as root.
-void guardPreviewForSomeoneElse(engine::RunOptions &options, const Peer &peer, bool readAsPeer)
-{
-    options.guardCredentials = peerCredentials(peer);
-    options.mayShowDiff = [peer](const std::filesystem::path &path) { return peerMayRead(peer, path); };
-    if (!readAsPeer)
-        return;
-    options.readAsCaller = [peer](const std::function<void()> &read) {
-        const PeerFileAccess access(peer);
-        if (!access.active())
-            return false;
-        read();
-        return true;
-    };
-}
-
 } // namespace
 
 std::optional<std::string> Dispatcher::prepare(const Caller &caller, const Json &id, const std::string &method,
@@ -703,7 +714,7 @@ RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
     if (!inputs)
         return inputs.error();
     provideKvGet(inputs.value(), caller.peer);
-    std::optional<PeerFileAccess> peerAccess;
+    std::optional<engine::ThreadFileIdentity> peerAccess;
     if (asPeer) {
         peerAccess.emplace(caller.peer);
         if (!peerAccess->active())
@@ -724,7 +735,7 @@ RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
     job.options.noop = *request.noop;
     job.options.healthCheckOnly = request.healthCheckOnly;
     if (*request.noop && isSomeoneElse(caller.peer))
-        guardPreviewForSomeoneElse(job.options, caller.peer, asPeer);
+        engine::runAsUser(job.options, caller.peer, asPeer);
     // Another client may have started a run while this manifest was prepared: start() says so.
     const ApplyControl::Started started = m_applies.start(std::move(job));
     if (!started.started)

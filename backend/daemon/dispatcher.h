@@ -9,10 +9,13 @@
 #include "result.h"
 #include "run.h"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -115,6 +118,10 @@ public:
     /// is due now: a notification from the client, or an apply.start whose run answers when it ends.
     std::optional<std::string> handleLine(const Caller &caller, std::string_view line);
 
+    /// Ends the fleet previews `connection` started, or every one with nullopt (the daemon
+    /// stops): nobody is left to read their answers. Any thread.
+    void cancelFleetWork(std::optional<ConnectionId> connection);
+
     /// Where rejected requests are logged; the server logs its own rejections there too.
     RejectionLog &rejections() { return m_rejections; }
 
@@ -146,6 +153,10 @@ private:
     /// ApplyControl (then nullopt).
     RpcResult<std::optional<Json>> prepareChecked(const Caller &caller, const Json &id, const std::string &method,
         const Json &params, const ManifestRequest &manifest);
+
+    /// The cancel flags of the fleet methods running now, by the connection that asked.
+    std::mutex m_fleetMutex;
+    std::multimap<ConnectionId, std::shared_ptr<std::atomic<bool>>> m_fleetCancels;
 
     ApplyControl &m_applies;
     std::function<Result<Json>()> m_facts;

@@ -4,17 +4,25 @@
 #include "bundle.h"
 #include "bundle_source.h"
 #include "diagnostic.h"
+#include "fleet_status.h"
 #include "nats_connection.h"
 #include "nats_context.h"
 #include "object_store.h"
 #include "object_url.h"
+#include "preview_requester.h"
+#include "preview_signing.h"
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
+#include <spdlog/spdlog.h>
 #include <system_error>
 
 namespace ccm::daemon {
@@ -59,6 +67,21 @@ RpcResult<std::optional<std::string>> pathParam(const Json &params, std::string_
         return invalidParam(name, "must be an absolute path");
     return value;
 }
+
+/// The bool param `name`: false when absent.
+RpcResult<bool> boolParam(const Json &params, std::string_view name)
+{
+    const auto found = params.find(name);
+    if (found == params.end())
+        return false;
+    if (!found->is_boolean())
+        return invalidParam(name, "must be a boolean, not " + describeJsonType(*found));
+    return found->get<bool>();
+}
+
+/// The bounds of fleet.preview's timeout_ms: a preview holds one of the daemon's worker threads.
+constexpr std::int64_t kShortestPreviewMs = 100;
+constexpr std::int64_t kLongestPreviewMs = 3600000;
 
 /// The error code of a failed fleet operation, from the code of the Error it returned.
 ErrorCode fleetErrorCode(const std::string &code)
@@ -323,10 +346,261 @@ RpcResult<Json> openBundle(const Json &params)
     return Json {{"directory", directory.string()}, {"manifest", manifest.string()}, {"base_dir", base.string()}};
 }
 
+/// fleet.status: every host's last report in CCM_STATUS.
+RpcResult<Json> fleetStatus(const Json &params)
+{
+    auto settings = natsSettings(params);
+    if (!settings)
+        return settings.error();
+    auto connection = fleet::NatsConnection::connect(settings.value());
+    if (!connection)
+        return fleetError(connection.error());
+    auto status = fleet::readFleetStatus(*connection.value(), std::chrono::system_clock::now());
+    if (!status)
+        return fleetError(status.error().withContext("reading " + std::string(fleet::kStatusBucket)));
+    Json hosts = Json::array();
+    for (const fleet::HostStatus &host : status->hosts)
+        hosts.push_back(fleet::hostStatusToJson(host));
+    return Json {{"hosts", std::move(hosts)}};
+}
+
+/// A key that could not be read or written, as an error on the param that named it.
+RpcError keyError(std::string_view param, const Error &error)
+{
+    std::string message = error.message;
+    if (error.code == "exists") {
+        message = message.substr(0, message.find("; use --force")) + "; send overwrite: true to replace it";
+        return RpcError {ErrorCode::InvalidParams, message, Json {{"path", "overwrite"}, {"cause", error.code}}};
+    }
+    if (error.code == "crypto")
+        return RpcError {ErrorCode::InternalError, message, Json {{"cause", error.code}}};
+    return RpcError {ErrorCode::InvalidParams, message, Json {{"path", std::string(param)}, {"cause", error.code}}};
+}
+
+/// public_pem and fingerprint of a raw public key.
+RpcResult<Json> publicKeyJson(const std::string &publicKey)
+{
+    auto pem = fleet::publicKeyPem(publicKey);
+    if (!pem)
+        return keyError("private", pem.error());
+    return Json {{"public_pem", pem.value()}, {"fingerprint", fleet::previewKeyFingerprint(publicKey)}};
+}
+
+RpcResult<Json> fleetKeygen(const Json &params)
+{
+    auto privatePath = pathParam(params, "private", true);
+    if (!privatePath)
+        return privatePath.error();
+    auto publicPath = pathParam(params, "public", false);
+    if (!publicPath)
+        return publicPath.error();
+    auto overwrite = boolParam(params, "overwrite");
+    if (!overwrite)
+        return overwrite.error();
+    const std::string privateFile = *privatePath.value();
+    const std::string publicFile = publicPath.value().value_or(
+        (privateFile.ends_with(".pem") ? privateFile.substr(0, privateFile.size() - 4) : privateFile) + ".pub.pem");
+    if (publicFile == privateFile)
+        return invalidParam("public", "must differ from params.private");
+    auto key = fleet::generatePreviewKey();
+    if (!key)
+        return keyError("private", key.error());
+    if (auto written = fleet::writePreviewKeyPair(*key, privateFile, publicFile, overwrite.value()); !written)
+        return keyError("private", written.error());
+    auto info = publicKeyJson(key->publicKey);
+    if (!info)
+        return info.error();
+    Json result {{"private", privateFile}, {"public", publicFile}};
+    result.update(info.value());
+    return result;
+}
+
+RpcResult<Json> fleetKeyinfo(const Json &params)
+{
+    auto privatePath = pathParam(params, "private", true);
+    if (!privatePath)
+        return privatePath.error();
+    auto key = fleet::loadPreviewPrivateKey(*privatePath.value());
+    if (!key)
+        return keyError("private", key.error());
+    return publicKeyJson(key->publicKey);
+}
+
+/// The bytes of a bundle of the manifest text in params (manifest, base_dir, name, include).
+RpcResult<std::string> bundleOfText(const Json &params)
+{
+    auto plan = planFromParams(params);
+    if (!plan)
+        return plan.error();
+    if (!plan->ok())
+        return RpcError {ErrorCode::InvalidBundle,
+            "the manifest cannot be bundled for the fleet; fix the errors listed and try again",
+            Json {{"findings", findingsJson(plan->findings)}}};
+    const ScratchDirectory scratch(openedBundlesParent());
+    if (scratch.path().empty())
+        return RpcError {ErrorCode::InternalError, "cannot create a temporary directory: " + scratch.error()};
+    const fs::path archive = scratch.path() / "bundle.tar.gz";
+    if (auto written = writeBundle(plan.value(), archive); !written)
+        return RpcError {ErrorCode::InternalError, "cannot build the bundle: " + written.error().message};
+    std::ifstream input(archive, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(input)), std::istreambuf_iterator<char>());
+    if (!input.good() && !input.eof())
+        return RpcError {ErrorCode::InternalError, "cannot read the bundle just built: " + archive.string()};
+    return bytes;
+}
+
+/// What fleet.preview runs: `source`, or a bundle of the manifest text, checked as apply.start
+/// checks them.
+RpcResult<void> previewInput(const Json &params, fleet::PreviewRequestOptions &options)
+{
+    auto source = stringParam(params, "source", false);
+    if (!source)
+        return source.error();
+    const bool hasManifest = params.contains("manifest");
+    if (hasManifest && source.value())
+        return invalidParam("source", "cannot go with manifest: send one of them");
+    if (!hasManifest && !source.value())
+        return invalidParam("manifest", "is required: a string (or source, a bundle path or URL)");
+    if (!source.value()) {
+        auto bytes = bundleOfText(params);
+        if (!bytes)
+            return bytes.error();
+        options.bundle = std::move(bytes).value();
+        return {};
+    }
+    if (params.contains("base_dir"))
+        return invalidParam("base_dir", "cannot go with source: a bundle's manifest directory is its base");
+    const std::string &where = *source.value();
+    const fleet::SourceKind kind = fleet::sourceKind(where);
+    if (kind == fleet::SourceKind::YamlFile)
+        return invalidParam("source",
+            "must be a .tar.gz or .tgz bundle, an http(s):// or an obj://BUCKET/KEY URL; send a manifest's text "
+            "as manifest");
+    if (kind == fleet::SourceKind::LocalBundle && !fs::path(where).is_absolute())
+        return invalidParam("source", "must be an absolute path when it names a local bundle");
+    options.source = where;
+    return {};
+}
+
+/// The options of fleet.preview but for its input: key, select, timeout_ms, context and nats.
+RpcResult<void> previewOptions(const Json &params, fleet::PreviewRequestOptions &options)
+{
+    auto keyPath = pathParam(params, "key", true);
+    if (!keyPath)
+        return keyPath.error();
+    auto select = stringParam(params, "select", false);
+    if (!select)
+        return select.error();
+    options.select = select.value();
+    if (const auto timeout = params.find("timeout_ms"); timeout != params.end()) {
+        if (!timeout->is_number_integer())
+            return invalidParam("timeout_ms", "must be an integer, not " + describeJsonType(*timeout));
+        const std::int64_t milliseconds = timeout->get<std::int64_t>();
+        if (milliseconds < kShortestPreviewMs || milliseconds > kLongestPreviewMs)
+            return invalidParam("timeout_ms",
+                "must be between " + std::to_string(kShortestPreviewMs) + " and " + std::to_string(kLongestPreviewMs)
+                    + " (milliseconds)");
+        options.timeout = std::chrono::milliseconds(milliseconds);
+    }
+    for (const char *name : {"context", "nats"}) {
+        auto value = stringParam(params, name, false);
+        if (!value)
+            return value.error();
+        (name == std::string_view("context") ? options.sources.nats.context : options.sources.nats.url) = value.value();
+    }
+    auto key = fleet::loadPreviewPrivateKey(*keyPath.value());
+    if (!key)
+        return keyError("key", key.error());
+    options.key = std::move(key).value();
+    options.keepEvents = false; // they go to the client as they come
+    return {};
+}
+
+/// The fleet.host and fleet.event notifications of a preview whose id `request` holds once it
+/// is published.
+fleet::PreviewCallbacks previewNotifications(const Notify &notify, std::string &request)
+{
+    const auto host = [&notify, &request](const std::string &identity, std::string_view state, Json extra) {
+        Json params {{"request", request}, {"identity", identity}, {"state", std::string(state)}};
+        params.update(extra);
+        if (notify)
+            notify(notificationLine("fleet.host", params));
+    };
+    fleet::PreviewCallbacks callbacks;
+    callbacks.published = [&request](const std::string &id) { request = id; };
+    callbacks.accepted = [host](const std::string &identity) { host(identity, "accepted", Json::object()); };
+    callbacks.progress
+        = [host](const std::string &identity, std::uint64_t done, std::uint64_t total, const std::string &current) {
+              host(identity, "running", Json {{"done", done}, {"total", total}, {"current", current}});
+          };
+    callbacks.event = [&notify, &request](const std::string &identity, const Json &event) {
+        if (notify)
+            notify(
+                notificationLine("fleet.event", Json {{"request", request}, {"identity", identity}, {"event", event}}));
+    };
+    callbacks.done = [host](const fleet::HostPreview &finished) { host(finished.identity, "done", Json::object()); };
+    callbacks.failed = [host](const std::string &identity, const std::string &message) {
+        host(identity, "failed", Json {{"message", message}});
+    };
+    callbacks.declined = [host](const std::string &identity, const std::string &reason, const std::string &message) {
+        host(identity, "declined", Json {{"message", message.empty() ? reason : reason + ": " + message}});
+    };
+    return callbacks;
+}
+
+Json previewResult(const fleet::FleetPreview &preview)
+{
+    Json hosts = Json::array();
+    for (const fleet::HostPreview &host : preview.hosts) {
+        Json entry {{"identity", host.identity}, {"state", std::string(fleet::hostStateName(host.state))}};
+        if (!host.summary.is_null())
+            entry["summary"] = host.summary;
+        if (!host.message.empty())
+            entry["message"] = host.message;
+        hosts.push_back(std::move(entry));
+    }
+    return Json {{"request", preview.id}, {"hosts", std::move(hosts)}, {"totals", fleet::fleetPreviewTotals(preview)}};
+}
+
+RpcResult<Json> fleetPreview(const Json &params, const Notify &notify, const std::atomic<bool> &cancel)
+{
+    fleet::PreviewRequestOptions options;
+    if (auto checked = previewOptions(params, options); !checked)
+        return checked.error();
+    if (auto input = previewInput(params, options); !input)
+        return input.error();
+    options.cancel = &cancel;
+    auto settings = fleet::resolveNatsSettings(options.sources.nats, options.sources.environment);
+    if (!settings)
+        return fleetError(settings.error());
+    auto connection = fleet::NatsConnection::connect(settings.value());
+    if (!connection)
+        return fleetError(connection.error());
+    std::string request;
+    const fleet::PreviewCallbacks callbacks = previewNotifications(notify, request);
+    auto preview = fleet::runFleetPreview(*connection.value(), options, callbacks);
+    if (!preview)
+        return fleetError(preview.error().withContext("fleet preview"));
+    spdlog::info("fleet preview {} ended: {} hosts{}", preview->id, preview->hosts.size(),
+        preview->cancelled ? ", cancelled" : "");
+    if (preview->cancelled)
+        return RpcError {ErrorCode::Cancelled, "the fleet preview was cancelled", Json {{"request", preview->id}}};
+    return previewResult(preview.value());
+}
+
 } // namespace
 
-RpcResult<Json> runFleetMethod(std::string_view method, const Json &params, const Notify &notify)
+RpcResult<Json> runFleetMethod(
+    std::string_view method, const Json &params, const Notify &notify, const std::atomic<bool> &cancel)
 {
+    if (method == "fleet.status")
+        return fleetStatus(params);
+    if (method == "fleet.preview")
+        return fleetPreview(params, notify, cancel);
+    if (method == "fleet.keygen")
+        return fleetKeygen(params);
+    if (method == "fleet.keyinfo")
+        return fleetKeyinfo(params);
     if (method == "bundle.list")
         return listBundle(params);
     if (method == "bundle.export")

@@ -4,13 +4,15 @@
 #include "json.h"
 #include "protocol.h"
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <string_view>
 
 namespace ccm::daemon {
 
-/// The bundle and fleet methods: bundle.list, bundle.export, bundle.publish and bundle.open. They
+/// The bundle and fleet methods: bundle.list, bundle.export, bundle.publish, bundle.open,
+/// fleet.status, fleet.preview, fleet.keygen and fleet.keyinfo. They
 /// read and write files and reach NATS servers with the daemon's own identity and NATS contexts,
 /// which is why the dispatcher serves them only to a peer of the daemon's own uid.
 
@@ -19,7 +21,8 @@ using Notify = std::function<void(std::string line)>;
 
 /// Runs a fleet method with `params` (checked here): its result, or an error saying what is wrong
 /// and what to do. Blocks on files and the network: call it off the I/O thread. Never throws for
-/// any input.
-protocol::RpcResult<Json> runFleetMethod(std::string_view method, const Json &params, const Notify &notify);
+/// any input. Setting `cancel` (from any thread) ends a fleet.preview early: its client has gone.
+protocol::RpcResult<Json> runFleetMethod(
+    std::string_view method, const Json &params, const Notify &notify, const std::atomic<bool> &cancel);
 
 } // namespace ccm::daemon

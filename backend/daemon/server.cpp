@@ -247,7 +247,7 @@ void Server::State::accept()
         connection.caller.connection = nextId++;
         connection.caller.peer = *peer;
         connection.caller.role = peerRole(*peer, options.mode, options.owner);
-        spdlog::debug("connection {} from uid {} ({}), role {}", connection.caller.connection, peer->uid, peer->user,
+        spdlog::debug("connection {} from uid {} ({}), role {}", connection.caller.connection, peer->uid, peer->name,
             roleName(connection.caller.role));
         connections.emplace(connection.caller.connection, std::move(connection));
     }
@@ -375,6 +375,7 @@ void Server::State::close(ConnectionId id, std::string_view why)
         connectionsPerUid.erase(perUid);
     connections.erase(found);
     worker.connectionClosed(id);
+    dispatcher.cancelFleetWork(id);
     // A job that already runs finishes; its response finds no connection and is dropped.
     pool.drop(id);
 }
@@ -568,6 +569,7 @@ Result<void> Server::run()
         if (stopping) {
             if (const auto going = state.worker.running())
                 state.worker.cancel(going->run);
+            state.dispatcher.cancelFleetWork(std::nullopt);
         }
         if (stopping && state.doneStopping(flushDeadline)) {
             state.dispatcher.rejections().flushAll();

@@ -420,7 +420,8 @@ bool collect(
 Result<FleetPreview> runFleetPreview(
     NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
 {
-    auto bundle = previewBundleBytes(options.source, options.sources);
+    auto bundle
+        = options.bundle ? Result<std::string>(*options.bundle) : previewBundleBytes(options.source, options.sources);
     if (!bundle)
         return bundle.error();
     auto status = readFleetStatus(connection, Clock::now());
@@ -442,6 +443,8 @@ Result<FleetPreview> runFleetPreview(
     auto published = publishRequest(connection, store.value(), options, *bundle, rawInbox);
     if (!published)
         return published.error();
+    if (callbacks.published)
+        callbacks.published(published->id);
     Collector collector(published->id, options, callbacks);
     bool anyExpected = false;
     for (const HostStatus &host : status->hosts)

@@ -60,6 +60,8 @@ Json fleetPreviewTotals(const FleetPreview &preview);
 /// Called as answers arrive, on the thread that runs runFleetPreview(), in each host's order.
 /// Any may be empty.
 struct PreviewCallbacks {
+    /// The request went out with this id; no answer comes before it.
+    std::function<void(const std::string &id)> published;
     std::function<void(const std::string &identity)> accepted;
     std::function<void(
         const std::string &identity, std::uint64_t done, std::uint64_t total, const std::string &current)>
@@ -73,6 +75,8 @@ struct PreviewCallbacks {
 struct PreviewRequestOptions {
     /// A manifest file, a local bundle (.tar.gz, .tgz), or an http(s):// or obj:// bundle URL.
     std::string source;
+    /// The bytes of a bundle built already (a manifest sent as text); `source` is then not read.
+    std::optional<std::string> bundle;
     SourceOptions sources; ///< how remote sources are fetched
     PreviewSigningKey key;
     std::optional<std::string> select; ///< a manifest expression over Facts; every host when unset

@@ -7,11 +7,11 @@
 #include "manifest.h"
 #include "nats_connection.h"
 #include "object_store.h"
-#include "peer.h"
 #include "prepared_manifest.h"
 #include "run.h"
 #include "transaction_event.h"
 #include "user_database.h"
+#include "util/user_identity.h"
 
 #include <algorithm>
 #include <nats/nats.h>
@@ -143,25 +143,6 @@ void shareWithGroup(const UnpackedBundle &bundle, gid_t gid)
     }
 }
 
-/// Guards, diffs and template reads take the preview user's rights, as the daemon does for a
-/// preview run for another user.
-void runAsPreviewUser(engine::RunOptions &options, const daemon::Peer &peer)
-{
-    options.guardCredentials = daemon::peerCredentials(peer);
-    options.mayShowDiff = [peer](const std::filesystem::path &path) { return daemon::peerMayRead(peer, path); };
-    options.readAsCaller = [peer](const std::function<void()> &read) {
-        if (::geteuid() != 0) {
-            read();
-            return true;
-        }
-        const daemon::PeerFileAccess access(peer);
-        if (!access.active())
-            return false;
-        read();
-        return true;
-    };
-}
-
 std::vector<std::string> diagnosticLines(const engine::PreparedManifest &prepared)
 {
     std::vector<std::string> lines;
@@ -171,7 +152,7 @@ std::vector<std::string> diagnosticLines(const engine::PreparedManifest &prepare
 }
 
 /// Runs the unpacked bundle in noop as `peer` would see it, streaming events, and sends `done`.
-Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const daemon::Peer &peer,
+Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const engine::UserIdentity &peer,
     const std::atomic<bool> &cancel, Answerer &answerer)
 {
     ResolveOptions inputs;
@@ -182,9 +163,9 @@ Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const 
         return Error {"invalid_manifest", formatDiagnostic("manifest.yaml", *file.problem)};
     engine::PreparedManifest prepared;
     {
-        std::optional<daemon::PeerFileAccess> access;
+        std::optional<engine::ThreadFileIdentity> access;
         if (::geteuid() == 0 && !access.emplace(peer).active())
-            return Error {"run_as_failed", "cannot take on the identity of the preview user " + peer.user};
+            return Error {"run_as_failed", "cannot take on the identity of the preview user " + peer.name};
         prepared = engine::prepareManifestText(file.text, "manifest.yaml", inputs);
     }
     if (!prepared.ok())
@@ -192,7 +173,7 @@ Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const 
     engine::RunOptions options;
     options.noop = true; // whatever the request says: a preview never changes the host
     options.cancel = &cancel;
-    runAsPreviewUser(options, peer);
+    engine::runAsUser(options, peer, true);
     ProcessRunner runner;
     AnswerObserver observer(answerer);
     const engine::RunResult result = engine::runManifest(prepared.resolved, inputs, options, runner, observer);
@@ -216,7 +197,7 @@ Result<void> runPreview(NatsConnection &connection, const PreviewResponderOption
         return Error {"no_user",
             "the preview user '" + settings.previewUser
                 + "' does not exist on this host; create it or set preview.user to an existing user"};
-    const daemon::Peer peer = daemon::describePeer((*user)->uid, (*user)->gid);
+    const engine::UserIdentity peer = engine::describeUser((*user)->uid, (*user)->gid);
     const std::filesystem::path archive = settings.workDirectory / ("preview-" + request.id + ".tar.gz");
     auto fetched = fetchSignedBundle(connection, request.bundle, settings.sources, archive);
     std::error_code ignored;

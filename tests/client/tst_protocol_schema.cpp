@@ -2,17 +2,13 @@
 // resources/schemas/protocol.json against the examples of docs/protocol.md: every example is a
 // valid message of the kind it is shown as, and every kind of message has an example.
 #include "json.h"
-#include "schema_registry.h"
+#include "protocol_schema.h"
 #include "test_common.h"
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validator.hpp>
 
 #include <memory>
 
@@ -62,53 +58,6 @@ QString readDocument()
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(file.readAll());
-}
-
-/// The protocol schema as compiled into the backend, in the JSON flavour valijson reads.
-nlohmann::json protocolSchema()
-{
-    const Json &document = SchemaRegistry::instance().document("protocol.json");
-    if (document.is_null())
-        return nullptr;
-    return nlohmann::json::parse(document.dump());
-}
-
-/// The schema with its root replaced by a reference to one definition (the whole schema when
-/// definition is empty), compiled.
-std::unique_ptr<valijson::Schema> compile(nlohmann::json schema, const QString &definition)
-{
-    if (!definition.isEmpty()) {
-        schema.erase("anyOf");
-        schema["allOf"] = nlohmann::json::array({{{"$ref", "#/definitions/" + definition.toStdString()}}});
-    }
-    auto compiled = std::make_unique<valijson::Schema>();
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    valijson::adapters::NlohmannJsonAdapter adapter(schema);
-    try {
-        parser.populateSchema(adapter, *compiled);
-    } catch (const std::exception &) {
-        return nullptr;
-    }
-    return compiled;
-}
-
-/// The problems valijson finds with value; empty when it conforms.
-QStringList problems(const valijson::Schema &schema, const nlohmann::json &value)
-{
-    valijson::Validator validator;
-    valijson::ValidationResults results;
-    valijson::adapters::NlohmannJsonAdapter target(value);
-    QStringList found;
-    if (!validator.validate(schema, target, &results)) {
-        valijson::ValidationResults::Error error;
-        while (results.popError(error)) {
-            QString context;
-            for (const auto &part : error.context)
-                context += q(part);
-            found << context + QStringLiteral(": ") + q(error.description);
-        }
-    }
-    return found;
 }
 
 } // namespace
@@ -161,8 +110,8 @@ private Q_SLOTS:
             ++kinds;
             QVERIFY2(shown.contains(kind), qPrintable(QStringLiteral("no example of ") + kind));
         }
-        // 10 methods with a request and a response each, 5 notifications, 17 error codes.
-        QCOMPARE(kinds, 10 * 2 + 5 + 17);
+        // 14 methods with a request and a response each, 7 notifications, 17 error codes.
+        QCOMPARE(kinds, 14 * 2 + 7 + 17);
     }
 
     void examplesConform_data()
@@ -182,9 +131,9 @@ private Q_SLOTS:
         const nlohmann::json value = nlohmann::json::parse(text.toStdString(), nullptr, false);
         QVERIFY2(!value.is_discarded(), "the example is not valid JSON");
         for (const QString &against : {definition, QString()}) {
-            const auto schema = compile(m_schema, against);
+            const auto schema = compileSchema(m_schema, against);
             QVERIFY2(schema, qPrintable(QStringLiteral("cannot compile the schema for ") + against));
-            const QStringList found = problems(*schema, value);
+            const QStringList found = schemaProblems(*schema, value);
             QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
         }
     }
@@ -261,9 +210,9 @@ private Q_SLOTS:
         QFETCH(QString, definition);
         QFETCH(QByteArray, text);
         const nlohmann::json value = nlohmann::json::parse(text.toStdString());
-        const auto schema = compile(m_schema, definition);
+        const auto schema = compileSchema(m_schema, definition);
         QVERIFY(schema);
-        QVERIFY(!problems(*schema, value).isEmpty());
+        QVERIFY(!schemaProblems(*schema, value).isEmpty());
     }
 };
 

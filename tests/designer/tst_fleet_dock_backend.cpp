@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Fleet dock against a real `ccm-backend serve --user`, a real nats-server and real preview
+// responders (ccm-preview-fleet): Refresh fills the status table from CCM_STATUS, Preview on Fleet
+// fills the matrix with each host's real outcome, and a changed cell shows its diff.
+#include "../fleet/nats_server.h"
+#include "../fleet/preview_fleet_process.h"
+#include "backend_client.h"
+#include "diff_view.h"
+#include "fleet_dock.h"
+#include "fleet_key_dialog.h"
+#include "fleet_preview_model.h"
+#include "fleet_status_model.h"
+#include "main_window.h"
+#include "preview_controller.h"
+#include "test_common.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ccm::designer;
+using namespace ccm::test;
+
+namespace {
+
+constexpr int kPatienceMs = 30000;
+
+/// A window whose backends are a user backend on a socket in `dir` (no system backend).
+void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
+{
+    BackendClient *client = window.previewController()->client();
+    client->setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
+    client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
+    client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
+}
+
+/// The matrix row of the host `identity`, or -1.
+int rowOf(const FleetPreviewModel *model, const QString &identity)
+{
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (row != FleetPreviewModel::kTotalsRow && model->identityAt(row) == identity)
+            return row;
+    return -1;
+}
+
+} // namespace
+
+class TestFleetDockBackend : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_config;
+    QTemporaryDir m_work;
+    NatsServer m_nats;
+    PreviewFleetProcess m_fleet;
+
+    /// A manifest whose file holds "role web": unchanged on host-0 (role web), changed on host-1.
+    QString writeManifest()
+    {
+        const QString target = m_work.filePath(QStringLiteral("role"));
+        writeFile(target, "role web\n");
+        const QString manifest = QStringLiteral("ccm:\n  resources:\n    - file:\n        - %1:\n"
+                                                "            ensure: present\n            owner: %2\n"
+                                                "            group: %3\n            mode: \"0644\"\n"
+                                                "            content: \"role {{ Facts.role }}\\n\"\n")
+                                     .arg(target, currentUserName(), currentGroupName());
+        const QString path = m_work.filePath(QStringLiteral("site/site.yaml"));
+        QDir().mkpath(m_work.filePath(QStringLiteral("site")));
+        writeFile(path, manifest.toUtf8());
+        return path;
+    }
+
+    bool connected(const MainWindow &window)
+    {
+        return QTest::qWaitFor([&window] { return window.previewController()->client()->isConnected(); }, kPatienceMs);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("CCM Designer"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_fleet_dock_backend"));
+        QSettings().clear();
+        QVERIFY(m_config.isValid() && m_work.isValid());
+        // The designer lists contexts here and the backend it starts reads them from here.
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_config.path()));
+        if (!NatsServer::available())
+            QSKIP("nats-server is not installed");
+        QVERIFY2(m_nats.start(), qPrintable(m_nats.error()));
+        QDir().mkpath(m_config.filePath(QStringLiteral("nats/context")));
+        writeFile(m_config.filePath(QStringLiteral("nats/context/fleet.json")),
+            QStringLiteral("{\"url\": \"%1\"}").arg(m_nats.url()).toUtf8());
+
+        const QString key = m_work.filePath(QStringLiteral("preview.pem"));
+        QProcess keygen;
+        keygen.start(QStringLiteral(CCM_BACKEND_BIN),
+            {QStringLiteral("fleet"), QStringLiteral("keygen"), QStringLiteral("--out"), key});
+        QVERIFY(keygen.waitForFinished(kPatienceMs));
+        QCOMPARE(keygen.exitCode(), 0);
+        FleetKeyDialog::setKeyPath(key);
+        QVERIFY(m_fleet.start({QStringLiteral("--nats"), m_nats.url(), QStringLiteral("--trusted"),
+            m_work.filePath(QStringLiteral("preview.pub.pem")), QStringLiteral("--hosts"), QStringLiteral("2"),
+            QStringLiteral("--work"), m_work.filePath(QStringLiteral("responders")), QStringLiteral("--status"),
+            QStringLiteral("yes")}));
+    }
+
+    void refreshFillsTheStatusTable()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        useBackendIn(window, dir);
+        window.connectToBackend();
+        QVERIFY(connected(window));
+        FleetDock *dock = window.fleetDock();
+        dock->contextBox()->setCurrentText(QStringLiteral("fleet"));
+        dock->refreshButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(dock->statusModel()->rowCount(), 2, kPatienceMs);
+        const FleetStatusModel *model = dock->statusModel();
+        QCOMPARE(model->index(0, FleetStatusModel::HostColumn).data().toString(), QStringLiteral("host-0"));
+        QCOMPARE(model->index(1, FleetStatusModel::HostColumn).data().toString(), QStringLiteral("host-1"));
+        QCOMPARE(dock->statusMessage()->text(), QStringLiteral("Hosts: 2, stale: 0"));
+    }
+
+    void previewFillsTheMatrixWithEachHostsOutcome()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        useBackendIn(window, dir);
+        QVERIFY(window.openFile(writeManifest()));
+        window.connectToBackend();
+        QVERIFY(connected(window));
+        FleetDock *dock = window.fleetDock();
+        dock->contextBox()->setCurrentText(QStringLiteral("fleet"));
+        dock->timeoutBox()->setValue(20);
+        dock->previewAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+        QVERIFY2(dock->progressLabel()->text().contains(QStringLiteral("2 of 2 hosts answered")),
+            qPrintable(dock->progressLabel()->text()));
+
+        const FleetPreviewModel *model = dock->previewModel();
+        QCOMPARE(model->hostCount(), 2);
+        const int web = rowOf(model, QStringLiteral("host-0"));
+        const int db = rowOf(model, QStringLiteral("host-1"));
+        QVERIFY(web > 0 && db > 0);
+        QCOMPARE(model->stateAt(web), FleetHostState::Done);
+        QCOMPARE(model->stateAt(db), FleetHostState::Done);
+        QCOMPARE(model->index(web, FleetPreviewModel::ChangedColumn).data().toInt(), 0);
+        QCOMPARE(model->index(db, FleetPreviewModel::ChangedColumn).data().toInt(), 1);
+        QCOMPARE(model->index(FleetPreviewModel::kTotalsRow, FleetPreviewModel::ChangedColumn).data().toInt(), 1);
+        QCOMPARE(model->resourceAt(FleetPreviewModel::FirstResourceColumn),
+            QStringLiteral("file#") + m_work.filePath(QStringLiteral("role")));
+
+        QTableView *view = dock->matrixView();
+        view->setCurrentIndex(view->model()->index(db, FleetPreviewModel::FirstResourceColumn));
+        QVERIFY2(dock->diffView()->unifiedView()->toPlainText().contains(QStringLiteral("+role db")),
+            qPrintable(dock->diffView()->unifiedView()->toPlainText()));
+        view->setCurrentIndex(view->model()->index(web, FleetPreviewModel::FirstResourceColumn));
+        QVERIFY(!dock->diffView()->unifiedView()->toPlainText().contains(QStringLiteral("+role")));
+    }
+};
+
+QTEST_MAIN(TestFleetDockBackend)
+#include "tst_fleet_dock_backend.moc"
