@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent.h"
+#include "agent_preview.h"
 #include "commands.h"
 #include "environ.h"
 #include "input_options.h"
@@ -98,6 +99,8 @@ public:
         environment.version = CCM_VERSION;
         m_agent = std::make_unique<fleet::Agent>(
             std::move(config), runAgentManifest, m_log, m_metrics, std::move(environment));
+        if (m_agent->config().preview.enabled)
+            m_agent->addService(std::make_unique<AgentPreviewService>());
         return m_agent->start(m_once);
     }
 

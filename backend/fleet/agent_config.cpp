@@ -3,6 +3,7 @@
 
 #include "duration.h"
 #include "file_reading.h"
+#include "preview_signing.h"
 #include "source_map.h"
 #include "yaml_reader.h"
 
@@ -225,15 +226,36 @@ Result<void> readMap(const Field &field, const std::map<std::string, Reader> &re
     return {};
 }
 
+/// Checks that every trusted key is a readable Ed25519 public key PEM: a key that cannot be used
+/// is found when the configuration is loaded, not at the first preview.
+Result<void> checkTrustedKeys(const Field &preview, const AgentConfig &config)
+{
+    const std::string listPointer = appendPointer(preview.pointer, "trusted_keys");
+    const Json &list = preview.value["trusted_keys"];
+    for (std::size_t i = 0; i < config.preview.trustedKeys.size(); ++i) {
+        const Field item {list[i], appendPointer(listPointer, i), preview.document, preview.fileName};
+        const std::filesystem::path &path = config.preview.trustedKeys[i];
+        if (auto key = loadPreviewPublicKey(path); !key)
+            return item.error(key.error().message);
+        if (loadPreviewPrivateKey(path))
+            return item.error(path.string()
+                + " holds a private key: list its public half (the .pub.pem that fleet keygen writes) and keep "
+                  "the private key with whoever signs");
+    }
+    return {};
+}
+
 Result<void> readPreview(const Field &field, AgentConfig &config)
 {
     if (field.value.is_null())
         return {};
     if (auto read = readMap(field, previewReaders(), config); !read)
         return read;
-    if (config.preview.enabled && config.preview.trustedKeys.empty())
+    if (!config.preview.enabled)
+        return {};
+    if (config.preview.trustedKeys.empty())
         return field.error("enabled needs at least one key in trusted_keys");
-    return {};
+    return checkTrustedKeys(field, config);
 }
 
 /// True when `text` holds nothing but blank lines and comments: an empty configuration.

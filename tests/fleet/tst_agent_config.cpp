@@ -2,6 +2,7 @@
 // The agent configuration: upstream's keys and their defaults, identity and preview, and every
 // bad value or unknown key reported with its line and column.
 #include "agent_config.h"
+#include "preview_signing.h"
 #include "test_common.h"
 
 #include <QtTest>
@@ -9,6 +10,20 @@
 using namespace ccm;
 using namespace ccm::fleet;
 using namespace std::chrono_literals;
+
+namespace {
+
+/// Writes NAME.pem (private) and NAME.pub.pem into `dir`, as fleet keygen does.
+bool writeKeyPair(const QTemporaryDir &dir, const char *name)
+{
+    auto key = generatePreviewKey();
+    if (!key)
+        return false;
+    const std::string base = dir.filePath(QString::fromLatin1(name)).toStdString();
+    return writePreviewKeyPair(*key, base + ".pem", base + ".pub.pem", false).ok();
+}
+
+} // namespace
 
 class TestAgentConfig : public QObject {
     Q_OBJECT
@@ -35,7 +50,9 @@ private slots:
 
     void everyKey()
     {
-        const auto config = parseAgentConfig(R"(interval: 1h30m
+        const QTemporaryDir keys;
+        QVERIFY(writeKeyPair(keys, "alice") && writeKeyPair(keys, "ci"));
+        const QByteArray text = R"(interval: 1h30m
 health_check_interval: 1m
 manifests:
   - obj://bundles/prod/site.tar.gz
@@ -51,10 +68,11 @@ registration: jetstream
 identity: web1.example.net
 preview:
   enabled: true
-  trusted_keys: [/etc/ccm/alice.pub.pem, /etc/ccm/ci.pub.pem]
+  trusted_keys: [KEYS/alice.pub.pem, KEYS/ci.pub.pem]
   user: ccm-preview
-)",
-            "agent.yaml");
+)";
+        const auto config
+            = parseAgentConfig(QByteArray(text).replace("KEYS", keys.path().toUtf8()).toStdString(), "agent.yaml");
         QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
         QCOMPARE(config->interval, std::chrono::milliseconds(90min));
         QCOMPARE(config->healthCheckInterval, std::chrono::milliseconds(1min));
@@ -69,7 +87,8 @@ preview:
         QCOMPARE(config->identity, std::string("web1.example.net"));
         QVERIFY(config->preview.enabled);
         QCOMPARE(config->preview.trustedKeys.size(), std::size_t(2));
-        QCOMPARE(config->preview.trustedKeys[1], std::filesystem::path("/etc/ccm/ci.pub.pem"));
+        QCOMPARE(config->preview.trustedKeys[1],
+            std::filesystem::path(keys.filePath(QStringLiteral("ci.pub.pem")).toStdString()));
         QCOMPARE(config->preview.user, std::string("ccm-preview"));
     }
 
@@ -148,6 +167,60 @@ preview:
         QCOMPARE(config.error().code, std::string("bad_config"));
         const QString actual = QString::fromStdString(config.error().message);
         QVERIFY2(actual.startsWith(message), qPrintable(actual));
+    }
+
+    void trustedKeys_data()
+    {
+        QTest::addColumn<QByteArray>("keys"); // the trusted_keys lines; KEYS is the key directory
+        QTest::addColumn<QString>("message"); // empty: valid; else the message's start
+
+        QTest::newRow("public keys") << QByteArray("  trusted_keys:\n    - KEYS/alice.pub.pem\n    - KEYS/ci.pub.pem\n")
+                                     << QString();
+        QTest::newRow("missing file")
+            << QByteArray("  trusted_keys:\n    - KEYS/alice.pub.pem\n    - KEYS/bob.pub.pem\n")
+            << QStringLiteral("agent.yaml:5:7: preview.trusted_keys.1: KEYS/bob.pub.pem: no such key file");
+        QTest::newRow("not PEM") << QByteArray("  trusted_keys:\n    - KEYS/notes.txt\n")
+                                 << QStringLiteral(
+                                        "agent.yaml:4:7: preview.trusted_keys.0: KEYS/notes.txt: not a PEM file");
+        QTest::newRow("broken PEM")
+            << QByteArray("  trusted_keys:\n    - KEYS/broken.pem\n")
+            << QStringLiteral("agent.yaml:4:7: preview.trusted_keys.0: KEYS/broken.pem: holds no readable public key");
+        QTest::newRow("a directory") << QByteArray("  trusted_keys:\n    - KEYS\n")
+                                     << QStringLiteral("agent.yaml:4:7: preview.trusted_keys.0: KEYS: ");
+        QTest::newRow("a private key")
+            << QByteArray("  trusted_keys:\n    - KEYS/ci.pub.pem\n    - KEYS/alice.pem\n")
+            << QStringLiteral("agent.yaml:5:7: preview.trusted_keys.1: KEYS/alice.pem holds a private key");
+    }
+
+    void trustedKeys()
+    {
+        QFETCH(QByteArray, keys);
+        QFETCH(QString, message);
+        const QTemporaryDir dir;
+        QVERIFY(writeKeyPair(dir, "alice") && writeKeyPair(dir, "ci"));
+        QVERIFY(test::writeFile(dir.filePath(QStringLiteral("notes.txt")), "not a key\n"));
+        QVERIFY(test::writeFile(dir.filePath(QStringLiteral("broken.pem")),
+            "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"));
+        const QByteArray text = "preview:\n  enabled: true\n" + QByteArray(keys).replace("KEYS", dir.path().toUtf8());
+        const auto config = parseAgentConfig(text.toStdString(), "agent.yaml");
+        if (message.isEmpty()) {
+            QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+            QCOMPARE(config->preview.trustedKeys.size(), std::size_t(2));
+            return;
+        }
+        QVERIFY(!config.ok());
+        QCOMPARE(config.error().code, std::string("bad_config"));
+        const QString actual = QString::fromStdString(config.error().message);
+        const QString expected = QString(message).replace(QStringLiteral("KEYS"), dir.path());
+        QVERIFY2(actual.startsWith(expected), qPrintable(actual));
+    }
+
+    void trustedKeysUncheckedWhilePreviewIsOff()
+    {
+        const auto config
+            = parseAgentConfig("preview:\n  enabled: false\n  trusted_keys: [/nonexistent/a.pem]\n", "agent.yaml");
+        QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+        QVERIFY(!config->preview.enabled);
     }
 
     void loadsFile()

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent_preview.h"
+
+#include "nats_connection.h"
+#include "preview_responder.h"
+
+#include <chrono>
+#include <sys/stat.h>
+
+namespace ccm::cli {
+namespace {
+
+/// How often the connection is looked at; a lost one is remade at most every two seconds anyway.
+constexpr std::chrono::seconds kFollowInterval {1};
+
+/// Lets other users search `directory` without listing it. The preview user reads the unpacked
+/// bundle below it with its own rights; the cached bundles beside it stay 0600.
+void makeSearchable(const std::filesystem::path &directory, fleet::AgentLog &log)
+{
+    struct stat info { };
+    if (::stat(directory.c_str(), &info) != 0)
+        return;
+    const mode_t mode = (info.st_mode & 07777) | 0011;
+    if (mode != (info.st_mode & 07777) && ::chmod(directory.c_str(), mode) != 0)
+        log.warn("fleet preview: cannot make " + directory.string()
+            + " searchable by the preview user; previews will fail to read the bundle");
+}
+
+fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent)
+{
+    const fleet::AgentConfig &config = agent.config();
+    fleet::PreviewResponderOptions options;
+    options.identity = config.identity;
+    options.trustedKeys = config.preview.trustedKeys;
+    options.previewUser = config.preview.user;
+    options.facts = [&agent] { return agent.facts(); };
+    options.workDirectory = AgentPreviewService::workDirectory(config.cacheDir);
+    options.log = [&log = agent.log()](engine::LogLevel level, const std::string &message) {
+        switch (level) {
+        case engine::LogLevel::Debug:
+            log.debug(message);
+            break;
+        case engine::LogLevel::Info:
+            log.info(message);
+            break;
+        case engine::LogLevel::Warning:
+            log.warn(message);
+            break;
+        case engine::LogLevel::Error:
+            log.error(message);
+            break;
+        }
+    };
+    return options;
+}
+
+} // namespace
+
+AgentPreviewService::AgentPreviewService() = default;
+
+AgentPreviewService::~AgentPreviewService()
+{
+    stop();
+}
+
+std::filesystem::path AgentPreviewService::workDirectory(const std::filesystem::path &cacheDir)
+{
+    return cacheDir / "preview";
+}
+
+void AgentPreviewService::start(fleet::Agent &agent)
+{
+    const std::filesystem::path work = workDirectory(agent.config().cacheDir);
+    std::error_code error;
+    std::filesystem::create_directories(work, error);
+    if (error)
+        agent.log().error("fleet preview: cannot create the work directory " + work.string() + ": " + error.message());
+    makeSearchable(agent.config().cacheDir, agent.log());
+    makeSearchable(work, agent.log());
+    m_stopping = false;
+    m_thread = std::thread([this, &agent] { supervise(agent); });
+}
+
+void AgentPreviewService::stop()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void AgentPreviewService::supervise(fleet::Agent &agent)
+{
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        lock.unlock();
+        follow(agent);
+        lock.lock();
+        m_wake.wait_for(lock, kFollowInterval, [this] { return m_stopping; });
+    }
+    lock.unlock();
+    // The responder drains its subscription on the connection it holds, so it goes first.
+    m_responder.reset();
+    m_connection.reset();
+}
+
+/// Starts a responder on the agent's current connection when it is not the one answering.
+void AgentPreviewService::follow(fleet::Agent &agent)
+{
+    std::shared_ptr<fleet::NatsConnection> connection = agent.nats().connection();
+    if (!connection || connection == m_connection)
+        return;
+    m_responder.reset();
+    m_connection.reset();
+    auto started = fleet::PreviewResponder::start(*connection, responderOptions(agent));
+    if (!started) {
+        // Logged once per cause: the next connection tries again.
+        if (started.error().message != m_lastError)
+            agent.log().error("fleet preview: " + started.error().message);
+        m_lastError = started.error().message;
+        return;
+    }
+    m_lastError.clear();
+    m_responder = std::move(started).value();
+    m_connection = std::move(connection);
+    agent.log().info("fleet preview: answering requests on " + m_connection->url() + " as user "
+        + agent.config().preview.user + ", trusting " + std::to_string(agent.config().preview.trustedKeys.size())
+        + " key(s)");
+}
+
+} // namespace ccm::cli

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fleet preview with real agents: 20 `ccm-backend agent` processes with preview on, each with its
+// own identity, facts and NATS context, answer a 100-resource manifest from a real nats-server.
+// Prints the time from request to the last answer of 5 previews and their median. The agents are
+// started and have reported to CCM_STATUS before the clock runs.
+#include "../fleet/nats_server.h"
+#include "fleet_status.h"
+#include "nats_connection.h"
+#include "preview_requester.h"
+#include "preview_signing.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace ccm;
+using namespace ccm::fleet;
+
+namespace {
+
+constexpr int kAgents = 20;
+constexpr int kResources = 100;
+constexpr int kRuns = 5;
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+/// One agent process: its directory holds its configuration home, cache, log and target files.
+class BenchAgent {
+public:
+    BenchAgent(int index, const QString &natsUrl, const QString &trustedKey)
+    {
+        ::chmod(m_dir.path().toUtf8().constData(), 0711);
+        const QString targets = m_dir.filePath(QStringLiteral("targets"));
+        QDir().mkpath(targets);
+        ::chmod(targets.toUtf8().constData(), 0755);
+        const QByteArray role = index % 2 == 0 ? "web" : "db";
+        // Half the files are already as the manifest wants them: the rest would change.
+        for (int i = 0; i < kResources / 2; ++i)
+            writeFile(targets + QStringLiteral("/f%1").arg(i), role + "\n");
+        writeFile(m_dir.filePath(QStringLiteral("config/choria/ccm/facts.json")),
+            "{\"role\": \"" + role + "\", \"target\": \"" + targets.toUtf8() + "\"}");
+        writeFile(
+            m_dir.filePath(QStringLiteral("config/nats/context/CCM.json")), "{\"url\": \"" + natsUrl.toUtf8() + "\"}");
+        writeFile(m_dir.filePath(QStringLiteral("local.yaml")), "ccm:\n  resources: []\n");
+        const passwd *user = ::getpwuid(::geteuid());
+        const QByteArray previewUser = ::geteuid() == 0 || user == nullptr ? "nobody" : user->pw_name;
+        writeFile(m_dir.filePath(QStringLiteral("agent.yaml")),
+            "identity: agent-" + QByteArray::number(index)
+                + "\ncache_dir: " + m_dir.filePath(QStringLiteral("cache")).toUtf8() + "\nmanifests: ["
+                + m_dir.filePath(QStringLiteral("local.yaml")).toUtf8() + "]\npreview:\n  enabled: true\n"
+                + "  trusted_keys: [" + trustedKey.toUtf8() + "]\n  user: " + previewUser + "\n");
+    }
+    ~BenchAgent()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(10000))
+            m_process.kill();
+        m_process.waitForFinished();
+    }
+
+    void start()
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        m_process.setProcessEnvironment(environment);
+        m_process.setStandardErrorFile(m_dir.filePath(QStringLiteral("agent.log")));
+        m_process.start(QStringLiteral(CCM_BACKEND_PATH),
+            {QStringLiteral("agent"), QStringLiteral("--config"), m_dir.filePath(QStringLiteral("agent.yaml"))});
+    }
+
+    bool answering() const
+    {
+        QFile log(m_dir.filePath(QStringLiteral("agent.log")));
+        return log.open(QIODevice::ReadOnly) && log.readAll().contains("fleet preview: answering requests");
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_process;
+};
+
+/// Waits until every agent answers previews and has reported to CCM_STATUS.
+bool waitForFleet(const std::vector<std::unique_ptr<BenchAgent>> &agents, NatsConnection &connection)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const bool answering = std::all_of(agents.begin(), agents.end(), [](const auto &a) { return a->answering(); });
+        auto status = readFleetStatus(connection, std::chrono::system_clock::now());
+        if (answering && status && status->hosts.size() == agents.size())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
+QString writeManifest(const QTemporaryDir &dir)
+{
+    QByteArray manifest = "ccm:\n  resources:\n    - file:\n";
+    for (int i = 0; i < kResources; ++i)
+        manifest += "        - \"{{ Facts.target }}/f" + QByteArray::number(i)
+            + "\":\n            ensure: present\n            owner: root\n            group: root\n"
+              "            mode: \"0644\"\n            content: \"{{ Facts.role }}\\n\"\n";
+    const QString path = dir.filePath(QStringLiteral("manifest.yaml"));
+    writeFile(path, manifest);
+    return path;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    ccm::test::NatsServer server;
+    if (!ccm::test::NatsServer::available() || !server.start()) {
+        std::fprintf(stderr, "bench_fleet_agents: needs nats-server: %s\n", qPrintable(server.error()));
+        return 1;
+    }
+    QTemporaryDir dir;
+    const PreviewSigningKey key = generatePreviewKey().value();
+    const QString publicKey = dir.filePath(QStringLiteral("k.pub.pem"));
+    (void)writePreviewKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(), publicKey.toStdString(), false);
+    std::vector<std::unique_ptr<BenchAgent>> agents;
+    for (int i = 0; i < kAgents; ++i) {
+        agents.push_back(std::make_unique<BenchAgent>(i, server.url(), publicKey));
+        agents.back()->start();
+    }
+    NatsSettings settings;
+    settings.url = server.urlString();
+    auto connection = NatsConnection::connect(settings);
+    if (!connection || !waitForFleet(agents, **connection)) {
+        std::fprintf(stderr, "bench_fleet_agents: the agents did not start\n");
+        return 1;
+    }
+    PreviewRequestOptions options;
+    options.source = writeManifest(dir).toStdString();
+    options.key = key;
+    options.timeout = std::chrono::seconds(300);
+    std::printf("fleet preview, %d real agents x %d file resources (noop as the preview user), request to last "
+                "answer:\n",
+        kAgents, kResources);
+    std::vector<double> samples;
+    for (int run = 0; run < kRuns; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        auto preview = runFleetPreview(**connection, options);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!preview) {
+            std::fprintf(stderr, "bench_fleet_agents: %s\n", preview.error().message.c_str());
+            return 1;
+        }
+        std::printf("  run %d: %9.1f ms  (%s)\n", run + 1, ms, fleetPreviewTotals(*preview).dump().c_str());
+        samples.push_back(ms);
+    }
+    std::sort(samples.begin(), samples.end());
+    std::printf("  median of %d: %9.1f ms\n", kRuns, samples[samples.size() / 2]);
+    return 0;
+}
