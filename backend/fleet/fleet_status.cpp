@@ -7,6 +7,28 @@
 #include <algorithm>
 
 namespace ccm::fleet {
+namespace {
+
+std::string replaceOutside(std::string_view text, std::string_view allowedPunctuation)
+{
+    std::string out(text);
+    for (char &c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && allowedPunctuation.find(c) == std::string_view::npos)
+            c = '_';
+    return out;
+}
+
+} // namespace
+
+std::string subjectToken(std::string_view identity)
+{
+    return replaceOutside(identity, "_-");
+}
+
+std::string statusKey(std::string_view identity)
+{
+    return replaceOutside(identity, "-/_=.");
+}
 
 Result<HostStatus> parseHostStatus(
     const std::string &key, std::string_view value, std::chrono::system_clock::time_point now)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "agent_report.h" // kStatusBucket, subjectToken(), statusKey(): one definition for agents and readers
 #include "json.h"
 #include "result.h"
 
@@ -13,6 +12,15 @@
 namespace ccm::fleet {
 
 class NatsConnection;
+
+inline constexpr std::string_view kStatusBucket = "CCM_STATUS";
+
+/// The contract's NATS subject token of an identity: every character outside [A-Za-z0-9_-]
+/// becomes '_'.
+std::string subjectToken(std::string_view identity);
+/// The contract's CCM_STATUS key of an identity: every character outside [-/_=.A-Za-z0-9]
+/// becomes '_'.
+std::string statusKey(std::string_view identity);
 
 /// One host's CCM_STATUS value.
 struct HostStatus {

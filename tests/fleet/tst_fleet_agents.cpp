@@ -205,7 +205,7 @@ private:
         fleet::NatsSelection selection;
         selection.url = m_server.urlString();
         fleet::KvReader reader(selection, fleet::ContextEnvironment::fromProcess());
-        return reader.get(fleet::kStatusBucket, fleet::statusKey(identity)).ok();
+        return reader.get(std::string(fleet::kStatusBucket), fleet::statusKey(identity)).ok();
     }
 
     bool makeKey(const QString &path)
