@@ -16,6 +16,8 @@
 #include <optional>
 #include <ostream>
 #include <pthread.h>
+#include <sstream>
+#include <string>
 #include <string_view>
 
 namespace ccm::cli {
@@ -175,7 +177,9 @@ void reload(AgentProcess &process, const std::string &configFile, fleet::AgentLo
 {
     auto config = fleet::loadAgentConfig(configFile);
     if (!config) {
-        log.error("SIGHUP: keeping the running configuration: " + config.error().message);
+        std::istringstream problems(config.error().message);
+        for (std::string line; std::getline(problems, line);)
+            log.error("SIGHUP: keeping the running configuration: " + line);
         return;
     }
     log.info("SIGHUP: reloading " + configFile);
@@ -241,7 +245,9 @@ int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         return *status;
     auto config = fleet::loadAgentConfig(configFile);
     if (!config) {
-        err << "ccm-backend agent: " << config.error().message << '\n';
+        std::istringstream problems(config.error().message);
+        for (std::string line; std::getline(problems, line);)
+            err << "ccm-backend agent: " << line << '\n';
         return UsageError;
     }
     const char *journal = std::getenv("JOURNAL_STREAM");

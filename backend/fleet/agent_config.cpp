@@ -209,20 +209,25 @@ std::string knownKeys(const std::map<std::string, Reader> &readers)
 }
 
 /// Reads every member of the map `field` with `readers`; an unknown key is an error at the key.
+/// Every member is read, so the error names every problem, one per line, in document order.
 Result<void> readMap(const Field &field, const std::map<std::string, Reader> &readers, AgentConfig &config)
 {
     if (!field.value.is_object())
         return field.error("must be a map");
+    std::string problems;
+    const auto note = [&problems](const std::string &message) { problems += (problems.empty() ? "" : "\n") + message; };
     for (const auto &[key, value] : field.value.items()) {
         const std::string pointer = appendPointer(field.pointer, key);
         const auto reader = readers.find(key);
         if (reader == readers.end()) {
             const std::string where = describeLocation(field.fileName, field.document.sourceMap.keyAt(pointer));
-            return Error {"bad_config", where + ": unknown key '" + key + "' (known: " + knownKeys(readers) + ")"};
+            note(where + ": unknown key '" + key + "' (known: " + knownKeys(readers) + ")");
+        } else if (auto read = reader->second(Field {value, pointer, field.document, field.fileName}, config); !read) {
+            note(read.error().message);
         }
-        if (auto read = reader->second(Field {value, pointer, field.document, field.fileName}, config); !read)
-            return read;
     }
+    if (!problems.empty())
+        return Error {"bad_config", problems};
     return {};
 }
 

@@ -169,6 +169,21 @@ preview:
         QVERIFY2(actual.startsWith(message), qPrintable(actual));
     }
 
+    void everyProblemIsReported()
+    {
+        const auto config = parseAgentConfig(
+            "interval: 10s\nmonitor_port: 70000\nbogus: 1\npreview:\n  user: ''\n  keys: []\n", "agent.yaml");
+        QVERIFY(!config.ok());
+        const QStringList lines = QString::fromStdString(config.error().message).split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 5);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("agent.yaml:1:11: interval: must be at least 30s")),
+            qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("agent.yaml:2:15: monitor_port:")), qPrintable(lines[1]));
+        QVERIFY2(lines[2].startsWith(QStringLiteral("agent.yaml:3:1: unknown key 'bogus'")), qPrintable(lines[2]));
+        QVERIFY2(lines[3].startsWith(QStringLiteral("agent.yaml:5:9: preview.user:")), qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith(QStringLiteral("agent.yaml:6:3: unknown key 'keys'")), qPrintable(lines[4]));
+    }
+
     void trustedKeys_data()
     {
         QTest::addColumn<QByteArray>("keys"); // the trusted_keys lines; KEYS is the key directory
