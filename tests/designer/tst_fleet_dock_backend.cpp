@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Fleet dock against a real `ccm-backend serve --user`, a real nats-server and real preview
-// responders (ccm-preview-fleet): Refresh fills the status table from CCM_STATUS, Preview on Fleet
-// fills the matrix with each host's real outcome, and a changed cell shows its diff.
+// The Fleet dock against a real `ccm-backend serve --user`, a real nats-server and two real
+// `ccm-backend agent` processes with previews on: Refresh fills the status table from CCM_STATUS,
+// Preview on Fleet fills the matrix with each host's real outcome, and a changed cell shows its diff.
+#include "../fleet/fleet_agent_process.h"
 #include "../fleet/nats_server.h"
-#include "../fleet/preview_fleet_process.h"
 #include "backend_client.h"
 #include "diff_view.h"
 #include "fleet_dock.h"
@@ -26,6 +26,11 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
+#include <sys/stat.h>
+#include <utility>
+#include <vector>
 
 using namespace ccm::designer;
 using namespace ccm::test;
@@ -60,13 +65,15 @@ class TestFleetDockBackend : public QObject {
     QTemporaryDir m_config;
     QTemporaryDir m_work;
     NatsServer m_nats;
-    PreviewFleetProcess m_fleet;
+    std::vector<std::unique_ptr<FleetAgent>> m_agents;
 
     /// A manifest whose file holds "role web": unchanged on host-0 (role web), changed on host-1.
     QString writeManifest()
     {
         const QString target = m_work.filePath(QStringLiteral("role"));
         writeFile(target, "role web\n");
+        // The agents' preview user reads it for the diff.
+        ::chmod(QFile::encodeName(target).constData(), 0644);
         const QString manifest = QStringLiteral("ccm:\n  resources:\n    - file:\n        - %1:\n"
                                                 "            ensure: present\n            owner: %2\n"
                                                 "            group: %3\n            mode: \"0644\"\n"
@@ -107,10 +114,26 @@ private slots:
         QVERIFY(keygen.waitForFinished(kPatienceMs));
         QCOMPARE(keygen.exitCode(), 0);
         FleetKeyDialog::setKeyPath(key);
-        QVERIFY(m_fleet.start({QStringLiteral("--nats"), m_nats.url(), QStringLiteral("--trusted"),
-            m_work.filePath(QStringLiteral("preview.pub.pem")), QStringLiteral("--hosts"), QStringLiteral("2"),
-            QStringLiteral("--work"), m_work.filePath(QStringLiteral("responders")), QStringLiteral("--status"),
-            QStringLiteral("yes")}));
+        // host-0 is a web server, host-1 a database: one manifest changes only host-1.
+        ::chmod(QFile::encodeName(m_work.path()).constData(), 0711);
+        const QByteArray preview = "  enabled: true\n  trusted_keys: ["
+            + m_work.filePath(QStringLiteral("preview.pub.pem")).toUtf8() + "]\n  user: " + previewUser() + "\n";
+        for (const auto &[identity, role] : {std::pair {"host-0", "web"}, std::pair {"host-1", "db"}}) {
+            m_agents.push_back(std::make_unique<FleetAgent>(QString::fromLatin1(identity), role, m_nats.url()));
+            m_agents.back()->configure(preview);
+            m_agents.back()->start();
+        }
+        for (const auto &agent : m_agents)
+            QVERIFY2(agent->waitForLog(QStringLiteral("fleet preview: answering requests")), qPrintable(agent->log()));
+        // Both have reported a run, so the status table has them.
+        for (const auto &agent : m_agents)
+            QVERIFY2(agent->waitForLog(QStringLiteral(": apply: ")), qPrintable(agent->log()));
+    }
+
+    void cleanupTestCase()
+    {
+        for (const auto &agent : m_agents)
+            QCOMPARE(agent->stop(), 0);
     }
 
     void refreshFillsTheStatusTable()
