@@ -176,9 +176,10 @@ private:
         resource.pointer = flat.pointer;
         resource.source = origin.jetFile;
 
-        const bool nameIsKey = !origin.sourceMap->contains(flat.pointer + "/name");
         auto name = resolveTemplate(flat.name, scope, TemplateValue::String);
         if (!name) {
+            // Looked up only for the error: one lookup per resource was 4 % of a noop run.
+            const bool nameIsKey = !origin.sourceMap->contains(flat.pointer + "/name");
             error(origin, nameIsKey ? flat.pointer : flat.pointer + "/name",
                 "cannot resolve the name of " + flat.label() + ": " + name.error().message, name.error().column,
                 nameIsKey);
