@@ -163,44 +163,52 @@ private:
     void resolveResources(const Manifest &manifest, const EntryPointers *pointers, const Origin &origin,
                           const TemplateScope &scope)
     {
-        for (const FlatResource &flat : flatten(manifest, pointers)) {
-            ResolvedResource resource;
-            resource.type = flat.type;
-            resource.pointer = flat.pointer;
-            resource.source = origin.jetFile;
+        // One flat resource at a time, its properties moved on, rather than all of them copied at
+        // once first: at 10,000 resources that copy held 8 of the 56 MiB peak.
+        forEachFlatResource(
+            manifest, pointers, [&](FlatResource &&flat) { resolveResource(std::move(flat), origin, scope); });
+    }
 
+    void resolveResource(FlatResource &&flat, const Origin &origin, const TemplateScope &scope)
+    {
+        ResolvedResource resource;
+        resource.type = flat.type;
+        resource.pointer = flat.pointer;
+        resource.source = origin.jetFile;
+
+        auto name = resolveTemplate(flat.name, scope, TemplateValue::String);
+        if (!name) {
+            // Looked up only for the error: one lookup per resource was 4 % of a noop run.
             const bool nameIsKey = !origin.sourceMap->contains(flat.pointer + "/name");
-            auto name = resolveTemplate(flat.name, scope, TemplateValue::String);
-            if (!name) {
-                error(origin, nameIsKey ? flat.pointer : flat.pointer + "/name",
-                      "cannot resolve the name of " + flat.label() + ": " + name.error().message, name.error().column,
-                      nameIsKey);
+            error(origin, nameIsKey ? flat.pointer : flat.pointer + "/name",
+                "cannot resolve the name of " + flat.label() + ": " + name.error().message, name.error().column,
+                nameIsKey);
+            return;
+        }
+        resource.name = name.value().get<std::string>();
+
+        bool failed = false;
+        for (auto member : flat.properties.items()) {
+            const std::string &key = member.key();
+            const PropertyTemplates rule = propertyTemplates(flat.type, key);
+            if (rule == PropertyTemplates::Deferred || rule == PropertyTemplates::None) {
+                appendMember(resource.properties, key, std::move(member.value()));
                 continue;
             }
-            resource.name = name.value().get<std::string>();
-
-            bool failed = false;
-            for (const auto &[key, value] : flat.properties.items()) {
-                const PropertyTemplates rule = propertyTemplates(flat.type, key);
-                if (rule == PropertyTemplates::Deferred || rule == PropertyTemplates::None) {
-                    appendMember(resource.properties, key, value);
-                    continue;
-                }
-                const TemplateValue mode = rule == PropertyTemplates::Typed ? TemplateValue::Typed : TemplateValue::String;
-                auto resolved = resolveTemplates(value, scope, mode);
-                if (!resolved) {
-                    const TemplateFailure &failure = resolved.error();
-                    error(origin, flat.propertyPointer(key) + failure.pointer,
-                          "cannot resolve " + key + " of " + resource.label() + ": " + failure.error.message,
-                          failure.error.column);
-                    failed = true;
-                    continue;
-                }
-                appendMember(resource.properties, key, std::move(resolved).value());
+            const TemplateValue mode = rule == PropertyTemplates::Typed ? TemplateValue::Typed : TemplateValue::String;
+            auto resolved = resolveTemplates(member.value(), scope, mode);
+            if (!resolved) {
+                const TemplateFailure &failure = resolved.error();
+                error(origin, flat.propertyPointer(key) + failure.pointer,
+                    "cannot resolve " + key + " of " + resource.label() + ": " + failure.error.message,
+                    failure.error.column);
+                failed = true;
+                continue;
             }
-            if (!failed)
-                m_out.resources.push_back(std::move(resource));
+            appendMember(resource.properties, key, std::move(resolved).value());
         }
+        if (!failed)
+            m_out.resources.push_back(std::move(resource));
     }
 
     const LoadedManifest &m_manifest;

@@ -2,6 +2,7 @@
 #include "yaml_reader.h"
 
 #include "utf8.h"
+#include "yaml_block_parser.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -778,6 +779,8 @@ std::optional<Diagnostic> checkReadableText(std::string_view text, const YamlLim
 std::optional<Diagnostic> recordDocuments(std::string_view text, DocumentRecorder &recorder, YAML::Mark &secondRoot)
 {
     try {
+        if (parseBlockYaml(text, recorder))
+            return std::nullopt;
         TextBuffer buffer(text);
         std::istream stream(&buffer);
         YAML::Parser parser(stream);

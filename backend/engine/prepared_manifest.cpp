@@ -18,7 +18,10 @@ PreparedManifest prepareManifestText(std::string_view text, std::string fileName
 {
     PreparedManifest prepared;
     prepared.fileName = std::move(fileName);
-    const LoadedManifest loaded = loadManifest(text);
+    LoadedManifest loaded = loadManifest(text);
+    // Validation and resolution read the model, never the raw document: dropped here, its memory
+    // holds what they build.
+    loaded.document = Json();
     prepared.diagnostics = validateManifest(loaded);
     if (hasErrors(prepared.diagnostics))
         return prepared;

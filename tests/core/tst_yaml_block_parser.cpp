@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "yaml_block_parser.h"
+
+#include <QTest>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <sstream>
+#include <string>
+
+using namespace ccm;
+
+namespace {
+
+/// Writes every event with its mark, so two parsers' event streams compare as text.
+class EventLog : public YAML::EventHandler {
+public:
+    std::string text;
+
+    void OnDocumentStart(const YAML::Mark &mark) override { add("document", mark); }
+    void OnDocumentEnd() override { text += "end document\n"; }
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t) override { add("null", mark); }
+    void OnAlias(const YAML::Mark &mark, YAML::anchor_t) override { add("alias", mark); }
+    void OnScalar(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, const std::string &value) override
+    {
+        add("scalar " + tag + " [" + value + "]", mark);
+    }
+    void OnSequenceStart(
+        const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, YAML::EmitterStyle::value) override
+    {
+        add("sequence " + tag, mark);
+    }
+    void OnSequenceEnd() override { text += "end sequence\n"; }
+    void OnMapStart(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, YAML::EmitterStyle::value) override
+    {
+        add("map " + tag, mark);
+    }
+    void OnMapEnd() override { text += "end map\n"; }
+
+private:
+    void add(const std::string &event, const YAML::Mark &mark)
+    {
+        text += event + " @" + std::to_string(mark.pos) + ":" + std::to_string(mark.line) + ":"
+            + std::to_string(mark.column) + "\n";
+    }
+};
+
+std::string yamlCppEvents(const std::string &text)
+{
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    EventLog log;
+    while (parser.HandleNextDocument(log)) { }
+    return log.text;
+}
+
+} // namespace
+
+class TestYamlBlockParser : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sameEventsAsYamlCpp_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("read"); // false: left to yaml-cpp
+        QTest::newRow("manifest") << QByteArray("# site\nccm:\n  resources:\n    - file:\n        - /etc/motd:\n"
+                                                "            ensure: present\n            content: \"hi\\n\"\n"
+                                                "            mode: '0644'\n")
+                                  << true;
+        QTest::newRow("empty values") << QByteArray("a:\nb: # none\n\nc:\n  -\n  - x\n  -\n") << true;
+        QTest::newRow("nulls and trailing blanks") << QByteArray("a: ~   \nb: null # c\nNULL: x\n") << true;
+        QTest::newRow("colons and hashes") << QByteArray("url: http://h/p#x\nk:v: w\n'q''s': \"a\\\"b\"\n") << true;
+        QTest::newRow("map in sequence") << QByteArray("-   a: 1\n    b: 2\n-\n  c: 3\n- d\n") << true;
+        QTest::newRow("indentless sequence") << QByteArray("a:\n- 1\n- 2\n") << false;
+        QTest::newRow("multi-line plain") << QByteArray("a: one\n  two\n") << false;
+        QTest::newRow("flow") << QByteArray("a: [1, 2]\n") << false;
+        QTest::newRow("anchor") << QByteArray("a: &x 1\nb: *x\n") << false;
+        QTest::newRow("block scalar") << QByteArray("a: |\n  text\n") << false;
+        QTest::newRow("two documents") << QByteArray("a: 1\n---\nb: 2\n") << false;
+        QTest::newRow("no final line break") << QByteArray("a: 1") << false;
+        QTest::newRow("tab") << QByteArray("a:\t1\n") << false;
+        QTest::newRow("bad indentation") << QByteArray("a:\n    b: 1\n  c: 2\n") << false;
+        QTest::newRow("long key") << QByteArray(std::string(1030, 'k').append(": v\n").c_str()) << false;
+        QTest::newRow("unknown escape") << QByteArray("a: \"\\x41\"\n") << false;
+    }
+
+    void sameEventsAsYamlCpp()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, read);
+        EventLog log;
+        QCOMPARE(parseBlockYaml(text.toStdString(), log), read);
+        if (read)
+            QCOMPARE(QString::fromStdString(log.text), QString::fromStdString(yamlCppEvents(text.toStdString())));
+        else
+            QVERIFY(log.text.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestYamlBlockParser)
+#include "tst_yaml_block_parser.moc"
