@@ -431,7 +431,20 @@ Qt::DropActions ResourceListModel::supportedDragActions() const
 void ResourceListModel::setOutcome(const QString &label, const QString &outcome)
 {
     m_outcomes.insert(label, outcome);
-    outcomesChanged();
+    // A run sets one outcome per event: telling the views that every row changed made each event
+    // repaint and re-map the whole list.
+    const qsizetype hash = label.indexOf(QLatin1Char('#'));
+    const std::string type = label.left(hash).toStdString();
+    const std::string name = label.mid(hash + 1).toStdString();
+    for (std::size_t b = 0; hash > 0 && b < m_blocks.size(); ++b) {
+        const Block &block = m_blocks[b];
+        for (std::size_t e = 0; block.type == type && e < block.names.size(); ++e) {
+            if (block.names[e] == name && !block.isDefaults[e]) {
+                const QModelIndex row = indexFor({static_cast<int>(b), static_cast<int>(e)});
+                emit dataChanged(row, row, {OutcomeRole});
+            }
+        }
+    }
 }
 
 void ResourceListModel::clearOutcomes()

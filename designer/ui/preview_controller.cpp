@@ -18,6 +18,9 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QTimer>
+
+#include <utility>
 
 namespace ccm::designer {
 
@@ -183,8 +186,12 @@ void PreviewController::startRun(bool noop)
     m_pendingChanges = -1;
 
     m_run = m_client->startRun(request);
-    connect(m_run, &Run::progress, this,
-        [this](int done, int total, const QString &current) { m_panel->setProgress(done, total, current); });
+    connect(m_run, &Run::progress, this, [this](int done, int total, const QString &current) {
+        const bool queued = m_progress.has_value();
+        m_progress = Progress {done, total, current};
+        if (!queued)
+            QTimer::singleShot(0, this, &PreviewController::showProgress);
+    });
     connect(m_run, &Run::event, this, [this](const Json &event) {
         m_results->addEvent(event);
         const auto label = event.find("resource");
@@ -195,6 +202,7 @@ void PreviewController::startRun(bool noop)
     connect(m_run, &Run::message, this, [this](const QString &text) { emit statusMessage(text); });
     connect(m_run, &Run::finished, this, [this, noop](const Json &result) {
         m_run.clear();
+        m_progress.reset();
         m_results->setFinished(result);
         m_panel->setRunning(false);
         m_panel->setSummary(summaryText(m_results->summary(), noop));
@@ -209,6 +217,7 @@ void PreviewController::startRun(bool noop)
     });
     connect(m_run, &Run::failed, this, [this](const QString &message, const Json &) {
         m_run.clear();
+        m_progress.reset();
         m_panel->setRunning(false);
         m_panel->setSummary(message);
         emit statusMessage(message);
@@ -282,6 +291,12 @@ void PreviewController::documentChanged()
     m_results->setStale(stale);
     m_panel->setStale(stale);
     m_resources->setOutcomesStale(stale);
+}
+
+void PreviewController::showProgress()
+{
+    if (const std::optional<Progress> progress = std::exchange(m_progress, std::nullopt))
+        m_panel->setProgress(progress->done, progress->total, progress->current);
 }
 
 void PreviewController::showResourceChange(int row)

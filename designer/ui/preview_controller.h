@@ -8,6 +8,8 @@
 #include <QPointer>
 #include <QString>
 
+#include <optional>
+
 class QAction;
 class QLabel;
 class QWidget;
@@ -73,6 +75,7 @@ private:
     void selectedEntryChanged();
     void updateActions();
     void exportWithDialog(bool asJson);
+    void showProgress();
 
     ManifestDocument *m_document;
     ResourceListPanel *m_resources;
@@ -90,6 +93,14 @@ private:
     int m_pendingChanges = -1;
     /// A run asked for before the backend was connected, started once it is.
     std::optional<bool> m_queuedRun;
+    /// The last progress of a run not shown yet: a progress bar repaints itself at once on every
+    /// new value, so only the last one of an event-loop turn is shown.
+    struct Progress {
+        int done = 0;
+        int total = 0;
+        QString current;
+    };
+    std::optional<Progress> m_progress;
 
     QAction *m_previewAction = nullptr;
     QAction *m_applyAction = nullptr;
