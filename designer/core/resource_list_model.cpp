@@ -68,12 +68,46 @@ ResourceListModel::ResourceListModel(ManifestDocument *document, QObject *parent
     : QAbstractItemModel(parent)
     , m_document(document)
 {
-    connect(m_document, &ManifestDocument::changed, this, [this] {
+    connect(m_document, &ManifestDocument::changed, this, &ResourceListModel::documentChanged);
+    rebuild();
+}
+
+bool ResourceListModel::sameRows() const
+{
+    const auto &blocks = m_document->blocks();
+    if (blocks.size() != m_blocks.size())
+        return false;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const Block &shown = m_blocks[b];
+        const auto &entries = blocks[b].entries;
+        if (blocks[b].type != shown.type || entries.size() != shown.names.size())
+            return false;
+        for (std::size_t e = 0; e < entries.size(); ++e) {
+            if (entries[e].isDefaults != shown.isDefaults[e] || entries[e].name != shown.names[e])
+                return false;
+        }
+    }
+    return true;
+}
+
+void ResourceListModel::documentChanged()
+{
+    // A keystroke in a form or in the YAML view mostly leaves the rows as they are: a reset would
+    // make the views and the filter rebuild every row and the panel restore its selection.
+    if (!sameRows()) {
         beginResetModel();
         rebuild();
         endResetModel();
-    });
+        return;
+    }
     rebuild();
+    for (int b = 0; b < static_cast<int>(m_blocks.size()); ++b) {
+        const QModelIndex block = index(b, 0);
+        emit dataChanged(block, block);
+        const int rows = rowCount(block);
+        if (rows > 0)
+            emit dataChanged(index(0, 0, block), index(rows - 1, 0, block));
+    }
 }
 
 void ResourceListModel::rebuild()
@@ -85,6 +119,11 @@ void ResourceListModel::rebuild()
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         Block &block = m_blocks[b];
         const auto count = blocks[b].entries.size();
+        block.type = blocks[b].type;
+        for (const ResourceEntry &entry : blocks[b].entries) {
+            block.names.push_back(entry.name);
+            block.isDefaults.push_back(entry.isDefaults);
+        }
         block.status.assign(count, Valid);
         block.tooltip.assign(count, QString());
         for (std::size_t e = 0; e < count; ++e) {
@@ -392,7 +431,20 @@ Qt::DropActions ResourceListModel::supportedDragActions() const
 void ResourceListModel::setOutcome(const QString &label, const QString &outcome)
 {
     m_outcomes.insert(label, outcome);
-    outcomesChanged();
+    // A run sets one outcome per event: telling the views that every row changed made each event
+    // repaint and re-map the whole list.
+    const qsizetype hash = label.indexOf(QLatin1Char('#'));
+    const std::string type = label.left(hash).toStdString();
+    const std::string name = label.mid(hash + 1).toStdString();
+    for (std::size_t b = 0; hash > 0 && b < m_blocks.size(); ++b) {
+        const Block &block = m_blocks[b];
+        for (std::size_t e = 0; block.type == type && e < block.names.size(); ++e) {
+            if (block.names[e] == name && !block.isDefaults[e]) {
+                const QModelIndex row = indexFor({static_cast<int>(b), static_cast<int>(e)});
+                emit dataChanged(row, row, {OutcomeRole});
+            }
+        }
+    }
 }
 
 void ResourceListModel::clearOutcomes()

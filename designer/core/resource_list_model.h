@@ -73,6 +73,10 @@ public:
 
 private:
     struct Block {
+        /// What the rows show of the document: a change that keeps these is a dataChanged.
+        std::string type;
+        std::vector<std::string> names; ///< per entry index
+        std::vector<bool> isDefaults; ///< per entry index
         std::vector<int> rowToEntry;
         std::vector<int> entryToRow;
         std::vector<Status> status; ///< per entry index
@@ -81,6 +85,10 @@ private:
     };
 
     void rebuild();
+    /// Whether the document's blocks still have the rows (types, names, order) the model shows.
+    [[nodiscard]] bool sameRows() const;
+    /// Follows a document change: dataChanged when the rows stay, else a reset.
+    void documentChanged();
     /// The entry index a drop at child row `row` of block `block` inserts before.
     [[nodiscard]] int entryIndexForRow(int block, int row) const;
     [[nodiscard]] QIcon iconFor(const QString &type) const;

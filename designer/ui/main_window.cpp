@@ -639,8 +639,7 @@ void MainWindow::documentChanged()
         = m_document->filePath().isEmpty() ? tr("untitled") : QFileInfo(m_document->filePath()).fileName();
     m_problems->setDiagnostics(m_document->diagnostics(), fileName);
     m_problemSummary->setText(m_problems->summaryText());
-    if (m_yamlEditor->toPlainText() != m_document->text())
-        m_yamlEditor->setManifestText(m_document->text());
+    m_yamlEditor->setManifestText(m_document->text());
     m_yamlEditor->setDiagnostics(m_document->diagnostics());
     m_settingsEditor->setManifest(m_document->loaded().manifest);
     m_propertyEditor->setReferenceTargets(m_document->referenceTargets());

@@ -214,7 +214,9 @@ void ManifestSettingsEditor::setManifest(const ccm::Manifest &manifest)
             showHierarchy(manifest.hierarchy);
     }
 
-    const CcmSettings settings = manifest.ccm.value_or(CcmSettings {});
+    // A reference, not value_or(): the settings hold every resource block, which this never reads.
+    static const CcmSettings none;
+    const CcmSettings &settings = manifest.ccm ? *manifest.ccm : none;
     const QString pre = fromOptional(settings.preMessage);
     const QString post = fromOptional(settings.postMessage);
     if (first || pre != m_shownPreMessage) {

@@ -18,6 +18,9 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QTimer>
+
+#include <utility>
 
 namespace ccm::designer {
 
@@ -96,6 +99,9 @@ PreviewController::PreviewController(ManifestDocument *document, ResourceListPan
         updateActions();
     });
     connect(m_client, &BackendClient::errorOccurred, this, &PreviewController::backendError);
+    m_pendingTimer.setSingleShot(true);
+    m_pendingTimer.setInterval(16);
+    connect(&m_pendingTimer, &QTimer::timeout, this, &PreviewController::showPending);
     connect(m_document, &ManifestDocument::changed, this, &PreviewController::documentChanged);
     connect(m_resources, &ResourceListPanel::currentEntryChanged, this, &PreviewController::selectedEntryChanged);
     updateActions();
@@ -182,19 +188,15 @@ void PreviewController::startRun(bool noop)
     m_lastRunNoop = noop;
     m_pendingChanges = -1;
 
+    m_pendingEvents.clear();
+    m_progress.reset();
     m_run = m_client->startRun(request);
-    connect(m_run, &Run::progress, this,
-        [this](int done, int total, const QString &current) { m_panel->setProgress(done, total, current); });
-    connect(m_run, &Run::event, this, [this](const Json &event) {
-        m_results->addEvent(event);
-        const auto label = event.find("resource");
-        if (label != event.end() && label->is_string())
-            m_resources->model()->setOutcome(
-                QString::fromStdString(label->get<std::string>()), outcomeKey(outcomeOf(event)));
-    });
+    connect(m_run, &Run::progress, this, &PreviewController::queueProgress);
+    connect(m_run, &Run::event, this, &PreviewController::queueEvent);
     connect(m_run, &Run::message, this, [this](const QString &text) { emit statusMessage(text); });
     connect(m_run, &Run::finished, this, [this, noop](const Json &result) {
         m_run.clear();
+        showPending();
         m_results->setFinished(result);
         m_panel->setRunning(false);
         m_panel->setSummary(summaryText(m_results->summary(), noop));
@@ -209,6 +211,7 @@ void PreviewController::startRun(bool noop)
     });
     connect(m_run, &Run::failed, this, [this](const QString &message, const Json &) {
         m_run.clear();
+        showPending();
         m_panel->setRunning(false);
         m_panel->setSummary(message);
         emit statusMessage(message);
@@ -282,6 +285,34 @@ void PreviewController::documentChanged()
     m_results->setStale(stale);
     m_panel->setStale(stale);
     m_resources->setOutcomesStale(stale);
+}
+
+void PreviewController::queueProgress(int done, int total, const QString &current)
+{
+    m_progress = Progress {done, total, current};
+    if (!m_pendingTimer.isActive())
+        m_pendingTimer.start();
+}
+
+void PreviewController::queueEvent(const Json &event)
+{
+    m_pendingEvents.push_back(event);
+    if (!m_pendingTimer.isActive())
+        m_pendingTimer.start();
+}
+
+void PreviewController::showPending()
+{
+    m_pendingTimer.stop();
+    for (const Json &event : std::exchange(m_pendingEvents, {})) {
+        m_results->addEvent(event);
+        const auto label = event.find("resource");
+        if (label != event.end() && label->is_string())
+            m_resources->model()->setOutcome(
+                QString::fromStdString(label->get<std::string>()), outcomeKey(outcomeOf(event)));
+    }
+    if (const std::optional<Progress> progress = std::exchange(m_progress, std::nullopt))
+        m_panel->setProgress(progress->done, progress->total, progress->current);
 }
 
 void PreviewController::showResourceChange(int row)

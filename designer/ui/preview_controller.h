@@ -7,6 +7,10 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QTimer>
+
+#include <optional>
+#include <vector>
 
 class QAction;
 class QLabel;
@@ -73,6 +77,10 @@ private:
     void selectedEntryChanged();
     void updateActions();
     void exportWithDialog(bool asJson);
+    void queueProgress(int done, int total, const QString &current);
+    void queueEvent(const Json &event);
+    /// Shows the events and the progress a run reported since the last call.
+    void showPending();
 
     ManifestDocument *m_document;
     ResourceListPanel *m_resources;
@@ -90,6 +98,18 @@ private:
     int m_pendingChanges = -1;
     /// A run asked for before the backend was connected, started once it is.
     std::optional<bool> m_queuedRun;
+    /// What a run reported and is not shown yet. A run reports once per resource, each report in
+    /// an event-loop turn of its own: shown as they came, every one laid out the results (sized to
+    /// their contents) and repainted the progress bar at once. They are shown at most once a
+    /// frame, and all of them when the run ends.
+    QTimer m_pendingTimer;
+    std::vector<Json> m_pendingEvents;
+    struct Progress {
+        int done = 0;
+        int total = 0;
+        QString current;
+    };
+    std::optional<Progress> m_progress;
 
     QAction *m_previewAction = nullptr;
     QAction *m_applyAction = nullptr;

@@ -301,6 +301,10 @@ void PropertyEditor::setResource(
 
 void PropertyEditor::setReferenceTargets(const QStringList &targets)
 {
+    // Every document change passes them; resetting each reference field's completions when they
+    // are the same costs more than the comparison.
+    if (targets == m_targets)
+        return;
     m_targets = targets;
     for (auto &[property, row] : m_rows) {
         row.editor->setReferenceTargets(targets);

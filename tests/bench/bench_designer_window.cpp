@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The designer's targets measured through the whole window, every view updated: open a
-// 5,000-resource manifest in under 1 s; a keystroke in a form or in the YAML view validated and
-// shown in under 50 ms on a 1,000-resource manifest. Runs on the offscreen platform unless a
-// display is given.
+// 5,000-resource manifest in under 150 ms; a keystroke in a form or in the YAML view validated and
+// shown in under 16 ms (one frame) on a 1,000-resource manifest; and the memory the window holds
+// with the 5,000 resources open. Runs on the offscreen platform unless a display is given.
 #include "bench_timing.h"
 #include "main_window.h"
 #include "manifest_document.h"
@@ -47,6 +47,20 @@ void settle()
     QCoreApplication::processEvents();
 }
 
+/// A field of /proc/self/status in MiB ("VmRSS", "VmHWM"); 0 where there is none.
+double statusMiB(const char *field)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray prefix = QByteArray(field) + ':';
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith(prefix))
+            return line.mid(prefix.size()).trimmed().split(' ').front().toDouble() / 1024.0;
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -61,6 +75,21 @@ int main(int argc, char *argv[])
     if (!writeManifest(large, 5000) || !writeManifest(medium, 1000))
         return 1;
 
+    {
+        // Memory first, before the timed runs leave freed pages behind: what the window holds with
+        // the large manifest open, over what it holds empty.
+        MainWindow window;
+        window.show();
+        settle();
+        const double empty = statusMiB("VmRSS");
+        if (!window.openFile(large))
+            return 1;
+        settle();
+        std::printf("window memory, 5000 resources open:          %8.1f MiB resident (%.1f MiB over the empty "
+                    "window, peak %.1f MiB)\n",
+            statusMiB("VmRSS"), statusMiB("VmRSS") - empty, statusMiB("VmHWM"));
+    }
+
     const double open = ccm::bench::medianMilliseconds(
         [&] {
             MainWindow window;
@@ -72,7 +101,7 @@ int main(int argc, char *argv[])
         },
         5);
     std::printf(
-        "window open, 5000 resources:                 %8.1f ms (target 1000, includes creating the window)\n", open);
+        "window open, 5000 resources:                 %8.1f ms (target 150, includes creating the window)\n", open);
 
     MainWindow window;
     window.show();
@@ -88,7 +117,7 @@ int main(int argc, char *argv[])
             settle();
         },
         15);
-    std::printf("form keystroke to views shown, 1000 resources: %8.1f ms (target 50)\n", form);
+    std::printf("form keystroke to views shown, 1000 resources: %8.1f ms (target 16)\n", form);
 
     const QString base = window.document()->text();
     const double yaml = ccm::bench::medianMilliseconds(
@@ -97,6 +126,6 @@ int main(int argc, char *argv[])
             settle();
         },
         15);
-    std::printf("YAML keystroke to views shown, 1000 resources: %8.1f ms (target 50, after the view's pause)\n", yaml);
+    std::printf("YAML keystroke to views shown, 1000 resources: %8.1f ms (target 16, after the view's pause)\n", yaml);
     return 0;
 }
