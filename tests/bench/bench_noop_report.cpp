@@ -37,8 +37,13 @@ using ccm::bench::BenchFile;
 using ccm::bench::ProcessRun;
 using ccm::bench::runProcess;
 
-/// A run slower than this is not started: the estimate from the previous N says it would be.
-constexpr double skipAboveMilliseconds = 120'000;
+/// A size is not run when the previous size's median scaled linearly is over this. Half of the two
+/// minutes a run may take, because Puppet grows faster than linearly: 10,000 files took 20 s here,
+/// 50,000 took 191 s.
+constexpr double skipAboveMilliseconds = 60'000;
+
+/// The most runs a median is taken of.
+constexpr int fullRuns = 5;
 
 /// The full path of `name` in PATH (and the sbin directories), or nothing.
 std::optional<std::string> findProgram(const std::string &name)
@@ -55,17 +60,15 @@ std::optional<std::string> findProgram(const std::string &name)
     return std::nullopt;
 }
 
-/// How many runs a median is taken of, from the expected time of one: fewer for the slow peers,
-/// so that the report finishes in minutes. 0: not run at all.
-int runsFor(double expectedMilliseconds)
+/// How many runs a median is taken of, from the time of the first: fewer for the slow peers, so
+/// that the report finishes in minutes.
+int runsAfter(double firstMilliseconds)
 {
-    if (expectedMilliseconds > skipAboveMilliseconds)
-        return 0;
-    if (expectedMilliseconds > 40'000)
+    if (firstMilliseconds > 40'000)
         return 1;
-    if (expectedMilliseconds > 10'000)
+    if (firstMilliseconds > 10'000)
         return 3;
-    return 5;
+    return fullRuns;
 }
 
 /// One tool of the noop table: how to run it over a workload directory, and how to tell from its
@@ -214,7 +217,7 @@ std::string formatCell(const Measurement &m)
     if (m.runs == 0)
         return "skipped (~" + formatTime(m.expectedMilliseconds) + ")";
     std::string cell = formatTime(m.medianMilliseconds);
-    if (m.runs != 5)
+    if (m.runs != fullRuns)
         cell += m.runs == 1 ? " (1 run)" : " (" + std::to_string(m.runs) + " runs)";
     if (!m.stable)
         cell += " NOT STABLE";
@@ -252,7 +255,6 @@ std::vector<Measurement> measureNoop(
     std::vector<Measurement> results(tools.size());
     std::vector<std::vector<double>> samples(tools.size());
     std::vector<std::vector<std::string>> argvs(tools.size());
-    int rounds = 0;
     for (std::size_t t = 0; t < tools.size(); ++t) {
         Measurement &m = results[t];
         m.installed = tools[t].program.has_value();
@@ -264,11 +266,10 @@ std::vector<Measurement> measureNoop(
                                                                              : previousMeasurement.expectedMilliseconds;
             m.expectedMilliseconds = previousMilliseconds * static_cast<double>(n) / static_cast<double>(previousN);
         }
-        m.runs = runsFor(m.expectedMilliseconds);
-        rounds = std::max(rounds, m.runs);
+        m.runs = m.expectedMilliseconds > skipAboveMilliseconds ? 0 : fullRuns;
         argvs[t] = tools[t].arguments(*tools[t].program, dir);
     }
-    for (int round = 0; round < rounds; ++round) {
+    for (int round = 0; round < fullRuns; ++round) {
         for (std::size_t t = 0; t < tools.size(); ++t) {
             Measurement &m = results[t];
             if (!m.installed || round >= m.runs)
@@ -281,9 +282,8 @@ std::vector<Measurement> measureNoop(
                 m.stable = false;
                 m.firstOutput = run.output.substr(0, 2000);
             }
-            // A slow peer's first run tells better than the estimate whether more are affordable.
-            if (round == 0 && m.runs > 1)
-                m.runs = std::clamp(runsFor(run.milliseconds), 1, m.runs);
+            if (round == 0)
+                m.runs = runsAfter(run.milliseconds);
         }
     }
     for (std::size_t t = 0; t < tools.size(); ++t) {
