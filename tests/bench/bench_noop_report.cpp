@@ -37,9 +37,9 @@ using ccm::bench::BenchFile;
 using ccm::bench::ProcessRun;
 using ccm::bench::runProcess;
 
-/// A size is not run when the previous size's median scaled linearly is over this. Half of the two
-/// minutes a run may take, because Puppet grows faster than linearly: 10,000 files took 20 s here,
-/// 50,000 took 191 s.
+/// A size is not run when the straight line through the previous two sizes' medians is over this
+/// there. Half of the two minutes a run may take, because Puppet grows faster than linearly: the
+/// line from 1,000 and 10,000 files (6 s, 20 s) said 83 s for 50,000, which took 191 s.
 constexpr double skipAboveMilliseconds = 60'000;
 
 /// The most runs a median is taken of.
@@ -246,10 +246,29 @@ std::string withThousands(std::size_t n)
     return text;
 }
 
+using History = std::vector<std::pair<std::size_t, Measurement>>;
+
+/// The expected time of one run at n from a tool's previous sizes: the straight line through the
+/// last two, as start-up time dominates small sizes; 0 (run it) with fewer than two. A size after a
+/// skipped one is skipped too.
+double expectedMilliseconds(const History &history, std::size_t n)
+{
+    if (history.empty())
+        return 0;
+    const auto &[lastN, last] = history.back();
+    if (last.installed && last.runs == 0)
+        return last.expectedMilliseconds * static_cast<double>(n) / static_cast<double>(lastN);
+    if (history.size() < 2)
+        return 0;
+    const auto &[firstN, first] = history[history.size() - 2];
+    const double slope
+        = std::max(0.0, (last.medianMilliseconds - first.medianMilliseconds) / static_cast<double>(lastN - firstN));
+    return last.medianMilliseconds + slope * static_cast<double>(n - lastN);
+}
+
 /// Runs each tool over a workload of n stable files, taking turns so that noise from the rest of the
-/// machine falls on every tool alike. `previous` holds each tool's median at the previous size.
-std::vector<Measurement> measureNoop(
-    const std::vector<Tool> &tools, std::size_t n, const std::vector<std::pair<std::size_t, Measurement>> &previous)
+/// machine falls on every tool alike. `history` holds each tool's results at the previous sizes.
+std::vector<Measurement> measureNoop(const std::vector<Tool> &tools, std::size_t n, const std::vector<History> &history)
 {
     const fs::path dir = makeWorkload("noop-" + std::to_string(n), n);
     std::vector<Measurement> results(tools.size());
@@ -260,12 +279,7 @@ std::vector<Measurement> measureNoop(
         m.installed = tools[t].program.has_value();
         if (!m.installed)
             continue;
-        const auto &[previousN, previousMeasurement] = previous[t];
-        if (previousN > 0) {
-            const double previousMilliseconds = previousMeasurement.runs > 0 ? previousMeasurement.medianMilliseconds
-                                                                             : previousMeasurement.expectedMilliseconds;
-            m.expectedMilliseconds = previousMilliseconds * static_cast<double>(n) / static_cast<double>(previousN);
-        }
+        m.expectedMilliseconds = expectedMilliseconds(history[t], n);
         m.runs = m.expectedMilliseconds > skipAboveMilliseconds ? 0 : fullRuns;
         argvs[t] = tools[t].arguments(*tools[t].program, dir);
     }
@@ -464,12 +478,12 @@ int main(int argc, char **argv)
     };
 
     std::vector<std::vector<Measurement>> table;
-    std::vector<std::pair<std::size_t, Measurement>> previous(tools.size());
+    std::vector<History> history(tools.size());
     for (const std::size_t n : sizes) {
         std::fprintf(stderr, "measuring noop of %zu files...\n", n);
-        table.push_back(measureNoop(tools, n, previous));
+        table.push_back(measureNoop(tools, n, history));
         for (std::size_t t = 0; t < tools.size(); ++t)
-            previous[t] = {n, table.back()[t]};
+            history[t].emplace_back(n, table.back()[t]);
     }
 
     std::printf("\nNoop of N stable file resources, whole process, median of 5 unless said:\n\n");
@@ -483,7 +497,8 @@ int main(int argc, char **argv)
             formatRatio(m[0], m[1]).c_str(), formatRatio(m[0], m[2]).c_str(), formatRatio(m[0], m[3]).c_str(),
             static_cast<double>(m[0].peakKiB) / 1024.0);
     }
-    std::printf("\nskipped: the previous N's median scaled linearly is over %.0f s.\n", skipAboveMilliseconds / 1000);
+    std::printf("\nskipped: the line through the previous two N's medians is over %.0f s there.\n",
+        skipAboveMilliseconds / 1000);
     drawPicture(tools, sizes, table, picture);
     if (tableOnly)
         return 0;
