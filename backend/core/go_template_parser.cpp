@@ -65,8 +65,14 @@ private:
             return "start of action";
         case Tok::String:
             return std::string(m_text.substr(token.offset, token.length));
-        default:
-            return "\"" + std::string(m_text.substr(token.offset, token.length)) + "\"";
+        default: {
+            // Appended rather than "\"" + std::string(...): GCC 12 -O3 reports -Wrestrict on that (GCC
+            // bug 105329).
+            std::string quotedText = "\"";
+            quotedText.append(m_text.substr(token.offset, token.length));
+            quotedText += '"';
+            return quotedText;
+        }
         }
     }
 

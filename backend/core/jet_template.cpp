@@ -365,8 +365,13 @@ private:
     {
         std::size_t valueOffset = restOffset + (define ? 2 : 1);
         const std::string_view value = trimmed(rest.substr(define ? 2 : 1), valueOffset);
-        if (value.empty())
-            return m_locator.error(offset, "'" + std::string(word) + (define ? " :=" : " =") + "' needs a value");
+        if (value.empty()) {
+            // Appended rather than "'" + std::string(word): GCC 12 -O3 reports -Wrestrict on that (GCC bug
+            // 105329).
+            std::string message = "'";
+            message.append(word).append(define ? " :=" : " =").append("' needs a value");
+            return m_locator.error(offset, message);
+        }
         auto expression = compile(value, valueOffset);
         if (!expression)
             return expression.error();

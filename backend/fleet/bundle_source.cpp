@@ -428,7 +428,11 @@ Result<void> fetchBundle(const std::string &url, const SourceOptions &options, c
     case SourceKind::LocalBundle:
         break;
     }
-    return Error {"bad_url", "'" + redactUrl(url) + "' is not an http://, https:// or obj:// URL"};
+    // Appended rather than "'" + ...: GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
+    std::string message = "'";
+    message += redactUrl(url);
+    message += "' is not an http://, https:// or obj:// URL";
+    return Error {"bad_url", std::move(message)};
 }
 
 } // namespace ccm::fleet

@@ -211,7 +211,11 @@ Result<Clock::time_point> parseRfc3339(std::string_view text)
 {
     if (auto time = parseTimestamp(text))
         return *time;
-    return Error {"bad_time", "'" + std::string(text.substr(0, 64)) + "' is not an RFC 3339 time"};
+    // Appended rather than "'" + ...: GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
+    std::string message = "'";
+    message.append(text.substr(0, 64));
+    message += "' is not an RFC 3339 time";
+    return Error {"bad_time", std::move(message)};
 }
 
 std::string encodeRequestBody(const PreviewRequest &request)

@@ -5,105 +5,30 @@
 //
 //   bench_apply                       run the benchmark
 //   bench_apply --generate N DIR      only write DIR/manifest.yaml and its N files, for profiling
+#include "bench_files.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
 namespace fs = std::filesystem;
-
-/// Writes DIR/manifest.yaml with n file resources under DIR/files and creates each file exactly as
-/// the manifest wants it, so that a noop run finds everything stable.
-bool generate(std::size_t n, const fs::path &dir)
-{
-    const fs::path files = dir / "files";
-    fs::create_directories(files);
-    const std::string owner = std::to_string(::getuid());
-    const std::string group = std::to_string(::getgid());
-    std::ofstream manifest(dir / "manifest.yaml");
-    manifest << "ccm:\n  resources:\n    - file:\n";
-    char name[32];
-    for (std::size_t i = 0; i < n; ++i) {
-        std::snprintf(name, sizeof name, "f%06zu.conf", i);
-        const fs::path path = files / name;
-        const std::string content = "setting_" + std::to_string(i) + " = enabled\n";
-        manifest << "        - " << path.string() << ":\n"
-                 << "            ensure: present\n"
-                 << "            content: \"setting_" << i << " = enabled\\n\"\n"
-                 << "            owner: \"" << owner << "\"\n"
-                 << "            group: \"" << group << "\"\n"
-                 << "            mode: \"0644\"\n";
-        std::ofstream(path, std::ios::binary) << content;
-        fs::permissions(path, fs::perms(0644));
-    }
-    return static_cast<bool>(manifest.flush());
-}
-
-struct ProcessRun {
-    double milliseconds = 0;
-    long peakKiB = 0;
-    int status = -1;
-    std::string output;
-};
-
-/// Runs argv with stdout captured and stderr discarded; wall time and the child's peak RSS.
-ProcessRun runProcess(const std::vector<std::string> &argv)
-{
-    ProcessRun result;
-    char outputTemplate[] = "/tmp/bench-apply-XXXXXX";
-    const int outputFd = ::mkstemp(outputTemplate);
-    if (outputFd < 0)
-        return result;
-    ::unlink(outputTemplate);
-    const auto start = std::chrono::steady_clock::now();
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::dup2(outputFd, STDOUT_FILENO);
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, STDERR_FILENO);
-        std::vector<char *> args;
-        for (const std::string &arg : argv)
-            args.push_back(const_cast<char *>(arg.c_str()));
-        args.push_back(nullptr);
-        ::execv(args[0], args.data());
-        ::_exit(127);
-    }
-    int status = 0;
-    rusage usage {};
-    ::wait4(child, &status, 0, &usage);
-    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    result.peakKiB = usage.ru_maxrss;
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    ::lseek(outputFd, 0, SEEK_SET);
-    char buffer[65536];
-    ssize_t got = 0;
-    while ((got = ::read(outputFd, buffer, sizeof buffer)) > 0)
-        result.output.append(buffer, static_cast<std::size_t>(got));
-    ::close(outputFd);
-    return result;
-}
-
-std::string summaryLine(const std::string &output)
-{
-    const std::size_t at = output.find("Resources: ");
-    return at == std::string::npos ? std::string("(no summary)") : output.substr(at, output.find('\n', at) - at);
-}
+using ccm::bench::ProcessRun;
+using ccm::bench::runProcess;
+using ccm::bench::summaryLine;
 
 void benchmarkStable(const std::string &backend, std::size_t n)
 {
     const fs::path dir = fs::temp_directory_path() / ("ccm-bench-apply-" + std::to_string(n));
     fs::remove_all(dir);
-    generate(n, dir);
+    ccm::bench::generateStableFiles(n, dir);
     const std::vector<std::string> argv {backend, "apply", "--noop", (dir / "manifest.yaml").string()};
     const ProcessRun check = runProcess(argv);
     std::printf("apply --noop, %zu stable file resources: %s (exit %d)\n", n, summaryLine(check.output).c_str(), check.status);
@@ -153,7 +78,7 @@ int main(int argc, char **argv)
 {
     if (argc == 4 && std::string(argv[1]) == "--generate") {
         const std::size_t n = std::strtoull(argv[2], nullptr, 10);
-        return generate(n, argv[3]) ? 0 : 1;
+        return ccm::bench::generateStableFiles(n, argv[3]) ? 0 : 1;
     }
     const std::string backend = CCM_BACKEND_PATH;
     benchmarkStable(backend, 1000);

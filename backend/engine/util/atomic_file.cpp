@@ -33,7 +33,11 @@ constexpr int createAttempts = 64;
 
 std::string quoted(const std::filesystem::path &path)
 {
-    return "'" + path.string() + "'";
+    // Appended rather than "'" + path.string(): GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
+    std::string text = "'";
+    text += path.string();
+    text += '\'';
+    return text;
 }
 
 Error ioError(const std::string &context, const std::string &what, int errorNumber)

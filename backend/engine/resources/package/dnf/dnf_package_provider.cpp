@@ -55,7 +55,10 @@ std::optional<PackageState> parseRpmLine(std::string_view line)
     state.installed = true;
     state.name = fields[0];
     const std::string epoch = splitEpoch(fields[1] + ":").epoch;
-    state.version = (epoch == "0" ? std::string() : epoch + ":") + fields[2] + "-" + fields[3];
+    // Appended rather than one + chain: GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
+    if (epoch != "0")
+        state.version.append(epoch).append(":");
+    state.version.append(fields[2]).append("-").append(fields[3]);
     state.arch = fields[4];
     state.extended["epoch"] = fields[1];
     state.extended["release"] = fields[3];
