@@ -163,7 +163,7 @@ Result<Json> loadDataFile(const std::string &path, const fleet::SourceOptions &s
 Result<ResolveOptions> resolveInputs(const InputOptions &options)
 {
     ResolveOptions inputs;
-    auto facts = gatherFacts(options.facts);
+    auto facts = prepareFacts(options.facts);
     if (!facts)
         return facts.error();
     inputs.facts = std::move(facts).value();

@@ -43,7 +43,8 @@ Result<bool> takeInputOption(
 /// (kv://BUCKET/KEY). Errors say FILE:LINE:COL (or the URL) and what is wrong.
 Result<Json> loadDataFile(const std::string &path, const fleet::SourceOptions &sources = {});
 
-/// What a manifest is resolved against: gathered facts with the options' overrides, the process
+/// What a manifest is resolved against: facts with the options' overrides (the system's gathered
+/// when first read; the files of the overrides read now, so that their errors come first), the process
 /// environment, --data and kvGet() through a NATS connection made on its first call. The base
 /// directory is left for the caller. Errors say which input failed.
 Result<ResolveOptions> resolveInputs(const InputOptions &options);

@@ -24,7 +24,7 @@ Error ExpressionError::toError() const
 const Json *StandardScope::variable(std::string_view name) const
 {
     if (name == "Facts" || name == "facts")
-        return &m_facts;
+        return m_lazyFacts ? &m_lazyFacts->get() : m_facts;
     if (name == "Data" || name == "data")
         return &m_data;
     if (name == "Environ" || name == "environ")

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "json.h"
+#include "lazy_facts.h"
 #include "result.h"
 
 #include <memory>
@@ -64,11 +65,17 @@ private:
 };
 
 /// A scope with just the three standard variables, by reference. The referenced values must outlive
-/// the scope.
+/// the scope. Lazy facts are gathered when an expression first reads Facts.
 class StandardScope : public ExpressionScope {
 public:
     StandardScope(const Json &facts, const Json &data, const Json &environment)
-        : m_facts(facts)
+        : m_facts(&facts)
+        , m_data(data)
+        , m_environ(environment)
+    {
+    }
+    StandardScope(const LazyFacts &facts, const Json &data, const Json &environment)
+        : m_lazyFacts(&facts)
         , m_data(data)
         , m_environ(environment)
     {
@@ -77,7 +84,8 @@ public:
     [[nodiscard]] const Json *variable(std::string_view name) const override;
 
 private:
-    const Json &m_facts;
+    const Json *m_facts = nullptr;
+    const LazyFacts *m_lazyFacts = nullptr; ///< read instead of m_facts when set
     const Json &m_data;
     const Json &m_environ;
 };

@@ -97,13 +97,16 @@ Result<Json> readFactsFile(const fs::path &file)
     return parsed;
 }
 
-/// Merges the file over `facts`; a file that does not exist adds nothing.
-std::optional<Error> mergeFactsFile(Json &facts, const fs::path &file)
+/// Facts merged over the system's, each over the previous, in order.
+using FactLayers = std::vector<Json>;
+
+/// Adds the file as a layer; a file that does not exist adds nothing.
+std::optional<Error> addFactsFile(FactLayers &layers, const fs::path &file)
 {
     Result<Json> loaded = readFactsFile(file);
     if (!loaded)
         return loaded.error().code == "not_found" ? std::nullopt : std::optional<Error>(loaded.error());
-    deepMerge(facts, *loaded);
+    layers.push_back(std::move(loaded).value());
     return std::nullopt;
 }
 
@@ -113,7 +116,7 @@ bool isFactsFileName(const fs::path &file)
     return extension == ".json" || extension == ".yaml" || extension == ".yml";
 }
 
-std::optional<Error> mergeFactsDirectory(Json &facts, const fs::path &directory)
+std::optional<Error> addFactsDirectory(FactLayers &layers, const fs::path &directory)
 {
     std::error_code ec;
     fs::directory_iterator it(directory, ec);
@@ -131,8 +134,41 @@ std::optional<Error> mergeFactsDirectory(Json &facts, const fs::path &directory)
     std::sort(files.begin(), files.end(),
         [](const fs::path &a, const fs::path &b) { return a.filename().string() < b.filename().string(); });
     for (const fs::path &file : files) {
-        if (auto error = mergeFactsFile(facts, file))
+        if (auto error = addFactsFile(layers, file))
             return error;
+    }
+    return std::nullopt;
+}
+
+/// The layers of the custom directories, --fact and --facts, in the order they are merged.
+std::optional<Error> addCustomFacts(FactLayers &layers, const FactSources &sources)
+{
+    for (const fs::path &directory : sources.customDirectories) {
+        for (const char *name : {"facts.json", "facts.yaml"}) {
+            if (auto error = addFactsFile(layers, directory / name))
+                return error;
+        }
+        if (auto error = addFactsDirectory(layers, directory / "facts.d"))
+            return error;
+    }
+
+    Json commandLine = Json::object();
+    MemberSetter commandLineMembers(commandLine);
+    for (const std::string &argument : sources.commandLineFacts) {
+        const std::size_t equals = argument.find('=');
+        if (equals == std::string::npos)
+            return Error {"invalid_fact", "--fact '" + toValidUtf8(argument) + "': expected KEY=VALUE"};
+        if (equals == 0)
+            return Error {"invalid_fact", "--fact '" + toValidUtf8(argument) + "': the key before '=' is empty"};
+        commandLineMembers[toValidUtf8(argument.substr(0, equals))] = toValidUtf8(argument.substr(equals + 1));
+    }
+    layers.push_back(std::move(commandLine));
+
+    if (sources.factsFile) {
+        Result<Json> loaded = readFactsFile(*sources.factsFile);
+        if (!loaded)
+            return loaded.error();
+        layers.push_back(std::move(loaded).value());
     }
     return std::nullopt;
 }
@@ -153,36 +189,26 @@ std::vector<std::filesystem::path> defaultCustomFactDirectories()
 
 Result<Json> gatherFacts(const FactSources &sources)
 {
+    Result<LazyFacts> facts = prepareFacts(sources);
+    if (!facts)
+        return facts.error();
+    return facts->get();
+}
+
+Result<LazyFacts> prepareFacts(const FactSources &sources)
+{
     try {
-        Json facts = sources.includeSystem ? gatherSystemFacts() : Json::object();
-        for (const fs::path &directory : sources.customDirectories) {
-            for (const char *name : {"facts.json", "facts.yaml"}) {
-                if (auto error = mergeFactsFile(facts, directory / name))
-                    return *error;
-            }
-            if (auto error = mergeFactsDirectory(facts, directory / "facts.d"))
-                return *error;
-        }
-
-        Json commandLine = Json::object();
-        MemberSetter commandLineMembers(commandLine);
-        for (const std::string &argument : sources.commandLineFacts) {
-            const std::size_t equals = argument.find('=');
-            if (equals == std::string::npos)
-                return Error {"invalid_fact", "--fact '" + toValidUtf8(argument) + "': expected KEY=VALUE"};
-            if (equals == 0)
-                return Error {"invalid_fact", "--fact '" + toValidUtf8(argument) + "': the key before '=' is empty"};
-            commandLineMembers[toValidUtf8(argument.substr(0, equals))] = toValidUtf8(argument.substr(equals + 1));
-        }
-        deepMerge(facts, commandLine);
-
-        if (sources.factsFile) {
-            Result<Json> loaded = readFactsFile(*sources.factsFile);
-            if (!loaded)
-                return loaded.error();
-            deepMerge(facts, *loaded);
-        }
-        return facts;
+        FactLayers layers;
+        if (auto error = addCustomFacts(layers, sources))
+            return *error;
+        auto merged = [layers = std::move(layers)](Json facts) {
+            for (const Json &layer : layers)
+                deepMerge(facts, layer);
+            return facts;
+        };
+        if (!sources.includeSystem)
+            return LazyFacts(merged(Json::object()));
+        return LazyFacts::deferred([merged = std::move(merged)] { return merged(gatherSystemFacts()); });
     } catch (const std::exception &e) {
         return Error {"facts_failed", std::string("gathering facts failed: ") + e.what()};
     }

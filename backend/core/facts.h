@@ -2,6 +2,7 @@
 #pragma once
 
 #include "json.h"
+#include "lazy_facts.h"
 #include "result.h"
 #include "system_facts.h"
 
@@ -34,5 +35,9 @@ struct FactSources {
 /// (or with an empty key) is an error naming the file (file:line:col for syntax errors) or the
 /// argument. A --fact is never split: "a.b=c" sets the key "a.b" to the string "c".
 Result<Json> gatherFacts(const FactSources &sources = {});
+
+/// The facts of gatherFacts(), with the system's gathered only when they are first read. The files
+/// and arguments are read now, so their errors come at once, and the facts read later are the same.
+Result<LazyFacts> prepareFacts(const FactSources &sources = {});
 
 } // namespace ccm

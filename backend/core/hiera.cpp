@@ -13,25 +13,25 @@ namespace {
 class HieraScope : public ExpressionScope
 {
 public:
-    explicit HieraScope(const Json &facts)
+    explicit HieraScope(const LazyFacts &facts)
         : m_facts(facts)
     {
     }
 
     [[nodiscard]] const Json *variable(std::string_view name) const override
     {
-        return name == "Facts" || name == "facts" ? &m_facts : nullptr;
+        return name == "Facts" || name == "facts" ? &m_facts.get() : nullptr;
     }
     [[nodiscard]] bool missingLookupIsEmpty() const override { return true; }
 
 private:
-    const Json &m_facts;
+    const LazyFacts &m_facts;
 };
 
 class Resolver
 {
 public:
-    Resolver(const LoadedManifest &manifest, std::string_view text, const Json &facts, DataResolution &out)
+    Resolver(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts, DataResolution &out)
         : m_manifest(manifest)
         , m_text(text)
         , m_scope(facts)
@@ -250,7 +250,8 @@ std::vector<std::string> requiredDataPointers(const LoadedManifest &manifest, st
     return pointers;
 }
 
-DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const Json &facts, const Json &external)
+DataResolution resolveData(
+    const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts, const Json &external)
 {
     DataResolution out;
     Resolver(manifest, text, facts, out).run(external);

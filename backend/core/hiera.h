@@ -3,6 +3,7 @@
 
 #include "diagnostic.h"
 #include "json.h"
+#include "lazy_facts.h"
 #include "manifest.h"
 
 #include <string_view>
@@ -26,8 +27,14 @@ struct DataResolution {
 /// recursively and anything else replaced. Finally every value marked `# @require` in the text of
 /// `data:` must be set; all missing ones are reported together. `text` is the manifest's text, for
 /// the annotations. Errors carry the position of the value or entry that failed.
-DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const Json &facts,
-                           const Json &external = Json::object());
+DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts,
+    const Json &external = Json::object());
+/// resolveData() with facts already gathered.
+inline DataResolution resolveData(
+    const LoadedManifest &manifest, std::string_view text, const Json &facts, const Json &external = Json::object())
+{
+    return resolveData(manifest, text, LazyFacts(facts), external);
+}
 
 /// Pointers (under /data) of the values marked with a `# @require` comment: the comment sits on the
 /// lines right above the key, or after the value on the key's own line.

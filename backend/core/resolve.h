@@ -4,6 +4,7 @@
 #include "diagnostic.h"
 #include "expression.h"
 #include "json.h"
+#include "lazy_facts.h"
 #include "manifest.h"
 #include "template_scope.h"
 #include "template_string.h"
@@ -17,7 +18,8 @@ namespace ccm {
 
 /// Everything a manifest is resolved against.
 struct ResolveOptions {
-    Json facts = Json::object();
+    /// Gathered when a template, an expression or the hierarchy first reads them.
+    LazyFacts facts;
     Json environ = Json::object();
     /// Data merged over the Hiera result (--data FILE, a parent manifest's apply `data`).
     Json externalData = Json::object();

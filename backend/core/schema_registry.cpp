@@ -381,6 +381,13 @@ private:
 
 } // namespace
 
+struct SchemaRegistry::Document {
+    std::once_flag once;
+    Json json; ///< null when the file is not valid JSON
+    std::optional<std::string> parseError;
+    std::vector<std::string> propertyOrder; ///< the keys of the top-level `properties`, in order
+};
+
 struct SchemaRegistry::Compiled {
     std::once_flag once;
     std::unique_ptr<valijson::Schema> schema; ///< null when the file is missing or does not compile
@@ -398,31 +405,36 @@ SchemaRegistry::~SchemaRegistry() = default;
 
 SchemaRegistry::SchemaRegistry()
 {
-    for (std::string_view name : schemas::embeddedSchemaNames()) {
-        const auto text = schemas::embeddedSchema(name);
-        Json parsed = Json::parse(text->begin(), text->end(), nullptr, false);
-        if (parsed.is_discarded()) {
-            m_parseErrors.emplace_back(std::string(name), "schema " + std::string(name) + " is not valid JSON");
-            continue;
-        }
-        m_documents.emplace(std::string(name), std::move(parsed));
-    }
+    for (std::string_view name : schemas::embeddedSchemaNames())
+        m_documents.emplace(std::string(name), std::make_unique<Document>());
 
     m_compileOrder.emplace_back("manifest.json");
     for (std::string_view type : kResourceTypes)
         m_compileOrder.push_back(std::string(type) + ".json");
     for (const std::string &file : m_compileOrder)
         m_compiled.emplace(file, std::make_unique<Compiled>());
+}
 
-    for (std::string_view type : kResourceTypes) {
-        std::vector<std::string> order;
-        const Json &schema = typeSchema(type);
-        if (schema.contains("properties")) {
-            for (const auto &[key, value] : schema["properties"].items())
-                order.push_back(key);
+const SchemaRegistry::Document *SchemaRegistry::parsed(std::string_view fileName) const
+{
+    const auto it = m_documents.find(fileName);
+    if (it == m_documents.end())
+        return nullptr;
+    Document &entry = *it->second;
+    std::call_once(entry.once, [&] {
+        const auto text = schemas::embeddedSchema(fileName);
+        Json parsed = Json::parse(text->begin(), text->end(), nullptr, false);
+        if (parsed.is_discarded()) {
+            entry.parseError = "schema " + std::string(fileName) + " is not valid JSON";
+            return;
         }
-        m_order.emplace(std::string(type), std::move(order));
-    }
+        if (parsed.is_object() && parsed.contains("properties")) {
+            for (const auto &[key, value] : parsed["properties"].items())
+                entry.propertyOrder.push_back(key);
+        }
+        entry.json = std::move(parsed);
+    });
+    return &entry;
 }
 
 const SchemaRegistry::Compiled *SchemaRegistry::compiled(std::string_view file) const
@@ -470,8 +482,10 @@ const SchemaRegistry::Compiled *SchemaRegistry::compiled(std::string_view file) 
 const std::vector<std::string> &SchemaRegistry::loadErrors() const
 {
     std::call_once(m_allCompiled, [this] {
-        for (const auto &[file, message] : m_parseErrors)
-            m_loadErrors.push_back(message);
+        for (std::string_view name : schemas::embeddedSchemaNames()) {
+            if (const auto &error = parsed(name)->parseError)
+                m_loadErrors.push_back(*error);
+        }
         for (const std::string &file : m_compileOrder) {
             const std::vector<std::string> &errors = compiled(file)->errors;
             m_loadErrors.insert(m_loadErrors.end(), errors.begin(), errors.end());
@@ -484,10 +498,8 @@ std::vector<std::string> SchemaRegistry::loadErrors(std::string_view type) const
 {
     const std::string file = std::string(type) + ".json";
     std::vector<std::string> errors;
-    for (const auto &[parsedFile, message] : m_parseErrors) {
-        if (parsedFile == file)
-            errors.push_back(message);
-    }
+    if (const Document *entry = parsed(file); entry && entry->parseError)
+        errors.push_back(*entry->parseError);
     if (const Compiled *entry = compiled(file))
         errors.insert(errors.end(), entry->errors.begin(), entry->errors.end());
     return errors;
@@ -495,8 +507,8 @@ std::vector<std::string> SchemaRegistry::loadErrors(std::string_view type) const
 
 const Json &SchemaRegistry::document(std::string_view fileName) const
 {
-    const auto it = m_documents.find(fileName);
-    return it == m_documents.end() ? kNull : it->second;
+    const Document *entry = parsed(fileName);
+    return entry ? entry->json : kNull;
 }
 
 const Json &SchemaRegistry::typeSchema(std::string_view type) const
@@ -506,8 +518,10 @@ const Json &SchemaRegistry::typeSchema(std::string_view type) const
 
 const std::vector<std::string> &SchemaRegistry::propertyOrder(std::string_view type) const
 {
-    const auto it = m_order.find(type);
-    return it == m_order.end() ? kNoProperties : it->second;
+    if (std::find(kResourceTypes.begin(), kResourceTypes.end(), type) == kResourceTypes.end())
+        return kNoProperties;
+    const Document *entry = parsed(std::string(type) + ".json");
+    return entry ? entry->propertyOrder : kNoProperties;
 }
 
 const Json &SchemaRegistry::resolve(const Json &node, std::string_view file) const

@@ -21,8 +21,8 @@ struct SchemaViolation {
     bool atKey = false; ///< the problem is the key itself (an unknown property), not its value
 };
 
-/// The project's JSON Schemas (resources/schemas), compiled into the binary. The documents are
-/// read once; each schema is compiled for validation the first time it is needed, so a process
+/// The project's JSON Schemas (resources/schemas), compiled into the binary. Each document is
+/// parsed, and each schema compiled for validation, the first time it is needed, so a process
 /// pays only for the types its manifest uses. Gives the schema documents, the canonical property
 /// order of each type, and validation of resource bodies and whole documents with readable
 /// messages.
@@ -65,6 +65,9 @@ private:
     /// resolve() that also updates file to the document the result lives in.
     const Json &resolveIn(const Json &node, std::string &file) const;
     struct Compiled;
+    struct Document;
+    /// The parsed document of an embedded file, parsing it on first use; null for an unknown file.
+    const Document *parsed(std::string_view fileName) const;
     /// The compiled schema of a file, compiling it on first use; null for a file never compiled.
     const Compiled *compiled(std::string_view file) const;
 
@@ -76,11 +79,10 @@ private:
     std::vector<SchemaViolation> validate(const Compiled &compiled, const Json &schemaRoot, std::string_view file,
                                           const Json &value) const;
 
-    std::map<std::string, Json, std::less<>> m_documents;
-    std::map<std::string, std::vector<std::string>, std::less<>> m_order;
+    /// Every embedded file; the JSON of one is parsed the first time it is read (protocol.json,
+    /// the largest, is never read by a manifest's validation).
+    std::map<std::string, std::unique_ptr<Document>, std::less<>> m_documents;
     std::map<std::string, std::unique_ptr<Compiled>, std::less<>> m_compiled;
-    /// Files that are not valid JSON, with the message, in the order the files are embedded.
-    std::vector<std::pair<std::string, std::string>> m_parseErrors;
     /// Files compiled for validation, in the order loadErrors() lists their problems.
     std::vector<std::string> m_compileOrder;
     mutable std::once_flag m_allCompiled;

@@ -85,6 +85,14 @@ TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &en
 {
 }
 
+TemplateScope::TemplateScope(const LazyFacts &facts, const Json &data, const Json &environment,
+    std::filesystem::path baseDirectory, KvGetFunction kvGet)
+    : m_variables(facts, data, environment)
+    , m_baseDirectory(std::move(baseDirectory))
+    , m_kvGet(std::move(kvGet))
+{
+}
+
 const Json *TemplateScope::variable(std::string_view name) const
 {
     return m_variables.variable(name);

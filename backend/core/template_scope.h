@@ -29,6 +29,8 @@ class TemplateScope : public ExpressionScope
 public:
     TemplateScope(const Json &facts, const Json &data, const Json &environment, std::filesystem::path baseDirectory,
         KvGetFunction kvGet = {});
+    TemplateScope(const LazyFacts &facts, const Json &data, const Json &environment,
+        std::filesystem::path baseDirectory, KvGetFunction kvGet = {});
 
     [[nodiscard]] const Json *variable(std::string_view name) const override;
     [[nodiscard]] std::optional<Result<Json>> callFunction(std::string_view name,

@@ -146,9 +146,10 @@ RpcResult<ResolveOptions> resolveInputs(
     if (!facts)
         return RpcError {ErrorCode::InternalError, "cannot gather facts: " + facts.error().message};
     ResolveOptions options;
-    options.facts = std::move(facts).value();
+    Json merged = std::move(facts).value();
     if (const Json *overlay = *extraFacts)
-        deepMerge(options.facts, *overlay);
+        deepMerge(merged, *overlay);
+    options.facts = std::move(merged);
     options.environ = processEnviron(std::filesystem::path());
     if (data != nullptr)
         options.externalData = *data;

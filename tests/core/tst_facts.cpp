@@ -717,6 +717,25 @@ private Q_SLOTS:
         QVERIFY2(*facts == parseJsonText(expected), facts->dump().c_str());
     }
 
+    void preparedFactsReadFilesAtOnceAndGatherTheSystemLater()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        createTree(dir.path(), {QStringLiteral("1/facts.yaml=role: web\n"), QStringLiteral("broken.json={")});
+        FactSources sources = sourcesWithout(dir.path(), 1);
+        sources.includeSystem = true;
+        sources.factsFile = (dir.path() + QStringLiteral("/broken.json")).toStdString();
+        QVERIFY(!prepareFacts(sources).ok());
+
+        sources.factsFile.reset();
+        const auto prepared = prepareFacts(sources);
+        QVERIFY2(prepared.ok(), prepared.ok() ? "" : prepared.error().message.c_str());
+        const LazyFacts copy = *prepared;
+        QCOMPARE(q(copy.get()["role"].get<std::string>()), QStringLiteral("web"));
+        QCOMPARE(q(prepared->get()["host"]["info"]["os"].get<std::string>()), QStringLiteral("linux"));
+        QCOMPARE(&copy.get(), &prepared->get());
+    }
+
     void customFactsOverSystemFacts()
     {
         QTemporaryDir dir;

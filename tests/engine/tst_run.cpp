@@ -159,7 +159,7 @@ private:
     bool run(const std::string &name, RunOptions options = {})
     {
         ResolveOptions inputs;
-        inputs.facts = {{"role", "web"}};
+        inputs.facts = Json {{"role", "web"}};
         const PreparedManifest prepared = prepareManifestFile(path(name).toStdString(), inputs);
         if (!prepared.ok()) {
             qWarning("%s", prepared.diagnosticText().c_str());
