@@ -6,6 +6,7 @@
 #include "object_store.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ccm::fleet {
 namespace {
@@ -107,6 +108,8 @@ void SourceWorker::loop()
 
 void SourceWorker::loopIteration()
 {
+    if (m_undelivered && deliverRun(*m_undelivered))
+        m_undelivered.reset();
     bool refreshDue = false;
     {
         const std::lock_guard lock(m_mutex);
@@ -206,15 +209,35 @@ void SourceWorker::publishRun(const SourceRunReport &report)
         m_shared.log.info(what + ": " + summary);
     m_shared.metrics.recordRun(report);
     m_shared.status.record(report);
+    m_undelivered = report;
+    m_runSent = false;
+    if (deliverRun(report))
+        m_undelivered.reset();
+}
+
+bool SourceWorker::deliverRun(const SourceRunReport &report)
+{
+    const std::string what = m_shown + ": " + std::string(runModeName(report.mode));
     const std::string subject = "ccm.agent." + subjectToken(report.identity) + ".run";
-    if (auto sent = m_shared.nats.publish(subject, runReportToJson(report).dump()); !sent) {
-        m_shared.log.debug(what + ": run not published: " + sent.error().message);
-        return;
+    if (!m_runSent) {
+        if (auto sent = m_shared.nats.publish(subject, runReportToJson(report).dump()); !sent) {
+            m_shared.log.debug(what + ": run not published: " + sent.error().message);
+            return false;
+        }
+        m_runSent = true;
     }
     const auto interval = std::chrono::duration_cast<std::chrono::seconds>(m_shared.config.interval);
     const Json status = m_shared.status.status(interval, m_shared.version);
-    if (auto put = m_shared.nats.kvPut(std::string(kStatusBucket), statusKey(report.identity), status.dump()); !put)
-        m_shared.log.warn(what + ": status not stored: " + put.error().message);
+    if (auto put = m_shared.nats.kvPut(std::string(kStatusBucket), statusKey(report.identity), status.dump()); !put) {
+        const std::string message = what + ": status not stored, trying again: " + put.error().message;
+        if (std::exchange(m_statusFailed, true))
+            m_shared.log.debug(message);
+        else
+            m_shared.log.warn(message);
+        return false;
+    }
+    m_statusFailed = false;
+    return true;
 }
 
 } // namespace ccm::fleet

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -112,6 +113,8 @@ private:
     void fetchFailed(const Error &error);
     SourceRunReport run(RunMode mode);
     void publishRun(const SourceRunReport &report);
+    /// Publishes the .run message and stores the status; false when NATS did not take them.
+    bool deliverRun(const SourceRunReport &report);
     std::chrono::milliseconds nextApplyDelay(bool ok);
 
     AgentShared &m_shared;
@@ -127,6 +130,11 @@ private:
     bool m_stop = false;
     bool m_changed = false; ///< the watch saw a new meta record
     std::uint64_t m_generation = 0; ///< of the NATS connection last caught up with
+    /// The latest run whose report NATS did not take (unreachable, a JetStream call timed out);
+    /// sent again on every turn of the loop until it is, so the status never stays a run behind.
+    std::optional<SourceRunReport> m_undelivered;
+    bool m_runSent = false; ///< its .run message went out; only the status is missing
+    bool m_statusFailed = false; ///< the last status put failed (warned once, then debug)
 
     std::chrono::steady_clock::time_point m_nextApply {};
     std::chrono::steady_clock::time_point m_nextPoll {};

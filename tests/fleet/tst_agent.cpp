@@ -246,6 +246,7 @@ private slots:
 
     void agentsConvergeAndFollowRepublish();
     void keepsGoingFromTheCacheWhileTheServerIsDown();
+    void statusIsStoredOnceTheServerIsBack();
     void httpSourceWithEtag();
     void criticalHealthCheckRemediates();
     void reloadOnSighup();
@@ -335,6 +336,24 @@ void TestAgent::keepsGoingFromTheCacheWhileTheServerIsDown()
     QVERIFY2(m_server.restart(), qPrintable(m_server.error()));
     QVERIFY(publish("v3"));
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v3 cache-host\n"), kConverge);
+}
+
+void TestAgent::statusIsStoredOnceTheServerIsBack()
+{
+    // The run happens while no server answers; its status must not wait for the next interval.
+    AgentUnderTest agent(QStringLiteral("late-status"), m_server.url());
+    const QString manifest = agent.path(QStringLiteral("local.yaml"));
+    QVERIFY(test::writeFile(manifest,
+        "ccm:\n  resources:\n    - file:\n        - " + agent.outFile().toUtf8()
+            + ":\n            ensure: present\n            owner: root\n            group: root\n"
+              "            mode: \"0644\"\n            content: \"local\\n\"\n"));
+    agent.configure("interval: 5m\nmanifests:\n  - " + manifest.toUtf8() + "\n");
+    m_server.stop();
+    agent.start();
+    QVERIFY2(agent.waitForLog(QStringLiteral(": apply: "), kConverge), qPrintable(agent.log()));
+    QVERIFY2(m_server.restart(), qPrintable(m_server.error()));
+    QTRY_VERIFY_WITH_TIMEOUT(status("late-status").ok(), kConverge);
+    QCOMPARE(status("late-status").value()["identity"].get<std::string>(), std::string("late-status"));
 }
 
 void TestAgent::httpSourceWithEtag()
