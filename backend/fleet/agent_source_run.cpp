@@ -197,6 +197,9 @@ SourceRunReport SourceWorker::run(RunMode mode)
 
 void SourceWorker::publishRun(const SourceRunReport &report)
 {
+    // Counted before it is logged, so that whoever reads the log line finds the run counted.
+    m_shared.metrics.recordRun(report);
+    m_shared.status.record(report);
     const std::string what = m_shown + ": " + std::string(runModeName(report.mode));
     std::string summary = summaryText(report.summary);
     while (!summary.empty() && summary.back() == '\n')
@@ -207,8 +210,6 @@ void SourceWorker::publishRun(const SourceRunReport &report)
         m_shared.log.error(what + ": " + summary);
     else
         m_shared.log.info(what + ": " + summary);
-    m_shared.metrics.recordRun(report);
-    m_shared.status.record(report);
     m_undelivered = report;
     m_runSent = false;
     if (deliverRun(report))

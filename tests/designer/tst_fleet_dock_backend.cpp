@@ -130,12 +130,6 @@ private slots:
             QVERIFY2(agent->waitForLog(QStringLiteral(": apply: ")), qPrintable(agent->log()));
     }
 
-    void cleanupTestCase()
-    {
-        for (const auto &agent : m_agents)
-            QCOMPARE(agent->stop(), 0);
-    }
-
     void refreshFillsTheStatusTable()
     {
         QTemporaryDir dir;
