@@ -138,7 +138,9 @@ std::string numberedName(const std::string &name, int number)
     std::size_t dot = name.find('.', componentStart);
     if (dot == componentStart)
         dot = std::string::npos;
-    const std::string suffix = "-" + std::to_string(number);
+    // Appended rather than "-" + std::to_string(): GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
+    std::string suffix = "-";
+    suffix += std::to_string(number);
     if (dot == std::string::npos)
         return name + suffix;
     return name.substr(0, dot) + suffix + name.substr(dot);
