@@ -4,6 +4,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/mark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -224,6 +225,10 @@ private:
     void parseMapValue(int indent)
     {
         skipSpaces();
+        if (at(m_pos) == '|') {
+            scanLiteral(indent);
+            return;
+        }
         if (!atLineEnd()) {
             m_events.push_back(scanScalar());
             finishLine();
@@ -269,6 +274,10 @@ private:
         }
         if (atSequenceEntry())
             throw OutsideSubset {};
+        if (at(m_pos) == '|') {
+            scanLiteral(indent);
+            return;
+        }
         if (startsKey()) {
             parseMap(column());
             return;
@@ -277,6 +286,70 @@ private:
         finishLine();
         if (!atEnd() && column() > indent)
             throw OutsideSubset {};
+    }
+
+    /// A literal block scalar (`|`, `|-` or `|+`, the header alone on its line) whose content is
+    /// indented deeper than `indent`, the node that holds it. Its lines keep their text after the
+    /// content's indentation; clip keeps one final line break, strip none, keep every trailing one.
+    /// Folded scalars, indentation indicators, empty contents, blank lines deeper than the content
+    /// and a comment right after the content go to yaml-cpp.
+    void scanLiteral(int indent)
+    {
+        const YAML::Mark start = mark();
+        const char chomp = at(m_pos + 1) == '-' || at(m_pos + 1) == '+' ? at(m_pos + 1) : ' ';
+        m_pos += chomp == ' ' ? 1 : 2;
+        skipSpaces();
+        if (at(m_pos) != '\n')
+            throw OutsideSubset {};
+        const std::size_t offset = m_arena.size();
+        std::size_t contentIndent = 0;
+        std::size_t deepestBlank = 0;
+        std::size_t breaks = 0; ///< line breaks owed since the last content line
+        while (!atEnd()) {
+            nextLine();
+            std::size_t spaces = 0;
+            while (at(m_pos + spaces) == ' ')
+                ++spaces;
+            if (at(m_pos + spaces) == '\n') {
+                deepestBlank = std::max(deepestBlank, spaces);
+                ++breaks;
+                m_pos += spaces;
+                continue;
+            }
+            if (atEnd() || (contentIndent != 0 && spaces < contentIndent))
+                break;
+            if (contentIndent == 0) {
+                if (static_cast<int>(spaces) <= indent)
+                    throw OutsideSubset {};
+                contentIndent = spaces;
+            }
+            if (deepestBlank > contentIndent)
+                throw OutsideSubset {};
+            m_arena.append(breaks, '\n');
+            breaks = 0;
+            const std::size_t end = m_text.find('\n', m_pos);
+            m_arena.append(m_text.substr(m_pos + contentIndent, end - m_pos - contentIndent));
+            m_pos = end;
+            breaks = 1;
+        }
+        if (contentIndent == 0 || deepestBlank > contentIndent)
+            throw OutsideSubset {};
+        m_arena.append(chomp == '+' ? breaks : chomp == '-' ? 0 : 1, '\n');
+        skipSpaces();
+        if (at(m_pos) == '#')
+            throw OutsideSubset {};
+        m_events.push_back(BlockEvent {BlockEvent::Kind::QuotedScalar, true, start, static_cast<std::uint32_t>(offset),
+            static_cast<std::uint32_t>(m_arena.size() - offset)});
+        if (!atEnd() && column() > indent)
+            throw OutsideSubset {};
+    }
+
+    /// Steps over the line break at the current position to the start of the next line.
+    void nextLine()
+    {
+        ++m_pos;
+        ++m_line;
+        m_lineStart = m_pos;
     }
 
     BlockEvent scanScalar()
