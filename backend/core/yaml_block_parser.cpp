@@ -76,6 +76,20 @@ public:
             throw OutsideSubset {};
     }
 
+    /// Whether a literal block scalar's content runs to the end of the text, so that its final
+    /// line break depends on whether the text has one.
+    [[nodiscard]] bool literalAtEnd() const { return m_literalAtEnd; }
+
+    /// The position of the last mark handed on (the ends of maps and sequences have none).
+    [[nodiscard]] std::size_t lastMark() const
+    {
+        for (auto event = m_events.rbegin(); event != m_events.rend(); ++event) {
+            if (event->kind != BlockEvent::Kind::MapEnd && event->kind != BlockEvent::Kind::SequenceEnd)
+                return static_cast<std::size_t>(event->mark.pos);
+        }
+        return 0;
+    }
+
     void replay(YAML::EventHandler &handler) const
     {
         static const std::string plainTag = "?";
@@ -334,6 +348,7 @@ private:
         }
         if (contentIndent == 0 || deepestBlank > contentIndent)
             throw OutsideSubset {};
+        m_literalAtEnd = atEnd();
         m_arena.append(chomp == '+' ? breaks : chomp == '-' ? 0 : 1, '\n');
         skipSpaces();
         if (at(m_pos) == '#')
@@ -455,22 +470,31 @@ private:
     YAML::Mark m_documentStart;
     std::vector<BlockEvent> m_events;
     std::string m_arena; ///< unescaped text of quoted scalars
+    bool m_literalAtEnd = false; ///< a literal block scalar's content runs to the end of the text
 };
 
 } // namespace
 
 bool parseBlockYaml(std::string_view text, YAML::EventHandler &handler)
 {
-    // yaml-cpp marks the end of a text without a final line break oddly.
-    if (text.empty() || text.back() != '\n' || text.size() >= std::numeric_limits<std::uint32_t>::max()
-        || !onlyPlainCharacters(text))
+    if (text.empty() || text.size() >= std::numeric_limits<std::uint32_t>::max() || !onlyPlainCharacters(text))
         return false;
-    BlockParser parser(text);
+    // A text without a final line break (the last line being typed) is read with one added; only
+    // the marks of events at the very end and a literal scalar's final line break would differ from
+    // yaml-cpp's, so texts with those go there.
+    std::string completed;
+    if (text.back() != '\n') {
+        completed.reserve(text.size() + 1);
+        completed.append(text).push_back('\n');
+    }
+    BlockParser parser(completed.empty() ? text : std::string_view(completed));
     try {
         parser.parse();
     } catch (const OutsideSubset &) {
         return false;
     }
+    if (!completed.empty() && (parser.lastMark() >= text.size() || parser.literalAtEnd()))
+        return false;
     parser.replay(handler);
     return true;
 }

@@ -89,7 +89,12 @@ private Q_SLOTS:
         QTest::newRow("literal, header comment") << QByteArray("a: | # c\n  text\n") << false;
         QTest::newRow("folded") << QByteArray("a: >\n  text\n") << false;
         QTest::newRow("two documents") << QByteArray("a: 1\n---\nb: 2\n") << false;
-        QTest::newRow("no final line break") << QByteArray("a: 1") << false;
+        QTest::newRow("no final line break") << QByteArray("a: 1") << true;
+        QTest::newRow("no final line break after a comment") << QByteArray("a: 1\n# b") << true;
+        QTest::newRow("no final line break, literal") << QByteArray("a: |\n  x\n  y") << false;
+        QTest::newRow("no final line break, after a literal") << QByteArray("a: |\n  x\nb: 1") << true;
+        QTest::newRow("no final line break, empty value") << QByteArray("a: 1\nb:") << false;
+        QTest::newRow("no final line break, empty item") << QByteArray("- 1\n-") << false;
         QTest::newRow("tab") << QByteArray("a:\t1\n") << false;
         QTest::newRow("bad indentation") << QByteArray("a:\n    b: 1\n  c: 2\n") << false;
         QTest::newRow("long key") << QByteArray(std::string(1030, 'k').append(": v\n").c_str()) << false;
