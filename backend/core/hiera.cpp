@@ -425,15 +425,16 @@ DataAnnotations dataAnnotations(const LoadedManifest &manifest, std::string_view
             annotations.warnings.push_back({Severity::Warning, message, first->second, directive.at});
             continue;
         }
-        for (auto it = first; it != last; ++it) {
-            if (directive.kind == Directive::Kind::Require) {
-                annotations.required.push_back(it->second);
-                continue;
-            }
-            // As upstream, the last @validate of a key is the one that counts.
-            std::erase_if(annotations.validations, [&](const DataValidation &v) { return v.pointer == it->second; });
-            annotations.validations.push_back({it->second, directive.text, {directive.at.line, directive.textColumn}});
+        // The first key of the line is the outermost: the annotation is its, not that of the
+        // members of a flow map written after it.
+        const std::string &pointer = first->second;
+        if (directive.kind == Directive::Kind::Require) {
+            annotations.required.push_back(pointer);
+            continue;
         }
+        // As upstream, the last @validate of a key is the one that counts.
+        std::erase_if(annotations.validations, [&](const DataValidation &v) { return v.pointer == pointer; });
+        annotations.validations.push_back({pointer, directive.text, {directive.at.line, directive.textColumn}});
     }
     return annotations;
 }

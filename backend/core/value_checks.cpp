@@ -33,10 +33,11 @@ int hexValue(char c)
     return -1;
 }
 
+/// Whether `text` starts with `prefix`, a lower-case word, in any case.
 bool startsWithNoCase(std::string_view text, std::string_view prefix)
 {
-    return text.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
-        return (a >= 'A' && a <= 'Z' ? a + 32 : a) == b;
+    return text.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), text.begin(), [](char p, char t) {
+        return p == (t >= 'A' && t <= 'Z' ? t + 32 : t);
     });
 }
 

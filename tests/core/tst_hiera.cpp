@@ -279,6 +279,104 @@ private Q_SLOTS:
         QCOMPARE(resolution.diagnostics[2].position, (SourcePosition{11, 5}));
     }
 
+    void validateAnnotations_data()
+    {
+        QTest::addColumn<QString>("yaml");
+        QTest::addColumn<QString>("external");
+        QTest::addColumn<QStringList>("expected"); // "LINE:COL severity path: message" of each diagnostic
+
+        QTest::newRow("passes") << QStringLiteral("data:\n  # @validate isIPv4(value)\n  listen: 10.0.0.1\n")
+                                << QStringLiteral("{}") << QStringList {};
+        QTest::newRow("fails at the key")
+            << QStringLiteral("data:\n  # a comment first\n  # @validate isIPv4(value)\n  listen: 10.0.0.300\n")
+            << QStringLiteral("{}")
+            << QStringList {
+                   QStringLiteral("4:3 error /data/listen: data value 'listen' fails @validate isIPv4(value)")};
+        QTest::newRow("after the value, on a nested key")
+            << QStringLiteral("data:\n  web:\n    port: 80x # @validate isInt(value)\n") << QStringLiteral("{}")
+            << QStringList {
+                   QStringLiteral("3:5 error /data/web/port: data value 'web.port' fails @validate isInt(value)")};
+        QTest::newRow("numbers are validated by their text")
+            << QStringLiteral("data:\n  # @validate isInt(value) && value == '8080'\n  port: 8080\n")
+            << QStringLiteral("{}") << QStringList {};
+        QTest::newRow("the final value counts")
+            << QStringLiteral("data:\n  # @validate isInt(value)\n  port: \"\"\nhierarchy:\n  order: [default]\n"
+                              "overrides:\n  default:\n    port: 8080\n")
+            << QStringLiteral("{}") << QStringList {};
+        QTest::newRow("external data counts")
+            << QStringLiteral("data:\n  # @validate isInt(value)\n  port: 8080\n") << QStringLiteral(R"({"port": "x"})")
+            << QStringList {QStringLiteral("3:3 error /data/port: data value 'port' fails @validate isInt(value)")};
+        QTest::newRow("an expression error is a failure")
+            << QStringLiteral("data:\n  # @validate isInt(value\n  port: 1\n") << QStringLiteral("{}")
+            << QStringList {QStringLiteral("3:3 error /data/port: data value 'port' fails @validate isInt(value: "
+                                           "expected ',' or ')' at column 12")};
+        QTest::newRow("a result other than a boolean is a failure")
+            << QStringLiteral("data:\n  # @validate value\n  name: x\n") << QStringLiteral("{}")
+            << QStringList {QStringLiteral("3:3 error /data/name: data value 'name' fails @validate value: it gives a "
+                                           "string, not true or false")};
+        QTest::newRow("maps, lists and null are not validated")
+            << QStringLiteral("data:\n  # @validate false\n  m: {a: 1}\n  # @validate false\n  l: [1]\n"
+                              "  # @validate false\n  n: ~\n")
+            << QStringLiteral("{}") << QStringList {};
+        QTest::newRow("the last @validate counts")
+            << QStringLiteral("data:\n  # @validate isIPv4(value)\n  # @validate isInt(value)\n  port: 80\n")
+            << QStringLiteral("{}") << QStringList {};
+        QTest::newRow("@required is @require")
+            << QStringLiteral("data:\n  # @required\n  token: \"\"\n") << QStringLiteral("{}")
+            << QStringList {QStringLiteral("3:3 error /data/token: data value 'token' is required (@require) but is "
+                                           "empty")};
+        QTest::newRow("unknown directives warn at the @")
+            << QStringLiteral(
+                   "data:\n  # @requiired\n  a: 1\n  b: 2 #  @validate\n  # mail admin@example.net\n  c: 3\n")
+            << QStringLiteral("{}")
+            << QStringList {QStringLiteral("2:5 warning /data/a: unknown annotation '@requiired'; the annotations are "
+                                           "@require, @required and @validate"),
+                   QStringLiteral("4:11 warning /data/b: @validate needs an expression, such as '@validate "
+                                  "isInt(value)'")};
+        QTest::newRow("directives outside data are not annotations")
+            << QStringLiteral("data:\n  a: 1\n# @whatever\nccm:\n  resources: []\n") << QStringLiteral("{}")
+            << QStringList {};
+    }
+
+    void validateAnnotations()
+    {
+        QFETCH(QString, yaml);
+        QFETCH(QString, external);
+        QFETCH(QStringList, expected);
+        const DataResolution resolution = resolve(yaml, Json::parse(external.toStdString()));
+        QStringList got;
+        for (const Diagnostic &d : resolution.diagnostics)
+            got << QStringLiteral("%1:%2 %3 %4: %5")
+                       .arg(d.position.line)
+                       .arg(d.position.column)
+                       .arg(q(std::string(severityName(d.severity))), q(d.path), q(d.message));
+        QCOMPARE(got, expected);
+    }
+
+    void staticAnnotationChecks()
+    {
+        const std::string text = "data:\n"
+                                 "  # @validate isIPv4(value)\n"
+                                 "  literal: 10.0.0.300\n"
+                                 "  # @validate isIPv4(value)\n"
+                                 "  templated: \"{{ Facts.addr }}\"\n"
+                                 "  # @validate isIPv4(value)\n"
+                                 "  overridden: x\n"
+                                 "  # @validate isIPv4(value))\n"
+                                 "  unparsable: 10.0.0.1\n"
+                                 "overrides:\n"
+                                 "  somewhere:\n"
+                                 "    overridden: 10.0.0.1\n";
+        const LoadedManifest loaded = loadManifest(text);
+        const Diagnostics found = checkDataAnnotations(loaded, text);
+        QVERIFY2(found.size() == 2, qPrintable(describe(found)));
+        QCOMPARE(q(found[0].path), QStringLiteral("/data/literal"));
+        QCOMPARE(found[0].position, (SourcePosition {3, 3}));
+        QCOMPARE(q(found[1].path), QStringLiteral("/data/unparsable"));
+        QCOMPARE(found[1].position, (SourcePosition {8, 28}));
+        QVERIFY2(q(found[1].message).contains(QStringLiteral("is not a valid expression")), found[1].message.c_str());
+    }
+
     void requireSatisfiedByExternalData()
     {
         const DataResolution resolution = resolve(QStringLiteral("data:\n  # @require\n  token: \"\"\n"),

@@ -205,6 +205,35 @@ private Q_SLOTS:
         QCOMPARE(whatIf["result"]["suggestions"].size(), std::size_t(2));
     }
 
+    void annotationFailuresAreDiagnosticsAtTheKey()
+    {
+        const Json reply = call("data.resolve",
+            {{"manifest", "data:\n  # @validate isIPv4(value)\n  listen: \"{{ Facts.addr }}\"\n  # @requird\n  a: 1\n"},
+                {"facts", {{"addr", "10.0.0.300"}}}});
+        QCOMPARE(errorCode(reply), 0);
+        QCOMPARE(js(reply["result"]["diagnostics"]), js(Json::parse(R"json([
+            {"severity": "warning", "message": "unknown annotation '@requird'; the annotations are @require, @required and @validate",
+             "path": "/data/a", "line": 4, "column": 5, "source": "manifest"},
+            {"severity": "error", "message": "data value 'listen' fails @validate isIPv4(value)",
+             "path": "/data/listen", "line": 3, "column": 3, "source": "manifest"}])json")));
+        // The data that resolved is there all the same.
+        QCOMPARE(js(reply["result"]["data"]), js(Json::parse(R"({"listen": "10.0.0.300", "a": 1})")));
+    }
+
+    void registrationsWarnsInTheTemplate()
+    {
+        const Json reply = call("template.render",
+            {{"manifest", "data: {}\n"}, {"engine", "jet"},
+                {"text", "peers:\n[[ range registrations(\"prod\", \"http\", \"web\", \"*\") ]]x[[ end ]]\n"}});
+        QCOMPARE(errorCode(reply), 0);
+        QCOMPARE(reply["result"].value("output", ""), std::string("peers:\n\n"));
+        const Json &warning = reply["result"]["diagnostics"][0];
+        QCOMPARE(warning.value("severity", ""), std::string("warning"));
+        QCOMPARE(warning.value("line", 0), 2);
+        QCOMPARE(warning.value("column", 0), 10);
+        QCOMPARE(warning.value("source", ""), std::string("template"));
+    }
+
     void badParamsAreRejected_data()
     {
         QTest::addColumn<QString>("method");
