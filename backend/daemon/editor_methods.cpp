@@ -10,6 +10,7 @@
 #include "template_scope.h"
 #include "template_string.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -41,8 +42,9 @@ RpcResult<void> checkTemplateParams(const Json &params)
             return checked;
     }
     const std::string &engine = params.at("engine").get_ref<const std::string &>();
-    if (engine != "jet" && engine != "go")
-        return invalidParam("engine", "engine", "must be \"jet\" or \"go\", not \"" + engine.substr(0, 32) + "\"");
+    if (engine != "jet" && engine != "go" && engine != "template")
+        return invalidParam(
+            "engine", "engine", "must be \"jet\", \"go\" or \"template\", not \"" + engine.substr(0, 32) + "\"");
     return {};
 }
 
@@ -134,12 +136,22 @@ Json templateDiagnostic(const Error &error, const std::string &path)
     return diagnosticJson(Diagnostic {Severity::Error, shown, "", {numbers[0], numbers[1]}}, "template");
 }
 
-/// Renders `text` as the engine renders Jet (resources_jet_file, jet()) or a Go template (the
-/// scaffold go engine, with `dot` as its root).
+/// Renders `text` as the engine renders Jet (resources_jet_file, jet()), a Go template (the
+/// scaffold go engine, with `dot` as its root) or a template string (a `*.templ` file of template()).
 Result<std::string> renderTemplate(
     const Json &params, const TemplateScope &scope, const Json &dot, OutputLineMap &lineMap)
 {
     const std::string &text = params.at("text").get_ref<const std::string &>();
+    if (params.at("engine") == "template") {
+        auto resolved = resolveTemplate(text, scope, TemplateValue::String, &lineMap);
+        if (!resolved) {
+            // The renderers' "LINE:COL: message" form, from the byte column in the whole text.
+            const SourcePosition at
+                = LineIndex(text).at(static_cast<std::size_t>(std::max(resolved.error().column, 1) - 1));
+            return Error {"template", describeLocation("", at) + ": " + resolved.error().message};
+        }
+        return resolved->get<std::string>();
+    }
     if (params.at("engine") == "jet") {
         auto parsed = JetTemplate::parse(text);
         if (!parsed)

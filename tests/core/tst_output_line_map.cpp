@@ -3,6 +3,7 @@
 #include "go_template.h"
 #include "jet_template.h"
 #include "output_line_map.h"
+#include "template_string.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -127,6 +128,29 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(rendered.value()), output);
         QCOMPARE(toList(map.lines()), lines);
         QCOMPARE(QByteArray::fromStdString(parsed->execute(dot).value()), output);
+    }
+
+    void templateString_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QList<int>>("lines");
+        QTest::newRow("no expression") << QByteArray("a\nb\n") << QByteArray("a\nb\n") << QList<int> {1, 2};
+        QTest::newRow("expressions") << QByteArray("a\n{{ Data.port }}\nx ${ Data.block }\nz")
+                                     << QByteArray("a\n8080\nx x\ny\nz") << QList<int> {1, 2, 3, 3, 4};
+    }
+
+    void templateString()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QByteArray, output);
+        QFETCH(QList<int>, lines);
+        const StandardScope scope(kNoFacts, kData, kNoEnviron);
+        OutputLineMap map;
+        auto resolved = resolveTemplate(text.toStdString(), scope, TemplateValue::String, &map);
+        QVERIFY2(resolved, resolved ? "" : resolved.error().message.c_str());
+        QCOMPARE(QByteArray::fromStdString(resolved->get<std::string>()), output);
+        QCOMPARE(toList(map.lines()), lines);
     }
 };
 

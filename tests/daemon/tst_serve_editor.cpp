@@ -107,6 +107,14 @@ private Q_SLOTS:
         QCOMPARE(errorCode(go), 0);
         QCOMPARE(go["result"].value("output", ""), std::string("web\nname=base\n"));
         QCOMPARE(js(go["result"]["line_map"]), js(Json::parse("[1, 3]")));
+
+        // A *.templ file as template() resolves it: a template string, not a Go template.
+        const Json templ = call("template.render",
+            {{"manifest", kManifest}, {"facts", kFacts}, {"engine", "template"},
+                {"text", "role {{ Facts.role }}\nport ${ lookup('data.port') }\n"}});
+        QCOMPARE(errorCode(templ), 0);
+        QCOMPARE(templ["result"].value("output", ""), std::string("role web\nport 80\n"));
+        QCOMPARE(js(templ["result"]["line_map"]), js(Json::parse("[1, 2]")));
     }
 
     void templateErrorsAreAtTheirLineAndColumn_data()
@@ -120,6 +128,8 @@ private Q_SLOTS:
                                         << s("missing key 'data.nope'");
         QTest::newRow("jet syntax") << s("jet") << s("a\n[[ if true ]]\nb\n") << 2 << 1 << s("missing");
         QTest::newRow("go undefined function") << s("go") << s("x\n  {{ nope }}\n") << 2 << 6 << s("nope");
+        QTest::newRow("template string") << s("template") << s("x\n\n  y ${ Data.port + } z\n") << 3 << 20
+                                         << s("expected a value");
     }
 
     void templateErrorsAreAtTheirLineAndColumn()
