@@ -19,6 +19,8 @@ namespace {
 
 /// More items than an editor ever shows at once; bounds the work one request can ask for.
 constexpr std::size_t kMaxItems = 1000;
+/// The nodes the values of maps in data.resolve's `keys` may repeat in all.
+constexpr std::size_t kMaxRepeatedNodes = 1000000;
 
 RpcError invalidParam(const std::string &path, const std::string &shown, const std::string &problem)
 {
@@ -233,9 +235,25 @@ Json layerJson(const DataLayer &layer)
     return Json {{"kind", "external"}};
 }
 
-/// One entry of `keys` per map and other value under `value` (at `pointer`), parents first.
+/// The nodes of `value`, counted up to `limit`.
+std::size_t countNodes(const Json &value, std::size_t limit)
+{
+    std::size_t count = 1;
+    if (value.is_object() || value.is_array()) {
+        for (const Json &item : value) {
+            if (count > limit)
+                break;
+            count += countNodes(item, limit - count);
+        }
+    }
+    return count;
+}
+
+/// One entry of `keys` per map and other value under `value` (at `pointer`), parents first. A
+/// map's value repeats its members, so deep data would multiply the answer: maps are given their
+/// value while `budget` (nodes) lasts, then null.
 void collectKeys(const Json &value, const std::string &pointer, const DataProvenance &provenance,
-    const SourceMap &sourceMap, Json &keys)
+    const SourceMap &sourceMap, std::size_t &budget, Json &keys)
 {
     for (const auto &[key, item] : value.items()) {
         const std::string itemPointer = appendPointer(pointer, key);
@@ -244,10 +262,13 @@ void collectKeys(const Json &value, const std::string &pointer, const DataProven
         SourcePosition position;
         if (!origin.source.empty())
             position = item.is_object() ? sourceMap.keyAt(origin.source) : sourceMap.valueAt(origin.source);
-        keys.push_back(Json {{"pointer", itemPointer}, {"value", item}, {"layer", layerJson(origin.layer)},
-            {"line", position.line}, {"column", position.column}});
+        const std::size_t nodes = item.is_object() ? countNodes(item, budget) : 0;
+        const bool shown = nodes <= budget;
+        budget -= shown ? nodes : 0;
+        keys.push_back(Json {{"pointer", itemPointer}, {"value", shown ? item : Json()},
+            {"layer", layerJson(origin.layer)}, {"line", position.line}, {"column", position.column}});
         if (item.is_object())
-            collectKeys(item, itemPointer, provenance, sourceMap, keys);
+            collectKeys(item, itemPointer, provenance, sourceMap, budget, keys);
     }
 }
 
@@ -272,7 +293,8 @@ Json dataResolve(std::string_view manifest, const ResolveOptions &inputs)
     DataProvenance provenance;
     ManifestData data = resolveManifestData(manifest, inputs, &provenance);
     Json keys = Json::array();
-    collectKeys(data.resolution.data, "/data", provenance, data.loaded.sourceMap, keys);
+    std::size_t budget = kMaxRepeatedNodes;
+    collectKeys(data.resolution.data, "/data", provenance, data.loaded.sourceMap, budget, keys);
     Json suggestions = Json::array();
     Json hierarchy = hierarchyJson(provenance, suggestions);
     return Json {{"data", data.resolution.data}, {"keys", std::move(keys)}, {"hierarchy", std::move(hierarchy)},
