@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "template_string.h"
 
+#include "output_line_map.h"
 #include "source_map.h"
 #include "text.h"
 
@@ -128,10 +129,14 @@ bool hasTemplateExpressions(std::string_view text)
     return false;
 }
 
-ExpressionResult<Json> resolveTemplate(std::string_view text, const ExpressionScope &scope, TemplateValue mode)
+ExpressionResult<Json> resolveTemplate(
+    std::string_view text, const ExpressionScope &scope, TemplateValue mode, OutputLineMap *lineMap)
 {
-    if (text.find('{') == std::string_view::npos)
+    if (text.find('{') == std::string_view::npos) {
+        if (lineMap)
+            lineMap->append(text, 1, OutputLineMap::Origin::Verbatim);
         return Json(std::string(text));
+    }
     const std::vector<TemplateSegment> segments = scanTemplate(text);
 
     const auto evaluate = [&](const TemplateSegment &segment) -> ExpressionResult<Json> {
@@ -150,17 +155,25 @@ ExpressionResult<Json> resolveTemplate(std::string_view text, const ExpressionSc
             return evaluate(*only);
     }
 
+    std::optional<LineIndex> lines;
+    if (lineMap)
+        lines.emplace(text);
     std::string out;
     out.reserve(text.size());
     for (const TemplateSegment &segment : segments) {
         if (segment.kind == TemplateSegment::Kind::Text) {
             out += segment.text;
+            if (lineMap)
+                lineMap->append(segment.text, lines->at(segment.offset).line, OutputLineMap::Origin::Verbatim);
             continue;
         }
         auto value = evaluate(segment);
         if (!value)
             return value.error();
-        out += formatValue(value.value());
+        const std::string printed = formatValue(value.value());
+        out += printed;
+        if (lineMap)
+            lineMap->append(printed, lines->at(segment.offset).line, OutputLineMap::Origin::Action);
     }
     return Json(std::move(out));
 }

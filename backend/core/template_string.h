@@ -9,6 +9,8 @@
 
 namespace ccm {
 
+class OutputLineMap;
+
 /// One piece of a template string: literal text, or the source of an embedded expression.
 struct TemplateSegment {
     enum class Kind { Text, Expression };
@@ -36,9 +38,10 @@ enum class TemplateValue {
 };
 
 /// Evaluates each expression of `text` with `scope` and joins the pieces, printing values with
-/// formatValue(). Errors carry the column in `text` (1-based, bytes) of the failing part.
+/// formatValue(). Errors carry the column in `text` (1-based, bytes) of the failing part. With
+/// `lineMap` (String mode), records which line of `text` produced each line of the result.
 ExpressionResult<Json> resolveTemplate(std::string_view text, const ExpressionScope &scope,
-                                       TemplateValue mode = TemplateValue::String);
+    TemplateValue mode = TemplateValue::String, OutputLineMap *lineMap = nullptr);
 
 /// Resolves every string inside `value` (map values and list items, recursively; keys stay as
 /// they are). `pointer` names `value` and is extended to say where a failure happened.

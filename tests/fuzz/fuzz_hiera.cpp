@@ -38,6 +38,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t siz
     const ccm::DataResolution second = ccm::resolveData(loaded, text, facts(), external());
     if (first.ok() != second.ok() || first.data != second.data || first.appliedOverrides != second.appliedOverrides)
         std::abort();
+    // Recording where values came from must not change them.
+    ccm::DataProvenance provenance;
+    const ccm::DataResolution recorded = ccm::resolveData(loaded, text, facts(), external(), &provenance);
+    if (recorded.ok() != first.ok() || recorded.data != first.data)
+        std::abort();
     (void)ccm::requiredDataPointers(loaded, text);
+    (void)ccm::checkDataAnnotations(loaded, text);
     return 0;
 }
