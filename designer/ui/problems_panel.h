@@ -30,6 +30,10 @@ public:
     /// when it is among the new ones.
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
 
+    /// Shows the problems of a file the manifest uses (a template) after the manifest's own;
+    /// empty `diagnostics` removes them.
+    void setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics);
+
     /// "2 errors, 1 warning", with notes counted when there are any, or "No problems".
     [[nodiscard]] QString summaryText() const;
 
@@ -43,6 +47,8 @@ public:
 signals:
     /// The user chose a problem to go to.
     void problemActivated(const ccm::Diagnostic &diagnostic);
+    /// The user chose a problem of a file set with setFileDiagnostics().
+    void fileProblemActivated(const QString &filePath, const ccm::Diagnostic &diagnostic);
     /// summaryText() changed.
     void summaryChanged(const QString &summary);
 

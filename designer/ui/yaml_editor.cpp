@@ -200,7 +200,7 @@ bool YamlEditor::event(QEvent *event)
     if (event->type() == QEvent::ShortcutOverride) {
         // Leaving undo and redo unaccepted lets the window's shortcuts have them.
         auto *key = static_cast<QKeyEvent *>(event);
-        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
+        if (!m_ownUndo && (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo))) {
             event->ignore();
             return true;
         }
@@ -223,9 +223,21 @@ bool YamlEditor::viewportEvent(QEvent *event)
     return QPlainTextEdit::viewportEvent(event);
 }
 
+void YamlEditor::setOwnUndoHistory(bool own)
+{
+    m_ownUndo = own;
+    setUndoRedoEnabled(own);
+}
+
+void YamlEditor::setHighlighter(QSyntaxHighlighter *highlighter)
+{
+    delete m_highlighter;
+    m_highlighter = highlighter;
+}
+
 void YamlEditor::keyPressEvent(QKeyEvent *event)
 {
-    if (event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo)) {
+    if (!m_ownUndo && (event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo))) {
         event->ignore();
         return;
     }

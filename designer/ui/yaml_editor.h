@@ -45,6 +45,12 @@ public:
     [[nodiscard]] int editDelay() const;
     void setEditDelay(int milliseconds);
 
+    /// Gives the editor an undo history of its own (for a file that is not the manifest): Ctrl+Z
+    /// and Ctrl+Shift+Z then undo and redo typing here instead of going to the window.
+    void setOwnUndoHistory(bool own);
+    /// Highlights with `highlighter` (made for document(), taken over) instead of as YAML.
+    void setHighlighter(QSyntaxHighlighter *highlighter);
+
     /// Messages of the diagnostics whose underline covers `line`:`column` (from 1).
     [[nodiscard]] QStringList diagnosticMessagesAt(int line, int column) const;
 
@@ -94,6 +100,7 @@ private:
     int m_lastCursorLine = 1;
     bool m_settingText = false;
     bool m_editedSinceFocus = false;
+    bool m_ownUndo = false;
 };
 
 } // namespace ccm::designer
