@@ -71,21 +71,25 @@ void TemplateRenderer::send()
     Json params = m_context ? m_context() : Json::object();
     if (!params.is_object())
         params = Json::object();
-    params["text"] = m_text.toStdString();
-    params["engine"] = m_engine.toStdString();
-    if (!m_path.isEmpty())
-        params["path"] = m_path.toStdString();
+    const bool resolved = m_engine == QLatin1String("template");
+    if (resolved) {
+        params["items"] = Json::array({Json {{"kind", "template"}, {"text", m_text.toStdString()}}});
+    } else {
+        params["text"] = m_text.toStdString();
+        params["engine"] = m_engine.toStdString();
+        if (!m_path.isEmpty())
+            params["path"] = m_path.toStdString();
+    }
+    const QString method = resolved ? QStringLiteral("expression.evaluate") : QStringLiteral("template.render");
     const quint64 generation = m_generation;
     QPointer<TemplateRenderer> self(this);
-    m_client->call(
-        QStringLiteral("template.render"), std::move(params), [self, generation](const BackendClient::Answer &answer) {
-            if (self)
-                self->answered(
-                    generation, answer.ok, answer.ok ? answer.result : answer.data, answer.code, answer.message);
-        });
+    m_client->call(method, std::move(params), [self, generation, method](const BackendClient::Answer &answer) {
+        if (self)
+            self->answered(generation, method, answer);
+    });
 }
 
-void TemplateRenderer::answered(quint64 generation, bool ok, const ccm::Json &result, int code, const QString &message)
+void TemplateRenderer::answered(quint64 generation, const QString &method, const BackendClient::Answer &answer)
 {
     m_inFlight = false;
     if (generation != m_generation) {
@@ -94,37 +98,70 @@ void TemplateRenderer::answered(quint64 generation, bool ok, const ccm::Json &re
             send();
         return;
     }
-    if (!ok) {
-        if (code == static_cast<int>(protocol::ErrorCode::MethodNotFound))
-            emit unavailable(tr("This backend is too old to render templates (it has no template.render); "
-                                "update ccm-backend to see the rendered output."));
+    if (!answer.ok) {
+        if (answer.code == static_cast<int>(protocol::ErrorCode::MethodNotFound))
+            emit unavailable(tr("This backend is too old to render templates (it has no %1); update ccm-backend to "
+                                "see the rendered output.")
+                                 .arg(method));
         else
-            emit unavailable(tr("Cannot render the template: %1").arg(BackendClient::errorText(code, message, result)));
+            emit unavailable(tr("Cannot render the template: %1")
+                                 .arg(BackendClient::errorText(answer.code, answer.message, answer.data)));
         return;
     }
-    if (result.contains("output") && result["output"].is_string()) {
-        RenderedTemplate rendered;
-        rendered.output = QString::fromStdString(result["output"].get<std::string>());
-        if (result.contains("line_map") && result["line_map"].is_array()) {
-            for (const Json &line : result["line_map"])
-                rendered.lineMap.append(line.is_number_integer() ? line.get<int>() : 0);
-        }
-        emit this->rendered(rendered);
-        return;
-    }
-    Diagnostics templateProblems;
-    Diagnostics manifestProblems;
-    const Json list = result.value("diagnostics", Json::array());
+    RenderedTemplate result;
+    const Json list = answer.result.value("diagnostics", Json::array());
     for (const Json &item : list.is_array() ? list : Json::array()) {
         const Diagnostics one = diagnosticsFromJson(Json::array({item}));
-        const bool fromManifest = item.is_object() && item.value("source", std::string()) == "manifest";
-        (fromManifest ? manifestProblems : templateProblems)
-            .insert(fromManifest ? manifestProblems.end() : templateProblems.end(), one.begin(), one.end());
+        Diagnostics &into = item.is_object() && item.value("source", std::string()) == "manifest"
+            ? result.manifestProblems
+            : result.templateProblems;
+        into.insert(into.end(), one.begin(), one.end());
     }
-    if (templateProblems.empty() && manifestProblems.empty())
-        templateProblems.push_back(
+    const bool rendered = method == QLatin1String("expression.evaluate") ? readResolved(answer.result, result)
+                                                                         : readRendered(answer.result, result);
+    if (rendered) {
+        emit this->rendered(result);
+        return;
+    }
+    if (result.templateProblems.empty() && result.manifestProblems.empty())
+        result.templateProblems.push_back(
             {Severity::Error, tr("The backend sent neither output nor diagnostics.").toStdString(), {}, {}});
-    emit failed(templateProblems, manifestProblems);
+    emit failed(result.templateProblems, result.manifestProblems);
+}
+
+bool TemplateRenderer::readRendered(const ccm::Json &answer, RenderedTemplate &result) const
+{
+    if (!answer.contains("output") || !answer["output"].is_string())
+        return false;
+    result.output = QString::fromStdString(answer["output"].get<std::string>());
+    for (const Json &line : answer.value("line_map", Json::array()))
+        result.lineMap.append(line.is_number_integer() ? line.get<int>() : 0);
+    return true;
+}
+
+bool TemplateRenderer::readResolved(const ccm::Json &answer, RenderedTemplate &result) const
+{
+    const Json values = answer.value("values", Json::array());
+    const Json first = values.is_array() && !values.empty() ? values[0] : Json::object();
+    if (first.contains("value")) {
+        const Json &value = first["value"];
+        result.output = QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
+        return true;
+    }
+    const Json error = first.value("error", Json::object());
+    if (!error.is_object() || !error.contains("message"))
+        return false;
+    // The column counts characters from the start of the whole text: make it a line and column.
+    Diagnostic problem {Severity::Error, error.value("message", std::string()), {}, {}};
+    const Json column = error.value("column", Json());
+    if (column.is_number_integer() && column.get<int>() > 0) {
+        const QString before = m_text.left(column.get<int>() - 1);
+        const auto lineStart = before.lastIndexOf(u'\n') + 1;
+        problem.position.line = static_cast<int>(before.count(u'\n')) + 1;
+        problem.position.column = static_cast<int>(before.size() - lineStart) + 1;
+    }
+    result.templateProblems.insert(result.templateProblems.begin(), problem);
+    return false;
 }
 
 ccm::Diagnostics diagnosticsFromJson(const ccm::Json &array)

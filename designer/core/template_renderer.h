@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "backend_client.h"
 #include "diagnostic.h"
 #include "json.h"
 
@@ -13,16 +14,18 @@
 
 namespace ccm::designer {
 
-class BackendClient;
-
 /// What a template rendered to: `output` and, for each of its lines, the 1-based template line
-/// that produced it.
+/// that produced it (empty for a resolved `.templ`), with the warnings that came along.
 struct RenderedTemplate {
     QString output;
     QList<int> lineMap;
+    ccm::Diagnostics templateProblems; ///< positioned in the template's text
+    ccm::Diagnostics manifestProblems; ///< positioned in the manifest's text (its data)
 };
 
-/// Renders one template through the backend's template.render, as the user types. Requests are
+/// Renders one template through the backend as the user types: Jet (`*.jet`) and Go templates
+/// with template.render; a `*.templ` file, which the engine's template() resolves as a property
+/// value (`{{ expression }}` parts), with expression.evaluate, which resolves text that way. Requests are
 /// coalesced: one is in flight at a time, edits made meanwhile are sent once it is answered, and
 /// an answer to anything but the latest text is dropped. Rendering itself is the backend's:
 /// nothing here interprets the template.
@@ -36,10 +39,11 @@ public:
 
     TemplateRenderer(BackendClient *client, ContextProvider context, QObject *parent = nullptr);
 
-    /// "jet" for `.jet` files and resources_jet_file, "go" for `.templ` and other templates.
+    /// "jet" for `.jet` files, "template" for `.templ` files (resolved as template() does) and
+    /// "go" for other templates.
     [[nodiscard]] static QString engineFor(const QString &path);
 
-    /// Renders `text` as `engine` ("jet" or "go"); `path` (relative to base_dir) names it in
+    /// Renders `text` as `engine` ("jet", "go" or "template"); `path` (relative to base_dir) names it in
     /// messages. Supersedes anything not yet answered.
     void render(const QString &text, const QString &engine, const QString &path);
     /// Sends the last text again (the manifest or the What If facts changed).
@@ -58,7 +62,11 @@ signals:
 
 private:
     void send();
-    void answered(quint64 generation, bool ok, const ccm::Json &result, int code, const QString &message);
+    void answered(quint64 generation, const QString &method, const BackendClient::Answer &answer);
+    /// template.render's answer; false when it has no output.
+    bool readRendered(const ccm::Json &answer, RenderedTemplate &result) const;
+    /// expression.evaluate's answer for the one item; false (with the problem added) on error.
+    bool readResolved(const ccm::Json &answer, RenderedTemplate &result) const;
 
     QPointer<BackendClient> m_client;
     ContextProvider m_context;

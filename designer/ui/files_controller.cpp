@@ -388,8 +388,10 @@ void FilesController::documentPathChanged()
 {
     const QString base = m_document->filePath().isEmpty() ? QString() : m_document->baseDirectory();
     m_dock->setRootDirectory(base);
-    if (base == m_lastBaseDirectory)
+    if (base == m_lastBaseDirectory) {
+        openResourcesJetFile();
         return;
+    }
     m_lastBaseDirectory = base;
     m_openedJetFile.clear();
     // Another manifest: its files replace the old one's. Modified tabs stay, so nothing is lost
@@ -399,6 +401,8 @@ void FilesController::documentPathChanged()
         if (!editor->isModified() && (base.isEmpty() || !editor->filePath().startsWith(prefix)))
             closeEditor(editor);
     }
+    // The document's text changed before its path did, so the Jet file is known only now.
+    openResourcesJetFile();
 }
 
 QString FilesController::resourcesJetPath() const

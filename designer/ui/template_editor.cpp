@@ -68,7 +68,8 @@ TemplateEditor::TemplateEditor(const QString &filePath, const QString &relativeP
 TemplateEditor::Kind TemplateEditor::kindFor(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("jet") || suffix == QLatin1String("templ") || suffix == QLatin1String("tmpl"))
+    if (suffix == QLatin1String("jet") || suffix == QLatin1String("templ") || suffix == QLatin1String("tmpl")
+        || suffix == QLatin1String("gotmpl"))
         return Kind::Template;
     return Kind::PlainFile;
 }
@@ -180,8 +181,13 @@ void TemplateEditor::goTo(int line, int column)
 void TemplateEditor::showRendered(const RenderedTemplate &result)
 {
     m_output->setPlainText(result.output);
-    m_status->setText(tr("Rendered for this host."));
-    setProblems({});
+    QStringList lines {tr("Rendered for this host.")};
+    for (const Diagnostic &problem : result.templateProblems)
+        lines.append(tr("%1: %2").arg(m_relativePath, lineText(problem)));
+    for (const Diagnostic &problem : result.manifestProblems)
+        lines.append(tr("The manifest's data: %1").arg(lineText(problem)));
+    m_status->setText(lines.join(QLatin1Char('\n')));
+    setProblems(result.templateProblems);
     if (m_resources)
         listResources(result);
     emit renderFinished();
@@ -266,6 +272,7 @@ void TemplateEditor::resourceActivated(QTreeWidgetItem *item)
     m_followingSource = true;
     m_source->goToLine(line);
     m_followingSource = false;
+    sourceLineChanged(line);
 }
 
 void TemplateEditor::sourceLineChanged(int line)

@@ -19,8 +19,8 @@ class BackendClient;
 class YamlEditor;
 
 /// One file of the manifest's directory open for editing: its text (highlighted, with an undo
-/// history of its own) beside what it renders to. Templates (`*.jet`, `*.templ`, `*.tmpl`, and
-/// a manifest's resources_jet_file) are rendered by the backend as the user types; for a
+/// history of its own) beside what it renders to. Templates (`*.jet`, `*.templ`, `*.tmpl`,
+/// `*.gotmpl`, and a manifest's resources_jet_file) are rendered by the backend as the user types; for a
 /// resources_jet_file the rendered resources are listed too, each linked to the Jet line that
 /// produced it. Other files are plain text.
 class TemplateEditor : public QWidget {
