@@ -31,8 +31,12 @@ TemplateRenderer::TemplateRenderer(BackendClient *client, ContextProvider contex
 
 QString TemplateRenderer::engineFor(const QString &path)
 {
-    return QFileInfo(path).suffix().compare(QLatin1String("jet"), Qt::CaseInsensitive) == 0 ? QStringLiteral("jet")
-                                                                                            : QStringLiteral("go");
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("jet"))
+        return QStringLiteral("jet");
+    if (suffix == QLatin1String("templ"))
+        return QStringLiteral("template");
+    return QStringLiteral("go");
 }
 
 void TemplateRenderer::render(const QString &text, const QString &engine, const QString &path)

@@ -319,7 +319,7 @@ bool FilesController::moveContentToTemplate(EntryRef entry, const QString &relat
     QUndoStack *stack = m_document->undoStack();
     stack->beginMacro(tr("Move Content to %1").arg(name));
     stack->push(new CreateFileCommand(path, content));
-    m_document->setProperty(entry, "content", Json(QStringLiteral("{{ template(\"%1\") }}").arg(name).toStdString()));
+    m_document->setProperty(entry, "content", Json(QStringLiteral("{{ template('%1') }}").arg(name).toStdString()));
     stack->endMacro();
     emit statusMessage(tr("Moved the content to %1").arg(name));
     return true;

@@ -69,7 +69,7 @@ public:
 
     /// Moves the `content` of the file resource `entry` into `relativeName` (under templates/
     /// when it has no directory; `.templ` added when it has no extension) and makes the content
-    /// `{{ template("…") }}`. Writing the file and changing the manifest are one undo step; undo
+    /// `{{ template('…') }}`. Writing the file and changing the manifest are one undo step; undo
     /// removes the file again. False with *error set when the entry has no string content, the
     /// name is outside the manifest's directory, the file exists or cannot be written.
     bool moveContentToTemplate(EntryRef entry, const QString &relativeName, QString *error);

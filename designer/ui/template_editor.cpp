@@ -183,7 +183,7 @@ void TemplateEditor::showRendered(const RenderedTemplate &result)
     m_output->setPlainText(result.output);
     QStringList lines {tr("Rendered for this host.")};
     for (const Diagnostic &problem : result.templateProblems)
-        lines.append(tr("%1: %2").arg(m_relativePath, lineText(problem)));
+        lines.append(lineText(problem));
     for (const Diagnostic &problem : result.manifestProblems)
         lines.append(tr("The manifest's data: %1").arg(lineText(problem)));
     m_status->setText(lines.join(QLatin1Char('\n')));
@@ -197,7 +197,7 @@ void TemplateEditor::showFailure(const ccm::Diagnostics &templateProblems, const
 {
     QStringList lines;
     for (const Diagnostic &problem : templateProblems)
-        lines.append(tr("%1: %2").arg(m_relativePath, lineText(problem)));
+        lines.append(lineText(problem));
     for (const Diagnostic &problem : manifestProblems)
         lines.append(tr("The manifest's data: %1").arg(lineText(problem)));
     m_status->setText(lines.join(QLatin1Char('\n')));

@@ -157,6 +157,14 @@ void TestTemplateFiles::editingATemplateRendersIt()
     // A change of the manifest's data renders it again too.
     window.document()->setText(QStringLiteral("data:\n  port: 9000\nccm:\n  resources: []\n"));
     QTRY_COMPARE_WITH_TIMEOUT(editor->outputView()->toPlainText(), QStringLiteral("port 9001\n"), kRenderTimeoutMs);
+
+    // A .templ file is resolved as template() resolves it: expressions, not Go actions.
+    const QString templ = dir.filePath(QStringLiteral("templates/motd.templ"));
+    QVERIFY(writeFile(templ, "port {{ Data.port }} on {{ lookup('data.port') }}\n"));
+    TemplateEditor *resolved = window.filesController()->openFile(templ, &error);
+    QVERIFY2(resolved, qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        resolved->outputView()->toPlainText(), QStringLiteral("port 9000 on 9000\n"), kRenderTimeoutMs);
 }
 
 void TestTemplateFiles::templateErrorsShowAtTheirPosition_data()
@@ -276,7 +284,7 @@ void TestTemplateFiles::moveContentToTemplateFile()
     const QString templatePath = dir.filePath(QStringLiteral("templates/motd.templ"));
     QCOMPARE(readText(templatePath), QStringLiteral("Welcome to {{ Data.name }}\n"));
     const ccm::Json content = window.document()->blocks()[0].entries[0].properties["content"];
-    QCOMPARE(q(content.get<std::string>()), QStringLiteral("{{ template(\"templates/motd.templ\") }}"));
+    QCOMPARE(q(content.get<std::string>()), QStringLiteral("{{ template('templates/motd.templ') }}"));
     // The name is taken now.
     QVERIFY(!files->moveContentToTemplate({0, 0}, QStringLiteral("motd"), &error));
 
