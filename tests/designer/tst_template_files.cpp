@@ -4,6 +4,7 @@
 #include "backend_client.h"
 #include "files_controller.h"
 #include "files_dock.h"
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "manifest_document.h"
 #include "preview_controller.h"
@@ -12,6 +13,7 @@
 #include "recovery_store.h"
 #include "template_editor.h"
 #include "test_common.h"
+#include "what_if_panel.h"
 #include "yaml_editor.h"
 
 #include <QDir>
@@ -95,6 +97,9 @@ private slots:
     void resourcesJetFileLinksResourcesToLines();
     void moveContentToTemplateFile();
     void modifiedTemplateIsSavedAndRecovered();
+    void recoveryOffersFileCopiesWithTheirManifest();
+    void closingAsksAboutModifiedFiles();
+    void whatIfFactsRenderAgain();
 };
 
 void TestTemplateFiles::filesDockListsAndOpensFiles()
@@ -343,6 +348,78 @@ void TestTemplateFiles::modifiedTemplateIsSavedAndRecovered()
     QVERIFY(!editor->isModified());
     QVERIFY(!window.isWindowModified());
     QVERIFY(files->fileRecoveryCopies().isEmpty());
+}
+
+void TestTemplateFiles::recoveryOffersFileCopiesWithTheirManifest()
+{
+    QTemporaryDir dir;
+    const QString manifest = dir.filePath(QStringLiteral("site.yaml"));
+    QVERIFY(writeFile(manifest, "ccm:\n  resources: []\n"));
+    const QString path = dir.filePath(QStringLiteral("motd.txt"));
+    QVERIFY(writeFile(path, "old\n"));
+    // What a crash leaves behind: the copy of a file, naming its manifest.
+    const RecoveryStore store;
+    QString error;
+    QVERIFY2(store.write(store.recoveryPathFor(path), path, QStringLiteral("recovered\n"), &error, manifest),
+        qPrintable(error));
+
+    // At the next start the manifest opens with the file, which holds the recovered text.
+    MainWindow window;
+    useBackendIn(window, dir);
+    answerNextMessageBox(QMessageBox::Yes);
+    window.offerRecovery();
+    QCOMPARE(window.document()->filePath(), QFileInfo(manifest).absoluteFilePath());
+    TemplateEditor *editor = window.filesController()->editorFor(path);
+    QVERIFY(editor);
+    QCOMPARE(editor->text(), QStringLiteral("recovered\n"));
+    QVERIFY(editor->isModified());
+    QCOMPARE(readText(path), QStringLiteral("old\n"));
+}
+
+void TestTemplateFiles::closingAsksAboutModifiedFiles()
+{
+    QTemporaryDir dir;
+    const QString manifest = dir.filePath(QStringLiteral("site.yaml"));
+    QVERIFY(writeFile(manifest, "ccm:\n  resources: []\n"));
+    const QString path = dir.filePath(QStringLiteral("motd.txt"));
+    QVERIFY(writeFile(path, "old\n"));
+    MainWindow window;
+    useBackendIn(window, dir);
+    QVERIFY(window.openFile(manifest));
+    QString error;
+    TemplateEditor *editor = window.filesController()->openFile(path, &error);
+    QVERIFY2(editor, qPrintable(error));
+    type(editor, QStringLiteral("new\n"));
+
+    // Cancel keeps the window and the edit; Save All writes the file and lets it close.
+    answerNextMessageBox(QMessageBox::Cancel);
+    QVERIFY(!window.close());
+    QVERIFY(editor->isModified());
+    QCOMPARE(readText(path), QStringLiteral("old\n"));
+    answerNextMessageBox(QMessageBox::SaveAll);
+    QVERIFY(window.close());
+    QCOMPARE(readText(path), QStringLiteral("new\n"));
+}
+
+void TestTemplateFiles::whatIfFactsRenderAgain()
+{
+    QTemporaryDir dir;
+    const QString manifest = dir.filePath(QStringLiteral("site.yaml"));
+    QVERIFY(writeFile(manifest, "ccm:\n  resources: []\n"));
+    const QString jet = dir.filePath(QStringLiteral("family.jet"));
+    QVERIFY(writeFile(jet, "family [[ Facts.host.info.platformFamily ]]\n"));
+    MainWindow window;
+    useBackendIn(window, dir);
+    QVERIFY(window.openFile(manifest));
+    QString error;
+    TemplateEditor *editor = window.filesController()->openFile(jet, &error);
+    QVERIFY2(editor, qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        editor->outputView()->toPlainText().startsWith(QStringLiteral("family")), kRenderTimeoutMs);
+    window.whatIfPanel()->addFact(QStringLiteral("host.info.platformFamily"), QStringLiteral("pretend"));
+    window.whatIfPanel()->setOverridesEnabled(true);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        editor->outputView()->toPlainText(), QStringLiteral("family pretend\n"), kRenderTimeoutMs);
 }
 
 QTEST_MAIN(TestTemplateFiles)
