@@ -152,10 +152,10 @@ private:
     ProblemsPanel *m_problems = nullptr;
     ResultsPanel *m_results = nullptr;
     WhatIfPanel *m_whatIf = nullptr;
+    FilesController *m_files = nullptr;
     PreviewController *m_preview = nullptr;
     FleetController *m_fleet = nullptr;
     FleetDock *m_fleetDock = nullptr;
-    FilesController *m_files = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;

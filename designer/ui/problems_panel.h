@@ -30,10 +30,6 @@ public:
     /// when it is among the new ones.
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
 
-    /// Shows the problems of a file the manifest uses (a template) after the manifest's own;
-    /// empty `diagnostics` removes them.
-    void setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics);
-
     /// "2 errors, 1 warning", with notes counted when there are any, or "No problems".
     [[nodiscard]] QString summaryText() const;
 
@@ -43,6 +39,10 @@ public:
     /// The table, whose model is the filtered and sorted view of problemsModel().
     [[nodiscard]] QTreeView *view() const;
     [[nodiscard]] ProblemsModel *problemsModel() const;
+
+    /// Shows the problems of a file the manifest uses (a template) after the manifest's own;
+    /// empty `diagnostics` removes them.
+    void setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics);
 
 signals:
     /// The user chose a problem to go to.

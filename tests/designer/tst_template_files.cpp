@@ -100,6 +100,7 @@ private slots:
     void recoveryOffersFileCopiesWithTheirManifest();
     void closingAsksAboutModifiedFiles();
     void whatIfFactsRenderAgain();
+    void eachFileHasItsOwnUndo();
 };
 
 void TestTemplateFiles::filesDockListsAndOpensFiles()
@@ -420,6 +421,39 @@ void TestTemplateFiles::whatIfFactsRenderAgain()
     window.whatIfPanel()->setOverridesEnabled(true);
     QTRY_COMPARE_WITH_TIMEOUT(
         editor->outputView()->toPlainText(), QStringLiteral("family pretend\n"), kRenderTimeoutMs);
+}
+
+void TestTemplateFiles::eachFileHasItsOwnUndo()
+{
+    QTemporaryDir dir;
+    const QString manifest = dir.filePath(QStringLiteral("site.yaml"));
+    QVERIFY(writeFile(manifest, "ccm:\n  resources: []\n"));
+    const QString path = dir.filePath(QStringLiteral("motd.txt"));
+    QVERIFY(writeFile(path, "old\n"));
+    MainWindow window;
+    useBackendIn(window, dir);
+    QVERIFY(window.openFile(manifest));
+    window.document()->setText(QStringLiteral("ccm:\n  resources: []\n# edited\n"));
+    QString error;
+    TemplateEditor *editor = window.filesController()->openFile(path, &error);
+    QVERIFY2(editor, qPrintable(error));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    editor->sourceEditor()->setFocus();
+    QTest::keyClicks(editor->sourceEditor(), QStringLiteral("x"));
+    QCOMPARE(editor->text(), QStringLiteral("xold\n"));
+
+    // Ctrl+Z in the file's tab undoes the typing there; the manifest keeps its edit.
+    QTest::keyClick(editor->sourceEditor(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(editor->text(), QStringLiteral("old\n"));
+    QVERIFY(!editor->isModified());
+    QVERIFY(window.document()->text().contains(QStringLiteral("# edited")));
+    QTest::keyClick(editor->sourceEditor(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(editor->text(), QStringLiteral("xold\n"));
+    // The window's Undo still undoes the manifest.
+    window.document()->undoStack()->undo();
+    QVERIFY(!window.document()->text().contains(QStringLiteral("# edited")));
+    QCOMPARE(editor->text(), QStringLiteral("xold\n"));
 }
 
 QTEST_MAIN(TestTemplateFiles)
