@@ -181,7 +181,7 @@ void TemplateEditor::goTo(int line, int column)
 void TemplateEditor::showRendered(const RenderedTemplate &result)
 {
     m_output->setPlainText(result.output);
-    QStringList lines {tr("Rendered for this host.")};
+    QStringList lines {tr("Rendered.")};
     for (const Diagnostic &problem : result.templateProblems)
         lines.append(lineText(problem));
     for (const Diagnostic &problem : result.manifestProblems)
