@@ -208,6 +208,17 @@ private Q_SLOTS:
         QTest::newRow("required data missing")
             << withManifest << QByteArray("data:\n  # @require\n  token: \"\"\nccm:\n  resources: []\n") << 1
             << QStringLiteral("bad.yaml:3:3: error: data value 'token' is required");
+        QTest::newRow("@validate fails on the resolved value")
+            << (withManifest + QStringList {QStringLiteral("--fact"), QStringLiteral("addr=10.0.0.300")})
+            << QByteArray("data:\n  # @validate isIPv4(value)\n  listen: \"{{ Facts.addr }}\"\nccm:\n  resources: []\n")
+            << 1 << QStringLiteral("bad.yaml:3:3: error: data value 'listen' fails @validate isIPv4\\(value\\)");
+        QTest::newRow("@validate after the value fails on its text")
+            << withManifest
+            << QByteArray("data:\n  cmd: \"rm -rf /; true\" # @validate is_shell_safe(value)\nccm:\n  resources: []\n")
+            << 1 << QStringLiteral("bad.yaml:2:3: error: data value 'cmd' fails @validate is_shell_safe");
+        QTest::newRow("@required is @require")
+            << withManifest << QByteArray("data:\n  # @required\n  token: \"\"\nccm:\n  resources: []\n") << 1
+            << QStringLiteral("bad.yaml:3:3: error: data value 'token' is required");
         QTest::newRow("bad facts file")
             << (withManifest + QStringList{QStringLiteral("--facts"), QStringLiteral("bad.yaml")})
             << QByteArray("[1, 2\n") << 1 << QStringLiteral("bad.yaml");
@@ -220,6 +231,20 @@ private Q_SLOTS:
         QTest::newRow("jet renders an invalid resource")
             << QStringList{QStringLiteral("jetbad.yaml")} << QByteArray() << 1
             << QStringLiteral("jetbad.yaml:2:23: error: .*unknown.*ensur.*rendered from broken.jet, line 3");
+    }
+
+    void annotationWarningsDoNotFail()
+    {
+        writeFile(m_dir, QStringLiteral("warn.yaml"),
+            "data:\n  # @requiired\n  port: 8080 # @validate isInt(value)\nccm:\n  resources:\n    - exec:\n"
+            "        - \"echo {{ len(registrations('prod', 'http', 'web', '*')) }}\": {}\n");
+        const BackendRun run = render({QStringLiteral("warn.yaml")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains(QStringLiteral("warn.yaml:2:5: warning: unknown annotation '@requiired'")),
+            qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("warn.yaml:7:24: warning: registrations() finds nothing here")),
+            qPrintable(run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("echo 0")), qPrintable(run.out));
     }
 
     void errors()

@@ -60,6 +60,40 @@ private Q_SLOTS:
         QVERIFY(run.err.contains(QStringLiteral("1 file checked: 2 errors, 0 warnings")));
     }
 
+    void reportsDataAnnotations()
+    {
+        const QString path = writeFile(m_dir, QStringLiteral("annotated.yaml"),
+            "data:\n"
+            "  # @validate isIPv4(value)\n"
+            "  listen: 10.0.0.300\n"
+            "  port: 80x # @validate isInt(value)\n"
+            "  # @validate isInt(value\n"
+            "  broken: 1\n"
+            "  # @valdate isInt(value)\n"
+            "  typo: 1\n"
+            "  # @validate isInt(value)\n"
+            "  templated: \"{{ Facts.x }}\"\n"
+            "  # @validate isInt(value)\n"
+            "  overridden: x\n"
+            "overrides:\n"
+            "  default:\n"
+            "    overridden: 1\n"
+            "ccm:\n"
+            "  resources: []\n");
+        const BackendRun run = runBackend({QStringLiteral("validate"), path});
+        QCOMPARE(run.exitCode, 1);
+        const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines,
+            QStringList({path + QStringLiteral(":3:3: error: data value 'listen' fails @validate isIPv4(value)"),
+                path + QStringLiteral(":4:3: error: data value 'port' fails @validate isInt(value)"),
+                path
+                    + QStringLiteral(":5:26: error: @validate isInt(value of data value 'broken' is not a valid "
+                                     "expression: expected ',' or ')'"),
+                path
+                    + QStringLiteral(":7:5: warning: unknown annotation '@valdate'; the annotations are @require, "
+                                     "@required and @validate")}));
+    }
+
     void warningsDoNotFail()
     {
         const QString path = writeFile(m_dir, QStringLiteral("warn.yaml"), "ccm:\n  resources:\n    - package:\n        - vim: {ensure: present}\n"
