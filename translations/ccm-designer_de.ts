@@ -437,6 +437,116 @@
     </message>
 </context>
 <context>
+    <name>ccm::designer::FilesController</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Move Content to &amp;Template File…</source>
+        <translation>Inhalt in &amp;Vorlagendatei verschieben…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Source File</source>
+        <translation>&amp;Quelldatei öffnen</translation>
+    </message>
+    <message>
+        <source>Put the selected file resource&apos;s content into a template file beside the manifest and render it from there</source>
+        <translation>Den Inhalt der ausgewählten Dateiressource in eine Vorlagendatei neben dem Manifest schreiben und von dort rendern</translation>
+    </message>
+    <message>
+        <source>Open the file the selected file resource copies</source>
+        <translation>Die Datei öffnen, die die ausgewählte Dateiressource kopiert</translation>
+    </message>
+    <message>
+        <source>Open File</source>
+        <translation>Datei öffnen</translation>
+    </message>
+    <message>
+        <source>Unsaved Changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>%1 has unsaved changes. Save them?</source>
+        <translation>%1 enthält ungespeicherte Änderungen. Möchten Sie sie speichern?</translation>
+    </message>
+    <message>
+        <source>Save File</source>
+        <translation>Datei speichern</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>These files have unsaved changes: %1. Save them?</source>
+        <translation>Diese Dateien enthalten ungespeicherte Änderungen: %1. Möchten Sie sie speichern?</translation>
+    </message>
+    <message>
+        <source>Only the content of a file resource can be moved to a template file, and this one has none.</source>
+        <translation>Nur der Inhalt einer Dateiressource kann in eine Vorlagendatei verschoben werden, und diese hat keinen.</translation>
+    </message>
+    <message>
+        <source>Save the manifest first: the template file goes into the manifest&apos;s directory.</source>
+        <translation>Speichern Sie zuerst das Manifest: Die Vorlagendatei kommt in das Verzeichnis des Manifests.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a file name inside the manifest&apos;s directory; use a name such as templates/motd.templ.</source>
+        <translation>„%1“ ist kein Dateiname innerhalb des Manifest-Verzeichnisses; verwenden Sie einen Namen wie templates/motd.templ.</translation>
+    </message>
+    <message>
+        <source>%1 exists already; choose another name.</source>
+        <translation>%1 existiert bereits; wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>Move Content to %1</source>
+        <translation>Inhalt nach %1 verschieben</translation>
+    </message>
+    <message>
+        <source>Moved the content to %1</source>
+        <translation>Der Inhalt wurde nach %1 verschoben</translation>
+    </message>
+    <message>
+        <source>The selected resource has no source file.</source>
+        <translation>Die ausgewählte Ressource hat keine Quelldatei.</translation>
+    </message>
+    <message>
+        <source>The source %1 is not a file beside the manifest.</source>
+        <translation>Die Quelle %1 ist keine Datei neben dem Manifest.</translation>
+    </message>
+    <message>
+        <source>Move Content to Template File</source>
+        <translation>Inhalt in Vorlagendatei verschieben</translation>
+    </message>
+    <message>
+        <source>Template file, relative to the manifest&apos;s directory:</source>
+        <translation>Vorlagendatei, relativ zum Verzeichnis des Manifests:</translation>
+    </message>
+    <message>
+        <source>Open Source File</source>
+        <translation>Quelldatei öffnen</translation>
+    </message>
+    <message>
+        <source>Could not write the recovery copy: %1</source>
+        <translation>Die Wiederherstellungskopie konnte nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>Recover Unsaved Changes</source>
+        <translation>Ungespeicherte Änderungen wiederherstellen</translation>
+    </message>
+    <message>
+        <source>CCM Designer did not close properly. Unsaved changes to %1 (used by %2) from %3 were kept. Restore them?</source>
+        <translation>CCM Designer wurde nicht ordnungsgemäß beendet. Ungespeicherte Änderungen an %1 (verwendet von %2) vom %3 wurden aufbewahrt. Möchten Sie sie wiederherstellen?</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FilesDock</name>
+    <message>
+        <source>Save the manifest to see the files beside it.</source>
+        <translation>Speichern Sie das Manifest, um die Dateien daneben zu sehen.</translation>
+    </message>
+</context>
+<context>
     <name>ccm::designer::FleetController</name>
     <message>
         <source>&amp;Export Bundle…</source>
@@ -1101,10 +1211,6 @@
         <translation>&amp;Speichern</translation>
     </message>
     <message>
-        <source>Save the manifest</source>
-        <translation>Das Manifest speichern</translation>
-    </message>
-    <message>
         <source>Save &amp;As…</source>
         <translation>Speichern &amp;unter…</translation>
     </message>
@@ -1261,6 +1367,22 @@
     <message>
         <source>F&amp;leet</source>
         <translation>&amp;Flotte</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Save the manifest, or the file of the current tab</source>
+        <translation>Das Manifest speichern oder die Datei des aktuellen Tabs</translation>
+    </message>
+    <message>
+        <source>Save A&amp;ll</source>
+        <translation>A&amp;lle speichern</translation>
+    </message>
+    <message>
+        <source>Save the manifest and every modified file</source>
+        <translation>Das Manifest und jede geänderte Datei speichern</translation>
     </message>
 </context>
 <context>
@@ -2119,6 +2241,72 @@
     <message>
         <source>The run did not end.</source>
         <translation>Der Lauf wurde nicht zu Ende geführt.</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::TemplateEditor</name>
+    <message>
+        <source>Rendered resource</source>
+        <translation>Gerenderte Ressource</translation>
+    </message>
+    <message>
+        <source>Jet line</source>
+        <translation>Jet-Zeile</translation>
+    </message>
+    <message>
+        <source>The rendered output shows here.</source>
+        <translation>Hier erscheint die gerenderte Ausgabe.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: it is larger than 16 MiB.</source>
+        <translation>%1 kann nicht geöffnet werden: Die Datei ist größer als 16 MiB.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: it is a binary file.</source>
+        <translation>%1 kann nicht geöffnet werden: Es ist eine Binärdatei.</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Rendering…</source>
+        <translation>Wird gerendert…</translation>
+    </message>
+    <message>
+        <source>Rendered.</source>
+        <translation>Gerendert.</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s data: %1</source>
+        <translation>Die Daten des Manifests: %1</translation>
+    </message>
+    <message>
+        <source>The rendered text is not a list of resource blocks.</source>
+        <translation>Der gerenderte Text ist keine Liste von Ressourcenblöcken.</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::TemplateRenderer</name>
+    <message>
+        <source>Cannot render the template: %1</source>
+        <translation>Die Vorlage kann nicht gerendert werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot render the template: there is no backend.</source>
+        <translation>Die Vorlage kann nicht gerendert werden: Es gibt kein Backend.</translation>
+    </message>
+    <message>
+        <source>This backend is too old to render templates (it has no %1); update ccm-backend to see the rendered output.</source>
+        <translation>Dieses Backend ist zu alt, um Vorlagen zu rendern (es kennt %1 nicht); aktualisieren Sie ccm-backend, um die gerenderte Ausgabe zu sehen.</translation>
+    </message>
+    <message>
+        <source>The backend sent neither output nor diagnostics.</source>
+        <translation>Das Backend hat weder eine Ausgabe noch Diagnosen gesendet.</translation>
     </message>
 </context>
 <context>

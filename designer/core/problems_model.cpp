@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "problems_model.h"
 
+#include <QFileInfo>
+
+#include <algorithm>
+
 namespace ccm::designer {
 
 ProblemsModel::ProblemsModel(QObject *parent)
@@ -11,7 +15,7 @@ ProblemsModel::ProblemsModel(QObject *parent)
 void ProblemsModel::setSeverityIcons(const QIcon &error, const QIcon &warning, const QIcon &info)
 {
     m_severityIcons = {info, warning, error};
-    if (!m_diagnostics.empty())
+    if (rowCount() > 0)
         emit dataChanged(index(0, SeverityColumn), index(rowCount() - 1, SeverityColumn), {Qt::DecorationRole});
 }
 
@@ -23,14 +27,34 @@ void ProblemsModel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QS
     endResetModel();
 }
 
+void ProblemsModel::setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics)
+{
+    beginResetModel();
+    m_fileRows.erase(std::remove_if(m_fileRows.begin(), m_fileRows.end(),
+                         [&](const FileRow &row) { return row.filePath == filePath; }),
+        m_fileRows.end());
+    for (const Diagnostic &diagnostic : diagnostics)
+        m_fileRows.push_back({filePath, diagnostic});
+    endResetModel();
+}
+
+QString ProblemsModel::filePathOf(int row) const
+{
+    const auto own = static_cast<int>(m_diagnostics.size());
+    return row >= own ? m_fileRows.at(static_cast<std::size_t>(row - own)).filePath : QString();
+}
+
 const ccm::Diagnostic &ProblemsModel::diagnostic(int row) const
 {
+    const auto own = static_cast<int>(m_diagnostics.size());
+    if (row >= own)
+        return m_fileRows.at(static_cast<std::size_t>(row - own)).diagnostic;
     return m_diagnostics.at(static_cast<std::size_t>(row));
 }
 
 int ProblemsModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_diagnostics.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_diagnostics.size() + m_fileRows.size());
 }
 
 int ProblemsModel::columnCount(const QModelIndex &parent) const
@@ -42,7 +66,7 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Diagnostic &item = m_diagnostics.at(static_cast<std::size_t>(index.row()));
+    const Diagnostic &item = diagnostic(index.row());
     if (role == SeverityRole)
         return static_cast<int>(item.severity);
     switch (index.column()) {
@@ -67,8 +91,10 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(item.message);
         break;
     case LocationColumn:
-        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-            return location(item);
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+            const QString file = filePathOf(index.row());
+            return location(item, file.isEmpty() ? m_fileName : QFileInfo(file).fileName());
+        }
         if (role == SortRole)
             return static_cast<qlonglong>(item.position.line) * 1000000 + item.position.column;
         break;
@@ -101,11 +127,11 @@ QVariant ProblemsModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
-QString ProblemsModel::location(const ccm::Diagnostic &item) const
+QString ProblemsModel::location(const ccm::Diagnostic &item, const QString &fileName) const
 {
     if (!item.position.known())
-        return m_fileName;
-    QString text = m_fileName.isEmpty() ? QString() : m_fileName + QLatin1Char(':');
+        return fileName;
+    QString text = fileName.isEmpty() ? QString() : fileName + QLatin1Char(':');
     text += QString::number(item.position.line);
     if (item.position.column > 0)
         text += QLatin1Char(':') + QString::number(item.position.column);

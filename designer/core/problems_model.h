@@ -7,6 +7,7 @@
 #include <QIcon>
 
 #include <array>
+#include <vector>
 
 namespace ccm::designer {
 
@@ -34,6 +35,12 @@ public:
     /// Replaces the rows; `fileName` prefixes each location ("file:line:col").
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
 
+    /// Replaces the rows of a file the manifest uses (a template being edited), shown after the
+    /// manifest's own; their locations name the file. Empty `diagnostics` removes its rows.
+    void setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics);
+    /// The file a row's diagnostic is positioned in; empty for the manifest's own rows.
+    [[nodiscard]] QString filePathOf(int row) const;
+
     /// The diagnostic shown in `row`.
     [[nodiscard]] const ccm::Diagnostic &diagnostic(int row) const;
 
@@ -44,9 +51,15 @@ public:
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    [[nodiscard]] QString location(const ccm::Diagnostic &diagnostic) const;
+    struct FileRow {
+        QString filePath;
+        ccm::Diagnostic diagnostic;
+    };
+
+    [[nodiscard]] QString location(const ccm::Diagnostic &diagnostic, const QString &fileName) const;
 
     ccm::Diagnostics m_diagnostics;
+    std::vector<FileRow> m_fileRows;
     QString m_fileName;
     /// By severityRank().
     std::array<QIcon, 3> m_severityIcons;

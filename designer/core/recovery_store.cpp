@@ -51,6 +51,7 @@ std::optional<RecoveryCopy> parseCopy(const QString &path, bool withText, QStrin
     RecoveryCopy copy;
     copy.recoveryPath = path;
     copy.originalPath = object.value(QLatin1String("original")).toString();
+    copy.manifestPath = object.value(QLatin1String("manifest")).toString();
     copy.savedAt = QDateTime::fromString(object.value(QLatin1String("saved")).toString(), Qt::ISODateWithMs);
     if (withText)
         copy.text = object.value(QLatin1String("text")).toString();
@@ -88,8 +89,8 @@ QString RecoveryStore::recoveryPathFor(const QString &documentPath, const QStrin
     return m_directory + QLatin1Char('/') + name + QLatin1Char('.') + QLatin1String(kSuffix);
 }
 
-bool RecoveryStore::write(
-    const QString &recoveryPath, const QString &documentPath, const QString &text, QString *error) const
+bool RecoveryStore::write(const QString &recoveryPath, const QString &documentPath, const QString &text, QString *error,
+    const QString &manifestPath) const
 {
     if (!QDir().mkpath(QFileInfo(recoveryPath).absolutePath())) {
         if (error)
@@ -100,6 +101,8 @@ bool RecoveryStore::write(
     QJsonObject object;
     object.insert(
         QLatin1String("original"), documentPath.isEmpty() ? QString() : QFileInfo(documentPath).absoluteFilePath());
+    if (!manifestPath.isEmpty())
+        object.insert(QLatin1String("manifest"), QFileInfo(manifestPath).absoluteFilePath());
     object.insert(QLatin1String("saved"), m_clock().toString(Qt::ISODateWithMs));
     object.insert(QLatin1String("text"), text);
     QSaveFile file(recoveryPath);

@@ -14,6 +14,9 @@ namespace ccm::designer {
 struct RecoveryCopy {
     QString recoveryPath; ///< the copy itself
     QString originalPath; ///< the document's file; empty for an untitled document
+    /// For the copy of a file a manifest uses (a template), that manifest; empty for a manifest's
+    /// own copy.
+    QString manifestPath;
     QDateTime savedAt;
     QString text; ///< filled by RecoveryStore::read() only
 };
@@ -38,8 +41,10 @@ public:
     /// Where the copy of a document goes: by its path, or by untitledKey when it has none.
     [[nodiscard]] QString recoveryPathFor(const QString &documentPath, const QString &untitledKey = {}) const;
 
-    /// Writes a copy atomically, creating the directory. False with *error set on failure.
-    bool write(const QString &recoveryPath, const QString &documentPath, const QString &text, QString *error) const;
+    /// Writes a copy atomically, creating the directory. A non-empty @p manifestPath marks it as
+    /// the copy of a file that manifest uses. False with *error set on failure.
+    bool write(const QString &recoveryPath, const QString &documentPath, const QString &text, QString *error,
+        const QString &manifestPath = {}) const;
     /// The copies present, newest first, without their text. Files that are not copies are
     /// skipped.
     [[nodiscard]] QList<RecoveryCopy> list() const;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 
+#include "files_controller.h"
+#include "files_dock.h"
 #include "fleet_controller.h"
 #include "fleet_dock.h"
 #include "manifest_settings_editor.h"
@@ -13,6 +15,7 @@
 #include "resource_palette.h"
 #include "results_panel.h"
 #include "source_map.h"
+#include "template_editor.h"
 #include "what_if_panel.h"
 #include "yaml_editor.h"
 
@@ -46,7 +49,7 @@ namespace ccm::designer {
 
 namespace {
 // Bump when the dock layout changes so an old saved state is ignored rather than misapplied.
-constexpr int kWindowStateVersion = 3;
+constexpr int kWindowStateVersion = 4;
 constexpr int kStatusMessageTimeoutMs = 5000;
 constexpr int kMaxRecentFiles = 10;
 constexpr int kDefaultAutosaveDelayMs = 5000;
@@ -82,6 +85,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_editorTabs->addTab(m_propertyEditor, tr("Resource"));
     m_editorTabs->addTab(m_settingsEditor, tr("Manifest"));
     m_editorTabs->setDocumentMode(true);
+    m_files = new FilesController(
+        m_document, {m_editorTabs, m_resourceList, m_whatIf, m_problems, m_preview->client()}, &m_recovery, this);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("editorSplitter"));
@@ -106,6 +111,10 @@ MainWindow::MainWindow(QWidget *parent)
         [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
     connect(m_fleet, &FleetController::statusMessage, this,
         [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
+    connect(m_files, &FilesController::statusMessage, this,
+        [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
+    connect(m_files, &FilesController::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_problems, &ProblemsPanel::summaryChanged, m_problemSummary, &QLabel::setText);
 
     m_document->newDocument();
     restoreSettings();
@@ -124,6 +133,13 @@ void MainWindow::createDocks()
     resourcesDock->setObjectName(QStringLiteral("resourcesDock"));
     resourcesDock->setWidget(m_resourceList);
     addDockWidget(Qt::LeftDockWidgetArea, resourcesDock);
+
+    auto *filesDock = new QDockWidget(tr("Files"), this);
+    filesDock->setObjectName(QStringLiteral("filesDock"));
+    filesDock->setWidget(m_files->dock());
+    addDockWidget(Qt::LeftDockWidgetArea, filesDock);
+    tabifyDockWidget(resourcesDock, filesDock);
+    resourcesDock->raise();
 
     auto *problemsDock = new QDockWidget(tr("Problems"), this);
     problemsDock->setObjectName(QStringLiteral("problemsDock"));
@@ -191,10 +207,13 @@ void MainWindow::createFileMenu(QToolBar *toolBar)
     m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
 
     fileMenu->addSeparator();
-    m_saveAction
-        = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this, &MainWindow::save);
+    m_saveAction = fileMenu->addAction(
+        QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this, &MainWindow::saveCurrentTab);
     m_saveAction->setShortcut(QKeySequence::Save);
-    m_saveAction->setStatusTip(tr("Save the manifest"));
+    m_saveAction->setStatusTip(tr("Save the manifest, or the file of the current tab"));
+    QAction *saveAllAction = fileMenu->addAction(tr("Save A&ll"), this, &MainWindow::saveAll);
+    saveAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    saveAllAction->setStatusTip(tr("Save the manifest and every modified file"));
 
     QAction *saveAsAction = fileMenu->addAction(
         QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save &As…"), this, &MainWindow::saveAs);
@@ -269,6 +288,11 @@ void MainWindow::createResourceActions(QMenu *editMenu, QToolBar *toolBar)
     m_addDefaultsAction = editMenu->addAction(tr("Add Block &Defaults"), this, &MainWindow::addDefaultsToSelectedBlock);
     m_addDefaultsAction->setStatusTip(tr("Give the selected block a defaults entry shared by its resources"));
 
+    editMenu->addSeparator();
+    editMenu->addAction(m_files->moveContentAction());
+    editMenu->addAction(m_files->openSourceAction());
+    m_resourceList->view()->addAction(m_files->moveContentAction());
+    m_resourceList->view()->addAction(m_files->openSourceAction());
     const QList<QAction *> listActions {
         m_duplicateAction, m_deleteAction, m_moveUpAction, m_moveDownAction, m_addDefaultsAction};
     m_resourceList->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -475,6 +499,11 @@ FleetDock *MainWindow::fleetDock() const
     return m_fleetDock;
 }
 
+FilesController *MainWindow::filesController() const
+{
+    return m_files;
+}
+
 ResultsPanel *MainWindow::resultsPanel() const
 {
     return m_results;
@@ -528,6 +557,7 @@ void MainWindow::selectEntry(EntryRef entry)
 void MainWindow::setAutosaveDelay(int milliseconds)
 {
     m_autosaveTimer->setInterval(milliseconds);
+    m_files->setAutosaveDelay(milliseconds);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -605,6 +635,20 @@ bool MainWindow::saveAs()
     return true;
 }
 
+bool MainWindow::saveCurrentTab()
+{
+    if (TemplateEditor *editor = m_files->currentEditor())
+        return m_files->save(editor);
+    return save();
+}
+
+bool MainWindow::saveAll()
+{
+    if (m_document->isModified() && !save())
+        return false;
+    return m_files->saveAll();
+}
+
 void MainWindow::revert()
 {
     if (m_document->filePath().isEmpty() || !m_document->isModified())
@@ -621,6 +665,8 @@ void MainWindow::revert()
 
 bool MainWindow::maybeSave()
 {
+    if (!m_files->maybeSaveFiles())
+        return false;
     if (!m_document->isModified())
         return true;
     const QString name
@@ -801,11 +847,15 @@ void MainWindow::dropRecoveryCopy()
 {
     m_autosaveTimer->stop();
     m_recovery.remove(recoveryPath());
+    m_files->dropRecoveryCopies();
 }
 
 void MainWindow::offerRecovery()
 {
     for (const RecoveryCopy &copy : m_recovery.list()) {
+        // Copies of the files a manifest uses are offered below, with their manifest.
+        if (!copy.manifestPath.isEmpty())
+            continue;
         const QString name = copy.originalPath.isEmpty() ? tr("an untitled manifest") : displayPath(copy.originalPath);
         const auto answer = QMessageBox::question(this, tr("Recover Unsaved Changes"),
             tr("CCM Designer did not close properly. Unsaved changes to %1 from %2 were kept. Restore them?")
@@ -833,6 +883,7 @@ void MainWindow::offerRecovery()
         // One document at a time: the rest stay for the next start.
         break;
     }
+    m_files->offerRecovery([this](const QString &manifest) { return maybeSave() && openFile(manifest); });
 }
 
 void MainWindow::addRecentFile(const QString &path)
@@ -883,7 +934,7 @@ void MainWindow::updateTitle()
     setWindowFilePath(shown);
     //: Window title; %1 is the manifest's file name, [*] the place of the unsaved-changes marker.
     setWindowTitle(tr("%1[*] — CCM Designer").arg(shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName()));
-    setWindowModified(m_document->isModified());
+    setWindowModified(m_document->isModified() || m_files->hasModifiedFiles());
     m_revertAction->setEnabled(!path.isEmpty() && m_document->isModified());
 }
 

@@ -18,6 +18,7 @@ class QToolBar;
 namespace ccm::designer {
 
 class FleetController;
+class FilesController;
 class FleetDock;
 class ManifestSettingsEditor;
 class PreviewController;
@@ -65,6 +66,7 @@ public:
     PreviewController *previewController() const;
     FleetController *fleetController() const;
     FleetDock *fleetDock() const;
+    FilesController *filesController() const;
     ResultsPanel *resultsPanel() const;
     WhatIfPanel *whatIfPanel() const;
     ResourcePalette *resourcePalette() const;
@@ -108,6 +110,10 @@ private:
     void openWithDialog();
     bool save();
     bool saveAs();
+    /// Saves the file of the current tab, or the manifest when one of its views is current.
+    bool saveCurrentTab();
+    /// Saves the manifest (when modified) and every modified file.
+    bool saveAll();
     void revert();
     /// Asks what to do with unsaved changes; false when the user cancels.
     bool maybeSave();
@@ -146,6 +152,7 @@ private:
     ProblemsPanel *m_problems = nullptr;
     ResultsPanel *m_results = nullptr;
     WhatIfPanel *m_whatIf = nullptr;
+    FilesController *m_files = nullptr;
     PreviewController *m_preview = nullptr;
     FleetController *m_fleet = nullptr;
     FleetDock *m_fleetDock = nullptr;

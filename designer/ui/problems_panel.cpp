@@ -154,6 +154,12 @@ void ProblemsPanel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QS
     updateSummary();
 }
 
+void ProblemsPanel::setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics)
+{
+    m_model->setFileDiagnostics(filePath, diagnostics);
+    updateSummary();
+}
+
 QString ProblemsPanel::summaryText() const
 {
     return m_summaryText;
@@ -185,8 +191,13 @@ ProblemsModel *ProblemsPanel::problemsModel() const
 void ProblemsPanel::activate(const QModelIndex &index)
 {
     const QModelIndex source = m_proxy->mapToSource(index);
-    if (source.isValid())
+    if (!source.isValid())
+        return;
+    const QString file = m_model->filePathOf(source.row());
+    if (file.isEmpty())
         emit problemActivated(m_model->diagnostic(source.row()));
+    else
+        emit fileProblemActivated(file, m_model->diagnostic(source.row()));
 }
 
 void ProblemsPanel::updateSummary()

@@ -40,9 +40,15 @@ public:
     [[nodiscard]] QTreeView *view() const;
     [[nodiscard]] ProblemsModel *problemsModel() const;
 
+    /// Shows the problems of a file the manifest uses (a template) after the manifest's own;
+    /// empty `diagnostics` removes them.
+    void setFileDiagnostics(const QString &filePath, const ccm::Diagnostics &diagnostics);
+
 signals:
     /// The user chose a problem to go to.
     void problemActivated(const ccm::Diagnostic &diagnostic);
+    /// The user chose a problem of a file set with setFileDiagnostics().
+    void fileProblemActivated(const QString &filePath, const ccm::Diagnostic &diagnostic);
     /// summaryText() changed.
     void summaryChanged(const QString &summary);
 

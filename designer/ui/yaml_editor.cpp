@@ -181,6 +181,18 @@ void YamlEditor::setEditDelay(int milliseconds)
     m_editTimer.setInterval(std::max(0, milliseconds));
 }
 
+void YamlEditor::setOwnUndoHistory(bool own)
+{
+    m_ownUndo = own;
+    setUndoRedoEnabled(own);
+}
+
+void YamlEditor::setHighlighter(QSyntaxHighlighter *highlighter)
+{
+    delete m_highlighter;
+    m_highlighter = highlighter;
+}
+
 QStringList YamlEditor::diagnosticMessagesAt(int line, int column) const
 {
     QStringList messages;
@@ -197,11 +209,21 @@ QStringList YamlEditor::diagnosticMessagesAt(int line, int column) const
 
 bool YamlEditor::event(QEvent *event)
 {
-    if (event->type() == QEvent::ShortcutOverride) {
-        // Leaving undo and redo unaccepted lets the window's shortcuts have them.
+    if (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress) {
         auto *key = static_cast<QKeyEvent *>(event);
-        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
+        const bool undo = key->matches(QKeySequence::Undo);
+        const bool undoOrRedo = undo || key->matches(QKeySequence::Redo);
+        if (undoOrRedo && !m_ownUndo && event->type() == QEvent::ShortcutOverride) {
+            // Leaving undo and redo unaccepted lets the window's shortcuts have them.
             event->ignore();
+            return true;
+        }
+        if (undoOrRedo && m_ownUndo) {
+            // A history of its own (a file's tab): taken here, as keyPressEvent() leaves them to
+            // the window.
+            event->accept();
+            if (event->type() == QEvent::KeyPress)
+                undo ? QPlainTextEdit::undo() : QPlainTextEdit::redo();
             return true;
         }
     }

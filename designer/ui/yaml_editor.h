@@ -38,6 +38,12 @@ public:
     /// Gives lines `first` to `last` (from 1) a subtle background; `first` < 1 clears it.
     void highlightLines(int first, int last);
 
+    /// Gives the editor an undo history of its own (for a file that is not the manifest): Ctrl+Z
+    /// and Ctrl+Shift+Z then undo and redo typing here instead of going to the window.
+    void setOwnUndoHistory(bool own);
+    /// Highlights with `highlighter` (made for document(), taken over) instead of as YAML.
+    void setHighlighter(QSyntaxHighlighter *highlighter);
+
     /// The line (from 1) holding the cursor.
     [[nodiscard]] int currentLine() const;
 
@@ -88,6 +94,7 @@ private:
     YamlEditorGutter *m_gutter = nullptr;
     QSyntaxHighlighter *m_highlighter = nullptr;
     QTimer m_editTimer;
+    bool m_ownUndo = false;
     std::vector<Underline> m_underlines;
     int m_highlightFirst = 0;
     int m_highlightLast = 0;

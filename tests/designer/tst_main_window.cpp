@@ -229,8 +229,9 @@ void TestMainWindow::docksHoldTheViews()
         titles.append(dock->windowTitle());
     titles.sort();
     QCOMPARE(titles,
-        (QStringList {QStringLiteral("Fleet"), QStringLiteral("Preview Results"), QStringLiteral("Problems"),
-            QStringLiteral("Resource Types"), QStringLiteral("Resources"), QStringLiteral("What If")}));
+        (QStringList {QStringLiteral("Files"), QStringLiteral("Fleet"), QStringLiteral("Preview Results"),
+            QStringLiteral("Problems"), QStringLiteral("Resource Types"), QStringLiteral("Resources"),
+            QStringLiteral("What If")}));
     QCOMPARE(dock(window, "resourceTypesDock")->widget(), window.resourcePalette());
     QCOMPARE(dock(window, "resourcesDock")->widget(), window.resourceList());
     QCOMPARE(dock(window, "problemsDock")->widget(), window.problemsPanel());

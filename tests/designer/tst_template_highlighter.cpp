@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "template_highlighter.h"
+
+#include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
+
+using ccm::designer::TemplateHighlighter;
+using Token = TemplateHighlighter::Token;
+using Base = TemplateHighlighter::Base;
+
+namespace {
+
+// The format the highlighter gave the character at `column` of line `line` (both from 0).
+QTextCharFormat formatAt(const QTextDocument &document, int line, int column)
+{
+    const QTextBlock block = document.findBlockByNumber(line);
+    for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
+        if (column >= range.start && column < range.start + range.length)
+            return range.format;
+    }
+    return {};
+}
+
+QString look(const QTextCharFormat &format)
+{
+    return QStringLiteral("%1 %2")
+        .arg(format.foreground().style() == Qt::NoBrush ? QStringLiteral("none") : format.foreground().color().name())
+        .arg(format.fontItalic());
+}
+
+/// What `token` looks like, or plain text for -1.
+QString lookOf(const TemplateHighlighter &highlighter, int token)
+{
+    return token < 0 ? look(QTextCharFormat()) : look(highlighter.tokenFormat(static_cast<Token>(token)));
+}
+
+} // namespace
+
+class TestTemplateHighlighter : public QObject {
+    Q_OBJECT
+
+private slots:
+    void colours_data()
+    {
+        QTest::addColumn<int>("base");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<int>("token");
+        const int plain = static_cast<int>(Base::Plain);
+        const int yaml = static_cast<int>(Base::Yaml);
+        const auto t = [](Token token) { return static_cast<int>(token); };
+        QTest::newRow("go action") << plain << QStringLiteral("a {{ .Data.x }} b") << 0 << 5 << t(Token::Template);
+        QTest::newRow("text around stays plain") << plain << QStringLiteral("a {{ .Data.x }} b") << 0 << 16 << -1;
+        QTest::newRow("trimming") << plain << QStringLiteral("{{- .x -}}") << 0 << 2 << t(Token::Template);
+        QTest::newRow("jet action") << plain << QStringLiteral("x [[ Data.port ]]") << 0 << 6 << t(Token::Template);
+        QTest::newRow("string in action")
+            << plain << QStringLiteral("{{ lookup('data.x') }}") << 0 << 12 << t(Token::String);
+        QTest::newRow("jet comment") << plain << QStringLiteral("{* note *} x") << 0 << 4 << t(Token::Comment);
+        QTest::newRow("comment over lines")
+            << plain << QStringLiteral("{* one\ntwo *} x") << 1 << 1 << t(Token::Comment);
+        QTest::newRow("after the comment") << plain << QStringLiteral("{* one\ntwo *} x") << 1 << 7 << -1;
+        QTest::newRow("go comment") << plain << QStringLiteral("{{/* note */}}") << 0 << 6 << t(Token::Comment);
+        QTest::newRow("open action to the end")
+            << plain << QStringLiteral("a {{ if .x") << 0 << 9 << t(Token::Template);
+        QTest::newRow("yaml key under jet")
+            << yaml << QStringLiteral("- package:\n    - [[ . ]]: {}") << 0 << 3 << t(Token::Key);
+        QTest::newRow("jet in yaml") << yaml << QStringLiteral("- package:\n    - [[ . ]]: {}") << 1 << 8
+                                     << t(Token::Template);
+    }
+
+    void colours()
+    {
+        QFETCH(int, base);
+        QFETCH(QString, text);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(int, token);
+        QTextDocument document;
+        TemplateHighlighter highlighter(&document, static_cast<Base>(base));
+        document.setPlainText(text);
+        // A new highlighter colours the document once the event loop turns: do it now instead.
+        highlighter.rehighlight();
+        QCOMPARE(look(formatAt(document, line, column)), lookOf(highlighter, token));
+    }
+
+    void keywordsStandOut()
+    {
+        QTextDocument document;
+        TemplateHighlighter highlighter(&document, Base::Plain);
+        document.setPlainText(QStringLiteral("{{ range .Data.users }}{{ end }}"));
+        highlighter.rehighlight();
+        const QTextCharFormat keyword = formatAt(document, 0, 4);
+        QCOMPARE(keyword.fontWeight(), int(QFont::Bold));
+        QCOMPARE(keyword.foreground(), highlighter.tokenFormat(Token::Key).foreground());
+        QVERIFY(formatAt(document, 0, 10).foreground() != keyword.foreground());
+    }
+
+    void baseByFileName_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("base");
+        QTest::newRow("yaml") << QStringLiteral("parts/base.yaml") << static_cast<int>(Base::Yaml);
+        QTest::newRow("yaml jet") << QStringLiteral("resources.yaml.jet") << static_cast<int>(Base::Yaml);
+        QTest::newRow("templ") << QStringLiteral("templates/motd.templ") << static_cast<int>(Base::Plain);
+        QTest::newRow("conf") << QStringLiteral("templates/app/myapp.conf") << static_cast<int>(Base::Plain);
+    }
+
+    void baseByFileName()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, base);
+        QCOMPARE(static_cast<int>(TemplateHighlighter::baseFor(path)), base);
+    }
+};
+
+QTEST_MAIN(TestTemplateHighlighter)
+#include "tst_template_highlighter.moc"
