@@ -92,6 +92,8 @@ private Q_SLOTS:
         QTest::newRow("no final line break") << QByteArray("a: 1") << true;
         QTest::newRow("no final line break after a comment") << QByteArray("a: 1\n# b") << true;
         QTest::newRow("no final line break, literal") << QByteArray("a: |\n  x\n  y") << false;
+        QTest::newRow("document marker inside a literal")
+            << QByteArray("daa: |\n `text\n   mvre\n\n  last ta:\n  ...illed in later ") << false;
         QTest::newRow("no final line break, after a literal") << QByteArray("a: |\n  x\nb: 1") << true;
         QTest::newRow("no final line break, empty value") << QByteArray("a: 1\nb:") << false;
         QTest::newRow("no final line break, empty item") << QByteArray("- 1\n-") << false;
