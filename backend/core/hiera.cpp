@@ -85,6 +85,32 @@ std::optional<std::string> validationProblem(const DataValidation &validation, c
 
 namespace {
 
+// Built member by member: GCC 12 at -O3 takes the nested braced form for an uninitialised string
+// (-Wmaybe-uninitialized).
+DataOrigin baseOrigin(std::string source)
+{
+    DataOrigin origin;
+    origin.source = std::move(source);
+    return origin;
+}
+
+DataOrigin externalOrigin()
+{
+    DataOrigin origin;
+    origin.layer.kind = DataLayer::Kind::External;
+    return origin;
+}
+
+DataOrigin overrideOrigin(int entry, const std::string &name, const std::string &source)
+{
+    DataOrigin origin;
+    origin.layer.kind = DataLayer::Kind::Override;
+    origin.layer.entry = entry;
+    origin.layer.name = name;
+    origin.source = source;
+    return origin;
+}
+
 class Resolver
 {
 public:
@@ -105,13 +131,13 @@ public:
             return;
         if (m_provenance) {
             for (const auto &[key, value] : data.items())
-                record(appendPointer("/data", key), value, DataOrigin {{}, appendPointer("/data", key)});
+                record(appendPointer("/data", key), value, baseOrigin(appendPointer("/data", key)));
         }
         if (!applyHierarchy(data))
             return;
         // Data given from outside wins: maps merge recursively, anything else is replaced.
         if (external.is_object())
-            merge(data, external, "/data", DataOrigin {{DataLayer::Kind::External, -1, {}}, {}}, false);
+            merge(data, external, "/data", externalOrigin(), false);
         m_out.data = std::move(data);
         checkAnnotations();
     }
@@ -153,7 +179,7 @@ private:
                     return false;
                 m_out.appliedOverrides.push_back(entry.resolved);
                 entry.applied = true;
-                const DataOrigin origin {{DataLayer::Kind::Override, static_cast<int>(i), entry.resolved}, source};
+                const DataOrigin origin = overrideOrigin(static_cast<int>(i), entry.resolved, source);
                 if (deep) {
                     merge(data, values, "/data", origin, true);
                 } else {
