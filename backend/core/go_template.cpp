@@ -51,9 +51,10 @@ Result<GoTemplate> GoTemplate::parse(std::string_view text, const GoTemplateOpti
     return GoTemplate(std::move(tree));
 }
 
-Result<std::string> GoTemplate::execute(const Json &dot, const ExpressionScope *scope) const
+Result<std::string> GoTemplate::execute(const Json &dot, const ExpressionScope *scope, OutputLineMap *lineMap) const
 {
-    auto output = gotmpl::execute(m_tree->text, m_tree->maxOutputBytes, scope, m_tree->root, dot);
+    const gotmpl::LineSink sink {lineMap, lineMap ? &m_tree->lines : nullptr};
+    auto output = gotmpl::execute(m_tree->text, m_tree->maxOutputBytes, scope, m_tree->root, dot, sink);
     if (!output)
         return m_tree->error(output.error());
     return std::move(output).value();

@@ -13,6 +13,8 @@
 
 namespace ccm {
 
+class OutputLineMap;
+
 /// How a Go template is read, and the limits that keep hostile templates from exhausting the stack
 /// or memory.
 struct GoTemplateOptions {
@@ -46,8 +48,10 @@ public:
 
     /// Renders the template with `dot` as the root value (`.` and `$`); in CCM that is
     /// {"Data": ..., "Facts": ..., "Environ": ...}. GoTemplateOptions::scopeFunctions are called
-    /// through `scope` with their arguments' values; without a scope they fail.
-    [[nodiscard]] Result<std::string> execute(const Json &dot, const ExpressionScope *scope = nullptr) const;
+    /// through `scope` with their arguments' values; without a scope they fail. With `lineMap`,
+    /// records which template line produced each output line.
+    [[nodiscard]] Result<std::string> execute(
+        const Json &dot, const ExpressionScope *scope = nullptr, OutputLineMap *lineMap = nullptr) const;
 
     struct Tree;
 

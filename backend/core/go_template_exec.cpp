@@ -14,10 +14,11 @@ namespace {
 
 class Executor {
 public:
-    Executor(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope)
+    Executor(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope, LineSink sink)
         : m_source(source)
         , m_maxOutput(maxOutput)
         , m_scope(scope)
+        , m_sink(sink)
     {
     }
 
@@ -39,11 +40,13 @@ private:
         return "output exceeds the limit of " + std::to_string(m_maxOutput) + " bytes";
     }
 
-    Outcome<Done> emit(std::string_view text, std::size_t offset)
+    Outcome<Done> emit(std::string_view text, std::size_t offset, OutputLineMap::Origin origin)
     {
         if (text.size() > m_maxOutput - m_out.size())
             return Failure {offset, outputExceeded()};
         m_out.append(text);
+        if (m_sink.map)
+            m_sink.map->append(text, m_sink.lines->at(offset).line, origin);
         return Done {};
     }
 
@@ -66,7 +69,7 @@ private:
     {
         switch (node.kind) {
         case Node::Kind::Text:
-            if (auto done = emit(node.text, node.offset); !done)
+            if (auto done = emit(node.text, node.offset, OutputLineMap::Origin::Verbatim); !done)
                 return done.error();
             return Flow::Next;
         case Node::Kind::Action: {
@@ -76,7 +79,7 @@ private:
             if (node.pipeline.variables.empty()) {
                 std::string text;
                 appendValue(text, value.value(), "<no value>");
-                if (auto done = emit(text, node.offset); !done)
+                if (auto done = emit(text, node.offset, OutputLineMap::Origin::Action); !done)
                     return done.error();
             }
             return Flow::Next;
@@ -342,6 +345,7 @@ private:
     std::string_view m_source;
     std::size_t m_maxOutput;
     const ExpressionScope *m_scope;
+    LineSink m_sink;
     std::string m_out;
     std::vector<std::pair<std::string, Value>> m_variables;
     /// Field lookups in large maps (.Data of a big manifest) go through hash indexes.
@@ -351,9 +355,9 @@ private:
 } // namespace
 
 Outcome<std::string> execute(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope,
-    const std::vector<Node> &root, const Json &dot)
+    const std::vector<Node> &root, const Json &dot, LineSink sink)
 {
-    return Executor(source, maxOutput, scope).run(root, dot);
+    return Executor(source, maxOutput, scope, sink).run(root, dot);
 }
 
 } // namespace ccm::gotmpl

@@ -3,6 +3,8 @@
 
 #include "expression.h"
 #include "go_template_parser.h"
+#include "output_line_map.h"
+#include "source_map.h"
 
 #include <cstddef>
 #include <string>
@@ -11,8 +13,14 @@
 
 namespace ccm::gotmpl {
 
+/// Where execute() records the template line of each output line: both set, or both null.
+struct LineSink {
+    OutputLineMap *map = nullptr;
+    const LineIndex *lines = nullptr; ///< of `source`
+};
+
 /// Runs the parse tree `root` of `source` with `dot` as data; output beyond `maxOutput` bytes fails.
 Outcome<std::string> execute(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope,
-    const std::vector<Node> &root, const Json &dot);
+    const std::vector<Node> &root, const Json &dot, LineSink sink = {});
 
 } // namespace ccm::gotmpl

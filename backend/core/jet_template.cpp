@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "jet_template.h"
 
+#include "output_line_map.h"
 #include "source_map.h"
 
 #include <algorithm>
@@ -29,6 +30,9 @@ struct JetNode {
     Kind kind = Kind::Text;
     std::size_t offset = 0; ///< the action's opening delimiter, or the assigned variable
     std::string text; ///< Text: the literal text; Define and Assign: the variable
+    /// Text: where each piece after the first starts, as (byte in text, template offset), when
+    /// pieces separated by comments were merged.
+    std::vector<std::pair<std::size_t, std::size_t>> pieces;
     std::optional<Expression> expression; ///< Output, Define, Assign and Range
     std::size_t expressionOffset = 0;
     std::string keyName; ///< Range: "i" of "range i, v := x"
@@ -55,6 +59,9 @@ public:
     {
         return Error {"template", describeLocation(m_fileName, m_lines.at(offset)) + ": " + message};
     }
+
+    /// The 1-based template line of `offset`.
+    [[nodiscard]] int line(std::size_t offset) const { return m_lines.at(offset).line; }
 
     /// An expression's error, placed where it happened inside the expression starting at `offset`.
     [[nodiscard]] Error error(std::size_t offset, const ExpressionError &failure) const
@@ -285,6 +292,7 @@ private:
             return;
         std::vector<JetNode> &nodes = body();
         if (!nodes.empty() && nodes.back().kind == JetNode::Kind::Text) {
+            nodes.back().pieces.emplace_back(nodes.back().text.size(), offset);
             nodes.back().text += text;
             return;
         }
@@ -587,10 +595,11 @@ namespace {
 
 class Renderer {
 public:
-    Renderer(const Locator &locator, const ExpressionScope &outer, std::string &out)
+    Renderer(const Locator &locator, const ExpressionScope &outer, std::string &out, OutputLineMap *lineMap)
         : m_locator(locator)
         , m_scope(outer)
         , m_out(out)
+        , m_lineMap(lineMap)
     {
     }
 
@@ -614,12 +623,12 @@ private:
     {
         switch (node.kind) {
         case JetNode::Kind::Text:
-            return emit(node.text, node.offset);
+            return emitText(node);
         case JetNode::Kind::Output: {
             auto value = evaluate(*node.expression, node.expressionOffset);
             if (!value)
                 return value.error();
-            return emit(formatValue(value.value()), node.offset);
+            return emit(formatValue(value.value()), node.offset, OutputLineMap::Origin::Action);
         }
         case JetNode::Kind::Define:
         case JetNode::Kind::Assign:
@@ -709,17 +718,38 @@ private:
         return std::move(value).value();
     }
 
-    std::optional<Error> emit(std::string_view text, std::size_t offset)
+    std::optional<Error> emit(std::string_view text, std::size_t offset, OutputLineMap::Origin origin)
     {
         if (m_out.size() + text.size() > kMaxOutputBytes)
             return m_locator.error(offset, "the output is larger than 64 MiB");
         m_out += text;
+        if (m_lineMap)
+            m_lineMap->append(text, m_locator.line(offset), origin);
         return std::nullopt;
+    }
+
+    /// Literal text, piece by piece when comments were cut out of it, so that each output line
+    /// maps to the template line it was copied from.
+    std::optional<Error> emitText(const JetNode &node)
+    {
+        if (!m_lineMap || node.pieces.empty())
+            return emit(node.text, node.offset, OutputLineMap::Origin::Verbatim);
+        const std::string_view text = node.text;
+        std::size_t from = 0;
+        std::size_t offset = node.offset;
+        for (const auto &[start, nextOffset] : node.pieces) {
+            if (auto failure = emit(text.substr(from, start - from), offset, OutputLineMap::Origin::Verbatim))
+                return failure;
+            from = start;
+            offset = nextOffset;
+        }
+        return emit(text.substr(from), offset, OutputLineMap::Origin::Verbatim);
     }
 
     const Locator &m_locator;
     LocalScope m_scope;
     std::string &m_out;
+    OutputLineMap *m_lineMap;
 };
 
 } // namespace
@@ -738,12 +768,12 @@ Result<JetTemplate> JetTemplate::parse(std::string_view text, const JetOptions &
     return JetTemplate(std::make_shared<const Compiled>(Compiled {std::move(nodes).value(), std::move(locator)}));
 }
 
-Result<std::string> JetTemplate::render(const ExpressionScope &scope) const
+Result<std::string> JetTemplate::render(const ExpressionScope &scope, OutputLineMap *lineMap) const
 {
     std::string out;
     // Values come from manifests and facts; whatever a library throws on them must not escape.
     try {
-        if (auto failure = Renderer(m_compiled->locator, scope, out).renderBlock(m_compiled->nodes))
+        if (auto failure = Renderer(m_compiled->locator, scope, out, lineMap).renderBlock(m_compiled->nodes))
             return *failure;
     } catch (const std::exception &exception) {
         return Error {"template", std::string("rendering failed: ") + exception.what()};

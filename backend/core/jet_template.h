@@ -10,6 +10,8 @@
 
 namespace ccm {
 
+class OutputLineMap;
+
 /// How a Jet template is written and where it came from.
 struct JetOptions {
     std::string leftDelimiter = "[[";
@@ -33,7 +35,8 @@ public:
     /// Renders with `scope` giving Facts/Data/Environ (and functions like readFile); Jet locals
     /// (range/assignment variables and ".") shadow it. Fails on expression errors, ranging over a
     /// scalar, assigning an undefined variable, and output or a variable larger than 64 MiB.
-    [[nodiscard]] Result<std::string> render(const ExpressionScope &scope) const;
+    /// With `lineMap`, records which template line produced each output line.
+    [[nodiscard]] Result<std::string> render(const ExpressionScope &scope, OutputLineMap *lineMap = nullptr) const;
 
     struct Compiled;
 

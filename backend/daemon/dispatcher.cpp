@@ -4,6 +4,7 @@
 #include "bundle.h"
 #include "bundle_source.h"
 #include "diagnostic.h"
+#include "editor_methods.h"
 #include "environ.h"
 #include "fleet_methods.h"
 #include "kv_reader.h"
@@ -404,6 +405,8 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
         {"manifest.render", Role::Preview, false, &Dispatcher::manifestMethod},
         {"apply.start", Role::Preview, false, &Dispatcher::applyStart},
         {"apply.cancel", Role::Preview, false, &Dispatcher::applyCancel},
+        {"template.render", Role::Preview, false, &Dispatcher::editorMethod},
+        {"expression.evaluate", Role::Preview, false, &Dispatcher::editorMethod},
         {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod},
@@ -743,6 +746,49 @@ RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
         return RpcError {ErrorCode::Busy, "another apply is running: " + started.run, {{"run", started.run}}};
     spdlog::info("uid {}: run {} started ({})", caller.peer.uid, started.run, *request.noop ? "noop" : "apply");
     return std::optional<Json>();
+}
+
+RpcResult<Dispatched> Dispatcher::editorMethod(const Caller &caller, Request &request)
+{
+    if (auto manifest = stringParam(request.params, "manifest", true); !manifest)
+        return manifest.error();
+    auto base = baseDirectory(request.params);
+    if (!base)
+        return base.error();
+    if (auto facts = objectParam(request.params, "facts"); !facts)
+        return facts.error();
+    if (auto checked = checkEditorParams(request.method, request.params); !checked)
+        return checked.error();
+    Dispatched heavy;
+    heavy.work = [this, caller, id = request.id, method = request.method, params = std::move(request.params),
+                     base = std::move(base).value()]() -> std::optional<std::string> {
+        try {
+            auto result = editorResult(caller, method, params, base);
+            return result ? responseLine(id, *result) : errorLine(id, result.error());
+        } catch (const std::exception &e) {
+            return internalErrorLine(caller, id, e);
+        }
+    };
+    return heavy;
+}
+
+RpcResult<Json> Dispatcher::editorResult(
+    const Caller &caller, const std::string &method, const Json &params, const std::filesystem::path &base)
+{
+    auto inputs = resolveInputs(m_facts, params, base, false);
+    if (!inputs)
+        return inputs.error();
+    provideKvGet(inputs.value(), caller.peer);
+    // Template files are read with the previewer's own rights, as for manifest.render.
+    std::optional<engine::ThreadFileIdentity> peerAccess;
+    if (caller.role == Role::Preview && isSomeoneElse(caller.peer) && ::geteuid() == 0) {
+        peerAccess.emplace(caller.peer);
+        if (!peerAccess->active())
+            return RpcError {ErrorCode::InternalError,
+                "cannot take on the identity of uid " + std::to_string(caller.peer.uid)
+                    + " to read the manifest's files"};
+    }
+    return runEditorMethod(method, params, params.at("manifest").get_ref<const std::string &>(), *inputs);
 }
 
 } // namespace ccm::daemon

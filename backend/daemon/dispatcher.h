@@ -86,7 +86,7 @@ struct Caller {
 struct Dispatched {
     /// The response line to send now; nullopt when there is none (yet).
     std::optional<std::string> reply;
-    /// Set for manifest.validate, manifest.render, apply.start and the bundle methods once the request has passed
+    /// Set for the manifest, editor and bundle methods and apply.start once the request has passed
     /// every check that needs no manifest parsing, authorization included. May run on any thread;
     /// returns the response line, or nullopt for an apply.start whose run answers when it ends.
     std::function<std::optional<std::string>()> work;
@@ -143,6 +143,10 @@ private:
     RpcResult<Dispatched> manifestMethod(const Caller &caller, Request &request);
     RpcResult<Dispatched> applyStart(const Caller &caller, Request &request);
     RpcResult<Dispatched> fleetMethod(const Caller &caller, Request &request);
+    RpcResult<Dispatched> editorMethod(const Caller &caller, Request &request);
+    /// The result of template.render, expression.evaluate or data.resolve, off the I/O thread.
+    RpcResult<Json> editorResult(
+        const Caller &caller, const std::string &method, const Json &params, const std::filesystem::path &base);
 
     /// The work that reads and parses the manifest off the I/O thread; the request moves into it.
     Dispatched manifestWork(const Caller &caller, Request &request, const ManifestRequest &manifest);

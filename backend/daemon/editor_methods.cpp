@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "editor_methods.h"
+
+#include "go_template.h"
+#include "hiera.h"
+#include "jet_template.h"
+#include "output_line_map.h"
+#include "source_map.h"
+#include "template_scope.h"
+#include "template_string.h"
+
+#include <charconv>
+#include <optional>
+
+namespace ccm::daemon {
+namespace {
+
+/// More items than an editor ever shows at once; bounds the work one request can ask for.
+constexpr std::size_t kMaxItems = 1000;
+
+RpcError invalidParam(const std::string &path, const std::string &shown, const std::string &problem)
+{
+    return RpcError {ErrorCode::InvalidParams, "params." + shown + " " + problem, Json {{"path", path}}};
+}
+
+RpcResult<void> checkString(const Json &params, const std::string &name, bool required)
+{
+    const auto found = params.find(name);
+    if (found == params.end())
+        return required ? RpcResult<void>(invalidParam(name, name, "is required: a string")) : RpcResult<void>();
+    if (!found->is_string())
+        return invalidParam(name, name, "must be a string, not " + describeJsonType(*found));
+    return {};
+}
+
+RpcResult<void> checkTemplateParams(const Json &params)
+{
+    for (const auto &[name, required] : {std::pair {"text", true}, {"engine", true}, {"path", false}}) {
+        if (auto checked = checkString(params, name, required); !checked)
+            return checked;
+    }
+    const std::string &engine = params.at("engine").get_ref<const std::string &>();
+    if (engine != "jet" && engine != "go")
+        return invalidParam("engine", "engine", "must be \"jet\" or \"go\", not \"" + engine.substr(0, 32) + "\"");
+    return {};
+}
+
+RpcResult<void> checkItems(const Json &params)
+{
+    const auto items = params.find("items");
+    if (items == params.end())
+        return invalidParam("items", "items", "is required: a list of {kind, text}");
+    if (!items->is_array())
+        return invalidParam("items", "items", "must be a list, not " + describeJsonType(*items));
+    if (items->size() > kMaxItems)
+        return invalidParam("items", "items", "has more than " + std::to_string(kMaxItems) + " items");
+    for (std::size_t i = 0; i < items->size(); ++i) {
+        const Json &item = (*items)[i];
+        const std::string path = "items/" + std::to_string(i);
+        const std::string shown = "items[" + std::to_string(i) + "]";
+        if (!item.is_object())
+            return invalidParam(path, shown, "must be a map {kind, text}, not " + describeJsonType(item));
+        const auto kind = item.find("kind");
+        if (kind == item.end() || !kind->is_string() || (*kind != "template" && *kind != "expression"))
+            return invalidParam(path + "/kind", shown + ".kind", "must be \"template\" or \"expression\"");
+        const auto text = item.find("text");
+        if (text == item.end() || !text->is_string())
+            return invalidParam(path + "/text", shown + ".text", "must be a string");
+    }
+    return {};
+}
+
+Json diagnosticJson(const Diagnostic &diagnostic, std::string_view source)
+{
+    return Json {{"severity", severityName(diagnostic.severity)}, {"message", diagnostic.message},
+        {"path", diagnostic.path}, {"line", diagnostic.position.line}, {"column", diagnostic.position.column},
+        {"source", source}};
+}
+
+/// The manifest's data as the engine resolves it, and the problems of resolving it: the manifest's
+/// own structural errors about data, hierarchy and overrides (not those of resources being
+/// edited), then Hiera's.
+struct ManifestData {
+    LoadedManifest loaded;
+    DataResolution resolution;
+    Json diagnostics = Json::array();
+};
+
+bool concernsData(const Diagnostic &diagnostic)
+{
+    const std::string &path = diagnostic.path;
+    return path.empty() || path.starts_with("/data") || path.starts_with("/hierarchy")
+        || path.starts_with("/overrides");
+}
+
+ManifestData resolveManifestData(std::string_view text, const ResolveOptions &inputs)
+{
+    ManifestData out;
+    out.loaded = loadManifest(text);
+    for (const Diagnostic &diagnostic : out.loaded.diagnostics) {
+        if (diagnostic.severity == Severity::Error && concernsData(diagnostic))
+            out.diagnostics.push_back(diagnosticJson(diagnostic, "manifest"));
+    }
+    if (!out.loaded.parsed)
+        return out;
+    out.resolution = resolveData(out.loaded, text, inputs.facts, inputs.externalData);
+    for (const Diagnostic &diagnostic : out.resolution.diagnostics)
+        out.diagnostics.push_back(diagnosticJson(diagnostic, "manifest"));
+    return out;
+}
+
+/// A template error "LINE:COL: message" (the renderers' form without a file name) as a diagnostic.
+Json templateDiagnostic(const Error &error, const std::string &path)
+{
+    std::string_view message = error.message;
+    int numbers[2] = {0, 0};
+    std::string_view rest = message;
+    bool positioned = true;
+    for (int &number : numbers) {
+        const auto [end, problem] = std::from_chars(rest.data(), rest.data() + rest.size(), number);
+        if (problem != std::errc() || end == rest.data() + rest.size() || *end != ':') {
+            positioned = false;
+            break;
+        }
+        rest.remove_prefix(static_cast<std::size_t>(end - rest.data()) + 1);
+    }
+    if (positioned && rest.starts_with(' '))
+        message = rest.substr(1);
+    else
+        numbers[0] = numbers[1] = 0;
+    const std::string shown = path.empty() ? std::string(message) : path + ": " + std::string(message);
+    return diagnosticJson(Diagnostic {Severity::Error, shown, "", {numbers[0], numbers[1]}}, "template");
+}
+
+/// Renders `text` as the engine renders Jet (resources_jet_file, jet()) or a Go template (the
+/// scaffold go engine, with `dot` as its root).
+Result<std::string> renderTemplate(
+    const Json &params, const TemplateScope &scope, const Json &dot, OutputLineMap &lineMap)
+{
+    const std::string &text = params.at("text").get_ref<const std::string &>();
+    if (params.at("engine") == "jet") {
+        auto parsed = JetTemplate::parse(text);
+        if (!parsed)
+            return parsed.error();
+        return parsed->render(scope, &lineMap);
+    }
+    GoTemplateOptions options;
+    options.scopeFunctions = {"kvGet"};
+    auto parsed = GoTemplate::parse(text, options);
+    if (!parsed)
+        return parsed.error();
+    return parsed->execute(dot, &scope, &lineMap);
+}
+
+Json templateRender(const Json &params, std::string_view manifest, const ResolveOptions &inputs)
+{
+    ManifestData data = resolveManifestData(manifest, inputs);
+    const TemplateScope scope(inputs.facts, data.resolution.data, inputs.environ, inputs.baseDirectory, inputs.kvGet);
+    const Json dot {{"Data", data.resolution.data}, {"Facts", inputs.facts.get()}, {"Environ", inputs.environ}};
+    OutputLineMap lineMap;
+    auto output = renderTemplate(params, scope, dot, lineMap);
+    Json result = Json::object();
+    if (output) {
+        result["output"] = std::move(output).value();
+        result["line_map"] = lineMap.lines();
+    } else {
+        data.diagnostics.push_back(templateDiagnostic(output.error(), params.value("path", std::string())));
+    }
+    if (!data.diagnostics.empty())
+        result["diagnostics"] = std::move(data.diagnostics);
+    return result;
+}
+
+Json evaluationValue(const ExpressionResult<Json> &value)
+{
+    if (value)
+        return Json {{"value", value.value()}};
+    Json error {{"message", value.error().message}};
+    if (value.error().column > 0)
+        error["column"] = value.error().column;
+    return Json {{"error", std::move(error)}};
+}
+
+Json expressionEvaluate(const Json &params, std::string_view manifest, const ResolveOptions &inputs)
+{
+    ManifestData data = resolveManifestData(manifest, inputs);
+    const TemplateScope scope(inputs.facts, data.resolution.data, inputs.environ, inputs.baseDirectory, inputs.kvGet);
+    Json values = Json::array();
+    for (const Json &item : params.at("items")) {
+        const std::string &text = item.at("text").get_ref<const std::string &>();
+        if (item.at("kind") == "template")
+            values.push_back(evaluationValue(resolveTemplate(text, scope, TemplateValue::Typed)));
+        else
+            values.push_back(evaluationValue(evaluateExpression(text, scope)));
+    }
+    Json result {{"values", std::move(values)}};
+    if (!data.diagnostics.empty())
+        result["diagnostics"] = std::move(data.diagnostics);
+    return result;
+}
+
+} // namespace
+
+RpcResult<void> checkEditorParams(std::string_view method, const Json &params)
+{
+    if (method == "template.render")
+        return checkTemplateParams(params);
+    if (method == "expression.evaluate")
+        return checkItems(params);
+    return {};
+}
+
+Json runEditorMethod(
+    std::string_view method, const Json &params, std::string_view manifest, const ResolveOptions &inputs)
+{
+    if (method == "template.render")
+        return templateRender(params, manifest, inputs);
+    return expressionEvaluate(params, manifest, inputs);
+}
+
+} // namespace ccm::daemon
