@@ -3,6 +3,7 @@
 
 #include "fleet_controller.h"
 #include "fleet_dock.h"
+#include "live_values_controller.h"
 #include "manifest_settings_editor.h"
 #include "preview_controller.h"
 #include "problems_panel.h"
@@ -99,6 +100,9 @@ MainWindow::MainWindow(QWidget *parent)
     createDocks();
     createActions();
     connectViews();
+    m_liveValues = new LiveValuesController(
+        {m_document, m_preview->client(), m_whatIf, m_settingsEditor, m_propertyEditor, m_yamlEditor, m_problems},
+        this);
     m_problemSummary = new QLabel(this);
     statusBar()->addPermanentWidget(m_preview->statusLabel());
     statusBar()->addPermanentWidget(m_problemSummary);
@@ -513,6 +517,11 @@ YamlEditor *MainWindow::yamlEditor() const
 ProblemsPanel *MainWindow::problemsPanel() const
 {
     return m_problems;
+}
+
+LiveValuesController *MainWindow::liveValues() const
+{
+    return m_liveValues;
 }
 
 EntryRef MainWindow::selectedEntry() const

@@ -19,6 +19,7 @@ namespace ccm::designer {
 
 class FleetController;
 class FleetDock;
+class LiveValuesController;
 class ManifestSettingsEditor;
 class PreviewController;
 class ProblemsPanel;
@@ -73,6 +74,7 @@ public:
     ManifestSettingsEditor *settingsEditor() const;
     YamlEditor *yamlEditor() const;
     ProblemsPanel *problemsPanel() const;
+    LiveValuesController *liveValues() const;
 
     /// The entry selected in the resource list; invalid when none is.
     EntryRef selectedEntry() const;
@@ -149,6 +151,7 @@ private:
     PreviewController *m_preview = nullptr;
     FleetController *m_fleet = nullptr;
     FleetDock *m_fleetDock = nullptr;
+    LiveValuesController *m_liveValues = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;
