@@ -31,11 +31,13 @@ private:
 class Resolver
 {
 public:
-    Resolver(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts, DataResolution &out)
+    Resolver(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts, DataResolution &out,
+        DataProvenance *provenance)
         : m_manifest(manifest)
         , m_text(text)
         , m_scope(facts)
         , m_out(out)
+        , m_provenance(provenance)
     {
     }
 
@@ -44,33 +46,15 @@ public:
         Json data = resolveMap(m_manifest.manifest.data.value_or(Json::object()), "/data");
         if (!m_out.ok())
             return;
-
-        const Hierarchy hierarchy = m_manifest.manifest.hierarchy.value_or(Hierarchy{});
-        const std::vector<std::string> order = hierarchy.order.value_or(std::vector<std::string>{"default"});
-        const bool deep = hierarchy.merge.value_or("first") == "deep";
-        const Json overrides = m_manifest.manifest.overrides.value_or(Json::object());
-
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            const auto entry = resolveEntry(order[i], "/hierarchy/order/" + std::to_string(i));
-            if (!entry)
-                continue;
-            const auto found = overrides.find(*entry);
-            if (found == overrides.end())
-                continue;
-            Json values = resolveMap(*found, appendPointer("/overrides", *entry));
-            if (!m_out.ok())
-                return;
-            m_out.appliedOverrides.push_back(*entry);
-            if (!deep) {
-                MemberSetter members(data);
-                for (auto &[key, value] : values.get_ref<Json::object_t &>())
-                    members[key] = std::move(value);
-                break;
-            }
-            deepMerge(data, values);
+        if (m_provenance) {
+            for (const auto &[key, value] : data.items())
+                record(appendPointer("/data", key), value, DataOrigin {{}, appendPointer("/data", key)});
         }
-
-        overlay(data, external);
+        if (!applyHierarchy(data))
+            return;
+        // Data given from outside wins: maps merge recursively, anything else is replaced.
+        if (external.is_object())
+            merge(data, external, "/data", DataOrigin {{DataLayer::Kind::External, -1, {}}, {}}, false);
         m_out.data = std::move(data);
         checkRequired();
     }
@@ -89,48 +73,132 @@ private:
         return std::move(resolved).value();
     }
 
-    /// The resolved name of a hierarchy entry when it matches: text without expressions matches
-    /// when it is not empty; with expressions, when at least one of them gave a non-empty value.
-    std::optional<std::string> resolveEntry(const std::string &entry, const std::string &pointer)
+    /// Merges the overrides of the matching hierarchy entries into `data`; false when one of
+    /// them could not be resolved.
+    bool applyHierarchy(Json &data)
     {
-        const std::vector<TemplateSegment> segments = scanTemplate(entry);
+        const Hierarchy hierarchy = m_manifest.manifest.hierarchy.value_or(Hierarchy {});
+        const std::vector<std::string> order = hierarchy.order.value_or(std::vector<std::string> {"default"});
+        const bool deep = hierarchy.merge.value_or("first") == "deep";
+        const Json overrides = m_manifest.manifest.overrides.value_or(Json::object());
+        if (m_provenance)
+            m_provenance->merge = deep ? "deep" : "first";
+
+        bool taken = false; // a first merge has taken its override; later entries are only reported
+        for (std::size_t i = 0; i < order.size() && (!taken || m_provenance); ++i) {
+            HierarchyEntryState entry = resolveEntry(order[i], "/hierarchy/order/" + std::to_string(i), !taken);
+            const auto found = entry.error.empty() ? overrides.find(entry.resolved) : overrides.end();
+            entry.overrideExists = found != overrides.end() && found->is_object();
+            if (entry.matched && found != overrides.end() && !taken) {
+                const std::string source = appendPointer("/overrides", entry.resolved);
+                Json values = resolveMap(*found, source);
+                if (!m_out.ok())
+                    return false;
+                m_out.appliedOverrides.push_back(entry.resolved);
+                entry.applied = true;
+                const DataOrigin origin {{DataLayer::Kind::Override, static_cast<int>(i), entry.resolved}, source};
+                if (deep) {
+                    merge(data, values, "/data", origin, true);
+                } else {
+                    takeFirst(data, values, origin);
+                    taken = true;
+                }
+            }
+            if (m_provenance)
+                m_provenance->entries.push_back(std::move(entry));
+        }
+        return true;
+    }
+
+    /// A `first` merge: the override's top-level values replace those of the data.
+    void takeFirst(Json &data, Json &values, const DataOrigin &origin)
+    {
+        MemberSetter members(data);
+        for (auto &[key, value] : values.get_ref<Json::object_t &>()) {
+            if (m_provenance)
+                record(appendPointer("/data", key), value, childOrigin(origin, key), true);
+            members[key] = std::move(value);
+        }
+    }
+
+    /// Merges `overlay` into `base` (at `pointer`): maps recursively, lists concatenated when
+    /// `concatenateLists` (a deep merge of overrides) and anything else replaced.
+    void merge(
+        Json &base, const Json &overlay, const std::string &pointer, const DataOrigin &origin, bool concatenateLists)
+    {
+        if (base.is_object() && overlay.is_object()) {
+            MemberSetter members(base);
+            for (const auto &[key, value] : overlay.get_ref<const Json::object_t &>()) {
+                const std::string child = m_provenance ? appendPointer(pointer, key) : std::string();
+                if (Json *existing = members.find(key)) {
+                    merge(*existing, value, child, m_provenance ? childOrigin(origin, key) : origin, concatenateLists);
+                    continue;
+                }
+                if (m_provenance)
+                    record(child, value, childOrigin(origin, key));
+                members[key] = value;
+            }
+            return;
+        }
+        if (m_provenance)
+            record(pointer, overlay, origin, true);
+        if (concatenateLists && base.is_array() && overlay.is_array())
+            base.insert(base.end(), overlay.begin(), overlay.end());
+        else
+            base = overlay;
+    }
+
+    static DataOrigin childOrigin(const DataOrigin &origin, std::string_view key)
+    {
+        return DataOrigin {origin.layer, origin.source.empty() ? std::string() : appendPointer(origin.source, key)};
+    }
+
+    /// Records `origin` for `value` at `pointer` and for the maps and values inside it, after
+    /// forgetting (with `replacing`) what was recorded at and under `pointer` before.
+    void record(const std::string &pointer, const Json &value, const DataOrigin &origin, bool replacing = false)
+    {
+        std::map<std::string, DataOrigin> &origins = m_provenance->origins;
+        if (replacing) {
+            origins.erase(pointer);
+            // Everything under "/a" sorts from "/a/" up to "/a0", '0' following '/'.
+            origins.erase(origins.lower_bound(pointer + '/'), origins.lower_bound(pointer + '0'));
+        }
+        origins[pointer] = origin;
+        if (!value.is_object())
+            return;
+        for (const auto &[key, item] : value.items())
+            record(appendPointer(pointer, key), item, childOrigin(origin, key));
+    }
+
+    /// A hierarchy entry resolved: its name, and whether it matches: text without expressions
+    /// matches when it is not empty; with expressions, when at least one of them gave a non-empty
+    /// value. An error is reported when `report` is set.
+    HierarchyEntryState resolveEntry(const std::string &source, const std::string &pointer, bool report)
+    {
+        HierarchyEntryState entry;
+        entry.source = source;
         bool hasExpression = false;
         bool anyValue = false;
-        std::string name;
-        for (const TemplateSegment &segment : segments) {
+        for (const TemplateSegment &segment : scanTemplate(source)) {
             if (segment.kind == TemplateSegment::Kind::Text) {
-                name += segment.text;
+                entry.resolved += segment.text;
                 continue;
             }
             hasExpression = true;
             auto value = evaluateExpression(segment.text, m_scope);
             if (!value) {
-                report(pointer, "cannot resolve hierarchy entry '" + entry + "': " + value.error().message,
-                       static_cast<int>(segment.offset) + std::max(value.error().column, 1));
-                return std::nullopt;
+                entry.error = "cannot resolve hierarchy entry '" + source + "': " + value.error().message;
+                if (report)
+                    this->report(
+                        pointer, entry.error, static_cast<int>(segment.offset) + std::max(value.error().column, 1));
+                return entry;
             }
             const std::string printed = formatValue(value.value());
             anyValue = anyValue || !printed.empty();
-            name += printed;
+            entry.resolved += printed;
         }
-        if (hasExpression ? !anyValue : name.empty())
-            return std::nullopt;
-        return name;
-    }
-
-    /// Data given from outside wins: maps merge recursively, anything else is replaced.
-    static void overlay(Json &base, const Json &external)
-    {
-        if (!external.is_object())
-            return;
-        MemberSetter members(base);
-        for (const auto &[key, value] : external.get_ref<const Json::object_t &>()) {
-            Json *existing = members.find(key);
-            if (existing && existing->is_object() && value.is_object())
-                overlay(*existing, value);
-            else
-                members[key] = value;
-        }
+        entry.matched = hasExpression ? anyValue : !entry.resolved.empty();
+        return entry;
     }
 
     void checkRequired()
@@ -187,6 +255,7 @@ private:
     std::string_view m_text;
     HieraScope m_scope;
     DataResolution &m_out;
+    DataProvenance *m_provenance;
 };
 
 /// 1-based line numbers that a `# @require` comment annotates.
@@ -250,11 +319,11 @@ std::vector<std::string> requiredDataPointers(const LoadedManifest &manifest, st
     return pointers;
 }
 
-DataResolution resolveData(
-    const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts, const Json &external)
+DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts,
+    const Json &external, DataProvenance *provenance)
 {
     DataResolution out;
-    Resolver(manifest, text, facts, out).run(external);
+    Resolver(manifest, text, facts, out, provenance).run(external);
     return out;
 }
 

@@ -6,7 +6,10 @@
 #include "lazy_facts.h"
 #include "manifest.h"
 
+#include <map>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace ccm {
 
@@ -20,20 +23,57 @@ struct DataResolution {
     [[nodiscard]] bool ok() const { return !hasErrors(diagnostics); }
 };
 
+/// Which layer of the data a value came from.
+struct DataLayer {
+    enum class Kind { Data, Override, External };
+    Kind kind = Kind::Data;
+    int entry = -1; ///< Override: the index of its entry in hierarchy.order
+    std::string name; ///< Override: the override's name (the entry's resolved name)
+};
+
+/// Where a value of the resolved data was set: its layer, and the pointer of the value in the
+/// manifest that supplied it ("/data/web/port", "/overrides/node.web1/web/port"; "" for external).
+struct DataOrigin {
+    DataLayer layer;
+    std::string source;
+};
+
+/// One entry of hierarchy.order as Hiera resolved it.
+struct HierarchyEntryState {
+    std::string source; ///< as written: "node.{{ Facts.host.info.hostname }}"
+    std::string resolved; ///< its name with the expressions' values: "node.web1"
+    bool matched = false; ///< whether it matches (ENGINE-SPEC §3), whatever the overrides are
+    bool overrideExists = false; ///< whether overrides has a map for the resolved name
+    bool applied = false; ///< whether its override was merged into the data
+    std::string error; ///< why it could not be resolved; empty when it could
+};
+
+/// How the data came about, recorded while it is resolved: the hierarchy's entries, and for each
+/// map and each other value under /data (lists are values: their items are not listed) the
+/// origin of the layer that set it last. A map that deep merges keep stays where it was first set.
+struct DataProvenance {
+    std::string merge = "first";
+    std::vector<HierarchyEntryState> entries;
+    /// By pointer of the resolved value: "/data/web/port".
+    std::map<std::string, DataOrigin> origins;
+};
+
 /// Resolves a manifest's data with Hiera (ENGINE-SPEC §3): templates in `data` and in each override
 /// are expanded with the facts (types kept for values that are exactly one expression), hierarchy
 /// entries are resolved and matched, and overrides are merged `first` or `deep`. `external` (data
 /// given on the command line or by a parent manifest) is then merged over the result, maps
 /// recursively and anything else replaced. Finally every value marked `# @require` in the text of
 /// `data:` must be set; all missing ones are reported together. `text` is the manifest's text, for
-/// the annotations. Errors carry the position of the value or entry that failed.
+/// the annotations. Errors carry the position of the value or entry that failed. With
+/// `provenance`, records where each value came from; then every hierarchy entry is resolved, also
+/// those after the one a `first` merge took, whose errors go into the entry and not the diagnostics.
 DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts,
-    const Json &external = Json::object());
+    const Json &external = Json::object(), DataProvenance *provenance = nullptr);
 /// resolveData() with facts already gathered.
-inline DataResolution resolveData(
-    const LoadedManifest &manifest, std::string_view text, const Json &facts, const Json &external = Json::object())
+inline DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const Json &facts,
+    const Json &external = Json::object(), DataProvenance *provenance = nullptr)
 {
-    return resolveData(manifest, text, LazyFacts(facts), external);
+    return resolveData(manifest, text, LazyFacts(facts), external, provenance);
 }
 
 /// Pointers (under /data) of the values marked with a `# @require` comment: the comment sits on the

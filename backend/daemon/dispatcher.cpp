@@ -407,6 +407,7 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
         {"apply.cancel", Role::Preview, false, &Dispatcher::applyCancel},
         {"template.render", Role::Preview, false, &Dispatcher::editorMethod},
         {"expression.evaluate", Role::Preview, false, &Dispatcher::editorMethod},
+        {"data.resolve", Role::Preview, false, &Dispatcher::editorMethod},
         {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod},
         {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod},

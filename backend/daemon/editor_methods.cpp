@@ -93,7 +93,8 @@ bool concernsData(const Diagnostic &diagnostic)
         || path.starts_with("/overrides");
 }
 
-ManifestData resolveManifestData(std::string_view text, const ResolveOptions &inputs)
+ManifestData resolveManifestData(
+    std::string_view text, const ResolveOptions &inputs, DataProvenance *provenance = nullptr)
 {
     ManifestData out;
     out.loaded = loadManifest(text);
@@ -103,7 +104,7 @@ ManifestData resolveManifestData(std::string_view text, const ResolveOptions &in
     }
     if (!out.loaded.parsed)
         return out;
-    out.resolution = resolveData(out.loaded, text, inputs.facts, inputs.externalData);
+    out.resolution = resolveData(out.loaded, text, inputs.facts, inputs.externalData, provenance);
     for (const Diagnostic &diagnostic : out.resolution.diagnostics)
         out.diagnostics.push_back(diagnosticJson(diagnostic, "manifest"));
     return out;
@@ -199,6 +200,65 @@ Json expressionEvaluate(const Json &params, std::string_view manifest, const Res
     return result;
 }
 
+Json layerJson(const DataLayer &layer)
+{
+    switch (layer.kind) {
+    case DataLayer::Kind::Data:
+        return Json {{"kind", "data"}};
+    case DataLayer::Kind::Override:
+        return Json {{"kind", "override"}, {"entry", layer.entry}, {"name", layer.name}};
+    case DataLayer::Kind::External:
+        break;
+    }
+    return Json {{"kind", "external"}};
+}
+
+/// One entry of `keys` per map and other value under `value` (at `pointer`), parents first.
+void collectKeys(const Json &value, const std::string &pointer, const DataProvenance &provenance,
+    const SourceMap &sourceMap, Json &keys)
+{
+    for (const auto &[key, item] : value.items()) {
+        const std::string itemPointer = appendPointer(pointer, key);
+        const auto found = provenance.origins.find(itemPointer);
+        const DataOrigin origin = found == provenance.origins.end() ? DataOrigin {} : found->second;
+        SourcePosition position;
+        if (!origin.source.empty())
+            position = item.is_object() ? sourceMap.keyAt(origin.source) : sourceMap.valueAt(origin.source);
+        keys.push_back(Json {{"pointer", itemPointer}, {"value", item}, {"layer", layerJson(origin.layer)},
+            {"line", position.line}, {"column", position.column}});
+        if (item.is_object())
+            collectKeys(item, itemPointer, provenance, sourceMap, keys);
+    }
+}
+
+Json hierarchyJson(const DataProvenance &provenance, Json &suggestions)
+{
+    Json entries = Json::array();
+    for (std::size_t i = 0; i < provenance.entries.size(); ++i) {
+        const HierarchyEntryState &state = provenance.entries[i];
+        Json entry {{"template", state.source}, {"resolved", state.resolved}, {"matched", state.matched},
+            {"override_exists", state.overrideExists}, {"applied", state.applied}};
+        if (!state.error.empty())
+            entry["error"] = state.error;
+        entries.push_back(std::move(entry));
+        if (state.matched && !state.overrideExists)
+            suggestions.push_back(Json {{"entry", i}, {"name", state.resolved}});
+    }
+    return Json {{"merge", provenance.merge}, {"entries", std::move(entries)}};
+}
+
+Json dataResolve(std::string_view manifest, const ResolveOptions &inputs)
+{
+    DataProvenance provenance;
+    ManifestData data = resolveManifestData(manifest, inputs, &provenance);
+    Json keys = Json::array();
+    collectKeys(data.resolution.data, "/data", provenance, data.loaded.sourceMap, keys);
+    Json suggestions = Json::array();
+    Json hierarchy = hierarchyJson(provenance, suggestions);
+    return Json {{"data", data.resolution.data}, {"keys", std::move(keys)}, {"hierarchy", std::move(hierarchy)},
+        {"suggestions", std::move(suggestions)}, {"diagnostics", std::move(data.diagnostics)}};
+}
+
 } // namespace
 
 RpcResult<void> checkEditorParams(std::string_view method, const Json &params)
@@ -215,6 +275,8 @@ Json runEditorMethod(
 {
     if (method == "template.render")
         return templateRender(params, manifest, inputs);
+    if (method == "data.resolve")
+        return dataResolve(manifest, inputs);
     return expressionEvaluate(params, manifest, inputs);
 }
 
