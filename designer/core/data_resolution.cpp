@@ -90,8 +90,9 @@ DataResolution DataResolution::fromJson(const ccm::Json &result)
         out.merge = stringOf(*hierarchy, "merge");
         for (const ccm::Json &entry : arrayOf(*hierarchy, "entries")) {
             if (entry.is_object()) {
-                out.entries.push_back({stringOf(entry, "template"), stringOf(entry, "resolved"),
-                    boolOf(entry, "matched"), boolOf(entry, "override_exists"), stringOf(entry, "error")});
+                out.entries.push_back(
+                    {stringOf(entry, "template"), stringOf(entry, "resolved"), boolOf(entry, "matched"),
+                        boolOf(entry, "override_exists"), boolOf(entry, "applied"), stringOf(entry, "error")});
             }
         }
     }

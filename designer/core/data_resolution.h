@@ -33,6 +33,7 @@ struct HierarchyEntryState {
     QString resolved;
     bool matched = false;
     bool overrideExists = false;
+    bool applied = false; ///< its override was merged into the data
     QString error;
 };
 

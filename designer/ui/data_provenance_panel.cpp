@@ -58,7 +58,9 @@ QString matchedText(const HierarchyEntryState &entry)
         return DataProvenancePanel::tr("error");
     if (!entry.matched)
         return DataProvenancePanel::tr("no");
-    return entry.overrideExists ? DataProvenancePanel::tr("yes") : DataProvenancePanel::tr("yes, no override");
+    if (!entry.overrideExists)
+        return DataProvenancePanel::tr("yes, no override");
+    return entry.applied ? DataProvenancePanel::tr("yes, applied") : DataProvenancePanel::tr("yes, not applied");
 }
 
 } // namespace

@@ -115,7 +115,12 @@ MainWindow::MainWindow(QWidget *parent)
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Closing the window takes the focus from the YAML view, which may then hand the document a
+    // last edit: its views are going, so they must not hear of it.
+    disconnect(m_document, nullptr, this, nullptr);
+}
 
 void MainWindow::createDocks()
 {
