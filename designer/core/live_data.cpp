@@ -43,6 +43,20 @@ QString describeValue(const ccm::Json &entry, bool *failed)
 
 } // namespace
 
+QString dataSectionsOnly(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    bool inCcm = false;
+    for (QString &line : lines) {
+        const bool topLevel = !line.isEmpty() && !line.at(0).isSpace() && !line.startsWith(QLatin1Char('#'));
+        if (topLevel)
+            inCcm = line.startsWith(QLatin1String("ccm:"));
+        if (inCcm)
+            line.clear();
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 LiveData::LiveData(BackendClient *client, QObject *parent)
     : QObject(parent)
     , m_client(client)
@@ -59,6 +73,7 @@ void LiveData::setManifest(const QString &text, const QString &baseDirectory)
     if (text == m_text && baseDirectory == m_baseDirectory)
         return;
     m_text = text;
+    m_sentText = dataSectionsOnly(text);
     m_baseDirectory = baseDirectory;
     ++m_generation;
     m_cache.clear();
@@ -114,7 +129,7 @@ void LiveData::requestFacts()
 
 ccm::Json LiveData::commonParams(bool whatIf) const
 {
-    ccm::Json params = {{"manifest", m_text.toStdString()}};
+    ccm::Json params = {{"manifest", m_sentText.toStdString()}};
     if (!m_baseDirectory.isEmpty())
         params["base_dir"] = m_baseDirectory.toStdString();
     if (whatIf)

@@ -17,6 +17,10 @@ namespace ccm::designer {
 
 class BackendClient;
 
+/// `text` with the lines of its top-level `ccm:` section blanked: data, hierarchy and overrides
+/// stay on their lines, and the backend need not read a thousand resources to resolve the data.
+QString dataSectionsOnly(const QString &text);
+
 /// The value of one expression on this host and, when What If facts are set, on the What If host.
 struct LiveValue {
     QString host; ///< the value as text, or the error
@@ -83,6 +87,7 @@ private:
 
     QPointer<BackendClient> m_client;
     QString m_text;
+    QString m_sentText; ///< m_text as sent: dataSectionsOnly()
     QString m_baseDirectory;
     ccm::Json m_whatIfFacts = ccm::Json::object();
     ccm::Json m_facts = ccm::Json::object();
