@@ -296,7 +296,8 @@ std::optional<ExpressionSpan> yamlExpressionAt(const QString &text, int position
     const int control = controlValueStart(text, line);
     if (control >= 0 && position >= control) {
         QString value = text.mid(control, line.start + line.text.size() - control).trimmed();
-        if (value.endsWith(QLatin1Char('"')) || value.endsWith(QLatin1Char('\'')))
+        const QChar quote = text.at(control - 1);
+        if ((quote == QLatin1Char('"') || quote == QLatin1Char('\'')) && value.endsWith(quote))
             value.chop(1);
         if (value.isEmpty())
             return std::nullopt;

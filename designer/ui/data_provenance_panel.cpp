@@ -85,6 +85,9 @@ DataProvenancePanel::DataProvenancePanel(QWidget *parent)
     splitter->addWidget(m_entries);
     splitter->addWidget(m_suggestions);
     splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 1);
+    splitter->setSizes({300, 100, 80});
     layout->addWidget(splitter, 1);
     connect(m_keys, &QTreeWidget::itemClicked, this, &DataProvenancePanel::activateLayer);
     connect(m_keys, &QTreeWidget::itemActivated, this, &DataProvenancePanel::activateLayer);

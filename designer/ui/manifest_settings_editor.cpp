@@ -321,7 +321,13 @@ void ManifestSettingsEditor::setDataProvenancePanel(QWidget *panel)
     splitter->setObjectName(QStringLiteral("dataSplitter"));
     m_tabs->removeTab(index);
     splitter->addWidget(m_data);
+    // The tab widget hid the page it gave up.
+    m_data->show();
     splitter->addWidget(panel);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({150, 300});
     m_tabs->insertTab(index, splitter, label);
 }
 

@@ -142,6 +142,12 @@ private slots:
         QCOMPARE(control->kind, QStringLiteral("expression"));
         QCOMPARE(control->text, QStringLiteral("Facts.host.info.ho"));
         QVERIFY(!yamlExpressionAt(kYaml, 3));
+
+        const QString quoted = QStringLiteral("x:\n  control:\n    if: \"a == 'b'\"\n    unless: a == \"b\"\n");
+        QCOMPARE(
+            yamlExpressionAt(quoted, int(quoted.indexOf(QStringLiteral("a =="))))->text, QStringLiteral("a == 'b'"));
+        QCOMPARE(yamlExpressionAt(quoted, int(quoted.lastIndexOf(QStringLiteral("a =="))))->text,
+            QStringLiteral("a == \"b\""));
     }
 };
 
