@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "expression_parser.h"
 #include "text.h"
+#include "value_checks.h"
 
 #include <algorithm>
 #include <charconv>
@@ -856,14 +857,22 @@ private:
     {
         if (!subject.is_string() || !pattern.is_string())
             return errorAt("'matches' needs two strings, got " + kind(subject) + " and " + kind(pattern), node.column);
-        const auto &text = subject.get_ref<const std::string &>();
+        return search(
+            node, "'matches'", subject.get_ref<const std::string &>(), pattern.get_ref<const std::string &>());
+    }
+
+    /// Whether `pattern` (the node's precompiled one when it has one) matches anywhere in `text`:
+    /// the `matches` operator and isRegex(), whose operands are the node's first two children.
+    ExpressionResult<Json> search(
+        const Node &node, std::string_view what, const std::string &text, const std::string &pattern) const
+    {
         if (text.size() > kMaxSubjectLength)
-            return errorAt(
-                "'matches' refuses a string longer than " + std::to_string(kMaxSubjectLength / 1024) + " KiB",
+            return errorAt(std::string(what) + " refuses a string longer than "
+                    + std::to_string(kMaxSubjectLength / 1024) + " KiB",
                 node.children[0]->start);
         std::shared_ptr<const expr::CompiledPattern> compiled = node.pattern;
         if (!compiled) {
-            auto fresh = expr::compilePattern(pattern.get_ref<const std::string &>(), node.children[1]->start);
+            auto fresh = expr::compilePattern(pattern, node.children[1]->start);
             if (!fresh)
                 return fresh.error();
             compiled = fresh.value();
@@ -950,6 +959,28 @@ private:
             {"max", 1, any, &Evaluator::maximum},
             {"toJSON", 1, 1, &Evaluator::toJson},
             {"fromJSON", 1, 1, &Evaluator::fromJson},
+            {"isIP", 1, 1, &Evaluator::checkText},
+            {"is_ip", 1, 1, &Evaluator::checkText},
+            {"isIPv4", 1, 1, &Evaluator::checkText},
+            {"is_ipv4", 1, 1, &Evaluator::checkText},
+            {"isIPv6", 1, 1, &Evaluator::checkText},
+            {"is_ipv6", 1, 1, &Evaluator::checkText},
+            {"isInt", 1, 1, &Evaluator::checkText},
+            {"is_int", 1, 1, &Evaluator::checkText},
+            {"isFloat", 1, 1, &Evaluator::checkText},
+            {"is_float", 1, 1, &Evaluator::checkText},
+            {"isDuration", 1, 1, &Evaluator::checkText},
+            {"is_duration", 1, 1, &Evaluator::checkText},
+            {"isShellSafe", 1, 1, &Evaluator::checkText},
+            {"is_shell_safe", 1, 1, &Evaluator::checkText},
+            {"is_shellsafe", 1, 1, &Evaluator::checkText},
+            {"isHostname", 1, 1, &Evaluator::checkText},
+            {"is_hostname", 1, 1, &Evaluator::checkText},
+            {"isFQDN", 1, 1, &Evaluator::checkText},
+            {"is_fqdn", 1, 1, &Evaluator::checkText},
+            {"isRegex", 2, 2, &Evaluator::isRegex},
+            {"is_regex", 2, 2, &Evaluator::isRegex},
+            {"registrations", 4, 4, &Evaluator::registrations},
         };
         for (const Builtin &candidate : builtins) {
             if (candidate.name != node.name)
@@ -1140,6 +1171,59 @@ private:
     ExpressionResult<Json> toString(std::vector<Json> &arguments, const Node &) const
     {
         return Json(formatValue(arguments[0]));
+    }
+
+    /// A scalar as the validator functions read it: strings as they are, numbers and booleans as
+    /// they print (upstream validates the text of a value); nullopt for null, lists and maps.
+    static std::optional<std::string> checkedText(const Json &value)
+    {
+        if (value.is_string())
+            return value.get<std::string>();
+        if (value.is_number() || value.is_boolean())
+            return formatValue(value);
+        return std::nullopt;
+    }
+
+    /// isIP(), isInt(), isShellSafe() and the other one-argument validator functions.
+    ExpressionResult<Json> checkText(std::vector<Json> &arguments, const Node &node) const
+    {
+        static const std::pair<std::string_view, bool (*)(std::string_view)> checks[]
+            = {{"isIP", isIpAddress}, {"is_ip", isIpAddress}, {"isIPv4", isIpv4Address}, {"is_ipv4", isIpv4Address},
+                {"isIPv6", isIpv6Address}, {"is_ipv6", isIpv6Address}, {"isInt", isIntegerText},
+                {"is_int", isIntegerText}, {"isFloat", isFloatText}, {"is_float", isFloatText},
+                {"isDuration", isDurationText}, {"is_duration", isDurationText}, {"isShellSafe", isShellSafeText},
+                {"is_shell_safe", isShellSafeText}, {"is_shellsafe", isShellSafeText}, {"isHostname", isHostnameText},
+                {"is_hostname", isHostnameText}, {"isFQDN", isFqdnText}, {"is_fqdn", isFqdnText}};
+        const std::optional<std::string> text = checkedText(arguments[0]);
+        if (!text)
+            return needs(node, "a string or a number", arguments[0]);
+        for (const auto &[name, check] : checks) {
+            if (name == node.name)
+                return Json(check(*text));
+        }
+        return errorAt("unknown function '" + node.name + "'", node.column);
+    }
+
+    /// isRegex(value, pattern): whether the pattern matches anywhere in the value's text.
+    ExpressionResult<Json> isRegex(std::vector<Json> &arguments, const Node &node) const
+    {
+        const std::optional<std::string> text = checkedText(arguments[0]);
+        if (!text)
+            return needs(node, "a string or a number", arguments[0]);
+        if (!arguments[1].is_string())
+            return needs(node, "a string pattern", arguments[1]);
+        return search(node, node.name + "()", *text, arguments[1].get_ref<const std::string &>());
+    }
+
+    /// registrations(cluster, protocol, service, address): upstream's lookup in the registration
+    /// registry of a NATS stream. There is no registry here, so it finds nothing.
+    ExpressionResult<Json> registrations(std::vector<Json> &arguments, const Node &node) const
+    {
+        for (const Json &argument : arguments) {
+            if (!argument.is_string())
+                return needs(node, "four strings (cluster, protocol, service, address)", argument);
+        }
+        return Json::array();
     }
 
     ExpressionResult<Json> toInt(std::vector<Json> &arguments, const Node &node) const

@@ -28,6 +28,63 @@ private:
     const LazyFacts &m_facts;
 };
 
+/// "/data/a/0" -> "data value 'a.0'"; "/overrides/os:debian/x" -> "override 'os:debian' value 'x'".
+std::string describePointer(const std::string &pointer)
+{
+    const std::vector<std::string> tokens = splitPointer(pointer);
+    const auto join = [&](std::size_t from) {
+        std::string path;
+        for (std::size_t i = from; i < tokens.size(); ++i)
+            path += (path.empty() ? "" : ".") + tokens[i];
+        return path;
+    };
+    if (tokens.size() >= 2 && tokens[0] == "data")
+        return "data value '" + join(1) + "'";
+    if (tokens.size() >= 3 && tokens[0] == "overrides")
+        return "override '" + tokens[1] + "' value '" + join(2) + "'";
+    if (tokens.size() == 2 && tokens[0] == "overrides")
+        return "override '" + tokens[1] + "'";
+    return pointer;
+}
+
+/// What `value` sees in a `@validate` expression: upstream validates a value's text.
+class ValidationScope : public ExpressionScope {
+public:
+    explicit ValidationScope(std::string text)
+        : m_value(std::move(text))
+    {
+    }
+
+    [[nodiscard]] const Json *variable(std::string_view name) const override
+    {
+        return name == "value" || name == "Value" ? &m_value : nullptr;
+    }
+
+private:
+    Json m_value;
+};
+
+} // namespace
+
+std::optional<std::string> validationProblem(const DataValidation &validation, const Json &value)
+{
+    // As upstream: null, maps and lists are not validated; their members are, by their own keys.
+    if (value.is_null() || value.is_object() || value.is_array())
+        return std::nullopt;
+    const ValidationScope scope(formatValue(value));
+    auto result = evaluateExpression(validation.expression, scope);
+    if (!result)
+        return "fails @validate " + validation.expression + ": " + result.error().describe();
+    if (!result->is_boolean())
+        return "fails @validate " + validation.expression + ": it gives " + describeJsonType(*result)
+            + ", not true or false";
+    if (!result->get<bool>())
+        return "fails @validate " + validation.expression;
+    return std::nullopt;
+}
+
+namespace {
+
 class Resolver
 {
 public:
@@ -56,7 +113,7 @@ public:
         if (external.is_object())
             merge(data, external, "/data", DataOrigin {{DataLayer::Kind::External, -1, {}}, {}}, false);
         m_out.data = std::move(data);
-        checkRequired();
+        checkAnnotations();
     }
 
 private:
@@ -201,18 +258,26 @@ private:
         return entry;
     }
 
-    void checkRequired()
+    /// The resolved value at a pointer under /data, or nullptr.
+    [[nodiscard]] const Json *resolvedAt(const std::string &pointer) const
     {
-        for (const std::string &pointer : requiredDataPointers(m_manifest, m_text)) {
-            // "/data/a/b" -> the resolved value at "/a/b".
-            const Json *value = nullptr;
-            try {
-                const Json::json_pointer location(pointer.substr(5));
-                if (m_out.data.contains(location))
-                    value = &m_out.data.at(location);
-            } catch (const Json::exception &) {
-                value = nullptr;
-            }
+        try {
+            const Json::json_pointer location(pointer.substr(5)); // "/data/a/b" -> "/a/b"
+            return m_out.data.contains(location) ? &m_out.data.at(location) : nullptr;
+        } catch (const Json::exception &) {
+            return nullptr;
+        }
+    }
+
+    /// The annotations of `data:` against the final data: every `@require` must be set, every
+    /// `@validate` must hold; unknown directives are warnings. All failures are reported together.
+    void checkAnnotations()
+    {
+        DataAnnotations annotations = dataAnnotations(m_manifest, m_text);
+        for (Diagnostic &warning : annotations.warnings)
+            m_out.diagnostics.push_back(std::move(warning));
+        for (const std::string &pointer : annotations.required) {
+            const Json *value = resolvedAt(pointer);
             // json::empty() is false for every string, so strings are checked on their own.
             const bool empty = !value || value->is_null()
                                || (value->is_string() && value->get_ref<const std::string &>().empty())
@@ -224,25 +289,14 @@ private:
                                              pointer, m_manifest.sourceMap.keyAt(pointer)});
             }
         }
-    }
-
-    /// "/data/a/0" -> "data value 'a.0'"; "/overrides/os:debian/x" -> "override 'os:debian' value 'x'".
-    static std::string describePointer(const std::string &pointer)
-    {
-        const std::vector<std::string> tokens = splitPointer(pointer);
-        const auto join = [&](std::size_t from) {
-            std::string path;
-            for (std::size_t i = from; i < tokens.size(); ++i)
-                path += (path.empty() ? "" : ".") + tokens[i];
-            return path;
-        };
-        if (tokens.size() >= 2 && tokens[0] == "data")
-            return "data value '" + join(1) + "'";
-        if (tokens.size() >= 3 && tokens[0] == "overrides")
-            return "override '" + tokens[1] + "' value '" + join(2) + "'";
-        if (tokens.size() == 2 && tokens[0] == "overrides")
-            return "override '" + tokens[1] + "'";
-        return pointer;
+        for (const DataValidation &validation : annotations.validations) {
+            const Json *value = resolvedAt(validation.pointer);
+            if (!value)
+                continue;
+            if (auto problem = validationProblem(validation, *value))
+                m_out.diagnostics.push_back({Severity::Error, describePointer(validation.pointer) + " " + *problem,
+                    validation.pointer, m_manifest.sourceMap.keyAt(validation.pointer)});
+        }
     }
 
     void report(const std::string &pointer, std::string message, int column)
@@ -258,11 +312,54 @@ private:
     DataProvenance *m_provenance;
 };
 
-/// 1-based line numbers that a `# @require` comment annotates.
-std::set<int> annotatedLines(std::string_view text)
+/// A `# @word` directive of a comment, and the line of the key it annotates.
+struct Directive {
+    enum class Kind { Require, Validate, Unknown };
+    Kind kind = Kind::Unknown;
+    int keyLine = 0;
+    SourcePosition at; ///< of the '@'
+    std::string text; ///< Validate: the expression; Unknown: the directive as written
+    int textColumn = 0; ///< Validate: the column of the expression on its line
+};
+
+/// The directive of one comment (the text after '#'), found at `line` and byte `column` of '#';
+/// nullopt when the comment holds none. `@require` also counts inside a comment's prose, as it
+/// always has; other directives start the comment.
+std::optional<Directive> parseDirective(std::string_view comment, int line, int column)
 {
-    std::set<int> lines;
-    bool pending = false;
+    const std::size_t first = comment.find_first_not_of(" \t");
+    if (first == std::string_view::npos || comment[first] != '@') {
+        if (comment.find("@require") == std::string_view::npos)
+            return std::nullopt;
+        return Directive {Directive::Kind::Require, 0, {line, column}, {}, 0};
+    }
+    const std::string_view rest = comment.substr(first);
+    const std::size_t wordEnd = std::min(rest.find_first_of(" \t\r"), rest.size());
+    const std::string_view word = rest.substr(0, wordEnd);
+    Directive directive {Directive::Kind::Unknown, 0, {line, column + 1 + static_cast<int>(first)}, {}, 0};
+    if (word == "@require" || word == "@required") {
+        directive.kind = Directive::Kind::Require;
+        return directive;
+    }
+    const std::size_t expression = rest.find_first_not_of(" \t\r", wordEnd);
+    if (word == "@validate" && expression != std::string_view::npos) {
+        directive.kind = Directive::Kind::Validate;
+        std::string_view text = rest.substr(expression);
+        text = text.substr(0, text.find_last_not_of(" \t\r") + 1);
+        directive.text = std::string(text);
+        directive.textColumn = directive.at.column + static_cast<int>(expression);
+        return directive;
+    }
+    directive.text = std::string(word == "@validate" ? rest.substr(0, rest.find_last_not_of(" \t\r") + 1) : word);
+    return directive;
+}
+
+/// Every directive of the text with the line of the key it annotates: comments on the lines right
+/// above the key (blank lines between them allowed), or after the value on the key's own line.
+std::vector<Directive> scanDirectives(std::string_view text)
+{
+    std::vector<Directive> found;
+    std::size_t pending = 0; // found[pending...] wait for their key
     int lineNumber = 0;
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -275,48 +372,139 @@ std::set<int> annotatedLines(std::string_view text)
         const std::size_t firstNonSpace = line.find_first_not_of(" \t\r");
         const bool blank = firstNonSpace == std::string_view::npos;
         const bool commentOnly = !blank && line[firstNonSpace] == '#';
-        // A trailing comment needs whitespace before '#'; this is a heuristic that quoted '#'
-        // followed by "@require" could fool, which no real manifest does.
+        // A trailing comment needs whitespace before '#'; this is a heuristic that a quoted " #@"
+        // could fool, which no real manifest does.
         const std::size_t comment = commentOnly ? firstNonSpace : line.find(" #");
-        const bool annotation = comment != std::string_view::npos
-                                && line.substr(comment).find("@require") != std::string_view::npos;
-
-        if (commentOnly) {
-            pending = pending || annotation;
-        } else if (!blank) {
-            if (pending || annotation)
-                lines.insert(lineNumber);
-            pending = false;
+        if (comment != std::string_view::npos) {
+            const std::size_t hash = commentOnly ? comment : comment + 1;
+            if (auto directive = parseDirective(line.substr(hash + 1), lineNumber, static_cast<int>(hash) + 1))
+                found.push_back(std::move(*directive));
+        }
+        if (!blank && !commentOnly) {
+            for (; pending < found.size(); ++pending)
+                found[pending].keyLine = lineNumber;
         }
         if (end == text.size())
             break;
         start = end + 1;
     }
-    return lines;
+    found.resize(pending);
+    return found;
 }
 
-void collectAnnotated(const Json &value, const std::string &pointer, const SourceMap &sourceMap,
-                      const std::set<int> &lines, std::vector<std::string> &out)
+/// Pointers (under /data) of the keys on each line of the text.
+void collectKeyLines(
+    const Json &value, const std::string &pointer, const SourceMap &sourceMap, std::multimap<int, std::string> &out)
 {
     if (!value.is_object())
         return;
     for (const auto &[key, item] : value.items()) {
         const std::string itemPointer = appendPointer(pointer, key);
-        if (lines.contains(sourceMap.keyAt(itemPointer).line))
-            out.push_back(itemPointer);
-        collectAnnotated(item, itemPointer, sourceMap, lines, out);
+        out.emplace(sourceMap.keyAt(itemPointer).line, itemPointer);
+        collectKeyLines(item, itemPointer, sourceMap, out);
     }
 }
 
 } // namespace
 
+DataAnnotations dataAnnotations(const LoadedManifest &manifest, std::string_view text)
+{
+    DataAnnotations annotations;
+    if (!manifest.manifest.data || text.find('@') == std::string_view::npos)
+        return annotations;
+    std::multimap<int, std::string> keyLines;
+    collectKeyLines(*manifest.manifest.data, "/data", manifest.sourceMap, keyLines);
+    for (const Directive &directive : scanDirectives(text)) {
+        const auto [first, last] = keyLines.equal_range(directive.keyLine);
+        if (first == last)
+            continue; // not a comment of data
+        if (directive.kind == Directive::Kind::Unknown) {
+            const std::string message = directive.text == "@validate"
+                ? "@validate needs an expression, such as '@validate isInt(value)'"
+                : "unknown annotation '" + directive.text + "'; the annotations are @require, @required and @validate";
+            annotations.warnings.push_back({Severity::Warning, message, first->second, directive.at});
+            continue;
+        }
+        for (auto it = first; it != last; ++it) {
+            if (directive.kind == Directive::Kind::Require) {
+                annotations.required.push_back(it->second);
+                continue;
+            }
+            // As upstream, the last @validate of a key is the one that counts.
+            std::erase_if(annotations.validations, [&](const DataValidation &v) { return v.pointer == it->second; });
+            annotations.validations.push_back({it->second, directive.text, {directive.at.line, directive.textColumn}});
+        }
+    }
+    return annotations;
+}
+
 std::vector<std::string> requiredDataPointers(const LoadedManifest &manifest, std::string_view text)
 {
-    std::vector<std::string> pointers;
-    if (!manifest.manifest.data || text.find("@require") == std::string_view::npos)
-        return pointers;
-    collectAnnotated(*manifest.manifest.data, "/data", manifest.sourceMap, annotatedLines(text), pointers);
-    return pointers;
+    return dataAnnotations(manifest, text).required;
+}
+
+namespace {
+
+/// Whether some override sets the value at `pointer` (under /data), so that the base value may not
+/// be the one that is validated.
+bool overridden(const LoadedManifest &manifest, const std::string &pointer)
+{
+    if (!manifest.manifest.overrides || !manifest.manifest.overrides->is_object())
+        return false;
+    const std::vector<std::string> tokens = splitPointer(pointer);
+    for (const auto &[name, values] : manifest.manifest.overrides->items()) {
+        const Json *current = &values;
+        for (std::size_t i = 1; current && i < tokens.size(); ++i) {
+            const auto found = current->is_object() ? current->find(tokens[i]) : current->end();
+            current = current->is_object() && found != current->end() ? &*found : nullptr;
+        }
+        if (current)
+            return true;
+    }
+    return false;
+}
+
+/// A data value as written when it is a literal: no template, so it resolves to itself.
+const Json *literalValue(const LoadedManifest &manifest, const std::string &pointer)
+{
+    try {
+        const Json::json_pointer location(pointer.substr(5));
+        const Json &data = *manifest.manifest.data;
+        if (!data.contains(location))
+            return nullptr;
+        const Json &value = data.at(location);
+        if (value.is_string() && hasTemplateExpressions(value.get_ref<const std::string &>()))
+            return nullptr;
+        return &value;
+    } catch (const Json::exception &) {
+        return nullptr;
+    }
+}
+
+} // namespace
+
+Diagnostics checkDataAnnotations(const LoadedManifest &manifest, std::string_view text)
+{
+    DataAnnotations annotations = dataAnnotations(manifest, text);
+    Diagnostics found = std::move(annotations.warnings);
+    for (const DataValidation &validation : annotations.validations) {
+        if (auto parsed = Expression::parse(validation.expression); !parsed) {
+            const SourcePosition at {
+                validation.position.line, validation.position.column + std::max(parsed.error().column, 1) - 1};
+            found.push_back({Severity::Error,
+                "@validate " + validation.expression + " of " + describePointer(validation.pointer)
+                    + " is not a valid expression: " + parsed.error().message,
+                validation.pointer, at});
+            continue;
+        }
+        const Json *value = literalValue(manifest, validation.pointer);
+        if (!value || overridden(manifest, validation.pointer))
+            continue;
+        if (auto problem = validationProblem(validation, *value))
+            found.push_back({Severity::Error, describePointer(validation.pointer) + " " + *problem, validation.pointer,
+                manifest.sourceMap.keyAt(validation.pointer)});
+    }
+    return found;
 }
 
 DataResolution resolveData(const LoadedManifest &manifest, std::string_view text, const LazyFacts &facts,

@@ -7,6 +7,7 @@
 #include "manifest.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,8 +77,36 @@ inline DataResolution resolveData(const LoadedManifest &manifest, std::string_vi
     return resolveData(manifest, text, LazyFacts(facts), external, provenance);
 }
 
-/// Pointers (under /data) of the values marked with a `# @require` comment: the comment sits on the
-/// lines right above the key, or after the value on the key's own line.
+/// A `# @validate EXPR` annotation of a data value.
+struct DataValidation {
+    std::string pointer; ///< of the value, under /data
+    std::string expression;
+    SourcePosition position; ///< of the expression in the text
+};
+
+/// The annotations in the comments of `data:` (ENGINE-SPEC §3): a comment sits on the lines right
+/// above the key, or after the value on the key's own line.
+struct DataAnnotations {
+    /// Pointers of the values marked `# @require` (or its alias `# @required`).
+    std::vector<std::string> required;
+    /// The `# @validate` of each value that has one; the last one counts, as upstream.
+    std::vector<DataValidation> validations;
+    /// Unknown `# @word` directives, and a `@validate` without expression, at the '@'.
+    Diagnostics warnings;
+};
+DataAnnotations dataAnnotations(const LoadedManifest &manifest, std::string_view text);
+
+/// Pointers (under /data) of the values marked with a `# @require` comment.
 std::vector<std::string> requiredDataPointers(const LoadedManifest &manifest, std::string_view text);
+
+/// Why `value` fails its `@validate` ("fails @validate isInt(value)", with the expression's error
+/// when it has one), or nullopt when it passes. The expression sees the value's text as `value`
+/// (and `Value`), as upstream; null, maps and lists always pass.
+std::optional<std::string> validationProblem(const DataValidation &validation, const Json &value);
+
+/// What can be checked of the annotations without facts: unknown directives (warnings), @validate
+/// expressions that do not parse (at the expression) and literal data values that no override
+/// sets and that fail their @validate (at the key). For `ccm-backend validate`.
+Diagnostics checkDataAnnotations(const LoadedManifest &manifest, std::string_view text);
 
 } // namespace ccm

@@ -4,6 +4,7 @@
 #include "hiera.h"
 #include "jet_template.h"
 #include "manifest_writer.h"
+#include "registry_warnings.h"
 #include "schema_registry.h"
 #include "template_scope.h"
 #include "validator.h"
@@ -66,6 +67,8 @@ public:
         }
         DataResolution data = resolveData(m_manifest, m_text, m_options.facts, m_options.externalData);
         m_out.diagnostics = std::move(data.diagnostics);
+        for (Diagnostic &warning : registryWarnings(m_manifest, m_text))
+            m_out.diagnostics.push_back(std::move(warning));
         if (!m_out.ok())
             return;
         m_out.data = std::move(data.data);
@@ -136,6 +139,13 @@ private:
         if (!source) {
             fail("resources_jet_file: " + source.error().message);
             return;
+        }
+        if (!registrationsCalls(source.value()).empty()) {
+            const LineIndex lines(source.value());
+            for (const std::size_t call : registrationsCalls(source.value()))
+                m_out.diagnostics.push_back(
+                    {Severity::Warning, describeLocation(file, lines.at(call)) + ": " + std::string(kNoRegistryMessage),
+                        "/ccm/resources_jet_file", entry});
         }
         JetOptions jetOptions;
         jetOptions.fileName = file;

@@ -3,6 +3,8 @@
 
 #include "duration.h"
 #include "expression.h"
+#include "hiera.h"
+#include "registry_warnings.h"
 #include "schema_registry.h"
 #include "shell_words.h"
 #include "template_string.h"
@@ -814,7 +816,17 @@ Diagnostics validateManifest(const LoadedManifest &loaded)
 
 Diagnostics validateManifestText(std::string_view text)
 {
-    return validateManifest(loadManifest(text));
+    const LoadedManifest loaded = loadManifest(text);
+    Diagnostics diagnostics = validateManifest(loaded);
+    // Only the text has the comments of the data annotations and the positions inside templates.
+    Diagnostics annotations = checkDataAnnotations(loaded, text);
+    Diagnostics registry = registryWarnings(loaded, text);
+    if (annotations.empty() && registry.empty())
+        return diagnostics;
+    diagnostics.insert(diagnostics.end(), annotations.begin(), annotations.end());
+    diagnostics.insert(diagnostics.end(), registry.begin(), registry.end());
+    sortByPosition(diagnostics);
+    return diagnostics;
 }
 
 } // namespace ccm

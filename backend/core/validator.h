@@ -17,7 +17,8 @@ namespace ccm {
 /// diagnostics followed by these, sorted by position.
 Diagnostics validateManifest(const LoadedManifest &loaded);
 
-/// Reads and validates manifest text.
+/// Reads and validates manifest text, with what only the text shows: the data annotations
+/// (checkDataAnnotations()) and the registrations() calls that find nothing here (warnings).
 Diagnostics validateManifestText(std::string_view text);
 
 /// True when the string holds a template expression ({{ }} or ${ }), whose value is only

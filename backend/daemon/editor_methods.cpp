@@ -5,6 +5,7 @@
 #include "hiera.h"
 #include "jet_template.h"
 #include "output_line_map.h"
+#include "registry_warnings.h"
 #include "source_map.h"
 #include "template_scope.h"
 #include "template_string.h"
@@ -166,6 +167,13 @@ Json templateRender(const Json &params, std::string_view manifest, const Resolve
         result["line_map"] = lineMap.lines();
     } else {
         data.diagnostics.push_back(templateDiagnostic(output.error(), params.value("path", std::string())));
+    }
+    const std::string &text = params.at("text").get_ref<const std::string &>();
+    if (const std::vector<std::size_t> calls = registrationsCalls(text); !calls.empty()) {
+        const LineIndex lines(text);
+        for (const std::size_t call : calls)
+            data.diagnostics.push_back(
+                diagnosticJson({Severity::Warning, std::string(kNoRegistryMessage), "", lines.at(call)}, "template"));
     }
     if (!data.diagnostics.empty())
         result["diagnostics"] = std::move(data.diagnostics);

@@ -30,6 +30,34 @@ QString dataJson(const DataResolution &resolution)
     return q(resolution.data.dump());
 }
 
+/// The recorded origins as "POINTER=LAYER<SOURCE", LAYER being data, override:ENTRY:NAME or external.
+QStringList describeOrigins(const DataProvenance &provenance)
+{
+    QStringList lines;
+    for (const auto &[pointer, origin] : provenance.origins) {
+        QString layer = QStringLiteral("data");
+        if (origin.layer.kind == DataLayer::Kind::Override)
+            layer = QStringLiteral("override:%1:%2").arg(origin.layer.entry).arg(q(origin.layer.name));
+        else if (origin.layer.kind == DataLayer::Kind::External)
+            layer = QStringLiteral("external");
+        lines << q(pointer) + QLatin1Char('=') + layer + QLatin1Char('<') + q(origin.source);
+    }
+    return lines;
+}
+
+/// The hierarchy entries as "RESOLVED:MATCHED:OVERRIDE_EXISTS:APPLIED" with 0 and 1.
+QStringList describeEntries(const DataProvenance &provenance)
+{
+    QStringList lines;
+    for (const HierarchyEntryState &entry : provenance.entries)
+        lines << QStringLiteral("%1:%2:%3:%4")
+                     .arg(q(entry.resolved))
+                     .arg(int(entry.matched))
+                     .arg(int(entry.overrideExists))
+                     .arg(int(entry.applied));
+    return lines;
+}
+
 } // namespace
 
 class TestHiera : public QObject
@@ -113,6 +141,94 @@ private Q_SLOTS:
         for (const std::string &name : resolution.appliedOverrides)
             appliedNames << q(name);
         QCOMPARE(appliedNames, applied);
+    }
+
+    void provenance_data()
+    {
+        QTest::addColumn<QString>("yaml");
+        QTest::addColumn<QString>("external");
+        QTest::addColumn<QString>("data");
+        QTest::addColumn<QStringList>("origins");
+        QTest::addColumn<QStringList>("entries");
+        const QString layers = QStringLiteral("data:\n  a: 1\n  m:\n    b: 2\n  l: [1]\n"
+                                              "hierarchy:\n  merge: %1\n  order:\n"
+                                              "    - \"node.{{ Facts.host.info.hostname }}\"\n"
+                                              "    - \"role.{{ Facts.role }}\"\n    - default\n"
+                                              "overrides:\n  role.web:\n    m:\n      c: \"{{ Facts.role }}\"\n"
+                                              "  default:\n    a: 9\n    l: [2]\n");
+
+        QTest::newRow("base data only") << QStringLiteral("data:\n  a: 1\n  m:\n    b: 2\n") << QStringLiteral("{}")
+                                        << QStringLiteral(R"({"a":1,"m":{"b":2}})")
+                                        << QStringList {QStringLiteral("/data/a=data</data/a"),
+                                               QStringLiteral("/data/m=data</data/m"),
+                                               QStringLiteral("/data/m/b=data</data/m/b")}
+                                        << QStringList {QStringLiteral("default:1:0:0")};
+        QTest::newRow("first match replaces top-level values")
+            << layers.arg(QStringLiteral("first")) << QStringLiteral("{}")
+            << QStringLiteral(R"({"a":1,"m":{"c":"web"},"l":[1]})")
+            << QStringList {QStringLiteral("/data/a=data</data/a"), QStringLiteral("/data/l=data</data/l"),
+                   QStringLiteral("/data/m=override:1:role.web</overrides/role.web/m"),
+                   QStringLiteral("/data/m/c=override:1:role.web</overrides/role.web/m/c")}
+            << QStringList {QStringLiteral("node.web1:1:0:0"), QStringLiteral("role.web:1:1:1"),
+                   QStringLiteral("default:1:1:0")};
+        QTest::newRow("deep merge keeps maps and concatenates lists")
+            << layers.arg(QStringLiteral("deep")) << QStringLiteral("{}")
+            << QStringLiteral(R"({"a":9,"m":{"b":2,"c":"web"},"l":[1,2]})")
+            << QStringList {QStringLiteral("/data/a=override:2:default</overrides/default/a"),
+                   QStringLiteral("/data/l=override:2:default</overrides/default/l"),
+                   QStringLiteral("/data/m=data</data/m"), QStringLiteral("/data/m/b=data</data/m/b"),
+                   QStringLiteral("/data/m/c=override:1:role.web</overrides/role.web/m/c")}
+            << QStringList {QStringLiteral("node.web1:1:0:0"), QStringLiteral("role.web:1:1:1"),
+                   QStringLiteral("default:1:1:1")};
+        QTest::newRow("external data over maps and values")
+            << QStringLiteral("data:\n  m:\n    b: 2\n    d: 3\n  s: x\n")
+            << QStringLiteral(R"({"m": {"b": 5}, "s": {"t": 1}, "x": 1})")
+            << QStringLiteral(R"({"m":{"b":5,"d":3},"s":{"t":1},"x":1})")
+            << QStringList {QStringLiteral("/data/m=data</data/m"), QStringLiteral("/data/m/b=external<"),
+                   QStringLiteral("/data/m/d=data</data/m/d"), QStringLiteral("/data/s=external<"),
+                   QStringLiteral("/data/s/t=external<"), QStringLiteral("/data/x=external<")}
+            << QStringList {QStringLiteral("default:1:0:0")};
+        QTest::newRow("an entry whose facts are empty does not match")
+            << QStringLiteral("data:\n  a: 1\nhierarchy:\n  order: [\"node.{{ Facts.empty }}\"]\n"
+                              "overrides:\n  node.:\n    a: 2\n")
+            << QStringLiteral("{}") << QStringLiteral(R"({"a":1})")
+            << QStringList {QStringLiteral("/data/a=data</data/a")} << QStringList {QStringLiteral("node.:0:1:0")};
+    }
+
+    void provenance()
+    {
+        QFETCH(QString, yaml);
+        QFETCH(QString, external);
+        QFETCH(QString, data);
+        QFETCH(QStringList, origins);
+        QFETCH(QStringList, entries);
+        const std::string text = yaml.toStdString();
+        const LoadedManifest loaded = loadManifest(text);
+        DataProvenance provenance;
+        const DataResolution resolution
+            = resolveData(loaded, text, debianFacts(), Json::parse(external.toStdString()), &provenance);
+        QVERIFY2(resolution.ok(), qPrintable(describe(resolution.diagnostics)));
+        QCOMPARE(dataJson(resolution), data);
+        QCOMPARE(describeOrigins(provenance), origins);
+        QCOMPARE(describeEntries(provenance), entries);
+        // Recording changes nothing about the data itself.
+        QCOMPARE(dataJson(resolveData(loaded, text, debianFacts(), Json::parse(external.toStdString()))), data);
+    }
+
+    void provenanceResolvesEntriesAFirstMergeSkips()
+    {
+        const std::string text = "data:\n  a: 1\nhierarchy:\n  order: [default, \"{{ nope( }}\"]\n"
+                                 "overrides:\n  default:\n    a: 2\n";
+        const LoadedManifest loaded = loadManifest(text);
+        DataProvenance provenance;
+        const DataResolution resolution = resolveData(loaded, text, debianFacts(), Json::object(), &provenance);
+        QVERIFY2(resolution.ok(), qPrintable(describe(resolution.diagnostics)));
+        QCOMPARE(provenance.merge, std::string("first"));
+        QCOMPARE(provenance.entries.size(), std::size_t(2));
+        QVERIFY(provenance.entries[0].applied);
+        QVERIFY(!provenance.entries[1].matched);
+        QVERIFY2(provenance.entries[1].error.find("cannot resolve hierarchy entry") != std::string::npos,
+            provenance.entries[1].error.c_str());
     }
 
     void externalDataWins()
