@@ -259,7 +259,8 @@ private slots:
 
     void annotationFailureOnKey()
     {
-        Session session("data:\n  port: 8080\n  # @require\n  admin: \"\"\nccm:\n  resources: []\n");
+        Session session("data:\n  port: 8080\n  # @require\n  admin: \"\"\n  # @validate isIPv4(value)\n"
+                        "  listen: nowhere\n  # @frobnicate\n  mode: fast\nccm:\n  resources: []\n");
         QVERIFY(session.ready());
         QTreeWidgetItem *admin = session.panel()->keyItem(QStringLiteral("/data/admin"));
         QVERIFY(admin != nullptr);
@@ -267,6 +268,15 @@ private slots:
         QVERIFY2(admin->toolTip(DataProvenancePanel::KeyName).contains(QLatin1String("@require")),
             qPrintable(admin->toolTip(DataProvenancePanel::KeyName)));
         QVERIFY(session.panel()->keyItem(QStringLiteral("/data/port"))->icon(DataProvenancePanel::KeyName).isNull());
+        QTreeWidgetItem *listen = session.panel()->keyItem(QStringLiteral("/data/listen"));
+        QVERIFY(listen != nullptr);
+        QVERIFY2(listen->toolTip(DataProvenancePanel::KeyName).contains(QLatin1String("@validate isIPv4(value)")),
+            qPrintable(listen->toolTip(DataProvenancePanel::KeyName)));
+        QVERIFY(!listen->icon(DataProvenancePanel::KeyName).isNull());
+        const ccm::Diagnostics unknown = session.live()->hostResolution()->diagnostics;
+        QVERIFY(std::any_of(unknown.begin(), unknown.end(), [](const ccm::Diagnostic &d) {
+            return d.severity == ccm::Severity::Warning && d.message.find("@frobnicate") != std::string::npos;
+        }));
         ProblemsModel *problems = session.window.problemsPanel()->problemsModel();
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
