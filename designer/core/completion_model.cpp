@@ -101,7 +101,7 @@ void completeNames(Completions &out, const QString &partial)
         const QString name = QLatin1String(function.name);
         if (name.startsWith(partial, Qt::CaseInsensitive))
             out.items.append({name + QLatin1Char('('), QLatin1String(function.signature),
-                QLatin1String(function.signature) + QStringLiteral(": ") + QLatin1String(function.summary)});
+                QLatin1String(function.signature) + QStringLiteral(": ") + functionSummary(function)});
     }
 }
 

@@ -1,61 +1,70 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "function_catalog.h"
 
+#include <QCoreApplication>
+
 #include <iterator>
 
 namespace ccm::designer {
 
 namespace {
 
-constexpr FunctionScope kAll = FunctionScope::Everywhere;
-constexpr FunctionScope kTemplates = FunctionScope::Templates;
-
 // Mirrors the builtins of backend/core/expression_eval.cpp, the template scope's functions
-// (template_scope.cpp) and the validators of `# @validate`.
+// (template_scope.cpp: readFile, file, template, jet, kvGet, registrations, which templates have
+// but data resolution does not) and the validators of `# @validate`.
 constexpr FunctionInfo kFunctions[] = {
-    {"lookup", "lookup(path[, default])", "value at a dotted path of facts, data or environ", kAll},
-    {"len", "len(value)", "length of a string, list or map", kAll},
-    {"lower", "lower(text)", "text in lower case", kAll},
-    {"upper", "upper(text)", "text in upper case", kAll},
-    {"trim", "trim(text[, chars])", "text without leading and trailing blanks (or chars)", kAll},
-    {"split", "split(text, separator)", "list of the parts of text", kAll},
-    {"join", "join(list[, separator])", "list items joined into one string", kAll},
-    {"string", "string(value)", "value as a string", kAll},
-    {"int", "int(value)", "value as an integer", kAll},
-    {"float", "float(value)", "value as a number", kAll},
-    {"keys", "keys(map)", "sorted keys of a map", kAll},
-    {"values", "values(map)", "values of a map, in key order", kAll},
-    {"abs", "abs(number)", "absolute value", kAll},
-    {"min", "min(a, ...)", "smallest argument (or item of one list)", kAll},
-    {"max", "max(a, ...)", "largest argument (or item of one list)", kAll},
-    {"toJSON", "toJSON(value)", "value as compact JSON text", kAll},
-    {"fromJSON", "fromJSON(text)", "value parsed from JSON text", kAll},
-    {"isIP", "isIP(value)", "true for an IPv4 or IPv6 address", kAll},
-    {"isIPv4", "isIPv4(value)", "true for an IPv4 address", kAll},
-    {"isIPv6", "isIPv6(value)", "true for an IPv6 address", kAll},
-    {"isInt", "isInt(value)", "true for a whole number", kAll},
-    {"isFloat", "isFloat(value)", "true for a number", kAll},
-    {"isDuration", "isDuration(value)", "true for a duration such as 30s or 1h30m", kAll},
-    {"isRegex", "isRegex(value, re)", "true when value matches the regular expression re", kAll},
-    {"isShellSafe", "isShellSafe(value)", "true when value has no shell metacharacters", kAll},
-    {"isHostname", "isHostname(value)", "true for a valid host name", kAll},
-    {"isFQDN", "isFQDN(value)", "true for a fully qualified domain name", kAll},
-    {"is_ip", "is_ip(value)", "alias of isIP", kAll},
-    {"is_ipv4", "is_ipv4(value)", "alias of isIPv4", kAll},
-    {"is_ipv6", "is_ipv6(value)", "alias of isIPv6", kAll},
-    {"is_int", "is_int(value)", "alias of isInt", kAll},
-    {"is_float", "is_float(value)", "alias of isFloat", kAll},
-    {"is_duration", "is_duration(value)", "alias of isDuration", kAll},
-    {"is_regex", "is_regex(value, re)", "alias of isRegex", kAll},
-    {"is_shell_safe", "is_shell_safe(value)", "alias of isShellSafe", kAll},
-    {"is_hostname", "is_hostname(value)", "alias of isHostname", kAll},
-    {"is_fqdn", "is_fqdn(value)", "alias of isFQDN", kAll},
-    {"readFile", "readFile(path)", "contents of a file, relative to the manifest", kTemplates},
-    {"file", "file(path)", "alias of readFile", kTemplates},
-    {"template", "template(text)", "a .templ or .jet file rendered, or text resolved", kTemplates},
-    {"jet", "jet(body[, left, right])", "Jet template rendered ([[ ]] unless given)", kTemplates},
-    {"kvGet", "kvGet(bucket, key)", "value of a key in a NATS key-value bucket", kTemplates},
-    {"registrations", "registrations()", "registered services (always empty here)", kTemplates},
+    {"lookup", "lookup(path[, default])",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "value at a dotted path of facts, data or environ")},
+    {"len", "len(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "length of a string, list or map")},
+    {"lower", "lower(text)", QT_TRANSLATE_NOOP("FunctionCatalog", "text in lower case")},
+    {"upper", "upper(text)", QT_TRANSLATE_NOOP("FunctionCatalog", "text in upper case")},
+    {"trim", "trim(text[, chars])",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "text without leading and trailing blanks (or chars)")},
+    {"split", "split(text, separator)", QT_TRANSLATE_NOOP("FunctionCatalog", "list of the parts of text")},
+    {"join", "join(list[, separator])", QT_TRANSLATE_NOOP("FunctionCatalog", "list items joined into one string")},
+    {"string", "string(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "value as a string")},
+    {"int", "int(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "value as an integer")},
+    {"float", "float(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "value as a number")},
+    {"keys", "keys(map)", QT_TRANSLATE_NOOP("FunctionCatalog", "sorted keys of a map")},
+    {"values", "values(map)", QT_TRANSLATE_NOOP("FunctionCatalog", "values of a map, in key order")},
+    {"abs", "abs(number)", QT_TRANSLATE_NOOP("FunctionCatalog", "absolute value")},
+    {"min", "min(a, ...)", QT_TRANSLATE_NOOP("FunctionCatalog", "smallest argument (or item of one list)")},
+    {"max", "max(a, ...)", QT_TRANSLATE_NOOP("FunctionCatalog", "largest argument (or item of one list)")},
+    {"toJSON", "toJSON(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "value as compact JSON text")},
+    {"fromJSON", "fromJSON(text)", QT_TRANSLATE_NOOP("FunctionCatalog", "value parsed from JSON text")},
+    {"isIP", "isIP(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for an IPv4 or IPv6 address")},
+    {"isIPv4", "isIPv4(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for an IPv4 address")},
+    {"isIPv6", "isIPv6(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for an IPv6 address")},
+    {"isInt", "isInt(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for a whole number")},
+    {"isFloat", "isFloat(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for a number")},
+    {"isDuration", "isDuration(value)",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "true for a duration such as 30s or 1h30m")},
+    {"isRegex", "isRegex(value, re)",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "true when value matches the regular expression re")},
+    {"isShellSafe", "isShellSafe(value)",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "true when value has no shell metacharacters")},
+    {"isHostname", "isHostname(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for a valid host name")},
+    {"isFQDN", "isFQDN(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "true for a fully qualified domain name")},
+    {"is_ip", "is_ip(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isIP")},
+    {"is_ipv4", "is_ipv4(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isIPv4")},
+    {"is_ipv6", "is_ipv6(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isIPv6")},
+    {"is_int", "is_int(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isInt")},
+    {"is_float", "is_float(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isFloat")},
+    {"is_duration", "is_duration(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isDuration")},
+    {"is_regex", "is_regex(value, re)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isRegex")},
+    {"is_shell_safe", "is_shell_safe(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isShellSafe")},
+    {"is_hostname", "is_hostname(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isHostname")},
+    {"is_fqdn", "is_fqdn(value)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of isFQDN")},
+    {"readFile", "readFile(path)",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "contents of a file, relative to the manifest")},
+    {"file", "file(path)", QT_TRANSLATE_NOOP("FunctionCatalog", "alias of readFile")},
+    {"template", "template(text)",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "a .templ or .jet file rendered, or text resolved")},
+    {"jet", "jet(body[, left, right])",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "Jet template rendered ([[ ]] unless given)")},
+    {"kvGet", "kvGet(bucket, key)", QT_TRANSLATE_NOOP("FunctionCatalog", "value of a key in a NATS key-value bucket")},
+    {"registrations", "registrations()",
+        QT_TRANSLATE_NOOP("FunctionCatalog", "registered services (always empty here)")},
 };
 
 } // namespace
@@ -63,6 +72,11 @@ constexpr FunctionInfo kFunctions[] = {
 std::span<const FunctionInfo> functionCatalog()
 {
     return {std::begin(kFunctions), std::end(kFunctions)};
+}
+
+QString functionSummary(const FunctionInfo &function)
+{
+    return QCoreApplication::translate("FunctionCatalog", function.summary);
 }
 
 const FunctionInfo *findFunction(const QString &name)

@@ -103,7 +103,10 @@ void ExpressionCompleter::attachToField(FieldEditor *editor, LiveData *data, con
     for (FieldEditor *field : editors) {
         const FieldDescription &description = field->field();
         const bool expression = description.kind == FieldKind::Expression && description.itemFields.empty();
-        if (!expression && (!description.templatesAllowed || description.kind == FieldKind::Expression))
+        // References complete from the resources with a completer of their own.
+        if (!expression
+            && (!description.templatesAllowed || description.kind == FieldKind::Expression
+                || description.kind == FieldKind::References))
             continue;
         const ExpressionMode mode = expression ? ExpressionMode::Expression : ExpressionMode::Template;
         for (QLineEdit *line : field->findChildren<QLineEdit *>(Qt::FindDirectChildrenOnly)) {
