@@ -2,6 +2,200 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>DataResolution</name>
+    <message>
+        <source>data</source>
+        <translation>Daten</translation>
+    </message>
+    <message>
+        <source>override %1 (entry %2)</source>
+        <translation>Überschreibung %1 (Eintrag %2)</translation>
+    </message>
+    <message>
+        <source>external</source>
+        <translation>extern</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+</context>
+<context>
+    <name>FunctionCatalog</name>
+    <message>
+        <source>value at a dotted path of facts, data or environ</source>
+        <translation>Wert an einem Punkt-Pfad in facts, data oder environ</translation>
+    </message>
+    <message>
+        <source>length of a string, list or map</source>
+        <translation>Länge eines Strings, einer Liste oder Map</translation>
+    </message>
+    <message>
+        <source>text in lower case</source>
+        <translation>Text in Kleinbuchstaben</translation>
+    </message>
+    <message>
+        <source>text in upper case</source>
+        <translation>Text in Großbuchstaben</translation>
+    </message>
+    <message>
+        <source>text without leading and trailing blanks (or chars)</source>
+        <translation>Text ohne führende und folgende Leerzeichen (oder chars)</translation>
+    </message>
+    <message>
+        <source>list of the parts of text</source>
+        <translation>Liste der Teile des Texts</translation>
+    </message>
+    <message>
+        <source>list items joined into one string</source>
+        <translation>Listeneinträge zu einem String verbunden</translation>
+    </message>
+    <message>
+        <source>value as a string</source>
+        <translation>Wert als String</translation>
+    </message>
+    <message>
+        <source>value as an integer</source>
+        <translation>Wert als ganze Zahl</translation>
+    </message>
+    <message>
+        <source>value as a number</source>
+        <translation>Wert als Zahl</translation>
+    </message>
+    <message>
+        <source>sorted keys of a map</source>
+        <translation>sortierte Schlüssel einer Map</translation>
+    </message>
+    <message>
+        <source>values of a map, in key order</source>
+        <translation>Werte einer Map, nach Schlüsseln geordnet</translation>
+    </message>
+    <message>
+        <source>absolute value</source>
+        <translation>Betrag</translation>
+    </message>
+    <message>
+        <source>smallest argument (or item of one list)</source>
+        <translation>kleinstes Argument (oder Element einer Liste)</translation>
+    </message>
+    <message>
+        <source>largest argument (or item of one list)</source>
+        <translation>größtes Argument (oder Element einer Liste)</translation>
+    </message>
+    <message>
+        <source>value as compact JSON text</source>
+        <translation>Wert als kompakter JSON-Text</translation>
+    </message>
+    <message>
+        <source>value parsed from JSON text</source>
+        <translation>Wert aus JSON-Text gelesen</translation>
+    </message>
+    <message>
+        <source>true for an IPv4 or IPv6 address</source>
+        <translation>wahr für eine IPv4- oder IPv6-Adresse</translation>
+    </message>
+    <message>
+        <source>true for an IPv4 address</source>
+        <translation>wahr für eine IPv4-Adresse</translation>
+    </message>
+    <message>
+        <source>true for an IPv6 address</source>
+        <translation>wahr für eine IPv6-Adresse</translation>
+    </message>
+    <message>
+        <source>true for a whole number</source>
+        <translation>wahr für eine ganze Zahl</translation>
+    </message>
+    <message>
+        <source>true for a number</source>
+        <translation>wahr für eine Zahl</translation>
+    </message>
+    <message>
+        <source>true for a duration such as 30s or 1h30m</source>
+        <translation>wahr für eine Dauer wie 30s oder 1h30m</translation>
+    </message>
+    <message>
+        <source>true when value matches the regular expression re</source>
+        <translation>wahr, wenn value zum regulären Ausdruck re passt</translation>
+    </message>
+    <message>
+        <source>true when value has no shell metacharacters</source>
+        <translation>wahr, wenn value keine Shell-Metazeichen enthält</translation>
+    </message>
+    <message>
+        <source>true for a valid host name</source>
+        <translation>wahr für einen gültigen Hostnamen</translation>
+    </message>
+    <message>
+        <source>true for a fully qualified domain name</source>
+        <translation>wahr für einen voll qualifizierten Domainnamen</translation>
+    </message>
+    <message>
+        <source>alias of isIP</source>
+        <translation>Alias von isIP</translation>
+    </message>
+    <message>
+        <source>alias of isIPv4</source>
+        <translation>Alias von isIPv4</translation>
+    </message>
+    <message>
+        <source>alias of isIPv6</source>
+        <translation>Alias von isIPv6</translation>
+    </message>
+    <message>
+        <source>alias of isInt</source>
+        <translation>Alias von isInt</translation>
+    </message>
+    <message>
+        <source>alias of isFloat</source>
+        <translation>Alias von isFloat</translation>
+    </message>
+    <message>
+        <source>alias of isDuration</source>
+        <translation>Alias von isDuration</translation>
+    </message>
+    <message>
+        <source>alias of isRegex</source>
+        <translation>Alias von isRegex</translation>
+    </message>
+    <message>
+        <source>alias of isShellSafe</source>
+        <translation>Alias von isShellSafe</translation>
+    </message>
+    <message>
+        <source>alias of isHostname</source>
+        <translation>Alias von isHostname</translation>
+    </message>
+    <message>
+        <source>alias of isFQDN</source>
+        <translation>Alias von isFQDN</translation>
+    </message>
+    <message>
+        <source>contents of a file, relative to the manifest</source>
+        <translation>Inhalt einer Datei, relativ zum Manifest</translation>
+    </message>
+    <message>
+        <source>alias of readFile</source>
+        <translation>Alias von readFile</translation>
+    </message>
+    <message>
+        <source>a .templ or .jet file rendered, or text resolved</source>
+        <translation>eine gerenderte .templ- oder .jet-Datei oder aufgelöster Text</translation>
+    </message>
+    <message>
+        <source>Jet template rendered ([[ ]] unless given)</source>
+        <translation>gerendertes Jet-Template ([[ ]], wenn nicht angegeben)</translation>
+    </message>
+    <message>
+        <source>value of a key in a NATS key-value bucket</source>
+        <translation>Wert eines Schlüssels in einem NATS-Key-Value-Bucket</translation>
+    </message>
+    <message>
+        <source>registered services (always empty here)</source>
+        <translation>registrierte Dienste (hier immer leer)</translation>
+    </message>
+</context>
+<context>
     <name>ccm::designer</name>
     <message>
         <source>Cannot read the recovery copy %1: %2</source>
@@ -168,6 +362,101 @@
     </message>
 </context>
 <context>
+    <name>ccm::designer::DataProvenancePanel</name>
+    <message>
+        <source>Click to go to line %1 of the manifest</source>
+        <translation>Klicken, um zu Zeile %1 des Manifests zu gehen</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>yes, no override</source>
+        <translation>ja, keine Überschreibung</translation>
+    </message>
+    <message>
+        <source>yes, applied</source>
+        <translation>ja, angewendet</translation>
+    </message>
+    <message>
+        <source>yes, not applied</source>
+        <translation>ja, nicht angewendet</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>This host</source>
+        <translation>Dieser Host</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <source>What If</source>
+        <translation>Was-wäre-wenn</translation>
+    </message>
+    <message>
+        <source>From (What If)</source>
+        <translation>Herkunft (Was-wäre-wenn)</translation>
+    </message>
+    <message>
+        <source>Hierarchy entry</source>
+        <translation>Hierarchie-Eintrag</translation>
+    </message>
+    <message>
+        <source>Matched</source>
+        <translation>Passt</translation>
+    </message>
+    <message>
+        <source>Matched (What If)</source>
+        <translation>Passt (Was-wäre-wenn)</translation>
+    </message>
+    <message>
+        <source>Suggested override</source>
+        <translation>Vorgeschlagene Überschreibung</translation>
+    </message>
+    <message>
+        <source>From entry</source>
+        <translation>Aus Eintrag</translation>
+    </message>
+    <message>
+        <source>Resolved data appears here once the backend is connected.</source>
+        <translation>Die aufgelösten Daten erscheinen hier, sobald das Backend verbunden ist.</translation>
+    </message>
+    <message>
+        <source>Resolving the data…</source>
+        <translation>Daten werden aufgelöst…</translation>
+    </message>
+    <message>
+        <source>The data as resolved for this host and for the What If facts.</source>
+        <translation>Die Daten, wie sie für diesen Host und für die Was-wäre-wenn-Fakten aufgelöst werden.</translation>
+    </message>
+    <message>
+        <source>The data as resolved for this host.</source>
+        <translation>Die Daten, wie sie für diesen Host aufgelöst werden.</translation>
+    </message>
+    <message>
+        <source>What If: %1</source>
+        <translation>Was-wäre-wenn: %1</translation>
+    </message>
+    <message>
+        <source>Add override</source>
+        <translation>Überschreibung hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add an empty override named %1 to the manifest</source>
+        <translation>Eine leere Überschreibung namens %1 zum Manifest hinzufügen</translation>
+    </message>
+</context>
+<context>
     <name>ccm::designer::DiffView</name>
     <message>
         <source>Old content</source>
@@ -255,6 +544,25 @@
     <message>
         <source>The manifest cannot be bundled until the errors above are fixed.</source>
         <translation>Das Manifest kann erst gebündelt werden, wenn die Fehler oben behoben sind.</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::ExpressionCompleter</name>
+    <message>
+        <source>%1: error: %2</source>
+        <translation>%1: Fehler: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>This host</source>
+        <translation>Dieser Host</translation>
+    </message>
+    <message>
+        <source>What If</source>
+        <translation>Was-wäre-wenn</translation>
     </message>
 </context>
 <context>
@@ -1110,6 +1418,36 @@
     <message>
         <source>key%1</source>
         <translation>schluessel%1</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::LiveData</name>
+    <message>
+        <source>the backend sent no value</source>
+        <translation>das Backend hat keinen Wert geschickt</translation>
+    </message>
+    <message>
+        <source>%1 (column %2)</source>
+        <translation>%1 (Spalte %2)</translation>
+    </message>
+    <message>
+        <source>This backend is too old for %1; update ccm-backend to see resolved data and live values.</source>
+        <translation>Dieses Backend ist zu alt für %1; aktualisieren Sie ccm-backend, um aufgelöste Daten und Live-Werte zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>not connected to a backend</source>
+        <translation>nicht mit einem Backend verbunden</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::LiveValuesController</name>
+    <message>
+        <source>What If: %1</source>
+        <translation>Was-wäre-wenn: %1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "files_dock.h"
 #include "fleet_controller.h"
 #include "fleet_dock.h"
+#include "live_values_controller.h"
 #include "manifest_settings_editor.h"
 #include "preview_controller.h"
 #include "problems_panel.h"
@@ -104,6 +105,9 @@ MainWindow::MainWindow(QWidget *parent)
     createDocks();
     createActions();
     connectViews();
+    m_liveValues = new LiveValuesController(
+        {m_document, m_preview->client(), m_whatIf, m_settingsEditor, m_propertyEditor, m_yamlEditor, m_problems},
+        this);
     m_problemSummary = new QLabel(this);
     statusBar()->addPermanentWidget(m_preview->statusLabel());
     statusBar()->addPermanentWidget(m_problemSummary);
@@ -120,7 +124,12 @@ MainWindow::MainWindow(QWidget *parent)
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Closing the window takes the focus from the YAML view, which may then hand the document a
+    // last edit: its views are going, so they must not hear of it.
+    disconnect(m_document, nullptr, this, nullptr);
+}
 
 void MainWindow::createDocks()
 {
@@ -542,6 +551,11 @@ YamlEditor *MainWindow::yamlEditor() const
 ProblemsPanel *MainWindow::problemsPanel() const
 {
     return m_problems;
+}
+
+LiveValuesController *MainWindow::liveValues() const
+{
+    return m_liveValues;
 }
 
 EntryRef MainWindow::selectedEntry() const

@@ -20,6 +20,7 @@ namespace ccm::designer {
 class FleetController;
 class FilesController;
 class FleetDock;
+class LiveValuesController;
 class ManifestSettingsEditor;
 class PreviewController;
 class ProblemsPanel;
@@ -75,6 +76,7 @@ public:
     ManifestSettingsEditor *settingsEditor() const;
     YamlEditor *yamlEditor() const;
     ProblemsPanel *problemsPanel() const;
+    LiveValuesController *liveValues() const;
 
     /// The entry selected in the resource list; invalid when none is.
     EntryRef selectedEntry() const;
@@ -156,6 +158,7 @@ private:
     PreviewController *m_preview = nullptr;
     FleetController *m_fleet = nullptr;
     FleetDock *m_fleetDock = nullptr;
+    LiveValuesController *m_liveValues = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -310,6 +311,24 @@ void ManifestSettingsEditor::emitFailOnError()
 {
     const QVariant value = m_failOnError->currentData();
     emit failOnErrorEdited(value.isValid() ? std::optional<bool>(value.toBool()) : std::nullopt);
+}
+
+void ManifestSettingsEditor::setDataProvenancePanel(QWidget *panel)
+{
+    const int index = m_tabs->indexOf(m_data);
+    const QString label = m_tabs->tabText(index);
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("dataSplitter"));
+    m_tabs->removeTab(index);
+    splitter->addWidget(m_data);
+    // The tab widget hid the page it gave up.
+    m_data->show();
+    splitter->addWidget(panel);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({150, 300});
+    m_tabs->insertTab(index, splitter, label);
 }
 
 void ManifestSettingsEditor::addOrderEntry()

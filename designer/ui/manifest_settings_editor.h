@@ -42,6 +42,9 @@ public:
     [[nodiscard]] QLineEdit *postMessageEdit() const;
     [[nodiscard]] QComboBox *failOnErrorCombo() const;
 
+    /// Shows `panel` (the data's provenance) under the data editor; the editor takes it.
+    void setDataProvenancePanel(QWidget *panel);
+
     /// Appends an order entry and starts editing it.
     void addOrderEntry();
     /// Removes the selected order entry.

@@ -137,6 +137,35 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
 
 void ProblemsPanel::setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName)
 {
+    m_documentDiagnostics = diagnostics;
+    m_fileName = fileName;
+    showDiagnostics(merged());
+}
+
+void ProblemsPanel::setExtraDiagnostics(const ccm::Diagnostics &diagnostics)
+{
+    if (diagnostics == m_extraDiagnostics)
+        return;
+    m_extraDiagnostics = diagnostics;
+    showDiagnostics(merged());
+}
+
+ccm::Diagnostics ProblemsPanel::merged() const
+{
+    if (m_extraDiagnostics.empty())
+        return m_documentDiagnostics;
+    ccm::Diagnostics out = m_documentDiagnostics;
+    for (const Diagnostic &extra : m_extraDiagnostics) {
+        if (std::find(out.begin(), out.end(), extra) == out.end())
+            out.push_back(extra);
+    }
+    sortByPosition(out);
+    return out;
+}
+
+void ProblemsPanel::showDiagnostics(const ccm::Diagnostics &diagnostics)
+{
+    const QString &fileName = m_fileName;
     // Validation runs after every edit; the selected problem stays selected while it still exists.
     std::optional<Diagnostic> selected;
     const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());

@@ -30,6 +30,10 @@ public:
     /// when it is among the new ones.
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const QString &fileName);
 
+    /// Problems found elsewhere (the data's annotations as the backend resolved them), shown with
+    /// those of setDiagnostics() until replaced.
+    void setExtraDiagnostics(const ccm::Diagnostics &diagnostics);
+
     /// "2 errors, 1 warning", with notes counted when there are any, or "No problems".
     [[nodiscard]] QString summaryText() const;
 
@@ -54,6 +58,8 @@ signals:
 
 private:
     void activate(const QModelIndex &index);
+    [[nodiscard]] ccm::Diagnostics merged() const;
+    void showDiagnostics(const ccm::Diagnostics &diagnostics);
     void updateSummary();
 
     ProblemsModel *m_model = nullptr;
@@ -62,6 +68,9 @@ private:
     QComboBox *m_filter = nullptr;
     QLabel *m_summary = nullptr;
     QString m_summaryText;
+    ccm::Diagnostics m_documentDiagnostics;
+    ccm::Diagnostics m_extraDiagnostics;
+    QString m_fileName;
 };
 
 } // namespace ccm::designer

@@ -225,6 +225,8 @@ void PropertyEditor::addFieldRow(
     Row row;
     row.editor = createFieldEditor(field, property, cell);
     row.editor->setReferenceTargets(m_targets);
+    if (m_fieldHook)
+        m_fieldHook(row.editor);
     row.inheritedHint = messageLabel(cell, property + QStringLiteral("-inherited"));
     row.message = messageLabel(cell, property + QStringLiteral("-message"));
     cellLayout->addWidget(row.editor);
@@ -340,6 +342,11 @@ void PropertyEditor::setDiagnostics(const Diagnostics &diagnostics, const std::s
             lines.append(qs(diagnostic.message));
         showMessages(m_messages, lines, worstOf(m_otherDiagnostics, false));
     }
+}
+
+void PropertyEditor::setFieldHook(std::function<void(FieldEditor *)> hook)
+{
+    m_fieldHook = std::move(hook);
 }
 
 bool PropertyEditor::focusProperty(const QString &property)

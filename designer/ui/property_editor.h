@@ -6,6 +6,7 @@
 
 #include <QScrollArea>
 
+#include <functional>
 #include <map>
 
 class QFormLayout;
@@ -42,6 +43,8 @@ public:
     /// Shows the diagnostics of the entry at entryPointer: each under the field its path names,
     /// the others at the top.
     void setDiagnostics(const ccm::Diagnostics &diagnostics, const std::string &entryPointer);
+    /// Called with every field editor the form creates, before it shows a value (for completion).
+    void setFieldHook(std::function<void(FieldEditor *)> hook);
     /// Scrolls to a field and gives it the keyboard focus; false when the form has no such field.
     bool focusProperty(const QString &property);
 
@@ -98,6 +101,7 @@ private:
     bool m_built = false;
     ccm::Json m_inherited;
     QStringList m_targets;
+    std::function<void(FieldEditor *)> m_fieldHook;
 };
 
 } // namespace ccm::designer

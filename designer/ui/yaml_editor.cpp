@@ -245,8 +245,19 @@ bool YamlEditor::viewportEvent(QEvent *event)
     return QPlainTextEdit::viewportEvent(event);
 }
 
+void YamlEditor::setCompletionPopup(QWidget *popup)
+{
+    m_completionPopup = popup;
+}
+
 void YamlEditor::keyPressEvent(QKeyEvent *event)
 {
+    static const int completionKeys[] = {Qt::Key_Return, Qt::Key_Enter, Qt::Key_Tab, Qt::Key_Backtab, Qt::Key_Escape};
+    if (m_completionPopup != nullptr && m_completionPopup->isVisible()
+        && std::find(std::begin(completionKeys), std::end(completionKeys), event->key()) != std::end(completionKeys)) {
+        event->ignore();
+        return;
+    }
     if (event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo)) {
         event->ignore();
         return;

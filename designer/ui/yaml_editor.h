@@ -4,6 +4,7 @@
 #include "diagnostic.h"
 
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QTextCursor>
 #include <QTimer>
 
@@ -50,6 +51,10 @@ public:
     /// Milliseconds of quiet after a keystroke before textEdited() is emitted (default 300).
     [[nodiscard]] int editDelay() const;
     void setEditDelay(int milliseconds);
+
+    /// The popup of a completer serving this editor: while it is shown, Return, Enter, Tab and
+    /// Escape are left to it.
+    void setCompletionPopup(QWidget *popup);
 
     /// Messages of the diagnostics whose underline covers `line`:`column` (from 1).
     [[nodiscard]] QStringList diagnosticMessagesAt(int line, int column) const;
@@ -101,6 +106,7 @@ private:
     int m_lastCursorLine = 1;
     bool m_settingText = false;
     bool m_editedSinceFocus = false;
+    QPointer<QWidget> m_completionPopup;
 };
 
 } // namespace ccm::designer
