@@ -2,6 +2,7 @@
 #include "template_renderer.h"
 
 #include "backend_client.h"
+#include "data_resolution.h"
 #include "protocol.h"
 
 #include <QFileInfo>
@@ -166,30 +167,6 @@ bool TemplateRenderer::readResolved(const ccm::Json &answer, RenderedTemplate &r
     }
     result.templateProblems.insert(result.templateProblems.begin(), problem);
     return false;
-}
-
-ccm::Diagnostics diagnosticsFromJson(const ccm::Json &array)
-{
-    Diagnostics out;
-    if (!array.is_array())
-        return out;
-    for (const Json &item : array) {
-        if (!item.is_object())
-            continue;
-        Diagnostic diagnostic;
-        const std::string severity = item.value("severity", std::string("error"));
-        diagnostic.severity = severity == "warning" ? Severity::Warning
-            : severity == "info"                    ? Severity::Info
-                                                    : Severity::Error;
-        diagnostic.message = item.value("message", std::string());
-        diagnostic.path = item.value("path", std::string());
-        const Json line = item.value("line", Json());
-        const Json column = item.value("column", Json());
-        diagnostic.position.line = line.is_number_integer() ? line.get<int>() : 0;
-        diagnostic.position.column = column.is_number_integer() ? column.get<int>() : 0;
-        out.push_back(std::move(diagnostic));
-    }
-    return out;
 }
 
 } // namespace ccm::designer

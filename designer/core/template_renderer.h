@@ -80,8 +80,4 @@ private:
     quint64 m_generation = 0;
 };
 
-/// Diagnostics as the protocol sends them ({severity, message, path, line, column}); entries that
-/// are not objects are skipped.
-ccm::Diagnostics diagnosticsFromJson(const ccm::Json &array);
-
 } // namespace ccm::designer
