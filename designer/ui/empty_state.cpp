@@ -15,11 +15,9 @@ void applyEmptyStateLook(QLabel *label)
     label->setWordWrap(true);
     label->setAlignment(Qt::AlignCenter);
     label->setMargin(kEmptyStateMargin);
-    // The placeholder colour is what the style uses for hints in empty fields: muted in light and
-    // dark palettes alike.
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
-    label->setPalette(palette);
+    // The colour the style gives hints in empty fields: muted in light and dark palettes alike,
+    // and read at paint time so it follows palette changes.
+    label->setForegroundRole(QPalette::PlaceholderText);
 }
 } // namespace
 
