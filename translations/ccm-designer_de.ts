@@ -850,8 +850,8 @@
 <context>
     <name>ccm::designer::FilesDock</name>
     <message>
-        <source>Save the manifest to see the files beside it.</source>
-        <translation>Speichern Sie das Manifest, um die Dateien daneben zu sehen.</translation>
+        <source>The files beside the manifest (templates, data) appear here once it is saved.</source>
+        <translation>Die Dateien neben dem Manifest (Vorlagen, Daten) erscheinen hier, sobald es gespeichert ist.</translation>
     </message>
 </context>
 <context>
@@ -1347,6 +1347,14 @@
     <message>
         <source>%1 d ago</source>
         <translation>vor %1 d</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::Icons</name>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>Tooltip of a toolbar button; %1 is the action, %2 its keyboard shortcut.</extracomment>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -2289,6 +2297,10 @@
         <source>, </source>
         <translation>, </translation>
     </message>
+    <message>
+        <source>No problems. Errors and warnings of the manifest appear here as you type.</source>
+        <translation>Keine Probleme. Fehler und Warnungen des Manifests erscheinen hier während der Eingabe.</translation>
+    </message>
 </context>
 <context>
     <name>ccm::designer::PropertyEditor</name>
@@ -2419,6 +2431,10 @@
         <source>Shows the resources whose type#name contains the text</source>
         <translation>Zeigt die Ressourcen, deren type#name den Text enthält</translation>
     </message>
+    <message>
+        <source>No resources yet. Double-click a type under Resource Types, or drag it here, to add one.</source>
+        <translation>Noch keine Ressourcen. Doppelklicken Sie auf einen Typ unter Ressourcentypen oder ziehen Sie ihn hierher, um eine hinzuzufügen.</translation>
+    </message>
 </context>
 <context>
     <name>ccm::designer::ResourcePalette</name>
@@ -2492,6 +2508,10 @@
     <message>
         <source>Checking %1 (%2 of %3)</source>
         <translation>%1 wird geprüft (%2 von %3)</translation>
+    </message>
+    <message>
+        <source>Run Preview (F5 or the toolbar) to see here what a noop apply would change on this host.</source>
+        <translation>Starten Sie die Vorschau (F5 oder Werkzeugleiste), um hier zu sehen, was eine Anwendung im Noop-Modus auf diesem Host ändern würde.</translation>
     </message>
 </context>
 <context>
@@ -2731,6 +2751,10 @@
     <message>
         <source>Data</source>
         <translation>Daten</translation>
+    </message>
+    <message>
+        <source>No fact overrides. Add fact to preview as if this host&apos;s facts were different, e.g. host.info.platformFamily = rhel.</source>
+        <translation>Keine überschriebenen Fakten. Mit „Fakt hinzufügen“ zeigt die Vorschau, was wäre, wenn dieser Host andere Fakten hätte, z. B. host.info.platformFamily = rhel.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "files_dock.h"
 
+#include "empty_state.h"
+
 #include <QFileInfo>
 #include <QFileSystemModel>
 #include <QHeaderView>
@@ -34,7 +36,8 @@ FilesDock::FilesDock(QWidget *parent)
     , m_model(new QFileSystemModel(this))
     , m_proxy(new EditableFilesFilter(this))
     , m_view(new QTreeView(this))
-    , m_placeholder(new QLabel(tr("Save the manifest to see the files beside it."), this))
+    , m_placeholder(createEmptyStateLabel(
+          tr("The files beside the manifest (templates, data) appear here once it is saved."), this))
 {
     m_model->setFilter(QDir::AllDirs | QDir::Files | QDir::NoDotAndDotDot);
     m_model->setReadOnly(true);
@@ -48,8 +51,6 @@ FilesDock::FilesDock(QWidget *parent)
         m_view->hideColumn(column);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(0, Qt::AscendingOrder);
-    m_placeholder->setWordWrap(true);
-    m_placeholder->setAlignment(Qt::AlignCenter);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);

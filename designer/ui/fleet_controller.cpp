@@ -2,6 +2,7 @@
 #include "fleet_controller.h"
 
 #include "export_bundle_dialog.h"
+#include "icons.h"
 #include "main_window.h"
 #include "manifest_document.h"
 #include "nats_contexts.h"
@@ -62,10 +63,10 @@ FleetController::FleetController(MainWindow *window)
     : QObject(window)
     , m_window(window)
 {
-    m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("&Export Bundle…"), this);
+    m_exportAction = new QAction(actionIcon(QStringLiteral("document-export")), tr("&Export Bundle…"), this);
     m_exportAction->setStatusTip(tr("Write the manifest and the files it reaches as a bundle"));
     connect(m_exportAction, &QAction::triggered, this, &FleetController::showExportDialog);
-    m_publishAction = new QAction(QIcon::fromTheme(QStringLiteral("document-send")), tr("&Publish to Fleet…"), this);
+    m_publishAction = new QAction(actionIcon(QStringLiteral("document-send")), tr("&Publish to Fleet…"), this);
     m_publishAction->setStatusTip(tr("Put the manifest as a bundle into a NATS object store for the agents"));
     connect(m_publishAction, &QAction::triggered, this, &FleetController::showPublishDialog);
     m_openLocationAction = new QAction(tr("Open &Location…"), this);

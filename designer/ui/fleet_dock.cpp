@@ -2,6 +2,7 @@
 #include "fleet_dock.h"
 
 #include "diff_view.h"
+#include "empty_state.h"
 #include "fleet_client.h"
 #include "fleet_controller.h"
 #include "fleet_key_dialog.h"
@@ -83,16 +84,6 @@ public:
     }
 };
 
-QLabel *emptyStateLabel(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    label->setWordWrap(true);
-    label->setAlignment(Qt::AlignCenter);
-    label->setMargin(24);
-    label->setEnabled(false);
-    return label;
-}
-
 } // namespace
 
 FleetDock::FleetDock(FleetController *controller, QWidget *parent)
@@ -162,7 +153,7 @@ QWidget *FleetDock::createStatusTab()
     row->addWidget(m_statusMessage, 1);
     layout->addLayout(row);
     m_statusStack = new QStackedWidget(tab);
-    m_statusStack->addWidget(emptyStateLabel(
+    m_statusStack->addWidget(createEmptyStateLabel(
         tr("The hosts running ccm-backend agent appear here: when each last ran, what it changed and what "
            "failed, and which have gone quiet. Press Refresh to read their status from the NATS server of the "
            "context above."),
@@ -187,7 +178,7 @@ QWidget *FleetDock::createPreviewTab()
     m_progress->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_progress);
     m_previewStack = new QStackedWidget(tab);
-    m_previewStack->addWidget(emptyStateLabel(
+    m_previewStack->addWidget(createEmptyStateLabel(
         tr("Preview on Fleet runs this manifest in noop mode on the agents that take previews and shows here "
            "what it would change on each host: a row per host, a column per resource, with totals. Nothing "
            "changes on the hosts. Previews are signed: set up your key with Fleet ▸ Fleet Key… first."),

@@ -3,8 +3,10 @@
 
 #include "files_controller.h"
 #include "files_dock.h"
+#include "first_start_layout.h"
 #include "fleet_controller.h"
 #include "fleet_dock.h"
+#include "icons.h"
 #include "live_values_controller.h"
 #include "manifest_settings_editor.h"
 #include "preview_controller.h"
@@ -35,6 +37,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -189,6 +192,7 @@ void MainWindow::createActions()
     createFleetMenu();
     createViewMenu(toolBar);
     createHelpMenu();
+    showAsIcons(toolBar);
 
     // Every action's shortcut in its tooltip, so the keyboard way is discoverable.
     for (QAction *action : findChildren<QAction *>()) {
@@ -201,13 +205,13 @@ void MainWindow::createActions()
 void MainWindow::createFileMenu(QToolBar *toolBar)
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    QAction *newAction = fileMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), this, &MainWindow::newDocument);
+    QAction *newAction
+        = fileMenu->addAction(actionIcon(QStringLiteral("document-new")), tr("&New"), this, &MainWindow::newDocument);
     newAction->setShortcut(QKeySequence::New);
     newAction->setStatusTip(tr("Start a new, empty manifest"));
 
     QAction *openAction = fileMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, &MainWindow::openWithDialog);
+        actionIcon(QStringLiteral("document-open")), tr("&Open…"), this, &MainWindow::openWithDialog);
     openAction->setShortcut(QKeySequence::Open);
     openAction->setStatusTip(tr("Open a CCM manifest or bundle"));
 
@@ -217,7 +221,7 @@ void MainWindow::createFileMenu(QToolBar *toolBar)
 
     fileMenu->addSeparator();
     m_saveAction = fileMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this, &MainWindow::saveCurrentTab);
+        actionIcon(QStringLiteral("document-save")), tr("&Save"), this, &MainWindow::saveCurrentTab);
     m_saveAction->setShortcut(QKeySequence::Save);
     m_saveAction->setStatusTip(tr("Save the manifest, or the file of the current tab"));
     QAction *saveAllAction = fileMenu->addAction(tr("Save A&ll"), this, &MainWindow::saveAll);
@@ -225,13 +229,13 @@ void MainWindow::createFileMenu(QToolBar *toolBar)
     saveAllAction->setStatusTip(tr("Save the manifest and every modified file"));
 
     QAction *saveAsAction = fileMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save &As…"), this, &MainWindow::saveAs);
+        actionIcon(QStringLiteral("document-save-as")), tr("Save &As…"), this, &MainWindow::saveAs);
     // QKeySequence::SaveAs is empty on some platforms.
     saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     saveAsAction->setStatusTip(tr("Save the manifest under another name"));
 
-    m_revertAction = fileMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this, &MainWindow::revert);
+    m_revertAction
+        = fileMenu->addAction(actionIcon(QStringLiteral("document-revert")), tr("Re&vert"), this, &MainWindow::revert);
     m_revertAction->setStatusTip(tr("Go back to the saved manifest"));
 
     fileMenu->addSeparator();
@@ -240,7 +244,7 @@ void MainWindow::createFileMenu(QToolBar *toolBar)
 
     fileMenu->addSeparator();
     QAction *quitAction
-        = fileMenu->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
+        = fileMenu->addAction(actionIcon(QStringLiteral("application-exit")), tr("&Quit"), this, &QWidget::close);
     // QKeySequence::Quit is empty where the platform has no quit convention (Windows, offscreen).
     quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quitAction->setMenuRole(QAction::QuitRole);
@@ -254,11 +258,11 @@ void MainWindow::createEditMenu(QToolBar *toolBar)
 {
     QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
     QAction *undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+    undoAction->setIcon(actionIcon(QStringLiteral("edit-undo")));
     undoAction->setShortcut(QKeySequence::Undo);
     undoAction->setObjectName(QStringLiteral("undoAction"));
     QAction *redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+    redoAction->setIcon(actionIcon(QStringLiteral("edit-redo")));
     redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     redoAction->setObjectName(QStringLiteral("redoAction"));
     editMenu->addAction(undoAction);
@@ -280,21 +284,22 @@ void MainWindow::createEditMenu(QToolBar *toolBar)
 void MainWindow::createResourceActions(QMenu *editMenu, QToolBar *toolBar)
 {
     m_duplicateAction = editMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate Resource"), this, &MainWindow::duplicateSelected);
+        actionIcon(QStringLiteral("edit-copy")), tr("D&uplicate Resource"), this, &MainWindow::duplicateSelected);
     m_duplicateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     m_deleteAction = editMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("edit-delete")), tr("&Delete Resource"), this, &MainWindow::deleteSelected);
+        actionIcon(QStringLiteral("edit-delete")), tr("&Delete Resource"), this, &MainWindow::deleteSelected);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     // Delete must not fire while typing in a field: it belongs to the resource list.
     m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_resourceList->view()->addAction(m_deleteAction);
-    m_moveUpAction = editMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("go-up")), tr("Move &Up"), this, [this] { moveSelected(-1); });
+    m_moveUpAction
+        = editMenu->addAction(actionIcon(QStringLiteral("go-up")), tr("Move &Up"), this, [this] { moveSelected(-1); });
     m_moveUpAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
     m_moveDownAction = editMenu->addAction(
-        QIcon::fromTheme(QStringLiteral("go-down")), tr("Move Do&wn"), this, [this] { moveSelected(1); });
+        actionIcon(QStringLiteral("go-down")), tr("Move Do&wn"), this, [this] { moveSelected(1); });
     m_moveDownAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
-    m_addDefaultsAction = editMenu->addAction(tr("Add Block &Defaults"), this, &MainWindow::addDefaultsToSelectedBlock);
+    m_addDefaultsAction = editMenu->addAction(actionIcon(QStringLiteral("list-add")), tr("Add Block &Defaults"), this,
+        &MainWindow::addDefaultsToSelectedBlock);
     m_addDefaultsAction->setStatusTip(tr("Give the selected block a defaults entry shared by its resources"));
 
     editMenu->addSeparator();
@@ -414,21 +419,9 @@ void MainWindow::restoreSettings()
 {
     const QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
-        resize(1280, 800);
-    if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion)) {
-        // The first start: most of the height to the editors, a few rows to the bottom panels.
-        // Sizes only take once the window has its own size, so this waits for the first layout.
-        QTimer::singleShot(0, this, [this] {
-            QList<QDockWidget *> bottom;
-            QList<QDockWidget *> left;
-            for (QDockWidget *dock : findChildren<QDockWidget *>())
-                (dockWidgetArea(dock) == Qt::BottomDockWidgetArea ? bottom : left).append(dock);
-            resizeDocks(bottom, QList<int>(bottom.size(), 200), Qt::Vertical);
-            resizeDocks(left, QList<int>(left.size(), 280), Qt::Horizontal);
-            if (QDockWidget *types = findChild<QDockWidget *>(QStringLiteral("resourceTypesDock")))
-                resizeDocks({types}, {230}, Qt::Vertical);
-        });
-    }
+        setGeometry(firstStartGeometry(screen()->availableGeometry()));
+    if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion))
+        applyFirstStartDockSizes(this);
     if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray()))
         m_splitter->setSizes({(width() - 280) / 2, (width() - 280) / 2});
 }

@@ -2,6 +2,7 @@
 #include "preview_controller.h"
 
 #include "diff_view.h"
+#include "icons.h"
 #include "manifest_document.h"
 #include "resource_list_model.h"
 #include "resource_list_panel.h"
@@ -65,19 +66,19 @@ PreviewController::PreviewController(ManifestDocument *document, ResourceListPan
     m_status->setText(tr("Backend: not connected"));
     m_panel->setModel(m_results);
 
-    m_previewAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("&Preview"), this);
+    m_previewAction = new QAction(actionIcon(QStringLiteral("media-playback-start")), tr("&Preview"), this);
     m_previewAction->setObjectName(QStringLiteral("previewAction"));
     m_previewAction->setShortcut(QKeySequence(Qt::Key_F5));
     m_previewAction->setStatusTip(tr("Show what applying the manifest would change on this machine, changing nothing"));
     connect(m_previewAction, &QAction::triggered, this, &PreviewController::preview);
 
-    m_applyAction = new QAction(QIcon::fromTheme(QStringLiteral("system-run")), tr("&Apply…"), this);
+    m_applyAction = new QAction(actionIcon(QStringLiteral("system-run")), tr("&Apply…"), this);
     m_applyAction->setObjectName(QStringLiteral("applyAction"));
     m_applyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
     m_applyAction->setStatusTip(tr("Apply the manifest to this machine for real"));
     connect(m_applyAction, &QAction::triggered, this, [this] { apply(); });
 
-    m_cancelAction = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel Run"), this);
+    m_cancelAction = new QAction(actionIcon(QStringLiteral("process-stop")), tr("&Cancel Run"), this);
     m_cancelAction->setObjectName(QStringLiteral("cancelRunAction"));
     m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     m_cancelAction->setStatusTip(tr("Stop the running preview or apply before its next resource"));

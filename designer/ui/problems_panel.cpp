@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "problems_panel.h"
 
+#include "empty_state.h"
 #include "problems_model.h"
 
 #include <QComboBox>
@@ -94,6 +95,7 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
 
     m_view->setModel(m_proxy);
+    EmptyState::install(m_view, tr("No problems. Errors and warnings of the manifest appear here as you type."));
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resource_list_panel.h"
 
+#include "empty_state.h"
 #include "resource_list_model.h"
 
 #include <QHeaderView>
@@ -130,6 +131,8 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
 
     m_view->setObjectName(QStringLiteral("resourceTree"));
     m_view->setModel(m_proxy);
+    EmptyState::install(
+        m_view, tr("No resources yet. Double-click a type under Resource Types, or drag it here, to add one."));
     m_view->setHeaderHidden(true);
     m_view->setUniformRowHeights(true);
     m_view->setItemDelegate(new StatusDelegate(this));

@@ -2,6 +2,7 @@
 #include "results_panel.h"
 
 #include "diff_view.h"
+#include "empty_state.h"
 
 #include <QCheckBox>
 #include <QGraphicsOpacityEffect>
@@ -149,6 +150,8 @@ void ResultsPanel::setupResultView()
 {
     m_proxy = new ResultsFilterModel(m_view);
     m_view->setModel(m_proxy);
+    EmptyState::install(
+        m_view, tr("Run Preview (F5 or the toolbar) to see here what a noop apply would change on this host."));
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "what_if_panel.h"
 
+#include "empty_state.h"
 #include "json_tree_editor.h"
 
 #include <QCheckBox>
@@ -115,6 +116,9 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     m_facts->horizontalHeader()->setSectionResizeMode(PathColumn, QHeaderView::Stretch);
     m_facts->verticalHeader()->hide();
     m_facts->setSelectionBehavior(QAbstractItemView::SelectRows);
+    EmptyState::install(m_facts,
+        tr("No fact overrides. Add fact to preview as if this host's facts were different, e.g. "
+           "host.info.platformFamily = rhel."));
     connect(m_facts, &QTableWidget::itemChanged, this, [this] {
         if (!m_loading)
             factsEdited();
@@ -149,15 +153,23 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     buttons->addWidget(remove);
     buttons->addStretch(1);
 
+    // Facts beside data: the bottom docks are wide and short, and stay short at first start.
+    auto *facts = new QVBoxLayout;
+    facts->addWidget(new QLabel(tr("Facts"), this));
+    facts->addWidget(m_facts, 1);
+    facts->addLayout(buttons);
+    facts->addWidget(m_problems);
+    auto *data = new QVBoxLayout;
+    data->addWidget(new QLabel(tr("Data"), this));
+    data->addWidget(m_data, 1);
+    auto *columns = new QHBoxLayout;
+    columns->addLayout(facts, 1);
+    columns->addLayout(data, 1);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_enabled);
-    layout->addWidget(new QLabel(tr("Facts"), this));
-    layout->addWidget(m_facts, 1);
-    layout->addLayout(buttons);
-    layout->addWidget(m_problems);
-    layout->addWidget(new QLabel(tr("Data"), this));
-    layout->addWidget(m_data, 1);
+    layout->addLayout(columns, 1);
     load();
 }
 
