@@ -26,8 +26,10 @@ constexpr auto kSoak = std::chrono::seconds(15);
 constexpr qint64 kRssToleranceKiB = 48 * 1024;
 
 /// What may stay resident after more bursts of large lines and renders than the baseline saw:
-/// far below the 16 MiB of one line.
-constexpr qint64 kLargeLinesToleranceKiB = 4 * 1024;
+/// half of one 16 MiB line. Which pool thread's arena a render's small blocks land in depends on
+/// scheduling, so a few MiB of fragmentation come and go between runs (4.3 MiB was seen on a loaded
+/// machine); a line kept resident would add 16 MiB per burst.
+constexpr qint64 kLargeLinesToleranceKiB = 8 * 1024;
 
 /// Whether this test (and so the daemon, built with the same flags) runs under AddressSanitizer,
 /// whose allocator keeps freed memory in a quarantine instead of giving it back.
