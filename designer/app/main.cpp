@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,8 +23,10 @@ int main(int argc, char *argv[])
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
             QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(&qtTranslator);
+    // The designer's own come from the .qm files installed with it.
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("ccm-designer"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (translator.load(QLocale(), QStringLiteral("ccm-designer"), QStringLiteral("_"),
+            ccm::designer::translationsDirectory(QCoreApplication::applicationDirPath())))
         QApplication::installTranslator(&translator);
 
     QCommandLineParser parser;

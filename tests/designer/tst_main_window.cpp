@@ -10,6 +10,7 @@
 #include "resource_list_panel.h"
 #include "resource_palette.h"
 #include "test_common.h"
+#include "translations.h"
 #include "validator.h"
 #include "yaml_editor.h"
 
@@ -49,6 +50,7 @@
 using ccm::designer::EntryRef;
 using ccm::designer::MainWindow;
 using ccm::designer::ResourceListModel;
+using ccm::designer::translationsDirectory;
 using ccm::designer::ResourcePalette;
 
 using namespace ccm::test;
@@ -795,12 +797,11 @@ void TestMainWindow::translationForLocale()
     QFETCH(QStringList, expectedMenus);
     QFETCH(QString, dockTitle);
 
-    QVERIFY(QFile::exists(QStringLiteral(":/i18n/ccm-designer_de.qm")));
-
-    // The same lookup main() does for the system locale.
+    // The same lookup main() does for the system locale, from the programs' directory of the build tree.
+    const QString directory = translationsDirectory(QStringLiteral(CCM_BIN_DIR));
+    QVERIFY(QFile::exists(directory + QStringLiteral("/ccm-designer_de.qm")));
     QTranslator translator;
-    QCOMPARE(translator.load(
-                 QLocale(localeName), QStringLiteral("ccm-designer"), QStringLiteral("_"), QStringLiteral(":/i18n")),
+    QCOMPARE(translator.load(QLocale(localeName), QStringLiteral("ccm-designer"), QStringLiteral("_"), directory),
         translationFound);
     if (translationFound)
         QVERIFY(QCoreApplication::installTranslator(&translator));
