@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the build into a fresh prefix and checks that the system backend's units, the groups
-# file and the documentation land where systemd, systemd-sysusers and users look for them.
+# file, the manual page, the bash completion and the documentation land where systemd,
+# systemd-sysusers, man, bash and users look for them.
 # Run as: cmake -DBUILD_DIR=<build> -DPREFIX=<empty dir> -P check_install.cmake
 file(REMOVE_RECURSE ${PREFIX})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
@@ -14,8 +15,12 @@ foreach(expected
     lib/systemd/system/ccm-backend.service
     lib/systemd/system/ccm-agent.service
     lib/sysusers.d/ccm-designer.conf
-    share/doc/ccm-designer/protocol.md
-    share/doc/ccm-designer/agent.md)
+    share/doc/ccm-backend/protocol.md
+    share/doc/ccm-backend/agent.md
+    share/doc/ccm-backend/copyright
+    share/doc/ccm-backend/examples/webserver.yaml
+    share/man/man1/ccm-backend.1.gz
+    share/bash-completion/completions/ccm-backend)
   if(NOT EXISTS ${PREFIX}/${expected})
     message(FATAL_ERROR "the install is missing ${expected}")
   endif()
