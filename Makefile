@@ -9,7 +9,7 @@ ifeq ($(CI),true)
 CMAKE_EXTRA := -DCCM_WERROR=ON
 endif
 
-.PHONY: deps configure build run test test-asan bench clean
+.PHONY: deps configure build run test test-asan package test-package bench clean
 
 deps:
 	@scripts/install-deps
@@ -28,6 +28,17 @@ test: build
 
 test-asan:
 	$(MAKE) test PRESET=asan
+
+# The Debian packages ccm-backend and ccm-designer, built from the release tree into build/release
+# (docs/packaging.md). Only the programs and what the packages hold are built, not the tests.
+package:
+	$(MAKE) configure PRESET=release
+	cmake --build build/release --target ccm-backend ccm-designer ccm_package_files
+	cd build/release && cpack -G DEB
+
+# The checks of the built packages: lintian, their contents, and the programs run from them.
+test-package: package
+	ctest --preset package
 
 # Figures for the performance targets, from an optimised build. The report (ours beside the disk
 # floor and the peers that scripts/install-bench-deps installs) comes last.
