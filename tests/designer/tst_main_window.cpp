@@ -50,8 +50,8 @@
 using ccm::designer::EntryRef;
 using ccm::designer::MainWindow;
 using ccm::designer::ResourceListModel;
-using ccm::designer::translationsDirectory;
 using ccm::designer::ResourcePalette;
+using ccm::designer::translationsDirectory;
 
 using namespace ccm::test;
 
