@@ -17,6 +17,8 @@
 
 namespace ccm::engine {
 
+class ChecksumReadAhead;
+
 /// Severity of a run's log messages (command output, notes of a type or provider).
 enum class LogLevel { Debug, Info, Warning, Error };
 
@@ -120,6 +122,8 @@ struct ApplyContext {
     const Json *environ = nullptr;
     /// kvGet() for those templates; empty when the run has no NATS access.
     KvGetFunction kvGet {};
+    /// Checksums of the run's files read ahead on another thread (file type); null when none are.
+    ChecksumReadAhead *checksumReadAhead = nullptr;
 };
 
 /// The text of the error a type gives when the provider acted but a second look at the system

@@ -4,6 +4,7 @@
 #include "health_check.h"
 #include "prepared_manifest.h"
 #include "template_scope.h"
+#include "util/checksum_read_ahead.h"
 
 #include <chrono>
 #include <unordered_map>
@@ -112,6 +113,35 @@ Result<bool> controlAllows(const Json &properties, const ExpressionScope &scope)
     return true;
 }
 
+/// Below this many files to compare, reading ahead costs more in starting a thread than it saves.
+constexpr std::size_t kReadAheadMinimum = 32;
+
+/// Whether the file resource will compare its file's content with what it declares.
+bool comparesFileContent(const ResolvedResource &resource)
+{
+    if (resource.type != "file" || stringProperty(resource.properties, "ensure") != "present")
+        return false;
+    const auto isSetString = [&](const char *key) {
+        const auto found = resource.properties.find(key);
+        return found != resource.properties.end() && found->is_string();
+    };
+    return isSetString("content") || isSetString("source");
+}
+
+/// Reads ahead the files of the manifest's file resources that compare content, when there are
+/// enough of them; null otherwise.
+std::unique_ptr<ChecksumReadAhead> readAheadFor(const ResolvedManifest &manifest)
+{
+    std::vector<std::filesystem::path> paths;
+    for (const ResolvedResource &resource : manifest.resources) {
+        if (comparesFileContent(resource))
+            paths.emplace_back(resource.name);
+    }
+    if (paths.size() < kReadAheadMinimum)
+        return nullptr;
+    return std::make_unique<ChecksumReadAhead>(std::move(paths));
+}
+
 /// The event for a resource about to run, before anything about it is known.
 TransactionEvent startEvent(const Frame &frame, const ResolvedResource &resource, const ResourceType *type)
 {
@@ -131,11 +161,13 @@ TransactionEvent startEvent(const Frame &frame, const ResolvedResource &resource
 
 class ManifestRun {
 public:
-    ManifestRun(const RunOptions &options, CommandRunner &runner, RunObserver &observer, const Catalog &catalog)
+    ManifestRun(const RunOptions &options, CommandRunner &runner, RunObserver &observer, const Catalog &catalog,
+        std::unique_ptr<ChecksumReadAhead> readAhead)
         : m_options(options)
         , m_runner(runner)
         , m_observer(observer)
         , m_catalog(catalog)
+        , m_readAhead(std::move(readAhead))
     {
     }
 
@@ -174,6 +206,7 @@ private:
     CommandRunner &m_runner;
     RunObserver &m_observer;
     const Catalog &m_catalog;
+    std::unique_ptr<ChecksumReadAhead> m_readAhead;
     RunResult m_result;
     std::unordered_map<std::string, ReferenceState> m_latest;
     std::unordered_map<const ProviderFactory *, std::unique_ptr<Provider>> m_providers;
@@ -321,7 +354,8 @@ void ManifestRun::apply(
             .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); },
             .data = &frame.manifest.data,
             .environ = &frame.inputs.environ,
-            .kvGet = frame.inputs.kvGet};
+            .kvGet = frame.inputs.kvGet,
+            .checksumReadAhead = m_readAhead.get()};
         std::unique_ptr<Provider> &provider = m_providers[factory.value()];
         if (!provider)
             provider = factory.value()->create(m_runner);
@@ -436,7 +470,7 @@ RunResult runManifest(const ResolvedManifest &manifest, const ResolveOptions &in
     CommandRunner &runner, RunObserver &observer, const Catalog &catalog)
 {
     const auto started = std::chrono::steady_clock::now();
-    ManifestRun run(options, runner, observer, catalog);
+    ManifestRun run(options, runner, observer, catalog, readAheadFor(manifest));
     const Frame frame {.manifest = manifest,
         .inputs = inputs,
         .noop = options.noop,

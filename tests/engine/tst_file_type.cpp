@@ -5,6 +5,7 @@
 #include "resources/file/posix/posix_file_provider.h"
 #include "resources/registration.h"
 #include "test_common.h"
+#include "util/checksum_read_ahead.h"
 #include "util/sha256.h"
 
 #include <QDir>
@@ -31,10 +32,11 @@ QString text(const char *utf8)
 /// The posix provider with a record of what the type asked it.
 class SpyProvider : public PosixFileProvider {
 public:
-    Result<FileState> status(const std::filesystem::path &path, bool withChecksum) override
+    Result<FileState> status(
+        const std::filesystem::path &path, bool withChecksum, ChecksumReadAhead *readAhead) override
     {
         checksumRequests.push_back(withChecksum);
-        return PosixFileProvider::status(path, withChecksum);
+        return PosixFileProvider::status(path, withChecksum, readAhead);
     }
     Result<void> store(const std::filesystem::path &path, std::string_view content, const std::filesystem::path &source,
         const std::string &owner, const std::string &group, const std::string &mode) override
@@ -482,6 +484,47 @@ class TestFileType : public QObject {
     }
 
 private Q_SLOTS:
+    // A checksum read ahead stands in for reading the file only while the file is the one that was
+    // read: the decisions are those reading it would give.
+    void readAheadChecksumsDecideAsReadingDoes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::vector<std::filesystem::path> paths;
+        for (int i = 0; i < 40; ++i) {
+            const QString path = dir.filePath(QStringLiteral("f%1").arg(i));
+            QVERIFY(writeFile(path, "same\n"));
+            QVERIFY(::chmod(local(path).c_str(), 0644) == 0);
+            paths.push_back(local(path));
+        }
+        ChecksumReadAhead readAhead(paths, std::chrono::nanoseconds(0));
+        readAhead.waitUntilDone();
+        // Changed after it was read ahead; longer, so that its size tells.
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("f7")), "different\n"));
+
+        const Json properties {{"ensure", "present"}, {"content", "same\n"}, {"owner", std::to_string(::getuid())},
+            {"group", std::to_string(::getgid())}, {"mode", "0644"}};
+        PosixFileProvider provider;
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            RecordingRunner runner;
+            RecordingLogger log;
+            const Json facts = Json::object();
+            ApplyContext context {.noop = true,
+                .runner = runner,
+                .log = log,
+                .facts = facts,
+                .workingDirectory = local(dir.path()),
+                .checksumReadAhead = &readAhead};
+            TransactionEvent event;
+            const auto applied = FileType().apply(paths[i], properties, provider, context, event);
+            QVERIFY2(applied.ok(), applied.ok() ? "" : applied.error().message.c_str());
+            QCOMPARE(event.changed, i == 7);
+            QCOMPARE(q(event.status["metadata"]["checksum"].get<std::string>()),
+                q(sha256File(paths[i]).value()));
+        }
+        QCOMPARE(readAhead.hits(), paths.size() - 1);
+    }
+
     void decisionTableInNoop_data() { decisionTable(); }
 
     void decisionTableInNoop()

@@ -117,6 +117,11 @@ Result<std::string> sha256File(const std::filesystem::path &path)
     if (status.st_size > static_cast<off_t>(chunkSize))
         ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
+    return sha256Descriptor(file.fd, path);
+}
+
+Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path)
+{
     const EVP_MD *algorithm = sha256Algorithm();
     const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
     if (!algorithm || !context || EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1)
@@ -124,7 +129,7 @@ Result<std::string> sha256File(const std::filesystem::path &path)
     const std::unique_ptr<std::byte[], AlignedDelete> buffer(
         new (std::align_val_t {chunkAlignment}) std::byte[chunkSize]);
     for (;;) {
-        const ssize_t count = ::read(file.fd, buffer.get(), chunkSize);
+        const ssize_t count = ::read(fd, buffer.get(), chunkSize);
         if (count < 0) {
             if (errno == EINTR)
                 continue;

@@ -19,4 +19,8 @@ std::string sha256Hex(std::string_view data);
 /// reading from them; an unreadable file gives error code "io" with the system's reason.
 Result<std::string> sha256File(const std::filesystem::path &path);
 
+/// The SHA-256 of what is left to read of an open file, read the same way; `path` names it in
+/// errors.
+Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path);
+
 } // namespace ccm

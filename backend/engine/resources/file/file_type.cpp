@@ -357,7 +357,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
     if (!expected)
         return expected.error();
 
-    auto current = files->status(desired->path, comparesContent(desired.value()));
+    auto current = files->status(desired->path, comparesContent(desired.value()), context.checksumReadAhead);
     if (!current)
         return current.error();
     event.status = fileStateToJson(desired->path, current.value(), files->name());
@@ -381,7 +381,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
     if (auto done = act(decision->action, desired.value(), *files); !done)
         return done.error();
     event.changed = true;
-    auto after = files->status(desired->path, comparesContent(desired.value()));
+    auto after = files->status(desired->path, comparesContent(desired.value()), nullptr);
     if (!after)
         return after.error();
     event.status = fileStateToJson(desired->path, after.value(), files->name());

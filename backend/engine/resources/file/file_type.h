@@ -51,8 +51,11 @@ class FileProvider : public Provider {
 public:
     /// The state of path. Symbolic links are followed for everything but `link`: a link to a file
     /// is "present", a link to a directory "directory". The content is read, for the checksum, only
-    /// when withChecksum is set and the path is a regular file.
-    [[nodiscard]] virtual Result<FileState> status(const std::filesystem::path &path, bool withChecksum) = 0;
+    /// when withChecksum is set and the path is a regular file; a checksum `readAhead` has for the
+    /// file as it is now is taken instead of reading it (readAhead may be null).
+    [[nodiscard]] virtual Result<FileState> status(
+        const std::filesystem::path &path, bool withChecksum, ChecksumReadAhead *readAhead)
+        = 0;
 
     /// Makes path a directory with the given attributes, creating missing parents (0755, owned by
     /// the process). An existing directory only gets its attributes set.

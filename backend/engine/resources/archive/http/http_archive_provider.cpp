@@ -237,7 +237,7 @@ HttpArchiveProvider::HttpArchiveProvider(DownloadTimeouts timeouts)
 
 Result<ArchiveState> HttpArchiveProvider::status(const ArchiveSpec &spec)
 {
-    auto file = m_files.status(spec.path, true);
+    auto file = m_files.status(spec.path, true, nullptr);
     if (!file)
         return file.error();
     if (file->ensure == "directory")

@@ -5,6 +5,7 @@
 #include "resources/registration.h"
 #include "user_database.h"
 #include "util/atomic_file.h"
+#include "util/checksum_read_ahead.h"
 #include "util/sha256.h"
 #include "validator.h"
 
@@ -261,7 +262,8 @@ std::string linkRefusal(const std::filesystem::path &path)
 
 } // namespace
 
-Result<FileState> PosixFileProvider::status(const std::filesystem::path &path, bool withChecksum)
+Result<FileState> PosixFileProvider::status(
+    const std::filesystem::path &path, bool withChecksum, ChecksumReadAhead *readAhead)
 {
     FileState state;
     struct stat info { };
@@ -287,6 +289,10 @@ Result<FileState> PosixFileProvider::status(const std::filesystem::path &path, b
     state.size = static_cast<std::uint64_t>(info.st_size);
     state.mtime = modificationTime(info);
     if (withChecksum && S_ISREG(info.st_mode)) {
+        if (readAhead)
+            state.checksum = readAhead->checksum(path, info);
+    }
+    if (withChecksum && S_ISREG(info.st_mode) && !state.checksum) {
         auto checksum = sha256File(path);
         if (!checksum)
             return checksum.error();

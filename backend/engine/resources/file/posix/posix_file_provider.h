@@ -19,7 +19,8 @@ public:
     /// Metadata from lstat, then stat for links; owner and group reverse-resolved to names where the
     /// user database has them. A path that does not exist, or whose parent is no directory, is
     /// "absent"; any other failure to inspect it is an Error.
-    [[nodiscard]] Result<FileState> status(const std::filesystem::path &path, bool withChecksum) override;
+    [[nodiscard]] Result<FileState> status(
+        const std::filesystem::path &path, bool withChecksum, ChecksumReadAhead *readAhead) override;
 
     /// Missing parents are made 0755; the directory itself gets mode and owner explicitly, so the
     /// umask does not matter. A path that is a symbolic link or no directory is refused.

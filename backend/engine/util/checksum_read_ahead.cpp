@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "checksum_read_ahead.h"
+
+#include "sha256.h"
+
+#include <ctime>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace ccm::engine {
+
+namespace {
+
+std::chrono::nanoseconds sinceEpoch(const timespec &time)
+{
+    return std::chrono::seconds(time.tv_sec) + std::chrono::nanoseconds(time.tv_nsec);
+}
+
+bool sameTime(const timespec &a, const timespec &b)
+{
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+bool sameFile(const struct stat &a, const struct stat &b)
+{
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size && a.st_mode == b.st_mode
+        && a.st_uid == b.st_uid && a.st_gid == b.st_gid && sameTime(a.st_mtim, b.st_mtim)
+        && sameTime(a.st_ctim, b.st_ctim);
+}
+
+std::chrono::nanoseconds now()
+{
+    timespec time {};
+    ::clock_gettime(CLOCK_REALTIME, &time);
+    return sinceEpoch(time);
+}
+
+} // namespace
+
+ChecksumReadAhead::ChecksumReadAhead(std::vector<std::filesystem::path> paths, std::chrono::nanoseconds settledAfter)
+    : m_settledAfter(settledAfter)
+{
+    m_paths.reserve(paths.size());
+    for (std::filesystem::path &path : paths) {
+        if (!m_index.contains(path.native()))
+            m_paths.push_back(std::move(path));
+    }
+    // The index points into m_paths, which no longer grows.
+    m_index.reserve(m_paths.size());
+    for (std::size_t i = 0; i < m_paths.size(); ++i)
+        m_index.emplace(m_paths[i].native(), i);
+    m_entries = std::make_unique<Entry[]>(m_paths.size());
+    m_reader = std::thread([this] { readAhead(); });
+}
+
+ChecksumReadAhead::~ChecksumReadAhead()
+{
+    m_stop = true;
+    if (m_reader.joinable())
+        m_reader.join();
+}
+
+void ChecksumReadAhead::waitUntilDone()
+{
+    if (m_reader.joinable())
+        m_reader.join();
+}
+
+void ChecksumReadAhead::readAhead()
+{
+    while (!m_stop.load(std::memory_order_relaxed)) {
+        const std::size_t next = m_next.fetch_add(1);
+        if (next >= m_paths.size())
+            return;
+        Entry &entry = m_entries[next];
+        State pending = State::Pending;
+        if (!entry.state.compare_exchange_strong(pending, State::Reading))
+            continue;
+        entry.state.store(read(m_paths[next], entry) ? State::Ready : State::Unusable, std::memory_order_release);
+        entry.state.notify_one();
+    }
+}
+
+bool ChecksumReadAhead::read(const std::filesystem::path &path, Entry &entry) const
+{
+    const std::chrono::nanoseconds started = now();
+    // Links are left to the caller, who follows them; O_NONBLOCK keeps a FIFO from blocking open().
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return false;
+    bool usable = ::fstat(fd, &entry.seen) == 0 && S_ISREG(entry.seen.st_mode)
+        && sinceEpoch(entry.seen.st_mtim) < started - m_settledAfter
+        && sinceEpoch(entry.seen.st_ctim) < started - m_settledAfter;
+    if (usable) {
+        auto checksum = sha256Descriptor(fd, path);
+        usable = checksum.ok();
+        if (usable)
+            entry.checksum = std::move(checksum).value();
+    }
+    ::close(fd);
+    return usable;
+}
+
+std::optional<std::string> ChecksumReadAhead::checksum(const std::filesystem::path &path, const struct stat &current)
+{
+    const auto found = m_index.find(path.native());
+    if (found == m_index.end())
+        return std::nullopt;
+    Entry &entry = m_entries[found->second];
+    State state = State::Pending;
+    if (entry.state.compare_exchange_strong(state, State::Taken)) {
+        // The reader is behind the run: it goes on after this file, where it can be ahead again.
+        std::size_t next = m_next.load();
+        while (next <= found->second && !m_next.compare_exchange_weak(next, found->second + 1)) {
+        }
+        return std::nullopt;
+    }
+    while (state == State::Reading) {
+        entry.state.wait(State::Reading, std::memory_order_acquire);
+        state = entry.state.load(std::memory_order_acquire);
+    }
+    entry.state.store(State::Taken, std::memory_order_relaxed);
+    if (state != State::Ready || !sameFile(entry.seen, current))
+        return std::nullopt;
+    ++m_hits;
+    return std::move(entry.checksum);
+}
+
+} // namespace ccm::engine

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// The libcurl functions the backend calls: http(s) bundle and data sources, archive downloads.
+#include "lazy_library.h"
+
+#include <cstdarg>
+#include <curl/curl.h>
+
+namespace {
+ccm::lazy::LazyLibrary curl(CCM_CURL_SONAME, "http(s) sources and archive downloads need");
+}
+
+CCM_LAZY_FUNCTION(curl, CURLcode, curl_global_init, (long flags), (flags))
+CCM_LAZY_FUNCTION(curl, CURL *, curl_easy_init, (), ())
+CCM_LAZY_FUNCTION(curl, CURLcode, curl_easy_perform, (CURL * handle), (handle))
+CCM_LAZY_FUNCTION(curl, void, curl_easy_cleanup, (CURL * handle), (handle))
+CCM_LAZY_FUNCTION(curl, const char *, curl_easy_strerror, (CURLcode code), (code))
+CCM_LAZY_FUNCTION(curl, curl_slist *, curl_slist_append, (curl_slist * list, const char *text), (list, text))
+CCM_LAZY_FUNCTION(curl, void, curl_slist_free_all, (curl_slist * list), (list))
+
+// The two variadic functions take exactly one further argument. Its type is told by the option:
+// curl numbers options in ranges of 10,000 by the type of their argument, and every CURLINFO
+// argument is a pointer to where the answer goes.
+extern "C" CURLcode(curl_easy_setopt)(CURL *handle, CURLoption option, ...)
+{
+    static const auto real = curl.function<decltype(&::curl_easy_setopt)>("curl_easy_setopt");
+    va_list arguments;
+    va_start(arguments, option);
+    CURLcode result;
+    if (option < CURLOPTTYPE_OBJECTPOINT)
+        result = real(handle, option, va_arg(arguments, long));
+    else if (option < CURLOPTTYPE_FUNCTIONPOINT)
+        result = real(handle, option, va_arg(arguments, void *));
+    else if (option < CURLOPTTYPE_OFF_T)
+        result = real(handle, option, va_arg(arguments, void (*)()));
+    else if (option < CURLOPTTYPE_BLOB)
+        result = real(handle, option, va_arg(arguments, curl_off_t));
+    else
+        result = real(handle, option, va_arg(arguments, void *));
+    va_end(arguments);
+    return result;
+}
+
+extern "C" CURLcode(curl_easy_getinfo)(CURL *handle, CURLINFO info, ...)
+{
+    static const auto real = curl.function<decltype(&::curl_easy_getinfo)>("curl_easy_getinfo");
+    va_list arguments;
+    va_start(arguments, info);
+    const CURLcode result = real(handle, info, va_arg(arguments, void *));
+    va_end(arguments);
+    return result;
+}
