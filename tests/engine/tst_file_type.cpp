@@ -510,10 +510,17 @@ private Q_SLOTS:
             RecordingLogger log;
             const Json facts = Json::object();
             ApplyContext context {.noop = true,
+                .refresh = false,
                 .runner = runner,
                 .log = log,
                 .facts = facts,
                 .workingDirectory = local(dir.path()),
+                .guardCredentials = std::nullopt,
+                .mayShowDiff = {},
+                .runChildManifest = {},
+                .data = nullptr,
+                .environ = nullptr,
+                .kvGet = {},
                 .checksumReadAhead = &readAhead};
             TransactionEvent event;
             const auto applied = FileType().apply(paths[i], properties, provider, context, event);
