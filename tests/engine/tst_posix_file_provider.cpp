@@ -107,7 +107,7 @@ private Q_SLOTS:
             = kind == QStringLiteral("below-file") ? dir.filePath(QStringLiteral("file/below")) : dir.filePath(kind);
 
         PosixFileProvider provider;
-        const auto state = provider.status(local(path), true);
+        const auto state = provider.status(local(path), true, nullptr);
         QVERIFY2(state.ok(), state.ok() ? "" : state.error().message.c_str());
         QCOMPARE(q(state->ensure), ensure);
         QCOMPARE(state->link, link);
@@ -127,7 +127,7 @@ private Q_SLOTS:
         const struct stat before = lstatOf(path);
 
         PosixFileProvider provider;
-        const auto state = provider.status(local(path), false);
+        const auto state = provider.status(local(path), false, nullptr);
         QVERIFY(state.ok());
         QCOMPARE(q(state->ensure), QStringLiteral("present"));
         QCOMPARE(q(state->owner), QStringLiteral("4242"));
@@ -187,12 +187,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         PosixFileProvider provider;
-        const auto empty = provider.status(local(dir.path()), true);
+        const auto empty = provider.status(local(dir.path()), true, nullptr);
         QVERIFY(empty.ok());
         QCOMPARE(empty->empty, std::optional<bool>(true));
         QVERIFY(!empty->checksum);
         QVERIFY(writeFile(dir.filePath(QStringLiteral(".hidden")), "x"));
-        const auto full = provider.status(local(dir.path()), true);
+        const auto full = provider.status(local(dir.path()), true, nullptr);
         QVERIFY(full.ok());
         QCOMPARE(full->empty, std::optional<bool>(false));
     }
@@ -210,10 +210,10 @@ private Q_SLOTS:
 
         PosixFileProvider provider;
         const FilesystemIdentity identity(4242, 4242);
-        const auto attributes = provider.status(local(path), false);
+        const auto attributes = provider.status(local(path), false, nullptr);
         QVERIFY2(attributes.ok(), attributes.ok() ? "" : attributes.error().message.c_str());
         QCOMPARE(attributes->mode, 0u);
-        const auto withContent = provider.status(local(path), true);
+        const auto withContent = provider.status(local(path), true, nullptr);
         QVERIFY(!withContent.ok());
         QVERIFY2(message(withContent.error()).contains(QStringLiteral("Permission denied")),
             withContent.error().message.c_str());
@@ -231,7 +231,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("closed/file"));
         PosixFileProvider provider;
         const FilesystemIdentity identity(4242, 4242);
-        const auto state = provider.status(local(path), false);
+        const auto state = provider.status(local(path), false, nullptr);
         QVERIFY(!state.ok());
         QCOMPARE(message(state.error()), QStringLiteral("cannot inspect %1: Permission denied").arg(path));
     }
