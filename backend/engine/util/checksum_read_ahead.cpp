@@ -40,15 +40,15 @@ std::chrono::nanoseconds now()
 ChecksumReadAhead::ChecksumReadAhead(std::vector<std::filesystem::path> paths, std::chrono::nanoseconds settledAfter)
     : m_settledAfter(settledAfter)
 {
+    // The index points into m_paths, reserved in full so that it never moves its elements.
     m_paths.reserve(paths.size());
+    m_index.reserve(paths.size());
     for (std::filesystem::path &path : paths) {
-        if (!m_index.contains(path.native()))
-            m_paths.push_back(std::move(path));
+        if (m_index.contains(path.native()))
+            continue;
+        m_paths.push_back(std::move(path));
+        m_index.emplace(m_paths.back().native(), m_paths.size() - 1);
     }
-    // The index points into m_paths, which no longer grows.
-    m_index.reserve(m_paths.size());
-    for (std::size_t i = 0; i < m_paths.size(); ++i)
-        m_index.emplace(m_paths[i].native(), i);
     m_entries = std::make_unique<Entry[]>(m_paths.size());
     m_reader = std::thread([this] { readAhead(); });
 }

@@ -291,12 +291,12 @@ Result<FileState> PosixFileProvider::status(
     if (withChecksum && S_ISREG(info.st_mode)) {
         if (readAhead)
             state.checksum = readAhead->checksum(path, info);
-    }
-    if (withChecksum && S_ISREG(info.st_mode) && !state.checksum) {
-        auto checksum = sha256File(path);
-        if (!checksum)
-            return checksum.error();
-        state.checksum = std::move(checksum).value();
+        if (!state.checksum) {
+            auto checksum = sha256File(path);
+            if (!checksum)
+                return checksum.error();
+            state.checksum = std::move(checksum).value();
+        }
     }
     if (S_ISDIR(info.st_mode))
         state.empty = directoryIsEmpty(path);
