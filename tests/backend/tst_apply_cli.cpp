@@ -388,6 +388,45 @@ ccm:
         QCOMPARE(QFileInfo(path("target.bin")).size(), qint64(512) << 20);
     }
 
+    /// Report lines are written in batches, but a line never waits for the resources after it: the
+    /// first line shows while the second resource is still running (it ends only when told to).
+    void aLineShowsWhileTheNextResourceIsStillRunning_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("text") << QStringList() << s("file#");
+        QTest::newRow("json") << QStringList {s("--json")} << s("\"type\":\"file\"");
+    }
+
+    void aLineShowsWhileTheNextResourceIsStillRunning()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QString, expected);
+        const QString file = manifest(R"(ccm:
+  resources:
+    - file:
+        - DIR/first: {ensure: present, content: "one\n", owner: root, group: root, mode: "0644"}
+    - exec:
+        - /bin/sh -c 'while [ ! -e DIR/go ]; do sleep 0.02; done': {}
+)");
+        QProcess process;
+        process.setProcessEnvironment(isolatedEnvironment(*m_dir));
+        process.start(s(CCM_BACKEND_BIN), QStringList {s("apply")} + options + QStringList {file});
+        QVERIFY(process.waitForStarted());
+        const auto release = qScopeGuard([&] { writeFile(*m_dir, s("go"), QByteArray()); });
+        QString out;
+        while (!out.contains(expected) && process.state() == QProcess::Running && process.waitForReadyRead(30000))
+            out += QString::fromUtf8(process.readAllStandardOutput());
+        QVERIFY2(out.contains(expected), qPrintable(s("no line before the end of the run: ") + out));
+        QCOMPARE(process.state(), QProcess::Running);
+
+        writeFile(*m_dir, s("go"), QByteArray());
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 0);
+        out += QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(out.count(expected), 1);
+    }
+
     void sigtermStopsBeforeTheNextResource()
     {
         const QString file = manifest(R"(ccm:
