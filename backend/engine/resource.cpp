@@ -37,7 +37,7 @@ std::string joinedNames(const std::vector<std::string> &names)
 } // namespace
 
 Result<const ProviderFactory *> ProviderRegistry::select(
-    std::string_view type, const Json &properties, const Json &facts) const
+    std::string_view type, const Json &properties, const LazyFacts &facts) const
 {
     const auto forced = properties.find("provider");
     if (forced != properties.end() && forced->is_string() && !forced->get<std::string>().empty()) {

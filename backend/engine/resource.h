@@ -2,6 +2,7 @@
 #pragma once
 
 #include "json.h"
+#include "lazy_facts.h"
 #include "result.h"
 #include "template_scope.h"
 #include "transaction_event.h"
@@ -51,8 +52,9 @@ public:
 
     /// The priority this provider has for the resource (higher wins), or nullopt when it cannot
     /// manage it on this host. `properties` are the resource's resolved properties; `facts` the
-    /// run's facts. An Error means the question itself failed and the resource fails with it.
-    [[nodiscard]] virtual Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const = 0;
+    /// run's facts, gathered only if the provider reads them. An Error means the question itself
+    /// failed and the resource fails with it.
+    [[nodiscard]] virtual Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const = 0;
 
     /// Why the provider cannot manage resources here, for the message when `provider:` forces it
     /// ("/bin/sh does not exist"). Empty when there is nothing more to say than "not manageable".
@@ -70,7 +72,7 @@ public:
     /// unknown for the type or cannot manage the resource), otherwise the manageable one with the
     /// highest priority (an error "no suitable provider" when there is none).
     [[nodiscard]] Result<const ProviderFactory *> select(
-        std::string_view type, const Json &properties, const Json &facts) const;
+        std::string_view type, const Json &properties, const LazyFacts &facts) const;
 
     /// The names of the providers of a type, in the order they were added.
     [[nodiscard]] std::vector<std::string> providerNames(std::string_view type) const;
@@ -107,7 +109,8 @@ struct ApplyContext {
     bool refresh = false;
     CommandRunner &runner;
     Logger &log;
-    const Json &facts;
+    /// The run's facts: reading them (get()) gathers them the first time.
+    const LazyFacts &facts;
     /// The directory of the manifest the resource belongs to; relative paths resolve against it.
     std::filesystem::path workingDirectory;
     /// The identity guard commands (exec onlyif/unless) run as; nullopt runs them as the backend.

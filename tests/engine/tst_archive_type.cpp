@@ -153,7 +153,7 @@ private:
         HttpArchiveProvider provider;
         RecordingRunner runner;
         RecordingLogger log;
-        const Json facts = Json::object();
+        const LazyFacts facts;
         ApplyContext context {noop, false, runner, log, facts, local(m_dir->path()), std::nullopt, {}, {}};
         Apply outcome;
         outcome.result = ArchiveType().apply(
@@ -665,7 +665,7 @@ private slots:
         QFETCH(int, priority);
         const Catalog &catalog = standardCatalog();
         QVERIFY(catalog.type("archive") != nullptr);
-        auto selected = catalog.providers().select("archive", Json::parse(json.toStdString()), Json::object());
+        auto selected = catalog.providers().select("archive", Json::parse(json.toStdString()), LazyFacts());
         if (priority == 0) {
             QVERIFY(!selected.ok());
             QCOMPARE(q(selected.error().message),

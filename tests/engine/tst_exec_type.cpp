@@ -97,7 +97,7 @@ private:
     QTemporaryDir m_dir;
     ProcessRunner m_runner;
     LevelLogger m_log;
-    Json m_facts = Json::object();
+    LazyFacts m_facts;
 };
 
 /// A posix command line that runs a shell script: the way to get redirections without the shell provider.
@@ -877,7 +877,7 @@ private Q_SLOTS:
         runner.expect(argv("/usr/bin/test-done /etc/app"), exited(1));
         runner.expect(argv("/usr/bin/make build"), exited(0));
         LevelLogger log;
-        const Json facts = Json::object();
+        const LazyFacts facts;
         const Credentials peer {4242, 4343, {4444, 4545}};
         ApplyContext context {.noop = noop,
             .refresh = false,
@@ -925,7 +925,7 @@ private Q_SLOTS:
         } other;
         RecordingRunner runner;
         LevelLogger log;
-        const Json facts = Json::object();
+        const LazyFacts facts;
         ApplyContext context {.noop = false,
             .refresh = false,
             .runner = runner,
@@ -961,7 +961,7 @@ private Q_SLOTS:
         QVERIFY(type);
         QCOMPARE(q(type->defaultEnsure()), QStringLiteral("present"));
         QCOMPARE(catalog.providers().providerNames("exec"), (std::vector<std::string> {"posix", "shell"}));
-        const auto selected = catalog.providers().select("exec", properties, Json::object());
+        const auto selected = catalog.providers().select("exec", properties, LazyFacts());
         QVERIFY2(selected.ok(), selected.ok() ? "" : selected.error().message.c_str());
         QCOMPARE(q(std::string((*selected)->name())), provider);
         RecordingRunner runner;
@@ -974,10 +974,10 @@ private Q_SLOTS:
     {
         const Json plain = Json::object();
         const Json asked {{"provider", "shell"}};
-        QCOMPARE(*PosixExecProviderFactory().manageable(plain, plain), std::optional<int>(1));
-        QCOMPARE(*PosixExecProviderFactory().manageable(asked, plain), std::optional<int>(1));
-        QCOMPARE(*ShellExecProviderFactory().manageable(plain, plain), std::optional<int>());
-        QCOMPARE(*ShellExecProviderFactory().manageable(asked, plain), std::optional<int>(99));
+        QCOMPARE(*PosixExecProviderFactory().manageable(plain, LazyFacts()), std::optional<int>(1));
+        QCOMPARE(*PosixExecProviderFactory().manageable(asked, LazyFacts()), std::optional<int>(1));
+        QCOMPARE(*ShellExecProviderFactory().manageable(plain, LazyFacts()), std::optional<int>());
+        QCOMPARE(*ShellExecProviderFactory().manageable(asked, LazyFacts()), std::optional<int>(99));
         QCOMPARE(q(ShellExecProviderFactory().unavailableReason()), QString());
     }
 
@@ -985,13 +985,13 @@ private Q_SLOTS:
     {
         const Json asked {{"provider", "shell"}};
         const ShellExecProviderFactory missing("/nonexistent/sh");
-        QCOMPARE(*missing.manageable(asked, Json::object()), std::optional<int>());
+        QCOMPARE(*missing.manageable(asked, LazyFacts()), std::optional<int>());
         QCOMPARE(q(missing.unavailableReason()), QStringLiteral("/nonexistent/sh does not exist"));
 
         ProviderRegistry registry;
         registry.add(std::make_unique<PosixExecProviderFactory>());
         registry.add(std::make_unique<ShellExecProviderFactory>("/nonexistent/sh"));
-        const auto selected = registry.select("exec", asked, Json::object());
+        const auto selected = registry.select("exec", asked, LazyFacts());
         QVERIFY(!selected);
         QCOMPARE(q(selected.error().message),
             QStringLiteral("provider 'shell' cannot manage this exec resource: /nonexistent/sh does not exist"));

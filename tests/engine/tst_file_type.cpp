@@ -109,7 +109,7 @@ Apply applyFile(const QString &root, const QString &path, const Json &properties
 {
     RecordingRunner runner;
     RecordingLogger log;
-    const Json facts = Json::object();
+    const LazyFacts facts;
     ApplyContext context {noop, false, runner, log, facts, local(root), std::nullopt, mayShowDiff, {}};
     Apply outcome;
     outcome.result = FileType().apply(local(path), properties, provider, context, outcome.event);
@@ -508,7 +508,7 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < paths.size(); ++i) {
             RecordingRunner runner;
             RecordingLogger log;
-            const Json facts = Json::object();
+            const LazyFacts facts;
             ApplyContext context {.noop = true,
                 .refresh = false,
                 .runner = runner,
@@ -1061,7 +1061,7 @@ private Q_SLOTS:
         QVERIFY(type);
         QCOMPARE(q(std::string(type->name())), QStringLiteral("file"));
         QCOMPARE(q(type->defaultEnsure()), QString());
-        const auto selected = catalog.providers().select("file", Json::object(), Json::object());
+        const auto selected = catalog.providers().select("file", Json::object(), LazyFacts());
         QVERIFY(selected.ok());
         QCOMPARE(q(std::string(selected.value()->name())), QStringLiteral("posix"));
     }

@@ -295,7 +295,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(other.filePath(QStringLiteral("dpkg-query")), "#!/bin/sh\n"));
         const std::string path = other.path().toStdString() + ":" + bin.path().toStdString();
         AptPackageProviderFactory factory(path);
-        const auto manageable = factory.manageable(Json::object(), Json::object());
+        const auto manageable = factory.manageable(Json::object(), LazyFacts());
         QVERIFY(manageable.ok());
         QCOMPARE(manageable->has_value(), reason.isEmpty());
         if (reason.isEmpty()) {

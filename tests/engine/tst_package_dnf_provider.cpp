@@ -45,7 +45,7 @@ CommandResult rpmAnswer(const QString &state)
 ApplyOutcome applyWith(RecordingRunner &runner, const std::string &name, const std::string &ensure, bool noop)
 {
     RecordingLogger log;
-    const Json facts = Json::object();
+    const LazyFacts facts;
     ApplyContext context {.noop = noop,
         .refresh = false,
         .runner = runner,
@@ -313,7 +313,7 @@ private Q_SLOTS:
             QVERIFY(::chmod(bin.filePath(program).toLocal8Bit().constData(), 0755) == 0);
         }
         DnfPackageProviderFactory factory(bin.path().toStdString());
-        const auto manageable = factory.manageable(Json::object(), Json::object());
+        const auto manageable = factory.manageable(Json::object(), LazyFacts());
         QVERIFY(manageable.ok());
         QCOMPARE(manageable->has_value(), reason.isEmpty());
         QCOMPARE(q(factory.unavailableReason()),
@@ -326,7 +326,7 @@ private Q_SLOTS:
         DnfPackageProviderFactory factory;
         if (QFile::exists(QStringLiteral("/usr/bin/dnf")))
             QSKIP("dnf is installed on this host");
-        QVERIFY(!factory.manageable(Json::object(), Json::object())->has_value());
+        QVERIFY(!factory.manageable(Json::object(), LazyFacts())->has_value());
         QVERIFY(q(factory.unavailableReason()).contains(QStringLiteral("not in PATH")));
     }
 };

@@ -82,7 +82,7 @@ public:
 
 private:
     RecordingLogger m_log;
-    Json m_facts = Json::object();
+    LazyFacts m_facts;
 };
 
 const QString kInstall = QStringLiteral("apt-get install -y -q -o DPkg::Options::=--force-confold ");

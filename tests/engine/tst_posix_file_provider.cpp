@@ -60,7 +60,7 @@ private Q_SLOTS:
         PosixFileProviderFactory factory;
         QCOMPARE(q(std::string(factory.typeName())), QStringLiteral("file"));
         QCOMPARE(q(std::string(factory.name())), QStringLiteral("posix"));
-        const auto priority = factory.manageable(Json::object(), Json::object());
+        const auto priority = factory.manageable(Json::object(), LazyFacts());
         QVERIFY(priority.ok());
         QCOMPARE(priority.value(), std::optional<int>(1));
         RecordingRunner runner;

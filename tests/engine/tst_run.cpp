@@ -46,7 +46,7 @@ public:
     }
     [[nodiscard]] std::string_view typeName() const override { return m_type; }
     [[nodiscard]] std::string_view name() const override { return m_name; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &, const Json &) const override
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &, const LazyFacts &) const override
     {
         return m_priority;
     }
@@ -243,11 +243,11 @@ private slots:
         ProviderRegistry registry;
         registry.add(std::make_unique<ScriptedFactory>("package", "apt", std::nullopt));
         registry.add(std::make_unique<ScriptedFactory>("package", "dnf", std::nullopt));
-        auto forced = registry.select("package", {{"provider", "apt"}}, Json::object());
+        auto forced = registry.select("package", {{"provider", "apt"}}, LazyFacts());
         QVERIFY(!forced);
         QCOMPARE(forced.error().message,
             std::string("provider 'apt' cannot manage this package resource: the tool is not installed"));
-        auto unknown = registry.select("package", {{"provider", "yum"}}, Json::object());
+        auto unknown = registry.select("package", {{"provider", "yum"}}, LazyFacts());
         QCOMPARE(unknown.error().message, std::string("unknown package provider 'yum' (known: apt, dnf)"));
         auto none = registry.select("package", Json::object(), Json::object());
         QCOMPARE(none.error().message,

@@ -103,11 +103,12 @@ public:
             properties["source"] = "src";
         if (!properties.contains("ensure"))
             properties["ensure"] = "present";
+        const LazyFacts lazyFacts(facts);
         ApplyContext context {.noop = noop,
             .refresh = false,
             .runner = m_runner,
             .log = m_log,
-            .facts = facts,
+            .facts = lazyFacts,
             .workingDirectory = local(m_dir.path()),
             .guardCredentials = std::nullopt,
             .mayShowDiff = {},
@@ -835,8 +836,7 @@ private slots:
     {
         const Catalog &catalog = standardCatalog();
         QVERIFY(catalog.type("scaffold"));
-        const Json facts = Json::object();
-        auto selected = catalog.providers().select("scaffold", json(R"({"ensure": "present", "source": "t"})"), facts);
+        auto selected = catalog.providers().select("scaffold", json(R"({"ensure": "present", "source": "t"})"), LazyFacts());
         QVERIFY(selected.ok());
         QCOMPARE(q(std::string(selected.value()->name())), text("choria"));
     }

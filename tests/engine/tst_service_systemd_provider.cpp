@@ -450,7 +450,7 @@ private slots:
         const SystemdServiceProviderFactory factory(root.path());
         QCOMPARE(q(std::string(factory.typeName())), QStringLiteral("service"));
         QCOMPARE(q(std::string(factory.name())), QStringLiteral("systemd"));
-        const auto priority = factory.manageable(Json::object(), Json::object());
+        const auto priority = factory.manageable(Json::object(), LazyFacts());
         QVERIFY(priority);
         QCOMPARE(priority->has_value(), manageable);
         if (manageable)
@@ -472,7 +472,7 @@ private slots:
         if (QFileInfo(QStringLiteral("/run/systemd/system")).isDir())
             QSKIP("systemd runs on this host");
         const ProviderRegistry &providers = standardCatalog().providers();
-        const auto chosen = providers.select("service", Json {{"ensure", "running"}}, Json::object());
+        const auto chosen = providers.select("service", Json {{"ensure", "running"}}, LazyFacts());
         QVERIFY(!chosen);
         QVERIFY2(
             q(chosen.error().message)
@@ -483,7 +483,7 @@ private slots:
                 .endsWith(QStringLiteral("systemd is not running on this host (/run/systemd/system does not exist))")),
             chosen.error().message.c_str());
 
-        const auto forced = providers.select("service", Json {{"provider", "systemd"}}, Json::object());
+        const auto forced = providers.select("service", Json {{"provider", "systemd"}}, LazyFacts());
         QVERIFY(!forced);
         QVERIFY2(q(forced.error().message)
                      .startsWith(QStringLiteral("provider 'systemd' cannot manage this service resource: ")),

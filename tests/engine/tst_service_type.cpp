@@ -70,7 +70,7 @@ public:
 
     ApplyOutcome apply(const std::string &name, const Json &properties)
     {
-        const Json facts = Json::object();
+        const LazyFacts facts;
         ApplyContext context {.noop = noop,
             .refresh = refresh,
             .runner = runner,

@@ -278,7 +278,7 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
 
     static const Json empty = Json::object();
     const Json &manifestData = context.data ? *context.data : empty;
-    const TemplateEnvironment environment {.facts = context.facts,
+    const TemplateEnvironment environment {.facts = context.facts.get(),
         .data = desired->data ? *desired->data : manifestData,
         .environ = context.environ ? *context.environ : empty,
         .baseDirectory = context.workingDirectory,

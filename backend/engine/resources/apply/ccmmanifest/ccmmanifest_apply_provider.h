@@ -19,7 +19,7 @@ class CcmManifestApplyProviderFactory : public ProviderFactory {
 public:
     [[nodiscard]] std::string_view typeName() const override { return "apply"; }
     [[nodiscard]] std::string_view name() const override { return "ccmmanifest"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &, const Json &) const override
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &, const LazyFacts &) const override
     {
         return std::optional<int>(1);
     }

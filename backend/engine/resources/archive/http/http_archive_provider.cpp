@@ -345,7 +345,7 @@ Result<gid_t> HttpArchiveProvider::groupId(const std::string &group)
     return m_files.groupId(group);
 }
 
-Result<std::optional<int>> HttpArchiveProviderFactory::manageable(const Json &properties, const Json &) const
+Result<std::optional<int>> HttpArchiveProviderFactory::manageable(const Json &properties, const LazyFacts &) const
 {
     const auto url = properties.find("url");
     if (url == properties.end() || !url->is_string() || url->get<std::string>().empty())

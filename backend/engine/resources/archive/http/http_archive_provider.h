@@ -61,7 +61,7 @@ class HttpArchiveProviderFactory : public ProviderFactory {
 public:
     [[nodiscard]] std::string_view typeName() const override { return "archive"; }
     [[nodiscard]] std::string_view name() const override { return "http"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const override;
     [[nodiscard]] std::string unavailableReason() const override;
     [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;
 };

@@ -40,7 +40,7 @@ Result<bool> PosixExecProvider::evaluateGuard(
     return guardVerdict(m_runner.run(guard), properties);
 }
 
-Result<std::optional<int>> PosixExecProviderFactory::manageable(const Json &, const Json &) const
+Result<std::optional<int>> PosixExecProviderFactory::manageable(const Json &, const LazyFacts &) const
 {
     return std::optional<int>(1);
 }

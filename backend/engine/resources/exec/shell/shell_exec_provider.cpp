@@ -49,7 +49,7 @@ bool ShellExecProviderFactory::shellExists() const
     return ::stat(m_shell.c_str(), &info) == 0;
 }
 
-Result<std::optional<int>> ShellExecProviderFactory::manageable(const Json &properties, const Json &) const
+Result<std::optional<int>> ShellExecProviderFactory::manageable(const Json &properties, const LazyFacts &) const
 {
     const auto requested = properties.find("provider");
     const bool asked = requested != properties.end() && requested->is_string() && *requested == "shell";

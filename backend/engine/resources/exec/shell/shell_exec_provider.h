@@ -38,7 +38,7 @@ public:
 
     [[nodiscard]] std::string_view typeName() const override { return "exec"; }
     [[nodiscard]] std::string_view name() const override { return "shell"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const override;
     /// "/bin/sh does not exist" when it does not.
     [[nodiscard]] std::string unavailableReason() const override;
     [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;

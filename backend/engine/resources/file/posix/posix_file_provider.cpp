@@ -480,7 +480,7 @@ Result<std::string> PosixFileProvider::readForDiff(const std::filesystem::path &
     return readTextFile(path, limit);
 }
 
-Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, const Json &) const
+Result<std::optional<int>> PosixFileProviderFactory::manageable(const Json &, const LazyFacts &) const
 {
     return std::optional<int>(1);
 }

@@ -72,7 +72,7 @@ class PosixFileProviderFactory : public ProviderFactory {
 public:
     [[nodiscard]] std::string_view typeName() const override { return "file"; }
     [[nodiscard]] std::string_view name() const override { return "posix"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const override;
     [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;
 };
 

@@ -190,7 +190,7 @@ AptPackageProviderFactory::AptPackageProviderFactory(std::string searchPath)
 {
 }
 
-Result<std::optional<int>> AptPackageProviderFactory::manageable(const Json &, const Json &) const
+Result<std::optional<int>> AptPackageProviderFactory::manageable(const Json &, const LazyFacts &) const
 {
     if (!missingPrograms(kAptPrograms, m_searchPath).empty())
         return std::optional<int>();

@@ -159,7 +159,7 @@ DnfPackageProviderFactory::DnfPackageProviderFactory(std::string searchPath)
 {
 }
 
-Result<std::optional<int>> DnfPackageProviderFactory::manageable(const Json &, const Json &) const
+Result<std::optional<int>> DnfPackageProviderFactory::manageable(const Json &, const LazyFacts &) const
 {
     if (!missingPrograms(kDnfPrograms, m_searchPath).empty())
         return std::optional<int>();

@@ -47,7 +47,7 @@ public:
 
     [[nodiscard]] std::string_view typeName() const override { return "package"; }
     [[nodiscard]] std::string_view name() const override { return "dnf"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const override;
     /// Which of dnf and rpm is missing from the search path.
     [[nodiscard]] std::string unavailableReason() const override;
     [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;

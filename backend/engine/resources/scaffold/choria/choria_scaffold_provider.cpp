@@ -565,7 +565,7 @@ Result<void> ChoriaScaffoldProvider::remove(const ScaffoldProperties &properties
     return {};
 }
 
-Result<std::optional<int>> ChoriaScaffoldProviderFactory::manageable(const Json &, const Json &) const
+Result<std::optional<int>> ChoriaScaffoldProviderFactory::manageable(const Json &, const LazyFacts &) const
 {
     return std::optional<int>(1);
 }

@@ -37,7 +37,7 @@ class ChoriaScaffoldProviderFactory : public ProviderFactory {
 public:
     [[nodiscard]] std::string_view typeName() const override { return "scaffold"; }
     [[nodiscard]] std::string_view name() const override { return "choria"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const override;
     [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;
 };
 

@@ -213,7 +213,7 @@ std::string SystemdServiceProviderFactory::unavailableReason() const
     return {};
 }
 
-Result<std::optional<int>> SystemdServiceProviderFactory::manageable(const Json &, const Json &) const
+Result<std::optional<int>> SystemdServiceProviderFactory::manageable(const Json &, const LazyFacts &) const
 {
     if (!unavailableReason().empty())
         return std::optional<int>();

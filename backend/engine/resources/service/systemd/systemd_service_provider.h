@@ -68,7 +68,7 @@ public:
 
     [[nodiscard]] std::string_view typeName() const override { return "service"; }
     [[nodiscard]] std::string_view name() const override { return "systemd"; }
-    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const Json &facts) const override;
+    [[nodiscard]] Result<std::optional<int>> manageable(const Json &properties, const LazyFacts &facts) const override;
     /// What is missing: systemctl in PATH, a running systemd, or both; empty when neither.
     [[nodiscard]] std::string unavailableReason() const override;
     [[nodiscard]] std::unique_ptr<Provider> create(CommandRunner &runner) const override;
