@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The program must not name the libraries it opens on first use (backend/lazy_libraries) among the
 # ones the dynamic loader loads at start; that they still work when used is what the bundle, http
-# source, archive and metrics tests show.
+# source, archive, metrics and fleet tests show.
 #   cmake -DPROGRAM=... -DOBJDUMP=... -DSONAMES="a;b;c" -P check_lazy_libraries.cmake
 execute_process(COMMAND ${OBJDUMP} -p ${PROGRAM} OUTPUT_VARIABLE dump RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
