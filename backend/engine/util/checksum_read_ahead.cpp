@@ -92,7 +92,9 @@ bool ChecksumReadAhead::read(const std::filesystem::path &path, Entry &entry) co
         && sinceEpoch(entry.seen.st_mtim) < started - m_settledAfter
         && sinceEpoch(entry.seen.st_ctim) < started - m_settledAfter;
     if (usable) {
-        auto checksum = sha256Descriptor(fd, path);
+        // The size seen saves the read that would find the end: a file that changes after this
+        // look no longer matches it when the run compares.
+        auto checksum = sha256Descriptor(fd, path, static_cast<std::uint64_t>(entry.seen.st_size));
         usable = checksum.ok();
         if (usable)
             entry.checksum = std::move(checksum).value();
@@ -109,21 +111,32 @@ std::optional<std::string> ChecksumReadAhead::checksum(const std::filesystem::pa
     Entry &entry = m_entries[found->second];
     State state = State::Pending;
     if (entry.state.compare_exchange_strong(state, State::Taken)) {
-        // The reader is behind the run: it goes on after this file, where it can be ahead again.
-        std::size_t next = m_next.load();
-        while (next <= found->second && !m_next.compare_exchange_weak(next, found->second + 1)) {
-        }
+        // The reader is behind the run, or this is one of the files it left to the run.
+        leaveToRun(found->second);
         return std::nullopt;
     }
-    while (state == State::Reading) {
-        entry.state.wait(State::Reading, std::memory_order_acquire);
-        state = entry.state.load(std::memory_order_acquire);
+    if (state == State::Reading) {
+        while (state == State::Reading) {
+            entry.state.wait(State::Reading, std::memory_order_acquire);
+            state = entry.state.load(std::memory_order_acquire);
+        }
+        // The run caught up with the reader. Were the reader to go on with the very next file, the
+        // run would wait for it again, and for each file after: the two would take turns. Leaving
+        // the next few to the run puts the reader ahead again, and both work at once.
+        leaveToRun(found->second + 1);
     }
     entry.state.store(State::Taken, std::memory_order_relaxed);
     if (state != State::Ready || !sameFile(entry.seen, current))
         return std::nullopt;
     ++m_hits;
     return std::move(entry.checksum);
+}
+
+void ChecksumReadAhead::leaveToRun(std::size_t from)
+{
+    std::size_t next = m_next.load();
+    while (next <= from && !m_next.compare_exchange_weak(next, from + kLead)) {
+    }
 }
 
 } // namespace ccm::engine

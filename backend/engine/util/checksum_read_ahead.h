@@ -42,8 +42,9 @@ public:
 
     /// The checksum of `path` as read ahead, when `current` (the caller's stat of it, just taken)
     /// shows the same file unchanged; nullopt when the caller must read it itself. Waits while the
-    /// file is being read; one not started yet is left to the caller, and reading ahead moves on
-    /// past it. Each path's checksum is given once. Called from one thread, the run's.
+    /// file is being read; one not started yet is left to the caller. Whenever the caller has
+    /// caught up with the reader, reading ahead moves on a few files past this one, leaving those
+    /// to the caller. Each path's checksum is given once. Called from one thread, the run's.
     [[nodiscard]] std::optional<std::string> checksum(const std::filesystem::path &path, const struct stat &current);
 
     /// Waits until the reading thread has been through every path.
@@ -60,7 +61,12 @@ private:
         std::string checksum;
     };
 
+    /// How many files, from where the run caught up with the reader, are left to the run.
+    static constexpr std::size_t kLead = 16;
+
     void readAhead();
+    /// Leaves the kLead files from `from` on to the run, unless the reader took `from` already.
+    void leaveToRun(std::size_t from);
     [[nodiscard]] bool read(const std::filesystem::path &path, Entry &entry) const;
 
     std::vector<std::filesystem::path> m_paths;

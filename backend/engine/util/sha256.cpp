@@ -120,7 +120,7 @@ Result<std::string> sha256File(const std::filesystem::path &path)
     return sha256Descriptor(file.fd, path);
 }
 
-Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path)
+Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path, std::optional<std::uint64_t> size)
 {
     const EVP_MD *algorithm = sha256Algorithm();
     const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
@@ -128,7 +128,8 @@ Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path)
         return Error {"io", "cannot checksum '" + path.string() + "': SHA-256 is not available"};
     const std::unique_ptr<std::byte[], AlignedDelete> buffer(
         new (std::align_val_t {chunkAlignment}) std::byte[chunkSize]);
-    for (;;) {
+    std::uint64_t total = 0;
+    while (!size || total < *size) {
         const ssize_t count = ::read(fd, buffer.get(), chunkSize);
         if (count < 0) {
             if (errno == EINTR)
@@ -139,6 +140,7 @@ Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path)
             break;
         if (EVP_DigestUpdate(context.get(), buffer.get(), static_cast<std::size_t>(count)) != 1)
             return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
+        total += static_cast<std::uint64_t>(count);
     }
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
     unsigned length = 0;

@@ -3,7 +3,9 @@
 
 #include "result.h"
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,7 +22,10 @@ std::string sha256Hex(std::string_view data);
 Result<std::string> sha256File(const std::filesystem::path &path);
 
 /// The SHA-256 of what is left to read of an open file, read the same way; `path` names it in
-/// errors.
-Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path);
+/// errors. With `size`, the number of bytes left as the caller just saw it (fstat), reading stops
+/// once that many were read rather than reading once more to find the end: the caller must then
+/// check by other means that the file did not grow meanwhile.
+Result<std::string> sha256Descriptor(
+    int fd, const std::filesystem::path &path, std::optional<std::uint64_t> size = std::nullopt);
 
 } // namespace ccm
