@@ -178,6 +178,47 @@ private Q_SLOTS:
             QVERIFY(q(event.error().message).contains(QStringLiteral("timestamp")));
     }
 
+    void timestampText_data()
+    {
+        QTest::addColumn<qint64>("nanoseconds"); // since the epoch
+        QTest::addColumn<QString>("text");
+        QTest::newRow("whole second") << qint64(1795274400000000000) << QStringLiteral("2026-11-21T15:20:00Z");
+        QTest::newRow("trailing zeros dropped") << qint64(1795274400500000000) << QStringLiteral("2026-11-21T15:20:00.5Z");
+        QTest::newRow("nanoseconds") << qint64(1795274400000000001) << QStringLiteral("2026-11-21T15:20:00.000000001Z");
+        QTest::newRow("padded fields") << qint64(946789384012000000) << QStringLiteral("2000-01-02T05:03:04.012Z");
+        QTest::newRow("epoch") << qint64(0) << QStringLiteral("1970-01-01T00:00:00Z");
+        QTest::newRow("before the epoch") << qint64(-1) << QStringLiteral("1969-12-31T23:59:59.999999999Z");
+    }
+
+    void timestampText()
+    {
+        QFETCH(qint64, nanoseconds);
+        QFETCH(QString, text);
+        const std::chrono::system_clock::time_point time {
+            std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(nanoseconds))};
+        QCOMPARE(q(formatTimestamp(time)), text);
+    }
+
+    void durations_data()
+    {
+        QTest::addColumn<qint64>("nanoseconds");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ns") << qint64(999) << QStringLiteral("999ns");
+        QTest::newRow("µs") << qint64(34049) << QStringLiteral("34.0µs");
+        QTest::newRow("µs rounded up") << qint64(34051) << QStringLiteral("34.1µs");
+        QTest::newRow("ms") << qint64(2500000) << QStringLiteral("2.5ms");
+        QTest::newRow("just under a second") << qint64(999940000) << QStringLiteral("999.9ms");
+        QTest::newRow("s") << qint64(1234000000) << QStringLiteral("1.23s");
+        QTest::newRow("minutes") << qint64(125000000000) << QStringLiteral("2m5s");
+    }
+
+    void durations()
+    {
+        QFETCH(qint64, nanoseconds);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(formatDuration(std::chrono::nanoseconds(nanoseconds))), text);
+    }
+
     void invalidJson_data()
     {
         QTest::addColumn<QString>("change"); // JSON merged over a valid event

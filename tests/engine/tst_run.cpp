@@ -141,6 +141,8 @@ class TestRun : public QObject {
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
+    /// How many times a run gathered its facts (see run()).
+    int m_factsGathered = 0;
     Journal m_journal;
     Catalog m_catalog;
     Recorder m_recorder;
@@ -159,7 +161,11 @@ private:
     bool run(const std::string &name, RunOptions options = {})
     {
         ResolveOptions inputs;
-        inputs.facts = Json {{"role", "web"}};
+        // Facts as a run gets them: gathered when something first reads them.
+        inputs.facts = LazyFacts::deferred([this] {
+            ++m_factsGathered;
+            return Json {{"role", "web"}};
+        });
         const PreparedManifest prepared = prepareManifestFile(path(name).toStdString(), inputs);
         if (!prepared.ok()) {
             qWarning("%s", prepared.diagnosticText().c_str());
@@ -189,6 +195,7 @@ private slots:
     void init()
     {
         m_dir = std::make_unique<QTemporaryDir>();
+        m_factsGathered = 0;
         m_journal = {};
         m_catalog = Catalog();
         m_catalog.addType(std::make_unique<ScriptedType>("package", m_journal));
@@ -249,12 +256,12 @@ private slots:
             std::string("provider 'apt' cannot manage this package resource: the tool is not installed"));
         auto unknown = registry.select("package", {{"provider", "yum"}}, LazyFacts());
         QCOMPARE(unknown.error().message, std::string("unknown package provider 'yum' (known: apt, dnf)"));
-        auto none = registry.select("package", Json::object(), Json::object());
+        auto none = registry.select("package", Json::object(), LazyFacts());
         QCOMPARE(none.error().message,
             std::string("no suitable provider for this package resource on this host (apt: the tool is not installed; "
                         "dnf: the tool is not installed)"));
         registry.add(std::make_unique<ScriptedFactory>("package", "zypper", 2));
-        QCOMPARE(std::string(registry.select("package", Json::object(), Json::object()).value()->name()),
+        QCOMPARE(std::string(registry.select("package", Json::object(), LazyFacts()).value()->name()),
             std::string("zypper"));
     }
 
@@ -319,6 +326,30 @@ private slots:
         QCOMPARE(m_journal.applied.size(), std::size_t(managed ? 1 : 0));
         QCOMPARE(m_recorder.events.front().skipped, !managed);
         QCOMPARE(m_recorder.events.front().changed, managed);
+    }
+
+    /// Choosing a provider and applying a resource leave the facts alone: they are gathered only
+    /// when an expression or a template reads them, once for the whole run.
+    void factsAreGatheredOnlyWhenRead_data()
+    {
+        QTest::addColumn<QString>("control");
+        QTest::addColumn<int>("gathered");
+        QTest::newRow("no control") << QString() << 0;
+        QTest::newRow("control without facts") << "control: {if: 'true'}" << 0;
+        QTest::newRow("control reads facts") << "control: {if: 'Facts.role == \"web\"'}" << 1;
+    }
+
+    void factsAreGatheredOnlyWhenRead()
+    {
+        QFETCH(QString, control);
+        QFETCH(int, gathered);
+        const std::string extra = control.isEmpty() ? std::string() : "            " + control.toStdString() + "\n";
+        write("m.yaml",
+            "ccm:\n  resources:\n    - package:\n        - change-a:\n            ensure: present\n" + extra
+                + "        - change-b:\n            ensure: present\n" + extra);
+        QVERIFY(run("m.yaml"));
+        QCOMPARE(m_journal.applied.size(), std::size_t(2));
+        QCOMPARE(m_factsGathered, gathered);
     }
 
     void controlErrorsStopTheRun_data()
