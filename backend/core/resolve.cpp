@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 namespace ccm {
@@ -234,24 +235,23 @@ private:
 
 PropertyTemplates propertyTemplates(std::string_view type, std::string_view property)
 {
-    // Asked for every property of every resource; the rules never change, so each is read from
-    // the schemas once.
+    // Asked for every property of every resource; the rules never change, so each type's are read
+    // from its schema once, when a resource of that type first asks (a run of file resources parses
+    // no other type's schema).
     using TypeRules = std::map<std::string, PropertyTemplates, std::less<>>;
-    static const std::array<TypeRules, kResourceTypes.size()> rules = [] {
-        std::array<TypeRules, kResourceTypes.size()> table;
-        const SchemaRegistry &registry = SchemaRegistry::instance();
-        for (std::size_t t = 0; t < kResourceTypes.size(); ++t) {
-            for (const std::string &name : registry.propertyOrder(kResourceTypes[t]))
-                table[t].emplace(name, templatesOf(registry.propertySchema(kResourceTypes[t], name)));
-        }
-        return table;
-    }();
+    static std::array<std::once_flag, kResourceTypes.size()> read;
+    static std::array<TypeRules, kResourceTypes.size()> rules;
     const auto known = std::find(kResourceTypes.begin(), kResourceTypes.end(), type);
     if (known == kResourceTypes.end())
         return PropertyTemplates::String;
-    const TypeRules &typeRules = rules[static_cast<std::size_t>(known - kResourceTypes.begin())];
-    const auto rule = typeRules.find(property);
-    return rule == typeRules.end() ? PropertyTemplates::String : rule->second;
+    const auto t = static_cast<std::size_t>(known - kResourceTypes.begin());
+    std::call_once(read[t], [t] {
+        const SchemaRegistry &registry = SchemaRegistry::instance();
+        for (const std::string &name : registry.propertyOrder(kResourceTypes[t]))
+            rules[t].emplace(name, templatesOf(registry.propertySchema(kResourceTypes[t], name)));
+    });
+    const auto rule = rules[t].find(property);
+    return rule == rules[t].end() ? PropertyTemplates::String : rule->second;
 }
 
 ResolvedManifest resolveManifest(const LoadedManifest &manifest, std::string_view text, const ResolveOptions &options)

@@ -379,6 +379,26 @@ private:
     const Node *m_root = nullptr;
 };
 
+/// valijson's parser without its check for URNs, which compiles a std::regex the first time: more
+/// work than all the rest of validating a thousand resources. The embedded schemas refer to each
+/// other by file name ("common.json#/definitions/alias") and never by URN, so a document reference
+/// is either absolute or relative to the document it is in; the rest is valijson's own resolution.
+class EmbeddedSchemaParser : public valijson::SchemaParser {
+public:
+    using valijson::SchemaParser::SchemaParser;
+
+private:
+    std::optional<std::string> resolveDocumentUri(
+        const std::optional<std::string> &scope, const std::optional<std::string> &document) override
+    {
+        if (!document)
+            return scope;
+        if (!scope || valijson::internal::uri::isUriAbsolute(*document))
+            return document;
+        return valijson::internal::uri::resolveRelativeUri(*scope, *document);
+    }
+};
+
 } // namespace
 
 struct SchemaRegistry::Document {
@@ -459,7 +479,7 @@ const SchemaRegistry::Compiled *SchemaRegistry::compiled(std::string_view file) 
         auto schema = std::make_unique<valijson::Schema>();
         try {
             const nlohmann::json plain = toPlain(doc);
-            valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+            EmbeddedSchemaParser parser(valijson::SchemaParser::kDraft7);
             valijson::adapters::NlohmannJsonAdapter adapter(plain);
             parser.populateSchema(adapter, *schema, fetch, release);
         } catch (const std::exception &e) {

@@ -23,11 +23,10 @@ constexpr std::size_t chunkAlignment = 4096;
 std::string toHex(const unsigned char *digest, unsigned length)
 {
     static constexpr char digits[] = "0123456789abcdef";
-    std::string hex;
-    hex.reserve(length * 2);
+    std::string hex(std::size_t {length} * 2, '\0');
     for (unsigned i = 0; i < length; ++i) {
-        hex.push_back(digits[digest[i] >> 4]);
-        hex.push_back(digits[digest[i] & 0x0F]);
+        hex[2 * i] = digits[digest[i] >> 4];
+        hex[2 * i + 1] = digits[digest[i] & 0x0F];
     }
     return hex;
 }
@@ -82,12 +81,17 @@ const EVP_MD *sha256Algorithm()
 
 std::string sha256Hex(std::string_view data)
 {
+    // A context per thread, reused: making one for every call cost as much as hashing the short
+    // contents manifests declare.
+    thread_local const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
     unsigned length = 0;
-    // EVP_Digest only fails when OpenSSL cannot allocate its context, which is the same condition
-    // under which building the returned string would fail.
+    // These only fail when OpenSSL cannot allocate, which is the same condition under which
+    // building the returned string would fail.
     const EVP_MD *algorithm = sha256Algorithm();
-    if (!algorithm || EVP_Digest(data.data(), data.size(), digest.data(), &length, algorithm, nullptr) != 1)
+    if (!algorithm || !context || EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1
+        || EVP_DigestUpdate(context.get(), data.data(), data.size()) != 1
+        || EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1)
         throw std::bad_alloc();
     return toHex(digest.data(), length);
 }
