@@ -5,12 +5,14 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -83,16 +85,12 @@ struct ProcessRun {
     std::string output;
 };
 
-/// Runs argv (argv[0] a path) in `workingDirectory` (empty: this one) with stdout and stderr
-/// captured together; wall time and the child's peak RSS.
-inline ProcessRun runProcess(const std::vector<std::string> &argv, const std::string &workingDirectory = {})
+namespace detail {
+
+/// Forks, runs argv with stdout and stderr to `outputFd`, and waits: wall time, peak RSS, status.
+inline ProcessRun forkAndWait(const std::vector<std::string> &argv, const std::string &workingDirectory, int outputFd)
 {
     ProcessRun result;
-    char outputTemplate[] = "/tmp/ccm-bench-output-XXXXXX";
-    const int outputFd = ::mkstemp(outputTemplate);
-    if (outputFd < 0)
-        return result;
-    ::unlink(outputTemplate);
     const auto start = std::chrono::steady_clock::now();
     const pid_t child = ::fork();
     if (child == 0) {
@@ -113,6 +111,127 @@ inline ProcessRun runProcess(const std::vector<std::string> &argv, const std::st
     result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     result.peakKiB = usage.ru_maxrss;
     result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+inline bool writeAll(int fd, const void *data, std::size_t size)
+{
+    const auto *bytes = static_cast<const char *>(data);
+    while (size > 0) {
+        const ssize_t written = ::write(fd, bytes, size);
+        if (written <= 0)
+            return false;
+        bytes += written;
+        size -= static_cast<std::size_t>(written);
+    }
+    return true;
+}
+
+inline bool readAll(int fd, void *data, std::size_t size)
+{
+    auto *bytes = static_cast<char *>(data);
+    while (size > 0) {
+        const ssize_t got = ::read(fd, bytes, size);
+        if (got <= 0)
+            return false;
+        bytes += got;
+        size -= static_cast<std::size_t>(got);
+    }
+    return true;
+}
+
+inline bool writeString(int fd, const std::string &text)
+{
+    const std::uint32_t size = static_cast<std::uint32_t>(text.size());
+    return writeAll(fd, &size, sizeof size) && writeAll(fd, text.data(), text.size());
+}
+
+inline bool readString(int fd, std::string &text)
+{
+    std::uint32_t size = 0;
+    if (!readAll(fd, &size, sizeof size))
+        return false;
+    text.resize(size);
+    return readAll(fd, text.data(), size);
+}
+
+/// The socket to the launcher process; -1 when there is none.
+inline int &launcherSocket()
+{
+    static int fd = -1;
+    return fd;
+}
+
+} // namespace detail
+
+/// Starts the process that runProcess() forks the measured commands from, and must be called at
+/// the start of main(), while the benchmark is still small. A child's peak RSS (ru_maxrss) starts
+/// at the size of the process it was forked from: forked from a benchmark that holds large
+/// workloads, every command would report at least the benchmark's own size.
+inline void startLauncher()
+{
+    int sockets[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0)
+        return;
+    if (::fork() != 0) {
+        ::close(sockets[1]);
+        detail::launcherSocket() = sockets[0];
+        return;
+    }
+    ::close(sockets[0]);
+    const int fd = sockets[1];
+    // Request: the output file, the working directory, the argument count and the arguments.
+    // Answer: wall milliseconds, peak KiB and status.
+    for (;;) {
+        std::string outputPath;
+        std::string workingDirectory;
+        std::uint32_t count = 0;
+        if (!detail::readString(fd, outputPath) || !detail::readString(fd, workingDirectory)
+            || !detail::readAll(fd, &count, sizeof count))
+            ::_exit(0);
+        std::vector<std::string> argv(count);
+        for (std::string &arg : argv) {
+            if (!detail::readString(fd, arg))
+                ::_exit(0);
+        }
+        const int outputFd = ::open(outputPath.c_str(), O_WRONLY | O_CLOEXEC);
+        ProcessRun run;
+        if (outputFd >= 0) {
+            run = detail::forkAndWait(argv, workingDirectory, outputFd);
+            ::close(outputFd);
+        }
+        if (!detail::writeAll(fd, &run.milliseconds, sizeof run.milliseconds)
+            || !detail::writeAll(fd, &run.peakKiB, sizeof run.peakKiB)
+            || !detail::writeAll(fd, &run.status, sizeof run.status))
+            ::_exit(0);
+    }
+}
+
+/// Runs argv (argv[0] a path) in `workingDirectory` (empty: this one) with stdout and stderr
+/// captured together; wall time and the child's peak RSS. Through the launcher when
+/// startLauncher() started one.
+inline ProcessRun runProcess(const std::vector<std::string> &argv, const std::string &workingDirectory = {})
+{
+    ProcessRun result;
+    char outputTemplate[] = "/tmp/ccm-bench-output-XXXXXX";
+    const int outputFd = ::mkstemp(outputTemplate);
+    if (outputFd < 0)
+        return result;
+    if (const int launcher = detail::launcherSocket(); launcher >= 0) {
+        const auto count = static_cast<std::uint32_t>(argv.size());
+        bool sent = detail::writeString(launcher, outputTemplate) && detail::writeString(launcher, workingDirectory)
+            && detail::writeAll(launcher, &count, sizeof count);
+        for (const std::string &arg : argv)
+            sent = sent && detail::writeString(launcher, arg);
+        const bool answered = sent && detail::readAll(launcher, &result.milliseconds, sizeof result.milliseconds)
+            && detail::readAll(launcher, &result.peakKiB, sizeof result.peakKiB)
+            && detail::readAll(launcher, &result.status, sizeof result.status);
+        if (!answered)
+            result = ProcessRun {};
+    } else {
+        result = detail::forkAndWait(argv, workingDirectory, outputFd);
+    }
+    ::unlink(outputTemplate);
     ::lseek(outputFd, 0, SEEK_SET);
     char buffer[65536];
     ssize_t got = 0;

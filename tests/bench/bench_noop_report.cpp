@@ -455,6 +455,7 @@ std::vector<std::size_t> parseSizes(const std::string &text)
 
 int main(int argc, char **argv)
 {
+    ccm::bench::startLauncher();
     std::vector<std::size_t> sizes {100, 1'000, 10'000, 50'000};
     std::string picture = CCM_SOURCE_DIR "/docs/images/bench-noop.png";
     bool tableOnly = false;
