@@ -312,7 +312,7 @@ private slots:
 
     void disconnectCancelsTheRun()
     {
-        DaemonProcess daemon;
+        DaemonProcess daemon({}, QStringLiteral(CCM_BACKEND_BIN), {}, DaemonProcess::Log::Captured);
         QTemporaryDir dir;
         {
             RpcClient owner;
@@ -320,6 +320,9 @@ private slots:
             QVERIFY(owner.send("apply.start", {{"manifest", slowManifest(dir)}, {"noop", false}}, 1));
             QVERIFY(!awaitRun(owner).empty());
         }
+        // The first resource is released only once the daemon has seen the hang-up: released at
+        // once, it could end, and the next one start, before the daemon read the closed socket.
+        QTRY_VERIFY_WITH_TIMEOUT(daemon.log().contains("its client disconnected; cancelling"), kPatienceMs);
         QVERIFY(release(dir));
         RpcClient next;
         QVERIFY(next.connectTo(daemon.socket()));
