@@ -432,14 +432,15 @@ ccm:
         const QString file = manifest(R"(ccm:
   resources:
     - exec:
-        - /bin/sleep 2: {}
+        - /bin/sh -c 'touch DIR/first; sleep 2': {}
         - /bin/sh -c 'echo second > DIR/second': {}
 )");
         QProcess process;
         process.setProcessEnvironment(isolatedEnvironment(*m_dir));
         process.start(s(CCM_BACKEND_BIN), {s("apply"), file});
         QVERIFY(process.waitForStarted());
-        QThread::msleep(500);
+        // The signal comes while the first resource runs, not before the run has begun.
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(path("first")), 30000);
         ::kill(static_cast<pid_t>(process.processId()), SIGTERM);
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
