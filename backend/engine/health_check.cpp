@@ -75,7 +75,6 @@ Attempt runNagios(
     command.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
     command.outputLimit = kOutputLimit;
     command.mergeStderr = true;
-    command.runAs = environment.credentials;
     auto result = environment.runner.run(command);
     if (!result)
         return {HealthCheckResult::Status::Unknown, result.error().message};
@@ -140,13 +139,13 @@ Attempt runGoss(const Json &rules, std::chrono::nanoseconds timeout, const Healt
         if (!out.flush())
             return {HealthCheckResult::Status::Unknown, "cannot write the goss rules to " + file.path().string()};
     }
-    if (environment.credentials)
-        ::chown(file.path().c_str(), environment.credentials->uid, environment.credentials->gid);
+    // goss reads the rules as the runner's user, who must be able to open them.
+    if (const auto identity = environment.runner.identity())
+        ::chown(file.path().c_str(), identity->uid, identity->gid);
 
     Command command;
     command.argv = {program.string(), "--gossfile", file.path().string(), "validate", "--format", "json", "--no-color"};
     command.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
-    command.runAs = environment.credentials;
     auto result = environment.runner.run(command);
     if (!result)
         return {HealthCheckResult::Status::Unknown, result.error().message};

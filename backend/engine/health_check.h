@@ -15,9 +15,8 @@ namespace ccm::engine {
 
 /// What health checks run with.
 struct HealthCheckEnvironment {
+    /// Runs the checks; its identity() is the user they run as (a preview user in a preview).
     CommandRunner &runner;
-    /// The identity checks run as; nullopt runs them as the backend.
-    std::optional<Credentials> credentials;
     /// The goss binary; empty looks for `goss` in the fixed PATH of every command.
     std::filesystem::path gossBinary;
     /// Where goss rules are written for goss to read; empty uses the system's temporary directory.

@@ -107,14 +107,14 @@ struct ApplyContext {
     bool noop = false;
     /// A resource this one subscribes to changed in this run (exec, service).
     bool refresh = false;
+    /// Every process the type starts goes through it; in a preview it runs them as the preview
+    /// user (runner.identity()).
     CommandRunner &runner;
     Logger &log;
     /// The run's facts: reading them (get()) gathers them the first time.
     const LazyFacts &facts;
     /// The directory of the manifest the resource belongs to; relative paths resolve against it.
     std::filesystem::path workingDirectory;
-    /// The identity guard commands (exec onlyif/unless) run as; nullopt runs them as the backend.
-    std::optional<Credentials> guardCredentials;
     /// Whether a content diff may be put into the event (the caller may read the file).
     std::function<bool(const std::filesystem::path &)> mayShowDiff;
     /// Runs a child manifest in this run (set for the apply type).

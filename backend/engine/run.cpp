@@ -349,7 +349,6 @@ void ManifestRun::apply(
             .log = logger,
             .facts = frame.inputs.facts,
             .workingDirectory = frame.inputs.baseDirectory,
-            .guardCredentials = m_options.guardCredentials,
             .mayShowDiff = m_options.mayShowDiff,
             .runChildManifest = [&](const ChildManifestRequest &request) { return runChild(frame, request); },
             .data = &frame.manifest.data,
@@ -383,11 +382,8 @@ void ManifestRun::runHealthChecks(const Json &properties, TransactionEvent &even
     const auto checks = properties.find("health_checks");
     if (checks == properties.end() || !checks->is_array())
         return;
-    const HealthCheckEnvironment environment {.runner = m_runner,
-        .credentials = m_options.guardCredentials,
-        .gossBinary = m_options.gossBinary,
-        .scratchDirectory = {},
-        .cancel = m_options.cancel};
+    const HealthCheckEnvironment environment {
+        .runner = m_runner, .gossBinary = m_options.gossBinary, .scratchDirectory = {}, .cancel = m_options.cancel};
     for (const Json &check : *checks) {
         auto result = runHealthCheck(check, environment);
         if (!result) {
@@ -470,7 +466,10 @@ RunResult runManifest(const ResolvedManifest &manifest, const ResolveOptions &in
     CommandRunner &runner, RunObserver &observer, const Catalog &catalog)
 {
     const auto started = std::chrono::steady_clock::now();
-    ManifestRun run(options, runner, observer, catalog, readAheadFor(manifest));
+    std::optional<IdentityRunner> imposed;
+    CommandRunner &processes
+        = options.processCredentials ? imposed.emplace(runner, *options.processCredentials) : runner;
+    ManifestRun run(options, processes, observer, catalog, readAheadFor(manifest));
     const Frame frame {.manifest = manifest,
         .inputs = inputs,
         .noop = options.noop,

@@ -22,8 +22,10 @@ struct RunOptions {
     bool healthCheckOnly = false;
     /// Set (from another thread or a signal handler) to stop before the next resource.
     const std::atomic<bool> *cancel = nullptr;
-    /// The identity guard commands and health checks run as; nullopt runs them as this process.
-    std::optional<Credentials> guardCredentials;
+    /// The identity every process of the run runs as: guards, health checks, goss, provider
+    /// commands and scaffold post commands alike, through an IdentityRunner over the run's runner.
+    /// nullopt runs them as this process. Set for a preview on somebody else's behalf.
+    std::optional<Credentials> processCredentials;
     /// Whether a file's content diff may be put into its event; unset allows every diff.
     std::function<bool(const std::filesystem::path &)> mayShowDiff;
     /// Runs `read` with the identity the manifest's own file reads are made with: deferred templates

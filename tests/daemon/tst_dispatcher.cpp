@@ -231,10 +231,10 @@ private slots:
         QCOMPARE(applies.m_jobs.size(), std::size_t(1));
         const ApplyJob &job = applies.m_jobs.front();
         QCOMPARE(job.options.noop, noop);
-        QCOMPARE(job.options.guardCredentials.has_value(), dropped);
+        QCOMPARE(job.options.processCredentials.has_value(), dropped);
         QCOMPARE(static_cast<bool>(job.options.mayShowDiff), dropped);
         if (dropped)
-            QCOMPARE(job.options.guardCredentials->uid, static_cast<uid_t>(uid));
+            QCOMPARE(job.options.processCredentials->uid, static_cast<uid_t>(uid));
     }
 
     void secondStartIsBusy()

@@ -154,7 +154,7 @@ private:
         RecordingRunner runner;
         RecordingLogger log;
         const LazyFacts facts;
-        ApplyContext context {noop, false, runner, log, facts, local(m_dir->path()), std::nullopt, {}, {}};
+        ApplyContext context {noop, false, runner, log, facts, local(m_dir->path()), {}, {}};
         Apply outcome;
         outcome.result = ArchiveType().apply(
             local(name.isEmpty() ? archivePath() : name), properties, provider, context, outcome.event);

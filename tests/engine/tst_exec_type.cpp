@@ -71,17 +71,20 @@ public:
         // Commands run in the directory unless a test sets another.
         if (!properties.contains("cwd"))
             properties["cwd"] = m_dir.path().toStdString();
+        // A run on somebody else's behalf gives its types a runner that imposes their identity.
+        std::optional<IdentityRunner> imposed;
+        CommandRunner &runner
+            = identity ? imposed.emplace(m_runner, *identity) : static_cast<CommandRunner &>(m_runner);
         ApplyContext context {.noop = noop,
             .refresh = refresh,
-            .runner = m_runner,
+            .runner = runner,
             .log = m_log,
             .facts = m_facts,
             .workingDirectory = workingDirectory,
-            .guardCredentials = guardCredentials,
             .mayShowDiff = {},
             .runChildManifest = {}};
-        PosixExecProvider posix(m_runner);
-        ShellExecProvider shell(m_runner);
+        PosixExecProvider posix(runner);
+        ShellExecProvider shell(runner);
         ExecProvider &provider = kind == Kind::Posix ? static_cast<ExecProvider &>(posix) : shell;
         ApplyOutcome outcome;
         outcome.result = ExecType().apply(name, properties, provider, context, outcome.event);
@@ -91,7 +94,7 @@ public:
     bool noop = false;
     bool refresh = false;
     std::filesystem::path workingDirectory;
-    std::optional<Credentials> guardCredentials;
+    std::optional<Credentials> identity;
 
 private:
     QTemporaryDir m_dir;
@@ -467,20 +470,21 @@ private Q_SLOTS:
         QCOMPARE(dump(outcome.event.status), dump(status(std::nullopt, false, false, std::nullopt)));
     }
 
-    void guardsRunAsThePeerForReal()
+    void guardsAndCommandRunAsThePeerForReal()
     {
         if (::geteuid() != 0)
             QSKIP("switching users needs root");
         Harness harness;
         QVERIFY(harness.isValid());
-        harness.guardCredentials = Credentials {4242, 4343, {4444}};
-        // The peer cannot enter the temporary directory, so everything runs in /.
-        const ApplyOutcome outcome = harness.apply("as peer",
-            Json {{"command", script("id -u > " + harness.path(QStringLiteral("who")))}, {"cwd", "/"},
-                {"onlyif", script("test \"$(id -u):$(id -g):$(id -G)\" = \"4242:4343:4343 4444\"")}});
+        harness.identity = Credentials {4242, 4343, {4444}};
+        // The peer cannot enter the temporary directory, so everything runs in /; the command
+        // fails unless it too runs as the peer.
+        const std::string asPeer = script("test \"$(id -u):$(id -g):$(id -G)\" = \"4242:4343:4343 4444\"");
+        const ApplyOutcome outcome = harness.apply(
+            "as peer", Json {{"command", asPeer}, {"cwd", "/"}, {"onlyif", asPeer}, {"unless", "false"}});
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
         QVERIFY(outcome.event.changed);
-        QCOMPARE(harness.read(QStringLiteral("who")), QByteArray("0\n"));
+        QVERIFY(!outcome.event.failed);
     }
 
     void guardsShareCwdEnvironmentAndPath()
@@ -852,7 +856,7 @@ private Q_SLOTS:
         QVERIFY(runner.commands().empty());
     }
 
-    void guardsRunAsTheCallerCommandDoesNot_data()
+    void everyCommandRunsAsTheRunnersIdentity_data()
     {
         QTest::addColumn<bool>("noop");
         QTest::addColumn<int>("kind");
@@ -862,7 +866,7 @@ private Q_SLOTS:
         QTest::newRow("shell, noop") << true << int(Kind::Shell);
     }
 
-    void guardsRunAsTheCallerCommandDoesNot()
+    void everyCommandRunsAsTheRunnersIdentity()
     {
         QFETCH(bool, noop);
         QFETCH(int, kind);
@@ -879,17 +883,17 @@ private Q_SLOTS:
         LevelLogger log;
         const LazyFacts facts;
         const Credentials peer {4242, 4343, {4444, 4545}};
+        IdentityRunner asPeer(runner, peer);
         ApplyContext context {.noop = noop,
             .refresh = false,
-            .runner = runner,
+            .runner = asPeer,
             .log = log,
             .facts = facts,
             .workingDirectory = {},
-            .guardCredentials = peer,
             .mayShowDiff = {},
             .runChildManifest = {}};
-        PosixExecProvider posix(runner);
-        ShellExecProvider shell(runner);
+        PosixExecProvider posix(asPeer);
+        ShellExecProvider shell(asPeer);
         ExecProvider &provider = posixKind ? static_cast<ExecProvider &>(posix) : shell;
         TransactionEvent event;
         const Json properties {{"command", "/usr/bin/make build"}, {"onlyif", "/usr/bin/test-ready /etc/app"},
@@ -906,13 +910,10 @@ private Q_SLOTS:
             QCOMPARE(q(command.cwd), QStringLiteral("/opt/app"));
             QCOMPARE(command.environment, (std::vector<std::string> {"CC=gcc", "PATH=/usr/local/bin:/usr/bin"}));
             QCOMPARE(command.timeout, std::chrono::milliseconds(90s));
-            const bool guard = i < 2;
-            QCOMPARE(command.runAs.has_value(), guard);
-            if (guard) {
-                QCOMPARE(command.runAs->uid, uid_t(4242));
-                QCOMPARE(command.runAs->gid, gid_t(4343));
-                QCOMPARE(command.runAs->groups, (std::vector<gid_t> {4444, 4545}));
-            }
+            QVERIFY(command.runAs.has_value());
+            QCOMPARE(command.runAs->uid, uid_t(4242));
+            QCOMPARE(command.runAs->gid, gid_t(4343));
+            QCOMPARE(command.runAs->groups, (std::vector<gid_t> {4444, 4545}));
         }
         QCOMPARE(runner.pending().size(), noop ? 1u : 0u);
     }
@@ -932,7 +933,6 @@ private Q_SLOTS:
             .log = log,
             .facts = facts,
             .workingDirectory = {},
-            .guardCredentials = std::nullopt,
             .mayShowDiff = {},
             .runChildManifest = {}};
         TransactionEvent event;

@@ -110,7 +110,7 @@ Apply applyFile(const QString &root, const QString &path, const Json &properties
     RecordingRunner runner;
     RecordingLogger log;
     const LazyFacts facts;
-    ApplyContext context {noop, false, runner, log, facts, local(root), std::nullopt, mayShowDiff, {}};
+    ApplyContext context {noop, false, runner, log, facts, local(root), mayShowDiff, {}};
     Apply outcome;
     outcome.result = FileType().apply(local(path), properties, provider, context, outcome.event);
     outcome.logged = log.messages;
@@ -515,7 +515,6 @@ private Q_SLOTS:
                 .log = log,
                 .facts = facts,
                 .workingDirectory = local(dir.path()),
-                .guardCredentials = std::nullopt,
                 .mayShowDiff = {},
                 .runChildManifest = {},
                 .data = nullptr,

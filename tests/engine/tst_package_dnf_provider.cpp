@@ -52,7 +52,6 @@ ApplyOutcome applyWith(RecordingRunner &runner, const std::string &name, const s
         .log = log,
         .facts = facts,
         .workingDirectory = {},
-        .guardCredentials = {},
         .mayShowDiff = {},
         .runChildManifest = {}};
     DnfPackageProvider provider(runner);

@@ -58,7 +58,6 @@ public:
             .log = m_log,
             .facts = m_facts,
             .workingDirectory = {},
-            .guardCredentials = {},
             .mayShowDiff = {},
             .runChildManifest = {}};
         AptPackageProvider provider(runner);

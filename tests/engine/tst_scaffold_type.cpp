@@ -110,7 +110,6 @@ public:
             .log = m_log,
             .facts = lazyFacts,
             .workingDirectory = local(m_dir.path()),
-            .guardCredentials = std::nullopt,
             .mayShowDiff = {},
             .runChildManifest = {},
             .data = &data,

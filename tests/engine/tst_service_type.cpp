@@ -77,7 +77,6 @@ public:
             .log = log,
             .facts = facts,
             .workingDirectory = {},
-            .guardCredentials = {},
             .mayShowDiff = {},
             .runChildManifest = {}};
         ApplyOutcome outcome;

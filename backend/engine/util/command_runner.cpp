@@ -23,6 +23,24 @@ namespace ccm {
 
 CommandRunner::~CommandRunner() = default;
 
+std::optional<Credentials> CommandRunner::identity() const
+{
+    return std::nullopt;
+}
+
+IdentityRunner::IdentityRunner(CommandRunner &inner, Credentials identity)
+    : m_inner(inner)
+    , m_identity(std::move(identity))
+{
+}
+
+Result<CommandResult> IdentityRunner::run(const Command &command)
+{
+    Command imposed = command;
+    imposed.runAs = m_identity;
+    return m_inner.run(imposed);
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

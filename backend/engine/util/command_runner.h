@@ -66,6 +66,27 @@ public:
     /// command, program not found or not executable, bad cwd or credentials); everything after
     /// exec, including a non-zero exit, a signal or a timeout, is a CommandResult.
     virtual Result<CommandResult> run(const Command &command) = 0;
+
+    /// The identity every command of this runner runs as, whatever Command::runAs says; nullopt
+    /// when each command runs as it asks (as this process unless runAs is set). Callers use it to
+    /// hand the files a command must write (a scaffold's staging tree, goss rules) to that user.
+    [[nodiscard]] virtual std::optional<Credentials> identity() const;
+};
+
+/// Runs every command of another runner as one identity. A run on somebody else's behalf (a noop
+/// preview) goes through one of these, so that each process it starts (guards, health checks,
+/// goss, provider queries, scaffold post commands, and whatever is added later) runs as that
+/// user: a provider cannot start a process as root by forgetting to ask for the identity.
+class IdentityRunner final : public CommandRunner {
+public:
+    IdentityRunner(CommandRunner &inner, Credentials identity);
+
+    Result<CommandResult> run(const Command &command) override;
+    [[nodiscard]] std::optional<Credentials> identity() const override { return m_identity; }
+
+private:
+    CommandRunner &m_inner;
+    Credentials m_identity;
 };
 
 /// Runs real processes with fork and execve.

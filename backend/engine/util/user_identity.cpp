@@ -75,7 +75,7 @@ Credentials userCredentials(const UserIdentity &user)
 
 void runAsUser(RunOptions &options, const UserIdentity &user, bool readFilesAsUser)
 {
-    options.guardCredentials = userCredentials(user);
+    options.processCredentials = userCredentials(user);
     options.mayShowDiff = [user](const std::filesystem::path &path) { return userMayRead(user, path); };
     if (!readFilesAsUser)
         return;

@@ -35,11 +35,11 @@ bool userMayRead(const UserIdentity &user, const std::filesystem::path &path);
 /// The credentials commands run with as `user`.
 Credentials userCredentials(const UserIdentity &user);
 
-/// Makes a run act for `user` rather than for this process: guard commands and health checks run
-/// with the user's credentials, a file's diff is shown only when the user may read the file, and,
-/// with `readFilesAsUser`, the manifest's own file reads (deferred templates, child manifests) are
-/// made with the user's file system identity (ThreadFileIdentity; a process that is not root reads
-/// as itself). The one way the daemon and the preview responder run a manifest for somebody else.
+/// Makes a run act for `user` rather than for this process: every process the run starts (guards,
+/// health checks, goss, provider commands, scaffold post commands) runs with the user's credentials, a file's diff is
+/// shown only when the user may read the file, and, with `readFilesAsUser`, the manifest's own file reads (deferred
+/// templates, child manifests) are made with the user's file system identity (ThreadFileIdentity; a process that is not
+/// root reads as itself). The one way the daemon and the preview responder run a manifest for somebody else.
 void runAsUser(RunOptions &options, const UserIdentity &user, bool readFilesAsUser);
 
 /// While it lives, the calling thread opens and reads files with the file system identity of a

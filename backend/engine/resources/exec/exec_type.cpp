@@ -350,15 +350,14 @@ Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &p
 namespace {
 
 /// Runs the onlyif and unless guards that are set, recording their verdicts in state.
-Result<void> evaluateGuards(
-    ExecProvider &exec, const ExecProperties &wanted, const ApplyContext &context, ExecState &state)
+Result<void> evaluateGuards(ExecProvider &exec, const ExecProperties &wanted, ExecState &state)
 {
     const std::tuple<const std::string *, std::optional<bool> *, const char *> guards[]
         = {{&wanted.onlyIf, &state.onlyIfSatisfied, "onlyif"}, {&wanted.unless, &state.unlessSatisfied, "unless"}};
     for (const auto &[guard, satisfied, label] : guards) {
         if (guard->empty())
             continue;
-        auto verdict = exec.evaluateGuard(*guard, wanted, context.guardCredentials);
+        auto verdict = exec.evaluateGuard(*guard, wanted);
         if (!verdict)
             return verdict.error().withContext(label);
         *satisfied = *verdict;
@@ -387,7 +386,7 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
 
     // An existing creates settles it; guards are for deciding, so they are not run then.
     if (wanted.creates.empty() || !state.createsSatisfied) {
-        if (auto evaluated = evaluateGuards(*exec, wanted, context, state); !evaluated)
+        if (auto evaluated = evaluateGuards(*exec, wanted, state); !evaluated)
             return evaluated.error();
     }
     event.status = execStateToJson(state);

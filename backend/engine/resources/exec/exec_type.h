@@ -69,17 +69,15 @@ public:
     /// cannot be told (a directory on the way is unreadable).
     [[nodiscard]] virtual Result<ExecState> status(const ExecProperties &properties) = 0;
 
-    /// Runs the command with the properties' cwd, environment, path and timeout, always as the
-    /// backend's own user. An Error when it cannot be started; how it ended (exit code, signal,
-    /// timeout, output) is the result.
+    /// Runs the command with the properties' cwd, environment, path and timeout, as the runner's
+    /// user (the backend's own: a command runs only in a real apply). An Error when it cannot be started; how it ended
+    /// (exit code, signal, timeout, output) is the result.
     [[nodiscard]] virtual Result<CommandResult> execute(const ExecProperties &properties) = 0;
 
-    /// Runs a guard command like the command, as `runAs` when set: true when it exits 0, false
-    /// for any other exit or a signal. An Error when it cannot be started or times out, because
-    /// then nothing is known about the condition.
-    [[nodiscard]] virtual Result<bool> evaluateGuard(
-        const std::string &command, const ExecProperties &properties, const std::optional<Credentials> &runAs)
-        = 0;
+    /// Runs a guard command like the command (as the runner's identity, the preview user in a
+    /// preview): true when it exits 0, false for any other exit or a signal. An Error when it
+    /// cannot be started or times out, because then nothing is known about the condition.
+    [[nodiscard]] virtual Result<bool> evaluateGuard(const std::string &command, const ExecProperties &properties) = 0;
 };
 
 /// The process a provider runs for argv: the properties' cwd, environment and timeout, and PATH

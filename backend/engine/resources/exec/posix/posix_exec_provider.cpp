@@ -27,8 +27,7 @@ Result<CommandResult> PosixExecProvider::execute(const ExecProperties &propertie
     return m_runner.run(execCommand(std::move(words).value(), properties));
 }
 
-Result<bool> PosixExecProvider::evaluateGuard(
-    const std::string &command, const ExecProperties &properties, const std::optional<Credentials> &runAs)
+Result<bool> PosixExecProvider::evaluateGuard(const std::string &command, const ExecProperties &properties)
 {
     auto words = splitShellWords(command);
     if (!words)
@@ -36,7 +35,6 @@ Result<bool> PosixExecProvider::evaluateGuard(
     if (words->empty())
         return Error {"invalid_command", "empty guard command"};
     Command guard = execCommand(std::move(words).value(), properties);
-    guard.runAs = runAs;
     return guardVerdict(m_runner.run(guard), properties);
 }
 

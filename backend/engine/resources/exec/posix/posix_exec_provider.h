@@ -19,8 +19,7 @@ public:
     /// quoting does not balance, besides the runner's.
     [[nodiscard]] Result<CommandResult> execute(const ExecProperties &properties) override;
     /// Errors: "empty guard command", "invalid guard command: ..." besides the runner's.
-    [[nodiscard]] Result<bool> evaluateGuard(
-        const std::string &command, const ExecProperties &properties, const std::optional<Credentials> &runAs) override;
+    [[nodiscard]] Result<bool> evaluateGuard(const std::string &command, const ExecProperties &properties) override;
 
 private:
     CommandRunner &m_runner;

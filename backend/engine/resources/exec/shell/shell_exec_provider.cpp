@@ -28,13 +28,11 @@ Result<CommandResult> ShellExecProvider::execute(const ExecProperties &propertie
     return m_runner.run(execCommand({m_shell, "-c", properties.command}, properties));
 }
 
-Result<bool> ShellExecProvider::evaluateGuard(
-    const std::string &command, const ExecProperties &properties, const std::optional<Credentials> &runAs)
+Result<bool> ShellExecProvider::evaluateGuard(const std::string &command, const ExecProperties &properties)
 {
     if (trimAsciiSpace(command).empty())
         return Error {"invalid_command", "empty guard command"};
     Command guard = execCommand({m_shell, "-c", command}, properties);
-    guard.runAs = runAs;
     return guardVerdict(m_runner.run(guard), properties);
 }
 

@@ -22,8 +22,7 @@ public:
     /// Error "no command to execute" for a blank command.
     [[nodiscard]] Result<CommandResult> execute(const ExecProperties &properties) override;
     /// Error "empty guard command" for a blank guard; its quoting is the shell's business.
-    [[nodiscard]] Result<bool> evaluateGuard(
-        const std::string &command, const ExecProperties &properties, const std::optional<Credentials> &runAs) override;
+    [[nodiscard]] Result<bool> evaluateGuard(const std::string &command, const ExecProperties &properties) override;
 
 private:
     CommandRunner &m_runner;

@@ -9,6 +9,7 @@
 #include "template_scope.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
+#include "util/user_identity.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -42,24 +43,55 @@ bool isBelow(const fs::path &path, const fs::path &directory)
     return path.string().starts_with(prefix) && path.string().size() > prefix.size();
 }
 
-/// A private directory for one render, removed with everything in it when the render is done.
+/// While it lives, the calling thread makes its file accesses as the runner's user, when the runner
+/// imposes one (a preview for somebody else). That user's post commands may change the staging tree
+/// under the render, so everything the render does in it (creating it, writing the rendered files,
+/// reading them back, removing it) and the templates it reads are limited to what that user could
+/// do itself: a symbolic link planted in the tree leads nowhere that user could not go.
+class RunnerFileAccess {
+public:
+    explicit RunnerFileAccess(const std::optional<Credentials> &identity)
+    {
+        if (identity && ::geteuid() == 0)
+            m_access.emplace(
+                UserIdentity {identity->uid, identity->gid, identity->groups, std::to_string(identity->uid)});
+    }
+
+    /// An Error when the identity should have been taken and could not be.
+    [[nodiscard]] Result<void> taken() const
+    {
+        if (m_access && !m_access->active())
+            return Error {"run_as_failed", "cannot take on the file system identity of the preview user to render"};
+        return {};
+    }
+
+private:
+    std::optional<ThreadFileIdentity> m_access;
+};
+
+/// A private directory for one render, removed with everything in it when the render is done. With
+/// an owner it is made and removed as that user (see RunnerFileAccess), whose commands run in it.
 class StagingDirectory {
 public:
-    static Result<StagingDirectory> create()
+    static Result<StagingDirectory> create(const std::optional<Credentials> &owner)
     {
         std::error_code error;
         fs::path base = fs::temp_directory_path(error);
         if (error)
             base = "/tmp";
         std::string pattern = (base / "ccm-scaffold-XXXXXX").string();
+        const RunnerFileAccess access(owner);
+        if (auto taken = access.taken(); !taken)
+            return taken.error();
         if (!::mkdtemp(pattern.data()))
             return ioError(
                 "cannot create a staging directory in", base, std::error_code(errno, std::generic_category()));
-        return StagingDirectory(pattern);
+        return StagingDirectory(pattern, owner);
     }
 
     StagingDirectory(StagingDirectory &&other) noexcept
         : m_path(std::exchange(other.m_path, fs::path()))
+        , m_owner(std::move(other.m_owner))
     {
     }
     StagingDirectory(const StagingDirectory &) = delete;
@@ -70,6 +102,7 @@ public:
     {
         if (m_path.empty())
             return;
+        const RunnerFileAccess access(m_owner);
         std::error_code ignored;
         fs::remove_all(m_path, ignored);
     }
@@ -77,12 +110,14 @@ public:
     [[nodiscard]] const fs::path &path() const { return m_path; }
 
 private:
-    explicit StagingDirectory(fs::path path)
+    StagingDirectory(fs::path path, std::optional<Credentials> owner)
         : m_path(std::move(path))
+        , m_owner(std::move(owner))
     {
     }
 
     fs::path m_path;
+    std::optional<Credentials> m_owner;
 };
 
 /// The entries of a directory sorted by name, so that renders and lists do not depend on the
@@ -137,6 +172,9 @@ public:
     /// in rendered(), sorted.
     Result<void> run()
     {
+        const RunnerFileAccess access(m_runner.identity());
+        if (auto taken = access.taken(); !taken)
+            return taken;
         const fs::path &source = m_properties.source;
         std::error_code error;
         const fs::file_status status = fs::status(source, error);
@@ -353,8 +391,19 @@ struct Comparison {
     std::vector<std::string> purged;
 };
 
-Result<Comparison> compare(
-    const ScaffoldProperties &properties, const Render &render, const fs::path &staging, bool exists)
+/// The SHA-256 of a rendered file, read as the staging tree's owner (see RunnerFileAccess).
+Result<std::string> stagedDigest(const fs::path &staged, const std::optional<Credentials> &owner)
+{
+    const RunnerFileAccess access(owner);
+    if (auto taken = access.taken(); !taken)
+        return taken.error();
+    return sha256File(staged);
+}
+
+/// The target is read with the run's own rights (only digests are compared, as the file type
+/// does), the staging tree with its owner's.
+Result<Comparison> compare(const ScaffoldProperties &properties, const Render &render, const fs::path &staging,
+    bool exists, const std::optional<Credentials> &owner)
 {
     Comparison comparison;
     for (const std::string &relative : render.rendered()) {
@@ -377,7 +426,7 @@ Result<Comparison> compare(
         auto current = sha256File(target);
         if (!current)
             return current.error().withContext("cannot read " + target.string());
-        auto wanted = sha256File(staging / relative);
+        auto wanted = stagedDigest(staging / relative, owner);
         if (!wanted)
             return wanted.error().withContext("cannot read the rendered " + relative);
         (current.value() == wanted.value() ? comparison.stable : comparison.changed).push_back(relative);
@@ -450,13 +499,13 @@ Result<ScaffoldState> ChoriaScaffoldProvider::status(
     if (!state.targetExists && properties.ensure == "absent")
         return state;
 
-    auto staging = StagingDirectory::create();
+    auto staging = StagingDirectory::create(m_runner.identity());
     if (!staging)
         return staging.error();
     Render render(environment, properties, m_runner, m_temporaries, staging->path());
     if (auto rendered = render.run(); !rendered)
         return rendered.error();
-    auto comparison = compare(properties, render, staging->path(), state.targetExists);
+    auto comparison = compare(properties, render, staging->path(), state.targetExists, m_runner.identity());
     if (!comparison)
         return comparison.error();
 
@@ -485,13 +534,13 @@ Result<ScaffoldState> ChoriaScaffoldProvider::scaffold(
     if (!exists)
         return exists.error();
 
-    auto staging = StagingDirectory::create();
+    auto staging = StagingDirectory::create(m_runner.identity());
     if (!staging)
         return staging.error();
     Render render(environment, properties, m_runner, m_temporaries, staging->path());
     if (auto rendered = render.run(); !rendered)
         return rendered.error();
-    auto comparison = compare(properties, render, staging->path(), exists.value());
+    auto comparison = compare(properties, render, staging->path(), exists.value(), m_runner.identity());
     if (!comparison)
         return comparison.error();
 
