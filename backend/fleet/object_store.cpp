@@ -7,17 +7,23 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
-#include <fstream>
+#include <fcntl.h>
 #include <istream>
+#include <limits>
 #include <memory>
 #include <nats/nats.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <optional>
 #include <ostream>
+#include <set>
+#include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace ccm::fleet {
@@ -79,7 +85,7 @@ std::string nowRfc3339()
     return std::string(text.data(), length) + fraction.data();
 }
 
-bool validBucketName(const std::string &bucket)
+bool validBucketName(std::string_view bucket)
 {
     return !bucket.empty() && std::all_of(bucket.begin(), bucket.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -120,31 +126,37 @@ struct SubscriptionDeleter {
     }
 };
 
-Result<ObjectInfo> parseMeta(std::string_view text, const std::string &where)
+/// A token of a NATS subject that matches only itself: what a nuid must be to name one object's
+/// chunks, as ADR-20 and the subject rules have it.
+bool isPlainSubjectToken(std::string_view token)
+{
+    return !token.empty() && std::none_of(token.begin(), token.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return c == '.' || c == '*' || c == '>' || byte <= 0x20 || byte == 0x7f;
+    });
+}
+
+/// A value from a record, quoted and escaped for a message: records may come from anyone, so what
+/// they hold must not reach a terminal raw.
+std::string shown(const std::string &value)
+{
+    constexpr std::size_t kLongest = 80;
+    const std::string quoted = nlohmann::json(value).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    return quoted.size() <= kLongest ? quoted : quoted.substr(0, kLongest) + "...";
+}
+
+/// The nuid a record names for its chunks, read without judging anything else: when deciding what
+/// may be deleted, a record that is refused still keeps the chunks it names. Empty for a record
+/// marked deleted, whose chunks are meant to go.
+std::string referencedNuid(std::string_view text)
 {
     const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
-    auto bad = [&](const std::string &what) {
-        return Error {"bad_meta", "the meta record of " + where + " is invalid: " + what};
-    };
     if (!document.is_object())
-        return bad("not a JSON object");
-    ObjectInfo info;
-    try {
-        info.name = document.value("name", std::string());
-        info.bucket = document.value("bucket", std::string());
-        info.nuid = document.value("nuid", std::string());
-        info.size = document.value("size", std::uint64_t {0});
-        info.chunks = document.value("chunks", std::uint32_t {0});
-        info.digest = document.value("digest", std::string());
-        info.mtime = document.value("mtime", std::string());
-        info.deleted = document.value("deleted", false);
-        if (const auto options = document.find("options"); options != document.end() && options->is_object()
-            && options->contains("link") && !(*options)["link"].is_null())
-            return Error {"bad_meta", where + " is a link to another object, which is not supported"};
-    } catch (const nlohmann::json::exception &e) {
-        return bad(e.what());
-    }
-    return info;
+        return {};
+    if (const auto deleted = document.find("deleted"); deleted != document.end() && *deleted == true)
+        return {};
+    const auto nuid = document.find("nuid");
+    return nuid != document.end() && nuid->is_string() ? nuid->get<std::string>() : std::string();
 }
 
 std::string metaJson(const ObjectInfo &info, std::size_t chunkSize)
@@ -265,6 +277,75 @@ Result<void> ObjectStore::purgeSubject(const std::string &subject)
     return {};
 }
 
+Result<ObjectInfo> parseObjectMeta(std::string_view json, std::string_view bucket, std::string_view name)
+{
+    const std::string where = "object '" + std::string(name) + "' in bucket '" + std::string(bucket) + "'";
+    auto bad = [&](const std::string &what) {
+        return Error {"bad_meta", "the meta record of " + where + " is refused: " + what};
+    };
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(json);
+    } catch (const nlohmann::json::parse_error &e) {
+        return bad("it is not JSON (at byte " + std::to_string(e.byte) + ")");
+    }
+    if (!document.is_object())
+        return bad("it is not a JSON object");
+
+    auto text = [&](const char *field, std::string &target) -> std::optional<Error> {
+        const auto value = document.find(field);
+        if (value == document.end() || value->is_null())
+            return std::nullopt;
+        if (!value->is_string())
+            return bad(std::string("its ") + field + " is not a string");
+        target = value->get<std::string>();
+        return std::nullopt;
+    };
+    auto count = [&](const char *field, std::uint64_t largest, std::uint64_t &target) -> std::optional<Error> {
+        const auto value = document.find(field);
+        if (value == document.end() || value->is_null())
+            return std::nullopt;
+        // A negative or fractional number would otherwise be cast into a huge count.
+        if (!value->is_number_unsigned() || value->get<std::uint64_t>() > largest)
+            return bad(std::string("its ") + field + " " + value->dump() + " is not a count");
+        target = value->get<std::uint64_t>();
+        return std::nullopt;
+    };
+
+    ObjectInfo info;
+    std::uint64_t chunks = 0;
+    for (const auto &failed :
+        {text("name", info.name), text("bucket", info.bucket), text("nuid", info.nuid), text("digest", info.digest),
+            text("mtime", info.mtime), count("size", std::numeric_limits<std::uint64_t>::max(), info.size),
+            count("chunks", std::numeric_limits<std::uint32_t>::max(), chunks)}) {
+        if (failed)
+            return *failed;
+    }
+    info.chunks = static_cast<std::uint32_t>(chunks);
+    if (const auto deleted = document.find("deleted"); deleted != document.end() && !deleted->is_null()) {
+        if (!deleted->is_boolean())
+            return bad("its deleted is not true or false");
+        info.deleted = deleted->get<bool>();
+    }
+
+    // The record is stored under its name's subject by whoever may write the bucket; that it
+    // describes this object of this bucket is only what it says, so it is checked.
+    if (info.name != name)
+        return bad("its name " + shown(info.name) + " is not the object's name");
+    if (info.bucket != bucket || !validBucketName(info.bucket))
+        return bad("its bucket " + shown(info.bucket) + " is not this bucket");
+    if (const auto options = document.find("options");
+        options != document.end() && options->is_object() && options->contains("link") && !(*options)["link"].is_null())
+        return Error {"bad_meta", where + " is a link to another object, which is not supported"};
+    // The nuid becomes the subject $O.<bucket>.C.<nuid> that reads, replacements and removals use:
+    // a wildcard there would reach the chunks of every object.
+    if (!isPlainSubjectToken(info.nuid))
+        return bad("its nuid " + shown(info.nuid)
+            + " is not a plain subject token (it must not be empty nor hold '.', '*', '>', spaces or control "
+              "characters)");
+    return info;
+}
+
 Result<void> ObjectStore::remove(const std::string &name)
 {
     auto existing = info(name);
@@ -291,9 +372,9 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
         return notFound;
     if (status != NATS_OK)
         return jetStreamError(*m_connection, "reading the meta record of " + where, status, errorCode);
-    auto info = parseMeta(std::string_view(natsMsg_GetData(message.get()),
-                              static_cast<std::size_t>(natsMsg_GetDataLength(message.get()))),
-        where);
+    auto info = parseObjectMeta(std::string_view(natsMsg_GetData(message.get()),
+                                    static_cast<std::size_t>(natsMsg_GetDataLength(message.get()))),
+        m_bucket, name);
     if (info && info->deleted)
         return notFound;
     return info;
@@ -317,7 +398,7 @@ Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubj
     return {};
 }
 
-/// Decodes the SHA-256 digest an object's meta record gives, after checking the record names its chunks.
+/// Decodes the SHA-256 digest an object's meta record gives.
 Result<std::string> expectedDigest(const ObjectInfo &meta, const std::string &where)
 {
     if (!meta.digest.starts_with(kDigestPrefix))
@@ -326,8 +407,6 @@ Result<std::string> expectedDigest(const ObjectInfo &meta, const std::string &wh
     const auto expected = base64Decode(std::string_view(meta.digest).substr(kDigestPrefix.size()));
     if (!expected || expected->size() != 32)
         return Error {"bad_meta", "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'"};
-    if (meta.nuid.empty())
-        return Error {"bad_meta", "the meta record of " + where + " names no chunks (empty nuid)"};
     return *expected;
 }
 
@@ -338,9 +417,11 @@ struct ChunkTally {
     std::uint32_t chunks = 0;
 };
 
-/// Reads an object's chunks in order into out, counting and hashing them on the way.
+using ChunkSink = std::function<bool(const char *, std::size_t)>;
+
+/// Reads an object's chunks in order into sink, counting and hashing them on the way.
 Result<void> readChunks(NatsConnection &connection, const std::string &stream, const std::string &bucket,
-    const ObjectInfo &meta, const std::string &where, std::ostream &out, ChunkTally &tally)
+    const ObjectInfo &meta, const std::string &where, const ChunkSink &sink, ChunkTally &tally)
 {
     const std::string chunkSubject = "$O." + bucket + ".C." + meta.nuid;
     jsSubOptions subscribeOptions;
@@ -372,7 +453,8 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
             return Error {"size_mismatch",
                 where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes"};
         tally.sha.update(natsMsg_GetData(message.get()), length);
-        out.write(natsMsg_GetData(message.get()), static_cast<std::streamsize>(length));
+        if (!sink(natsMsg_GetData(message.get()), length))
+            return Error {"io", "writing the contents of " + where + " failed"};
         jsMsgMetaData *metaData = nullptr;
         if (natsMsg_GetMetaData(&metaData, message.get()) == NATS_OK) {
             more = metaData->NumPending > 0;
@@ -385,14 +467,123 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
 
 } // namespace
 
+namespace {
+
+/// Lists the subjects of `stream` that match `filter`, with their message counts, from the
+/// stream's state; no message is read.
+Result<std::vector<std::pair<std::string, std::uint64_t>>> listSubjects(
+    NatsConnection &connection, const std::string &stream, const std::string &filter)
+{
+    jsOptions options;
+    jsOptions_Init(&options);
+    options.Stream.Info.SubjectsFilter = filter.c_str();
+    jsStreamInfo *raw = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status = js_GetStreamInfo(&raw, connection.jetStream(), stream.c_str(), &options, &errorCode);
+    const std::unique_ptr<jsStreamInfo, decltype(&jsStreamInfo_Destroy)> info(raw, jsStreamInfo_Destroy);
+    if (status != NATS_OK)
+        return jetStreamError(connection, "listing the subjects " + filter, status, errorCode);
+    std::vector<std::pair<std::string, std::uint64_t>> subjects;
+    if (const jsStreamStateSubjects *list = info->State.Subjects) {
+        for (int i = 0; i < list->Count; ++i)
+            subjects.emplace_back(list->List[i].Subject, list->List[i].Msgs);
+    }
+    return subjects;
+}
+
+/// What one chunk subject holds, and when it was last written (server time, ns since the epoch).
+struct SubjectTally {
+    std::uint64_t chunks = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t newest = 0;
+};
+
+/// Reads every message on `subject` to count them, their bytes and the newest one's time.
+/// `expected` is how many the stream listed: fewer may arrive when the subject is purged meanwhile.
+Result<SubjectTally> tallySubject(
+    NatsConnection &connection, const std::string &stream, const std::string &subject, std::uint64_t expected)
+{
+    jsSubOptions subscribeOptions;
+    jsSubOptions_Init(&subscribeOptions);
+    subscribeOptions.Stream = stream.c_str();
+    subscribeOptions.Ordered = true;
+    natsSubscription *raw = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    const natsStatus status
+        = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
+    if (status != NATS_OK)
+        return jetStreamError(connection, "reading " + subject, status, errorCode);
+    const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+    SubjectTally tally;
+    bool more = expected > 0;
+    while (more) {
+        natsMsg *next = nullptr;
+        const natsStatus s = natsSubscription_NextMsg(&next, subscription.get(), connection.waitMs());
+        const MsgPtr message(next);
+        if (s == NATS_TIMEOUT)
+            break;
+        if (s != NATS_OK)
+            return jetStreamError(connection, "reading " + subject, s, 0);
+        ++tally.chunks;
+        tally.bytes += static_cast<std::uint64_t>(natsMsg_GetDataLength(message.get()));
+        more = false;
+        jsMsgMetaData *metaData = nullptr;
+        if (natsMsg_GetMetaData(&metaData, message.get()) == NATS_OK) {
+            tally.newest = std::max(tally.newest, metaData->Timestamp);
+            more = metaData->NumPending > 0;
+            jsMsgMetaData_Destroy(metaData);
+        }
+    }
+    return tally;
+}
+
+/// Closes a download's file descriptor and, unless it was kept, removes the file: whatever path
+/// leaves getToFile(), nothing half-written stays behind.
+class PartialFile {
+public:
+    PartialFile(int fd, std::filesystem::path path)
+        : m_fd(fd)
+        , m_path(std::move(path))
+    {
+    }
+    PartialFile(const PartialFile &) = delete;
+    PartialFile &operator=(const PartialFile &) = delete;
+    ~PartialFile()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        if (!m_kept)
+            ::unlink(m_path.c_str());
+    }
+
+    int fd() const { return m_fd; }
+    /// Closes the file, reporting what close() reports (on some file systems the write's error).
+    bool close()
+    {
+        const int fd = std::exchange(m_fd, -1);
+        return ::close(fd) == 0;
+    }
+    void keep() { m_kept = true; }
+
+private:
+    int m_fd;
+    std::filesystem::path m_path;
+    bool m_kept = false;
+};
+
+} // namespace
+
 Result<ObjectInfo> ObjectStore::put(
-    const std::string &name, std::istream &data, const std::function<void(std::uint64_t)> &progress)
+    const std::string &name, std::istream &data, const std::function<void(std::uint64_t)> &progress, PutReport *report)
 {
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
     auto previous = info(name);
-    // An unreadable record is replaced like any other: publishing again is how it gets fixed.
+    // An unreadable or refused record is replaced like any other: publishing again is how it gets
+    // fixed. Nothing is purged on its word, so a forged nuid cannot reach other objects' chunks.
     if (!previous && previous.error().code != "object_not_found" && previous.error().code != "bad_meta")
         return previous.error().withContext("putting " + where);
+    if (!previous && previous.error().code == "bad_meta" && report)
+        report->refusedRecord = previous.error();
 
     ObjectInfo result;
     result.bucket = m_bucket;
@@ -437,14 +628,79 @@ Result<ObjectInfo> ObjectStore::put(
     if (auto published = publishMeta(*m_connection, metaSubject, meta); !published)
         return fail(published.error());
 
-    if (previous && previous->nuid != result.nuid && !previous->nuid.empty()) {
+    if (previous && previous->nuid != result.nuid) {
         if (auto purged = purgeSubject("$O." + m_bucket + ".C." + previous->nuid); !purged)
             return purged.error().withContext("removing the replaced chunks of " + where);
+    }
+    // No record says which chunks an earlier, killed put of this name left, so the bucket's
+    // orphans all go, each only once nothing has written to it for the orphan age.
+    auto pruned = pruneOrphans(m_orphanAge);
+    if (report) {
+        if (pruned)
+            report->orphans = pruned.value();
+        else
+            report->orphanCleanup = pruned.error();
     }
     return result;
 }
 
-Result<ObjectInfo> ObjectStore::get(const std::string &name, std::ostream &out)
+Result<OrphanReport> ObjectStore::pruneOrphans(std::chrono::seconds minAge)
+{
+    const std::string chunkPrefix = "$O." + m_bucket + ".C.";
+    // Chunks are listed before the records are read, so a put that stores its record in between
+    // is seen with its record.
+    auto chunkSubjects = listSubjects(*m_connection, m_stream, chunkPrefix + ">");
+    if (!chunkSubjects)
+        return chunkSubjects.error().withContext("finding orphaned chunks in bucket '" + m_bucket + "'");
+    auto metaSubjects = listSubjects(*m_connection, m_stream, "$O." + m_bucket + ".M.>");
+    if (!metaSubjects)
+        return metaSubjects.error().withContext("finding orphaned chunks in bucket '" + m_bucket + "'");
+
+    std::set<std::string, std::less<>> referenced;
+    for (const auto &[subject, messages] : metaSubjects.value()) {
+        natsMsg *raw = nullptr;
+        jsErrCode errorCode = static_cast<jsErrCode>(0);
+        const natsStatus status
+            = js_GetLastMsg(&raw, m_connection->jetStream(), m_stream.c_str(), subject.c_str(), nullptr, &errorCode);
+        const MsgPtr message(raw);
+        // Removed meanwhile: it refers to nothing any more.
+        if (status == NATS_NOT_FOUND || errorCode == JSNoMessageFoundErr)
+            continue;
+        // Deleting on partial knowledge could take a live object's chunks, so nothing goes.
+        if (status != NATS_OK)
+            return jetStreamError(*m_connection, "reading the meta record on " + subject, status, errorCode)
+                .withContext("finding orphaned chunks in bucket '" + m_bucket + "'");
+        referenced.insert(referencedNuid(std::string_view(
+            natsMsg_GetData(message.get()), static_cast<std::size_t>(natsMsg_GetDataLength(message.get())))));
+    }
+
+    const auto now
+        = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
+    const auto minAgeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(minAge).count();
+    OrphanReport report;
+    for (const auto &[subject, messages] : chunkSubjects.value()) {
+        const std::string_view nuid = std::string_view(subject).substr(chunkPrefix.size());
+        // Only subjects a put of ours or of an official client can write; each is purged by its
+        // exact name, never by a pattern.
+        if (!isPlainSubjectToken(nuid) || referenced.contains(nuid))
+            continue;
+        auto tally = tallySubject(*m_connection, m_stream, subject, messages);
+        if (!tally)
+            return tally.error().withContext("pruning orphaned chunks in bucket '" + m_bucket + "'");
+        if (tally->chunks == 0 || now - tally->newest < minAgeNs)
+            continue;
+        if (auto purged = purgeSubject(subject); !purged)
+            return purged.error().withContext("pruning orphaned chunks in bucket '" + m_bucket + "'");
+        ++report.objects;
+        report.chunks += tally->chunks;
+        report.bytes += tally->bytes;
+    }
+    return report;
+}
+
+Result<ObjectInfo> ObjectStore::read(
+    const std::string &name, const std::function<bool(const char *, std::size_t)> &sink)
 {
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
     auto found = info(name);
@@ -457,11 +713,9 @@ Result<ObjectInfo> ObjectStore::get(const std::string &name, std::ostream &out)
 
     ChunkTally tally;
     if (meta.chunks > 0) {
-        if (auto read = readChunks(*m_connection, m_stream, m_bucket, meta, where, out, tally); !read)
-            return read.error();
+        if (auto copied = readChunks(*m_connection, m_stream, m_bucket, meta, where, sink, tally); !copied)
+            return copied.error();
     }
-    if (!out)
-        return Error {"io", "writing the contents of " + where + " failed"};
     if (tally.size != meta.size || tally.chunks != meta.chunks)
         return Error {"size_mismatch",
             where + " is incomplete: " + std::to_string(tally.size) + " bytes in " + std::to_string(tally.chunks)
@@ -475,28 +729,61 @@ Result<ObjectInfo> ObjectStore::get(const std::string &name, std::ostream &out)
     return found;
 }
 
+Result<ObjectInfo> ObjectStore::get(const std::string &name, std::ostream &out)
+{
+    auto result = read(name, [&out](const char *data, std::size_t size) {
+        out.write(data, static_cast<std::streamsize>(size));
+        return static_cast<bool>(out);
+    });
+    if (result && !out)
+        return Error {"io", "writing the contents of object '" + name + "' in bucket '" + m_bucket + "' failed"};
+    return result;
+}
+
 Result<ObjectInfo> ObjectStore::getToFile(const std::string &name, const std::filesystem::path &destination)
 {
-    std::filesystem::path partial = destination;
-    partial += ".part";
-    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
-    if (!file)
-        return Error {"io", "cannot write " + partial.string()};
-    auto result = get(name, file);
-    file.close();
-    std::error_code ignored;
-    if (result && !file)
-        result = Error {"io", "writing " + partial.string() + " failed"};
-    if (!result) {
-        std::filesystem::remove(partial, ignored);
+    std::filesystem::path partialPath = destination;
+    partialPath += ".part";
+    // Mode 0600 from creation: a later chmod would not take back a descriptor another user opened
+    // meanwhile. O_EXCL never writes through a file or link that is already there.
+    const int fd = ::open(partialPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == EEXIST)
+            return Error {"exists",
+                "cannot download object '" + name + "' to " + partialPath.string()
+                    + ": that file already exists (an interrupted download, or someone else's file); remove it "
+                      "and try again"};
+        return Error {"io", "cannot create " + partialPath.string() + ": " + std::strerror(error)};
+    }
+    PartialFile partial(fd, partialPath);
+    int writeError = 0;
+    auto result = read(name, [&](const char *data, std::size_t size) {
+        while (size > 0) {
+            const ssize_t written = ::write(partial.fd(), data, size);
+            if (written < 0 && errno == EINTR)
+                continue;
+            if (written < 0) {
+                writeError = errno;
+                return false;
+            }
+            data += written;
+            size -= static_cast<std::size_t>(written);
+        }
+        return true;
+    });
+    if (!result && writeError != 0)
+        return Error {"io", "writing " + partialPath.string() + " failed: " + std::strerror(writeError)};
+    if (!result)
         return result;
-    }
+    // On disk before the rename, so a crash never leaves the final name holding a short file.
+    if (::fsync(partial.fd()) != 0 || !partial.close())
+        return Error {"io", "writing " + partialPath.string() + " failed: " + std::strerror(errno)};
     std::error_code renamed;
-    std::filesystem::rename(partial, destination, renamed);
-    if (renamed) {
-        std::filesystem::remove(partial, ignored);
+    std::filesystem::rename(partialPath, destination, renamed);
+    if (renamed)
         return Error {"io", "cannot move the download to " + destination.string() + ": " + renamed.message()};
-    }
+    partial.keep();
     return result;
 }
 

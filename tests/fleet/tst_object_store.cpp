@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The object store protocol against a real nats-server with JetStream: round trips, the wire
-// format official clients expect, replacement, corruption and the errors.
+// format official clients expect, replacement, corruption, hostile meta records, orphaned chunks,
+// private downloads and the errors.
 #include "nats_connection.h"
 #include "nats_server.h"
 #include "object_store.h"
@@ -17,6 +18,7 @@
 #include <memory>
 #include <nats/nats.h>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace ccm;
 using namespace ccm::fleet;
@@ -62,6 +64,54 @@ bool publishMeta(NatsConnection &connection, const QByteArray &bucket, const QBy
     const bool published = js_PublishMsg(nullptr, connection.jetStream(), message, nullptr, nullptr) == NATS_OK;
     natsMsg_Destroy(message);
     return published;
+}
+
+/// Writes `chunks` straight to $O.<bucket>.C.<nuid>, as a put killed before its meta record leaves them.
+bool writeChunks(
+    NatsConnection &connection, const QByteArray &bucket, const QByteArray &nuid, const QList<QByteArray> &chunks)
+{
+    const QByteArray subject = "$O." + bucket + ".C." + nuid;
+    for (const QByteArray &chunk : chunks) {
+        if (js_Publish(nullptr, connection.jetStream(), subject.constData(), chunk.constData(),
+                static_cast<int>(chunk.size()), nullptr, nullptr)
+            != NATS_OK)
+            return false;
+    }
+    return true;
+}
+
+/// How many messages the stream of `bucket` holds on `subject`, from the server's own count.
+quint64 messagesOn(NatsConnection &connection, const QByteArray &bucket, const QByteArray &subject)
+{
+    jsOptions options;
+    jsOptions_Init(&options);
+    options.Stream.Info.SubjectsFilter = subject.constData();
+    jsStreamInfo *info = nullptr;
+    const QByteArray stream = "OBJ_" + bucket;
+    if (js_GetStreamInfo(&info, connection.jetStream(), stream.constData(), &options, nullptr) != NATS_OK)
+        return ~quint64(0);
+    quint64 count = 0;
+    if (info->State.Subjects) {
+        for (int i = 0; i < info->State.Subjects->Count; ++i)
+            count += info->State.Subjects->List[i].Msgs;
+    }
+    jsStreamInfo_Destroy(info);
+    return count;
+}
+
+/// A valid meta record of `name` in `bucket` with `field` set to `value`.
+QByteArray metaWith(const QByteArray &bucket, const QByteArray &name, const QString &field, const QJsonValue &value)
+{
+    QJsonObject meta {{QStringLiteral("name"), QString::fromUtf8(name)},
+        {QStringLiteral("bucket"), QString::fromUtf8(bucket)},
+        {QStringLiteral("nuid"), QStringLiteral("Xy7Kq0pRt2Lm9Nz3Ws5Vb1")}, {QStringLiteral("size"), 1},
+        {QStringLiteral("chunks"), 1}, {QStringLiteral("digest"), QString::fromUtf8(sha256Digest("x"))},
+        {QStringLiteral("mtime"), QStringLiteral("2026-11-27T10:00:00Z")}};
+    if (value.isUndefined())
+        meta.remove(field);
+    else
+        meta.insert(field, value);
+    return QJsonDocument(meta).toJson(QJsonDocument::Compact);
 }
 
 jsStreamInfo *streamInfo(NatsConnection &connection, const QByteArray &bucket)
@@ -267,6 +317,280 @@ private slots:
         std::ostringstream output;
         QVERIFY(bucket.get("b.tgz", output).ok());
         QCOMPARE(QByteArray::fromStdString(output.str()), data);
+    }
+
+    void parsesMetaRecords_data()
+    {
+        QTest::addColumn<QByteArray>("record");
+        QTest::addColumn<QString>("refusal"); // empty: accepted
+        const QByteArray b = "bk";
+        const QByteArray n = "dir/site.tgz";
+        QTest::newRow("valid") << metaWith(b, n, QStringLiteral("size"), 1) << "";
+        QTest::newRow("deleted, as official clients mark it") << metaWith(b, n, QStringLiteral("deleted"), true) << "";
+        QTest::newRow("nuid >") << metaWith(b, n, QStringLiteral("nuid"), QStringLiteral(">")) << "nuid \">\"";
+        QTest::newRow("nuid *") << metaWith(b, n, QStringLiteral("nuid"), QStringLiteral("*")) << "nuid \"*\"";
+        QTest::newRow("nuid with a dot") << metaWith(b, n, QStringLiteral("nuid"), QStringLiteral("a.>"))
+                                         << "nuid \"a.>\"";
+        QTest::newRow("nuid with a space")
+            << metaWith(b, n, QStringLiteral("nuid"), QStringLiteral("a b")) << "nuid \"a b\"";
+        QTest::newRow("nuid with a tab") << metaWith(b, n, QStringLiteral("nuid"), QStringLiteral("a\tb"))
+                                         << "nuid \"a\\tb\"";
+        QTest::newRow("nuid empty") << metaWith(b, n, QStringLiteral("nuid"), QString()) << "nuid \"\"";
+        QTest::newRow("nuid missing") << metaWith(b, n, QStringLiteral("nuid"), QJsonValue::Undefined) << "nuid \"\"";
+        QTest::newRow("nuid not a string") << metaWith(b, n, QStringLiteral("nuid"), 5) << "nuid is not a string";
+        QTest::newRow("other bucket") << metaWith(b, n, QStringLiteral("bucket"), QStringLiteral("other"))
+                                      << "bucket \"other\" is not this bucket";
+        QTest::newRow("bucket missing") << metaWith(b, n, QStringLiteral("bucket"), QJsonValue::Undefined)
+                                        << "bucket \"\" is not this bucket";
+        QTest::newRow("other name") << metaWith(b, n, QStringLiteral("name"), QStringLiteral("other.tgz"))
+                                    << "name \"other.tgz\" is not the object's name";
+        QTest::newRow("negative size") << metaWith(b, n, QStringLiteral("size"), -1) << "size -1 is not a count";
+        QTest::newRow("fractional chunks")
+            << metaWith(b, n, QStringLiteral("chunks"), 1.5) << "chunks 1.5 is not a count";
+        QTest::newRow("too many chunks") << metaWith(b, n, QStringLiteral("chunks"), 4294967296.0 * 2)
+                                         << "is not a count";
+        QTest::newRow("deleted not a bool")
+            << metaWith(b, n, QStringLiteral("deleted"), QStringLiteral("yes")) << "deleted is not true or false";
+        QTest::newRow("not JSON") << QByteArray("{\"name\": ") << "not JSON (at byte";
+        QTest::newRow("not an object") << QByteArray("[1]") << "not a JSON object";
+        QTest::newRow("control characters are escaped")
+            << metaWith(b, n, QStringLiteral("nuid"), QStringLiteral("\x1b[31m")) << "nuid \"\\u001b[31m\"";
+    }
+
+    void parsesMetaRecords()
+    {
+        QFETCH(QByteArray, record);
+        QFETCH(QString, refusal);
+        auto parsed = parseObjectMeta(record.toStdString(), "bk", "dir/site.tgz");
+        if (refusal.isEmpty()) {
+            QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
+            QCOMPARE(q(parsed->nuid), QStringLiteral("Xy7Kq0pRt2Lm9Nz3Ws5Vb1"));
+            QCOMPARE(q(parsed->name), QStringLiteral("dir/site.tgz"));
+            return;
+        }
+        QVERIFY(!parsed.ok());
+        QCOMPARE(q(parsed.error().code), QStringLiteral("bad_meta"));
+        QVERIFY2(q(parsed.error().message).contains(QStringLiteral("object 'dir/site.tgz' in bucket 'bk'")),
+            parsed.error().message.c_str());
+        QVERIFY2(q(parsed.error().message).contains(refusal), parsed.error().message.c_str());
+    }
+
+    void forgedWildcardNuidReachesNoOtherObject()
+    {
+        // The report: a forged record for shared.tar.gz with nuid ">" and an ordinary publish of
+        // that name purged $O.<bucket>.C.>, the chunks of every object.
+        ObjectStore bucket = store("forged");
+        QMap<QByteArray, QByteArray> others {{"a.tgz", test::randomBytes(3 * kChunk + 1, 21)},
+            {"dir/b.tgz", test::randomBytes(100, 22)}, {"shared.tar.gz", test::randomBytes(kChunk, 23)}};
+        for (auto it = others.cbegin(); it != others.cend(); ++it) {
+            std::istringstream input(it.value().toStdString());
+            QVERIFY(bucket.put(it.key().toStdString(), input).ok());
+        }
+        QVERIFY(publishMeta(connection(), "forged", "shared.tar.gz",
+            metaWith("forged", "shared.tar.gz", QStringLiteral("nuid"), QStringLiteral(">"))));
+
+        auto removed = bucket.remove("shared.tar.gz");
+        QVERIFY(!removed.ok());
+        QCOMPARE(q(removed.error().code), QStringLiteral("bad_meta"));
+        QVERIFY2(q(removed.error().message).contains(QStringLiteral("object 'shared.tar.gz'")),
+            removed.error().message.c_str());
+        QVERIFY2(q(removed.error().message).contains(QStringLiteral("nuid \">\"")), removed.error().message.c_str());
+
+        const QByteArray replacement = test::randomBytes(2 * kChunk, 24);
+        std::istringstream input(replacement.toStdString());
+        PutReport report;
+        auto put = bucket.put("shared.tar.gz", input, {}, &report);
+        QVERIFY2(put.ok(), put.ok() ? "" : put.error().message.c_str());
+        QVERIFY(report.refusedRecord);
+        QVERIFY2(q(report.refusedRecord->message).contains(QStringLiteral("nuid \">\"")),
+            report.refusedRecord->message.c_str());
+
+        others["shared.tar.gz"] = replacement;
+        for (auto it = others.cbegin(); it != others.cend(); ++it) {
+            std::ostringstream output;
+            auto got = bucket.get(it.key().toStdString(), output);
+            QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
+            QCOMPARE(QByteArray::fromStdString(output.str()), it.value());
+        }
+    }
+
+    void hostileRecordsAreNeverUsed_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("nuid *") << "nuid" << QJsonValue(QStringLiteral("*")) << "nuid \"*\"";
+        QTest::newRow("nuid with a dot") << "nuid" << QJsonValue(QStringLiteral("x.>")) << "nuid \"x.>\"";
+        QTest::newRow("nuid with a space") << "nuid" << QJsonValue(QStringLiteral("x >")) << "nuid \"x >\"";
+        QTest::newRow("nuid empty") << "nuid" << QJsonValue(QString()) << "nuid \"\"";
+        QTest::newRow("other bucket") << "bucket" << QJsonValue(QStringLiteral("elsewhere")) << "bucket \"elsewhere\"";
+        QTest::newRow("other name") << "name" << QJsonValue(QStringLiteral("bystander.tgz"))
+                                    << "name \"bystander.tgz\"";
+    }
+
+    void hostileRecordsAreNeverUsed()
+    {
+        QFETCH(QString, field);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, refusal);
+        // A bucket per row: a wildcard that got through would empty it.
+        const QByteArray name = "hostile" + QByteArray::number(qHash(QByteArray(QTest::currentDataTag())));
+        ObjectStore bucket = store(name.toStdString());
+        const QByteArray bystander = test::randomBytes(2 * kChunk + 3, 31);
+        std::istringstream bystanderInput(bystander.toStdString());
+        auto stored = bucket.put("bystander.tgz", bystanderInput);
+        QVERIFY(stored.ok());
+        std::istringstream victimInput("victim");
+        QVERIFY(bucket.put("victim.tgz", victimInput).ok());
+        // A record claiming another name or bucket names the bystander's real chunks: removing
+        // "victim.tgz" on its word would take them.
+        QByteArray record = metaWith(name, "victim.tgz", field, value);
+        if (field != QStringLiteral("nuid")) {
+            QJsonObject object = QJsonDocument::fromJson(record).object();
+            object.insert(QStringLiteral("nuid"), QString::fromStdString(stored->nuid));
+            record = QJsonDocument(object).toJson(QJsonDocument::Compact);
+        }
+        QVERIFY(publishMeta(connection(), name, "victim.tgz", record));
+
+        QTemporaryDir dir;
+        std::ostringstream ignored;
+        const QList<Error> errors {bucket.info("victim.tgz").error(), bucket.get("victim.tgz", ignored).error(),
+            bucket.getToFile("victim.tgz", dir.filePath(QStringLiteral("v")).toStdString()).error(),
+            bucket.remove("victim.tgz").error()};
+        for (const Error &error : errors) {
+            QCOMPARE(q(error.code), QStringLiteral("bad_meta"));
+            QVERIFY2(q(error.message).contains(QStringLiteral("'victim.tgz'")), error.message.c_str());
+            QVERIFY2(q(error.message).contains(refusal), error.message.c_str());
+        }
+        std::istringstream replacement("fixed");
+        PutReport report;
+        QVERIFY(bucket.put("victim.tgz", replacement, {}, &report).ok());
+        QVERIFY(report.refusedRecord);
+        for (const auto &[object, contents] :
+            {std::pair {"bystander.tgz", bystander}, std::pair {"victim.tgz", QByteArray("fixed")}}) {
+            std::ostringstream output;
+            auto got = bucket.get(object, output);
+            QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
+            QCOMPARE(QByteArray::fromStdString(output.str()), contents);
+        }
+    }
+
+    void removesAKilledPutsChunksAtTheNextPut()
+    {
+        ObjectStore bucket = store("killed");
+        const QByteArray kept = test::randomBytes(kChunk + 5, 41);
+        std::istringstream keptInput(kept.toStdString());
+        QVERIFY(bucket.put("kept.tgz", keptInput).ok());
+        const QList<QByteArray> abandoned {
+            test::randomBytes(kChunk, 42), test::randomBytes(kChunk, 43), test::randomBytes(777, 44)};
+        QVERIFY(writeChunks(connection(), "killed", "AbandonedNuid0000000001", abandoned));
+        const QByteArray abandonedSubject = "$O.killed.C.AbandonedNuid0000000001";
+        QCOMPARE(messagesOn(connection(), "killed", abandonedSubject), quint64(3));
+
+        // Just written, so for all this put can tell, a put still running elsewhere: kept.
+        std::istringstream first("first");
+        PutReport young;
+        QVERIFY(bucket.put("site.tgz", first, {}, &young).ok());
+        QVERIFY(!young.orphanCleanup);
+        QCOMPARE(young.orphans.objects, quint64(0));
+        QCOMPARE(messagesOn(connection(), "killed", abandonedSubject), quint64(3));
+
+        bucket.setOrphanAge(std::chrono::seconds(0));
+        std::istringstream second("second");
+        PutReport report;
+        QVERIFY(bucket.put("site.tgz", second, {}, &report).ok());
+        QVERIFY2(!report.orphanCleanup, report.orphanCleanup ? report.orphanCleanup->message.c_str() : "");
+        QCOMPARE(report.orphans.objects, quint64(1));
+        QCOMPARE(report.orphans.chunks, quint64(3));
+        QCOMPARE(report.orphans.bytes, quint64(2 * kChunk + 777));
+        QCOMPARE(messagesOn(connection(), "killed", abandonedSubject), quint64(0));
+        for (const auto &[object, contents] :
+            {std::pair {"kept.tgz", kept}, std::pair {"site.tgz", QByteArray("second")}}) {
+            std::ostringstream output;
+            auto got = bucket.get(object, output);
+            QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
+            QCOMPARE(QByteArray::fromStdString(output.str()), contents);
+        }
+        // The two objects and their records are all that is left.
+        QCOMPARE(messagesOn(connection(), "killed", "$O.killed.>"), quint64(5));
+    }
+
+    void prunesOnlyOrphanedChunks()
+    {
+        ObjectStore bucket = store("pruning");
+        QMap<QByteArray, QByteArray> objects {
+            {"a.tgz", test::randomBytes(2 * kChunk, 51)}, {"b.tgz", test::randomBytes(10, 52)}};
+        for (auto it = objects.cbegin(); it != objects.cend(); ++it) {
+            std::istringstream input(it.value().toStdString());
+            QVERIFY(bucket.put(it.key().toStdString(), input).ok());
+        }
+        QVERIFY(writeChunks(connection(), "pruning", "Orphan1", {"12345", "678"}));
+        QVERIFY(writeChunks(connection(), "pruning", "Orphan2", {"abc"}));
+        // A record marked deleted whose chunks were left: they are meant to go.
+        QVERIFY(writeChunks(connection(), "pruning", "DeletedNuid", {"zz"}));
+        QVERIFY(publishMeta(connection(), "pruning", "gone.tgz",
+            R"({"name":"gone.tgz","bucket":"pruning","nuid":"DeletedNuid","size":0,"chunks":0,"digest":"","deleted":true})"));
+        // A refused record still keeps the chunks it names: deleting is only for what nothing names.
+        QVERIFY(writeChunks(connection(), "pruning", "NamedByARefusedRecord", {"kept"}));
+        QVERIFY(publishMeta(connection(), "pruning", "odd.tgz",
+            R"({"name":"other.tgz","bucket":"pruning","nuid":"NamedByARefusedRecord","size":4,"chunks":1})"));
+
+        auto young = bucket.pruneOrphans(std::chrono::hours(1));
+        QVERIFY2(young.ok(), young.ok() ? "" : young.error().message.c_str());
+        QCOMPARE(young->objects, quint64(0));
+
+        auto pruned = bucket.pruneOrphans(std::chrono::seconds(0));
+        QVERIFY2(pruned.ok(), pruned.ok() ? "" : pruned.error().message.c_str());
+        QCOMPARE(pruned->objects, quint64(3));
+        QCOMPARE(pruned->chunks, quint64(4));
+        QCOMPARE(pruned->bytes, quint64(5 + 3 + 3 + 2));
+        for (const QByteArray nuid : {"Orphan1", "Orphan2", "DeletedNuid"})
+            QCOMPARE(messagesOn(connection(), "pruning", "$O.pruning.C." + nuid), quint64(0));
+        QCOMPARE(messagesOn(connection(), "pruning", "$O.pruning.C.NamedByARefusedRecord"), quint64(1));
+        for (auto it = objects.cbegin(); it != objects.cend(); ++it) {
+            std::ostringstream output;
+            QVERIFY(bucket.get(it.key().toStdString(), output).ok());
+            QCOMPARE(QByteArray::fromStdString(output.str()), it.value());
+        }
+        auto again = bucket.pruneOrphans(std::chrono::seconds(0));
+        QVERIFY(again.ok());
+        QCOMPARE(again->objects, quint64(0));
+    }
+
+    void downloadsArePrivateAndExclusive()
+    {
+        ObjectStore bucket = store("private");
+        const QByteArray data = test::randomBytes(kChunk + 1, 61);
+        std::istringstream input(data.toStdString());
+        QVERIFY(bucket.put("secret.tgz", input).ok());
+        QTemporaryDir dir;
+        const QString destination = dir.filePath(QStringLiteral("secret.tgz"));
+
+        // A umask that lets others read is what the old 0644 download fell to.
+        const mode_t previousMask = ::umask(022);
+        auto got = bucket.getToFile("secret.tgz", destination.toStdString());
+        ::umask(previousMask);
+        QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
+        struct stat status { };
+        QCOMPARE(::stat(QFile::encodeName(destination).constData(), &status), 0);
+        QCOMPARE(status.st_mode & 07777, mode_t(0600));
+        QFile file(destination);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), data);
+
+        // A ".part" already there, here a link someone placed to catch the contents, is refused
+        // and left as it was: nothing is written through it.
+        const QString bait = dir.filePath(QStringLiteral("bait"));
+        QVERIFY(QFile(bait).open(QIODevice::WriteOnly));
+        const QString other = dir.filePath(QStringLiteral("other.tgz"));
+        QVERIFY(QFile::link(bait, other + QStringLiteral(".part")));
+        auto refused = bucket.getToFile("secret.tgz", other.toStdString());
+        QVERIFY(!refused.ok());
+        QCOMPARE(q(refused.error().code), QStringLiteral("exists"));
+        QVERIFY2(q(refused.error().message).contains(other + QStringLiteral(".part")), refused.error().message.c_str());
+        QCOMPARE(QFileInfo(bait).size(), qint64(0));
+        QVERIFY(!QFile::exists(other));
+        QVERIFY(QFileInfo(other + QStringLiteral(".part")).isSymLink());
     }
 
     void missingBucketAndObject()

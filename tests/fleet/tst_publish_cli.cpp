@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QtTest>
 
+#include <nats/nats.h>
 #include <sstream>
 
 using namespace ccm;
@@ -37,6 +38,59 @@ class TestPublishCli : public QObject {
         if (!got)
             return "get failed: " + QByteArray::fromStdString(got.error().message);
         return QByteArray::fromStdString(out.str());
+    }
+
+    /// Runs `ccm-backend publish` with `arguments` against the test's server.
+    test::BackendRun publish(const QStringList &arguments)
+    {
+        return test::runBackend(QStringList {QStringLiteral("publish")} + arguments
+                + QStringList {QStringLiteral("--nats"), m_server.url()},
+            {}, environment());
+    }
+
+    /// Writes a file of `data` and publishes it as `name` into `bucket`.
+    test::BackendRun publishData(const QString &bucket, const QString &name, const QByteArray &data)
+    {
+        const QString file = test::writeFile(m_dir, QStringLiteral("data.tgz"), data);
+        return publish({file, QStringLiteral("--bucket"), bucket, QStringLiteral("--name"), name});
+    }
+
+    /// Publishes `data` on `subject` with cnats itself, with a rollup header
+    /// when `rollup`: forged meta records, and the chunks a killed publish leaves.
+    bool publishRaw(const QByteArray &subject, const QByteArray &data, bool rollup)
+    {
+        NatsSettings settings;
+        settings.url = m_server.urlString();
+        auto connection = NatsConnection::connect(settings);
+        if (!connection)
+            return false;
+        natsMsg *message = nullptr;
+        if (natsMsg_Create(&message, subject.constData(), nullptr, data.constData(), static_cast<int>(data.size()))
+            != NATS_OK)
+            return false;
+        if (rollup)
+            natsMsgHeader_Set(message, "Nats-Rollup", "sub");
+        const bool published
+            = js_PublishMsg(nullptr, connection.value()->jetStream(), message, nullptr, nullptr) == NATS_OK;
+        natsMsg_Destroy(message);
+        return published;
+    }
+
+    /// Whether anything is stored on `subject` of stream OBJ_<bucket>.
+    bool holds(const QByteArray &bucket, const QByteArray &subject)
+    {
+        NatsSettings settings;
+        settings.url = m_server.urlString();
+        auto connection = NatsConnection::connect(settings);
+        if (!connection)
+            return false;
+        natsMsg *message = nullptr;
+        const QByteArray stream = "OBJ_" + bucket;
+        const bool found = js_GetLastMsg(&message, connection.value()->jetStream(), stream.constData(),
+                               subject.constData(), nullptr, nullptr)
+            == NATS_OK;
+        natsMsg_Destroy(message);
+        return found;
     }
 
     QProcessEnvironment environment(const QString &natsContext = {}) const
@@ -197,6 +251,112 @@ private slots:
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             QCOMPARE(fetch(bucket.toStdString(), "r.tgz"), content);
         }
+    }
+
+    void forgedWildcardRecordReachesNoOtherObject()
+    {
+        // The report: a meta record for shared.tar.gz with nuid ">", then an ordinary publish of
+        // that name, exited 0 and left every object of the bucket "incomplete: 0 of 1 chunks".
+        const QString bucket = QStringLiteral("forged");
+        const QMap<QString, QByteArray> others {{QStringLiteral("a.tgz"), test::randomBytes(300 * 1024, 71)},
+            {QStringLiteral("prod/b.tgz"), QByteArray("b")}, {QStringLiteral("shared.tar.gz"), QByteArray("old")}};
+        for (auto it = others.cbegin(); it != others.cend(); ++it) {
+            const test::BackendRun run = publishData(bucket, it.key(), it.value());
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+        const QByteArray forged = R"({"name":"shared.tar.gz","bucket":"forged","nuid":">","size":3,"chunks":1,)"
+                                  R"("digest":"SHA-256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU="})";
+        QVERIFY(publishRaw(
+            "$O.forged.M." + QByteArray("shared.tar.gz").toBase64(QByteArray::Base64UrlEncoding), forged, true));
+
+        const test::BackendRun run = publishData(bucket, QStringLiteral("shared.tar.gz"), "new");
+        QVERIFY2(run.err.contains(QStringLiteral("object 'shared.tar.gz' in bucket 'forged'")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("nuid \">\" is not a plain subject token")), qPrintable(run.err));
+        for (auto it = others.cbegin(); it != others.cend(); ++it) {
+            if (it.key() != QStringLiteral("shared.tar.gz"))
+                QCOMPARE(fetch("forged", it.key().toStdString()), it.value());
+        }
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(fetch("forged", "shared.tar.gz"), QByteArray("new"));
+    }
+
+    void nextPublishRemovesAKilledPublishsChunks()
+    {
+        const QString bucket = QStringLiteral("killed");
+        QVERIFY(publishData(bucket, QStringLiteral("site.tgz"), "first").exitCode == 0);
+        // What a publish killed after its second chunk leaves: chunks no meta record names.
+        const QByteArray orphan = "$O.killed.C.KilledPublishNuid000001";
+        QVERIFY(publishRaw(orphan, test::randomBytes(1000, 72), false));
+        QVERIFY(publishRaw(orphan, test::randomBytes(24, 73), false));
+
+        // With the default age, chunks written just now may be a publish running elsewhere.
+        test::BackendRun run = publishData(bucket, QStringLiteral("site.tgz"), "second");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(!run.err.contains(QStringLiteral("orphaned")), qPrintable(run.err));
+        QVERIFY(holds("killed", orphan));
+
+        const QString file = test::writeFile(m_dir, QStringLiteral("data.tgz"), "third");
+        run = publish({file, QStringLiteral("--bucket"), bucket, QStringLiteral("--name"), QStringLiteral("site.tgz"),
+            QStringLiteral("--orphan-age"), QStringLiteral("0s")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral(
+                     "removed 2 orphaned chunks (1024 bytes) of 1 abandoned objects from bucket 'killed'")),
+            qPrintable(run.err));
+        QVERIFY(!holds("killed", orphan));
+        QCOMPARE(fetch("killed", "site.tgz"), QByteArray("third"));
+    }
+
+    void prunesOrphanedChunks()
+    {
+        const QString bucket = QStringLiteral("pruned");
+        const QByteArray kept = test::randomBytes(200 * 1024, 74);
+        QVERIFY(publishData(bucket, QStringLiteral("kept.tgz"), kept).exitCode == 0);
+        const QByteArray first = "$O.pruned.C.AbandonedNuid00000000001";
+        const QByteArray second = "$O.pruned.C.AbandonedNuid00000000002";
+        QVERIFY(publishRaw(first, test::randomBytes(4096, 75), false));
+        QVERIFY(publishRaw(first, test::randomBytes(100, 76), false));
+        QVERIFY(publishRaw(second, test::randomBytes(50, 77), false));
+
+        test::BackendRun run = publish({QStringLiteral("--prune"), QStringLiteral("--bucket"), bucket});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.out, QStringLiteral("bucket: pruned\nobjects: 0\nchunks: 0\nbytes: 0\n"));
+        QVERIFY(holds("pruned", first));
+
+        run = publish({QStringLiteral("--prune"), QStringLiteral("--bucket"), bucket, QStringLiteral("--orphan-age"),
+            QStringLiteral("0")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.out, QStringLiteral("bucket: pruned\nobjects: 2\nchunks: 3\nbytes: 4246\n"));
+        QVERIFY(!holds("pruned", first));
+        QVERIFY(!holds("pruned", second));
+        QCOMPARE(fetch("pruned", "kept.tgz"), kept);
+    }
+
+    void pruneUsageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString file = test::writeFile(m_dir, QStringLiteral("z.tgz"), "z");
+        QTest::newRow("with a file") << QStringList {QStringLiteral("--prune"), file, QStringLiteral("--bucket"),
+            QStringLiteral("b")} << 2 << "--prune takes no FILE";
+        QTest::newRow("without a bucket") << QStringList {QStringLiteral("--prune")} << 2 << "--bucket is required";
+        QTest::newRow("bad age") << QStringList {file, QStringLiteral("--bucket"), QStringLiteral("b"),
+            QStringLiteral("--orphan-age"), QStringLiteral("soon")}
+                                 << 2 << "--orphan-age: ";
+        QTest::newRow("missing bucket") << QStringList {QStringLiteral("--prune"), QStringLiteral("--bucket"),
+            QStringLiteral("absent")} << 1
+                                        << "bucket 'absent' does not exist";
+    }
+
+    void pruneUsageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const test::BackendRun run = publish(arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
     }
 };
 
