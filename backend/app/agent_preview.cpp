@@ -14,7 +14,8 @@ namespace {
 constexpr std::chrono::seconds kFollowInterval {1};
 
 /// Lets other users search `directory` without listing it. The preview user reads the unpacked
-/// bundle below it with its own rights; the cached bundles beside it stay 0600.
+/// bundle below it with its own rights; the cached bundles and the seen requests beside it stay
+/// 0600.
 void makeSearchable(const std::filesystem::path &directory, fleet::AgentLog &log)
 {
     struct stat info { };
@@ -26,10 +27,11 @@ void makeSearchable(const std::filesystem::path &directory, fleet::AgentLog &log
             + " searchable by the preview user; previews will fail to read the bundle");
 }
 
-fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent)
+fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent, std::shared_ptr<fleet::SeenRequests> seen)
 {
     const fleet::AgentConfig &config = agent.config();
     fleet::PreviewResponderOptions options;
+    options.seen = std::move(seen);
     options.identity = config.identity;
     options.trustedKeys = config.preview.trustedKeys;
     options.previewUser = config.preview.user;
@@ -56,7 +58,10 @@ fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent)
 
 } // namespace
 
-AgentPreviewService::AgentPreviewService() = default;
+AgentPreviewService::AgentPreviewService(std::shared_ptr<fleet::SeenRequests> seen)
+    : m_seen(std::move(seen))
+{
+}
 
 AgentPreviewService::~AgentPreviewService()
 {
@@ -68,15 +73,15 @@ std::filesystem::path AgentPreviewService::workDirectory(const std::filesystem::
     return cacheDir / "preview";
 }
 
+std::filesystem::path AgentPreviewService::seenRequestsFile(const std::filesystem::path &cacheDir)
+{
+    return cacheDir / "preview-seen";
+}
+
 void AgentPreviewService::start(fleet::Agent &agent)
 {
-    const std::filesystem::path work = workDirectory(agent.config().cacheDir);
-    std::error_code error;
-    std::filesystem::create_directories(work, error);
-    if (error)
-        agent.log().error("fleet preview: cannot create the work directory " + work.string() + ": " + error.message());
+    // The work directory below it is made 0711 by each responder.
     makeSearchable(agent.config().cacheDir, agent.log());
-    makeSearchable(work, agent.log());
     m_stopping = false;
     m_thread = std::thread([this, &agent] { supervise(agent); });
 }
@@ -115,7 +120,7 @@ void AgentPreviewService::follow(fleet::Agent &agent)
         return;
     m_responder.reset();
     m_connection.reset();
-    auto started = fleet::PreviewResponder::start(*connection, responderOptions(agent));
+    auto started = fleet::PreviewResponder::start(*connection, responderOptions(agent, m_seen));
     if (!started) {
         // Logged once per cause: the next connection tries again.
         if (started.error().message != m_lastError)

@@ -13,6 +13,7 @@
 namespace ccm::fleet {
 class NatsConnection;
 class PreviewResponder;
+class SeenRequests;
 } // namespace ccm::fleet
 
 namespace ccm::cli {
@@ -20,17 +21,21 @@ namespace ccm::cli {
 /// The agent's fleet preview responder (configuration section `preview`): answers signed preview
 /// requests on the agent's connection with its identity, facts and log, the trusted keys and the
 /// preview user. The responder subscribes on one connection, so a lost connection is followed by
-/// a new responder on the next one: previews keep working across server restarts.
+/// a new responder on the next one: previews keep working across server restarts. Every responder
+/// records the requests it accepts in `seen`, which the caller keeps across reloads, so none of
+/// them runs a request twice.
 class AgentPreviewService : public fleet::AgentService {
 public:
-    AgentPreviewService();
+    explicit AgentPreviewService(std::shared_ptr<fleet::SeenRequests> seen);
     ~AgentPreviewService() override;
 
     /// The preview work directory under `cacheDir`.
     static std::filesystem::path workDirectory(const std::filesystem::path &cacheDir);
+    /// The file under `cacheDir` that keeps the ids of the requests seen across restarts.
+    static std::filesystem::path seenRequestsFile(const std::filesystem::path &cacheDir);
 
-    /// Makes the work directory (and cache_dir) searchable by the preview user, then watches the
-    /// agent's connection from a thread of its own.
+    /// Makes cache_dir searchable by the preview user, then watches the agent's connection from a
+    /// thread of its own.
     void start(fleet::Agent &agent) override;
     void stop() override;
 
@@ -38,6 +43,7 @@ private:
     void supervise(fleet::Agent &agent);
     void follow(fleet::Agent &agent);
 
+    std::shared_ptr<fleet::SeenRequests> m_seen;
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_wake;

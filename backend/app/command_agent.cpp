@@ -9,6 +9,7 @@
 #include "manifest_input.h"
 #include "prepared_manifest.h"
 #include "run.h"
+#include "seen_requests.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -102,7 +103,7 @@ public:
         m_agent = std::make_unique<fleet::Agent>(
             std::move(config), runAgentManifest, m_log, m_metrics, std::move(environment));
         if (m_agent->config().preview.enabled)
-            m_agent->addService(std::make_unique<AgentPreviewService>());
+            m_agent->addService(std::make_unique<AgentPreviewService>(seenRequests(m_agent->config().cacheDir)));
         return m_agent->start(m_once);
     }
 
@@ -116,6 +117,25 @@ public:
     fleet::Agent *agent() const { return m_agent.get(); }
 
 private:
+    /// The preview requests seen, one store for the life of the process: the responders of every
+    /// connection and every configuration share it. A reload that moves cache_dir carries the ids
+    /// over to the file of the new one.
+    std::shared_ptr<fleet::SeenRequests> seenRequests(const std::filesystem::path &cacheDir)
+    {
+        const std::filesystem::path file = AgentPreviewService::seenRequestsFile(cacheDir);
+        if (m_seen && m_seen->file() == file)
+            return m_seen;
+        const auto now = fleet::Clock::now();
+        auto loaded = fleet::SeenRequests::load(file, now);
+        if (loaded.problem)
+            m_log.warn("fleet preview: " + loaded.problem->message);
+        if (m_seen)
+            if (auto moved = loaded.store->absorb(*m_seen, now); !moved)
+                m_log.error("fleet preview: " + moved.error().message);
+        m_seen = std::move(loaded.store);
+        return m_seen;
+    }
+
     /// Serves the metrics on `port` (none for 0), keeping the server when the port is unchanged.
     Result<void> serveMetrics(int port)
     {
@@ -139,6 +159,7 @@ private:
     fleet::AgentMetrics m_metrics;
     std::unique_ptr<fleet::MetricsServer> m_metricsServer;
     int m_metricsPort = 0;
+    std::shared_ptr<fleet::SeenRequests> m_seen;
     std::unique_ptr<fleet::Agent> m_agent;
 };
 

@@ -22,6 +22,13 @@ constexpr std::size_t kMaxProblems = 100;
 constexpr std::size_t kMaxEarlyAnswers = 10'000;
 /// Hosts one preview tracks; answers naming more identities are dropped.
 constexpr std::size_t kMaxHosts = 200'000;
+/// The age past which no request can still need its bundle object: the longest a request lives,
+/// plus the skew allowed between the clocks that wrote and that read it.
+constexpr auto kStalePreviewAge = kMaxRequestLifetime + kMaxClockSkew;
+/// Clocks of two requesters whose previews work are within this of one another (each is within
+/// kMaxClockSkew of the agents'); an object written later than that by our clock is not left
+/// alone for ever by a clock that runs ahead.
+constexpr auto kRequesterSkew = 2 * kMaxClockSkew;
 
 struct SubscriptionDeleter {
     void operator()(natsSubscription *subscription) const
@@ -352,6 +359,55 @@ FleetPreview Collector::finish(bool cancelled)
     return preview;
 }
 
+struct StreamInfoDeleter {
+    void operator()(jsStreamInfo *info) const { jsStreamInfo_Destroy(info); }
+};
+
+/// Removes the preview objects of `store` that no request can need any more: those of requesters
+/// that died or lost their connection before they removed their own. An object's age is taken
+/// from its meta record's mtime; one with a missing or far future time is removed too. Failures
+/// are left to the next requester.
+void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::time_point now)
+{
+    const std::string stream = "OBJ_" + store.bucket();
+    const std::string metas = "$O." + store.bucket() + ".M.>";
+    jsOptions options;
+    jsOptions_Init(&options);
+    options.Stream.Info.SubjectsFilter = metas.c_str();
+    jsStreamInfo *rawInfo = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    if (js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), &options, &errorCode) != NATS_OK)
+        return;
+    const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(rawInfo);
+    if (info->State.Subjects == nullptr)
+        return;
+    std::vector<std::string> stale;
+    for (int i = 0; i < info->State.Subjects->Count; ++i) {
+        natsMsg *raw = nullptr;
+        if (js_GetLastMsg(&raw, connection.jetStream(), stream.c_str(), info->State.Subjects->List[i].Subject, nullptr,
+                &errorCode)
+            != NATS_OK)
+            continue;
+        const std::unique_ptr<natsMsg, MsgDeleter> message(raw);
+        const std::string_view text(natsMsg_GetData(message.get()),
+            static_cast<std::size_t>(std::max(0, natsMsg_GetDataLength(message.get()))));
+        if (jsonNestingBeyond(text, 4))
+            continue;
+        const Json meta = parseJson(text, false);
+        if (!meta.is_object())
+            continue;
+        const std::string name = stringMember(meta, "name");
+        const auto deleted = meta.find("deleted");
+        if (!name.starts_with("preview-") || (deleted != meta.end() && deleted->is_boolean() && deleted->get<bool>()))
+            continue;
+        const auto written = parseRfc3339(stringMember(meta, "mtime"));
+        if (!written || *written < now - kStalePreviewAge || *written > now + kRequesterSkew)
+            stale.push_back(name);
+    }
+    for (const std::string &name : stale)
+        (void)store.remove(name);
+}
+
 struct Published {
     std::string id;
     std::string objectName;
@@ -430,6 +486,7 @@ Result<FleetPreview> runFleetPreview(
     auto store = ObjectStore::openOrCreate(connection, std::string(kPreviewBucket));
     if (!store)
         return store.error();
+    removeStalePreviews(connection, store.value(), Clock::now());
     natsInbox *rawInbox = nullptr;
     natsInbox_Create(&rawInbox);
     const std::unique_ptr<natsInbox, InboxDeleter> inbox(rawInbox);

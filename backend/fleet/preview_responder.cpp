@@ -14,7 +14,12 @@
 #include "util/user_identity.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <nats/nats.h>
+#include <ostream>
+#include <streambuf>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,8 +109,65 @@ Result<bool> selects(const std::optional<std::string> &select, const Json &facts
     return value->get<bool>();
 }
 
-/// Fetches the request's bundle into `archive`, refusing an object whose digest is not the
-/// signed one.
+/// An output stream buffer that writes straight to a file descriptor: the archive is opened with
+/// flags std::ofstream cannot give.
+class DescriptorBuffer : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd)
+        : m_fd(fd)
+    {
+    }
+
+protected:
+    std::streamsize xsputn(const char *data, std::streamsize size) override
+    {
+        std::streamsize done = 0;
+        while (done < size) {
+            const ssize_t wrote = ::write(m_fd, data + done, static_cast<std::size_t>(size - done));
+            if (wrote < 0 && errno == EINTR)
+                continue;
+            if (wrote <= 0)
+                break;
+            done += wrote;
+        }
+        return done;
+    }
+
+    int_type overflow(int_type c) override
+    {
+        if (traits_type::eq_int_type(c, traits_type::eof()))
+            return traits_type::not_eof(c);
+        const char byte = traits_type::to_char_type(c);
+        return xsputn(&byte, 1) == 1 ? c : traits_type::eof();
+    }
+
+private:
+    int m_fd;
+};
+
+/// Makes `directory` this user's, mode 0711, creating it (and missing parents) when needed.
+Result<void> prepareWorkDirectory(const std::filesystem::path &directory)
+{
+    const auto failed = [&directory](const std::string &what) {
+        return Error {"io", directory.string() + ": " + what};
+    };
+    std::error_code error;
+    if (directory.has_parent_path())
+        std::filesystem::create_directories(directory.parent_path(), error);
+    if (error)
+        return failed("cannot create the preview work directory: " + error.message());
+    if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
+        return failed("cannot create the preview work directory: " + std::string(std::strerror(errno)));
+    struct stat info { };
+    if (::lstat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::geteuid())
+        return failed("the preview work directory is not a directory of this user; refused");
+    if ((info.st_mode & 07777) != 0711 && ::chmod(directory.c_str(), 0711) != 0)
+        return failed("cannot set the preview work directory's mode to 0711: " + std::string(std::strerror(errno)));
+    return {};
+}
+
+/// Fetches the request's bundle into `archive`, a new file only this user may read, refusing an
+/// object whose digest is not the signed one.
 Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRef &bundle, const SourceOptions &sources,
     const std::filesystem::path &archive)
 {
@@ -121,7 +183,15 @@ Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRe
             where + ": the object's digest " + info->digest + " is not the signed " + bundle.digest + "; refused"};
     if (info->size > sources.maxBytes)
         return Error {"too_large", where + ": " + std::to_string(info->size) + " bytes is more than the limit"};
-    auto fetched = store.value().getToFile(bundle.name, archive);
+    const int fd = ::open(archive.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Error {"io", archive.string() + ": cannot create: " + std::strerror(errno)};
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    auto fetched = store.value().get(bundle.name, out);
+    const bool written = out.good();
+    if (::close(fd) != 0 || (fetched && !written))
+        return Error {"io", archive.string() + ": cannot write the bundle"};
     if (!fetched)
         return fetched.error().withContext(where);
     if (fetched->digest != bundle.digest)
@@ -226,6 +296,8 @@ Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(
 {
     if (options.trustedKeys.empty())
         return Error {"no_trusted_keys", "fleet preview needs at least one trusted public key (preview.trusted_keys)"};
+    if (!options.seen)
+        options.seen = std::make_shared<SeenRequests>();
     std::unique_ptr<PreviewResponder> responder(new PreviewResponder(connection, std::move(options)));
     for (const auto &path : responder->m_options.trustedKeys) {
         auto key = loadPreviewPublicKey(path);
@@ -233,12 +305,8 @@ Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(
             return key.error().withContext("preview trusted key");
         responder->m_trusted.push_back(std::move(key).value());
     }
-    std::error_code error;
-    std::filesystem::create_directories(responder->m_options.workDirectory, error);
-    if (error)
-        return Error {"io",
-            responder->m_options.workDirectory.string()
-                + ": cannot create the preview work directory: " + error.message()};
+    if (auto prepared = prepareWorkDirectory(responder->m_options.workDirectory); !prepared)
+        return prepared.error();
     responder->m_worker = std::thread([raw = responder.get()] { raw->work(); });
     const natsStatus status = natsConnection_Subscribe(&responder->m_subscription, connection.connection(),
         std::string(kPreviewRequestSubject).c_str(), &PreviewResponder::onMessage, responder.get());
@@ -299,10 +367,10 @@ void PreviewResponder::receive(std::string_view payload)
     const auto now = Clock::now();
     if (auto rules = checkRequestRules(request, now); !rules)
         return reject(request.id, rules.error().message);
+    if (auto fresh = m_options.seen->remember(request, now); !fresh)
+        return reject(request.id, fresh.error().message);
     {
         const std::lock_guard lock(m_mutex);
-        if (!m_seen.remember(request.id, request.expires, now))
-            return reject(request.id, "replayed (its id was seen before)");
         if (m_queue.size() >= m_options.maxQueued)
             return reject(request.id, "too many previews are waiting on this host");
         m_queue.push_back(request);

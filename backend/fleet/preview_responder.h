@@ -6,6 +6,7 @@
 #include "preview_wire.h"
 #include "resource.h"
 #include "result.h"
+#include "seen_requests.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -34,7 +35,9 @@ struct PreviewResponderOptions {
     std::string previewUser = "nobody";
     /// This host's facts; called from the responder's worker thread, so it must be thread-safe.
     std::function<Json()> facts;
-    /// Where bundles are fetched and unpacked, each into a private directory removed after.
+    /// Where bundles are fetched and unpacked, each into a private directory removed after. It is
+    /// made this user's with mode 0711 (its parent must exist): others pass through it, to the
+    /// unpacked bundle the preview user is given, and neither list nor write it.
     std::filesystem::path workDirectory;
     /// Caps for fetched bundles (maxBytes).
     SourceOptions sources;
@@ -42,6 +45,10 @@ struct PreviewResponderOptions {
     std::function<void(engine::LogLevel, const std::string &)> log;
     /// Requests waiting while one runs; more are refused (logged, not answered).
     std::size_t maxQueued = 16;
+    /// The ids of the requests accepted so far. Responders that follow one another (a new
+    /// connection, a reload) share one, so a captured request runs once; a store of the
+    /// responder's own, in memory, when empty.
+    std::shared_ptr<SeenRequests> seen;
 };
 
 /// Answers signed fleet preview requests on ccm.preview.request (docs/fleet.md, "Fleet preview"):
@@ -52,7 +59,8 @@ struct PreviewResponderOptions {
 class PreviewResponder {
 public:
     /// Subscribes on `connection`, which must outlive the responder. Errors: a trusted key that
-    /// cannot be read, an empty key list, a work directory that cannot be made, the subscription's.
+    /// cannot be read, an empty key list, a work directory that cannot be made or is not this
+    /// user's, the subscription's.
     static Result<std::unique_ptr<PreviewResponder>> start(NatsConnection &connection, PreviewResponderOptions options);
 
     /// Stops listening, cancels a running preview and waits for it.
@@ -81,7 +89,6 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<PreviewRequest> m_queue;
-    ReplayCache m_seen;
     bool m_stopping = false;
     std::atomic<bool> m_cancel {false};
     std::atomic<std::size_t> m_rejected {0};
