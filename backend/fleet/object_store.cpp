@@ -288,6 +288,9 @@ Result<ObjectInfo> parseObjectMeta(std::string_view json, std::string_view bucke
         document = nlohmann::json::parse(json);
     } catch (const nlohmann::json::parse_error &e) {
         return bad("it is not JSON (at byte " + std::to_string(e.byte) + ")");
+    } catch (const nlohmann::json::exception &) {
+        // A number too large for a double is reported as out of range, without a position.
+        return bad("it holds a number out of range");
     }
     if (!document.is_object())
         return bad("it is not a JSON object");

@@ -351,6 +351,9 @@ private slots:
                                          << "is not a count";
         QTest::newRow("deleted not a bool")
             << metaWith(b, n, QStringLiteral("deleted"), QStringLiteral("yes")) << "deleted is not true or false";
+        QTest::newRow("number beyond a double")
+            << QByteArray(R"({"name":"dir/site.tgz","bucket":"bk","nuid":"x","size":1E1072})")
+            << "holds a number out of range";
         QTest::newRow("not JSON") << QByteArray("{\"name\": ") << "not JSON (at byte";
         QTest::newRow("not an object") << QByteArray("[1]") << "not a JSON object";
         QTest::newRow("control characters are escaped")
