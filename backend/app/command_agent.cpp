@@ -42,7 +42,8 @@ Logs go to stderr, one line each, with syslog priorities when $JOURNAL_STREAM is
 )";
 
 /// Runs one manifest for the agent as `apply` would: opened (a bundle unpacked), resolved
-/// against the agent's facts, the environment and the external data, then run.
+/// against the agent's facts, the environment and the external data, then run; with
+/// `checkOnly`, everything but the run.
 Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &request, engine::RunObserver &observer)
 {
     fleet::SourceOptions sources = sourceOptionsFromEnvironment();
@@ -58,7 +59,7 @@ Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &requ
     if (!request.externalDataUrl.empty()) {
         auto data = loadDataFile(request.externalDataUrl, sources);
         if (!data)
-            return data.error().withContext("external_data_url");
+            return Error {std::string(fleet::kExternalDataError), "external_data_url: " + data.error().message};
         inputs.externalData = std::move(data).value();
     }
     inputs.baseDirectory = manifest->baseDirectory();
@@ -71,6 +72,8 @@ Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &requ
     const engine::PreparedManifest prepared = engine::prepareManifestText(file.text, shown, inputs);
     if (!prepared.ok())
         return Error {"invalid", prepared.diagnosticText()};
+    if (request.checkOnly)
+        return engine::RunResult {};
     engine::RunOptions options;
     options.healthCheckOnly = request.mode == fleet::RunMode::Health;
     options.cancel = request.cancel;
@@ -101,7 +104,7 @@ public:
         fleet::Agent::Environment environment;
         environment.version = CCM_VERSION;
         m_agent = std::make_unique<fleet::Agent>(
-            std::move(config), runAgentManifest, m_log, m_metrics, std::move(environment));
+            std::move(config), runAgentManifest, m_log, m_metrics, m_outbox, std::move(environment));
         if (m_agent->config().preview.enabled)
             m_agent->addService(std::make_unique<AgentPreviewService>(seenRequests(m_agent->config().cacheDir)));
         return m_agent->start(m_once);
@@ -157,6 +160,8 @@ private:
     fleet::AgentLog &m_log;
     bool m_once;
     fleet::AgentMetrics m_metrics;
+    /// Reports NATS has not taken yet; kept across reloads.
+    fleet::ReportOutbox m_outbox;
     std::unique_ptr<fleet::MetricsServer> m_metricsServer;
     int m_metricsPort = 0;
     std::shared_ptr<fleet::SeenRequests> m_seen;

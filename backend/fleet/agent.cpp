@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent.h"
 
-#include <sys/stat.h>
-
 namespace ccm::fleet {
 
 AgentService::~AgentService() = default;
 
-Agent::Agent(AgentConfig config, ManifestRunner runner, AgentLog &log, AgentMetrics &metrics, Environment environment)
+Agent::Agent(AgentConfig config, ManifestRunner runner, AgentLog &log, AgentMetrics &metrics, ReportOutbox &outbox,
+    Environment environment)
 {
-    m_shared = std::make_unique<AgentShared>(std::move(config), log, metrics, environment.nats,
+    m_shared = std::make_unique<AgentShared>(std::move(config), log, metrics, outbox, environment.nats,
         std::move(environment.facts), std::move(runner), std::move(environment.version));
 }
 
@@ -29,11 +28,9 @@ void Agent::addService(std::unique_ptr<AgentService> service)
 Result<void> Agent::start(bool once)
 {
     const std::filesystem::path &cacheDir = m_shared->config.cacheDir;
-    std::error_code error;
-    if (std::filesystem::create_directories(cacheDir, error))
-        ::chmod(cacheDir.c_str(), 0700);
-    if (error)
-        return Error {"io", "cannot create cache_dir " + cacheDir.string() + ": " + error.message()};
+    if (auto created = createPrivateDirectory(cacheDir); !created)
+        return created.error().withContext("cache_dir");
+    m_shared->outbox.persistTo(cacheDir / "reports.json", m_shared->log);
     m_shared->log.info("agent " + m_shared->config.identity + " starting with "
         + std::to_string(m_shared->config.manifests.size()) + " manifest source(s)");
     for (const std::string &source : m_shared->config.manifests) {

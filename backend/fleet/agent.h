@@ -36,15 +36,19 @@ public:
         std::string version;
     };
 
-    Agent(AgentConfig config, ManifestRunner runner, AgentLog &log, AgentMetrics &metrics, Environment environment);
+    /// `metrics` and `outbox` outlive the agent: a reload keeps the counters and the reports that
+    /// NATS has not taken yet.
+    Agent(AgentConfig config, ManifestRunner runner, AgentLog &log, AgentMetrics &metrics, ReportOutbox &outbox,
+        Environment environment);
     ~Agent();
     Agent(const Agent &) = delete;
     Agent &operator=(const Agent &) = delete;
 
     /// Adds a service started by start(); call before start().
     void addService(std::unique_ptr<AgentService> service);
-    /// Creates the cache directory (0700) and starts the workers, then the services. With `once`
-    /// each worker fetches and applies its source once and ends.
+    /// Creates the cache directory (0700), keeps the outbox's reports in it (reports.json, 0600)
+    /// and starts the workers, then the services. With `once` each worker fetches and applies its
+    /// source once and ends.
     Result<void> start(bool once);
     /// Stops the services, then the workers after their current run; with `cancelRuns` runs stop
     /// before their next resource. Returns once every thread has ended.

@@ -5,8 +5,6 @@
 #include "object_store.h"
 #include "object_url.h"
 
-#include <sys/stat.h>
-
 namespace ccm::fleet {
 namespace {
 
@@ -22,24 +20,29 @@ std::filesystem::path metaFileFor(const std::filesystem::path &cacheFile)
 
 void SourceWorker::loadCacheMeta()
 {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(m_cacheFile, error))
-        return;
     auto text = readTextFile(metaFileFor(m_cacheFile), kMaxMetaBytes);
     if (!text)
         return;
     const Json meta = Json::parse(*text, nullptr, false);
     if (!meta.is_object())
         return;
-    m_digest = meta.value("digest", "");
+    m_refused = refusalFromJson(meta.value("refused", Json()));
+    if (m_refused)
+        m_shared.status.recordRefusal(m_shown, m_refused);
+    // The validators stand for the newest version seen: asking with them again fetches nothing.
     m_validators.etag = meta.value("etag", "");
     m_validators.lastModified = meta.value("last_modified", "");
+    std::error_code error;
+    if (std::filesystem::is_regular_file(m_cacheFile, error))
+        m_digest = meta.value("digest", "");
 }
 
 void SourceWorker::saveCacheMeta()
 {
-    const Json meta {{"source", m_shown}, {"digest", m_digest}, {"etag", m_validators.etag},
+    Json meta {{"source", m_shown}, {"digest", m_digest}, {"etag", m_validators.etag},
         {"last_modified", m_validators.lastModified}};
+    if (m_refused)
+        meta["refused"] = refusalToJson(*m_refused);
     if (auto written = writePrivateFile(metaFileFor(m_cacheFile), meta.dump(2) + "\n"); !written)
         m_shared.log.warn(m_shown + ": " + written.error().message);
 }
@@ -55,31 +58,73 @@ void SourceWorker::fetchFailed(const Error &error)
     m_lastFetchError = error.message;
 }
 
-/// Moves a verified download into place as the source's cache file, private to root.
-Result<void> SourceWorker::installDownload(const std::filesystem::path &download)
+bool SourceWorker::stillRefused(const std::string &digest)
 {
-    if (::chmod(download.c_str(), 0600) != 0)
-        return Error {"io", "cannot make " + download.string() + " private"};
-    auto bytes = readTextFile(download, 256ull * 1024 * 1024);
-    if (!bytes)
-        return bytes.error();
+    if (!m_refused || m_refused->digest != digest)
+        return false;
+    m_shared.log.debug(m_shown + ": " + digest + " was refused: not fetched again");
+    return true;
+}
+
+void SourceWorker::refuse(const std::string &digest, const std::string &reason)
+{
+    m_lastFetchError.clear();
+    m_refused = BundleRefusal {digest, reason, std::chrono::system_clock::now()};
+    saveCacheMeta();
+    // Counted before it is logged, so that whoever reads the log line finds it counted.
+    m_shared.metrics.recordRefusedBundle(m_shown);
+    m_shared.status.recordRefusal(m_shown, m_refused);
+    std::error_code ignored;
+    const bool cached = std::filesystem::is_regular_file(m_cacheFile, ignored);
+    m_shared.log.error(m_shown + ": refused the bundle " + digest + ": " + reason
+        + (cached ? "; running the last good bundle " + m_digest : "; no good bundle to run yet"));
+    publishStatus();
+}
+
+void SourceWorker::clearRefusal()
+{
+    if (!m_refused)
+        return;
+    m_refused.reset();
+    saveCacheMeta();
+    m_shared.status.recordRefusal(m_shown, std::nullopt);
+}
+
+bool SourceWorker::adoptDownload(const std::filesystem::path &download, const std::string &digest)
+{
+    ManifestRunRequest check {download, m_shown, RunMode::Apply, m_shared.facts.get(), m_shared.config.externalDataUrl,
+        m_shared.config.natsContext, &m_shared.cancel};
+    check.checkOnly = true;
+    engine::RunObserver quiet;
+    auto checked = m_shared.runner(check, quiet);
+    std::error_code ignored;
+    if (!checked) {
+        std::filesystem::remove(download, ignored);
+        if (checked.error().code == kExternalDataError)
+            fetchFailed(checked.error().withContext("cannot check the new bundle " + digest));
+        else
+            refuse(digest, checked.error().message);
+        return false;
+    }
     std::error_code error;
     std::filesystem::rename(download, m_cacheFile, error);
-    if (error)
-        return Error {
-            "io", "cannot rename " + download.string() + " to " + m_cacheFile.string() + ": " + error.message()};
-    m_digest = objectDigest(*bytes);
+    if (error) {
+        std::filesystem::remove(download, ignored);
+        fetchFailed(Error {
+            "io", "cannot rename " + download.string() + " to " + m_cacheFile.string() + ": " + error.message()});
+        return false;
+    }
+    m_digest = digest;
+    m_refused.reset();
+    m_shared.status.recordRefusal(m_shown, std::nullopt);
     saveCacheMeta();
-    return {};
+    return true;
 }
 
 bool SourceWorker::refresh()
 {
-    std::error_code error;
-    std::filesystem::create_directories(m_shared.config.cacheDir, error);
-    if (error) {
-        fetchFailed(Error {
-            "io", "cannot create the cache directory " + m_shared.config.cacheDir.string() + ": " + error.message()});
+    if (auto created = createPrivateDirectory(m_shared.config.cacheDir); !created) {
+        fetchFailed(created.error());
         return false;
     }
     const bool changed = sourceKind(m_source) == SourceKind::ObjectBundle ? refreshObject() : refreshHttp();
@@ -111,26 +156,41 @@ bool SourceWorker::refreshObject()
     std::error_code ignored;
     if (info->digest == m_digest && std::filesystem::is_regular_file(m_cacheFile, ignored)) {
         m_lastFetchError.clear();
+        clearRefusal();
         return false;
     }
-    const std::filesystem::path download = m_cacheFile.string() + ".download";
-    auto fetched = store.value().getToFile(url->key, download);
-    auto installed = fetched ? installDownload(download) : Result<void>(fetched.error().withContext(m_shown));
-    if (!installed) {
-        std::filesystem::remove(download, ignored);
-        fetchFailed(installed.error());
+    if (stillRefused(info->digest)) {
+        m_lastFetchError.clear();
         return false;
     }
-    return true;
+    // The meta record says how big the object is: a bundle too large is refused unfetched.
+    if (info->size > kMaxBundleBytes) {
+        refuse(info->digest,
+            "larger than the limit of " + std::to_string(kMaxBundleBytes / (1024 * 1024)) + " MiB ("
+                + std::to_string(info->size) + " bytes)");
+        return false;
+    }
+    // The download is created 0600 with O_EXCL: a leftover of an interrupted fetch goes first.
+    std::filesystem::remove(m_downloadFile.string() + ".part", ignored);
+    auto fetched = store.value().getToFile(url->key, m_downloadFile);
+    if (!fetched) {
+        fetchFailed(fetched.error().withContext(m_shown));
+        return false;
+    }
+    return adoptDownload(m_downloadFile, fetched->digest);
 }
 
 bool SourceWorker::refreshHttp()
 {
     std::error_code ignored;
     const bool cached = std::filesystem::is_regular_file(m_cacheFile, ignored);
-    const std::filesystem::path download = m_cacheFile.string() + ".download";
+    // A leftover of an interrupted fetch goes, so that the fetch creates its file afresh (0600).
+    std::filesystem::remove(m_downloadFile.string() + ".part", ignored);
+    std::filesystem::remove(m_downloadFile, ignored);
     SourceOptions options;
-    auto fetched = fetchHttpIfChanged(m_source, options, download, cached ? m_validators : HttpValidators {});
+    options.maxBytes = kMaxBundleBytes;
+    auto fetched
+        = fetchHttpIfChanged(m_source, options, m_downloadFile, cached || m_refused ? m_validators : HttpValidators {});
     if (!fetched) {
         fetchFailed(fetched.error());
         return false;
@@ -139,15 +199,27 @@ bool SourceWorker::refreshHttp()
         m_lastFetchError.clear();
         return false;
     }
-    const std::string previous = m_digest;
+    const bool newValidators = fetched->validators.etag != m_validators.etag
+        || fetched->validators.lastModified != m_validators.lastModified;
     m_validators = fetched->validators;
-    if (auto installed = installDownload(download); !installed) {
-        std::filesystem::remove(download, ignored);
-        fetchFailed(installed.error());
+    auto bytes = readTextFile(m_downloadFile, kMaxBundleBytes);
+    if (!bytes) {
+        std::filesystem::remove(m_downloadFile, ignored);
+        fetchFailed(bytes.error());
         return false;
     }
+    const std::string digest = objectDigest(*bytes);
     // A server without validators sends the whole body every time: only new bytes are a change.
-    return m_digest != previous;
+    if ((cached && digest == m_digest) || stillRefused(digest)) {
+        std::filesystem::remove(m_downloadFile, ignored);
+        m_lastFetchError.clear();
+        if (digest == m_digest)
+            clearRefusal();
+        if (newValidators)
+            saveCacheMeta();
+        return false;
+    }
+    return adoptDownload(m_downloadFile, digest);
 }
 
 } // namespace ccm::fleet

@@ -108,8 +108,7 @@ void SourceWorker::loop()
 
 void SourceWorker::loopIteration()
 {
-    if (m_undelivered && deliverRun(*m_undelivered))
-        m_undelivered.reset();
+    m_shared.outbox.flush(m_shared.nats, m_shared.log);
     bool refreshDue = false;
     {
         const std::lock_guard lock(m_mutex);
@@ -168,9 +167,10 @@ SourceRunReport SourceWorker::run(RunMode mode)
     report.run = newEventId();
     report.mode = mode;
     report.started = std::chrono::system_clock::now();
+    report.refused = m_refused;
     const auto start = Clock::now();
     const std::filesystem::path manifest = isRemote() ? m_cacheFile : std::filesystem::path(m_source);
-    auto bytes = readTextFile(manifest, 256ull * 1024 * 1024);
+    auto bytes = readTextFile(manifest, kMaxBundleBytes);
     if (!bytes) {
         report.error = isRemote() ? "no bundle fetched yet" + (m_lastFetchError.empty() ? "" : ": " + m_lastFetchError)
                                   : bytes.error().message;
@@ -210,35 +210,16 @@ void SourceWorker::publishRun(const SourceRunReport &report)
         m_shared.log.error(what + ": " + summary);
     else
         m_shared.log.info(what + ": " + summary);
-    m_undelivered = report;
-    m_runSent = false;
-    if (deliverRun(report))
-        m_undelivered.reset();
+    const auto interval = std::chrono::duration_cast<std::chrono::seconds>(m_shared.config.interval);
+    m_shared.outbox.send(report.identity, runReportToJson(report), m_shared.status.status(interval, m_shared.version),
+        m_shared.nats, m_shared.log);
 }
 
-bool SourceWorker::deliverRun(const SourceRunReport &report)
+void SourceWorker::publishStatus()
 {
-    const std::string what = m_shown + ": " + std::string(runModeName(report.mode));
-    const std::string subject = "ccm.agent." + subjectToken(report.identity) + ".run";
-    if (!m_runSent) {
-        if (auto sent = m_shared.nats.publish(subject, runReportToJson(report).dump()); !sent) {
-            m_shared.log.debug(what + ": run not published: " + sent.error().message);
-            return false;
-        }
-        m_runSent = true;
-    }
     const auto interval = std::chrono::duration_cast<std::chrono::seconds>(m_shared.config.interval);
-    const Json status = m_shared.status.status(interval, m_shared.version);
-    if (auto put = m_shared.nats.kvPut(std::string(kStatusBucket), statusKey(report.identity), status.dump()); !put) {
-        const std::string message = what + ": status not stored, trying again: " + put.error().message;
-        if (std::exchange(m_statusFailed, true))
-            m_shared.log.debug(message);
-        else
-            m_shared.log.warn(message);
-        return false;
-    }
-    m_statusFailed = false;
-    return true;
+    m_shared.outbox.send(m_shared.config.identity, Json(), m_shared.status.status(interval, m_shared.version),
+        m_shared.nats, m_shared.log);
 }
 
 } // namespace ccm::fleet

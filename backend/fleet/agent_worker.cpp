@@ -15,8 +15,6 @@
 namespace ccm::fleet {
 namespace {
 
-constexpr std::size_t kMaxBundleBytes = 256ull * 1024 * 1024;
-
 std::string sha256Hex(const std::string &text)
 {
     unsigned char digest[EVP_MAX_MD_SIZE];
@@ -64,6 +62,21 @@ Result<void> writePrivateFile(const std::filesystem::path &path, const std::stri
     return {};
 }
 
+Result<void> createPrivateDirectory(const std::filesystem::path &path)
+{
+    std::error_code error;
+    if (path.has_parent_path())
+        std::filesystem::create_directories(path.parent_path(), error);
+    // Made 0700 by mkdir itself: a directory made wider and narrowed after could be opened between.
+    if (!error && ::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+        error = std::error_code(errno, std::generic_category());
+    if (!error && !std::filesystem::is_directory(path, error) && !error)
+        error = std::make_error_code(std::errc::not_a_directory);
+    if (error)
+        return Error {"io", "cannot create the directory " + path.string() + ": " + error.message()};
+    return {};
+}
+
 namespace {
 
 NatsSelection contextSelection(const std::string &context)
@@ -75,13 +88,15 @@ NatsSelection contextSelection(const std::string &context)
 
 } // namespace
 
-AgentShared::AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metrics_,
+AgentShared::AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metrics_, ReportOutbox &outbox_,
     const ContextEnvironment &natsEnvironment, FactSources facts_, ManifestRunner runner_, std::string version_)
     : config(std::move(config_))
     , log(log_)
     , metrics(metrics_)
+    , outbox(outbox_)
     , nats(contextSelection(config.natsContext), natsEnvironment)
     , facts(std::move(facts_), log_)
+    , status(config.identity)
     , runner(std::move(runner_))
     , version(std::move(version_))
 {
@@ -114,6 +129,7 @@ SourceWorker::SourceWorker(AgentShared &shared, std::string source)
     , m_source(std::move(source))
     , m_shown(redactUrl(m_source))
     , m_cacheFile(cacheFileFor(shared.config.cacheDir, m_source))
+    , m_downloadFile(std::filesystem::path(m_cacheFile).replace_extension().replace_extension(".download.tar.gz"))
 {
 }
 

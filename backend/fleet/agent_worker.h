@@ -14,12 +14,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace ccm::fleet {
@@ -33,7 +35,15 @@ struct ManifestRunRequest {
     std::string externalDataUrl; ///< read before the run: a file, http(s):// or kv://; may be empty
     std::string natsContext; ///< for kv:// data and kvGet()
     const std::atomic<bool> *cancel = nullptr;
+    /// Checks a fetched bundle before it may replace the cached one: everything a run does up to
+    /// the resources (unpacked, checksums verified, the data read, resolved and validated), no
+    /// resource run; the result is empty.
+    bool checkOnly = false;
 };
+
+/// The error code of a ManifestRunner when the external data could not be read: not the bundle's
+/// fault, so a bundle being checked is neither taken nor refused, and is checked again later.
+inline constexpr std::string_view kExternalDataError = "external_data";
 
 /// Runs one manifest: opens it (unpacking a bundle), reads the external data, resolves and runs
 /// it with `observer`. An error when it could not run at all (unreadable, invalid, bad data).
@@ -59,12 +69,13 @@ private:
 
 /// What every worker of one agent shares.
 struct AgentShared {
-    AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metrics_, const ContextEnvironment &natsEnvironment,
-        FactSources facts_, ManifestRunner runner_, std::string version_);
+    AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metrics_, ReportOutbox &outbox_,
+        const ContextEnvironment &natsEnvironment, FactSources facts_, ManifestRunner runner_, std::string version_);
 
     AgentConfig config;
     AgentLog &log;
     AgentMetrics &metrics;
+    ReportOutbox &outbox;
     NatsLink nats;
     FactsCache facts;
     StatusBoard status;
@@ -79,10 +90,15 @@ struct AgentShared {
 /// The thread that keeps one manifest source applied: fetches it (watching obj:// sources and
 /// polling http(s):// ones every 30 s) into the cache, applies it on change and every interval
 /// (with jitter, and backing off after failures), runs health checks in between and remediates
-/// critical ones. Runs go on from the cached bundle while its server is unreachable.
+/// critical ones. Runs go on from the cached bundle while its server is unreachable. A fetched
+/// bundle replaces the cached one only once it unpacks, verifies and validates; one that does
+/// not (or an object larger than kMaxBundleBytes, refused before it is fetched) is reported once
+/// and not fetched again until the source changes, and runs go on from the last good bundle.
 class SourceWorker {
 public:
     static constexpr std::chrono::seconds kPollInterval {30};
+    /// The largest bundle taken, as `apply` takes.
+    static constexpr std::uint64_t kMaxBundleBytes = 256ull * 1024 * 1024;
 
     SourceWorker(AgentShared &shared, std::string source);
     ~SourceWorker();
@@ -109,32 +125,37 @@ private:
     bool refresh();
     bool refreshObject();
     bool refreshHttp();
-    Result<void> installDownload(const std::filesystem::path &download);
+    /// Takes the bundle `download` (of `digest`) as the cached one once it passes the check;
+    /// true when it did. A bundle that fails it is refused.
+    bool adoptDownload(const std::filesystem::path &download, const std::string &digest);
+    /// True (logged at debug) when `digest` is the refused bundle, which is not taken again.
+    bool stillRefused(const std::string &digest);
+    void refuse(const std::string &digest, const std::string &reason);
+    void clearRefusal();
     void fetchFailed(const Error &error);
     SourceRunReport run(RunMode mode);
     void publishRun(const SourceRunReport &report);
-    /// Publishes the .run message and stores the status; false when NATS did not take them.
-    bool deliverRun(const SourceRunReport &report);
+    /// Sends the status as it stands, without a run.
+    void publishStatus();
     std::chrono::milliseconds nextApplyDelay(bool ok);
 
     AgentShared &m_shared;
     std::string m_source;
     std::string m_shown;
     std::filesystem::path m_cacheFile;
+    std::filesystem::path m_downloadFile; ///< where a fetched bundle waits for its check
     std::string m_digest;
-    HttpValidators m_validators;
+    HttpValidators m_validators; ///< of the newest version seen, taken or refused
     std::string m_lastFetchError;
+    /// The source's newest bundle when it was refused; kept in the cache's record, so a reload or
+    /// a restart neither fetches nor reports it again.
+    std::optional<BundleRefusal> m_refused;
 
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stop = false;
     bool m_changed = false; ///< the watch saw a new meta record
     std::uint64_t m_generation = 0; ///< of the NATS connection last caught up with
-    /// The latest run whose report NATS did not take (unreachable, a JetStream call timed out);
-    /// sent again on every turn of the loop until it is, so the status never stays a run behind.
-    std::optional<SourceRunReport> m_undelivered;
-    bool m_runSent = false; ///< its .run message went out; only the status is missing
-    bool m_statusFailed = false; ///< the last status put failed (warned once, then debug)
 
     std::chrono::steady_clock::time_point m_nextApply {};
     std::chrono::steady_clock::time_point m_nextPoll {};
@@ -152,5 +173,9 @@ std::filesystem::path cacheFileFor(const std::filesystem::path &cacheDir, const 
 
 /// Writes `data` to `path` atomically (a temporary file beside it, renamed) with mode 0600.
 Result<void> writePrivateFile(const std::filesystem::path &path, const std::string &data);
+
+/// Creates the directory `path` with mode 0700 from the start (its parents as create_directories
+/// would); one that exists is left as it is.
+Result<void> createPrivateDirectory(const std::filesystem::path &path);
 
 } // namespace ccm::fleet

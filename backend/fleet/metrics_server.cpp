@@ -82,6 +82,12 @@ void AgentMetrics::recordFetchError(const std::string &source)
     ++m_fetchErrors[source];
 }
 
+void AgentMetrics::recordRefusedBundle(const std::string &source)
+{
+    const std::lock_guard lock(m_mutex);
+    ++m_refusedBundles[source];
+}
+
 std::string AgentMetrics::renderRuns() const
 {
     std::ostringstream out;
@@ -97,6 +103,10 @@ std::string AgentMetrics::renderRuns() const
     header(out, "ccm_agent_source_fetch_errors_total", "counter", "Failed fetches of a source's bundle.");
     for (const auto &[source, count] : m_fetchErrors)
         out << "ccm_agent_source_fetch_errors_total{source=" << labelValue(source) << "} " << count << '\n';
+    header(out, "ccm_agent_bundles_refused_total", "counter",
+        "Bundles of a source refused (too large, hostile or invalid); runs went on from the last good one.");
+    for (const auto &[source, count] : m_refusedBundles)
+        out << "ccm_agent_bundles_refused_total{source=" << labelValue(source) << "} " << count << '\n';
     header(out, "ccm_agent_health_status", "gauge",
         "The latest health check status of a source: 0 ok, 1 warning, 2 critical, 3 unknown.");
     for (const auto &[source, status] : m_health)

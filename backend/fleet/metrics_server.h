@@ -23,6 +23,8 @@ public:
     void recordRun(const SourceRunReport &report);
     /// Counts a failed fetch of `source`.
     void recordFetchError(const std::string &source);
+    /// Counts a bundle of `source` refused (too large, hostile or invalid): once per bundle.
+    void recordRefusedBundle(const std::string &source);
     /// The exposition text (Prometheus text format 0.0.4).
     std::string render() const;
 
@@ -42,6 +44,7 @@ private:
     std::map<std::string, Duration> m_durations; ///< by source
     std::map<std::string, double> m_lastRun; ///< by source, Unix seconds
     std::map<std::string, std::uint64_t> m_fetchErrors; ///< by source
+    std::map<std::string, std::uint64_t> m_refusedBundles; ///< by source
     std::map<std::string, int> m_health; ///< by source: 0 ok, 1 warning, 2 critical, 3 unknown
 };
 
