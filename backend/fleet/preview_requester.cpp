@@ -23,12 +23,10 @@ constexpr std::size_t kMaxEarlyAnswers = 10'000;
 /// Hosts one preview tracks; answers naming more identities are dropped.
 constexpr std::size_t kMaxHosts = 200'000;
 /// The age past which no request can still need its bundle object: the longest a request lives,
-/// plus the skew allowed between the clocks that wrote and that read it.
+/// plus the skew allowed between the clocks that wrote and that read it. An object stamped further
+/// than this in the future is as stale: no working requester's clock runs that far ahead, and
+/// waiting for the time it gives could keep it for ever.
 constexpr auto kStalePreviewAge = kMaxRequestLifetime + kMaxClockSkew;
-/// Clocks of two requesters whose previews work are within this of one another (each is within
-/// kMaxClockSkew of the agents'); an object written later than that by our clock is not left
-/// alone for ever by a clock that runs ahead.
-constexpr auto kRequesterSkew = 2 * kMaxClockSkew;
 
 struct SubscriptionDeleter {
     void operator()(natsSubscription *subscription) const
@@ -365,8 +363,8 @@ struct StreamInfoDeleter {
 
 /// Removes the preview objects of `store` that no request can need any more: those of requesters
 /// that died or lost their connection before they removed their own. An object's age is taken
-/// from its meta record's mtime; one with a missing or far future time is removed too. Failures
-/// are left to the next requester.
+/// from its meta record's mtime (official clients write it); one without a readable mtime is
+/// removed too. Failures are left to the next requester.
 void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::time_point now)
 {
     const std::string stream = "OBJ_" + store.bucket();
@@ -391,7 +389,7 @@ void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::
         const std::unique_ptr<natsMsg, MsgDeleter> message(raw);
         const std::string_view text(natsMsg_GetData(message.get()),
             static_cast<std::size_t>(std::max(0, natsMsg_GetDataLength(message.get()))));
-        if (jsonNestingBeyond(text, 4))
+        if (jsonNestingBeyond(text, 16))
             continue;
         const Json meta = parseJson(text, false);
         if (!meta.is_object())
@@ -401,7 +399,7 @@ void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::
         if (!name.starts_with("preview-") || (deleted != meta.end() && deleted->is_boolean() && deleted->get<bool>()))
             continue;
         const auto written = parseRfc3339(stringMember(meta, "mtime"));
-        if (!written || *written < now - kStalePreviewAge || *written > now + kRequesterSkew)
+        if (!written || *written < now - kStalePreviewAge || *written > now + kStalePreviewAge)
             stale.push_back(name);
     }
     for (const std::string &name : stale)
