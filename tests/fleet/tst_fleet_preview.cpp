@@ -475,6 +475,50 @@ private slots:
         QCOMPARE(info.st_uid, nobody->pw_uid);
     }
 
+    // A trusted signer once got root on every agent through a scaffold's post command, which ran as
+    // the agent while the guards ran as the preview user. Every process of a preview is the preview
+    // user's: guards, health checks and post commands alike.
+    void everyProcessOfAPreviewRunsAsThePreviewUser()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to run processes as another user");
+        const passwd *nobody = ::getpwnam("nobody");
+        if (nobody == nullptr)
+            QSKIP("needs a user named nobody");
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        QTemporaryDir out;
+        ::chmod(out.path().toUtf8().constData(), 0777);
+        ::chmod(fleet.workDirectory().toUtf8().constData(), 0711);
+        QVERIFY(QDir(out.path()).mkpath(QStringLiteral("templates")));
+        QVERIFY(ccm::test::writeFile(out.filePath(QStringLiteral("templates/motd.txt")), "hello\n"));
+        const auto marker = [&](const char *name) { return out.filePath(QString::fromUtf8(name)).toStdString(); };
+        const auto recordUid = [](const std::string &file) { return "\"/bin/sh -c 'id -u > " + file + "'\""; };
+        const std::string manifest = "ccm:\n  resources:\n    - exec:\n        - /bin/true:\n            unless: "
+            + recordUid(marker("guard")) + "\n            health_checks:\n              - {command: "
+            + recordUid(marker("health")) + "}\n    - scaffold:\n        - " + marker("target")
+            + ":\n            ensure: present\n            source: " + marker("templates")
+            + "\n            post: [{\"*.txt\": " + recordUid(marker("post")) + "}]\n";
+        const QString path = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(path, QByteArray::fromStdString(manifest)));
+        fleet.addHost("web-1", {{"role", "web"}}, "nobody");
+        auto preview = fleet.preview(path.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        const HostPreview *host = findHost(*preview, "web-1");
+        QVERIFY2(host->state == HostState::Done, host->message.c_str());
+        for (const char *process : {"guard", "health", "post"}) {
+            QFile file(q(marker(process)));
+            QVERIFY2(file.open(QIODevice::ReadOnly), process);
+            QCOMPARE(QString::fromUtf8(process) + QStringLiteral(" as ") + QString::fromUtf8(file.readAll().trimmed()),
+                QString::fromUtf8(process) + QStringLiteral(" as ") + QString::number(nobody->pw_uid));
+            struct stat info { };
+            QCOMPARE(::stat(marker(process).c_str(), &info), 0);
+            QCOMPARE(info.st_uid, nobody->pw_uid);
+        }
+        // The preview changed nothing: the scaffold's target was only rendered in its staging tree.
+        QVERIFY(!QFileInfo::exists(q(marker("target"))));
+    }
+
     void diffsOnlyForFilesThePreviewUserMayRead()
     {
         if (::geteuid() != 0)
