@@ -43,13 +43,16 @@ bool validId(std::string_view id)
     });
 }
 
+/// Unix milliseconds in decimal, up to the year 2096: later ones would overflow the clock's
+/// nanoseconds, and no request lives that long.
 std::optional<std::int64_t> parseMs(std::string_view text)
 {
+    constexpr std::int64_t kLatest = 4'000'000'000'000;
     std::int64_t value = 0;
-    if (text.empty() || text.size() > 18 || text.front() == '-')
+    if (text.empty() || text.front() == '-')
         return std::nullopt;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size())
+    if (error != std::errc() || end != text.data() + text.size() || value > kLatest)
         return std::nullopt;
     return value;
 }

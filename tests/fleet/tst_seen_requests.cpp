@@ -143,6 +143,10 @@ private slots:
         QTest::newRow("negative expiry") << header + "-5 " + QByteArray::fromStdString(idOf(1)) + "\n"
                                          << "file"
                                          << "line 2";
+        QTest::newRow("expiry past the clock's range")
+            << header + "9223372036854775807 " + QByteArray::fromStdString(idOf(1)) + "\n"
+            << "file"
+            << "line 2";
         QTest::newRow("bad id") << header + "1795000600000 ../../etc/passwd\n"
                                 << "file"
                                 << "not a request id";
