@@ -12,6 +12,7 @@
 #include "utf8.h"
 #include "validator.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -21,12 +22,18 @@
 #include <functional>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ccm::daemon {
 
 ApplyControl::~ApplyControl() = default;
 
 namespace {
+
+/// The most of a client's text one log line quotes (loggableText()).
+constexpr std::size_t kLongestLogged = 512;
+/// The longest string id a request may have; every answer repeats it.
+constexpr std::size_t kLongestId = 256;
 
 RpcError invalidParam(std::string_view name, std::string_view problem)
 {
@@ -97,27 +104,6 @@ Json diagnosticsJson(const Diagnostics &diagnostics)
         list.push_back(std::move(entry));
     }
     return list;
-}
-
-/// A client's method name as it may go into the log: at most 64 characters, control characters
-/// escaped, so that nobody can forge log lines or flood the log through it.
-std::string loggable(std::string_view method)
-{
-    constexpr std::size_t kLongest = 64;
-    std::string text;
-    for (const char c : method.substr(0, kLongest)) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-            constexpr char kHex[] = "0123456789abcdef";
-            text += "\\x";
-            text += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
-            text += kHex[static_cast<unsigned char>(c) & 0xf];
-        } else {
-            text += c;
-        }
-    }
-    if (method.size() > kLongest)
-        text += "...";
-    return text;
 }
 
 RpcError unauthorized(const Caller &caller, std::string_view what)
@@ -312,14 +298,20 @@ Dispatcher::Dispatcher(ApplyControl &applies, std::function<Result<Json>()> fact
     : m_applies(applies)
     , m_facts(std::move(facts))
     , m_notify(std::move(notify))
+    , m_rejections([](const std::string &line) { spdlog::info("{}", line); })
 {
+}
+
+void Dispatcher::reject(uid_t uid, std::string_view reason, std::string_view message)
+{
+    m_rejections.write("uid " + std::to_string(uid), reason, loggableText(message, kLongestLogged));
 }
 
 namespace {
 
 /// Checks the JSON-RPC shape: a Request, an error to answer, or nullopt for a notification.
 RpcResult<std::optional<Request>> parseRequest(
-    std::string_view line, const Caller &caller, Json &id, RejectionLog &rejections)
+    std::string_view line, const Caller &caller, Json &id, Dispatcher &dispatcher)
 {
     if (const std::size_t bad = invalidUtf8Offset(line); bad != std::string_view::npos)
         return RpcError {ErrorCode::ParseError, "invalid UTF-8 at byte " + std::to_string(bad)};
@@ -342,6 +334,10 @@ RpcResult<std::optional<Request>> parseRequest(
     if (!notification) {
         if (!idMember->is_string() && !idMember->is_number_integer())
             return RpcError {ErrorCode::InvalidRequest, "id must be a string or an integer"};
+        // Every answer repeats the id: a long one would make answers longer than a line may be.
+        if (idMember->is_string() && idMember->get_ref<const std::string &>().size() > kLongestId)
+            return RpcError {ErrorCode::InvalidRequest,
+                "id must be an integer or a string of at most " + std::to_string(kLongestId) + " bytes"};
         id = *idMember;
     }
     std::optional<RpcError> problem;
@@ -357,7 +353,7 @@ RpcResult<std::optional<Request>> parseRequest(
     if (notification) {
         // Nobody waits for an answer to a notification; a broken one is only worth a log line.
         if (problem)
-            rejections.reject(caller.peer.uid, "malformed_notification", "malformed notification: " + problem->message);
+            dispatcher.reject(caller.peer.uid, "malformed_notification", "malformed notification: " + problem->message);
         return std::optional<Request>();
     }
     if (problem)
@@ -373,8 +369,133 @@ Dispatched answered(const Json &id, const Json &result)
 
 std::string internalErrorLine(const Caller &caller, const Json &id, const std::exception &e)
 {
-    spdlog::error("uid {}: internal error: {}", caller.peer.uid, e.what());
-    return errorLine(id, RpcError {ErrorCode::InternalError, std::string("internal error: ") + e.what()});
+    // What the exception says may quote the request (a path, a name): it is cut like client input.
+    const std::string what = loggableText(e.what(), kLongestLogged);
+    spdlog::error("uid {}: internal error: {}", caller.peer.uid, what);
+    return errorLine(id, RpcError {ErrorCode::InternalError, "internal error: " + what});
+}
+
+/// What a string param holds, which bounds its length: what its longest sensible value needs and
+/// what the system or the agents take, so that no request has the daemon work on, log or echo
+/// megabytes where a few hundred bytes do.
+enum class ParamKind {
+    Label, ///< a client's name or version, a template engine
+    Name, ///< a file, bucket or NATS context name
+    ObjectName, ///< an object store name
+    Path, ///< a file or directory
+    Url, ///< http(s):// or obj:// URLs, NATS server URLs
+    Location, ///< a Path, or a Url when it holds "://"
+    Selector, ///< a fleet preview's fact selector
+    RunId, ///< a run's id
+    Text, ///< the text of a manifest, template or expression: only the line limit bounds it
+};
+
+/// A string param of a method and its kind; with `list`, a list of such strings.
+struct ParamBound {
+    std::string_view name;
+    ParamKind kind;
+    bool list = false;
+};
+
+/// The bounds of a kind: bytes in all, bytes of each path component (0: not a path), and what
+/// the bound is, for the error.
+struct KindLimit {
+    std::size_t bytes;
+    std::size_t componentBytes;
+    std::string_view why;
+};
+
+KindLimit limitOf(ParamKind kind)
+{
+    switch (kind) {
+    case ParamKind::Label:
+        return {256, 0, "the most a label may have"};
+    case ParamKind::Name:
+        return {255, 0, "the most a name may have (NAME_MAX)"};
+    case ParamKind::ObjectName:
+        return {1024, 0, "the most an object name may have"};
+    case ParamKind::Path:
+    case ParamKind::Location:
+        return {4096, 255, "the most a path may have (PATH_MAX)"};
+    case ParamKind::Url:
+        return {8192, 0, "the most a URL may have"};
+    case ParamKind::Selector:
+        // What agents take (the request's fields are at most 4096 bytes); they drop a longer one unanswered.
+        return {4096, 0, "the most a selector may have: agents ignore longer ones"};
+    case ParamKind::RunId:
+        return {128, 0, "the most a run id may have"};
+    case ParamKind::Text:
+        break;
+    }
+    return {kMaxLineBytes, 0, "the line limit"};
+}
+
+/// Checks one string against its kind; `path` (a JSON pointer) and `shown` name it in the error.
+RpcResult<void> checkBound(std::string_view value, ParamKind kind, const std::string &path, const std::string &shown)
+{
+    if (kind == ParamKind::Location && value.find("://") != std::string_view::npos)
+        kind = ParamKind::Url;
+    const KindLimit limit = limitOf(kind);
+    const auto tooLong = [&](std::string_view problem, std::size_t bytes) {
+        return RpcError {ErrorCode::InvalidParams,
+            "params." + shown + " " + std::string(problem) + " " + std::to_string(bytes) + " bytes, "
+                + std::string(limit.why),
+            Json {{"path", path}, {"limit", bytes}}};
+    };
+    if (value.size() > limit.bytes)
+        return tooLong("is longer than", limit.bytes);
+    if (limit.componentBytes > 0) {
+        for (std::size_t start = 0; start < value.size();) {
+            const std::size_t end = std::min(value.find('/', start), value.size());
+            if (end - start > limit.componentBytes)
+                return RpcError {ErrorCode::InvalidParams,
+                    "params." + shown + " has a component longer than " + std::to_string(limit.componentBytes)
+                        + " bytes, the most a file name may have (NAME_MAX)",
+                    Json {{"path", path}, {"limit", limit.componentBytes}}};
+            start = end + 1;
+        }
+    }
+    return {};
+}
+
+/// Checks the string params of `params` named in `bounds`. A param of another type is left to the
+/// method, which says what type it wants.
+RpcResult<void> checkBounds(const std::vector<ParamBound> &bounds, const Json &params)
+{
+    for (const ParamBound &bound : bounds) {
+        const auto found = params.find(bound.name);
+        if (found == params.end())
+            continue;
+        const std::string name(bound.name);
+        if (found->is_string()) {
+            if (auto checked = checkBound(found->get_ref<const std::string &>(), bound.kind, name, name); !checked)
+                return checked;
+        } else if (bound.list && found->is_array()) {
+            for (std::size_t i = 0; i < found->size(); ++i) {
+                const Json &item = (*found)[i];
+                if (!item.is_string())
+                    continue;
+                if (auto checked = checkBound(item.get_ref<const std::string &>(), bound.kind,
+                        name + "/" + std::to_string(i), name + "[" + std::to_string(i) + "]");
+                    !checked)
+                    return checked;
+            }
+        }
+    }
+    return {};
+}
+
+/// The line of an answer to `id`, or a too_large error in its place when the answer is longer
+/// than a line may be: the client would have to drop it, and its connection with it.
+std::string fittedLine(const Json &id, std::string line)
+{
+    if (line.size() <= kMaxLineBytes)
+        return line;
+    return errorLine(id,
+        RpcError {ErrorCode::TooLarge,
+            "the answer is " + std::to_string(line.size()) + " bytes, more than the " + std::to_string(kMaxLineBytes)
+                + " a line may have; ask for less",
+            {{"limit", kMaxLineBytes}}});
 }
 
 } // namespace
@@ -387,6 +508,8 @@ struct Dispatcher::Method {
     /// NATS credentials, which a system backend must not lend to other users.
     bool ownUidOnly = false;
     RpcResult<Dispatched> (Dispatcher::*handler)(const Caller &, Request &) = nullptr;
+    /// Its string params and their bounds, checked before the handler runs.
+    std::vector<ParamBound> params;
 };
 
 struct Dispatcher::ManifestRequest {
@@ -398,24 +521,36 @@ struct Dispatcher::ManifestRequest {
 
 const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
 {
+    using enum ParamKind;
     static const Method kMethods[] = {
-        {"backend.hello", Role::None, false, &Dispatcher::hello},
-        {"facts.get", Role::Preview, false, &Dispatcher::factsGet},
-        {"manifest.validate", Role::Preview, false, &Dispatcher::manifestMethod},
-        {"manifest.render", Role::Preview, false, &Dispatcher::manifestMethod},
-        {"apply.start", Role::Preview, false, &Dispatcher::applyStart},
-        {"apply.cancel", Role::Preview, false, &Dispatcher::applyCancel},
-        {"template.render", Role::Preview, false, &Dispatcher::editorMethod},
-        {"expression.evaluate", Role::Preview, false, &Dispatcher::editorMethod},
-        {"data.resolve", Role::Preview, false, &Dispatcher::editorMethod},
-        {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"bundle.open", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"fleet.status", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"fleet.preview", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"fleet.keygen", Role::Preview, true, &Dispatcher::fleetMethod},
-        {"fleet.keyinfo", Role::Preview, true, &Dispatcher::fleetMethod},
+        {"backend.hello", Role::None, false, &Dispatcher::hello, {{"client", Label}, {"version", Label}}},
+        {"facts.get", Role::Preview, false, &Dispatcher::factsGet, {}},
+        {"manifest.validate", Role::Preview, false, &Dispatcher::manifestMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"source", Location}}},
+        {"manifest.render", Role::Preview, false, &Dispatcher::manifestMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"source", Location}}},
+        {"apply.start", Role::Preview, false, &Dispatcher::applyStart,
+            {{"manifest", Text}, {"base_dir", Path}, {"source", Location}}},
+        {"apply.cancel", Role::Preview, false, &Dispatcher::applyCancel, {{"run", RunId}}},
+        {"template.render", Role::Preview, false, &Dispatcher::editorMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"text", Text}, {"engine", Label}, {"path", Path}}},
+        {"expression.evaluate", Role::Preview, false, &Dispatcher::editorMethod,
+            {{"manifest", Text}, {"base_dir", Path}}},
+        {"data.resolve", Role::Preview, false, &Dispatcher::editorMethod, {{"manifest", Text}, {"base_dir", Path}}},
+        {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"name", Name}, {"include", Path, true}}},
+        {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"name", Name}, {"include", Path, true}, {"output", Path}}},
+        {"bundle.publish", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"file", Path}, {"bucket", Name}, {"name", ObjectName}, {"context", Name}, {"nats", Url}}},
+        {"bundle.open", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"location", Location}, {"context", Name}, {"nats", Url}}},
+        {"fleet.status", Role::Preview, true, &Dispatcher::fleetMethod, {{"context", Name}, {"nats", Url}}},
+        {"fleet.preview", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"name", Name}, {"include", Path, true}, {"source", Location},
+                {"key", Path}, {"select", Selector}, {"context", Name}, {"nats", Url}}},
+        {"fleet.keygen", Role::Preview, true, &Dispatcher::fleetMethod, {{"private", Path}, {"public", Path}}},
+        {"fleet.keyinfo", Role::Preview, true, &Dispatcher::fleetMethod, {{"private", Path}}},
     };
     for (const Method &method : kMethods)
         if (method.name == name)
@@ -437,12 +572,35 @@ RpcResult<void> Dispatcher::authorize(const Caller &caller, const Method &method
 Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
 {
     Json id = nullptr;
+    Dispatched dispatched = route(caller, line, id);
+    // Every answer, result or error, now or from the work, fits in a line.
+    const auto fit = [this, uid = caller.peer.uid, id](std::string answer) {
+        const std::size_t bytes = answer.size();
+        std::string fitted = fittedLine(id, std::move(answer));
+        if (fitted.size() != bytes)
+            reject(uid, "too_large_answer",
+                "an answer of " + std::to_string(bytes) + " bytes was longer than a line may be; sent too_large");
+        return fitted;
+    };
+    if (dispatched.reply)
+        dispatched.reply = fit(std::move(*dispatched.reply));
+    if (dispatched.work)
+        dispatched.work = [work = std::move(dispatched.work), fit]() -> std::optional<std::string> {
+            std::optional<std::string> answer = work();
+            if (answer)
+                answer = fit(std::move(*answer));
+            return answer;
+        };
+    return dispatched;
+}
+
+Dispatched Dispatcher::route(const Caller &caller, std::string_view line, Json &id)
+{
     try {
-        auto parsed = parseRequest(line, caller, id, m_rejections);
+        auto parsed = parseRequest(line, caller, id, *this);
         // `logged` stands for the message in the log when it would quote the client's raw text.
         const auto rejected = [&](const RpcError &error, std::optional<std::string> logged = std::nullopt) {
-            m_rejections.reject(
-                caller.peer.uid, reasonName(error.code), "rejected request: " + logged.value_or(error.message));
+            reject(caller.peer.uid, reasonName(error.code), "rejected request: " + logged.value_or(error.message));
             return Dispatched {errorLine(id, error), {}};
         };
         if (!parsed)
@@ -453,10 +611,12 @@ Dispatched Dispatcher::dispatch(const Caller &caller, std::string_view line)
         const Method *method = findMethod(request.method);
         if (method == nullptr)
             return rejected(RpcError {ErrorCode::MethodNotFound, "no method '" + request.method + "'"},
-                "no method '" + loggable(request.method) + "'");
+                "no method '" + loggableText(request.method, 64) + "'");
         if (auto allowed = authorize(caller, *method); !allowed)
             return rejected(allowed.error());
         spdlog::info("uid {}: {}", caller.peer.uid, request.method);
+        if (auto bounded = checkBounds(method->params, request.params); !bounded)
+            return Dispatched {errorLine(request.id, bounded.error()), {}};
         auto handled = (this->*method->handler)(caller, request);
         if (!handled)
             return Dispatched {errorLine(request.id, handled.error()), {}};

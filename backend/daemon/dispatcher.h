@@ -4,7 +4,7 @@
 #include "json.h"
 #include "peer.h"
 #include "protocol.h"
-#include "rejection_log.h"
+#include "rate_limited_log.h"
 #include "resolve.h"
 #include "result.h"
 #include "run.h"
@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 
 namespace ccm::daemon {
 
@@ -122,8 +123,12 @@ public:
     /// stops): nobody is left to read their answers. Any thread.
     void cancelFleetWork(std::optional<ConnectionId> connection);
 
-    /// Where rejected requests are logged; the server logs its own rejections there too.
-    RejectionLog &rejections() { return m_rejections; }
+    /// Logs rejected input of `uid` as "uid UID: MESSAGE", rate-limited per uid and `reason`
+    /// (docs/protocol.md, Limits), the message cut to a bounded length. The server logs its own
+    /// rejections (oversized lines, refused connections) here too. Any thread.
+    void reject(uid_t uid, std::string_view reason, std::string_view message);
+    /// The log reject() writes to, for the server to flush when intervals end and when it stops.
+    RateLimitedLog &rejections() { return m_rejections; }
 
 private:
     /// One method of the protocol: who may call it and what serves it.
@@ -133,6 +138,8 @@ private:
     /// The methods of the protocol; a name not in it is method_not_found.
     static const Method *findMethod(std::string_view name);
 
+    /// dispatch() but for fitting the answers in a line; sets `id` once the request's is read.
+    Dispatched route(const Caller &caller, std::string_view line, Json &id);
     /// Refuses the request when the caller may not call `method`, before any parameter is looked at.
     RpcResult<void> authorize(const Caller &caller, const Method &method) const;
 
@@ -165,7 +172,7 @@ private:
     ApplyControl &m_applies;
     std::function<Result<Json>()> m_facts;
     Notify m_notify;
-    RejectionLog m_rejections;
+    RateLimitedLog m_rejections;
 };
 
 } // namespace ccm::daemon

@@ -208,7 +208,7 @@ struct Server::State {
 
 void Server::State::refuse(int fd, uid_t uid, const std::string &why)
 {
-    dispatcher.rejections().reject(uid, "connection_refused", "refusing a connection: " + why);
+    dispatcher.reject(uid, "connection_refused", "refusing a connection: " + why);
     // One line to a fresh socket fits its buffer; a peer that does not read it loses nothing else.
     const std::string line = errorLine(nullptr, RpcError {ErrorCode::Busy, why}) + "\n";
     [[maybe_unused]] const ssize_t sent = ::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -325,7 +325,7 @@ void Server::State::handlePending(Connection &connection)
             break;
         }
         case Frame::Kind::TooLarge:
-            dispatcher.rejections().reject(connection.caller.peer.uid, "too_large",
+            dispatcher.reject(connection.caller.peer.uid, "too_large",
                 "rejected a line over " + std::to_string(kMaxLineBytes) + " bytes");
             queue(connection,
                 errorLine(nullptr,
@@ -333,7 +333,7 @@ void Server::State::handlePending(Connection &connection)
                         {{"limit", kMaxLineBytes}}}));
             break;
         case Frame::Kind::Lost:
-            dispatcher.rejections().reject(
+            dispatcher.reject(
                 connection.caller.peer.uid, "lost", "no newline within 16 MiB after a line over the limit; closing");
             connection.closing = true;
             connection.pending.clear();
