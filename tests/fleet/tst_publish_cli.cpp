@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QtTest>
 
+#include <memory>
 #include <nats/nats.h>
 #include <sstream>
 
@@ -18,6 +19,8 @@ using namespace ccm::fleet;
 
 class TestPublishCli : public QObject {
     Q_OBJECT
+
+    static constexpr qsizetype kBigSize = 8 << 20;
 
     test::NatsServer m_server;
     QTemporaryDir m_dir;
@@ -91,6 +94,17 @@ class TestPublishCli : public QObject {
             == NATS_OK;
         natsMsg_Destroy(message);
         return found;
+    }
+
+    /// How many messages `stream` holds.
+    static quint64 storedMessages(NatsConnection &connection, const char *stream)
+    {
+        jsStreamInfo *info = nullptr;
+        if (js_GetStreamInfo(&info, connection.jetStream(), stream, nullptr, nullptr) != NATS_OK)
+            return 0;
+        const quint64 messages = info->State.Msgs;
+        jsStreamInfo_Destroy(info);
+        return messages;
     }
 
     QProcessEnvironment environment(const QString &natsContext = {}) const
@@ -304,6 +318,55 @@ private slots:
             qPrintable(run.err));
         QVERIFY(!holds("killed", orphan));
         QCOMPARE(fetch("killed", "site.tgz"), QByteArray("third"));
+    }
+
+    void nextPublishRemovesTheChunksOfAKilledProcess()
+    {
+        // A server taking 1 KiB messages makes an 8 MiB publish 8,192 chunks long, so it is still
+        // writing when it is killed at its first chunk.
+        test::NatsServer slow;
+        QVERIFY2(slow.start({true, "max_payload: 1024\n"}), qPrintable(slow.error()));
+        NatsSettings settings;
+        settings.url = slow.urlString();
+        auto watcher = NatsConnection::connect(settings);
+        QVERIFY(watcher.ok());
+        natsSubscription *raw = nullptr;
+        QCOMPARE(natsConnection_SubscribeSync(&raw, watcher.value()->connection(), "$O.big.C.>"), NATS_OK);
+        std::unique_ptr<natsSubscription, decltype(&natsSubscription_Destroy)> chunks(raw, natsSubscription_Destroy);
+
+        const QString file = test::writeFile(m_dir, QStringLiteral("big.tgz"), test::randomBytes(kBigSize, 78));
+        const QStringList arguments {QStringLiteral("publish"), file, QStringLiteral("--bucket"), QStringLiteral("big"),
+            QStringLiteral("--nats"), slow.url()};
+        QProcess killed;
+        killed.setProcessEnvironment(environment());
+        killed.start(QStringLiteral(CCM_BACKEND_BIN), arguments);
+        natsMsg *first = nullptr;
+        QCOMPARE(natsSubscription_NextMsg(&first, chunks.get(), 30000), NATS_OK);
+        natsMsg_Destroy(first);
+        killed.kill();
+        natsSubscription_Unsubscribe(chunks.get());
+        chunks.reset();
+        QVERIFY(killed.waitForFinished(30000));
+        QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+
+        // Chunks, and no meta record naming them.
+        auto store = ObjectStore::open(*watcher.value(), "big");
+        QVERIFY(store.ok());
+        QCOMPARE(
+            QString::fromStdString(store.value().info("big.tgz").error().code), QStringLiteral("object_not_found"));
+        QVERIFY(storedMessages(*watcher.value(), "OBJ_big") > 0);
+
+        const test::BackendRun next = test::runBackend(
+            arguments + QStringList {QStringLiteral("--orphan-age"), QStringLiteral("0s")}, {}, environment());
+        QVERIFY2(next.exitCode == 0, qPrintable(next.err));
+        static const QRegularExpression removed(QStringLiteral(
+            R"(removed (\d+) orphaned chunks \((\d+) bytes\) of 1 abandoned objects from bucket 'big')"));
+        const auto match = removed.match(next.err);
+        QVERIFY2(match.hasMatch(), qPrintable(next.err));
+        QVERIFY(match.captured(1).toULongLong() > 0);
+        QCOMPARE(match.captured(2).toULongLong(), match.captured(1).toULongLong() * 1024);
+        // What is left is the new object: all its chunks and its meta record.
+        QCOMPARE(storedMessages(*watcher.value(), "OBJ_big"), quint64(kBigSize / 1024 + 1));
     }
 
     void prunesOrphanedChunks()
