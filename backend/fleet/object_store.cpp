@@ -468,10 +468,6 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
     return {};
 }
 
-} // namespace
-
-namespace {
-
 /// Lists the subjects of `stream` that match `filter`, with their message counts, from the
 /// stream's state; no message is read.
 Result<std::vector<std::pair<std::string, std::uint64_t>>> listSubjects(
