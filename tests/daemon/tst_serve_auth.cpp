@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTest>
 
 #include <map>
@@ -182,6 +183,35 @@ private slots:
         QFile written(q(uidFile));
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(written.readAll().trimmed().toUInt(), static_cast<unsigned>(uidOf(kPreviewer)));
+    }
+
+    // A previewer once got root through a scaffold's post command, which ran as the daemon while
+    // the guards ran as the previewer. Every process of the preview is the previewer's.
+    void previewPostCommandsAndHealthChecksRunAsThePeer()
+    {
+        DaemonProcess daemon;
+        QTemporaryDir dir;
+        QVERIFY(::chmod(daemon.dir().path().toLocal8Bit().constData(), 0755) == 0);
+        QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+        QVERIFY(QDir(dir.path()).mkpath(s("templates")));
+        QVERIFY(writeFile(dir.filePath(s("templates/motd.txt")), "hello\n"));
+        const auto marker = [&](const char *name) { return dir.filePath(s(name)).toStdString(); };
+        const auto recordUid = [](const std::string &file) { return "\"/bin/sh -c 'id -u > " + file + "'\""; };
+        const std::string manifest = "ccm:\n  resources:\n    - exec:\n        - /bin/true:\n            unless: "
+            + recordUid(marker("guard")) + "\n            health_checks:\n              - {command: "
+            + recordUid(marker("health")) + "}\n    - scaffold:\n        - " + marker("target")
+            + ":\n            ensure: present\n            source: " + marker("templates")
+            + "\n            post: [{\"*.txt\": " + recordUid(marker("post")) + "}]\n";
+        const auto messages = exchangeAs(
+            kPreviewer, daemon.socket(), {request(1, "apply.start", {{"manifest", manifest}, {"noop", true}})});
+        QCOMPARE(errorCode(responseWith(messages, 1)), 0);
+        for (const char *process : {"guard", "health", "post"}) {
+            QFile written(q(marker(process)));
+            QVERIFY2(written.open(QIODevice::ReadOnly), process);
+            QCOMPARE(s(process) + s(" as ") + QString::fromUtf8(written.readAll().trimmed()),
+                s(process) + s(" as ") + QString::number(uidOf(kPreviewer)));
+        }
+        QVERIFY(!QFileInfo::exists(q(marker("target"))));
     }
 
     void diffOnlyForFilesThePeerCanRead()

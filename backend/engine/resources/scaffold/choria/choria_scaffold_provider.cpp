@@ -79,14 +79,23 @@ public:
         fs::path base = fs::temp_directory_path(error);
         if (error)
             base = "/tmp";
-        std::string pattern = (base / "ccm-scaffold-XXXXXX").string();
         const RunnerFileAccess access(owner);
         if (auto taken = access.taken(); !taken)
             return taken.error();
-        if (!::mkdtemp(pattern.data()))
-            return ioError(
-                "cannot create a staging directory in", base, std::error_code(errno, std::generic_category()));
-        return StagingDirectory(pattern, owner);
+        // The backend's own TMPDIR may be closed to the owner; /tmp is open to every user.
+        std::vector<fs::path> bases {base};
+        if (owner && base != "/tmp")
+            bases.emplace_back("/tmp");
+        int failure = 0;
+        for (const fs::path &candidate : bases) {
+            std::string pattern = (candidate / "ccm-scaffold-XXXXXX").string();
+            if (::mkdtemp(pattern.data()))
+                return StagingDirectory(pattern, owner);
+            failure = errno;
+            if (failure != EACCES)
+                break;
+        }
+        return ioError("cannot create a staging directory in", base, std::error_code(failure, std::generic_category()));
     }
 
     StagingDirectory(StagingDirectory &&other) noexcept
