@@ -181,7 +181,9 @@ void ReportOutbox::send(const std::string &identity, Json run, Json status, Nats
         m_reports.push_back(Report {m_nextSequence++, identity, std::move(run), std::move(status)});
         if (m_reports.size() > kMaxReports) {
             m_reports.pop_front();
-            log.warn("more than " + std::to_string(kMaxReports) + " reports wait for NATS: the oldest is dropped");
+            if (!std::exchange(m_dropping, true))
+                log.warn("more than " + std::to_string(kMaxReports)
+                    + " reports wait for NATS: the oldest go until it takes them again");
         }
         saveLocked(log);
     }
@@ -197,8 +199,10 @@ void ReportOutbox::flush(NatsLink &nats, AgentLog &log)
         Report report;
         {
             const std::lock_guard lock(m_mutex);
-            if (m_reports.empty())
+            if (m_reports.empty()) {
+                m_dropping = false;
                 return;
+            }
             report = m_reports.front();
         }
         const bool runWasPending = !report.run.is_null();

@@ -125,6 +125,7 @@ private:
     std::uint64_t m_nextSequence = 0;
     std::filesystem::path m_file;
     bool m_statusFailed = false; ///< the last status put failed (warned once, then debug)
+    bool m_dropping = false; ///< reports were dropped since the queue was last empty (warned once)
     std::string m_saveError; ///< the last error writing the file (warned once)
 };
 

@@ -88,6 +88,7 @@ void SourceWorker::clearRefusal()
     m_refused.reset();
     saveCacheMeta();
     m_shared.status.recordRefusal(m_shown, std::nullopt);
+    publishStatus();
 }
 
 bool SourceWorker::adoptDownload(const std::filesystem::path &download, const std::string &digest)
@@ -115,9 +116,10 @@ bool SourceWorker::adoptDownload(const std::filesystem::path &download, const st
         return false;
     }
     m_digest = digest;
-    m_refused.reset();
-    m_shared.status.recordRefusal(m_shown, std::nullopt);
-    saveCacheMeta();
+    if (m_refused)
+        clearRefusal();
+    else
+        saveCacheMeta();
     return true;
 }
 

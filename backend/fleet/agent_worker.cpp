@@ -64,16 +64,19 @@ Result<void> writePrivateFile(const std::filesystem::path &path, const std::stri
 
 Result<void> createPrivateDirectory(const std::filesystem::path &path)
 {
+    const auto failed = [&path](const std::string &reason) {
+        return Error {"io", "cannot create the directory " + path.string() + ": " + reason};
+    };
     std::error_code error;
     if (path.has_parent_path())
         std::filesystem::create_directories(path.parent_path(), error);
-    // Made 0700 by mkdir itself: a directory made wider and narrowed after could be opened between.
-    if (!error && ::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
-        error = std::error_code(errno, std::generic_category());
-    if (!error && !std::filesystem::is_directory(path, error) && !error)
-        error = std::make_error_code(std::errc::not_a_directory);
     if (error)
-        return Error {"io", "cannot create the directory " + path.string() + ": " + error.message()};
+        return failed(error.message());
+    // Made 0700 by mkdir itself: a directory made wider and narrowed after could be opened between.
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+        return failed(std::strerror(errno));
+    if (!std::filesystem::is_directory(path, error))
+        return failed(error ? error.message() : "it exists and is not a directory");
     return {};
 }
 

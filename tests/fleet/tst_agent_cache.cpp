@@ -5,6 +5,7 @@
 // during an outage survive reloads and restarts.
 #include "../backend/backend_process.h"
 #include "agent_report.h"
+#include "http_server.h"
 #include "kv_reader.h"
 #include "nats_connection.h"
 #include "nats_server.h"
@@ -412,6 +413,7 @@ private slots:
     void refusedBundleKeepsTheLastGood_data();
     void refusedBundleKeepsTheLastGood();
     void oversizeObjectIsRefusedUnfetched();
+    void refusedHttpBundleIsNotFetchedAgain();
     void cacheFilesAreBornPrivate();
     void unsentReportSurvives_data();
     void unsentReportSurvives();
@@ -528,6 +530,35 @@ void TestAgentCache::oversizeObjectIsRefusedUnfetched()
         qPrintable(text));
     QVERIFY2(
         !text.contains(QStringLiteral("ccm_agent_source_fetch_errors_total{source=\"") + source), qPrintable(text));
+    QCOMPARE(readAll(agent.cacheDir() + QLatin1Char('/') + agent.cachedBundles().front()), good);
+}
+
+void TestAgentCache::refusedHttpBundleIsNotFetchedAgain()
+{
+    if (!test::HttpServer::available())
+        QSKIP("python3 is not installed");
+    test::HttpServer http;
+    QVERIFY2(http.start(), qPrintable(http.error()));
+    const QByteArray good = goodBundle("v1");
+    QVERIFY(test::writeFile(http.root() + QStringLiteral("/site.tar.gz"), good));
+    const QString source = http.url(QStringLiteral("/etag/site.tar.gz"));
+    AgentUnderTest agent(QStringLiteral("http-refuse"), m_server.url());
+    agent.configure("interval: 5m\nmanifests:\n  - " + source.toUtf8() + "\n");
+    agent.start();
+    QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v1 http-refuse\n"), kConverge);
+
+    // The next poll downloads the new file and refuses it; the one after asks with its ETag and
+    // gets 304: the refused bundle is neither downloaded nor reported again.
+    const QByteArray bad = tarBundle({{QStringLiteral("manifest.yaml"), "ccm:\n  resources: 12\n"}});
+    QVERIFY(test::writeFile(http.root() + QStringLiteral("/site.tar.gz"), bad));
+    const QString refusal
+        = source + QStringLiteral(": refused the bundle ") + q(objectDigest(bad.toStdString())) + QStringLiteral(": ");
+    QVERIFY2(agent.waitForLog(refusal, 0, kNextPoll), qPrintable(agent.log()));
+    const QString requests = http.root() + QStringLiteral("/requests.log");
+    QTRY_COMPARE_WITH_TIMEOUT(QString::fromUtf8(readAll(requests)),
+        QStringLiteral("etag site.tar.gz 200\netag site.tar.gz 200\netag site.tar.gz 304\n"), kNextPoll);
+    QCOMPARE(agent.log().count(refusal), 1);
+    QCOMPARE(agent.cachedBundles().size(), 1);
     QCOMPARE(readAll(agent.cacheDir() + QLatin1Char('/') + agent.cachedBundles().front()), good);
 }
 
