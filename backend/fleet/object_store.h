@@ -81,10 +81,10 @@ public:
     /// Stores `data` under `name`, replacing an object of that name (whose chunks are purged once
     /// the new meta record is stored). A previous record that parseObjectMeta() refuses is replaced
     /// without purging anything on its word, and noted in `report`. Chunks of a failed put are
-    /// purged. Once stored, orphaned chunks of the bucket are removed as pruneOrphans(orphanAge())
-    /// does, so the chunks of an earlier put of this name that was killed go at the next one; a
-    /// failure there is noted in `report` and does not fail the put. `progress`, when set, is
-    /// called with the bytes stored so far after each chunk.
+    /// purged. Once stored, orphaned chunks of the bucket are removed as pruneOrphans() does, with
+    /// the age setOrphanAge() gave (kOrphanAge unless set), so the chunks of an earlier put of this
+    /// name that was killed go at the next one; a failure there is noted in `report` and does not
+    /// fail the put. `progress`, when set, is called with the bytes stored so far after each chunk.
     Result<ObjectInfo> put(const std::string &name, std::istream &data,
         const std::function<void(std::uint64_t)> &progress = {}, PutReport *report = nullptr);
     /// The meta record of `name`. Error code "object_not_found" when there is none or it is deleted.
@@ -96,20 +96,21 @@ public:
     /// get() into the file `destination`. The contents go to `destination` + ".part", created with
     /// O_EXCL and mode 0600 from the start (so no other user can open it while it fills, and a
     /// file or link someone placed there is never written through), synced and renamed over
-    /// `destination` once verified, so the file appears whole or not at all. On any failure the
-    /// ".part" file is removed. Error code "exists" when the ".part" file already exists.
+    /// `destination` once verified, so the file appears whole or not at all. On any later failure
+    /// the ".part" file is removed. Error code "exists" when the ".part" file is already there
+    /// (it is left as it is).
     Result<ObjectInfo> getToFile(const std::string &name, const std::filesystem::path &destination);
     /// Removes `name`: its chunks and its meta record are purged. Error code "object_not_found".
     Result<void> remove(const std::string &name);
     /// Removes every orphaned chunk of the bucket and says how much went. Orphaned are the chunks
     /// on a subject $O.<bucket>.C.<nuid> (nuid a plain token) that no meta record refers to (records
-    /// marked deleted refer to nothing) and to which nothing was written for `minAge`, by the
-    /// server's timestamps against this host's clock. Each subject is purged by its exact name. A
-    /// `minAge` of 0 also takes the chunks of a put running right now.
+    /// marked deleted refer to nothing; a record parseObjectMeta() refuses still keeps the chunks
+    /// it names) and to which nothing was written for `minAge`, by the server's timestamps against
+    /// this host's clock. Each subject is purged by its exact name. A `minAge` of 0 also takes the
+    /// chunks of a put running right now.
     Result<OrphanReport> pruneOrphans(std::chrono::seconds minAge);
 
     /// The age put() gives pruneOrphans(); kOrphanAge unless set.
-    std::chrono::seconds orphanAge() const { return m_orphanAge; }
     void setOrphanAge(std::chrono::seconds age) { m_orphanAge = age; }
 
 private:
