@@ -5,6 +5,8 @@
 #include "object_store.h"
 #include "object_url.h"
 
+#include <cctype>
+
 namespace ccm::fleet {
 namespace {
 
@@ -69,14 +71,17 @@ bool SourceWorker::stillRefused(const std::string &digest)
 void SourceWorker::refuse(const std::string &digest, const std::string &reason)
 {
     m_lastFetchError.clear();
-    m_refused = BundleRefusal {digest, reason, std::chrono::system_clock::now()};
+    std::string why = reason;
+    while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back())))
+        why.pop_back();
+    m_refused = BundleRefusal {digest, why, std::chrono::system_clock::now()};
     saveCacheMeta();
     // Counted before it is logged, so that whoever reads the log line finds it counted.
     m_shared.metrics.recordRefusedBundle(m_shown);
     m_shared.status.recordRefusal(m_shown, m_refused);
     std::error_code ignored;
     const bool cached = std::filesystem::is_regular_file(m_cacheFile, ignored);
-    m_shared.log.error(m_shown + ": refused the bundle " + digest + ": " + reason
+    m_shared.log.error(m_shown + ": refused the bundle " + digest + ": " + why
         + (cached ? "; running the last good bundle " + m_digest : "; no good bundle to run yet"));
     publishStatus();
 }

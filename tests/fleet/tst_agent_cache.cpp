@@ -16,6 +16,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <arpa/inet.h>
@@ -482,6 +483,10 @@ void TestAgentCache::refusedBundleKeepsTheLastGood()
     QVERIFY2(agent.waitForLog(digest + QStringLiteral(" was refused: not fetched again"), outage),
         qPrintable(agent.log().mid(outage)));
     QCOMPARE(agent.log().count(refusal), 1);
+    // One line, however many diagnostics it carries: the next line is another message.
+    const qsizetype end = agent.log().indexOf(QLatin1Char('\n'), agent.log().indexOf(refusal));
+    static const QRegularExpression message(QStringLiteral("^(debug|info|warn|error): "));
+    QVERIFY2(message.match(agent.log().mid(end + 1)).hasMatch(), qPrintable(agent.log().mid(end - 500, 1000)));
     QVERIFY(metrics(port).contains(
         QStringLiteral("ccm_agent_bundles_refused_total{source=\"") + source + QStringLiteral("\"} 1")));
     QTRY_VERIFY_WITH_TIMEOUT(status(agent.identity()).ok()
