@@ -2,10 +2,15 @@
 #include "metrics_server.h"
 
 #include <array>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <sstream>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace ccm::fleet {
 namespace {
@@ -151,21 +156,76 @@ MHD_Result respond(MHD_Connection *connection, unsigned int status, const std::s
     return result;
 }
 
-extern "C" MHD_Result onRequest(void *closure, MHD_Connection *connection, const char *url, const char *method,
-    const char *, const char *, size_t *, void **)
+/// Connections libmicrohttpd holds at most: above kMaxClients, for the moments between a new
+/// connection closing an old one and the old one being gone. Beyond it new connections wait in
+/// the listen queue.
+constexpr unsigned int kMaxConnections = 2 * MetricsServer::kMaxClients;
+
+/// Writes a log line to stderr in one write, as libmicrohttpd's own log did, so that it does not
+/// interleave with the agent's lines.
+void writeToStderr(const std::string &line)
 {
-    const auto *metrics = static_cast<const AgentMetrics *>(closure);
-    if (std::strcmp(method, "GET") != 0 && std::strcmp(method, "HEAD") != 0)
-        return respond(connection, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET\n", "text/plain");
-    if (std::strcmp(url, "/metrics") != 0)
-        return respond(connection, MHD_HTTP_NOT_FOUND, "see /metrics\n", "text/plain");
-    return respond(connection, MHD_HTTP_OK, metrics->render(), "text/plain; version=0.0.4; charset=utf-8");
+    const std::string text = line + '\n';
+    for (std::size_t done = 0; done < text.size();) {
+        const ssize_t written = ::write(STDERR_FILENO, text.data() + done, text.size() - done);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return;
+        done += static_cast<std::size_t>(written);
+    }
 }
 
 } // namespace
 
+struct MetricsServer::Callbacks {
+    static MHD_Result onRequest(void *closure, MHD_Connection *connection, const char *url, const char *method,
+        const char *, const char *, size_t *, void **)
+    {
+        const auto *server = static_cast<const MetricsServer *>(closure);
+        if (std::strcmp(method, "GET") != 0 && std::strcmp(method, "HEAD") != 0)
+            return respond(connection, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET\n", "text/plain");
+        if (std::strcmp(url, "/metrics") != 0)
+            return respond(connection, MHD_HTTP_NOT_FOUND, "see /metrics\n", "text/plain");
+        return respond(connection, MHD_HTTP_OK, server->m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+    }
+
+    static void onConnection(void *closure, MHD_Connection *connection, void **, MHD_ConnectionNotificationCode code)
+    {
+        auto *server = static_cast<MetricsServer *>(closure);
+        if (code == MHD_CONNECTION_NOTIFY_STARTED)
+            server->connectionStarted(connection);
+        else
+            server->m_clients.erase(connection);
+    }
+
+    /// A request was answered (or abandoned): the connection's next request starts now.
+    static void onCompleted(void *closure, MHD_Connection *connection, void **, MHD_RequestTerminationCode)
+    {
+        auto *server = static_cast<MetricsServer *>(closure);
+        if (const auto found = server->m_clients.find(connection); found != server->m_clients.end())
+            found->second.since = Clock::now();
+    }
+
+    /// libmicrohttpd's messages, counted per message so that a flood of connections cannot
+    /// flood the log through them.
+    static void onLog(void *closure, const char *format, va_list arguments)
+    {
+        std::array<char, 512> text {};
+        std::vsnprintf(text.data(), text.size(), format, arguments);
+        std::string_view message(text.data());
+        std::string_view reason(format);
+        for (std::string_view *part : {&message, &reason})
+            while (!part->empty() && (part->back() == '\n' || part->back() == '.'))
+                part->remove_suffix(1);
+        static_cast<MetricsServer *>(closure)->m_log.write(
+            "metrics", loggableText(reason, 80), loggableText(message, 400));
+    }
+};
+
 MetricsServer::MetricsServer(const AgentMetrics &metrics)
     : m_metrics(metrics)
+    , m_log(writeToStderr, std::chrono::seconds(10), 5, "messages")
 {
 }
 
@@ -175,6 +235,43 @@ MetricsServer::~MetricsServer()
         MHD_stop_daemon(m_daemon);
 }
 
+void MetricsServer::connectionStarted(MHD_Connection *connection)
+{
+    const Clock::time_point now = Clock::now();
+    const MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    m_clients[connection] = Client {info == nullptr ? -1 : info->connect_fd, now, false};
+    std::size_t open = 0;
+    for (auto &[other, client] : m_clients) {
+        if (other != connection && !client.closing && now - client.since > kRequestDeadline)
+            close(client, "slow request",
+                "closed a connection that took more than " + std::to_string(kRequestDeadline.count())
+                    + " s over its request");
+        open += client.closing ? 0 : 1;
+    }
+    // Over the limit the connection that has waited longest goes, whoever holds it: a client
+    // that keeps connections open without finishing its requests cannot keep a scrape out.
+    for (; open > kMaxClients; --open) {
+        Client *oldest = nullptr;
+        for (auto &[other, client] : m_clients)
+            if (other != connection && !client.closing && (oldest == nullptr || client.since < oldest->since))
+                oldest = &client;
+        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - oldest->since);
+        close(*oldest, "endpoint full",
+            "closed the connection that had waited longest for its request (" + std::to_string(waited.count())
+                + " ms): more than " + std::to_string(kMaxClients) + " were open");
+    }
+}
+
+void MetricsServer::close(Client &client, std::string_view reason, std::string_view message)
+{
+    m_log.write("metrics", reason, message);
+    client.closing = true;
+    // The descriptor stays libmicrohttpd's: it sees the end of the stream on its next poll and
+    // closes the connection on this same thread, so the descriptor cannot have been reused.
+    if (client.fd >= 0)
+        ::shutdown(client.fd, SHUT_RDWR);
+}
+
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, const AgentMetrics &metrics)
 {
     std::unique_ptr<MetricsServer> server(new MetricsServer(metrics));
@@ -182,10 +279,15 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, const Agen
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<std::uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    // poll(), not select(): the agent may hold descriptors above FD_SETSIZE. Every callback runs
+    // on the one polling thread. The logger comes first: libmicrohttpd reports problems with the
+    // options after it there.
     server->m_daemon
-        = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, static_cast<std::uint16_t>(port),
-            nullptr, nullptr, onRequest, const_cast<AgentMetrics *>(&metrics), MHD_OPTION_SOCK_ADDR, &address,
-            MHD_OPTION_CONNECTION_LIMIT, 16u, MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
+        = MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, static_cast<std::uint16_t>(port), nullptr,
+            nullptr, &Callbacks::onRequest, server.get(), MHD_OPTION_EXTERNAL_LOGGER, &Callbacks::onLog, server.get(),
+            MHD_OPTION_SOCK_ADDR, &address, MHD_OPTION_CONNECTION_LIMIT, kMaxConnections, MHD_OPTION_CONNECTION_TIMEOUT,
+            static_cast<unsigned int>(kRequestDeadline.count()), MHD_OPTION_NOTIFY_CONNECTION, &Callbacks::onConnection,
+            server.get(), MHD_OPTION_NOTIFY_COMPLETED, &Callbacks::onCompleted, server.get(), MHD_OPTION_END);
     if (!server->m_daemon)
         return Error {"metrics",
             "cannot serve metrics on 127.0.0.1:" + std::to_string(port)

@@ -2,15 +2,20 @@
 #pragma once
 
 #include "agent_report.h"
+#include "rate_limited_log.h"
 #include "result.h"
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <tuple>
 
+struct MHD_Connection;
 struct MHD_Daemon;
 
 namespace ccm::fleet {
@@ -51,17 +56,50 @@ private:
 /// Serves AgentMetrics on http://127.0.0.1:PORT/metrics (loopback only: a scraper on another host
 /// reaches it through a proxy or tunnel the operator chooses, so the endpoint never widens the
 /// host's exposure). Other paths get 404, other methods 405.
+///
+/// Any local user can connect, so no client may keep a scrape out: a request gets
+/// kRequestDeadline from when its connection was accepted or its previous answer sent (a
+/// connection past it is closed when the next one arrives), and at most kMaxClients connections
+/// are served at once; a new one past that closes the connection that has waited longest for its
+/// request. What the server logs (and libmicrohttpd with it) goes to stderr, rate-limited per
+/// message.
 class MetricsServer {
 public:
+    using Clock = std::chrono::steady_clock;
+
+    /// Connections served at once; a scrape needs one for a few milliseconds.
+    static constexpr std::size_t kMaxClients = 16;
+    /// How long a connection may take to send a whole request (a scrape needs milliseconds).
+    static constexpr std::chrono::seconds kRequestDeadline {10};
+
     static Result<std::unique_ptr<MetricsServer>> start(int port, const AgentMetrics &metrics);
     ~MetricsServer();
     MetricsServer(const MetricsServer &) = delete;
     MetricsServer &operator=(const MetricsServer &) = delete;
 
 private:
+    /// libmicrohttpd's callbacks, which reach the members below.
+    struct Callbacks;
+    /// A connection open now: its socket, when its current request began, whether it is closing.
+    struct Client {
+        int fd = -1;
+        Clock::time_point since;
+        bool closing = false;
+    };
+
     explicit MetricsServer(const AgentMetrics &metrics);
+    /// Takes `connection` on, closing those past their deadline and, over kMaxClients, the one
+    /// that has waited longest.
+    void connectionStarted(MHD_Connection *connection);
+    /// Shuts the socket of `client` down; libmicrohttpd then closes the connection as one the
+    /// client closed.
+    void close(Client &client, std::string_view reason, std::string_view message);
 
     const AgentMetrics &m_metrics;
+    RateLimitedLog m_log;
+    /// Touched only from libmicrohttpd's callbacks: on its polling thread, and in the thread that
+    /// stops it once that thread has ended.
+    std::map<MHD_Connection *, Client> m_clients;
     MHD_Daemon *m_daemon = nullptr;
 };
 

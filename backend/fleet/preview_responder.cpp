@@ -351,9 +351,9 @@ void PreviewResponder::onMessage(__natsConnection *, __natsSubscription *, __nat
 void PreviewResponder::reject(const std::string &id, const std::string &reason)
 {
     ++m_rejected;
-    if (m_options.log)
-        m_options.log(engine::LogLevel::Warning,
-            "fleet preview: rejected request " + (id.empty() ? std::string("(unreadable)") : id) + ": " + reason);
+    // Whoever may publish on the subject can send requests as fast as the server forwards them.
+    m_rejections.write("fleet preview", id.empty() ? "unreadable" : "refused",
+        "rejected request " + (id.empty() ? std::string("(unreadable)") : id) + ": " + loggableText(reason));
 }
 
 void PreviewResponder::receive(std::string_view payload)

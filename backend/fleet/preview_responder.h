@@ -4,6 +4,7 @@
 #include "bundle_source.h"
 #include "json.h"
 #include "preview_wire.h"
+#include "rate_limited_log.h"
 #include "resource.h"
 #include "result.h"
 #include "seen_requests.h"
@@ -92,6 +93,12 @@ private:
     bool m_stopping = false;
     std::atomic<bool> m_cancel {false};
     std::atomic<std::size_t> m_rejected {0};
+    /// The warnings about refused requests, rate-limited: anyone who may publish on the request
+    /// subject can send garbage without end.
+    RateLimitedLog m_rejections {[this](const std::string &line) {
+        if (m_options.log)
+            m_options.log(engine::LogLevel::Warning, line);
+    }};
     std::atomic<std::size_t> m_finished {0};
     std::thread m_worker;
 };

@@ -19,6 +19,14 @@ CCM_LAZY_FUNCTION(microhttpd, MHD_Result, MHD_queue_response,
     (MHD_Connection * connection, unsigned int status, MHD_Response *response), (connection, status, response))
 CCM_LAZY_FUNCTION(microhttpd, void, MHD_destroy_response, (MHD_Response * response), (response))
 
+// Variadic in the header, but libmicrohttpd reads no further argument for any type of info.
+extern "C" const MHD_ConnectionInfo *(
+    MHD_get_connection_info)(MHD_Connection *connection, MHD_ConnectionInfoType type, ...)
+{
+    static const auto real = microhttpd.function<decltype(&::MHD_get_connection_info)>("MHD_get_connection_info");
+    return real(connection, type);
+}
+
 // The options after the handler are a variadic list; the library takes them as a va_list too.
 extern "C" MHD_Daemon *(MHD_start_daemon)(unsigned int flags, std::uint16_t port, MHD_AcceptPolicyCallback accept,
     void *acceptClosure, MHD_AccessHandlerCallback handler, void *handlerClosure, ...)
