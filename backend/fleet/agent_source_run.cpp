@@ -172,8 +172,11 @@ SourceRunReport SourceWorker::run(RunMode mode)
     const std::filesystem::path manifest = isRemote() ? m_cacheFile : std::filesystem::path(m_source);
     auto bytes = readTextFile(manifest, kMaxBundleBytes);
     if (!bytes) {
-        report.error = isRemote() ? "no bundle fetched yet" + (m_lastFetchError.empty() ? "" : ": " + m_lastFetchError)
-                                  : bytes.error().message;
+        std::string why = m_lastFetchError;
+        if (why.empty() && m_refused)
+            why = "refused " + m_refused->digest + ": " + m_refused->reason;
+        report.error
+            = isRemote() ? "no good bundle fetched yet" + (why.empty() ? "" : ": " + why) : bytes.error().message;
     } else {
         report.manifestDigest = objectDigest(*bytes);
         const std::lock_guard lock(m_shared.runMutex);

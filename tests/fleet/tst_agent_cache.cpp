@@ -221,9 +221,9 @@ public:
             body + "identity: " + m_identity.toUtf8() + "\ncache_dir: " + cacheDir().toUtf8() + "\n");
     }
 
-    /// Starts the agent; with `openUmask` under umask 0, so that only the modes the agent asks
-    /// for keep files private.
-    void start(bool openUmask = false)
+    /// Starts the agent with `extra` arguments; with `openUmask` under umask 0, so that only the
+    /// modes the agent asks for keep files private.
+    void start(bool openUmask = false, const QStringList &extra = {})
     {
         m_log.clear();
         QProcessEnvironment environment = test::isolatedEnvironment(m_dir);
@@ -233,7 +233,9 @@ public:
             m_process.setChildProcessModifier([] { ::umask(0); });
         m_process.setReadChannel(QProcess::StandardError);
         m_process.start(QStringLiteral(CCM_BACKEND_BIN),
-            {QStringLiteral("agent"), QStringLiteral("--config"), m_dir.filePath(QStringLiteral("agent.yaml"))});
+            QStringList {
+                QStringLiteral("agent"), QStringLiteral("--config"), m_dir.filePath(QStringLiteral("agent.yaml"))}
+                + extra);
         m_process.waitForStarted();
     }
 
@@ -250,6 +252,13 @@ public:
     }
 
     void signal(int number) { ::kill(static_cast<pid_t>(m_process.processId()), number); }
+    /// The exit status once the agent has ended by itself within `timeoutMs`; -1 otherwise.
+    int exitCode(int timeoutMs)
+    {
+        if (!m_process.waitForFinished(timeoutMs) || m_process.exitStatus() != QProcess::NormalExit)
+            return -1;
+        return m_process.exitCode();
+    }
     /// Stops the agent with SIGTERM; true when it ended cleanly.
     bool stop()
     {
@@ -413,6 +422,7 @@ private slots:
 
     void refusedBundleKeepsTheLastGood_data();
     void refusedBundleKeepsTheLastGood();
+    void firstBundleRefusedLeavesNothingToRun();
     void oversizeObjectIsRefusedUnfetched();
     void refusedHttpBundleIsNotFetchedAgain();
     void cacheFilesAreBornPrivate();
@@ -500,6 +510,24 @@ void TestAgentCache::refusedBundleKeepsTheLastGood()
     QTRY_VERIFY_WITH_TIMEOUT(status(agent.identity()).ok()
             && status(agent.identity()).value().value("refused_bundles", Json::array()).empty(),
         kConverge);
+}
+
+void TestAgentCache::firstBundleRefusedLeavesNothingToRun()
+{
+    const QByteArray bad = tarBundle({{QStringLiteral("manifest.yaml"), "ccm:\n  resources: 12\n"}});
+    QVERIFY(publish("prod/first.tar.gz", bad));
+    AgentUnderTest agent(QStringLiteral("first"), m_server.url());
+    agent.configure("manifests:\n  - obj://bundles/prod/first.tar.gz\n");
+    agent.start(false, {QStringLiteral("--once")});
+    QCOMPARE(agent.exitCode(kConverge), 1);
+    const QString digest = q(objectDigest(bad.toStdString()));
+    QVERIFY2(agent.log().contains(QStringLiteral("obj://bundles/prod/first.tar.gz: refused the bundle ") + digest
+                 + QStringLiteral(": ")),
+        qPrintable(agent.log()));
+    QVERIFY2(agent.log().contains(QStringLiteral("; no good bundle to run yet")), qPrintable(agent.log()));
+    QVERIFY2(agent.log().contains(QStringLiteral("apply could not run: no good bundle fetched yet: refused ") + digest),
+        qPrintable(agent.log()));
+    QVERIFY(agent.cachedBundles().isEmpty());
 }
 
 void TestAgentCache::oversizeObjectIsRefusedUnfetched()
