@@ -94,6 +94,12 @@ std::optional<std::chrono::system_clock::time_point> parseTimestamp(std::string_
     utc.tm_min = minute;
     utc.tm_sec = second;
     const std::int64_t seconds = static_cast<std::int64_t>(timegm(&utc)) - offsetMinutes * 60;
+    // The clock counts nanoseconds in 64 bits, about 292 years either side of 1970; a time beyond
+    // that (a peer's "7740-11-25T01:02:03Z") would overflow it.
+    constexpr std::int64_t kClockSeconds
+        = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::duration::max()).count() - 1;
+    if (seconds > kClockSeconds || seconds < -kClockSeconds)
+        return std::nullopt;
     return std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
         std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanoseconds)));
 }

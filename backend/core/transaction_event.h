@@ -76,7 +76,8 @@ std::string newEventId();
 std::string formatTimestamp(std::chrono::system_clock::time_point time);
 
 /// Parses an RFC 3339 time, "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)", keeping up to
-/// nanoseconds; nullopt for anything else (including text over 64 characters).
+/// nanoseconds; nullopt for anything else (including text over 64 characters, and times the system
+/// clock cannot hold: before 1678 or after 2261).
 std::optional<std::chrono::system_clock::time_point> parseTimestamp(std::string_view text);
 
 /// The event as JSON, keys as in CCM v1 plus `diff` (when set) and `resource`. Timestamps are UTC

@@ -392,27 +392,4 @@ void PartAssembler::forget(const std::string &identity)
     m_hosts.erase(found);
 }
 
-ReplayCache::ReplayCache(std::size_t capacity)
-    : m_capacity(capacity)
-{
-}
-
-void ReplayCache::dropExpired(Clock::time_point now)
-{
-    while (!m_byExpiry.empty() && m_byExpiry.begin()->first <= now) {
-        m_expiry.erase(m_byExpiry.begin()->second);
-        m_byExpiry.erase(m_byExpiry.begin());
-    }
-}
-
-bool ReplayCache::remember(const std::string &id, Clock::time_point expires, Clock::time_point now)
-{
-    dropExpired(now);
-    if (m_expiry.contains(id) || m_expiry.size() >= m_capacity)
-        return false;
-    m_expiry.emplace(id, expires);
-    m_byExpiry.emplace(expires, id);
-    return true;
-}
-
 } // namespace ccm::fleet

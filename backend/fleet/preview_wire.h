@@ -128,22 +128,4 @@ private:
     std::unordered_map<std::string, Host> m_hosts;
 };
 
-/// Request ids seen, each kept until its request expires, at most `capacity` at once.
-class ReplayCache {
-public:
-    explicit ReplayCache(std::size_t capacity = 100'000);
-
-    /// Records `id`; false when it was seen before and has not expired, or when the cache is full
-    /// of unexpired ids (a flood is refused rather than forgotten).
-    bool remember(const std::string &id, Clock::time_point expires, Clock::time_point now);
-    [[nodiscard]] std::size_t size() const { return m_expiry.size(); }
-
-private:
-    void dropExpired(Clock::time_point now);
-
-    std::size_t m_capacity;
-    std::unordered_map<std::string, Clock::time_point> m_expiry;
-    std::multimap<Clock::time_point, std::string> m_byExpiry;
-};
-
 } // namespace ccm::fleet

@@ -212,8 +212,12 @@ private slots:
         QCOMPARE(parseRfc3339("2026-11-25T02:00:00.123+01:00").value(), utc + std::chrono::milliseconds(123));
         QCOMPARE(formatRfc3339(utc), std::string("2026-11-25T01:00:00Z"));
         for (const char *bad : {"", "2026-11-25", "2026-11-25T01:00:00Zjunk", "2026-11-25T01:00:00.Z",
-                 "x026-11-25T01:00:00Z", "2026-13-25T01:00:00Z", "2026-11-25T01:00:00+0100"})
+                 "x026-11-25T01:00:00Z", "2026-13-25T01:00:00Z", "2026-11-25T01:00:00+0100",
+                 // Beyond what the clock's 64-bit nanoseconds hold (found by fuzz_preview_wire).
+                 "7740-11-25T01:02:03Z", "1000-01-01T00:00:00Z", "2262-04-12T00:00:00Z"})
             QVERIFY2(!parseRfc3339(bad), bad);
+        QVERIFY(parseRfc3339("2261-12-31T23:59:59Z"));
+        QVERIFY(parseRfc3339("1678-01-01T00:00:00Z"));
     }
 
     void malformedAnswers_data()
@@ -360,20 +364,6 @@ private slots:
         QCOMPARE(totals["changed"].get<int>(), 2);
         QCOMPARE(totals["resources_failed"].get<int>(), 1);
         QCOMPARE(totals["silent"].get<int>(), 1);
-    }
-
-    void replayCache()
-    {
-        const auto now = Clock::now();
-        ReplayCache cache(2);
-        QVERIFY(cache.remember("a", now + std::chrono::seconds(10), now));
-        QVERIFY(!cache.remember("a", now + std::chrono::seconds(10), now));
-        QVERIFY(cache.remember("b", now + std::chrono::seconds(20), now));
-        QVERIFY(!cache.remember("c", now + std::chrono::seconds(20), now)); // full of live ids
-        const auto later = now + std::chrono::seconds(11);
-        QVERIFY(cache.remember("c", later + std::chrono::seconds(20), later)); // "a" expired
-        QVERIFY(cache.remember("a", later + std::chrono::seconds(20), later + std::chrono::seconds(10)));
-        QCOMPARE(cache.size(), 2u);
     }
 };
 

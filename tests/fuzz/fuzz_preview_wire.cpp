@@ -9,6 +9,7 @@
 // the limits that were set.
 #include "preview_signing.h"
 #include "preview_wire.h"
+#include "seen_requests.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,10 +32,13 @@ void request(std::string_view payload)
     // The rules are judged at several times, before, during and after the request's window.
     for (const Clock::time_point now : {request.issued, request.expires, Clock::now()})
         (void)checkRequestRules(request, now);
-    ReplayCache cache(4);
-    if (!cache.remember(request.id, request.expires, request.issued))
+    // A request the rules admit is remembered once and refused the second time.
+    if (!checkRequestRules(request, request.issued))
         return;
-    if (cache.remember(request.id, request.expires, request.issued))
+    SeenRequests seen(4);
+    if (!seen.remember(request, request.issued))
+        std::abort();
+    if (seen.remember(request, request.issued))
         std::abort();
 }
 
