@@ -234,9 +234,39 @@ Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::str
     return store;
 }
 
-Result<ObjectStore> ObjectStore::openOrCreate(NatsConnection &connection, const std::string &bucket)
+namespace {
+
+/// Gives an existing bucket's stream a maximum age of `ttl` unless it has one as short already.
+Result<void> limitAge(
+    NatsConnection &connection, const std::string &bucket, const std::string &stream, std::chrono::nanoseconds ttl)
+{
+    jsStreamInfo *raw = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    natsStatus status = js_GetStreamInfo(&raw, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
+    const std::unique_ptr<jsStreamInfo, void (*)(jsStreamInfo *)> info(raw, jsStreamInfo_Destroy);
+    if (status != NATS_OK || info == nullptr || info->Config == nullptr)
+        return jetStreamError(connection, "looking up bucket '" + bucket + "'", status, errorCode);
+    if (info->Config->MaxAge > 0 && info->Config->MaxAge <= ttl.count())
+        return {};
+    info->Config->MaxAge = ttl.count();
+    jsStreamInfo *updated = nullptr;
+    status = js_UpdateStream(&updated, connection.jetStream(), info->Config, nullptr, &errorCode);
+    jsStreamInfo_Destroy(updated);
+    if (status != NATS_OK)
+        return jetStreamError(connection, "giving bucket '" + bucket + "' its time to live", status, errorCode);
+    return {};
+}
+
+} // namespace
+
+Result<ObjectStore> ObjectStore::openOrCreate(
+    NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl)
 {
     auto existing = open(connection, bucket);
+    if (existing && ttl.count() > 0) {
+        if (auto limited = limitAge(connection, bucket, existing->m_stream, ttl); !limited)
+            return limited.error();
+    }
     if (existing || existing.error().code != "bucket_not_found")
         return existing;
 
@@ -252,6 +282,7 @@ Result<ObjectStore> ObjectStore::openOrCreate(NatsConnection &connection, const 
     config.Storage = js_FileStorage;
     config.Replicas = 1;
     config.MaxBytes = -1;
+    config.MaxAge = std::chrono::duration_cast<std::chrono::nanoseconds>(ttl).count();
     config.Discard = js_DiscardNew;
     config.AllowRollup = true;
     config.AllowDirect = true;

@@ -74,7 +74,11 @@ public:
     /// "bucket_not_found", "no_jetstream", "nats".
     static Result<ObjectStore> open(NatsConnection &connection, const std::string &bucket);
     /// Binds to a bucket, creating it when missing with the stream settings official clients use.
-    static Result<ObjectStore> openOrCreate(NatsConnection &connection, const std::string &bucket);
+    /// A `ttl` makes the server remove every object (chunks and meta record) that long after it was
+    /// written, as the official clients' TTL option does; an existing bucket with no TTL or a longer
+    /// one is given it.
+    static Result<ObjectStore> openOrCreate(
+        NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl = std::chrono::seconds(0));
 
     const std::string &bucket() const { return m_bucket; }
 

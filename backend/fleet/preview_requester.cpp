@@ -481,7 +481,10 @@ Result<FleetPreview> runFleetPreview(
     auto status = readFleetStatus(connection, Clock::now());
     if (!status)
         return status.error().withContext("reading " + std::string(kStatusBucket));
-    auto store = ObjectStore::openOrCreate(connection, std::string(kPreviewBucket));
+    // The server removes a preview bundle once no request for it can be valid, so one whose
+    // requester died (or lost the server) before removing it does not live on.
+    auto store = ObjectStore::openOrCreate(
+        connection, std::string(kPreviewBucket), std::chrono::duration_cast<std::chrono::seconds>(kStalePreviewAge));
     if (!store)
         return store.error();
     removeStalePreviews(connection, store.value(), Clock::now());

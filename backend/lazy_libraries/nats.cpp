@@ -98,6 +98,9 @@ CCM_NATS_FUNCTION(natsStatus, jsSubOptions_Init, (jsSubOptions * options), (opti
 CCM_NATS_FUNCTION(natsStatus, js_AddStream,
     (jsStreamInfo * *info, jsCtx *context, jsStreamConfig *config, jsOptions *options, jsErrCode *error),
     (info, context, config, options, error))
+CCM_NATS_FUNCTION(natsStatus, js_UpdateStream,
+    (jsStreamInfo * *info, jsCtx *context, jsStreamConfig *config, jsOptions *options, jsErrCode *error),
+    (info, context, config, options, error))
 CCM_NATS_FUNCTION(natsStatus, js_GetStreamInfo,
     (jsStreamInfo * *info, jsCtx *context, const char *stream, jsOptions *options, jsErrCode *error),
     (info, context, stream, options, error))

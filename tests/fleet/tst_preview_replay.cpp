@@ -397,6 +397,15 @@ private slots:
         QVERIFY(!store.info("preview-aheadrequester0000000000"));
         QVERIFY(store.info("preview-liverequester00000000000"));
         QVERIFY(store.info("notes-of-someone"));
+        // The bucket was made without a time to live; the preview gave it one, so the server itself
+        // removes what a requester that never comes back leaves.
+        jsStreamInfo *info = nullptr;
+        QCOMPARE(js_GetStreamInfo(&info, connection->jetStream(), ("OBJ_" + std::string(fleet::kPreviewBucket)).c_str(),
+                     nullptr, nullptr),
+            NATS_OK);
+        const std::int64_t maxAge = info->Config->MaxAge;
+        jsStreamInfo_Destroy(info);
+        QCOMPARE(maxAge, std::int64_t(std::chrono::nanoseconds(16min).count()));
     }
 
     /// Last: for a minute after it, the agent refuses requests the requester issues.
