@@ -148,7 +148,9 @@ private:
         m_metricsPort = 0;
         if (port == 0)
             return {};
-        auto server = fleet::MetricsServer::start(port, m_metrics);
+        // Its lines take the agent's form (priority prefix under journald) like every other.
+        auto server
+            = fleet::MetricsServer::start(port, m_metrics, [this](const std::string &line) { m_log.warn(line); });
         if (!server)
             return server.error();
         m_metricsServer = std::move(server).value();

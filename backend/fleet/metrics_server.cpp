@@ -223,9 +223,9 @@ struct MetricsServer::Callbacks {
     }
 };
 
-MetricsServer::MetricsServer(const AgentMetrics &metrics)
+MetricsServer::MetricsServer(const AgentMetrics &metrics, LogSink log)
     : m_metrics(metrics)
-    , m_log(writeToStderr, std::chrono::seconds(10), 5, "messages")
+    , m_log(log ? std::move(log) : LogSink(writeToStderr), std::chrono::seconds(10), 5, "messages")
 {
 }
 
@@ -272,9 +272,9 @@ void MetricsServer::close(Client &client, std::string_view reason, std::string_v
         ::shutdown(client.fd, SHUT_RDWR);
 }
 
-Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, const AgentMetrics &metrics)
+Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, const AgentMetrics &metrics, LogSink log)
 {
-    std::unique_ptr<MetricsServer> server(new MetricsServer(metrics));
+    std::unique_ptr<MetricsServer> server(new MetricsServer(metrics, std::move(log)));
     sockaddr_in address {};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<std::uint16_t>(port));

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,8 +62,8 @@ private:
 /// kRequestDeadline from when its connection was accepted or its previous answer sent (a
 /// connection past it is closed when the next one arrives), and at most kMaxClients connections
 /// are served at once; a new one past that closes the connection that has waited longest for its
-/// request. What the server logs (and libmicrohttpd with it) goes to stderr, rate-limited per
-/// message.
+/// request. What the server logs (and libmicrohttpd with it) goes to `log` (by default stderr),
+/// rate-limited per message.
 class MetricsServer {
 public:
     using Clock = std::chrono::steady_clock;
@@ -72,7 +73,10 @@ public:
     /// How long a connection may take to send a whole request (a scrape needs milliseconds).
     static constexpr std::chrono::seconds kRequestDeadline {10};
 
-    static Result<std::unique_ptr<MetricsServer>> start(int port, const AgentMetrics &metrics);
+    /// Receives each line the server logs; called on the server's polling thread.
+    using LogSink = std::function<void(const std::string &line)>;
+
+    static Result<std::unique_ptr<MetricsServer>> start(int port, const AgentMetrics &metrics, LogSink log = {});
     ~MetricsServer();
     MetricsServer(const MetricsServer &) = delete;
     MetricsServer &operator=(const MetricsServer &) = delete;
@@ -87,7 +91,7 @@ private:
         bool closing = false;
     };
 
-    explicit MetricsServer(const AgentMetrics &metrics);
+    MetricsServer(const AgentMetrics &metrics, LogSink log);
     /// Takes `connection` on, closing those past their deadline and, over kMaxClients, the one
     /// that has waited longest.
     void connectionStarted(MHD_Connection *connection);
