@@ -453,11 +453,12 @@ struct ChunkTally {
 
 using ChunkSink = std::function<bool(const char *, std::size_t)>;
 
-/// Reads an object's chunks in order into sink, counting and hashing them on the way.
-Result<void> readChunks(NatsConnection &connection, const std::string &stream, const std::string &bucket,
-    const ObjectInfo &meta, const std::string &where, const ChunkSink &sink, ChunkTally &tally)
+using Subscription = std::unique_ptr<natsSubscription, SubscriptionDeleter>;
+
+/// An ordered consumer of `stream` for `subject`, which delivers every stored message once, in order.
+Result<Subscription> subscribeOrdered(
+    NatsConnection &connection, const std::string &stream, const std::string &subject, const std::string &what)
 {
-    const std::string chunkSubject = "$O." + bucket + ".C." + meta.nuid;
     jsSubOptions subscribeOptions;
     jsSubOptions_Init(&subscribeOptions);
     subscribeOptions.Stream = stream.c_str();
@@ -465,14 +466,24 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
     natsSubscription *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     const natsStatus status
-        = js_SubscribeSync(&raw, connection.jetStream(), chunkSubject.c_str(), nullptr, &subscribeOptions, &errorCode);
+        = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
     if (status != NATS_OK)
-        return jetStreamError(connection, "reading the chunks of " + where, status, errorCode);
-    const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+        return jetStreamError(connection, what, status, errorCode);
+    return Subscription(raw);
+}
+
+/// Reads an object's chunks in order into sink, counting and hashing them on the way.
+Result<void> readChunks(NatsConnection &connection, const std::string &stream, const std::string &bucket,
+    const ObjectInfo &meta, const std::string &where, const ChunkSink &sink, ChunkTally &tally)
+{
+    auto subscription
+        = subscribeOrdered(connection, stream, "$O." + bucket + ".C." + meta.nuid, "reading the chunks of " + where);
+    if (!subscription)
+        return subscription.error();
     bool more = true;
     while (more) {
         natsMsg *next = nullptr;
-        const natsStatus s = natsSubscription_NextMsg(&next, subscription.get(), connection.waitMs());
+        const natsStatus s = natsSubscription_NextMsg(&next, subscription->get(), connection.waitMs());
         const MsgPtr message(next);
         if (s == NATS_TIMEOUT)
             return Error {"size_mismatch",
@@ -533,22 +544,14 @@ struct SubjectTally {
 Result<SubjectTally> tallySubject(
     NatsConnection &connection, const std::string &stream, const std::string &subject, std::uint64_t expected)
 {
-    jsSubOptions subscribeOptions;
-    jsSubOptions_Init(&subscribeOptions);
-    subscribeOptions.Stream = stream.c_str();
-    subscribeOptions.Ordered = true;
-    natsSubscription *raw = nullptr;
-    jsErrCode errorCode = static_cast<jsErrCode>(0);
-    const natsStatus status
-        = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
-    if (status != NATS_OK)
-        return jetStreamError(connection, "reading " + subject, status, errorCode);
-    const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+    auto subscription = subscribeOrdered(connection, stream, subject, "reading " + subject);
+    if (!subscription)
+        return subscription.error();
     SubjectTally tally;
     bool more = expected > 0;
     while (more) {
         natsMsg *next = nullptr;
-        const natsStatus s = natsSubscription_NextMsg(&next, subscription.get(), connection.waitMs());
+        const natsStatus s = natsSubscription_NextMsg(&next, subscription->get(), connection.waitMs());
         const MsgPtr message(next);
         if (s == NATS_TIMEOUT)
             break;
