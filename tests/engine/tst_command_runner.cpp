@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <string>
 #include <sys/prctl.h>
@@ -628,6 +629,33 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(result.error().code), QStringLiteral("run_as_failed"));
         QVERIFY2(QString::fromStdString(result.error().message).contains(QStringLiteral("as uid 65534 gid 65534")),
             result.error().message.c_str());
+    }
+
+    // An unprivileged backend asked to run a command as itself (a preview user that is the
+    // backend's own) cannot call setgroups, and need not: the command runs as it is.
+    void runAsItselfNeedsNoPrivilege()
+    {
+        const auto runsAsItself = [] {
+            Command command = commandOf({"id", "-u"});
+            command.runAs = Credentials {::getuid(), ::getgid(), {::getgid()}};
+            const auto result = ProcessRunner().run(command);
+            return result.ok() && result->exitCode == 0 && result->stdoutText == std::to_string(::getuid()) + "\n";
+        };
+        if (::geteuid() != 0) {
+            QVERIFY(runsAsItself());
+            return;
+        }
+        // As root, the check runs in a child that has given up root first.
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
+                ::_exit(2);
+            ::_exit(runsAsItself() ? 0 : 1);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QCOMPARE(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
     }
 
     void concurrentRuns()

@@ -346,6 +346,16 @@ Error childError(const ChildFailure &failure, const Command &command, const std:
     return Error {"spawn_failed", "cannot execute " + program + ": " + cause};
 }
 
+/// Whether the child must take on `runAs`: not when it is what an unprivileged process already is,
+/// which that process could not set (setgroups needs root) but already has.
+bool needsSwitch(const std::optional<Credentials> &runAs)
+{
+    if (!runAs)
+        return false;
+    return ::geteuid() == 0 || runAs->uid != ::geteuid() || runAs->uid != ::getuid() || runAs->gid != ::getegid()
+        || runAs->gid != ::getgid();
+}
+
 /// Reads the child's report on exec; nullopt when exec succeeded.
 std::optional<ChildFailure> readChildFailure(int reportFd)
 {
@@ -708,7 +718,7 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
         return madePipes.error();
     ChildPipes pipes = std::move(madePipes).value();
     const ChildSetup setup {program->c_str(), argvPointers.data(), envPointers.data(),
-        command.cwd.empty() ? nullptr : command.cwd.c_str(), command.runAs ? &*command.runAs : nullptr,
+        command.cwd.empty() ? nullptr : command.cwd.c_str(), needsSwitch(command.runAs) ? &*command.runAs : nullptr,
         pipes.in.read.get(), pipes.out.write.get(), command.mergeStderr ? pipes.out.write.get() : pipes.err.write.get(),
         pipes.report.write.get(), descriptorLimit()};
 
