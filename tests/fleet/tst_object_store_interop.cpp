@@ -2,6 +2,7 @@
 // Objects written by us and read by the official NATS JavaScript client (which checks the digest),
 // and the other way round. The client comes from tests/fleet/interop (npm ci, run by
 // scripts/install-deps).
+#include "json.h"
 #include "nats_connection.h"
 #include "nats_server.h"
 #include "object_store.h"
@@ -186,6 +187,41 @@ private slots:
         QFile got(file);
         QVERIFY(got.open(QIODevice::ReadOnly));
         QCOMPARE(got.readAll(), third);
+    }
+
+    // A meta record forged with the official client, whose nuid is the wildcard ">": publishing the
+    // same name must not purge, nor read, any other object's chunks through it.
+    void aRecordForgedByTheirsReachesNoOtherObject()
+    {
+        ObjectStore bucket = store("forged");
+        const QByteArray bystander = test::randomBytes(2 * 128 * 1024 + 7, 41);
+        std::istringstream bystanderInput(bystander.toStdString());
+        QVERIFY(bucket.put("bystander.tar.gz", bystanderInput).ok());
+        const std::string forged = Json {{"name", "shared.tar.gz"}, {"bucket", "forged"}, {"nuid", ">"}, {"size", 10},
+            {"chunks", 1}, {"digest", "SHA-256=" + std::string(43, 'A') + "="}}
+                                       .dump();
+        QVERIFY(test::writeFile(m_dir.filePath(QStringLiteral("forged-meta")), QByteArray::fromStdString(forged)));
+        const NodeRun forge = runClient(QStringLiteral("forge"), QStringLiteral("forged"),
+            QStringLiteral("shared.tar.gz"), m_dir.filePath(QStringLiteral("forged-meta")));
+        QVERIFY2(forge.ok, qPrintable(forge.log));
+
+        const auto hostile = bucket.info("shared.tar.gz");
+        QVERIFY(!hostile);
+        QCOMPARE(QString::fromStdString(hostile.error().code), QStringLiteral("bad_meta"));
+        const QByteArray replacement = test::randomBytes(128 * 1024 + 3, 42);
+        std::istringstream replacementInput(replacement.toStdString());
+        QVERIFY(bucket.put("shared.tar.gz", replacementInput).ok());
+
+        std::ostringstream shared;
+        QVERIFY(bucket.get("shared.tar.gz", shared).ok());
+        QCOMPARE(QByteArray::fromStdString(shared.str()), replacement);
+        const QString file = m_dir.filePath(QStringLiteral("bystander"));
+        const NodeRun read
+            = runClient(QStringLiteral("get"), QStringLiteral("forged"), QStringLiteral("bystander.tar.gz"), file);
+        QVERIFY2(read.ok, qPrintable(read.log));
+        QFile got(file);
+        QVERIFY(got.open(QIODevice::ReadOnly));
+        QCOMPARE(got.readAll(), bystander);
     }
 };
 

@@ -3,6 +3,9 @@
 //   node objectstore.js put SERVER BUCKET NAME FILE   stores FILE, prints the meta record as JSON
 //   node objectstore.js get SERVER BUCKET NAME FILE   reads the object (the client checks its
 //                                                      digest), writes it to FILE, prints its meta
+//   node objectstore.js forge SERVER BUCKET NAME FILE publishes FILE's bytes as the object's meta
+//                                                      record, as anyone who may write to the bucket
+//                                                      could, with no check of what they say
 // Exits 1 with the client's error on stderr when anything fails.
 "use strict";
 
@@ -28,10 +31,17 @@ async function readAll(stream) {
 
 async function main() {
     const [command, server, bucket, name, file] = process.argv.slice(2);
-    if (!["put", "get"].includes(command) || !file)
-        throw new Error("usage: objectstore.js put|get SERVER BUCKET NAME FILE");
+    if (!["put", "get", "forge"].includes(command) || !file)
+        throw new Error("usage: objectstore.js put|get|forge SERVER BUCKET NAME FILE");
     const nc = await connect({ servers: server });
     try {
+        if (command === "forge") {
+            // The meta subject names the object in URL-safe base64 with its padding, as the clients do.
+            const encoded = Buffer.from(name).toString("base64").replace(/\+/g, "-").replace(/\//g, "_");
+            const subject = `$O.${bucket}.M.${encoded}`;
+            await nc.jetstream().publish(subject, fs.readFileSync(file));
+            return;
+        }
         const os = await nc.jetstream().views.os(bucket);
         if (command === "put") {
             const info = await os.putBlob({ name }, fs.readFileSync(file));
