@@ -159,6 +159,7 @@ private:
     QString m_manifest;
     QString m_signer;
     std::unique_ptr<FleetAgent> m_agent;
+    QString m_node;
 
     std::unique_ptr<fleet::NatsConnection> connect()
     {
@@ -216,10 +217,17 @@ private:
         QVERIFY(forger);
         const Subscription answers = subscribe(*forger, decoded->request.reply);
         const qsizetype from = m_agent->log().size();
-        QCOMPARE(natsConnection_Publish(forger->connection(), std::string(fleet::kPreviewRequestSubject).c_str(),
-                     payload.data(), static_cast<int>(payload.size())),
-            NATS_OK);
-        QCOMPARE(natsConnection_Flush(forger->connection()), NATS_OK);
+        // The captured request goes out again through the official JavaScript client, as a peer
+        // that is not this product would send it.
+        const QString file = m_dir.filePath(QStringLiteral("captured-request"));
+        QVERIFY(test::writeFile(file, QByteArray::fromStdString(payload)));
+        QProcess node;
+        node.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        node.start(m_node,
+            {QStringLiteral(CCM_SOURCE_DIR "/tests/fleet/interop/publish.js"), m_server.url(),
+                q(std::string(fleet::kPreviewRequestSubject)), file});
+        QVERIFY(node.waitForFinished(60000));
+        QCOMPARE(node.exitCode(), 0);
         QVERIFY2(m_agent->waitForLog(QStringLiteral("rejected request ") + id + QStringLiteral(": ") + reason, from),
             qPrintable(m_agent->log().mid(from)));
         QCOMPARE(natsConnection_Flush(forger->connection()), NATS_OK);
@@ -243,6 +251,12 @@ private slots:
     {
         if (!test::NatsServer::available())
             QSKIP("nats-server is not installed");
+        m_node = QStandardPaths::findExecutable(QStringLiteral("node"));
+        if (m_node.isEmpty())
+            QSKIP("node is not installed: replays are sent with the official NATS JavaScript client "
+                  "(scripts/install-deps installs it)");
+        if (!QFile::exists(QStringLiteral(CCM_SOURCE_DIR "/tests/fleet/interop/node_modules/nats/package.json")))
+            QFAIL("the nats npm package is missing from tests/fleet/interop: run scripts/install-deps");
         if (previewUser() == "nobody" && ::getpwnam("nobody") == nullptr)
             QSKIP("needs a user named nobody to run previews as");
         QVERIFY2(m_server.start(), qPrintable(m_server.error()));
