@@ -263,10 +263,10 @@ Result<ObjectStore> ObjectStore::openOrCreate(
     NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl)
 {
     auto existing = open(connection, bucket);
-    if (existing && ttl.count() > 0) {
-        if (auto limited = limitAge(connection, bucket, existing->m_stream, ttl); !limited)
-            return limited.error();
-    }
+    // Best effort on a bucket that exists: credentials that may use a bucket need not be allowed
+    // to change its stream, and the bucket is as usable without the time to live.
+    if (existing && ttl.count() > 0)
+        (void)limitAge(connection, bucket, existing->m_stream, ttl);
     if (existing || existing.error().code != "bucket_not_found")
         return existing;
 

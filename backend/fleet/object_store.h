@@ -76,7 +76,7 @@ public:
     /// Binds to a bucket, creating it when missing with the stream settings official clients use.
     /// A `ttl` makes the server remove every object (chunks and meta record) that long after it was
     /// written, as the official clients' TTL option does; an existing bucket with no TTL or a longer
-    /// one is given it.
+    /// one is given it when these credentials may update its stream (and used as it is otherwise).
     static Result<ObjectStore> openOrCreate(
         NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl = std::chrono::seconds(0));
 
