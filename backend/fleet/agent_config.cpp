@@ -93,6 +93,17 @@ Result<void> readHealthCheckInterval(const Field &field, AgentConfig &config)
     return {};
 }
 
+Result<void> readPollInterval(const Field &field, AgentConfig &config)
+{
+    auto value = durationField(field);
+    if (!value)
+        return value.error();
+    if (*value < std::chrono::seconds(1))
+        return field.error("must be at least 1s");
+    config.pollInterval = *value;
+    return {};
+}
+
 Result<void> readManifests(const Field &field, AgentConfig &config)
 {
     auto items = stringListField(field);
@@ -157,6 +168,7 @@ const std::map<std::string, Reader> &topLevelReaders()
     static const std::map<std::string, Reader> readers {
         {"interval", readInterval},
         {"health_check_interval", readHealthCheckInterval},
+        {"poll_interval", readPollInterval},
         {"manifests", readManifests},
         {"external_data_url",
             [](const Field &field, AgentConfig &config) -> Result<void> {

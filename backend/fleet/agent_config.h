@@ -28,11 +28,14 @@ enum class RegistrationDestination { None, Nats, JetStream };
 struct AgentConfig {
     static constexpr std::chrono::seconds kMinInterval {30};
     static constexpr std::chrono::minutes kDefaultInterval {5};
+    static constexpr std::chrono::seconds kDefaultPollInterval {30};
     static constexpr const char *kDefaultCacheDir = "/etc/choria/ccm/source";
 
     std::chrono::milliseconds interval = kDefaultInterval;
     /// Zero: no health checks between applies.
     std::chrono::milliseconds healthCheckInterval {0};
+    /// How often http(s):// sources are asked whether they changed (obj:// sources are watched).
+    std::chrono::milliseconds pollInterval = kDefaultPollInterval;
     std::vector<std::string> manifests;
     std::string externalDataUrl;
     std::filesystem::path cacheDir = kDefaultCacheDir;

@@ -123,7 +123,7 @@ void SourceWorker::loopIteration()
     }
     const auto now = Clock::now();
     if (isRemote() && (refreshDue || now >= m_nextPoll)) {
-        m_nextPoll = now + kPollInterval;
+        m_nextPoll = now + m_shared.config.pollInterval;
         if (refresh())
             m_nextApply = now;
     }

@@ -96,7 +96,6 @@ struct AgentShared {
 /// and not fetched again until the source changes, and runs go on from the last good bundle.
 class SourceWorker {
 public:
-    static constexpr std::chrono::seconds kPollInterval {30};
     /// The largest bundle taken, as `apply` takes.
     static constexpr std::uint64_t kMaxBundleBytes = 256ull * 1024 * 1024;
 

@@ -54,6 +54,7 @@ private slots:
         QVERIFY(writeKeyPair(keys, "alice") && writeKeyPair(keys, "ci"));
         const QByteArray text = R"(interval: 1h30m
 health_check_interval: 1m
+poll_interval: 5s
 manifests:
   - obj://bundles/prod/site.tar.gz
   - https://user:pw@files.example.net/site.tar.gz
@@ -76,6 +77,7 @@ preview:
         QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
         QCOMPARE(config->interval, std::chrono::milliseconds(90min));
         QCOMPARE(config->healthCheckInterval, std::chrono::milliseconds(1min));
+        QCOMPARE(config->pollInterval, std::chrono::milliseconds(5s));
         QCOMPARE(config->manifests.size(), std::size_t(4));
         QCOMPARE(config->manifests[1], std::string("https://user:pw@files.example.net/site.tar.gz"));
         QCOMPARE(config->externalDataUrl, std::string("kv://site-data/common"));
@@ -101,6 +103,8 @@ preview:
         QTest::newRow("registration nats") << QByteArray("registration: nats\n") << QString();
         QTest::newRow("log_level warn") << QByteArray("log_level: warn\n") << QString();
         QTest::newRow("preview off without keys") << QByteArray("preview:\n  enabled: false\n") << QString();
+        QTest::newRow("poll_interval too short") << QByteArray(
+            "poll_interval: 500ms\n") << QStringLiteral("agent.yaml:1:16: poll_interval: must be at least 1s");
         QTest::newRow("interval too short") << QByteArray("log_level: info\ninterval: 29s\n")
                                             << QStringLiteral("agent.yaml:2:11: interval: must be at least 30s");
         QTest::newRow("interval not a duration")
