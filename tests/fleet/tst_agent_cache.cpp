@@ -378,6 +378,39 @@ private:
         return Json::parse(*value, nullptr, false);
     }
 
+    /// The status of `identity` as an object; an empty one while there is none or it is not an
+    /// object, so that a test polling it never reads into a value that is not there yet.
+    Json statusOf(const QString &identity)
+    {
+        auto value = status(identity);
+        return value && value->is_object() ? *value : Json::object();
+    }
+
+    /// The bundles the status of `identity` lists as refused; empty while there are none.
+    Json refusedBundles(const QString &identity)
+    {
+        const Json refused = statusOf(identity).value("refused_bundles", Json::array());
+        return refused.is_array() ? refused : Json::array();
+    }
+
+    /// The digest of the bundle the latest run in the status of `identity` says was refused.
+    std::string latestRunRefusal(const QString &identity)
+    {
+        const Json runs = statusOf(identity).value("runs", Json::array());
+        if (!runs.is_array() || runs.empty() || !runs[0].is_object())
+            return {};
+        const Json refused = runs[0].value("refused_bundle", Json::object());
+        return refused.is_object() ? refused.value("digest", std::string()) : std::string();
+    }
+
+    /// The changed count of the status of `identity`, -1 while there is none.
+    int changedInStatus(const QString &identity)
+    {
+        const Json summary = statusOf(identity).value("summary", Json::object());
+        const Json changed = summary.is_object() ? summary.value("changed", Json()) : Json();
+        return changed.is_number_integer() ? changed.get<int>() : -1;
+    }
+
     /// Every status value stored for `identity` that the bucket's history keeps, oldest first.
     std::vector<Json> statusHistory(const QString &identity)
     {
@@ -472,10 +505,8 @@ void TestAgentCache::refusedBundleKeepsTheLastGood()
     QVERIFY2(metrics(port).contains(
                  QStringLiteral("ccm_agent_bundles_refused_total{source=\"") + source + QStringLiteral("\"} 1")),
         qPrintable(metrics(port)));
-    QTRY_VERIFY_WITH_TIMEOUT(status(agent.identity()).ok()
-            && status(agent.identity()).value().value("refused_bundles", Json::array()).size() == 1,
-        kConverge);
-    const Json refused = status(agent.identity()).value()["refused_bundles"][0];
+    QTRY_VERIFY_WITH_TIMEOUT(refusedBundles(agent.identity()).size() == 1, kConverge);
+    const Json refused = refusedBundles(agent.identity())[0];
     QCOMPARE(q(refused.value("source", "")), source);
     QCOMPARE(q(refused.value("digest", "")), digest);
     QCOMPARE(agent.cachedBundles().size(), 1);
@@ -499,17 +530,12 @@ void TestAgentCache::refusedBundleKeepsTheLastGood()
     QVERIFY2(message.match(agent.log().mid(end + 1)).hasMatch(), qPrintable(agent.log().mid(end - 500, 1000)));
     QVERIFY(metrics(port).contains(
         QStringLiteral("ccm_agent_bundles_refused_total{source=\"") + source + QStringLiteral("\"} 1")));
-    QTRY_VERIFY_WITH_TIMEOUT(status(agent.identity()).ok()
-            && status(agent.identity()).value()["runs"][0].value("refused_bundle", Json()).value("digest", "")
-                == digest.toStdString(),
-        kConverge);
+    QTRY_VERIFY_WITH_TIMEOUT(latestRunRefusal(agent.identity()) == digest.toStdString(), kConverge);
 
     // A good bundle published next is taken and clears the refusal.
     QVERIFY(publish(object, goodBundle("v2")));
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v2 refuse-") + name + QStringLiteral("\n"), kConverge);
-    QTRY_VERIFY_WITH_TIMEOUT(status(agent.identity()).ok()
-            && status(agent.identity()).value().value("refused_bundles", Json::array()).empty(),
-        kConverge);
+    QTRY_VERIFY_WITH_TIMEOUT(refusedBundles(agent.identity()).empty() && status(agent.identity()).ok(), kConverge);
 }
 
 void TestAgentCache::firstBundleRefusedLeavesNothingToRun()
@@ -652,8 +678,7 @@ void TestAgentCache::unsentReportSurvives()
         agent.outFile(), QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
     agent.configure("interval: 5m\nmanifests:\n  - " + manifest.toUtf8() + "\n");
     agent.start();
-    QTRY_VERIFY_WITH_TIMEOUT(status(identity).ok(), kConverge);
-    QCOMPARE(status(identity).value()["summary"]["changed"], Json(0));
+    QTRY_COMPARE_WITH_TIMEOUT(changedInStatus(identity), 0, kConverge);
     // The first run's own line, which may come after its status: the line waited for below must be
     // the next run's.
     QVERIFY2(agent.waitForLog(manifest + QStringLiteral(": apply: ")), qPrintable(agent.log()));
@@ -682,13 +707,13 @@ void TestAgentCache::unsentReportSurvives()
     QVERIFY2(m_server.restart(), qPrintable(m_server.error()));
     const auto changedStored = [&] {
         for (const Json &value : statusHistory(identity))
-            if (value.is_object() && value["summary"].value("changed", 0) == 1)
+            if (value.is_object() && value.value("summary", Json()).is_object()
+                && value["summary"].value("changed", 0) == 1)
                 return true;
         return false;
     };
     QTRY_VERIFY_WITH_TIMEOUT(changedStored(), kConverge);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        status(identity).ok() && status(identity).value()["summary"]["changed"] == Json(0), kConverge);
+    QTRY_VERIFY_WITH_TIMEOUT(changedInStatus(identity) == 0, kConverge);
     QVERIFY(agent.stop());
     QCOMPARE(readAll(agent.cacheDir() + QStringLiteral("/reports.json")), QByteArray("[]\n"));
 }
