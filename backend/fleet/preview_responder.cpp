@@ -350,10 +350,11 @@ void PreviewResponder::onMessage(__natsConnection *, __natsSubscription *, __nat
 
 void PreviewResponder::reject(const std::string &id, const std::string &reason)
 {
-    ++m_rejected;
     // Whoever may publish on the subject can send requests as fast as the server forwards them.
     m_rejections.write("fleet preview", id.empty() ? "unreadable" : "refused",
         "rejected request " + (id.empty() ? std::string("(unreadable)") : id) + ": " + loggableText(reason));
+    // Counted once logged, so whoever waits for the count finds the line.
+    ++m_rejected;
 }
 
 void PreviewResponder::receive(std::string_view payload)

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: Apache-2.0
+# How fast the trees build: a compiler cache, a faster linker, how much debug information, and
+# precompiled headers. Nothing here changes what the programs do; docs/development.md has the figures.
+
+# ccache, when installed. base_dir makes the paths on the command line relative to the checkout, so a
+# clone in another directory hits what the developer's own builds put in the cache; the sloppiness is
+# what ccache needs to cache units compiled with a precompiled header.
+option(CCM_CCACHE "Compile through ccache when it is installed" ON)
+if(CCM_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(CCM_CCACHE_PROGRAM ccache)
+  if(CCM_CCACHE_PROGRAM)
+    set(CMAKE_CXX_COMPILER_LAUNCHER
+      ${CMAKE_COMMAND} -E env
+      "CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}"
+      CCACHE_NOHASHDIR=1
+      "CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime"
+      ${CCM_CCACHE_PROGRAM})
+  endif()
+endif()
+
+# The linker: mold, then lld, then the compiler's default. GNU ld spends most of a debug link reading
+# the static libraries' debug sections again for every test.
+set(CCM_LINKER "auto" CACHE STRING "Linker of every program: auto (mold, else lld, else the default), mold, lld or default")
+set_property(CACHE CCM_LINKER PROPERTY STRINGS auto mold lld default)
+set(ccm_linker "${CCM_LINKER}")
+if(ccm_linker STREQUAL "auto")
+  set(ccm_linker default)
+  find_program(CCM_MOLD_PROGRAM mold)
+  find_program(CCM_LLD_PROGRAM ld.lld)
+  if(CCM_MOLD_PROGRAM AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12.1)
+    set(ccm_linker mold)
+  elseif(CCM_LLD_PROGRAM)
+    set(ccm_linker lld)
+  endif()
+endif()
+if(NOT ccm_linker STREQUAL "default")
+  add_link_options(-fuse-ld=${ccm_linker})
+endif()
+message(STATUS "Linker: ${ccm_linker}")
+
+# Debug information of Debug builds. `lines` (-g1) keeps what sanitizer reports and backtraces show,
+# file and line of every frame, at a third of the size; CI builds its trees so, since nobody steps
+# through them with a debugger.
+set(CCM_DEBUG_INFO "full" CACHE STRING "Debug information of Debug builds: full (-g) or lines (-g1)")
+set_property(CACHE CCM_DEBUG_INFO PROPERTY STRINGS full lines)
+if(CCM_DEBUG_INFO STREQUAL "lines")
+  add_compile_options($<$<CONFIG:Debug>:-g1>)
+elseif(NOT CCM_DEBUG_INFO STREQUAL "full")
+  message(FATAL_ERROR "CCM_DEBUG_INFO is '${CCM_DEBUG_INFO}'; it must be full or lines")
+endif()
+
+# Precompiled headers, for the libraries. nlohmann/json and the standard library are in most units,
+# and Qt in every unit of the designer; loading them precompiled takes about half the time of
+# parsing them. The tests have none: with GCC, loading a header that holds QTest as well costs nearly
+# what parsing it does, and every test would pay it once more for its moc unit.
+option(CCM_PRECOMPILED_HEADERS "Precompile the headers most units of a library include" ON)
+set(CCM_PCH_STANDARD <algorithm> <array> <chrono> <cstdint> <filesystem> <functional> <map> <memory> <mutex>
+    <optional> <set> <string> <string_view> <utility> <vector> <nlohmann/json.hpp>)
+set(CCM_PCH_QT_CORE <QObject> <QString> <QStringList> <QList> <QHash> <QVariant> <QByteArray> <QFile> <QDir>
+    <QFileInfo> <QJsonObject> <QJsonArray> <QJsonDocument> <QTimer> <QProcess>)
+set(CCM_PCH_QT_WIDGETS <QWidget> <QApplication> <QLabel> <QLineEdit> <QPushButton> <QVBoxLayout> <QHBoxLayout>
+    <QAction> <QMenu> <QComboBox>)
+
+# ccm_library_build(<target> [QT_CORE] [QT_WIDGETS]): the library's own precompiled header, with the
+# standard library and nlohmann/json, and Qt's most used classes when named.
+function(ccm_library_build target)
+  cmake_parse_arguments(ARG "QT_CORE;QT_WIDGETS" "" "" ${ARGN})
+  if(NOT CCM_PRECOMPILED_HEADERS)
+    return()
+  endif()
+  set(headers ${CCM_PCH_STANDARD})
+  if(ARG_QT_CORE OR ARG_QT_WIDGETS)
+    list(APPEND headers ${CCM_PCH_QT_CORE})
+  endif()
+  if(ARG_QT_WIDGETS)
+    list(APPEND headers ${CCM_PCH_QT_WIDGETS})
+  endif()
+  target_precompile_headers(${target} PRIVATE ${headers})
+endfunction()
