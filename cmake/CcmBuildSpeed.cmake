@@ -50,9 +50,7 @@ elseif(NOT CCM_DEBUG_INFO STREQUAL "full")
 endif()
 
 # Precompiled headers, for the libraries. nlohmann/json and the standard library are in most units,
-# and Qt in every unit of the designer; loading them precompiled takes about half the time of
-# parsing them. The tests have none: with GCC, loading a header that holds QTest as well costs nearly
-# what parsing it does, and every test would pay it once more for its moc unit.
+# and Qt in every unit of the designer. The tests have theirs, with QTest (tests/CMakeLists.txt).
 option(CCM_PRECOMPILED_HEADERS "Precompile the headers most units of a library include" ON)
 set(CCM_PCH_STANDARD <algorithm> <array> <chrono> <cstdint> <filesystem> <functional> <map> <memory> <mutex>
     <optional> <set> <string> <string_view> <utility> <vector> <nlohmann/json.hpp>)
