@@ -23,6 +23,10 @@ endif()
 set(CCM_LINKER "auto" CACHE STRING "Linker of every program: auto (mold, else lld, else the default), mold, lld or default")
 set_property(CACHE CCM_LINKER PROPERTY STRINGS auto mold lld default)
 set(ccm_linker "${CCM_LINKER}")
+# The release tree makes the Debian packages: they are linked as the distribution links, by default.
+if(ccm_linker STREQUAL "auto" AND CMAKE_BUILD_TYPE STREQUAL "Release")
+  set(ccm_linker default)
+endif()
 if(ccm_linker STREQUAL "auto")
   set(ccm_linker default)
   find_program(CCM_MOLD_PROGRAM mold)
@@ -49,9 +53,12 @@ elseif(NOT CCM_DEBUG_INFO STREQUAL "full")
   message(FATAL_ERROR "CCM_DEBUG_INFO is '${CCM_DEBUG_INFO}'; it must be full or lines")
 endif()
 
-# Precompiled headers, for the libraries. nlohmann/json and the standard library are in most units,
-# and Qt in every unit of the designer. The tests have theirs, with QTest (tests/CMakeLists.txt).
-option(CCM_PRECOMPILED_HEADERS "Precompile the headers most units of a library include" ON)
+# Precompiled headers, for the libraries and the tests (tests/CMakeLists.txt): nlohmann/json and the
+# standard library, Qt's most used classes in the designer, QTest in the tests. Off by default: GCC 12
+# takes about 2 s of CPU to load such a header, so it saves CPU in the units that would parse all of
+# it and costs CPU in the small ones, and a cold build of the dev tree measured no faster with them
+# (docs/development.md).
+option(CCM_PRECOMPILED_HEADERS "Precompile the headers most units of a library include" OFF)
 set(CCM_PCH_STANDARD <algorithm> <array> <chrono> <cstdint> <filesystem> <functional> <map> <memory> <mutex>
     <optional> <set> <string> <string_view> <utility> <vector> <nlohmann/json.hpp>)
 set(CCM_PCH_QT_CORE <QObject> <QString> <QStringList> <QList> <QHash> <QVariant> <QByteArray> <QFile> <QDir>
