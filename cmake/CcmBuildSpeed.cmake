@@ -18,23 +18,22 @@ if(CCM_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   endif()
 endif()
 
-# The linker: mold, then lld, then the compiler's default. GNU ld spends most of a debug link reading
-# the static libraries' debug sections again for every test.
+# The linker: mold, then lld, then the compiler's default, for the ~130 programs and tests that link
+# the static debug libraries.
 set(CCM_LINKER "auto" CACHE STRING "Linker of every program: auto (mold, else lld, else the default), mold, lld or default")
 set_property(CACHE CCM_LINKER PROPERTY STRINGS auto mold lld default)
 set(ccm_linker "${CCM_LINKER}")
-# The release tree makes the Debian packages: they are linked as the distribution links, by default.
-if(ccm_linker STREQUAL "auto" AND CMAKE_BUILD_TYPE STREQUAL "Release")
-  set(ccm_linker default)
-endif()
+# The release tree makes the Debian packages: by default they are linked as the distribution links.
 if(ccm_linker STREQUAL "auto")
   set(ccm_linker default)
-  find_program(CCM_MOLD_PROGRAM mold)
-  find_program(CCM_LLD_PROGRAM ld.lld)
-  if(CCM_MOLD_PROGRAM AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12.1)
-    set(ccm_linker mold)
-  elseif(CCM_LLD_PROGRAM)
-    set(ccm_linker lld)
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Release")
+    find_program(CCM_MOLD_PROGRAM mold)
+    find_program(CCM_LLD_PROGRAM ld.lld)
+    if(CCM_MOLD_PROGRAM AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12.1)
+      set(ccm_linker mold)
+    elseif(CCM_LLD_PROGRAM)
+      set(ccm_linker lld)
+    endif()
   endif()
 endif()
 if(NOT ccm_linker STREQUAL "default")
@@ -43,7 +42,7 @@ endif()
 message(STATUS "Linker: ${ccm_linker}")
 
 # Debug information of Debug builds. `lines` (-g1) keeps what sanitizer reports and backtraces show,
-# file and line of every frame, at a third of the size; CI builds its trees so, since nobody steps
+# file and line of every frame, and drops the variables; CI builds its trees so, since nobody steps
 # through them with a debugger.
 set(CCM_DEBUG_INFO "full" CACHE STRING "Debug information of Debug builds: full (-g) or lines (-g1)")
 set_property(CACHE CCM_DEBUG_INFO PROPERTY STRINGS full lines)
