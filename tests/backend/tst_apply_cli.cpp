@@ -2,16 +2,16 @@
 // `ccm-backend apply` as a person or a script runs it: real manifests, real files in temporary
 // directories, real commands. What lands on disk, what is printed and the exit status.
 #include "backend_process.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTest>
 #include <QThread>
-
-#include <QScopeGuard>
 
 #include <csignal>
 #include <grp.h>
@@ -451,5 +451,5 @@ ccm:
     }
 };
 
-QTEST_GUILESS_MAIN(TestApplyCli)
+CCM_TEST_GUILESS_MAIN(TestApplyCli)
 #include "tst_apply_cli.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // BatchedOutput: lines are flushed in batches, yet each within the delay of its writing.
 #include "batched_output.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBatchedOutput)
+CCM_TEST_GUILESS_MAIN(TestBatchedOutput)
 #include "tst_batched_output.moc"

@@ -4,6 +4,7 @@
 #include "apply_events.h"
 #include "backend_process.h"
 #include "json.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QTest>
@@ -246,5 +247,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBundleCli)
+CCM_TEST_GUILESS_MAIN(TestBundleCli)
 #include "tst_bundle_cli.moc"

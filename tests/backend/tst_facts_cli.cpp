@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ccm-backend facts` as a user runs it, on this machine.
 #include "backend_process.h"
+#include "test_main.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -117,5 +118,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFactsCli)
+CCM_TEST_GUILESS_MAIN(TestFactsCli)
 #include "tst_facts_cli.moc"

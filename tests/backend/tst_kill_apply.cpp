@@ -6,6 +6,7 @@
 // CCM_KILL_APPLY_ROUNDS sets how many kills are spread over the run besides the one before the
 // first event (20 by default); sanitizer builds set it lower to keep the run time in bounds.
 #include "backend_process.h"
+#include "test_main.h"
 
 #include <QDirIterator>
 #include <QEventLoop>
@@ -348,5 +349,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKillApply)
+CCM_TEST_GUILESS_MAIN(TestKillApply)
 #include "tst_kill_apply.moc"

@@ -4,6 +4,7 @@
 #include "backend_process.h"
 #include "manifest.h"
 #include "resolve.h"
+#include "test_main.h"
 #include "validator.h"
 #include "yaml_reader.h"
 
@@ -266,5 +267,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRenderCli)
+CCM_TEST_GUILESS_MAIN(TestRenderCli)
 #include "tst_render_cli.moc"

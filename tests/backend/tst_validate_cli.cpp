@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ccm-backend validate` as a user runs it: a real process on real files.
 #include "backend_process.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -214,5 +215,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestValidateCli)
+CCM_TEST_GUILESS_MAIN(TestValidateCli)
 #include "tst_validate_cli.moc"

@@ -2,6 +2,7 @@
 // `ccm-backend client` as a user runs it, against a scripted server.
 #include "fake_server.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -373,5 +374,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestClientCli)
+CCM_TEST_GUILESS_MAIN(TestClientCli)
 #include "tst_client_cli.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The systemd units and sysusers.d file the system backend is installed with.
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -196,5 +197,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPackaging)
+CCM_TEST_GUILESS_MAIN(TestPackaging)
 #include "tst_packaging.moc"

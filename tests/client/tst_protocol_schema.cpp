@@ -4,6 +4,7 @@
 #include "json.h"
 #include "protocol_schema.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -216,5 +217,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProtocolSchema)
+CCM_TEST_GUILESS_MAIN(TestProtocolSchema)
 #include "tst_protocol_schema.moc"

@@ -5,6 +5,7 @@
 #include "protocol.h"
 #include "rpc_client.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -404,5 +405,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRpcClient)
+CCM_TEST_GUILESS_MAIN(TestRpcClient)
 #include "tst_rpc_client.moc"

@@ -4,6 +4,7 @@
 // archives built member by member.
 #include "bundle.h"
 #include "manifest.h"
+#include "test_main.h"
 #include "test_support.h"
 #include "validator.h"
 
@@ -680,5 +681,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBundle)
+CCM_TEST_GUILESS_MAIN(TestBundle)
 #include "tst_bundle.moc"

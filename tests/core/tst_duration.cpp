@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "duration.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -86,5 +87,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDuration)
+CCM_TEST_GUILESS_MAIN(TestDuration)
 #include "tst_duration.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "environ.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QFile>
@@ -129,5 +130,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEnviron)
+CCM_TEST_GUILESS_MAIN(TestEnviron)
 #include "tst_environ.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "expression.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -635,5 +636,5 @@ void TestExpression::lookupPath()
     QCOMPARE(q(found->dump()), q(wanted.dump()));
 }
 
-QTEST_GUILESS_MAIN(TestExpression)
+CCM_TEST_GUILESS_MAIN(TestExpression)
 #include "tst_expression.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "facts.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -864,5 +865,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFacts)
+CCM_TEST_GUILESS_MAIN(TestFacts)
 #include "tst_facts.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "file_reading.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTemporaryDir>
@@ -79,5 +80,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFileReading)
+CCM_TEST_GUILESS_MAIN(TestFileReading)
 #include "tst_file_reading.moc"

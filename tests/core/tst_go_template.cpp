@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "go_template.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -454,5 +455,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGoTemplate)
+CCM_TEST_GUILESS_MAIN(TestGoTemplate)
 #include "tst_go_template.moc"

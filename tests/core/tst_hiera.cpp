@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "hiera.h"
 #include "resolve.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -461,5 +462,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHiera)
+CCM_TEST_GUILESS_MAIN(TestHiera)
 #include "tst_hiera.moc"

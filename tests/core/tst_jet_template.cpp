@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "jet_template.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -434,5 +435,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJetTemplate)
+CCM_TEST_GUILESS_MAIN(TestJetTemplate)
 #include "tst_jet_template.moc"

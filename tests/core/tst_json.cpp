@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -155,5 +156,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJson)
+CCM_TEST_GUILESS_MAIN(TestJson)
 #include "tst_json.moc"

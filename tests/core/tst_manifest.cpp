@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The manifest's shape (ENGINE-SPEC section 1): loading, structural errors, defaults and flattening.
 #include "manifest.h"
+#include "test_main.h"
 #include "test_support.h"
 #include "validator.h"
 
@@ -254,5 +255,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestManifest)
+CCM_TEST_GUILESS_MAIN(TestManifest)
 #include "tst_manifest.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Saving manifests: canonical order, stable bytes, readable block scalars, exact round trips.
 #include "manifest_writer.h"
+#include "test_main.h"
 #include "test_support.h"
 #include "validator.h"
 #include "yaml_reader.h"
@@ -226,5 +227,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestManifestWriter)
+CCM_TEST_GUILESS_MAIN(TestManifestWriter)
 #include "tst_manifest_writer.moc"

@@ -4,6 +4,7 @@
 #include "jet_template.h"
 #include "output_line_map.h"
 #include "template_string.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -154,5 +155,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOutputLineMap)
+CCM_TEST_APPLESS_MAIN(TestOutputLineMap)
 #include "tst_output_line_map.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resolve.h"
 #include "template_scope.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -199,5 +200,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestResolve)
+CCM_TEST_GUILESS_MAIN(TestResolve)
 #include "tst_resolve.moc"

@@ -4,17 +4,17 @@
 // reference are skipped where it is absent (see referenceSchemaPath).
 #include "manifest.h"
 #include "schema_registry.h"
+#include "test_main.h"
 #include "test_support.h"
 #include "yaml_reader.h"
-
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validator.hpp>
 
 #include <QDir>
 #include <QFile>
 #include <QTest>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
 
 #include <memory>
 
@@ -288,5 +288,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSchemas)
+CCM_TEST_GUILESS_MAIN(TestSchemas)
 #include "tst_schemas.moc"

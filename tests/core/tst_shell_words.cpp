@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "shell_words.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -50,5 +51,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestShellWords)
+CCM_TEST_GUILESS_MAIN(TestShellWords)
 #include "tst_shell_words.moc"

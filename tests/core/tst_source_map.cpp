@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "source_map.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -264,5 +265,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSourceMap)
+CCM_TEST_GUILESS_MAIN(TestSourceMap)
 #include "tst_source_map.moc"

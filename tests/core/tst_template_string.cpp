@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "template_scope.h"
 #include "template_string.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QTemporaryDir>
@@ -285,5 +286,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTemplateString)
+CCM_TEST_GUILESS_MAIN(TestTemplateString)
 #include "tst_template_string.moc"

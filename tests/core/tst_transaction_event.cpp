@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Transaction events: JSON compatible with CCM v1's schema (where the reference is present, see
 // referenceSchemaPath), round trips, report lines and summary.
+#include "test_main.h"
 #include "test_support.h"
 #include "transaction_event.h"
 
+#include <QFile>
+#include <QTest>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
-
-#include <QFile>
-#include <QTest>
 
 using namespace ccm;
 using namespace ccm::test;
@@ -351,5 +351,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTransactionEvent)
+CCM_TEST_GUILESS_MAIN(TestTransactionEvent)
 #include "tst_transaction_event.moc"

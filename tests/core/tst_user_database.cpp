@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "user_database.h"
 
 #include <QTest>
@@ -84,5 +85,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUserDatabase)
+CCM_TEST_GUILESS_MAIN(TestUserDatabase)
 #include "tst_user_database.moc"

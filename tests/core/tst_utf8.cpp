@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json.h"
+#include "test_main.h"
 #include "utf8.h"
 
 #include <QTest>
@@ -74,5 +75,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUtf8)
+CCM_TEST_GUILESS_MAIN(TestUtf8)
 #include "tst_utf8.moc"

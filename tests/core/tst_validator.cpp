@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // One valid and one invalid case for every validation rule of the resource types.
+#include "test_main.h"
 #include "test_support.h"
 #include "validator.h"
 
@@ -421,5 +422,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestValidator)
+CCM_TEST_GUILESS_MAIN(TestValidator)
 #include "tst_validator.moc"

@@ -3,6 +3,7 @@
 // registrations(), called as manifests and @validate call them.
 #include "expression.h"
 #include "go_template.h"
+#include "test_main.h"
 #include "test_support.h"
 
 #include <QRegularExpression>
@@ -153,5 +154,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestValueChecks)
+CCM_TEST_GUILESS_MAIN(TestValueChecks)
 #include "tst_value_checks.moc"

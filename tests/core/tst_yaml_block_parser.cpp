@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "yaml_block_parser.h"
 
 #include <QTest>
@@ -116,5 +117,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestYamlBlockParser)
+CCM_TEST_GUILESS_MAIN(TestYamlBlockParser)
 #include "tst_yaml_block_parser.moc"

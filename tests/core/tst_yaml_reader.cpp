@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "test_support.h"
 #include "yaml_reader.h"
 
@@ -395,5 +396,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestYamlReader)
+CCM_TEST_GUILESS_MAIN(TestYamlReader)
 #include "tst_yaml_reader.moc"

@@ -3,6 +3,7 @@
 // request is answered correctly, and the daemon's descriptors and memory come back to where they
 // were once the abusers have gone.
 #include "daemon_harness.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -366,5 +367,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDaemonSoak)
+CCM_TEST_GUILESS_MAIN(TestDaemonSoak)
 #include "tst_daemon_soak.moc"

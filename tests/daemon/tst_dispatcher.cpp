@@ -3,6 +3,7 @@
 // and what a preview for another user runs with.
 #include "dispatcher.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -278,5 +279,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDispatcher)
+CCM_TEST_GUILESS_MAIN(TestDispatcher)
 #include "tst_dispatcher.moc"

@@ -3,6 +3,7 @@
 // the agent's preview responder and metrics endpoint use with their own keys), with the time given
 // by the test, and the cutting of client text for the log.
 #include "rate_limited_log.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -126,5 +127,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRejectionLog)
+CCM_TEST_GUILESS_MAIN(TestRejectionLog)
 #include "tst_rejection_log.moc"

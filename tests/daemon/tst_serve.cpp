@@ -2,6 +2,7 @@
 // `ccm-backend serve` as a real process, driven over its socket: every method, streamed applies,
 // busy, cancel, disconnects, concurrent clients and every kind of malformed input.
 #include "daemon_harness.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -662,5 +663,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServe)
+CCM_TEST_GUILESS_MAIN(TestServe)
 #include "tst_serve.moc"

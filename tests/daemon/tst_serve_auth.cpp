@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Peer authorization of `ccm-backend serve`: clients that become other users (needs root).
 #include "daemon_harness.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -374,5 +375,5 @@ private:
     bool m_userCreated = false;
 };
 
-QTEST_GUILESS_MAIN(TestServeAuth)
+CCM_TEST_GUILESS_MAIN(TestServeAuth)
 #include "tst_serve_auth.moc"

@@ -3,6 +3,7 @@
 // data.resolve, their answers checked against resources/schemas/protocol.json.
 #include "daemon_harness.h"
 #include "protocol_schema.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -297,5 +298,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServeEditor)
+CCM_TEST_GUILESS_MAIN(TestServeEditor)
 #include "tst_serve_editor.moc"

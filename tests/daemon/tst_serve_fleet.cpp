@@ -7,6 +7,7 @@
 #include "daemon_harness.h"
 #include "nats_connection.h"
 #include "object_store.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -265,5 +266,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServeFleet)
+CCM_TEST_GUILESS_MAIN(TestServeFleet)
 #include "tst_serve_fleet.moc"

@@ -10,6 +10,7 @@
 #include "kv_bucket.h"
 #include "nats_connection.h"
 #include "protocol_schema.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -346,5 +347,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServeFleetPreview)
+CCM_TEST_GUILESS_MAIN(TestServeFleetPreview)
 #include "tst_serve_fleet_preview.moc"

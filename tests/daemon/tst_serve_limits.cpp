@@ -2,6 +2,7 @@
 // `ccm-backend serve` as a real process under load: slow requests do not hold other clients,
 // one uid cannot take every connection, and a flood of bad requests does not flood the log.
 #include "daemon_harness.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -189,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServeLimits)
+CCM_TEST_GUILESS_MAIN(TestServeLimits)
 #include "tst_serve_limits.moc"

@@ -3,6 +3,7 @@
 // param has a bound (invalid_params naming the param and the bound), no answer is longer than a
 // line may be, and the log quotes no more than a bounded prefix of what the client sent.
 #include "daemon_harness.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -182,5 +183,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServeParams)
+CCM_TEST_GUILESS_MAIN(TestServeParams)
 #include "tst_serve_params.moc"

@@ -5,6 +5,7 @@
 #include "../fleet/nats_server.h"
 #include "daemon_harness.h"
 #include "nats_connection.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -186,5 +187,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServeSources)
+CCM_TEST_GUILESS_MAIN(TestServeSources)
 #include "tst_serve_sources.moc"

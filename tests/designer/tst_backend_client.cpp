@@ -2,6 +2,7 @@
 #include "backend_client.h"
 #include "fake_server.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -513,5 +514,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBackendClient)
+CCM_TEST_GUILESS_MAIN(TestBackendClient)
 #include "tst_backend_client.moc"

@@ -3,6 +3,7 @@
 // expression hovering finds.
 #include "completion_model.h"
 #include "function_catalog.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -151,5 +152,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCompletionModel)
+CCM_TEST_GUILESS_MAIN(TestCompletionModel)
 #include "tst_completion_model.moc"

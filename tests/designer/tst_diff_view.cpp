@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diff_view.h"
+#include "test_main.h"
 
 #include <QCoreApplication>
 #include <QLabel>
@@ -208,5 +209,5 @@ void TestDiffView::clearEmpties()
     QVERIFY(view.leftView()->document()->isEmpty());
 }
 
-QTEST_MAIN(TestDiffView)
+CCM_TEST_MAIN(TestDiffView)
 #include "tst_diff_view.moc"

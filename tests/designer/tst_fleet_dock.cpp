@@ -15,6 +15,7 @@
 #include "publish_dialog.h"
 #include "scripted_backend.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -429,5 +430,5 @@ void TestFleetDock::keyDialogSaysWhyNoKeyWasMade()
     dialog->close();
 }
 
-QTEST_MAIN(TestFleetDock)
+CCM_TEST_MAIN(TestFleetDock)
 #include "tst_fleet_dock.moc"

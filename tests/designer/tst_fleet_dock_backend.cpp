@@ -13,6 +13,7 @@
 #include "main_window.h"
 #include "preview_controller.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -185,5 +186,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFleetDockBackend)
+CCM_TEST_MAIN(TestFleetDockBackend)
 #include "tst_fleet_dock_backend.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_preview_model.h"
+#include "test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -280,5 +281,5 @@ void TestFleetPreviewModel::thousandHostsWithoutResets()
     QCOMPARE(model.answeredCount(), kHosts);
 }
 
-QTEST_GUILESS_MAIN(TestFleetPreviewModel)
+CCM_TEST_GUILESS_MAIN(TestFleetPreviewModel)
 #include "tst_fleet_preview_model.moc"

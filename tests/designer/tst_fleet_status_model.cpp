@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_status_model.h"
+#include "test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -108,5 +109,5 @@ void TestFleetStatusModel::emptyAndMalformedResults()
     }
 }
 
-QTEST_GUILESS_MAIN(TestFleetStatusModel)
+CCM_TEST_GUILESS_MAIN(TestFleetStatusModel)
 #include "tst_fleet_status_model.moc"

@@ -13,6 +13,7 @@
 #include "resource_list_model.h"
 #include "resource_list_panel.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -357,5 +358,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFleetUi)
+CCM_TEST_MAIN(TestFleetUi)
 #include "tst_fleet_ui.moc"

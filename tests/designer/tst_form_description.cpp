@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "form_description.h"
 #include "schema_registry.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -245,5 +246,5 @@ void TstFormDescription::fieldsWithinAGroupAreOrdered()
     }
 }
 
-QTEST_GUILESS_MAIN(TstFormDescription)
+CCM_TEST_GUILESS_MAIN(TstFormDescription)
 #include "tst_form_description.moc"

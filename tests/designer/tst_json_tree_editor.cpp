@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json_tree_editor.h"
+#include "test_main.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -334,5 +335,5 @@ void TestJsonTreeEditor::keyboardShortcuts()
     COMPARE_JSON(lastEmitted(spy).at("limits"), Json::parse(R"({"cpu": 1.5, "mem": ""})"));
 }
 
-QTEST_MAIN(TestJsonTreeEditor)
+CCM_TEST_MAIN(TestJsonTreeEditor)
 #include "tst_json_tree_editor.moc"

@@ -4,6 +4,7 @@
 #include "../support/fake_server.h"
 #include "backend_client.h"
 #include "live_data.h"
+#include "test_main.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -83,5 +84,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLiveData)
+CCM_TEST_GUILESS_MAIN(TestLiveData)
 #include "tst_live_data.moc"

@@ -13,6 +13,7 @@
 #include "problems_model.h"
 #include "problems_panel.h"
 #include "property_editor.h"
+#include "test_main.h"
 #include "what_if_panel.h"
 #include "yaml_editor.h"
 
@@ -385,5 +386,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLiveValues)
+CCM_TEST_MAIN(TestLiveValues)
 #include "tst_live_values.moc"

@@ -10,6 +10,7 @@
 #include "resource_list_panel.h"
 #include "resource_palette.h"
 #include "test_common.h"
+#include "test_main.h"
 #include "translations.h"
 #include "validator.h"
 #include "yaml_editor.h"
@@ -843,5 +844,5 @@ void TestMainWindow::geometryAndDockStatePersist()
     QVERIFY(!dock(restored, "resourcesDock")->isHidden());
 }
 
-QTEST_MAIN(TestMainWindow)
+CCM_TEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_document.h"
 #include "schema_registry.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -572,5 +573,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestManifestDocument)
+CCM_TEST_GUILESS_MAIN(TestManifestDocument)
 #include "tst_manifest_document.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json_tree_editor.h"
 #include "manifest_settings_editor.h"
+#include "test_main.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -355,5 +356,5 @@ void TestManifestSettingsEditor::emptyManifest()
     QCOMPARE(editor.preMessageEdit()->text(), QString());
 }
 
-QTEST_MAIN(TestManifestSettingsEditor)
+CCM_TEST_MAIN(TestManifestSettingsEditor)
 #include "tst_manifest_settings_editor.moc"

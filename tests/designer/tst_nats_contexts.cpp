@@ -2,6 +2,7 @@
 // The NATS CLI contexts the designer offers: where they are looked for and which are listed.
 #include "nats_contexts.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -61,5 +62,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNatsContexts)
+CCM_TEST_GUILESS_MAIN(TestNatsContexts)
 #include "tst_nats_contexts.moc"

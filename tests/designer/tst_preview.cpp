@@ -11,6 +11,7 @@
 #include "results_panel.h"
 #include "run_results.h"
 #include "test_common.h"
+#include "test_main.h"
 #include "what_if_panel.h"
 
 #include <QAbstractButton>
@@ -319,5 +320,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPreview)
+CCM_TEST_MAIN(TestPreview)
 #include "tst_preview.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "problems_model.h"
 #include "problems_panel.h"
+#include "test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -241,5 +242,5 @@ void TestProblemsPanel::selectionSurvivesUpdate()
     QVERIFY(!view->currentIndex().isValid());
 }
 
-QTEST_MAIN(TestProblemsPanel)
+CCM_TEST_MAIN(TestProblemsPanel)
 #include "tst_problems_panel.moc"

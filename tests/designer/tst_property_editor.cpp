@@ -2,6 +2,7 @@
 #include "field_editors.h"
 #include "property_editor.h"
 #include "schema_registry.h"
+#include "test_main.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -635,5 +636,5 @@ void TstPropertyEditor::wrongValueTypesDoNotBreakTheForm()
     COMPARE_JSON(lastEdit(edited, QStringLiteral("mode")), Json("555"));
 }
 
-QTEST_MAIN(TstPropertyEditor)
+CCM_TEST_MAIN(TstPropertyEditor)
 #include "tst_property_editor.moc"

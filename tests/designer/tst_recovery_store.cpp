@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "recovery_store.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -104,5 +105,5 @@ private:
     QTemporaryDir m_home;
 };
 
-QTEST_GUILESS_MAIN(TestRecoveryStore)
+CCM_TEST_GUILESS_MAIN(TestRecoveryStore)
 #include "tst_recovery_store.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resource_list_model.h"
+#include "test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QIcon>
@@ -184,5 +185,5 @@ private:
     std::unique_ptr<QAbstractItemModelTester> m_tester;
 };
 
-QTEST_MAIN(TestResourceListModel)
+CCM_TEST_MAIN(TestResourceListModel)
 #include "tst_resource_list_model.moc"

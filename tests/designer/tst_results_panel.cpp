@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diff_view.h"
 #include "results_panel.h"
+#include "test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -203,5 +204,5 @@ void TestResultsPanel::selectionMapsToSourceRow()
     QVERIFY(panel.diffView());
 }
 
-QTEST_MAIN(TestResultsPanel)
+CCM_TEST_MAIN(TestResultsPanel)
 #include "tst_results_panel.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_results.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -283,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunResults)
+CCM_TEST_MAIN(TestRunResults)
 #include "tst_run_results.moc"

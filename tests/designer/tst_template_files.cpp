@@ -13,6 +13,7 @@
 #include "recovery_store.h"
 #include "template_editor.h"
 #include "test_common.h"
+#include "test_main.h"
 #include "what_if_panel.h"
 #include "yaml_editor.h"
 
@@ -456,5 +457,5 @@ void TestTemplateFiles::eachFileHasItsOwnUndo()
     QCOMPARE(editor->text(), QStringLiteral("xold\n"));
 }
 
-QTEST_MAIN(TestTemplateFiles)
+CCM_TEST_MAIN(TestTemplateFiles)
 #include "tst_template_files.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "template_highlighter.h"
+#include "test_main.h"
 
 #include <QTest>
 #include <QTextBlock>
@@ -116,5 +117,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTemplateHighlighter)
+CCM_TEST_MAIN(TestTemplateHighlighter)
 #include "tst_template_highlighter.moc"

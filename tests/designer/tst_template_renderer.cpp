@@ -5,6 +5,7 @@
 #include "backend_client.h"
 #include "scripted_backend.h"
 #include "template_renderer.h"
+#include "test_main.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -138,5 +139,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTemplateRenderer)
+CCM_TEST_MAIN(TestTemplateRenderer)
 #include "tst_template_renderer.moc"

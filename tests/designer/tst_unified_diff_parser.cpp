@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "unified_diff.h"
 
 #include <QTest>
@@ -126,5 +127,5 @@ void TestUnifiedDiff::sideBySideAlignsRuns()
             QStringLiteral("5:e|6:e")}));
 }
 
-QTEST_GUILESS_MAIN(TestUnifiedDiff)
+CCM_TEST_GUILESS_MAIN(TestUnifiedDiff)
 #include "tst_unified_diff_parser.moc"

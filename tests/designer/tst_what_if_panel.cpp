@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json_tree_editor.h"
+#include "test_main.h"
 #include "what_if_panel.h"
 
 #include <QCheckBox>
@@ -187,5 +188,5 @@ void TestWhatIfPanel::damagedSettingIsIgnored()
     QVERIFY(again.factRows().isEmpty());
 }
 
-QTEST_MAIN(TestWhatIfPanel)
+CCM_TEST_MAIN(TestWhatIfPanel)
 #include "tst_what_if_panel.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest.h"
+#include "test_main.h"
 #include "yaml_edit.h"
 
 #include <QTest>
@@ -304,5 +305,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestYamlEdit)
+CCM_TEST_GUILESS_MAIN(TestYamlEdit)
 #include "tst_yaml_edit.moc"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "yaml_editor.h"
 
 #include <QAction>
@@ -407,5 +408,5 @@ void TestYamlEditor::undoIsDisabled()
     QVERIFY(editor.font().fixedPitch() || QFontInfo(editor.font()).fixedPitch());
 }
 
-QTEST_MAIN(TestYamlEditor)
+CCM_TEST_MAIN(TestYamlEditor)
 #include "tst_yaml_editor.moc"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "yaml_highlighter.h"
 
 #include <QPalette>
@@ -206,5 +207,5 @@ void TestYamlHighlighter::randomTextDoesNotCrash()
     }
 }
 
-QTEST_MAIN(TestYamlHighlighter)
+CCM_TEST_MAIN(TestYamlHighlighter)
 #include "tst_yaml_highlighter.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/archive/archive_entry_checker.h"
+#include "test_main.h"
 
 #include <QStringList>
 #include <QTest>
@@ -137,5 +138,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestArchiveEntryChecker)
+CCM_TEST_GUILESS_MAIN(TestArchiveEntryChecker)
 #include "tst_archive_entry_checker.moc"

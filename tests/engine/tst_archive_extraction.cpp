@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/archive/http/archive_extraction.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -362,5 +363,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestArchiveExtraction)
+CCM_TEST_GUILESS_MAIN(TestArchiveExtraction)
 #include "tst_archive_extraction.moc"

@@ -9,6 +9,7 @@
 #include "resources/registration.h"
 #include "run.h"
 #include "test_common.h"
+#include "test_main.h"
 #include "util/sha256.h"
 
 #include <QDir>
@@ -749,5 +750,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestArchiveType)
+CCM_TEST_GUILESS_MAIN(TestArchiveType)
 #include "tst_archive_type.moc"

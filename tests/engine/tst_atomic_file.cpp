@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test_common.h"
+#include "test_main.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 
@@ -775,5 +776,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+CCM_TEST_GUILESS_MAIN(TestAtomicFile)
 #include "tst_atomic_file.moc"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "test_main.h"
 #include "util/command_runner.h"
 
 #include <QDir>
@@ -703,5 +704,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCommandRunner)
+CCM_TEST_GUILESS_MAIN(TestCommandRunner)
 #include "tst_command_runner.moc"

@@ -5,6 +5,7 @@
 #include "resources/exec/shell/shell_exec_provider.h"
 #include "resources/registration.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -998,5 +999,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExecType)
+CCM_TEST_GUILESS_MAIN(TestExecType)
 #include "tst_exec_type.moc"

@@ -5,6 +5,7 @@
 #include "resources/file/posix/posix_file_provider.h"
 #include "resources/registration.h"
 #include "test_common.h"
+#include "test_main.h"
 #include "util/checksum_read_ahead.h"
 #include "util/sha256.h"
 
@@ -1066,5 +1067,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFileType)
+CCM_TEST_GUILESS_MAIN(TestFileType)
 #include "tst_file_type.moc"

@@ -2,6 +2,7 @@
 #include "engine_test_support.h"
 #include "resources/package/apt/apt_package_provider.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -310,5 +311,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPackageAptProvider)
+CCM_TEST_GUILESS_MAIN(TestPackageAptProvider)
 #include "tst_package_apt_provider.moc"

@@ -4,6 +4,7 @@
 #include "resources/package/dnf/dnf_package_provider.h"
 #include "resources/package/package_type.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QStringList>
@@ -330,5 +331,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPackageDnfProvider)
+CCM_TEST_GUILESS_MAIN(TestPackageDnfProvider)
 #include "tst_package_dnf_provider.moc"

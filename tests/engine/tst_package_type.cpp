@@ -4,6 +4,7 @@
 #include "resources/package/apt/apt_package_provider.h"
 #include "resources/package/package_type.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QStringList>
@@ -394,5 +395,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPackageType)
+CCM_TEST_GUILESS_MAIN(TestPackageType)
 #include "tst_package_type.moc"

@@ -3,6 +3,7 @@
 #include "recording_runner.h"
 #include "resources/file/posix/posix_file_provider.h"
 #include "test_common.h"
+#include "test_main.h"
 #include "util/sha256.h"
 
 #include <QDir>
@@ -706,5 +707,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPosixFileProvider)
+CCM_TEST_GUILESS_MAIN(TestPosixFileProvider)
 #include "tst_posix_file_provider.moc"

@@ -15,6 +15,7 @@
 #include "resources/service/systemd/systemd_service_provider.h"
 #include "run.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -191,5 +192,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPreviewIdentity)
+CCM_TEST_GUILESS_MAIN(TestPreviewIdentity)
 #include "tst_preview_identity.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "recording_runner.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -166,5 +167,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRecordingRunner)
+CCM_TEST_GUILESS_MAIN(TestRecordingRunner)
 #include "tst_recording_runner.moc"

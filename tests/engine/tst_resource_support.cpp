@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/resource_support.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -76,5 +77,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestResourceSupport)
+CCM_TEST_GUILESS_MAIN(TestResourceSupport)
 #include "tst_resource_support.moc"

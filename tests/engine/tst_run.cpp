@@ -5,6 +5,7 @@
 #include "resources/registration.h"
 #include "run.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -691,5 +692,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRun)
+CCM_TEST_GUILESS_MAIN(TestRun)
 #include "tst_run.moc"

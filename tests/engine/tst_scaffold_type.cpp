@@ -6,6 +6,7 @@
 #include "resources/scaffold/scaffold_type.h"
 #include "run.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -841,5 +842,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScaffoldType)
+CCM_TEST_GUILESS_MAIN(TestScaffoldType)
 #include "tst_scaffold_type.moc"

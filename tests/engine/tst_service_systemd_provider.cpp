@@ -8,6 +8,7 @@
 #include "resources/service/systemd/systemd_service_provider.h"
 #include "run.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -530,5 +531,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServiceSystemdProvider)
+CCM_TEST_GUILESS_MAIN(TestServiceSystemdProvider)
 #include "tst_service_systemd_provider.moc"

@@ -9,6 +9,7 @@
 #include "resources/service/systemd/systemd_service_provider.h"
 #include "run.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -745,5 +746,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServiceType)
+CCM_TEST_GUILESS_MAIN(TestServiceType)
 #include "tst_service_type.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "util/sha256.h"
 #include "test_common.h"
+#include "test_main.h"
+#include "util/sha256.h"
 
 #include <QDir>
 #include <QFile>
@@ -189,5 +190,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSha256)
+CCM_TEST_GUILESS_MAIN(TestSha256)
 #include "tst_sha256.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "util/unified_diff.h"
 #include "test_common.h"
+#include "test_main.h"
+#include "util/unified_diff.h"
 
 #include <QFile>
 #include <QProcess>
@@ -315,5 +316,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUnifiedDiff)
+CCM_TEST_GUILESS_MAIN(TestUnifiedDiff)
 #include "tst_unified_diff.moc"

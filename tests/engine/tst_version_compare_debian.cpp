@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/package/debian_version.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -124,5 +125,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestVersionCompareDebian)
+CCM_TEST_GUILESS_MAIN(TestVersionCompareDebian)
 #include "tst_version_compare_debian.moc"

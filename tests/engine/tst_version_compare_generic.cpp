@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resources/package/generic_version.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -66,5 +67,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestVersionCompareGeneric)
+CCM_TEST_GUILESS_MAIN(TestVersionCompareGeneric)
 #include "tst_version_compare_generic.moc"

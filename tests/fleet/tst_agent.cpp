@@ -9,6 +9,7 @@
 #include "nats_server.h"
 #include "object_store.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -569,5 +570,5 @@ void TestAgent::registersWhenStable()
     QCOMPARE(agent.exitCode(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestAgent)
+CCM_TEST_GUILESS_MAIN(TestAgent)
 #include "tst_agent.moc"

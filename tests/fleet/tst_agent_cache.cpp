@@ -11,6 +11,7 @@
 #include "nats_server.h"
 #include "object_store.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>
@@ -718,5 +719,5 @@ void TestAgentCache::unsentReportSurvives()
     QCOMPARE(readAll(agent.cacheDir() + QStringLiteral("/reports.json")), QByteArray("[]\n"));
 }
 
-QTEST_GUILESS_MAIN(TestAgentCache)
+CCM_TEST_GUILESS_MAIN(TestAgentCache)
 #include "tst_agent_cache.moc"

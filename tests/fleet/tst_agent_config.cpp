@@ -4,6 +4,7 @@
 #include "agent_config.h"
 #include "preview_signing.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QtTest>
 
@@ -257,5 +258,5 @@ preview:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAgentConfig)
+CCM_TEST_GUILESS_MAIN(TestAgentConfig)
 #include "tst_agent_config.moc"

@@ -8,6 +8,7 @@
 #include "nats_server.h"
 #include "preview_wire.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QRegularExpression>
 #include <QtTest>
@@ -279,5 +280,5 @@ private slots:
     void cleanupTestCase() { m_server.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestAgentLimits)
+CCM_TEST_GUILESS_MAIN(TestAgentLimits)
 #include "tst_agent_limits.moc"

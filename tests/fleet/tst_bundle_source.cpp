@@ -8,6 +8,7 @@
 #include "nats_server.h"
 #include "object_store.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -327,5 +328,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBundleSource)
+CCM_TEST_GUILESS_MAIN(TestBundleSource)
 #include "tst_bundle_source.moc"

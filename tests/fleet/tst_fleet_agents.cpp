@@ -8,6 +8,7 @@
 #include "kv_reader.h"
 #include "nats_server.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDeadlineTimer>
 #include <QFileInfo>
@@ -301,5 +302,5 @@ void TestFleetAgents::agentsStopCleanly()
         QVERIFY2(fleetAgent->stop() == 0, qPrintable(fleetAgent->log()));
 }
 
-QTEST_GUILESS_MAIN(TestFleetAgents)
+CCM_TEST_GUILESS_MAIN(TestFleetAgents)
 #include "tst_fleet_agents.moc"

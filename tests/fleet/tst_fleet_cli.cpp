@@ -4,6 +4,7 @@
 #include "backend_process.h"
 #include "nats_server.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -159,5 +160,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFleetCli)
+CCM_TEST_GUILESS_MAIN(TestFleetCli)
 #include "tst_fleet_cli.moc"

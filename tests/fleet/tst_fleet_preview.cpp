@@ -9,6 +9,7 @@
 #include "preview_responder.h"
 #include "preview_wire.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -557,5 +558,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFleetPreview)
+CCM_TEST_GUILESS_MAIN(TestFleetPreview)
 #include "tst_fleet_preview.moc"

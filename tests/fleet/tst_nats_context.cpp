@@ -6,6 +6,7 @@
 #include "nats_server.h"
 #include "nkey.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QProcess>
@@ -391,5 +392,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNatsContext)
+CCM_TEST_GUILESS_MAIN(TestNatsContext)
 #include "tst_nats_context.moc"

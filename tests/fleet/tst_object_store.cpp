@@ -7,6 +7,7 @@
 #include "object_store.h"
 #include "object_url.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -727,5 +728,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestObjectStore)
+CCM_TEST_GUILESS_MAIN(TestObjectStore)
 #include "tst_object_store.moc"

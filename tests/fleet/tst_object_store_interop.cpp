@@ -7,6 +7,7 @@
 #include "nats_server.h"
 #include "object_store.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -225,5 +226,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestObjectStoreInterop)
+CCM_TEST_GUILESS_MAIN(TestObjectStoreInterop)
 #include "tst_object_store_interop.moc"

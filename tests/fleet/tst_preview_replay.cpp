@@ -11,6 +11,7 @@
 #include "preview_requester.h"
 #include "preview_wire.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -474,5 +475,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPreviewReplay)
+CCM_TEST_GUILESS_MAIN(TestPreviewReplay)
 #include "tst_preview_replay.moc"

@@ -2,6 +2,7 @@
 // Ed25519 keys of fleet previews: generation, PEM files, load errors, signatures and tampering.
 #include "preview_signing.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -132,5 +133,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPreviewSigning)
+CCM_TEST_GUILESS_MAIN(TestPreviewSigning)
 #include "tst_preview_signing.moc"

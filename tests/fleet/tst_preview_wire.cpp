@@ -4,6 +4,7 @@
 #include "preview_requester.h"
 #include "preview_wire.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QtTest>
 
@@ -367,5 +368,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPreviewWire)
+CCM_TEST_GUILESS_MAIN(TestPreviewWire)
 #include "tst_preview_wire.moc"

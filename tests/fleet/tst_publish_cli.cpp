@@ -5,6 +5,7 @@
 #include "nats_server.h"
 #include "object_store.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -423,5 +424,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPublishCli)
+CCM_TEST_GUILESS_MAIN(TestPublishCli)
 #include "tst_publish_cli.moc"

@@ -3,6 +3,7 @@
 // restarts, and files that cannot be trusted. Real files in a temporary directory.
 #include "seen_requests.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -258,5 +259,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSeenRequests)
+CCM_TEST_GUILESS_MAIN(TestSeenRequests)
 #include "tst_seen_requests.moc"

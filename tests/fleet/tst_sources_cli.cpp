@@ -9,6 +9,7 @@
 #include "nats_connection.h"
 #include "nats_server.h"
 #include "object_store.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QtTest>
@@ -363,5 +364,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSourcesCli)
+CCM_TEST_GUILESS_MAIN(TestSourcesCli)
 #include "tst_sources_cli.moc"

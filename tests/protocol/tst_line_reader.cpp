@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "line_reader.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -70,5 +71,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLineReader)
+CCM_TEST_GUILESS_MAIN(TestLineReader)
 #include "tst_line_reader.moc"

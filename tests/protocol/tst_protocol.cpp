@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "protocol.h"
 #include "test_common.h"
+#include "test_main.h"
 
 #include <QTest>
 
@@ -93,5 +94,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProtocol)
+CCM_TEST_GUILESS_MAIN(TestProtocol)
 #include "tst_protocol.moc"

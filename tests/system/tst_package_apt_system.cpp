@@ -2,6 +2,7 @@
 // The package type against the real apt and dpkg of this host: an old local build of `hello`
 // is upgraded to the archive's version and removed again by the real ccm-backend.
 #include "backend_process.h"
+#include "test_main.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -174,5 +175,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPackageAptSystem)
+CCM_TEST_GUILESS_MAIN(TestPackageAptSystem)
 #include "tst_package_apt_system.moc"
