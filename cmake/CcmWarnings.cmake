@@ -3,7 +3,10 @@
 function(ccm_set_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow)
   if(CCM_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
     # A precompiled header GCC cannot use is reported, and the unit compiled without it.
-    target_compile_options(${target} PRIVATE -Werror -Wno-error=invalid-pch)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${target} PRIVATE -Wno-error=invalid-pch)
+    endif()
   endif()
 endfunction()

@@ -21,7 +21,7 @@
 namespace ccm {
 namespace {
 
-const Json kNull;
+const Json kMissing; // what a lookup that finds nothing refers to
 const std::vector<std::string> kNoProperties;
 
 nlohmann::json toPlain(const Json &value)
@@ -528,7 +528,7 @@ std::vector<std::string> SchemaRegistry::loadErrors(std::string_view type) const
 const Json &SchemaRegistry::document(std::string_view fileName) const
 {
     const Document *entry = parsed(fileName);
-    return entry ? entry->json : kNull;
+    return entry ? entry->json : kMissing;
 }
 
 const Json &SchemaRegistry::typeSchema(std::string_view type) const
@@ -563,7 +563,7 @@ const Json &SchemaRegistry::resolveIn(const Json &node, std::string &currentFile
         try {
             current = &root->at(Json::json_pointer(pointer));
         } catch (const std::exception &) {
-            return kNull;
+            return kMissing;
         }
     }
     return *current;
@@ -573,7 +573,7 @@ const Json &SchemaRegistry::propertySchema(std::string_view type, std::string_vi
 {
     const Json &schema = typeSchema(type);
     if (!schema.contains("properties") || !schema["properties"].contains(property))
-        return kNull;
+        return kMissing;
     return resolve(schema["properties"][std::string(property)], std::string(type) + ".json");
 }
 
@@ -834,7 +834,7 @@ const Json &SchemaRegistry::schemaAt(
             }
         }
         if (!next)
-            return kNull;
+            return kMissing;
         node = next;
     }
     return *node;

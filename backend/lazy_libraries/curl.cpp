@@ -20,6 +20,11 @@ CCM_LAZY_FUNCTION(curl, void, curl_slist_free_all, (curl_slist * list), (list))
 // The two variadic functions take exactly one further argument. Its type is told by the option:
 // curl numbers options in ranges of 10,000 by the type of their argument, and every CURLINFO
 // argument is a pointer to where the answer goes.
+// The last named parameter is an enum, as curl declares it; clang warns that va_start after a
+// parameter that undergoes promotion is undefined, but these enums are int-sized and passed as int.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wvarargs"
+#endif
 extern "C" CURLcode(curl_easy_setopt)(CURL *handle, CURLoption option, ...)
 {
     static const auto real = curl.function<decltype(&::curl_easy_setopt)>("curl_easy_setopt");

@@ -431,7 +431,7 @@ void BackendClient::handleNotification(const std::string &method, const Json &pa
     } else if (method == "apply.event") {
         const auto event = params.find("event");
         if (event != params.end() && event->is_object())
-            emit m_run->event(*event);
+            emit m_run->transactionEvent(*event);
     } else if (method == "apply.log") {
         emit m_run->log(stringOf(params, "level"), stringOf(params, "resource"), stringOf(params, "message"));
     } else if (method == "apply.message") {

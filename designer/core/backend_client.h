@@ -60,7 +60,7 @@ signals:
     /// Before each resource: `done` of `total` have run and `current` ("type#name") runs next.
     void progress(int done, int total, const QString &current);
     /// One TransactionEvent, as a line of `ccm-backend apply --json`.
-    void event(const ccm::Json &event);
+    void transactionEvent(const ccm::Json &event);
     /// A log line of the run; `resource` is empty when the line concerns no single resource.
     void log(const QString &level, const QString &resource, const QString &message);
     /// The manifest's pre_message or post_message.

@@ -193,7 +193,7 @@ void PreviewController::startRun(bool noop)
     m_progress.reset();
     m_run = m_client->startRun(request);
     connect(m_run, &Run::progress, this, &PreviewController::queueProgress);
-    connect(m_run, &Run::event, this, &PreviewController::queueEvent);
+    connect(m_run, &Run::transactionEvent, this, &PreviewController::queueEvent);
     connect(m_run, &Run::message, this, [this](const QString &text) { emit statusMessage(text); });
     connect(m_run, &Run::finished, this, [this, noop](const Json &result) {
         m_run.clear();

@@ -50,7 +50,7 @@ struct RunWatch {
             ++progress;
             lastTotal = total;
         });
-        QObject::connect(run, &Run::event, run, [this](const Json &event) { events.push_back(event); });
+        QObject::connect(run, &Run::transactionEvent, run, [this](const Json &event) { events.push_back(event); });
         QObject::connect(run, &Run::finished, run, [this](const Json &value) { result = value; });
         QObject::connect(run, &Run::failed, run, [this](const QString &message, const Json &data) {
             failure = message;
