@@ -55,9 +55,9 @@ endif()
 
 # Precompiled headers, for the libraries and the tests (tests/CMakeLists.txt): nlohmann/json and the
 # standard library, Qt's most used classes in the designer, QTest in the tests. On by default with
-# clang, which reads from such a header only what a unit uses: a test unit took 45 % less CPU with
-# one. Off by default with GCC 12, which loads all of it, about 2 s of CPU per unit, so that the test
-# units measured no faster and a cold build of the dev tree no faster either (docs/development.md).
+# clang, which reads from such a header only what a unit uses: three test units took 43 % less CPU
+# with one. Off by default with GCC 12, which loads all of it, about 2 s of CPU per unit: the same
+# units took no less CPU, and a cold build of the dev tree was no faster (docs/development.md).
 if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   set(ccm_precompiled_headers_default ON)
 else()
