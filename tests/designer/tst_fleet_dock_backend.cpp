@@ -49,6 +49,18 @@ void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
     client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
 }
 
+/// How many hosts `ccm-backend fleet status` lists from the server at `natsUrl`, or -1 when it fails.
+int hostsInStatus(const QString &natsUrl)
+{
+    QProcess status;
+    status.start(QStringLiteral(CCM_BACKEND_BIN),
+        {QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--json"), QStringLiteral("--nats"),
+            natsUrl});
+    if (!status.waitForFinished(kPatienceMs) || status.exitCode() != 0)
+        return -1;
+    return int(QString::fromUtf8(status.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size());
+}
+
 /// The matrix row of the host `identity`, or -1.
 int rowOf(const FleetPreviewModel *model, const QString &identity)
 {
@@ -126,9 +138,11 @@ private slots:
         }
         for (const auto &agent : m_agents)
             QVERIFY2(agent->waitForLog(QStringLiteral("fleet preview: answering requests")), qPrintable(agent->log()));
-        // Both have reported a run, so the status table has them.
+        // Both have run. An agent logs its run before the run's status reaches the bucket, so the
+        // test waits for both statuses there before the status table is read.
         for (const auto &agent : m_agents)
             QVERIFY2(agent->waitForLog(QStringLiteral(": apply: ")), qPrintable(agent->log()));
+        QTRY_COMPARE_WITH_TIMEOUT(hostsInStatus(m_nats.url()), 2, kPatienceMs);
     }
 
     void refreshFillsTheStatusTable()
