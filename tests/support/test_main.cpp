@@ -4,7 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,18 +16,6 @@ std::map<std::string, RunTestClass> &registry()
 {
     static std::map<std::string, RunTestClass> classes;
     return classes;
-}
-
-std::string baseName(const char *path)
-{
-    std::string name = path;
-    if (const auto slash = name.find_last_of('/'); slash != std::string::npos) {
-        name.erase(0, slash + 1);
-    }
-    if (const auto dot = name.rfind('.'); dot != std::string::npos) {
-        name.erase(dot);
-    }
-    return name;
 }
 
 int usage(const char *program, const char *problem)
@@ -43,7 +31,7 @@ int usage(const char *program, const char *problem)
 
 bool registerTestClass(const char *sourceFile, RunTestClass run)
 {
-    const auto [at, added] = registry().emplace(baseName(sourceFile), run);
+    const auto [at, added] = registry().emplace(std::filesystem::path(sourceFile).stem().string(), run);
     if (!added) {
         std::fprintf(stderr, "two test classes are registered as %s\n", at->first.c_str());
         std::abort();
