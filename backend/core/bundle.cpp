@@ -105,7 +105,7 @@ private:
     std::size_t m_size;
 };
 
-bool isBlank(char c)
+bool isSpaceOrTab(char c)
 {
     return c == ' ' || c == '\t';
 }
@@ -142,14 +142,15 @@ std::size_t scalarEnd(std::string_view text, std::size_t at)
         const char c = text[end];
         if (c == '\n' || c == '\r' || c == ',' || c == ']' || c == '}')
             break;
-        if (c == '#' && end > at && isBlank(text[end - 1]))
+        if (c == '#' && end > at && isSpaceOrTab(text[end - 1]))
             break;
         if (c == ':'
-            && (end + 1 == text.size() || isBlank(text[end + 1]) || text[end + 1] == '\n' || text[end + 1] == '\r'))
+            && (end + 1 == text.size() || isSpaceOrTab(text[end + 1]) || text[end + 1] == '\n'
+                || text[end + 1] == '\r'))
             break;
         ++end;
     }
-    while (end > at && isBlank(text[end - 1]))
+    while (end > at && isSpaceOrTab(text[end - 1]))
         --end;
     return end;
 }
@@ -293,11 +294,11 @@ private:
         const SourcePosition keyPosition = m_loaded.sourceMap.keyAt(pointer);
         const auto key = m_offsets.offset(keyPosition);
         std::size_t colon = key ? scalarEnd(m_text, *key) : m_text.size();
-        while (colon < m_text.size() && isBlank(m_text[colon]))
+        while (colon < m_text.size() && isSpaceOrTab(m_text[colon]))
             ++colon;
         if (colon < m_text.size() && m_text[colon] == ':') {
             std::size_t value = colon + 1;
-            while (value < m_text.size() && isBlank(m_text[value]))
+            while (value < m_text.size() && isSpaceOrTab(m_text[value]))
                 ++value;
             if (value >= m_text.size() || std::string_view("\r\n#,}").find(m_text[value]) != std::string_view::npos)
                 return std::pair(colon + 1, colon + 1);
@@ -335,10 +336,10 @@ private:
         while (lineStart > 0 && m_text[lineStart - 1] != '\n')
             --lineStart;
         std::size_t after = value->second;
-        while (after < m_text.size() && isBlank(m_text[after]))
+        while (after < m_text.size() && isSpaceOrTab(m_text[after]))
             ++after;
         const bool alone = std::all_of(m_text.begin() + std::ptrdiff_t(lineStart), m_text.begin() + std::ptrdiff_t(key),
-            [](char c) { return isBlank(c); });
+            [](char c) { return isSpaceOrTab(c); });
         if (!alone
             || (after < m_text.size() && m_text[after] != '\n' && m_text[after] != '\r' && m_text[after] != '#')) {
             note(pointer, m_loaded.sourceMap.keyAt(pointer),
@@ -373,11 +374,6 @@ struct Site {
     std::string pointer;
     std::string what; ///< "file#/etc/motd: source", "data.motd", "template templates/motd.templ"
 };
-
-bool endsWith(std::string_view text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 /// "file#/etc/motd: content" for a pointer into a manifest document, "data.motd" elsewhere.
 std::string describePointer(const Json &document, const std::string &pointer)
@@ -786,10 +782,10 @@ private:
             const Site argumentSite {site.file, site.position, site.pointer, site.what + ": " + name + "()"};
             if (name == "readFile" || name == "file") {
                 locateFile(base, argument, argumentSite);
-            } else if (endsWith(argument, ".jet")) {
+            } else if (argument.ends_with(".jet")) {
                 if (auto full = locateFile(base, argument, argumentSite))
                     scanJetFile(base, *full, left, right);
-            } else if (name == "template" && endsWith(argument, ".templ")) {
+            } else if (name == "template" && argument.ends_with(".templ")) {
                 if (auto full = locateFile(base, argument, argumentSite))
                     scanTemplateFile(base, *full);
             } else if (name == "template") {
@@ -930,7 +926,7 @@ std::vector<std::string> parentsOf(const std::string &path)
 
 bool isBundlePath(std::string_view path)
 {
-    return endsWith(path, ".tar.gz") || endsWith(path, ".tgz");
+    return path.ends_with(".tar.gz") || path.ends_with(".tgz");
 }
 
 std::string formatBundleFinding(const BundleFinding &finding)

@@ -11,7 +11,7 @@ namespace ccm {
 
 namespace {
 
-constexpr std::uint64_t second = 1'000'000'000;
+constexpr std::uint64_t kSecondNs = 1'000'000'000;
 
 /// Nanoseconds in one `unit`; 0 for an unknown unit.
 std::uint64_t unitNanoseconds(std::string_view unit)
@@ -21,13 +21,13 @@ std::uint64_t unitNanoseconds(std::string_view unit)
         {"us", 1'000},
         {"\u00b5s", 1'000},
         {"ms", 1'000'000},
-        {"s", second},
-        {"m", 60 * second},
-        {"h", 3600 * second},
-        {"d", 86400 * second},
-        {"w", 7 * 86400 * second},
-        {"M", 30 * 86400 * second},
-        {"y", 365 * 86400 * second},
+        {"s", kSecondNs},
+        {"m", 60 * kSecondNs},
+        {"h", 3600 * kSecondNs},
+        {"d", 86400 * kSecondNs},
+        {"w", 7 * 86400 * kSecondNs},
+        {"M", 30 * 86400 * kSecondNs},
+        {"y", 365 * 86400 * kSecondNs},
     }};
     std::uint64_t factor = 0;
     for (const auto &[name, value] : units) {

@@ -2,6 +2,7 @@
 #include "environ.h"
 
 #include "system_facts.h"
+#include "text.h"
 
 #include <map>
 #include <unistd.h>
@@ -12,16 +13,11 @@ namespace {
 /// A .env file is a handful of lines; a larger file is not one.
 constexpr std::size_t maxDotenvBytes = 1024 * 1024;
 
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
 std::string_view trim(std::string_view text)
 {
-    while (!text.empty() && isBlank(text.front()))
+    while (!text.empty() && isInlineBlank(text.front()))
         text.remove_prefix(1);
-    while (!text.empty() && isBlank(text.back()))
+    while (!text.empty() && isInlineBlank(text.back()))
         text.remove_suffix(1);
     return text;
 }
@@ -53,7 +49,7 @@ std::optional<std::string> dotenvValue(std::string_view raw)
     }
     // The comment check runs on the raw text so that "KEY= # note" has an empty value.
     for (std::size_t i = 1; i < raw.size(); ++i) {
-        if (raw[i] == '#' && isBlank(raw[i - 1]))
+        if (raw[i] == '#' && isInlineBlank(raw[i - 1]))
             return std::string(trim(raw.substr(0, i)));
     }
     return std::string(value);
@@ -72,7 +68,7 @@ std::vector<std::pair<std::string, std::string>> parseDotenv(std::string_view te
             continue;
         constexpr std::string_view exportPrefix = "export";
         if (line.substr(0, exportPrefix.size()) == exportPrefix && line.size() > exportPrefix.size()
-            && isBlank(line[exportPrefix.size()]))
+            && isInlineBlank(line[exportPrefix.size()]))
             line = trim(line.substr(exportPrefix.size()));
         const std::size_t equals = line.find('=');
         if (equals == std::string_view::npos)

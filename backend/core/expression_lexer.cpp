@@ -13,11 +13,6 @@ namespace ccm::expr {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 bool isNameStart(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
@@ -25,7 +20,7 @@ bool isNameStart(char c)
 
 bool isNameChar(char c)
 {
-    return isNameStart(c) || isDigit(c);
+    return isNameStart(c) || isAsciiDigit(c);
 }
 
 /// The visible character at `at` when it is a well-formed UTF-8 sequence, so that a stray byte
@@ -63,7 +58,7 @@ std::string describeCharacter(std::string_view text, std::size_t at)
 /// underscore does not stand between two digits.
 std::optional<std::string> withoutUnderscores(const std::string &digits, int base)
 {
-    const auto isDigitOfBase = [base](char ch) { return base == 16 ? hexDigitValue(ch) >= 0 : isDigit(ch); };
+    const auto isDigitOfBase = [base](char ch) { return base == 16 ? hexDigitValue(ch) >= 0 : isAsciiDigit(ch); };
     std::string clean;
     for (std::size_t i = 0; i < digits.size(); ++i) {
         if (digits[i] != '_') {
@@ -103,7 +98,7 @@ public:
             const std::size_t start = m_pos;
             const char c = m_text[m_pos];
             std::optional<ExpressionError> error;
-            if (isDigit(c))
+            if (isAsciiDigit(c))
                 error = number(token);
             else if (isNameStart(c))
                 name(token);
@@ -185,13 +180,14 @@ private:
         bool isFloat = false;
         const auto takeDigits = [&](bool hex) {
             while (m_pos < m_text.size()
-                && (isDigit(m_text[m_pos]) || m_text[m_pos] == '_' || (hex && hexDigitValue(m_text[m_pos]) >= 0))) {
+                && (isAsciiDigit(m_text[m_pos]) || m_text[m_pos] == '_'
+                    || (hex && hexDigitValue(m_text[m_pos]) >= 0))) {
                 digits += m_text[m_pos];
                 ++m_pos;
             }
         };
         takeDigits(base == 16);
-        if (base == 10 && m_pos + 1 < m_text.size() && m_text[m_pos] == '.' && isDigit(m_text[m_pos + 1])) {
+        if (base == 10 && m_pos + 1 < m_text.size() && m_text[m_pos] == '.' && isAsciiDigit(m_text[m_pos + 1])) {
             isFloat = true;
             digits += '.';
             ++m_pos;
@@ -201,7 +197,7 @@ private:
             std::size_t look = m_pos + 1;
             if (look < m_text.size() && (m_text[look] == '+' || m_text[look] == '-'))
                 ++look;
-            if (look < m_text.size() && isDigit(m_text[look])) {
+            if (look < m_text.size() && isAsciiDigit(m_text[look])) {
                 isFloat = true;
                 digits += 'e';
                 digits.append(m_text.substr(m_pos + 1, look - m_pos - 1));

@@ -400,7 +400,7 @@ Checked<Value> callUrlquery(const Args &args)
 {
     std::string out;
     for (const char c : escaperInput(args)) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '-' || c == '_' || c == '.'
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isAsciiDigit(c) || c == '-' || c == '_' || c == '.'
             || c == '~') {
             out += c;
         } else if (c == ' ') {
@@ -597,7 +597,7 @@ Checked<Conversion> parseConversion(const std::string &format, std::size_t start
     }
     const auto readNumber = [&]() -> std::optional<std::size_t> {
         std::size_t number = 0;
-        for (; i < format.size() && isDigit(format[i]); ++i) {
+        for (; i < format.size() && isAsciiDigit(format[i]); ++i) {
             number = number * 10 + static_cast<std::size_t>(format[i] - '0');
             if (number > maxWidth)
                 return std::nullopt;

@@ -249,9 +249,9 @@ private:
             return lexQuoted(start, spaceBefore);
         if (c == '`')
             return lexRawQuoted(start, spaceBefore);
-        if (c == '$' || (c == '.' && !(p + 1 < m_text.size() && isDigit(m_text[p + 1]))))
+        if (c == '$' || (c == '.' && !(p + 1 < m_text.size() && isAsciiDigit(m_text[p + 1]))))
             return lexName(start, spaceBefore);
-        if (isDigit(c) || c == '.' || c == '+' || c == '-') {
+        if (isAsciiDigit(c) || c == '.' || c == '+' || c == '-') {
             p = scanNumber(p);
             push(Tok::Number, std::string(m_text.substr(start, p - start)), start, p - start, spaceBefore);
             return p;
@@ -397,7 +397,7 @@ Outcome<Json> parseNumber(std::string_view text, std::size_t offset)
         const auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value);
         if (error == std::errc::result_out_of_range)
             return Failure {offset, "number " + std::string(text) + " is out of range"};
-        if (error != std::errc() || end != body.data() + body.size() || !(isDigit(body[0]) || body[0] == '.'))
+        if (error != std::errc() || end != body.data() + body.size() || !(isAsciiDigit(body[0]) || body[0] == '.'))
             return bad;
         return Json(negative ? -value : value);
     } else if (body.size() > 1 && body[0] == '0') {

@@ -3,6 +3,7 @@
 
 #include "json.h"
 #include "result.h"
+#include "text.h"
 
 #include <cstddef>
 #include <string>
@@ -26,16 +27,11 @@ inline bool isSpace(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-inline bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /// Letters, digits and underscore; bytes of multi-byte UTF-8 sequences count as letters so that
 /// non-ASCII keys can be fields, as Go's Unicode letters can.
 inline bool isWordChar(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_'
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isAsciiDigit(c) || c == '_'
         || static_cast<unsigned char>(c) >= 0x80;
 }
 

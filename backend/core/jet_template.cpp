@@ -3,6 +3,7 @@
 
 #include "output_line_map.h"
 #include "source_map.h"
+#include "text.h"
 
 #include <algorithm>
 #include <array>
@@ -107,20 +108,6 @@ std::string_view trimmed(std::string_view text, std::size_t &offset)
     return text;
 }
 
-/// The index just past the quoted literal opening at `open`, or npos when it is not closed.
-/// Backtick literals are raw, the others take backslash escapes.
-std::size_t skipQuoted(std::string_view text, std::size_t open)
-{
-    const char quote = text[open];
-    for (std::size_t i = open + 1; i < text.size(); ++i) {
-        if (text[i] == '\\' && quote != '`')
-            ++i;
-        else if (text[i] == quote)
-            return i + 1;
-    }
-    return npos;
-}
-
 /// The first `token` in `text` outside quoted literals, or npos.
 std::size_t findOutsideQuotes(std::string_view text, std::string_view token)
 {
@@ -129,7 +116,7 @@ std::size_t findOutsideQuotes(std::string_view text, std::string_view token)
         if (text.compare(i, token.size(), token) == 0)
             return i;
         if (text[i] == '"' || text[i] == '\'' || text[i] == '`') {
-            i = skipQuoted(text, i);
+            i = skipQuotedLiteral(text, i);
             if (i == npos)
                 return npos;
         } else {
@@ -152,7 +139,7 @@ std::size_t findActionEnd(std::string_view text, std::size_t from, std::string_v
         if (depth == 0 && text.compare(i, right.size(), right) == 0)
             return i;
         if (c == '"' || c == '\'' || c == '`') {
-            i = skipQuoted(text, i);
+            i = skipQuotedLiteral(text, i);
             if (i == npos)
                 break;
             continue;

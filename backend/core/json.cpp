@@ -107,6 +107,12 @@ private:
 
 } // namespace
 
+std::string stringMember(const Json &object, const char *key)
+{
+    const auto found = object.find(key);
+    return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
 std::string describeJsonType(const Json &value)
 {
     switch (value.type()) {

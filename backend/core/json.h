@@ -16,6 +16,10 @@ using Json = nlohmann::ordered_json;
 /// The kind of a value in words for messages: "a map", "a list", "a string", "an integer", ...
 std::string describeJsonType(const Json &value);
 
+/// The member `key` of the map `object` when it is a string; otherwise (missing, or another kind
+/// of value) an empty string.
+std::string stringMember(const Json &object, const char *key);
+
 /// Appends a member to `object`, a map that does not hold `key` yet. ordered_json's own insertion
 /// searches the map first, which makes building a map member by member quadratic.
 void appendMember(Json &object, std::string key, Json value);

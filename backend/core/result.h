@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <variant>
@@ -19,6 +20,12 @@ struct Error {
         return Error{code, context + ": " + message};
     }
 };
+
+/// An "io" error: `what` failed, with the system's text for `errorNumber` (an errno value).
+inline Error systemError(const std::string &what, int errorNumber)
+{
+    return Error {"io", what + ": " + std::strerror(errorNumber)};
+}
 
 /// Either a value or an error (an Error unless a module needs more, such as a column). No exception
 /// crosses a module boundary; functions that can fail return a Result instead.

@@ -73,7 +73,7 @@ std::string describeSchemaType(const std::string &type)
     return type;
 }
 
-std::string numberText(const Json &number)
+std::string boundText(const Json &number)
 {
     if (number.is_number_float()) {
         const double d = number.get<double>();
@@ -702,7 +702,7 @@ std::optional<SchemaViolation> belowMinimum(const ErrorSite &site)
     if (!site.schema.contains("minimum"))
         return std::nullopt;
     return SchemaViolation {site.pointer,
-        site.what + " must be at least " + numberText(site.schema["minimum"]) + ", not " + site.value.dump(), false};
+        site.what + " must be at least " + boundText(site.schema["minimum"]) + ", not " + site.value.dump(), false};
 }
 
 std::optional<SchemaViolation> aboveMaximum(const ErrorSite &site)
@@ -710,7 +710,7 @@ std::optional<SchemaViolation> aboveMaximum(const ErrorSite &site)
     if (!site.schema.contains("maximum"))
         return std::nullopt;
     return SchemaViolation {site.pointer,
-        site.what + " must be at most " + numberText(site.schema["maximum"]) + ", not " + site.value.dump(), false};
+        site.what + " must be at most " + boundText(site.schema["maximum"]) + ", not " + site.value.dump(), false};
 }
 
 std::optional<SchemaViolation> propertyCount(const ErrorSite &site)

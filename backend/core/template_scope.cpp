@@ -13,11 +13,6 @@ namespace {
 
 constexpr int kMaxTemplateDepth = 16;
 
-bool endsWith(std::string_view text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 Error functionError(std::string message)
 {
     return Error{"template", std::move(message)};
@@ -151,11 +146,11 @@ Result<Json> TemplateScope::templateFunction(const std::vector<Json> &args) cons
     DepthGuard guard(m_depth);
 
     const std::string &text = source.value();
-    if (endsWith(text, ".jet"))
+    if (text.ends_with(".jet"))
         return jetFunction(args);
     std::string body = text;
     std::string fileName;
-    if (endsWith(text, ".templ")) {
+    if (text.ends_with(".templ")) {
         auto content = readTemplateFile(text, m_baseDirectory);
         if (!content)
             return content.error();
@@ -196,7 +191,7 @@ Result<Json> TemplateScope::jetFunction(const std::vector<Json> &args) const
     DepthGuard guard(m_depth);
 
     std::string text = body.value();
-    if (endsWith(text, ".jet")) {
+    if (text.ends_with(".jet")) {
         auto content = readTemplateFile(text, m_baseDirectory);
         if (!content)
             return content.error();

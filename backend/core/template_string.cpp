@@ -16,21 +16,6 @@ bool isQuote(char c)
     return c == '\'' || c == '"' || c == '`';
 }
 
-/// Skips a quoted run starting at text[pos] (a quote). Returns the index after the closing quote,
-/// or nullopt when the quote never closes.
-std::optional<std::size_t> skipQuoted(std::string_view text, std::size_t pos)
-{
-    const char quote = text[pos];
-    for (std::size_t i = pos + 1; i < text.size(); ++i) {
-        if (text[i] == '\\' && quote != '`') {
-            ++i;
-        } else if (text[i] == quote) {
-            return i + 1;
-        }
-    }
-    return std::nullopt;
-}
-
 /// For an opener at `start` ("{{" or "${"), the index of the first character of its closer, or
 /// nullopt when it has none.
 std::optional<std::size_t> findCloser(std::string_view text, std::size_t start)
@@ -41,10 +26,9 @@ std::optional<std::size_t> findCloser(std::string_view text, std::size_t start)
     while (i < text.size()) {
         const char c = text[i];
         if (isQuote(c)) {
-            const auto after = skipQuoted(text, i);
-            if (!after)
+            i = skipQuotedLiteral(text, i);
+            if (i == std::string_view::npos)
                 return std::nullopt;
-            i = *after;
             continue;
         }
         if (dollar) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transaction_event.h"
 
+#include "text.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -32,14 +34,6 @@ std::string attributeValue(const std::string &value)
     if (!value.empty() && value.find_first_of(" \t\n\"=") == std::string::npos)
         return value;
     return Json(value).dump();
-}
-
-std::string joined(const std::vector<std::string> &items)
-{
-    std::string out;
-    for (const std::string &item : items)
-        out += (out.empty() ? "" : ", ") + item;
-    return out;
 }
 
 } // namespace

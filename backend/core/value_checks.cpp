@@ -2,6 +2,7 @@
 #include "value_checks.h"
 
 #include "duration.h"
+#include "text.h"
 
 #include <algorithm>
 #include <array>
@@ -17,14 +18,9 @@ namespace {
 
 using Address = std::array<std::uint8_t, 16>;
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 int hexValue(char c)
 {
-    if (isDigit(c))
+    if (isAsciiDigit(c))
         return c - '0';
     if (c >= 'a' && c <= 'f')
         return c - 'a' + 10;
@@ -54,7 +50,7 @@ std::optional<std::array<std::uint8_t, 4>> parseIpv4(std::string_view text)
         }
         const std::size_t start = i;
         int value = 0;
-        while (i < text.size() && isDigit(text[i]) && i - start < 3)
+        while (i < text.size() && isAsciiDigit(text[i]) && i - start < 3)
             value = value * 10 + (text[i++] - '0');
         const std::size_t digits = i - start;
         if (digits == 0 || value > 255 || (digits > 1 && text[start] == '0'))
@@ -134,7 +130,7 @@ bool isV4Mapped(const Address &bytes)
 std::size_t skipDigits(std::string_view text, std::size_t &i, bool hex)
 {
     const std::size_t start = i;
-    while (i < text.size() && (hex ? hexValue(text[i]) >= 0 : isDigit(text[i])))
+    while (i < text.size() && (hex ? hexValue(text[i]) >= 0 : isAsciiDigit(text[i])))
         ++i;
     return i - start;
 }
@@ -203,7 +199,7 @@ bool isIntegerText(std::string_view text)
     const bool negative = !text.empty() && text.front() == '-';
     if (!text.empty() && (text.front() == '+' || text.front() == '-'))
         text.remove_prefix(1);
-    if (text.empty() || !std::all_of(text.begin(), text.end(), isDigit))
+    if (text.empty() || !std::all_of(text.begin(), text.end(), isAsciiDigit))
         return false;
     text.remove_prefix(std::min(text.find_first_not_of('0'), text.size()));
     constexpr std::string_view kMax = "9223372036854775807";
@@ -251,7 +247,8 @@ bool isHostnameText(std::string_view text)
         if (end == std::string_view::npos)
             end = text.size();
         const std::string_view label = text.substr(start, end - start);
-        const auto allowed = [](char c) { return isDigit(c) || c == '-' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); };
+        const auto allowed
+            = [](char c) { return isAsciiDigit(c) || c == '-' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); };
         if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-'
             || !std::all_of(label.begin(), label.end(), allowed))
             return false;
@@ -270,7 +267,7 @@ bool isFqdnText(std::string_view text)
     if (lastDot == std::string_view::npos)
         return false;
     const std::string_view top = text.substr(lastDot + 1);
-    return !std::all_of(top.begin(), top.end(), isDigit);
+    return !std::all_of(top.begin(), top.end(), isAsciiDigit);
 }
 
 } // namespace ccm

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_reader.h"
 
+#include "text.h"
 #include "utf8.h"
 #include "yaml_block_parser.h"
 
@@ -159,7 +160,7 @@ std::size_t lineEnd(std::string_view text, std::size_t i)
 }
 
 /// The offset after the quoted scalar that opens at `i`, or the text's end when it is not closed.
-std::size_t skipQuoted(std::string_view text, std::size_t i)
+std::size_t skipQuotedScalar(std::string_view text, std::size_t i)
 {
     const std::size_t n = text.size();
     const char quote = text[i++];
@@ -197,11 +198,6 @@ std::size_t skipBlockScalar(std::string_view text, std::size_t i, std::size_t li
     return i;
 }
 
-bool isInlineBlank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
 /// Whether a token ends before `at`: the text ends there or a blank or line break follows.
 bool endsToken(std::string_view text, std::size_t at)
 {
@@ -217,7 +213,7 @@ std::optional<FlowOverrun> stepInsideFlow(std::string_view text, std::size_t &i,
     const char before = i == 0 ? '\n' : text[i - 1];
     const bool afterBlank = i == 0 || isInlineBlank(before) || before == '\n';
     if ((c == '"' || c == '\'') && (afterBlank || before == '[' || before == '{' || before == ',' || before == ':')) {
-        i = skipQuoted(text, i);
+        i = skipQuotedScalar(text, i);
         return std::nullopt;
     }
     if (c == ']' || c == '}') {
@@ -242,7 +238,7 @@ bool stepAtNodeStart(std::string_view text, std::size_t &i, std::size_t lineInde
         return true;
     }
     if (c == '"' || c == '\'') {
-        i = skipQuoted(text, i);
+        i = skipQuotedScalar(text, i);
         nodeStart = false;
     } else if (c == '|' || c == '>') {
         i = skipBlockScalar(text, i, lineIndent);
@@ -595,7 +591,7 @@ public:
 constexpr int kMaxExpandedDepth = 1000;
 
 /// Maps with more members than this find duplicate keys through a hash index instead of a scan.
-constexpr std::size_t kLinearKeySearch = 16;
+constexpr std::size_t kLinearDuplicateSearch = 16;
 
 class Converter {
 public:
@@ -685,7 +681,7 @@ private:
         // Views into the keys of members, which never reallocate after the reservation above.
         std::unordered_map<std::string_view, std::size_t> index;
         const auto find = [&](std::string_view key) -> std::optional<std::size_t> {
-            if (members.size() <= kLinearKeySearch) {
+            if (members.size() <= kLinearDuplicateSearch) {
                 for (std::size_t i = 0; i < members.size(); ++i) {
                     if (members[i].first == key)
                         return i;

@@ -8,6 +8,7 @@
 #include "environ.h"
 #include "fleet_methods.h"
 #include "kv_reader.h"
+#include "params.h"
 #include "prepared_manifest.h"
 #include "utf8.h"
 #include "validator.h"
@@ -34,12 +35,6 @@ namespace {
 constexpr std::size_t kLongestLogged = 512;
 /// The longest string id a request may have; every answer repeats it.
 constexpr std::size_t kLongestId = 256;
-
-RpcError invalidParam(std::string_view name, std::string_view problem)
-{
-    return RpcError {ErrorCode::InvalidParams, "params." + std::string(name) + " " + std::string(problem),
-        Json {{"path", std::string(name)}}};
-}
 
 /// The member `name` of params when it is present; an error when it has the wrong type or is
 /// required and missing.

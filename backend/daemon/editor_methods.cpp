@@ -22,7 +22,7 @@ constexpr std::size_t kMaxItems = 1000;
 /// The nodes the values of maps in data.resolve's `keys` may repeat in all.
 constexpr std::size_t kMaxRepeatedNodes = 1000000;
 
-RpcError invalidParam(const std::string &path, const std::string &shown, const std::string &problem)
+RpcError invalidParamAt(const std::string &path, const std::string &shown, const std::string &problem)
 {
     return RpcError {ErrorCode::InvalidParams, "params." + shown + " " + problem, Json {{"path", path}}};
 }
@@ -31,9 +31,9 @@ RpcResult<void> checkString(const Json &params, const std::string &name, bool re
 {
     const auto found = params.find(name);
     if (found == params.end())
-        return required ? RpcResult<void>(invalidParam(name, name, "is required: a string")) : RpcResult<void>();
+        return required ? RpcResult<void>(invalidParamAt(name, name, "is required: a string")) : RpcResult<void>();
     if (!found->is_string())
-        return invalidParam(name, name, "must be a string, not " + describeJsonType(*found));
+        return invalidParamAt(name, name, "must be a string, not " + describeJsonType(*found));
     return {};
 }
 
@@ -45,7 +45,7 @@ RpcResult<void> checkTemplateParams(const Json &params)
     }
     const std::string &engine = params.at("engine").get_ref<const std::string &>();
     if (engine != "jet" && engine != "go" && engine != "template")
-        return invalidParam(
+        return invalidParamAt(
             "engine", "engine", "must be \"jet\", \"go\" or \"template\", not \"" + engine.substr(0, 32) + "\"");
     return {};
 }
@@ -54,23 +54,23 @@ RpcResult<void> checkItems(const Json &params)
 {
     const auto items = params.find("items");
     if (items == params.end())
-        return invalidParam("items", "items", "is required: a list of {kind, text}");
+        return invalidParamAt("items", "items", "is required: a list of {kind, text}");
     if (!items->is_array())
-        return invalidParam("items", "items", "must be a list, not " + describeJsonType(*items));
+        return invalidParamAt("items", "items", "must be a list, not " + describeJsonType(*items));
     if (items->size() > kMaxItems)
-        return invalidParam("items", "items", "has more than " + std::to_string(kMaxItems) + " items");
+        return invalidParamAt("items", "items", "has more than " + std::to_string(kMaxItems) + " items");
     for (std::size_t i = 0; i < items->size(); ++i) {
         const Json &item = (*items)[i];
         const std::string path = "items/" + std::to_string(i);
         const std::string shown = "items[" + std::to_string(i) + "]";
         if (!item.is_object())
-            return invalidParam(path, shown, "must be a map {kind, text}, not " + describeJsonType(item));
+            return invalidParamAt(path, shown, "must be a map {kind, text}, not " + describeJsonType(item));
         const auto kind = item.find("kind");
         if (kind == item.end() || !kind->is_string() || (*kind != "template" && *kind != "expression"))
-            return invalidParam(path + "/kind", shown + ".kind", "must be \"template\" or \"expression\"");
+            return invalidParamAt(path + "/kind", shown + ".kind", "must be \"template\" or \"expression\"");
         const auto text = item.find("text");
         if (text == item.end() || !text->is_string())
-            return invalidParam(path + "/text", shown + ".text", "must be a string");
+            return invalidParamAt(path + "/text", shown + ".text", "must be a string");
     }
     return {};
 }

@@ -9,6 +9,7 @@
 #include "nats_context.h"
 #include "object_store.h"
 #include "object_url.h"
+#include "params.h"
 #include "preview_requester.h"
 #include "preview_signing.h"
 
@@ -35,15 +36,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-RpcError invalidParam(std::string_view name, std::string_view problem)
-{
-    return RpcError {ErrorCode::InvalidParams, "params." + std::string(name) + " " + std::string(problem),
-        Json {{"path", std::string(name)}}};
-}
-
 /// The string param `name`: nullopt when absent and not required; an error when it is required
 /// and missing, not a string, empty or holds a NUL.
-RpcResult<std::optional<std::string>> stringParam(const Json &params, std::string_view name, bool required)
+RpcResult<std::optional<std::string>> textParam(const Json &params, std::string_view name, bool required)
 {
     const auto found = params.find(name);
     if (found == params.end()) {
@@ -62,14 +57,14 @@ RpcResult<std::optional<std::string>> stringParam(const Json &params, std::strin
 /// An absolute path param.
 RpcResult<std::optional<std::string>> pathParam(const Json &params, std::string_view name, bool required)
 {
-    auto value = stringParam(params, name, required);
+    auto value = textParam(params, name, required);
     if (value && value.value() && !fs::path(*value.value()).is_absolute())
         return invalidParam(name, "must be an absolute path");
     return value;
 }
 
 /// The bool param `name`: false when absent.
-RpcResult<bool> boolParam(const Json &params, std::string_view name)
+RpcResult<bool> flagParam(const Json &params, std::string_view name)
 {
     const auto found = params.find(name);
     if (found == params.end())
@@ -119,7 +114,7 @@ Json findingsJson(const std::vector<BundleFinding> &findings)
 /// The plan for bundle.list and bundle.export: the manifest's text, placed in base_dir.
 RpcResult<BundlePlan> planFromParams(const Json &params)
 {
-    auto manifest = stringParam(params, "manifest", true);
+    auto manifest = textParam(params, "manifest", true);
     if (!manifest)
         return manifest.error();
     auto base = pathParam(params, "base_dir", true);
@@ -129,7 +124,7 @@ RpcResult<BundlePlan> planFromParams(const Json &params)
     std::error_code ec;
     if (!fs::is_directory(baseDirectory, ec))
         return invalidParam("base_dir", "names no directory: " + baseDirectory.string());
-    auto name = stringParam(params, "name", false);
+    auto name = textParam(params, "name", false);
     if (!name)
         return name.error();
     const std::string fileName = name.value().value_or(std::string(kBundleManifestName));
@@ -194,10 +189,10 @@ RpcResult<Json> exportBundle(const Json &params)
 RpcResult<fleet::NatsSettings> natsSettings(const Json &params)
 {
     fleet::NatsSelection selection;
-    auto context = stringParam(params, "context", false);
+    auto context = textParam(params, "context", false);
     if (!context)
         return context.error();
-    auto url = stringParam(params, "nats", false);
+    auto url = textParam(params, "nats", false);
     if (!url)
         return url.error();
     selection.context = context.value();
@@ -213,10 +208,10 @@ RpcResult<Json> publishBundle(const Json &params, const Notify &notify)
     auto file = pathParam(params, "file", true);
     if (!file)
         return file.error();
-    auto bucket = stringParam(params, "bucket", true);
+    auto bucket = textParam(params, "bucket", true);
     if (!bucket)
         return bucket.error();
-    auto name = stringParam(params, "name", false);
+    auto name = textParam(params, "name", false);
     if (!name)
         return name.error();
     auto settings = natsSettings(params);
@@ -302,7 +297,7 @@ RpcResult<void> fetchRemote(const std::string &location, const Json &params, con
             "must be an http(s):// or obj://BUCKET/NAME URL, or the absolute path of a .tar.gz or .tgz bundle");
     fleet::SourceOptions options;
     for (const char *name : {"context", "nats"}) {
-        auto value = stringParam(params, name, false);
+        auto value = textParam(params, name, false);
         if (!value)
             return value.error();
         (name == std::string_view("context") ? options.nats.context : options.nats.url) = value.value();
@@ -314,7 +309,7 @@ RpcResult<void> fetchRemote(const std::string &location, const Json &params, con
 
 RpcResult<Json> openBundle(const Json &params)
 {
-    auto location = stringParam(params, "location", true);
+    auto location = textParam(params, "location", true);
     if (!location)
         return location.error();
     const std::string where = *location.value();
@@ -394,7 +389,7 @@ RpcResult<Json> fleetKeygen(const Json &params)
     auto publicPath = pathParam(params, "public", false);
     if (!publicPath)
         return publicPath.error();
-    auto overwrite = boolParam(params, "overwrite");
+    auto overwrite = flagParam(params, "overwrite");
     if (!overwrite)
         return overwrite.error();
     const std::string privateFile = *privatePath.value();
@@ -453,7 +448,7 @@ RpcResult<std::string> bundleOfText(const Json &params)
 /// checks them.
 RpcResult<void> previewInput(const Json &params, fleet::PreviewRequestOptions &options)
 {
-    auto source = stringParam(params, "source", false);
+    auto source = textParam(params, "source", false);
     if (!source)
         return source.error();
     const bool hasManifest = params.contains("manifest");
@@ -488,7 +483,7 @@ RpcResult<void> previewOptions(const Json &params, fleet::PreviewRequestOptions 
     auto keyPath = pathParam(params, "key", true);
     if (!keyPath)
         return keyPath.error();
-    auto select = stringParam(params, "select", false);
+    auto select = textParam(params, "select", false);
     if (!select)
         return select.error();
     options.select = select.value();
@@ -503,7 +498,7 @@ RpcResult<void> previewOptions(const Json &params, fleet::PreviewRequestOptions 
         options.timeout = std::chrono::milliseconds(milliseconds);
     }
     for (const char *name : {"context", "nats"}) {
-        auto value = stringParam(params, name, false);
+        auto value = textParam(params, name, false);
         if (!value)
             return value.error();
         (name == std::string_view("context") ? options.sources.nats.context : options.sources.nats.url) = value.value();

@@ -16,15 +16,9 @@ namespace {
 /// Check output kept in the event: plugins print a status line and maybe performance data.
 constexpr std::size_t kOutputLimit = 4096;
 
-std::string stringProperty(const Json &check, const char *key)
-{
-    const auto found = check.find(key);
-    return found != check.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
 Result<std::chrono::nanoseconds> durationProperty(const Json &check, const char *key, std::chrono::nanoseconds fallback)
 {
-    const std::string text = stringProperty(check, key);
+    const std::string text = stringMember(check, key);
     if (text.empty())
         return fallback;
     auto parsed = parseDuration(text);
@@ -176,9 +170,9 @@ Attempt runGoss(const Json &rules, std::chrono::nanoseconds timeout, const Healt
 
 std::string healthCheckLabel(const Json &check)
 {
-    if (std::string name = stringProperty(check, "name"); !name.empty())
+    if (std::string name = stringMember(check, "name"); !name.empty())
         return name;
-    if (std::string command = stringProperty(check, "command"); !command.empty())
+    if (std::string command = stringMember(check, "command"); !command.empty())
         return command;
     return "goss";
 }
@@ -188,7 +182,7 @@ Result<HealthCheckResult> runHealthCheck(const Json &check, const HealthCheckEnv
     if (!check.is_object())
         return Error {"invalid_health_check", "a health check must be a map"};
     const bool hasRules = check.contains("goss_rules") && check["goss_rules"].is_object();
-    std::string format = stringProperty(check, "format");
+    std::string format = stringMember(check, "format");
     if (format.empty())
         format = hasRules ? "goss" : "nagios";
     if (format != "goss" && format != "nagios")
@@ -196,7 +190,7 @@ Result<HealthCheckResult> runHealthCheck(const Json &check, const HealthCheckEnv
 
     std::vector<std::string> argv;
     if (format == "nagios") {
-        const std::string line = stringProperty(check, "command");
+        const std::string line = stringMember(check, "command");
         if (line.empty())
             return Error {"invalid_health_check", "a nagios health check needs a command"};
         auto words = splitShellWords(line);

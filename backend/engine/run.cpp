@@ -61,12 +61,6 @@ private:
     std::string m_resource;
 };
 
-std::string stringProperty(const Json &properties, const char *key)
-{
-    const auto found = properties.find(key);
-    return found != properties.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
 std::vector<std::string> references(const Json &properties, const char *key)
 {
     std::vector<std::string> list;
@@ -96,7 +90,7 @@ Result<bool> controlAllows(const Json &properties, const ExpressionScope &scope)
     if (control == properties.end() || !control->is_object())
         return true;
     for (const char *which : {"if", "unless"}) {
-        const std::string text = stringProperty(*control, which);
+        const std::string text = stringMember(*control, which);
         if (text.empty())
             continue;
         auto value = evaluateExpression(text, scope);
@@ -119,7 +113,7 @@ constexpr std::size_t kReadAheadMinimum = 32;
 /// Whether the file resource will compare its file's content with what it declares.
 bool comparesFileContent(const ResolvedResource &resource)
 {
-    if (resource.type != "file" || stringProperty(resource.properties, "ensure") != "present")
+    if (resource.type != "file" || stringMember(resource.properties, "ensure") != "present")
         return false;
     const auto isSetString = [&](const char *key) {
         const auto found = resource.properties.find(key);
@@ -150,10 +144,10 @@ TransactionEvent startEvent(const Frame &frame, const ResolvedResource &resource
     event.timestamp = std::chrono::system_clock::now();
     event.type = resource.type;
     event.name = resource.name;
-    event.alias = stringProperty(resource.properties, "alias");
+    event.alias = stringMember(resource.properties, "alias");
     event.noop = frame.noop;
     event.healthCheckOnly = frame.healthCheckOnly;
-    event.requestedEnsure = stringProperty(resource.properties, "ensure");
+    event.requestedEnsure = stringMember(resource.properties, "ensure");
     if (event.requestedEnsure.empty() && type)
         event.requestedEnsure = type->defaultEnsure();
     return event;
@@ -407,7 +401,7 @@ void ManifestRun::record(const TransactionEvent &event, const Json &properties)
 {
     const ReferenceState state {event.failed, !event.unmetRequirements.empty(), event.changed, event.noop};
     m_latest[event.type + '#' + event.name] = state;
-    if (const std::string alias = stringProperty(properties, "alias"); !alias.empty())
+    if (const std::string alias = stringMember(properties, "alias"); !alias.empty())
         m_latest[event.type + '#' + alias] = state;
 }
 

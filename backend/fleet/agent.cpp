@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent.h"
 
+#include "private_files.h"
+
 namespace ccm::fleet {
 
 AgentService::~AgentService() = default;

@@ -5,6 +5,7 @@
 #include "agent_nats.h"
 #include "agent_worker.h"
 #include "file_reading.h"
+#include "private_files.h"
 
 #include <algorithm>
 #include <set>

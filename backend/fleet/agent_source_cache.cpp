@@ -4,6 +4,7 @@
 #include "file_reading.h"
 #include "object_store.h"
 #include "object_url.h"
+#include "private_files.h"
 
 #include <cctype>
 

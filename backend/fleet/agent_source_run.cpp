@@ -11,7 +11,7 @@
 namespace ccm::fleet {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 /// Checks the loop makes at least this often, so a server coming back is noticed.
 constexpr std::chrono::seconds kTick {2};
@@ -88,7 +88,7 @@ void SourceWorker::loop()
             m_wake.notify_all();
         });
     }
-    const auto now = Clock::now();
+    const auto now = SteadyClock::now();
     m_nextApply = now;
     m_nextPoll = now;
     m_nextHealth = now + m_shared.config.healthCheckInterval;
@@ -99,7 +99,7 @@ void SourceWorker::loop()
                 return;
         }
         loopIteration();
-        auto deadline = std::min({m_nextApply, Clock::now() + kTick});
+        auto deadline = std::min({m_nextApply, SteadyClock::now() + kTick});
         if (m_shared.config.healthCheckInterval.count() > 0)
             deadline = std::min(deadline, m_nextHealth);
         waitUntil(deadline);
@@ -121,21 +121,21 @@ void SourceWorker::loopIteration()
         refreshDue = refreshDue || (connected && generation != m_generation);
         m_generation = generation;
     }
-    const auto now = Clock::now();
+    const auto now = SteadyClock::now();
     if (isRemote() && (refreshDue || now >= m_nextPoll)) {
         m_nextPoll = now + m_shared.config.pollInterval;
         if (refresh())
             m_nextApply = now;
     }
-    if (Clock::now() >= m_nextApply) {
+    if (SteadyClock::now() >= m_nextApply) {
         const SourceRunReport report = run(RunMode::Apply);
         const bool ok = report.error.empty() && report.summary.failed == 0 && !report.aborted;
-        m_nextApply = Clock::now() + nextApplyDelay(ok);
+        m_nextApply = SteadyClock::now() + nextApplyDelay(ok);
         return;
     }
     const auto healthInterval = m_shared.config.healthCheckInterval;
-    if (healthInterval.count() > 0 && Clock::now() >= m_nextHealth) {
-        m_nextHealth = Clock::now() + healthInterval;
+    if (healthInterval.count() > 0 && SteadyClock::now() >= m_nextHealth) {
+        m_nextHealth = SteadyClock::now() + healthInterval;
         const SourceRunReport report = run(RunMode::Health);
         if (report.summary.checksCritical > 0) {
             m_shared.log.warn(m_shown + ": a health check is critical; remediating");
@@ -168,7 +168,7 @@ SourceRunReport SourceWorker::run(RunMode mode)
     report.mode = mode;
     report.started = std::chrono::system_clock::now();
     report.refused = m_refused;
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     const std::filesystem::path manifest = isRemote() ? m_cacheFile : std::filesystem::path(m_source);
     auto bytes = readTextFile(manifest, kMaxBundleBytes);
     if (!bytes) {
@@ -192,7 +192,7 @@ SourceRunReport SourceWorker::run(RunMode mode)
             report.aborted = result->aborted;
         }
     }
-    report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start);
     m_succeeded = report.error.empty() && report.summary.failed == 0 && !report.aborted && !report.cancelled;
     publishRun(report);
     return report;

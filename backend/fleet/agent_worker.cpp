@@ -36,50 +36,6 @@ std::filesystem::path cacheFileFor(const std::filesystem::path &cacheDir, const 
     return cacheDir / (sha256Hex(source) + ".tar.gz");
 }
 
-Result<void> writePrivateFile(const std::filesystem::path &path, const std::string &data)
-{
-    const std::filesystem::path temporary = path.string() + ".new";
-    ::unlink(temporary.c_str());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return Error {"io", "cannot create " + temporary.string() + ": " + std::strerror(errno)};
-    std::size_t written = 0;
-    while (written < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + written, data.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        written += static_cast<std::size_t>(n);
-    }
-    const bool ok = written == data.size() && ::fsync(fd) == 0;
-    ::close(fd);
-    if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        ::unlink(temporary.c_str());
-        return Error {"io", "cannot write " + path.string() + ": " + reason};
-    }
-    return {};
-}
-
-Result<void> createPrivateDirectory(const std::filesystem::path &path)
-{
-    const auto failed = [&path](const std::string &reason) {
-        return Error {"io", "cannot create the directory " + path.string() + ": " + reason};
-    };
-    std::error_code error;
-    if (path.has_parent_path())
-        std::filesystem::create_directories(path.parent_path(), error);
-    if (error)
-        return failed(error.message());
-    // Made 0700 by mkdir itself: a directory made wider and narrowed after could be opened between.
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
-        return failed(std::strerror(errno));
-    if (!std::filesystem::is_directory(path, error))
-        return failed(error ? error.message() : "it exists and is not a directory");
-    return {};
-}
-
 namespace {
 
 NatsSelection contextSelection(const std::string &context)

@@ -170,11 +170,4 @@ private:
 /// The cache file of `source` in `cacheDir`: named from the SHA-256 of the URL.
 std::filesystem::path cacheFileFor(const std::filesystem::path &cacheDir, const std::string &source);
 
-/// Writes `data` to `path` atomically (a temporary file beside it, renamed) with mode 0600.
-Result<void> writePrivateFile(const std::filesystem::path &path, const std::string &data);
-
-/// Creates the directory `path` with mode 0700 from the start (its parents as create_directories
-/// would); one that exists is left as it is.
-Result<void> createPrivateDirectory(const std::filesystem::path &path);
-
 } // namespace ccm::fleet

@@ -5,6 +5,7 @@
 #include "nats_connection.h"
 #include "object_store.h"
 #include "object_url.h"
+#include "partial_file.h"
 
 #include <cctype>
 #include <cerrno>
@@ -152,44 +153,17 @@ struct CurlDeleter {
     void operator()(CURL *curl) const { curl_easy_cleanup(curl); }
 };
 
-/// Removes the partial file unless released.
-class PartialFile {
-public:
-    explicit PartialFile(std::filesystem::path path)
-        : m_path(std::move(path))
-    {
-        m_fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    }
-    ~PartialFile()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        if (!m_kept)
-            ::unlink(m_path.c_str());
-    }
-    PartialFile(const PartialFile &) = delete;
-    PartialFile &operator=(const PartialFile &) = delete;
-
-    int fd() const { return m_fd; }
-    /// Closes and renames the file to `destination`.
-    Result<void> keepAs(const std::filesystem::path &destination)
-    {
-        const int closed = ::close(m_fd);
-        m_fd = -1;
-        if (closed != 0)
-            return Error {"io", "cannot write " + m_path.string() + ": " + std::strerror(errno)};
-        if (::rename(m_path.c_str(), destination.c_str()) != 0)
-            return Error {
-                "io", "cannot rename " + m_path.string() + " to " + destination.string() + ": " + std::strerror(errno)};
-        m_kept = true;
-        return {};
-    }
-
-private:
-    std::filesystem::path m_path;
-    int m_fd = -1;
-    bool m_kept = false;
-};
+/// Closes `partial` and renames it to `destination`.
+Result<void> keepAs(PartialFile &partial, const std::filesystem::path &destination)
+{
+    if (!partial.close())
+        return Error {"io", "cannot write " + partial.path().string() + ": " + std::strerror(errno)};
+    if (::rename(partial.path().c_str(), destination.c_str()) != 0)
+        return Error {"io",
+            "cannot rename " + partial.path().string() + " to " + destination.string() + ": " + std::strerror(errno)};
+    partial.keep();
+    return {};
+}
 
 std::filesystem::path partialPath(const std::filesystem::path &destination)
 {
@@ -348,9 +322,13 @@ Result<ConditionalFetch> fetchHttpWith(const std::string &url, const SourceOptio
     if (!curl)
         return Error {"http", shown + ": cannot initialise libcurl"};
 
-    PartialFile partial(partialPath(destination));
-    if (partial.fd() < 0)
-        return Error {"io", "cannot create " + partialPath(destination).string() + ": " + std::strerror(errno)};
+    const std::filesystem::path partialFile = partialPath(destination);
+    const int fd = ::open(partialFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        const int openError = errno;
+        return Error {"io", "cannot create " + partialFile.string() + ": " + std::strerror(openError)};
+    }
+    PartialFile partial(fd, partialFile);
 
     Transfer transfer;
     transfer.fd = partial.fd();
@@ -373,7 +351,7 @@ Result<ConditionalFetch> fetchHttpWith(const std::string &url, const SourceOptio
         return ConditionalFetch {true, known};
     if (auto checked = checkTransfer(code, status, transfer, shown, options, destination, detail); !checked)
         return checked.error();
-    if (auto kept = partial.keepAs(destination); !kept)
+    if (auto kept = keepAs(partial, destination); !kept)
         return kept.error();
     return ConditionalFetch {false, transfer.validators};
 }

@@ -2,18 +2,11 @@
 #include "kv_bucket.h"
 
 #include "nats_connection.h"
+#include "nats_handles.h"
 
 #include <nats/nats.h>
 
 namespace ccm::fleet {
-namespace {
-
-struct KvEntryDeleter {
-    void operator()(kvEntry *entry) const { kvEntry_Destroy(entry); }
-};
-
-} // namespace
-
 void KvBucket::StoreDeleter::operator()(__kvStore *store) const
 {
     kvStore_Destroy(store);
@@ -76,7 +69,7 @@ Result<std::optional<std::string>> KvBucket::get(const std::string &key)
 {
     kvEntry *raw = nullptr;
     const natsStatus status = kvStore_Get(&raw, m_store.get(), key.c_str());
-    const std::unique_ptr<kvEntry, KvEntryDeleter> entry(raw);
+    const KvEntryPtr entry(raw);
     if (status == NATS_NOT_FOUND)
         return std::optional<std::string>();
     if (status != NATS_OK)

@@ -2,33 +2,27 @@
 #include "kv_reader.h"
 
 #include "nats_connection.h"
+#include "nats_handles.h"
 
 #include <nats/nats.h>
 
 namespace ccm::fleet {
 namespace {
 
-constexpr std::string_view kScheme = "kv://";
-
-struct KvStoreDeleter {
-    void operator()(kvStore *store) const { kvStore_Destroy(store); }
-};
-struct KvEntryDeleter {
-    void operator()(kvEntry *entry) const { kvEntry_Destroy(entry); }
-};
+constexpr std::string_view kKvScheme = "kv://";
 
 Result<std::string> readValue(NatsConnection &connection, const std::string &bucket, const std::string &key)
 {
     kvStore *rawStore = nullptr;
     natsStatus status = js_KeyValue(&rawStore, connection.jetStream(), bucket.c_str());
-    const std::unique_ptr<kvStore, KvStoreDeleter> store(rawStore);
+    const KvStorePtr store(rawStore);
     if (status == NATS_NOT_FOUND)
         return Error {"bucket_not_found", "there is no key-value bucket '" + bucket + "' on " + connection.url()};
     if (status != NATS_OK)
         return jetStreamError(connection, "open key-value bucket " + bucket, status, 0);
     kvEntry *rawEntry = nullptr;
     status = kvStore_Get(&rawEntry, store.get(), key.c_str());
-    const std::unique_ptr<kvEntry, KvEntryDeleter> entry(rawEntry);
+    const KvEntryPtr entry(rawEntry);
     if (status == NATS_NOT_FOUND)
         return Error {"key_not_found", "the key-value bucket '" + bucket + "' has no key '" + key + "'"};
     if (status != NATS_OK)
@@ -43,7 +37,7 @@ Result<std::string> readValue(NatsConnection &connection, const std::string &buc
 
 bool isKvUrl(const std::string &text)
 {
-    return text.starts_with(kScheme);
+    return text.starts_with(kKvScheme);
 }
 
 Result<KvUrl> parseKvUrl(const std::string &text)
@@ -51,7 +45,7 @@ Result<KvUrl> parseKvUrl(const std::string &text)
     const Error bad {"bad_url", "invalid key-value URL '" + text + "': expected kv://BUCKET/KEY"};
     if (!isKvUrl(text))
         return bad;
-    const std::string rest = text.substr(kScheme.size());
+    const std::string rest = text.substr(kKvScheme.size());
     const std::size_t slash = rest.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size())
         return bad;

@@ -2,6 +2,7 @@
 #include "nats_connection.h"
 
 #include "file_reading.h"
+#include "nats_handles.h"
 #include "nkey.h"
 
 #include <nats/nats.h>
@@ -29,10 +30,6 @@ std::string lastErrorText(natsStatus status)
     }
     return message;
 }
-
-struct OptionsDeleter {
-    void operator()(natsOptions *options) const { natsOptions_Destroy(options); }
-};
 
 /// Applies the credentials and TLS settings; the error names the setting that failed.
 Result<void> applySettings(natsOptions *options, const NatsSettings &settings)
@@ -95,7 +92,7 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettin
     natsOptions *rawOptions = nullptr;
     if (natsStatus s = natsOptions_Create(&rawOptions); s != NATS_OK)
         return Error {"nats", "cannot set up a NATS connection: " + lastErrorText(s)};
-    const std::unique_ptr<natsOptions, OptionsDeleter> options(rawOptions);
+    const NatsOptionsPtr options(rawOptions);
 
     if (natsStatus s = natsOptions_SetURL(options.get(), url.c_str()); s != NATS_OK)
         return Error {

@@ -2,6 +2,8 @@
 #include "object_store.h"
 
 #include "nats_connection.h"
+#include "nats_handles.h"
+#include "partial_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -111,19 +113,6 @@ public:
 
 private:
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> m_context;
-};
-
-struct MsgDeleter {
-    void operator()(natsMsg *message) const { natsMsg_Destroy(message); }
-};
-using MsgPtr = std::unique_ptr<natsMsg, MsgDeleter>;
-
-struct SubscriptionDeleter {
-    void operator()(natsSubscription *subscription) const
-    {
-        natsSubscription_Unsubscribe(subscription);
-        natsSubscription_Destroy(subscription);
-    }
 };
 
 /// A token of a NATS subject that matches only itself: what a nuid must be to name one object's
@@ -400,7 +389,7 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     const natsStatus status
         = js_GetLastMsg(&raw, m_connection->jetStream(), m_stream.c_str(), subject.c_str(), nullptr, &errorCode);
-    const MsgPtr message(raw);
+    const NatsMsgPtr message(raw);
     const Error notFound {"object_not_found", "no " + where + " on " + m_connection->url()};
     if (status == NATS_NOT_FOUND || errorCode == JSNoMessageFoundErr)
         return notFound;
@@ -423,7 +412,7 @@ Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubj
     if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
         s != NATS_OK)
         return Error {"nats", natsStatus_GetText(s)};
-    const MsgPtr message(raw);
+    const NatsMsgPtr message(raw);
     // The rollup keeps only this record on the subject: the object's previous versions go.
     natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
     jsErrCode errorCode = static_cast<jsErrCode>(0);
@@ -453,10 +442,8 @@ struct ChunkTally {
 
 using ChunkSink = std::function<bool(const char *, std::size_t)>;
 
-using Subscription = std::unique_ptr<natsSubscription, SubscriptionDeleter>;
-
 /// An ordered consumer of `stream` for `subject`, which delivers every stored message once, in order.
-Result<Subscription> subscribeOrdered(
+Result<NatsSubscriptionPtr> subscribeOrdered(
     NatsConnection &connection, const std::string &stream, const std::string &subject, const std::string &what)
 {
     jsSubOptions subscribeOptions;
@@ -469,7 +456,7 @@ Result<Subscription> subscribeOrdered(
         = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
     if (status != NATS_OK)
         return jetStreamError(connection, what, status, errorCode);
-    return Subscription(raw);
+    return NatsSubscriptionPtr(raw);
 }
 
 /// Reads an object's chunks in order into sink, counting and hashing them on the way.
@@ -484,7 +471,7 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
     while (more) {
         natsMsg *next = nullptr;
         const natsStatus s = natsSubscription_NextMsg(&next, subscription->get(), connection.waitMs());
-        const MsgPtr message(next);
+        const NatsMsgPtr message(next);
         if (s == NATS_TIMEOUT)
             return Error {"size_mismatch",
                 where + " is incomplete: " + std::to_string(tally.chunks) + " of " + std::to_string(meta.chunks)
@@ -552,7 +539,7 @@ Result<SubjectTally> tallySubject(
     while (more) {
         natsMsg *next = nullptr;
         const natsStatus s = natsSubscription_NextMsg(&next, subscription->get(), connection.waitMs());
-        const MsgPtr message(next);
+        const NatsMsgPtr message(next);
         if (s == NATS_TIMEOUT)
             break;
         if (s != NATS_OK)
@@ -569,40 +556,6 @@ Result<SubjectTally> tallySubject(
     }
     return tally;
 }
-
-/// Closes a download's file descriptor and, unless it was kept, removes the file: whatever path
-/// leaves getToFile(), nothing half-written stays behind.
-class PartialFile {
-public:
-    PartialFile(int fd, std::filesystem::path path)
-        : m_fd(fd)
-        , m_path(std::move(path))
-    {
-    }
-    PartialFile(const PartialFile &) = delete;
-    PartialFile &operator=(const PartialFile &) = delete;
-    ~PartialFile()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        if (!m_kept)
-            ::unlink(m_path.c_str());
-    }
-
-    int fd() const { return m_fd; }
-    /// Closes the file, reporting what close() reports (on some file systems the write's error).
-    bool close()
-    {
-        const int fd = std::exchange(m_fd, -1);
-        return ::close(fd) == 0;
-    }
-    void keep() { m_kept = true; }
-
-private:
-    int m_fd;
-    std::filesystem::path m_path;
-    bool m_kept = false;
-};
 
 } // namespace
 
@@ -695,7 +648,7 @@ Result<OrphanReport> ObjectStore::pruneOrphans(std::chrono::seconds minAge)
         jsErrCode errorCode = static_cast<jsErrCode>(0);
         const natsStatus status
             = js_GetLastMsg(&raw, m_connection->jetStream(), m_stream.c_str(), subject.c_str(), nullptr, &errorCode);
-        const MsgPtr message(raw);
+        const NatsMsgPtr message(raw);
         // Removed meanwhile: it refers to nothing any more.
         if (status == NATS_NOT_FOUND || errorCode == JSNoMessageFoundErr)
             continue;

@@ -6,13 +6,13 @@
 namespace ccm::fleet {
 namespace {
 
-constexpr std::string_view kScheme = "obj://";
+constexpr std::string_view kObjectScheme = "obj://";
 
 } // namespace
 
 bool isObjectUrl(const std::string &text)
 {
-    return text.starts_with(kScheme);
+    return text.starts_with(kObjectScheme);
 }
 
 Result<ObjectUrl> parseObjectUrl(const std::string &text)
@@ -20,7 +20,7 @@ Result<ObjectUrl> parseObjectUrl(const std::string &text)
     const Error bad {"bad_url", "invalid object URL '" + text + "': expected obj://BUCKET/KEY"};
     if (!isObjectUrl(text))
         return bad;
-    const std::string rest = text.substr(kScheme.size());
+    const std::string rest = text.substr(kObjectScheme.size());
     const std::size_t slash = rest.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size())
         return bad;

@@ -4,6 +4,7 @@
 #include "bundle.h"
 #include "fleet_status.h"
 #include "nats_connection.h"
+#include "nats_handles.h"
 #include "object_store.h"
 #include "preview_wire.h"
 
@@ -27,20 +28,6 @@ constexpr std::size_t kMaxHosts = 200'000;
 /// than this in the future is as stale: no working requester's clock runs that far ahead, and
 /// waiting for the time it gives could keep it for ever.
 constexpr auto kStalePreviewAge = kMaxRequestLifetime + kMaxClockSkew;
-
-struct SubscriptionDeleter {
-    void operator()(natsSubscription *subscription) const
-    {
-        natsSubscription_Unsubscribe(subscription);
-        natsSubscription_Destroy(subscription);
-    }
-};
-struct InboxDeleter {
-    void operator()(natsInbox *inbox) const { natsInbox_Destroy(inbox); }
-};
-struct MsgDeleter {
-    void operator()(natsMsg *message) const { natsMsg_Destroy(message); }
-};
 
 /// A private temporary directory, removed with its contents when the object goes.
 class TemporaryDirectory {
@@ -357,10 +344,6 @@ FleetPreview Collector::finish(bool cancelled)
     return preview;
 }
 
-struct StreamInfoDeleter {
-    void operator()(jsStreamInfo *info) const { jsStreamInfo_Destroy(info); }
-};
-
 /// Removes the preview objects of `store` that no request can need any more: those of requesters
 /// that died or lost their connection before they removed their own. An object's age is taken
 /// from its meta record's mtime (official clients write it); one without a readable mtime is
@@ -376,7 +359,7 @@ void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     if (js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), &options, &errorCode) != NATS_OK)
         return;
-    const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(rawInfo);
+    const StreamInfoPtr info(rawInfo);
     if (info->State.Subjects == nullptr)
         return;
     std::vector<std::string> stale;
@@ -386,7 +369,7 @@ void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::
                 &errorCode)
             != NATS_OK)
             continue;
-        const std::unique_ptr<natsMsg, MsgDeleter> message(raw);
+        const NatsMsgPtr message(raw);
         const std::string_view text(natsMsg_GetData(message.get()),
             static_cast<std::size_t>(std::max(0, natsMsg_GetDataLength(message.get()))));
         if (jsonNestingBeyond(text, 16))
@@ -460,7 +443,7 @@ bool collect(
         natsMsg *raw = nullptr;
         const natsStatus status = natsSubscription_NextMsg(&raw, subscription,
             std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()));
-        const std::unique_ptr<natsMsg, MsgDeleter> message(raw);
+        const NatsMsgPtr message(raw);
         if (status != NATS_OK || !message)
             continue;
         const int length = natsMsg_GetDataLength(message.get());
@@ -490,12 +473,12 @@ Result<FleetPreview> runFleetPreview(
     removeStalePreviews(connection, store.value(), Clock::now());
     natsInbox *rawInbox = nullptr;
     natsInbox_Create(&rawInbox);
-    const std::unique_ptr<natsInbox, InboxDeleter> inbox(rawInbox);
+    const NatsInboxPtr inbox(rawInbox);
     natsSubscription *rawSubscription = nullptr;
     if (rawInbox == nullptr
         || natsConnection_SubscribeSync(&rawSubscription, connection.connection(), rawInbox) != NATS_OK)
         return Error {"nats", "cannot subscribe to an inbox for the answers"};
-    const std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(rawSubscription);
+    const NatsSubscriptionPtr subscription(rawSubscription);
     natsSubscription_SetPendingLimits(
         subscription.get(), -1, static_cast<int>(std::min<std::size_t>(options.maxAnswerBytes, INT32_MAX)));
     auto published = publishRequest(connection, store.value(), options, *bundle, rawInbox);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "seen_requests.h"
 
+#include "private_files.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -94,45 +96,6 @@ Result<std::optional<std::string>> readOwnFile(const std::filesystem::path &file
     if (problem)
         return *problem;
     return std::optional<std::string>(std::move(text));
-}
-
-/// Writes `text` to `file` through a new file of mode 0600 beside it and a rename, so the file is
-/// whole and private at every moment, and syncs both to disk: an id must outlive a power cut.
-Result<void> writePrivateFile(const std::filesystem::path &file, const std::string &text)
-{
-    std::filesystem::path temporary = file;
-    temporary += ".new";
-    // Left behind by a crash at most; O_EXCL below makes sure what is written is our own file.
-    ::unlink(temporary.c_str());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return Error {"io", temporary.string() + ": cannot create: " + errnoText(errno)};
-    std::size_t done = 0;
-    int failure = 0;
-    while (done < text.size() && failure == 0) {
-        const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
-        if (wrote < 0 && errno != EINTR)
-            failure = errno;
-        else if (wrote > 0)
-            done += static_cast<std::size_t>(wrote);
-    }
-    if (failure == 0 && ::fsync(fd) != 0)
-        failure = errno;
-    if (::close(fd) != 0 && failure == 0)
-        failure = errno;
-    if (failure == 0 && ::rename(temporary.c_str(), file.c_str()) != 0)
-        failure = errno;
-    if (failure != 0) {
-        ::unlink(temporary.c_str());
-        return Error {"io", file.string() + ": cannot write: " + errnoText(failure)};
-    }
-    const std::filesystem::path parent = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    const int directory = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (directory >= 0) {
-        ::fsync(directory);
-        ::close(directory);
-    }
-    return {};
 }
 
 } // namespace

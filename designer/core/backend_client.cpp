@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backend_client.h"
 
+#include "json_members.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -21,26 +23,6 @@ constexpr int kHelloTimeoutMs = 10000;
 constexpr int kKeepAliveMs = 30000;
 constexpr qsizetype kStderrTailBytes = 2000;
 constexpr std::array kBackoffMs {200, 1000, 3000, 5000};
-
-QString stringOf(const Json &object, const char *key)
-{
-    if (!object.is_object())
-        return {};
-    const auto it = object.find(key);
-    if (it == object.end() || !it->is_string())
-        return {};
-    return QString::fromStdString(it->get<std::string>());
-}
-
-std::optional<qint64> integerOf(const Json &object, const char *key)
-{
-    if (!object.is_object())
-        return std::nullopt;
-    const auto it = object.find(key);
-    if (it == object.end() || !it->is_number_integer())
-        return std::nullopt;
-    return it->get<qint64>();
-}
 
 QString socketErrorText(QLocalSocket::LocalSocketError error, const QString &fallback)
 {

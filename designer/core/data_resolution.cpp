@@ -1,28 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "data_resolution.h"
 
+#include "json_members.h"
+
 #include <QCoreApplication>
 
 namespace ccm::designer {
 
 namespace {
 
-QString stringOf(const ccm::Json &object, const char *name)
-{
-    const auto found = object.find(name);
-    return found != object.end() && found->is_string() ? QString::fromStdString(found->get<std::string>()) : QString();
-}
-
 int intOf(const ccm::Json &object, const char *name, int fallback = 0)
 {
     const auto found = object.find(name);
     return found != object.end() && found->is_number_integer() ? found->get<int>() : fallback;
-}
-
-bool boolOf(const ccm::Json &object, const char *name)
-{
-    const auto found = object.find(name);
-    return found != object.end() && found->is_boolean() && found->get<bool>();
 }
 
 const ccm::Json &arrayOf(const ccm::Json &object, const char *name)

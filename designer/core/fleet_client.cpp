@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_client.h"
 
+#include "json_members.h"
+
 #include <QDir>
 #include <QStandardPaths>
 
 namespace ccm::designer {
 namespace {
-
-QString textOf(const Json &object, const char *key)
-{
-    const auto found = object.find(key);
-    if (found == object.end() || !found->is_string())
-        return {};
-    return QString::fromStdString(found->get<std::string>());
-}
 
 } // namespace
 
@@ -31,7 +25,7 @@ FleetPreview::FleetPreview(BackendClient *client, Json params, QObject *parent)
             return;
         }
         if (guard->m_request.isEmpty() && answer.result.is_object())
-            guard->m_request = textOf(answer.result, "request");
+            guard->m_request = stringOf(answer.result, "request");
         emit guard->finished(answer.result);
     });
 }
@@ -43,7 +37,7 @@ void FleetPreview::route(const QString &method, const Json &params)
     const bool host = method == QLatin1String("fleet.host");
     if (!host && method != QLatin1String("fleet.event"))
         return;
-    const QString request = textOf(params, "request");
+    const QString request = stringOf(params, "request");
     if (request.isEmpty())
         return;
     if (m_request.isEmpty())

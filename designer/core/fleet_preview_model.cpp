@@ -1,26 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_preview_model.h"
 
+#include "json_members.h"
+
 #include <QTimer>
 
 namespace ccm::designer {
 namespace {
 
 constexpr int kNoOutcome = -1;
-
-QString textOf(const Json &object, const char *key)
-{
-    const auto found = object.find(key);
-    if (found == object.end() || !found->is_string())
-        return {};
-    return QString::fromStdString(found->get<std::string>());
-}
-
-int numberOf(const Json &object, const char *key)
-{
-    const auto found = object.find(key);
-    return found != object.end() && found->is_number_integer() ? found->get<int>() : 0;
-}
 
 bool isChange(int outcome)
 {
@@ -277,8 +265,8 @@ void FleetPreviewModel::addHostReport(const Json &params)
 {
     if (!params.is_object())
         return;
-    const QString identity = textOf(params, "identity");
-    const auto state = stateNamed(textOf(params, "state"));
+    const QString identity = stringOf(params, "identity");
+    const auto state = stateNamed(stringOf(params, "state"));
     if (identity.isEmpty() || !state)
         return;
     const int host = hostIndex(identity);
@@ -287,11 +275,11 @@ void FleetPreviewModel::addHostReport(const Json &params)
     if (isFinal(entry.state) && !isFinal(*state))
         return markDirty(host);
     if (*state == FleetHostState::Running) {
-        entry.done = numberOf(params, "done");
-        entry.total = numberOf(params, "total");
-        entry.current = textOf(params, "current");
+        entry.done = int(integerOf(params, "done").value_or(0));
+        entry.total = int(integerOf(params, "total").value_or(0));
+        entry.current = stringOf(params, "current");
     }
-    setHostState(host, *state, textOf(params, "message"));
+    setHostState(host, *state, stringOf(params, "message"));
 }
 
 void FleetPreviewModel::setHostState(int host, FleetHostState state, const QString &message)
@@ -309,13 +297,13 @@ void FleetPreviewModel::addEventReport(const Json &params)
 {
     if (!params.is_object())
         return;
-    const QString identity = textOf(params, "identity");
+    const QString identity = stringOf(params, "identity");
     const auto event = params.find("event");
     if (identity.isEmpty() || event == params.end() || !event->is_object())
         return;
-    QString resource = textOf(*event, "resource");
+    QString resource = stringOf(*event, "resource");
     if (resource.isEmpty())
-        resource = textOf(*event, "type") + QLatin1Char('#') + textOf(*event, "name");
+        resource = stringOf(*event, "type") + QLatin1Char('#') + stringOf(*event, "name");
     const int host = hostIndex(identity);
     const int column = resourceIndex(resource);
     const int outcome = int(outcomeOf(*event));
@@ -354,11 +342,11 @@ void FleetPreviewModel::setResult(const Json &result)
     for (const Json &item : result.value("hosts", Json::array())) {
         if (!item.is_object())
             continue;
-        const QString identity = textOf(item, "identity");
-        const auto state = stateNamed(textOf(item, "state"));
+        const QString identity = stringOf(item, "identity");
+        const auto state = stateNamed(stringOf(item, "state"));
         if (identity.isEmpty() || !state)
             continue;
-        setHostState(hostIndex(identity), *state, textOf(item, "message"));
+        setHostState(hostIndex(identity), *state, stringOf(item, "message"));
     }
     m_finished = true;
     scheduleFlush();

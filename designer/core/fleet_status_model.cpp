@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_status_model.h"
 
+#include "json_members.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -10,20 +12,6 @@ namespace {
 constexpr qint64 kMinute = 60;
 constexpr qint64 kHour = 60 * kMinute;
 constexpr qint64 kDay = 24 * kHour;
-
-QString textOf(const Json &object, const char *key)
-{
-    const auto found = object.find(key);
-    if (found == object.end() || !found->is_string())
-        return {};
-    return QString::fromStdString(found->get<std::string>());
-}
-
-qint64 numberOf(const Json &object, const char *key)
-{
-    const auto found = object.find(key);
-    return found != object.end() && found->is_number_integer() ? found->get<qint64>() : 0;
-}
 
 } // namespace
 
@@ -122,18 +110,18 @@ void FleetStatusModel::setStatus(const Json &result)
     std::vector<Host> hosts;
     const Json list = result.is_object() ? result.value("hosts", Json::array()) : Json::array();
     for (const Json &item : list) {
-        if (!item.is_object() || textOf(item, "identity").isEmpty())
+        if (!item.is_object() || stringOf(item, "identity").isEmpty())
             continue;
         Host host;
-        host.identity = textOf(item, "identity");
-        host.time = textOf(item, "time");
-        host.age = numberOf(item, "age_seconds");
+        host.identity = stringOf(item, "identity");
+        host.time = stringOf(item, "time");
+        host.age = integerOf(item, "age_seconds").value_or(0);
         host.stale = item.value("stale", false) == true;
         const Json summary = item.value("summary", Json::object());
         if (summary.is_object()) {
-            host.changed = int(numberOf(summary, "changed"));
-            host.failed = int(numberOf(summary, "failed"));
-            host.total = int(numberOf(summary, "total"));
+            host.changed = int(integerOf(summary, "changed").value_or(0));
+            host.failed = int(integerOf(summary, "failed").value_or(0));
+            host.total = int(integerOf(summary, "total").value_or(0));
         }
         for (const Json &resource : item.value("failed_resources", Json::array())) {
             if (resource.is_string())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "form_description.h"
 
+#include "json_members.h"
 #include "schema_registry.h"
 
 #include <QCoreApplication>
@@ -23,14 +24,6 @@ std::string text(const Json &node, const char *key)
     return it != node.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool flag(const Json &node, const char *key)
-{
-    if (!node.is_object())
-        return false;
-    const auto it = node.find(key);
-    return it != node.end() && it->is_boolean() && it->get<bool>();
-}
-
 std::vector<std::string> strings(const Json &node, const char *key)
 {
     std::vector<std::string> out;
@@ -46,19 +39,9 @@ std::vector<std::string> strings(const Json &node, const char *key)
     return out;
 }
 
-std::optional<long long> integer(const Json &node, const char *key)
-{
-    if (!node.is_object())
-        return std::nullopt;
-    const auto it = node.find(key);
-    if (it == node.end() || !it->is_number_integer())
-        return std::nullopt;
-    return it->get<long long>();
-}
-
 int order(const Json &node)
 {
-    return static_cast<int>(std::clamp<long long>(integer(node, "x-ccm-order").value_or(kUnordered), 0, kUnordered));
+    return static_cast<int>(std::clamp<long long>(integerOf(node, "x-ccm-order").value_or(kUnordered), 0, kUnordered));
 }
 
 /// Follows the $refs of node starting in file; file becomes the document the result lives in, so
@@ -172,14 +155,14 @@ FieldDescription describeField(const std::string &property, const Json &raw, std
             field.defaultValue = *it;
     }
     field.placeholder = placeholderFor(schema, field.defaultValue);
-    field.required = flag(schema, "x-ccm-required");
+    field.required = boolOf(schema, "x-ccm-required");
     field.requiredUnlessEnsure = strings(schema, "x-ccm-required-unless-ensure");
-    field.secret = flag(schema, "x-ccm-secret") || widget == "password";
+    field.secret = boolOf(schema, "x-ccm-secret") || widget == "password";
     field.templatesAllowed = text(schema, "x-ccm-templates") != "none";
-    field.deferred = flag(schema, "x-ccm-deferred");
+    field.deferred = boolOf(schema, "x-ccm-deferred");
     field.triState = widget == "tristate";
-    field.minimum = integer(schema, "minimum");
-    field.maximum = integer(schema, "maximum");
+    field.minimum = integerOf(schema, "minimum");
+    field.maximum = integerOf(schema, "maximum");
 
     if (field.kind == FieldKind::Enum) {
         field.enumValues = strings(schema, "enum");
@@ -200,8 +183,8 @@ FieldDescription describeField(const std::string &property, const Json &raw, std
         for (const Json &branch : schema["oneOf"]) {
             if (hasType(branch, "integer")) {
                 field.integerAccepted = true;
-                field.minimum = integer(branch, "minimum");
-                field.maximum = integer(branch, "maximum");
+                field.minimum = integerOf(branch, "minimum");
+                field.maximum = integerOf(branch, "maximum");
             }
         }
     }

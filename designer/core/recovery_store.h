@@ -10,6 +10,9 @@
 
 namespace ccm::designer {
 
+/// How long after the last edit a document's autosave copy is written, unless set otherwise.
+inline constexpr int kDefaultAutosaveDelayMs = 5000;
+
 /// One autosaved copy of a document's text.
 struct RecoveryCopy {
     QString recoveryPath; ///< the copy itself

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_results.h"
 
+#include "json_members.h"
 #include "transaction_event.h"
 
 #include <QGuiApplication>
@@ -11,13 +12,8 @@
 namespace ccm::designer {
 namespace {
 
-bool flag(const Json &event, const char *key)
-{
-    const auto it = event.find(key);
-    return it != event.end() && it->is_boolean() && it->get<bool>();
-}
-
-QString text(const Json &object, const char *key)
+/// The member `key` as shown: a string as it is, another value as compact JSON, null as nothing.
+QString shownText(const Json &object, const char *key)
 {
     if (!object.is_object())
         return {};
@@ -27,14 +23,6 @@ QString text(const Json &object, const char *key)
     if (it->is_string())
         return QString::fromStdString(it->get<std::string>());
     return QString::fromStdString(it->dump(-1, ' ', false, Json::error_handler_t::replace));
-}
-
-qint64 integer(const Json &object, const char *key)
-{
-    if (!object.is_object())
-        return 0;
-    const auto it = object.find(key);
-    return it != object.end() && it->is_number_integer() ? it->get<qint64>() : 0;
 }
 
 QStringList errorsOf(const Json &event)
@@ -58,10 +46,10 @@ bool hasUnmetRequirements(const Json &event)
 
 QString resourceOf(const Json &event)
 {
-    const QString resource = text(event, "resource");
+    const QString resource = shownText(event, "resource");
     if (!resource.isEmpty())
         return resource;
-    return text(event, "type") + QLatin1Char('#') + text(event, "name");
+    return shownText(event, "type") + QLatin1Char('#') + shownText(event, "name");
 }
 
 /// Two modes are the same when they are the same octal number: "644" and "0644" do not differ.
@@ -80,15 +68,15 @@ Json countsOf(const std::vector<Json> &events)
     qint64 ok = 0, warning = 0, critical = 0, unknown = 0;
     for (const Json &event : events) {
         ++total;
-        if (flag(event, "failed"))
+        if (boolOf(event, "failed"))
             ++failed;
-        else if (flag(event, "skipped"))
+        else if (boolOf(event, "skipped"))
             ++skipped;
-        else if (flag(event, "changed"))
+        else if (boolOf(event, "changed"))
             ++changed;
         else
             ++stable;
-        if (flag(event, "refreshed"))
+        if (boolOf(event, "refreshed"))
             ++refreshed;
         if (hasUnmetRequirements(event))
             ++unmet;
@@ -97,7 +85,7 @@ Json countsOf(const std::vector<Json> &events)
         if (checks == event.end() || !checks->is_array())
             continue;
         for (const Json &check : *checks) {
-            const QString status = text(check, "status");
+            const QString status = shownText(check, "status");
             if (status == QLatin1String("ok"))
                 ++ok;
             else if (status == QLatin1String("warning"))
@@ -120,15 +108,15 @@ Outcome outcomeOf(const Json &event)
 {
     if (!event.is_object())
         return Outcome::Stable;
-    if (flag(event, "failed"))
+    if (boolOf(event, "failed"))
         return Outcome::Failed;
     if (hasUnmetRequirements(event))
         return Outcome::Unmet;
-    if (flag(event, "skipped"))
+    if (boolOf(event, "skipped"))
         return Outcome::Skipped;
-    if (flag(event, "refreshed"))
+    if (boolOf(event, "refreshed"))
         return Outcome::Refreshed;
-    if (flag(event, "changed"))
+    if (boolOf(event, "changed"))
         return Outcome::Changed;
     return Outcome::Stable;
 }
@@ -199,13 +187,13 @@ QVariant RunResults::data(const QModelIndex &index, int role) const
             return row.resource;
         case OutcomeColumn:
             return outcomeName(
-                row.outcome, row.event.is_object() && row.event.contains("noop") ? flag(row.event, "noop") : m_noop);
+                row.outcome, row.event.is_object() && row.event.contains("noop") ? boolOf(row.event, "noop") : m_noop);
         case MessageColumn:
             return role == Qt::ToolTipRole ? errorsOf(row.event).join(QLatin1Char('\n')) : messageOf(row);
         case ProviderColumn:
-            return text(row.event, "provider");
+            return shownText(row.event, "provider");
         case DurationColumn:
-            return tr("%1 ms").arg(double(integer(row.event, "duration")) / 1e6, 0, 'f', 1);
+            return tr("%1 ms").arg(double(integerOf(row.event, "duration").value_or(0)) / 1e6, 0, 'f', 1);
         default:
             return {};
         }
@@ -352,7 +340,7 @@ QString RunResults::toText() const
         width = std::max(width, outcomeName(row.outcome, m_noop).size());
     for (const Row &row : m_rows) {
         QString line = outcomeName(row.outcome, m_noop).leftJustified(width) + QLatin1String("  ") + row.resource;
-        const QString noopMessage = text(row.event, "noop_message");
+        const QString noopMessage = shownText(row.event, "noop_message");
         if (!noopMessage.isEmpty())
             line += QLatin1String("  ") + noopMessage;
         out += line.trimmed() + QLatin1Char('\n');
@@ -369,13 +357,14 @@ QString RunResults::toText() const
     }
 
     const Json counts = summary();
-    const auto count = [&counts](const char *key) { return QString::number(integer(counts, key)); };
+    const auto count = [&counts](const char *key) { return QString::number(integerOf(counts, key).value_or(0)); };
     const Json checks = counts.value("checks", Json::object());
-    const auto check = [&checks](const char *key) { return QString::number(integer(checks, key)); };
+    const auto check = [&checks](const char *key) { return QString::number(integerOf(checks, key).value_or(0)); };
     out += QLatin1Char('\n');
     if (counts.contains("run_time"))
         out += QLatin1String("Run time: ")
-            + QString::fromStdString(formatDuration(std::chrono::nanoseconds(integer(counts, "run_time"))))
+            + QString::fromStdString(
+                formatDuration(std::chrono::nanoseconds(integerOf(counts, "run_time").value_or(0))))
             + QLatin1Char('\n');
     out += QLatin1String("Resources: total=") + count("total") + QLatin1String(" stable=") + count("stable")
         + QLatin1String(" changed=") + count("changed") + QLatin1String(" failed=") + count("failed")
@@ -385,9 +374,9 @@ QString RunResults::toText() const
         + QLatin1String(" critical=") + check("critical") + QLatin1String(" unknown=") + check("unknown")
         + QLatin1Char('\n');
     out += QLatin1String("Errors: ") + count("errors") + QLatin1Char('\n');
-    if (flag(m_result, "cancelled"))
+    if (boolOf(m_result, "cancelled"))
         out += tr("The run was cancelled before its end.") + QLatin1Char('\n');
-    else if (flag(m_result, "aborted"))
+    else if (boolOf(m_result, "aborted"))
         out += tr("The run stopped after a failure.") + QLatin1Char('\n');
     else if (!isFinished())
         out += tr("The run did not end.") + QLatin1Char('\n');
@@ -402,19 +391,19 @@ FileChanges RunResults::fileChanges(int row) const
 FileChanges fileChangesOf(const Json &event)
 {
     FileChanges changes;
-    if (!event.is_object() || text(event, "type") != QLatin1String("file"))
+    if (!event.is_object() || shownText(event, "type") != QLatin1String("file"))
         return changes;
-    changes.diff = text(event, "diff");
+    changes.diff = shownText(event, "diff");
     const Json properties = event.value("properties", Json::object());
-    if (text(properties, "ensure") == QLatin1String("absent"))
+    if (shownText(properties, "ensure") == QLatin1String("absent"))
         return changes;
     const Json status = event.value("status", Json::object());
     const Json metadata = status.is_object() ? status.value("metadata", Json::object()) : Json::object();
     for (const char *attribute : {"owner", "group", "mode"}) {
-        const QString to = text(properties, attribute);
+        const QString to = shownText(properties, attribute);
         if (to.isEmpty())
             continue;
-        const QString from = text(metadata, attribute);
+        const QString from = shownText(metadata, attribute);
         const bool same = qstrcmp(attribute, "mode") == 0 ? sameMode(from, to) : from == to;
         if (!same)
             changes.attributes.append({QString::fromLatin1(attribute), from, to});
@@ -427,7 +416,7 @@ QString RunResults::messageOf(const Row &row) const
     const QStringList errors = errorsOf(row.event);
     if (!errors.isEmpty())
         return errors.join(QLatin1String("; "));
-    return text(row.event, "noop_message");
+    return shownText(row.event, "noop_message");
 }
 
 } // namespace ccm::designer

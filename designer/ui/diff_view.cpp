@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diff_view.h"
 
+#include "palette_tone.h"
 #include "unified_diff.h"
 
 #include <QEvent>
@@ -25,11 +26,6 @@ const QString kModeKey = QStringLiteral("preview/diffMode");
 const QString kUnifiedName = QStringLiteral("unified");
 const QString kSideBySideName = QStringLiteral("sideBySide");
 
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightness() < 128;
-}
-
 QColor mix(const QColor &base, const QColor &tint, double amount)
 {
     const auto channel = [amount](int from, int to) { return static_cast<int>(from + (to - from) * amount + 0.5); };
@@ -40,7 +36,7 @@ QColor mix(const QColor &base, const QColor &tint, double amount)
 // A dark base takes a stronger tint for the same visible difference.
 double tintAmount(const QPalette &palette)
 {
-    return isDark(palette) ? 0.3 : 0.2;
+    return isDarkPalette(palette) ? 0.3 : 0.2;
 }
 
 QPlainTextEdit *makeTextView(QWidget *parent)
@@ -216,7 +212,7 @@ QColor DiffView::fillerBackground(const QPalette &palette)
 
 QColor DiffView::hunkForeground(const QPalette &palette)
 {
-    return isDark(palette) ? QColor(0x79, 0xc0, 0xff) : QColor(0x05, 0x50, 0xae);
+    return isDarkPalette(palette) ? QColor(0x79, 0xc0, 0xff) : QColor(0x05, 0x50, 0xae);
 }
 
 QLabel *DiffView::titleLabel() const

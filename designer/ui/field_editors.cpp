@@ -33,11 +33,6 @@ namespace ccm::designer {
 
 namespace {
 
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
 bool isTemplate(const QString &text)
 {
     return text.contains(QLatin1String("{{"));
@@ -133,11 +128,11 @@ public:
         switch (m_field.kind) {
         case FieldKind::Mode: {
             const auto mode = parseFileMode(utf8);
-            return mode ? QString() : qs(mode.error().message);
+            return mode ? QString() : QString::fromStdString(mode.error().message);
         }
         case FieldKind::Duration: {
             const auto duration = parseDuration(utf8);
-            return duration ? QString() : qs(duration.error().message);
+            return duration ? QString() : QString::fromStdString(duration.error().message);
         }
         default:
             break;
@@ -195,7 +190,7 @@ public:
         m_combo->setEditable(field.enumFreeForm);
         m_combo->addItem(unsetText());
         for (const std::string &option : field.enumValues)
-            m_combo->addItem(qs(option));
+            m_combo->addItem(QString::fromStdString(option));
         if (m_combo->isEditable()) {
             m_combo->setItemText(0, QString());
             m_combo->lineEdit()->setPlaceholderText(unsetText());
@@ -641,7 +636,7 @@ protected:
         const auto addRow = [this](const std::string &key, const Json &cell) {
             const int row = m_table->rowCount();
             m_table->insertRow(row);
-            m_table->setItem(row, 0, new QTableWidgetItem(qs(key)));
+            m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(key)));
             m_table->setItem(row, 1, new QTableWidgetItem(displayText(cell)));
         };
         if (value.is_object()) {
@@ -688,7 +683,7 @@ public:
         auto *layout = new QFormLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         for (const FieldDescription &field : fields) {
-            FieldEditor *editor = createFieldEditor(field, prefix + qs(field.property), this);
+            FieldEditor *editor = createFieldEditor(field, prefix + QString::fromStdString(field.property), this);
             auto *label
                 = new QLabel(schemaText(field.label) + (field.required ? FieldEditor::tr(" *") : QString()), this);
             label->setBuddy(editor->focusTarget());
@@ -723,7 +718,7 @@ public:
         for (const FieldEditor *editor : m_editors) {
             const QString problem = editor->localProblem();
             if (!problem.isEmpty())
-                return FieldEditor::tr("%1: %2").arg(qs(editor->field().label), problem);
+                return FieldEditor::tr("%1: %2").arg(QString::fromStdString(editor->field().label), problem);
         }
         return {};
     }
@@ -745,7 +740,7 @@ public:
         if (!current.is_string())
             return {};
         const auto parsed = Expression::parse(current.get<std::string>());
-        return parsed ? QString() : qs(parsed.error().describe());
+        return parsed ? QString() : QString::fromStdString(parsed.error().describe());
     }
 };
 
@@ -939,7 +934,7 @@ QString FieldEditor::placeholderText() const
 {
     if (!m_inherited.is_null())
         return tr("%1 (from defaults)").arg(displayText(m_inherited));
-    return qs(m_field.placeholder);
+    return QString::fromStdString(m_field.placeholder);
 }
 
 QString displayText(const Json &value)
@@ -947,8 +942,8 @@ QString displayText(const Json &value)
     if (value.is_null())
         return {};
     if (value.is_string())
-        return qs(value.get<std::string>());
-    return qs(value.dump());
+        return QString::fromStdString(value.get<std::string>());
+    return QString::fromStdString(value.dump());
 }
 
 FieldEditor *createFieldEditor(const FieldDescription &field, const QString &objectName, QWidget *parent)

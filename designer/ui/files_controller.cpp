@@ -26,8 +26,6 @@
 namespace ccm::designer {
 namespace {
 
-constexpr int kDefaultAutosaveDelayMs = 5000;
-
 bool writeTextFile(const QString &path, const QString &text, QString *error)
 {
     QSaveFile file(path);

@@ -56,8 +56,6 @@ namespace {
 constexpr int kWindowStateVersion = 4;
 constexpr int kStatusMessageTimeoutMs = 5000;
 constexpr int kMaxRecentFiles = 10;
-constexpr int kDefaultAutosaveDelayMs = 5000;
-
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 
 QString displayPath(const QString &path)

@@ -18,11 +18,6 @@ namespace {
 
 constexpr const char *kSeverityProperty = "ccmSeverity";
 
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
 /// Package and service names are words of a restricted alphabet; the other types name paths,
 /// commands or URLs, which the document's checks judge.
 bool namesArePackageLike(const QString &type)
@@ -88,7 +83,7 @@ QString firstToken(std::string_view pointer)
             out += token[index];
         }
     }
-    return qs(out);
+    return QString::fromStdString(out);
 }
 
 Severity worstOf(const std::vector<Diagnostic> &diagnostics, bool localProblem)
@@ -105,7 +100,7 @@ Severity worstOf(const std::vector<Diagnostic> &diagnostics, bool localProblem)
 QToolButton *groupHeader(const GroupDescription &group, QWidget *parent)
 {
     auto *header = new QToolButton(parent);
-    header->setObjectName(QStringLiteral("group-%1").arg(qs(group.title)));
+    header->setObjectName(QStringLiteral("group-%1").arg(QString::fromStdString(group.title)));
     header->setText(schemaText(group.title));
     header->setCheckable(true);
     header->setChecked(true);
@@ -217,7 +212,7 @@ void PropertyEditor::addGroup(QVBoxLayout *layout, const GroupDescription &group
 void PropertyEditor::addFieldRow(
     const FieldDescription &field, QToolButton *header, QWidget *section, QFormLayout *fields)
 {
-    const QString property = qs(field.property);
+    const QString property = QString::fromStdString(field.property);
     auto *cell = new QWidget(section);
     auto *cellLayout = new QVBoxLayout(cell);
     cellLayout->setContentsMargins(0, 0, 0, 0);
@@ -266,7 +261,7 @@ void PropertyEditor::addNameRow(QVBoxLayout *layout)
     label->setBuddy(m_name);
     m_name->setAccessibleDescription(tr("Required."));
     if (field) {
-        m_name->setPlaceholderText(qs(field->placeholder));
+        m_name->setPlaceholderText(QString::fromStdString(field->placeholder));
         m_name->setToolTip(schemaText(field->description));
         label->setToolTip(schemaText(field->description));
     }
@@ -339,7 +334,7 @@ void PropertyEditor::setDiagnostics(const Diagnostics &diagnostics, const std::s
     if (m_messages) {
         QStringList lines;
         for (const Diagnostic &diagnostic : m_otherDiagnostics)
-            lines.append(qs(diagnostic.message));
+            lines.append(QString::fromStdString(diagnostic.message));
         showMessages(m_messages, lines, worstOf(m_otherDiagnostics, false));
     }
 }
@@ -401,7 +396,7 @@ void PropertyEditor::updateMessage(const QString &property)
     if (!local.isEmpty())
         lines.append(local);
     for (const Diagnostic &diagnostic : row.diagnostics) {
-        const QString text = qs(diagnostic.message);
+        const QString text = QString::fromStdString(diagnostic.message);
         if (!lines.contains(text))
             lines.append(text);
     }
@@ -417,9 +412,9 @@ void PropertyEditor::updateNameMessage()
     if (name.empty())
         lines.append(tr("A name is required."));
     else if (const auto problem = nameCharacterProblem(name); problem && namesArePackageLike(m_type) && !isTemplated(name))
-        lines.append(qs(*problem));
+        lines.append(QString::fromStdString(*problem));
     for (const Diagnostic &diagnostic : m_nameDiagnostics) {
-        const QString text = qs(diagnostic.message);
+        const QString text = QString::fromStdString(diagnostic.message);
         if (!lines.contains(text))
             lines.append(text);
     }

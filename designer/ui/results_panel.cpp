@@ -3,6 +3,7 @@
 
 #include "diff_view.h"
 #include "empty_state.h"
+#include "palette_tone.h"
 
 #include <QCheckBox>
 #include <QGraphicsOpacityEffect>
@@ -307,7 +308,7 @@ void ResultsPanel::setChangesOnly(bool changesOnly)
 
 QColor ResultsPanel::outcomeColor(const QString &outcome, const QPalette &palette)
 {
-    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    const bool dark = isDarkPalette(palette);
     if (outcome == kStable || outcome == kSkipped || outcome == kUnmet)
         return dark ? QColor(0x9a, 0xa0, 0xa6) : QColor(0x6a, 0x70, 0x76);
     if (outcome == kChanged)

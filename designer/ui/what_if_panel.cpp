@@ -24,7 +24,7 @@ namespace {
 
 const QString kSettingsKey = QStringLiteral("preview/whatIf");
 
-enum Column { PathColumn, ValueColumn };
+enum Column { DataPathColumn, ValueColumn };
 
 ccm::Json valueOf(const QString &text)
 {
@@ -113,7 +113,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
 
     m_facts->setHorizontalHeaderLabels({tr("Fact path"), tr("Value")});
     m_facts->horizontalHeader()->setStretchLastSection(true);
-    m_facts->horizontalHeader()->setSectionResizeMode(PathColumn, QHeaderView::Stretch);
+    m_facts->horizontalHeader()->setSectionResizeMode(DataPathColumn, QHeaderView::Stretch);
     m_facts->verticalHeader()->hide();
     m_facts->setSelectionBehavior(QAbstractItemView::SelectRows);
     EmptyState::install(m_facts,
@@ -128,7 +128,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     auto *remove = new QPushButton(tr("Remove fact"), this);
     connect(add, &QPushButton::clicked, this, [this] {
         addFact({}, {});
-        m_facts->setCurrentCell(m_facts->rowCount() - 1, PathColumn);
+        m_facts->setCurrentCell(m_facts->rowCount() - 1, DataPathColumn);
         m_facts->editItem(m_facts->currentItem());
     });
     connect(remove, &QPushButton::clicked, this, [this] {
@@ -187,7 +187,7 @@ QList<WhatIfPanel::FactRow> WhatIfPanel::factRows() const
 {
     QList<FactRow> rows;
     for (int row = 0; row < m_facts->rowCount(); ++row) {
-        const QTableWidgetItem *path = m_facts->item(row, PathColumn);
+        const QTableWidgetItem *path = m_facts->item(row, DataPathColumn);
         const QTableWidgetItem *value = m_facts->item(row, ValueColumn);
         rows.append({path ? path->text() : QString(), value ? value->text() : QString()});
     }
@@ -201,7 +201,7 @@ void WhatIfPanel::setFactRows(const QList<FactRow> &rows)
     for (const FactRow &row : rows) {
         const int index = m_facts->rowCount();
         m_facts->insertRow(index);
-        m_facts->setItem(index, PathColumn, new QTableWidgetItem(row.first));
+        m_facts->setItem(index, DataPathColumn, new QTableWidgetItem(row.first));
         m_facts->setItem(index, ValueColumn, new QTableWidgetItem(row.second));
     }
     m_loading = false;
@@ -276,10 +276,10 @@ void WhatIfPanel::validate()
     const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
     m_loading = true;
     for (int row = 0; row < m_facts->rowCount(); ++row) {
-        QTableWidgetItem *item = m_facts->item(row, PathColumn);
+        QTableWidgetItem *item = m_facts->item(row, DataPathColumn);
         if (!item) {
             item = new QTableWidgetItem;
-            m_facts->setItem(row, PathColumn, item);
+            m_facts->setItem(row, DataPathColumn, item);
         }
         const qsizetype problem = analysis.invalidRows.indexOf(row);
         item->setIcon(problem < 0 ? QIcon() : warning);

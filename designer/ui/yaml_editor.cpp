@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_editor.h"
 
+#include "palette_tone.h"
 #include "problems_model.h"
 #include "yaml_highlighter.h"
 
@@ -51,11 +52,6 @@ private:
 };
 
 namespace {
-
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightness() < 128;
-}
 
 } // namespace
 
@@ -441,7 +437,7 @@ void YamlEditor::paintGutter(QPaintEvent *event)
 
 QColor YamlEditor::severityColour(Severity severity) const
 {
-    const bool dark = isDark(palette());
+    const bool dark = isDarkPalette(palette());
     switch (severity) {
     case Severity::Error:
         return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);

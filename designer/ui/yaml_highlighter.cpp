@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_highlighter.h"
 
+#include "palette_tone.h"
+
 #include <QRegularExpression>
 
 #ifdef CCM_HAVE_KSYNTAXHIGHLIGHTING
@@ -18,15 +20,10 @@ namespace {
 // the next line knows how far it must be indented to still belong to the scalar.
 constexpr int NormalState = 0;
 
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightness() < 128;
-}
-
 // One hue per token; the lightness follows the base so that the text keeps its contrast.
 QColor tone(const QPalette &palette, int hue, int saturation)
 {
-    return isDark(palette) ? QColor::fromHsl(hue, saturation, 175) : QColor::fromHsl(hue, saturation, 85);
+    return isDarkPalette(palette) ? QColor::fromHsl(hue, saturation, 175) : QColor::fromHsl(hue, saturation, 85);
 }
 
 QColor blend(const QColor &a, const QColor &b, qreal weight)
@@ -336,8 +333,8 @@ KSyntaxHighlighting::Repository &repository()
 
 KSyntaxHighlighting::Theme themeFor(const QPalette &palette)
 {
-    return repository().defaultTheme(
-        isDark(palette) ? KSyntaxHighlighting::Repository::DarkTheme : KSyntaxHighlighting::Repository::LightTheme);
+    return repository().defaultTheme(isDarkPalette(palette) ? KSyntaxHighlighting::Repository::DarkTheme
+                                                            : KSyntaxHighlighting::Repository::LightTheme);
 }
 
 } // namespace

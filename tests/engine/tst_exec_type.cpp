@@ -729,7 +729,7 @@ private Q_SLOTS:
                    "the name is the command and cannot be split into arguments: unterminated double quote at "
                    "column 6");
         QTest::newRow("command not a string")
-            << ok << Json {{"command", 5}} << QStringLiteral("command must be a string, not number");
+            << ok << Json {{"command", 5}} << QStringLiteral("command must be a string, not an integer");
         QTest::newRow("environment without =")
             << ok << Json {{"environment", {"NOVALUE"}}}
             << QStringLiteral("environment entry 'NOVALUE' must be KEY=VALUE with a non-empty key and value");

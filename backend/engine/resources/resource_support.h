@@ -6,21 +6,13 @@
 #include "json.h"
 #include "resource.h"
 #include "result.h"
+#include "text.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ccm::engine {
-
-/// parts separated by ", ", for messages that list what differs.
-inline std::string joined(const std::vector<std::string> &parts)
-{
-    std::string text;
-    for (const std::string &part : parts)
-        text += (text.empty() ? "" : ", ") + part;
-    return text;
-}
 
 /// Whether the property is present with a value other than null.
 inline bool isSet(const Json &properties, const char *key)
@@ -33,6 +25,18 @@ inline bool isSet(const Json &properties, const char *key)
 inline Error invalidProperty(std::string message)
 {
     return Error {"invalid_property", std::move(message)};
+}
+
+/// A string property, empty when it is missing or null; an error naming the property when it holds
+/// another kind of value.
+inline Result<std::string> stringProperty(const Json &properties, const std::string &key)
+{
+    const auto found = properties.find(key);
+    if (found == properties.end() || found->is_null())
+        return std::string();
+    if (!found->is_string())
+        return invalidProperty(key + " must be a string, not " + describeJsonType(*found));
+    return found->get<std::string>();
 }
 
 /// The error of a type whose provider acted but whose verification still found remaining

@@ -19,17 +19,6 @@ namespace ccm::engine {
 
 namespace {
 
-/// A string property; empty when it is missing or null.
-Result<std::string> stringProperty(const Json &properties, const std::string &key)
-{
-    const auto found = properties.find(key);
-    if (found == properties.end() || found->is_null())
-        return std::string();
-    if (!found->is_string())
-        return invalidProperty(key + " must be a string, not " + found->type_name());
-    return found->get<std::string>();
-}
-
 /// A boolean property; templates leave "true" or "false" as text.
 Result<bool> boolProperty(const Json &properties, const std::string &key)
 {

@@ -135,15 +135,15 @@ Result<Desired> readDesired(const std::string &name, const Json &properties, con
 }
 
 /// The ids the desired owner and group stand for, and the content checksum when content is managed.
-struct Expected {
+struct ExpectedFile {
     uid_t uid = 0;
     gid_t gid = 0;
     std::string checksum;
 };
 
-Result<Expected> expectedState(const Desired &desired, FileProvider &provider)
+Result<ExpectedFile> expectedState(const Desired &desired, FileProvider &provider)
 {
-    Expected expected;
+    ExpectedFile expected;
     if (desired.ensure == "absent")
         return expected;
     auto uid = provider.userId(desired.owner);
@@ -171,7 +171,7 @@ bool comparesContent(const Desired &desired)
     return desired.ensure == "present" && desired.managesContent();
 }
 
-bool contentDiffers(const FileState &current, const Desired &desired, const Expected &expected)
+bool contentDiffers(const FileState &current, const Desired &desired, const ExpectedFile &expected)
 {
     return comparesContent(desired) && current.checksum != expected.checksum;
 }
@@ -179,7 +179,7 @@ bool contentDiffers(const FileState &current, const Desired &desired, const Expe
 /// Owner, group and mode as they differ, "owner 1000 -> root" (current -> desired). Ids are compared,
 /// so "0" and "root" are the same owner.
 std::vector<std::string> attributeDifferences(
-    const FileState &current, const Desired &desired, const Expected &expected)
+    const FileState &current, const Desired &desired, const ExpectedFile &expected)
 {
     std::vector<std::string> differences;
     if (current.uid != expected.uid)
@@ -193,7 +193,7 @@ std::vector<std::string> attributeDifferences(
 
 /// Everything in which current is not what the resource asks for, in the order of the checks:
 /// ensure, content, owner, group, mode.
-std::vector<std::string> differences(const FileState &current, const Desired &desired, const Expected &expected)
+std::vector<std::string> differences(const FileState &current, const Desired &desired, const ExpectedFile &expected)
 {
     if (current.ensure != desired.ensure)
         return {"ensure " + current.ensure + " -> " + desired.ensure};
@@ -249,34 +249,34 @@ std::optional<std::string> contentDiff(
     return diff;
 }
 
-enum class Action { None, Remove, CreateDirectory, Store, SetAttributes };
+enum class FileAction { None, Remove, CreateDirectory, Store, SetAttributes };
 
-struct Decision {
-    Action action = Action::None;
+struct FileDecision {
+    FileAction action = FileAction::None;
     std::string noopMessage;
 };
 
-Result<Decision> decide(const FileState &current, const Desired &desired, const Expected &expected)
+Result<FileDecision> decide(const FileState &current, const Desired &desired, const ExpectedFile &expected)
 {
     const std::vector<std::string> attributes = attributeDifferences(current, desired, expected);
     if (desired.ensure == "absent") {
         if (current.ensure == "absent")
-            return Decision {};
+            return FileDecision {};
         if (current.ensure != "directory" || current.link)
-            return Decision {Action::Remove, "Would have removed the file"};
+            return FileDecision {FileAction::Remove, "Would have removed the file"};
         if (desired.force)
-            return Decision {Action::Remove, "Would have recursively removed the directory"};
+            return FileDecision {FileAction::Remove, "Would have recursively removed the directory"};
         if (current.empty == false)
             return directoryNotEmptyError(desired.path);
-        return Decision {Action::Remove, "Would have removed the directory"};
+        return FileDecision {FileAction::Remove, "Would have removed the directory"};
     }
 
     if (desired.ensure == "directory") {
         if (current.ensure != "directory")
-            return Decision {Action::CreateDirectory, "Would have created directory"};
+            return FileDecision {FileAction::CreateDirectory, "Would have created directory"};
         if (attributes.empty())
-            return Decision {};
-        return Decision {Action::CreateDirectory, "Would have updated attributes" + parenthesized(attributes)};
+            return FileDecision {};
+        return FileDecision {FileAction::CreateDirectory, "Would have updated attributes" + parenthesized(attributes)};
     }
 
     if (current.ensure == "directory")
@@ -284,32 +284,32 @@ Result<Decision> decide(const FileState &current, const Desired &desired, const 
             "cannot manage " + desired.path.string()
                 + " as a file: it exists as a directory; use ensure: directory to manage directories"};
     if (current.ensure == "absent")
-        return Decision {Action::Store,
+        return FileDecision {FileAction::Store,
             desired.managesContent() ? "Would have created the file"
                                      : "Would have created an empty file with requested attributes"};
     const bool content = contentDiffers(current, desired, expected);
     if (!content && attributes.empty())
-        return Decision {};
+        return FileDecision {};
     if (!desired.managesContent())
-        return Decision {Action::SetAttributes, "Would have updated attributes" + parenthesized(attributes)};
-    return Decision {Action::Store,
+        return FileDecision {FileAction::SetAttributes, "Would have updated attributes" + parenthesized(attributes)};
+    return FileDecision {FileAction::Store,
         (content ? "Would have updated the file content" : "Would have updated attributes")
             + parenthesized(attributes)};
 }
 
-Result<void> act(Action action, const Desired &desired, FileProvider &provider)
+Result<void> act(FileAction action, const Desired &desired, FileProvider &provider)
 {
     switch (action) {
-    case Action::Remove:
+    case FileAction::Remove:
         return provider.remove(desired.path, desired.force);
-    case Action::CreateDirectory:
+    case FileAction::CreateDirectory:
         return provider.createDirectory(desired.path, desired.owner, desired.group, desired.mode);
-    case Action::Store:
+    case FileAction::Store:
         return provider.store(desired.path, desired.content.value_or(std::string()),
             desired.source.value_or(std::filesystem::path()), desired.owner, desired.group, desired.mode);
-    case Action::SetAttributes:
+    case FileAction::SetAttributes:
         return provider.setAttributes(desired.path, desired.owner, desired.group, desired.mode);
-    case Action::None:
+    case FileAction::None:
         break;
     }
     return {};
@@ -368,10 +368,10 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
     auto decision = decide(current.value(), desired.value(), expected.value());
     if (!decision)
         return decision.error();
-    if (decision->action == Action::None)
+    if (decision->action == FileAction::None)
         return {};
 
-    if (decision->action == Action::Store && desired->managesContent())
+    if (decision->action == FileAction::Store && desired->managesContent())
         event.diff = contentDiff(*files, current.value(), desired.value(), context);
     if (context.noop) {
         event.changed = true;

@@ -1,25 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "debian_version.h"
 
+#include "text.h"
+
 #include <algorithm>
 
 namespace ccm::engine {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-bool isLetter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 bool isVersionCharacter(char c, bool allowHyphenAndColon)
 {
-    return isDigit(c) || isLetter(c) || c == '.' || c == '+' || c == '~'
+    return isAsciiDigit(c) || isAsciiLetter(c) || c == '.' || c == '+' || c == '~'
         || (allowHyphenAndColon && (c == '-' || c == ':'));
 }
 
@@ -35,9 +27,9 @@ int weight(std::string_view text, std::size_t at)
     if (at >= text.size())
         return 0;
     const char c = text[at];
-    if (isDigit(c))
+    if (isAsciiDigit(c))
         return 0;
-    if (isLetter(c))
+    if (isAsciiLetter(c))
         return c;
     if (c == '~')
         return -1;
@@ -55,7 +47,7 @@ int comparePart(std::string_view a, std::string_view b)
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < a.size() || j < b.size()) {
-        while ((i < a.size() && !isDigit(a[i])) || (j < b.size() && !isDigit(b[j]))) {
+        while ((i < a.size() && !isAsciiDigit(a[i])) || (j < b.size() && !isAsciiDigit(b[j]))) {
             const int left = weight(a, i);
             const int right = weight(b, j);
             if (left != right)
@@ -71,15 +63,15 @@ int comparePart(std::string_view a, std::string_view b)
             ++j;
         // Digit runs without their leading zeros: the longer is larger, else the first differing digit.
         int firstDifference = 0;
-        while (i < a.size() && isDigit(a[i]) && j < b.size() && isDigit(b[j])) {
+        while (i < a.size() && isAsciiDigit(a[i]) && j < b.size() && isAsciiDigit(b[j])) {
             if (firstDifference == 0)
                 firstDifference = a[i] - b[j];
             ++i;
             ++j;
         }
-        if (i < a.size() && isDigit(a[i]))
+        if (i < a.size() && isAsciiDigit(a[i]))
             return 1;
-        if (j < b.size() && isDigit(b[j]))
+        if (j < b.size() && isAsciiDigit(b[j]))
             return -1;
         if (firstDifference != 0)
             return sign(firstDifference);
@@ -107,7 +99,7 @@ Result<DebianVersion> parseDebianVersion(std::string_view text)
         const std::string_view epoch = rest.substr(0, colon);
         if (epoch.empty())
             return invalidVersion(text, "the epoch before ':' is empty");
-        if (!std::all_of(epoch.begin(), epoch.end(), isDigit))
+        if (!std::all_of(epoch.begin(), epoch.end(), isAsciiDigit))
             return invalidVersion(text, "the epoch '" + std::string(epoch) + "' is not a number");
         const std::size_t significant = epoch.find_first_not_of('0');
         version.epoch = significant == std::string_view::npos ? "0" : std::string(epoch.substr(significant));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "generic_version.h"
 
+#include "text.h"
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -8,19 +11,9 @@ namespace ccm::engine {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 char upper(char c)
 {
     return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-int sign(int value)
-{
-    return (value > 0) - (value < 0);
 }
 
 /// '-' and '.' alone, runs of digits, runs of anything else.
@@ -30,11 +23,11 @@ std::vector<std::string_view> tokens(std::string_view text)
     std::size_t at = 0;
     while (at < text.size()) {
         std::size_t end = at + 1;
-        if (isDigit(text[at])) {
-            while (end < text.size() && isDigit(text[end]))
+        if (isAsciiDigit(text[at])) {
+            while (end < text.size() && isAsciiDigit(text[end]))
                 ++end;
         } else if (text[at] != '-' && text[at] != '.') {
-            while (end < text.size() && !isDigit(text[end]) && text[end] != '-' && text[end] != '.')
+            while (end < text.size() && !isAsciiDigit(text[end]) && text[end] != '-' && text[end] != '.')
                 ++end;
         }
         result.push_back(text.substr(at, end - at));
@@ -60,7 +53,7 @@ int compareNumbers(std::string_view a, std::string_view b)
 {
     if (a.size() != b.size())
         return a.size() < b.size() ? -1 : 1;
-    return sign(a.compare(b));
+    return std::clamp(a.compare(b), -1, 1);
 }
 
 /// Drops trailing ".0" parts (".0", ".00", ...) of what comes before the first '-'.
@@ -99,7 +92,7 @@ int compareTokens(std::string_view a, std::string_view b)
             return -1;
         if (y == ".")
             return 1;
-        if (isDigit(x.front()) && isDigit(y.front())) {
+        if (isAsciiDigit(x.front()) && isAsciiDigit(y.front())) {
             if (x.front() == '0' || y.front() == '0')
                 return compareText(x, y, false);
             return compareNumbers(x, y);

@@ -12,16 +12,6 @@ namespace ccm::engine {
 
 namespace {
 
-Result<std::string> stringProperty(const Json &properties, const char *key)
-{
-    if (!isSet(properties, key))
-        return std::string();
-    const Json &value = properties[key];
-    if (!value.is_string())
-        return invalidProperty(std::string(key) + " must be a string, not " + describeJsonType(value));
-    return value.get<std::string>();
-}
-
 Result<bool> boolProperty(const Json &properties, const char *key)
 {
     if (!isSet(properties, key))

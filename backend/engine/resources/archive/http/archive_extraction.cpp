@@ -35,11 +35,6 @@ std::string libraryError(struct archive *handle)
     return text ? text : "unknown error";
 }
 
-Error systemError(const std::string &what, int errorNumber)
-{
-    return Error {"io", what + ": " + std::strerror(errorNumber)};
-}
-
 Result<Reader> openArchive(const std::filesystem::path &archive)
 {
     Reader reader(::archive_read_new(), ::archive_read_free);

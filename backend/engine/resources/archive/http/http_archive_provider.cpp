@@ -27,11 +27,6 @@ constexpr mode_t kArchiveMode = 0644;
 constexpr int kMaximumRedirects = 10;
 constexpr int kCreateAttempts = 64;
 
-Error systemError(const std::string &what, int errorNumber)
-{
-    return Error {"io", what + ": " + std::strerror(errorNumber)};
-}
-
 std::string randomSuffix()
 {
     static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";

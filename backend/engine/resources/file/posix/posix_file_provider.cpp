@@ -3,6 +3,7 @@
 
 #include "file_reading.h"
 #include "resources/registration.h"
+#include "text.h"
 #include "user_database.h"
 #include "util/atomic_file.h"
 #include "util/checksum_read_ahead.h"
@@ -24,11 +25,6 @@
 namespace ccm::engine {
 
 namespace {
-
-Error systemError(const std::string &what, int errorNumber)
-{
-    return Error {"io", what + ": " + std::strerror(errorNumber)};
-}
 
 std::optional<std::string> userName(uid_t uid)
 {
@@ -54,11 +50,6 @@ std::string cachedName(
     if (!name)
         return std::to_string(id);
     return cache.emplace(id, std::move(*name)).first->second;
-}
-
-bool isDigits(const std::string &text)
-{
-    return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
 /// A numeric uid or gid. The all-ones value is refused: chown(2) reads it as "leave unchanged".
@@ -440,7 +431,7 @@ Result<uid_t> PosixFileProvider::userId(const std::string &owner)
 {
     if (owner.empty())
         return Error {"invalid_owner", "user name cannot be empty"};
-    if (isDigits(owner))
+    if (isAsciiDigits(owner))
         return numericId<uid_t>(owner, "user");
     if (const auto known = m_userIds.find(owner); known != m_userIds.end())
         return known->second;
@@ -457,7 +448,7 @@ Result<gid_t> PosixFileProvider::groupId(const std::string &group)
 {
     if (group.empty())
         return Error {"invalid_group", "group name cannot be empty"};
-    if (isDigits(group))
+    if (isAsciiDigits(group))
         return numericId<gid_t>(group, "group");
     if (const auto known = m_groupIds.find(group); known != m_groupIds.end())
         return known->second;

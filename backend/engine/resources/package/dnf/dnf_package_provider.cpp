@@ -14,11 +14,6 @@ namespace {
 
 const std::vector<std::string> kDnfPrograms = {"dnf", "rpm"};
 
-bool isDigits(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 struct EpochVersion {
     /// Digits without leading zeros.
     std::string epoch = "0";
@@ -31,7 +26,7 @@ EpochVersion splitEpoch(std::string_view version)
     EpochVersion split;
     split.rest = version;
     const std::size_t colon = version.find(':');
-    if (colon == std::string_view::npos || !isDigits(version.substr(0, colon)))
+    if (colon == std::string_view::npos || !isAsciiDigits(version.substr(0, colon)))
         return split;
     const std::string_view digits = version.substr(0, colon);
     const std::size_t significant = digits.find_first_not_of('0');
@@ -49,7 +44,7 @@ std::optional<PackageState> parseRpmLine(std::string_view line)
         fields.emplace_back(line.substr(0, space));
         line.remove_prefix(space == std::string_view::npos ? line.size() : space + 1);
     }
-    if (fields.size() != 5 || !isDigits(fields[1]) || fields[2].empty() || fields[3].empty())
+    if (fields.size() != 5 || !isAsciiDigits(fields[1]) || fields[2].empty() || fields[3].empty())
         return std::nullopt;
     PackageState state;
     state.installed = true;

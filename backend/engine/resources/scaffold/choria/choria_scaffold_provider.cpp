@@ -7,6 +7,7 @@
 #include "resources/registration.h"
 #include "shell_words.h"
 #include "template_scope.h"
+#include "text.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 #include "util/user_identity.h"
@@ -71,9 +72,9 @@ private:
 
 /// A private directory for one render, removed with everything in it when the render is done. With
 /// an owner it is made and removed as that user (see RunnerFileAccess), whose commands run in it.
-class StagingDirectory {
+class RenderDirectory {
 public:
-    static Result<StagingDirectory> create(const std::optional<Credentials> &owner)
+    static Result<RenderDirectory> create(const std::optional<Credentials> &owner)
     {
         std::error_code error;
         fs::path base = fs::temp_directory_path(error);
@@ -90,7 +91,7 @@ public:
         for (const fs::path &candidate : bases) {
             std::string pattern = (candidate / "ccm-scaffold-XXXXXX").string();
             if (::mkdtemp(pattern.data()))
-                return StagingDirectory(pattern, owner);
+                return RenderDirectory(pattern, owner);
             failure = errno;
             if (failure != EACCES)
                 break;
@@ -98,16 +99,16 @@ public:
         return ioError("cannot create a staging directory in", base, std::error_code(failure, std::generic_category()));
     }
 
-    StagingDirectory(StagingDirectory &&other) noexcept
+    RenderDirectory(RenderDirectory &&other) noexcept
         : m_path(std::exchange(other.m_path, fs::path()))
         , m_owner(std::move(other.m_owner))
     {
     }
-    StagingDirectory(const StagingDirectory &) = delete;
-    StagingDirectory &operator=(const StagingDirectory &) = delete;
-    StagingDirectory &operator=(StagingDirectory &&) = delete;
+    RenderDirectory(const RenderDirectory &) = delete;
+    RenderDirectory &operator=(const RenderDirectory &) = delete;
+    RenderDirectory &operator=(RenderDirectory &&) = delete;
 
-    ~StagingDirectory()
+    ~RenderDirectory()
     {
         if (m_path.empty())
             return;
@@ -119,7 +120,7 @@ public:
     [[nodiscard]] const fs::path &path() const { return m_path; }
 
 private:
-    StagingDirectory(fs::path path, std::optional<Credentials> owner)
+    RenderDirectory(fs::path path, std::optional<Credentials> owner)
         : m_path(std::move(path))
         , m_owner(std::move(owner))
     {
@@ -150,7 +151,7 @@ Result<std::vector<fs::directory_entry>> sortedEntries(const fs::path &directory
     return entries;
 }
 
-std::string trimmedOutput(std::string output)
+std::string shownOutput(std::string output)
 {
     const std::size_t end = output.find_last_not_of(" \t\r\n");
     output.erase(end == std::string::npos ? 0 : end + 1);
@@ -334,7 +335,7 @@ private:
             else if (outcome->exitCode != 0)
                 reason = "exited with code " + std::to_string(outcome->exitCode);
             if (!reason.empty()) {
-                const std::string output = trimmedOutput(outcome->stdoutText);
+                const std::string output = shownOutput(outcome->stdoutText);
                 return Error {"post_failed", what + " " + reason + (output.empty() ? "" : ": " + output)};
             }
         }
@@ -479,14 +480,6 @@ Result<void> install(const fs::path &staged, const fs::path &target, TemporarySw
     return {};
 }
 
-std::string joined(const std::vector<std::string> &parts)
-{
-    std::string text;
-    for (const std::string &part : parts)
-        text += (text.empty() ? "" : "; ") + part;
-    return text;
-}
-
 } // namespace
 
 ChoriaScaffoldProvider::ChoriaScaffoldProvider(CommandRunner &runner)
@@ -508,7 +501,7 @@ Result<ScaffoldState> ChoriaScaffoldProvider::status(
     if (!state.targetExists && properties.ensure == "absent")
         return state;
 
-    auto staging = StagingDirectory::create(m_runner.identity());
+    auto staging = RenderDirectory::create(m_runner.identity());
     if (!staging)
         return staging.error();
     Render render(environment, properties, m_runner, m_temporaries, staging->path());
@@ -543,7 +536,7 @@ Result<ScaffoldState> ChoriaScaffoldProvider::scaffold(
     if (!exists)
         return exists.error();
 
-    auto staging = StagingDirectory::create(m_runner.identity());
+    auto staging = RenderDirectory::create(m_runner.identity());
     if (!staging)
         return staging.error();
     Render render(environment, properties, m_runner, m_temporaries, staging->path());
@@ -619,7 +612,7 @@ Result<void> ChoriaScaffoldProvider::remove(const ScaffoldProperties &properties
     ::rmdir(target.c_str());
 
     if (!failures.empty())
-        return Error {"remove_failed", "cannot remove scaffold files: " + joined(failures)};
+        return Error {"remove_failed", "cannot remove scaffold files: " + joined(failures, "; ")};
     return {};
 }
 
