@@ -8,10 +8,17 @@
 
 namespace ccm::fleet {
 
-struct NatsMsgDeleter {
-    void operator()(natsMsg *message) const { natsMsg_Destroy(message); }
+/// Destroys an object with the library's function `destroy`.
+template<auto destroy> struct NatsDestroyer {
+    template<typename T> void operator()(T *object) const { destroy(object); }
 };
-using NatsMsgPtr = std::unique_ptr<natsMsg, NatsMsgDeleter>;
+
+using NatsMsgPtr = std::unique_ptr<natsMsg, NatsDestroyer<&natsMsg_Destroy>>;
+using NatsInboxPtr = std::unique_ptr<natsInbox, NatsDestroyer<&natsInbox_Destroy>>;
+using NatsOptionsPtr = std::unique_ptr<natsOptions, NatsDestroyer<&natsOptions_Destroy>>;
+using KvStorePtr = std::unique_ptr<kvStore, NatsDestroyer<&kvStore_Destroy>>;
+using KvEntryPtr = std::unique_ptr<kvEntry, NatsDestroyer<&kvEntry_Destroy>>;
+using StreamInfoPtr = std::unique_ptr<jsStreamInfo, NatsDestroyer<&jsStreamInfo_Destroy>>;
 
 /// Unsubscribes before destroying, so no message arrives for a subscription being destroyed.
 struct NatsSubscriptionDeleter {
@@ -22,30 +29,5 @@ struct NatsSubscriptionDeleter {
     }
 };
 using NatsSubscriptionPtr = std::unique_ptr<natsSubscription, NatsSubscriptionDeleter>;
-
-struct NatsInboxDeleter {
-    void operator()(natsInbox *inbox) const { natsInbox_Destroy(inbox); }
-};
-using NatsInboxPtr = std::unique_ptr<natsInbox, NatsInboxDeleter>;
-
-struct NatsOptionsDeleter {
-    void operator()(natsOptions *options) const { natsOptions_Destroy(options); }
-};
-using NatsOptionsPtr = std::unique_ptr<natsOptions, NatsOptionsDeleter>;
-
-struct KvStoreDeleter {
-    void operator()(kvStore *store) const { kvStore_Destroy(store); }
-};
-using KvStorePtr = std::unique_ptr<kvStore, KvStoreDeleter>;
-
-struct KvEntryDeleter {
-    void operator()(kvEntry *entry) const { kvEntry_Destroy(entry); }
-};
-using KvEntryPtr = std::unique_ptr<kvEntry, KvEntryDeleter>;
-
-struct StreamInfoDeleter {
-    void operator()(jsStreamInfo *info) const { jsStreamInfo_Destroy(info); }
-};
-using StreamInfoPtr = std::unique_ptr<jsStreamInfo, StreamInfoDeleter>;
 
 } // namespace ccm::fleet

@@ -6,6 +6,7 @@
 // what a preview whose requester died leaves in CCM_PREVIEW (removed by the next requester).
 #include "fleet_agent_process.h"
 #include "nats_connection.h"
+#include "nats_handles.h"
 #include "nats_server.h"
 #include "object_store.h"
 #include "preview_requester.h"
@@ -40,15 +41,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct SubscriptionDeleter {
-    void operator()(natsSubscription *subscription) const { natsSubscription_Destroy(subscription); }
-};
-using Subscription = std::unique_ptr<natsSubscription, SubscriptionDeleter>;
-
-struct MsgDeleter {
-    void operator()(natsMsg *message) const { natsMsg_Destroy(message); }
-};
-using Message = std::unique_ptr<natsMsg, MsgDeleter>;
+using Subscription = fleet::NatsSubscriptionPtr;
+using Message = fleet::NatsMsgPtr;
 
 std::string_view dataOf(natsMsg *message)
 {
