@@ -12,7 +12,7 @@ endif
 # The programs `make run` shows; `make build` adds the tests.
 PROGRAMS := ccm-backend ccm-designer
 
-.PHONY: deps configure build programs run test test-asan package test-package bench bench-build clean
+.PHONY: deps configure build programs run test test-system test-asan package test-package bench bench-build clean
 
 deps:
 	@scripts/install-deps
@@ -31,6 +31,11 @@ run: programs
 
 test: build
 	ctest --preset $(PRESET)
+
+# The tests that change this machine (install and remove a package with the real apt): never part of
+# `make test`, run only when asked. They need root and skip without it. CI asks.
+test-system: build
+	ctest --preset $(PRESET)-system
 
 test-asan:
 	$(MAKE) test PRESET=asan
