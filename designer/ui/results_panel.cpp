@@ -6,7 +6,6 @@
 #include "palette_tone.h"
 
 #include <QCheckBox>
-#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -77,15 +76,32 @@ public:
 
     [[nodiscard]] bool changesOnly() const { return m_changesOnly; }
 
+    /// Greys every row: the text and the outcome marks take the palette's placeholder colour.
+    void setStale(bool stale)
+    {
+        if (m_stale == stale)
+            return;
+        m_stale = stale;
+        if (rowCount() > 0)
+            emit dataChanged(
+                index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::ForegroundRole, Qt::DecorationRole});
+    }
+
     QVariant data(const QModelIndex &index, int role) const override
     {
-        if (index.column() == ResultsPanel::OutcomeColumn
-            && (role == Qt::DecorationRole || role == Qt::ForegroundRole)) {
+        if (role != Qt::DecorationRole && role != Qt::ForegroundRole)
+            return QSortFilterProxyModel::data(index, role);
+        const QColor muted = m_paletteSource->palette().color(QPalette::PlaceholderText);
+        if (index.column() == ResultsPanel::OutcomeColumn) {
             const QString outcome = outcomeOf(mapToSource(index).row());
             const QColor color = ResultsPanel::outcomeColor(outcome, m_paletteSource->palette());
-            if (color.isValid())
-                return role == Qt::DecorationRole ? QVariant(outcomeIcon(outcome, color)) : QVariant(color);
+            if (color.isValid()) {
+                const QColor shown = m_stale ? muted : color;
+                return role == Qt::DecorationRole ? QVariant(outcomeIcon(outcome, shown)) : QVariant(shown);
+            }
         }
+        if (m_stale && role == Qt::ForegroundRole)
+            return muted;
         return QSortFilterProxyModel::data(index, role);
     }
 
@@ -110,6 +126,7 @@ private:
 
     QWidget *m_paletteSource;
     bool m_changesOnly = false;
+    bool m_stale = false;
 };
 
 } // namespace
@@ -279,15 +296,12 @@ QString ResultsPanel::progressText() const
 
 void ResultsPanel::setStale(bool stale)
 {
+    // The rows are greyed through the model's colours. An opacity effect on the view would paint
+    // from a cached copy of the whole scroll area, which the viewport's own scrolling and the
+    // relayout this banner causes invalidate only in part: rows then showed twice, offset.
     m_isStale = stale;
     m_stale->setVisible(stale);
-    if (stale) {
-        auto *effect = new QGraphicsOpacityEffect(m_view);
-        effect->setOpacity(0.5);
-        m_view->setGraphicsEffect(effect);
-    } else {
-        m_view->setGraphicsEffect(nullptr);
-    }
+    static_cast<ResultsFilterModel *>(m_proxy)->setStale(stale);
 }
 
 bool ResultsPanel::isStale() const
