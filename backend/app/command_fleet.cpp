@@ -54,9 +54,13 @@ Options:
                       else CCM)
   --nats URL          connect to this server instead; no context is read
 
+The selector is checked before anything is sent: one that does not parse is a usage
+error. When no host answers at all, a note on standard error says the likely reason
+(no agent trusts the key) and how to check it.
+
 Exit status: 0 every host answered and no resource failed, 1 the preview could not be
-made (key, source, NATS), 2 usage error, 3 a host failed, stayed silent or reported
-failed resources.
+made (key, source, NATS), 2 usage error (a selector that does not parse included),
+3 a host failed, stayed silent or reported failed resources, or no host answered.
 )";
 
 constexpr std::string_view kStatusUsage = R"(Usage: ccm-backend fleet status [--json] [--context NAME | --nats URL]
@@ -79,6 +83,7 @@ constexpr std::string_view kKeygenUsage
 
 Makes an Ed25519 key pair for signing fleet previews: the private key (mode 0600) and
 the public key agents list in preview.trusted_keys. Prints the key's fingerprint.
+Directories missing above the files are created with mode 0700.
 
 Options:
   --out PRIVATE.pem   where the private key goes
@@ -127,6 +132,21 @@ std::optional<int> parseTimeout(const std::string &text, PreviewLine &line, std:
     return std::nullopt;
 }
 
+/// Refuses a --select that does not parse, pointing at the column, before anything is sent.
+std::optional<int> checkSelector(const PreviewLine &line, std::ostream &err)
+{
+    if (!line.select)
+        return std::nullopt;
+    const auto error = fleet::selectorError(*line.select);
+    if (!error)
+        return std::nullopt;
+    err << "ccm-backend fleet preview: --select: " << error->describe() << "\n  " << *line.select << '\n';
+    if (error->column > 0)
+        err << "  " << std::string(static_cast<std::size_t>(error->column - 1), ' ') << "^\n";
+    err << "nothing was sent\n";
+    return UsageError;
+}
+
 std::optional<int> parsePreviewLine(
     const std::vector<std::string> &args, PreviewLine &line, std::ostream &out, std::ostream &err)
 {
@@ -170,7 +190,7 @@ std::optional<int> parsePreviewLine(
             << kPreviewUsage;
         return UsageError;
     }
-    return std::nullopt;
+    return checkSelector(line, err);
 }
 
 void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
@@ -225,7 +245,7 @@ int previewExitCode(const fleet::FleetPreview &preview)
     const bool bad = totals["silent"].get<std::size_t>() + totals["failed"].get<std::size_t>()
             + totals["resources_failed"].get<std::size_t>()
         > 0;
-    return bad || preview.cancelled ? kHostsFailed : Success;
+    return bad || preview.cancelled || !preview.notice.empty() ? kHostsFailed : Success;
 }
 
 int previewCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
@@ -247,6 +267,7 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
     options.source = *line.source;
     options.sources = line.sources;
     options.key = std::move(key).value();
+    options.keyFile = *line.key;
     options.select = line.select;
     options.timeout = line.timeout;
     options.keepEvents = line.json;
@@ -264,6 +285,8 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
         printPreviewJson(*preview, out);
     else
         printPreviewTable(*preview, out);
+    if (!preview->notice.empty())
+        err << "ccm-backend fleet preview: " << preview->notice << '\n';
     return previewExitCode(*preview);
 }
 

@@ -486,6 +486,9 @@ RpcResult<void> previewOptions(const Json &params, fleet::PreviewRequestOptions 
     auto select = textParam(params, "select", false);
     if (!select)
         return select.error();
+    if (select.value())
+        if (const auto error = fleet::selectorError(*select.value()))
+            return invalidParam("select", "does not parse: " + error->describe() + "; nothing was sent");
     options.select = select.value();
     if (const auto timeout = params.find("timeout_ms"); timeout != params.end()) {
         if (!timeout->is_number_integer())
@@ -507,6 +510,7 @@ RpcResult<void> previewOptions(const Json &params, fleet::PreviewRequestOptions 
     if (!key)
         return keyError("key", key.error());
     options.key = std::move(key).value();
+    options.keyFile = *keyPath.value();
     options.keepEvents = false; // they go to the client as they come
     return {};
 }
@@ -554,7 +558,10 @@ Json previewResult(const fleet::FleetPreview &preview)
             entry["message"] = host.message;
         hosts.push_back(std::move(entry));
     }
-    return Json {{"request", preview.id}, {"hosts", std::move(hosts)}, {"totals", fleet::fleetPreviewTotals(preview)}};
+    Json result {{"request", preview.id}, {"hosts", std::move(hosts)}, {"totals", fleet::fleetPreviewTotals(preview)}};
+    if (!preview.notice.empty())
+        result["notice"] = preview.notice;
+    return result;
 }
 
 RpcResult<Json> fleetPreview(const Json &params, const Notify &notify, const std::atomic<bool> &cancel)

@@ -134,6 +134,14 @@ Json fleetPreviewTotals(const FleetPreview &preview)
         {"declined", declined}, {"failed", failed}, {"changed", changed}, {"resources_failed", resourcesFailed}};
 }
 
+std::optional<ExpressionError> selectorError(std::string_view select)
+{
+    auto parsed = Expression::parse(select);
+    if (!parsed)
+        return parsed.error();
+    return std::nullopt;
+}
+
 Result<std::string> previewBundleBytes(const std::string &source, const SourceOptions &sources)
 {
     const TemporaryDirectory directory;
@@ -188,6 +196,9 @@ public:
 
     FleetPreview finish(bool cancelled);
 
+    /// Whether any answer to the request arrived, readable or not.
+    [[nodiscard]] bool anyAnswer() const { return m_anyAnswer; }
+
 private:
     struct Track {
         HostPreview host;
@@ -220,10 +231,12 @@ private:
     std::size_t m_open = 0;
     std::chrono::steady_clock::time_point m_lastAnswer;
     std::vector<std::string> m_problems;
+    bool m_anyAnswer = false;
 };
 
 void Collector::receive(std::string_view payload)
 {
+    m_anyAnswer = true; // only answers come to the request's own inbox
     auto answer = decodeAnswer(payload);
     if (!answer)
         return problem(answer.error().message);
@@ -427,6 +440,34 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
     return Published {request.id, name};
 }
 
+/// The notice of a preview no host answered: agents give no answer to a request they do not
+/// trust, so the likely reason is that none trusts the signing key. `expected` counts the hosts
+/// CCM_STATUS lists as alive.
+std::string silenceNotice(const FleetPreview &preview, std::size_t expected, const PreviewRequestOptions &options)
+{
+    const std::string fingerprint = previewKeyFingerprint(options.key.publicKey);
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options.timeout).count();
+    std::string text = expected == 0 ? "no agent answered within " + std::to_string(seconds)
+            + "s, and CCM_STATUS lists no live agent. Either no agent with preview.enabled reports to this NATS "
+              "server, or none trusts the key that signed the request (fingerprint "
+            + fingerprint + ")."
+                                     : "none of the " + std::to_string(expected) + " agent" + (expected == 1 ? "" : "s")
+            + " CCM_STATUS lists as alive answered within " + std::to_string(seconds)
+            + "s. The likely reason: none trusts the key that signed the request (fingerprint " + fingerprint + ").";
+    text += " An agent gives no answer to a request signed by a key missing from its preview.trusted_keys; it logs "
+            "why instead. To check, on an agent: journalctl -u ccm-agent -p warning | grep "
+        + preview.id + " (\"signed by the untrusted key " + fingerprint + "\" means it does not trust it).";
+    std::string publicFile = "the public key 'ccm-backend fleet keygen' wrote beside the private key";
+    if (!options.keyFile.empty()) {
+        const std::string &file = options.keyFile;
+        publicFile = (file.ends_with(".pem") ? file.substr(0, file.size() - 4) : file) + ".pub.pem";
+    }
+    text += " To trust the key: copy " + publicFile + " (fingerprint " + fingerprint
+        + ") to every agent, list it under preview.trusted_keys in /etc/choria/ccm/agent.yaml with preview.enabled: "
+          "true, and run systemctl reload ccm-agent.";
+    return text;
+}
+
 /// Reads answers from `subscription` into `collector` until every host finished, the timeout or
 /// a cancel; true when cancelled.
 bool collect(
@@ -457,6 +498,9 @@ bool collect(
 Result<FleetPreview> runFleetPreview(
     NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
 {
+    if (options.select)
+        if (const auto error = selectorError(*options.select))
+            return Error {"selector", "the selector '" + *options.select + "': " + error->describe()};
     auto bundle
         = options.bundle ? Result<std::string>(*options.bundle) : previewBundleBytes(options.source, options.sources);
     if (!bundle)
@@ -487,15 +531,22 @@ Result<FleetPreview> runFleetPreview(
     if (callbacks.published)
         callbacks.published(published->id);
     Collector collector(published->id, options, callbacks);
-    bool anyExpected = false;
+    std::size_t expected = 0;
     for (const HostStatus &host : status->hosts)
         if (!host.stale) {
             collector.expect(host.identity);
-            anyExpected = true;
+            ++expected;
         }
-    const bool cancelled = collect(subscription.get(), collector, options, anyExpected);
+    const bool cancelled = collect(subscription.get(), collector, options, expected > 0);
     (void)store.value().remove(published->objectName);
-    return collector.finish(cancelled);
+    FleetPreview preview = collector.finish(cancelled);
+    if (!cancelled && !collector.anyAnswer()) {
+        preview.notice = silenceNotice(preview, expected, options);
+        for (HostPreview &host : preview.hosts)
+            host.message = "no answer: this agent may not trust the signing key (fingerprint "
+                + previewKeyFingerprint(options.key.publicKey) + ")";
+    }
+    return preview;
 }
 
 } // namespace ccm::fleet

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bundle_source.h"
+#include "expression.h"
 #include "json.h"
 #include "preview_signing.h"
 #include "result.h"
@@ -48,6 +49,9 @@ struct FleetPreview {
     bool cancelled = false; ///< the caller cancelled before every host finished
     /// Answers that could not be read (malformed, too large), one line each, at most 100.
     std::vector<std::string> problems;
+    /// When no host answered at all: the likely reason (no agent trusts the signing key) and how
+    /// to check and fix it, in a few sentences. Empty when some host answered or on a cancel.
+    std::string notice;
 };
 
 /// The count `key` of a run summary (summaryToJson shape), 0 when the summary is not a map or
@@ -79,7 +83,11 @@ struct PreviewRequestOptions {
     std::optional<std::string> bundle;
     SourceOptions sources; ///< how remote sources are fetched
     PreviewSigningKey key;
-    std::optional<std::string> select; ///< a manifest expression over Facts; every host when unset
+    /// A manifest expression over Facts; every host when unset. It must parse (selectorError):
+    /// runFleetPreview() refuses one that does not before anything is sent.
+    std::optional<std::string> select;
+    /// The file `key` was read from, named in the notice when no host answers; may be empty.
+    std::string keyFile;
     std::chrono::milliseconds timeout {std::chrono::seconds(30)};
     /// With no CCM_STATUS host to wait for: how long after the last answer, once every host that
     /// accepted finished, the preview ends before the timeout.
@@ -90,6 +98,10 @@ struct PreviewRequestOptions {
     /// Set from another thread to end the wait early; hosts not finished are then silent.
     const std::atomic<bool> *cancel = nullptr;
 };
+
+/// The syntax error of a selector, if any. Agents evaluate the selector on their own facts, so
+/// one that does not parse would be declined by every host: requesters check it before sending.
+std::optional<ExpressionError> selectorError(std::string_view select);
 
 /// Reads the bytes of the bundle `source` names: a manifest file is bundled (planBundle) on the
 /// way, a bundle file read, a URL fetched. Errors say what failed and where.

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ccm::fleet {
 namespace {
@@ -129,6 +130,24 @@ Result<void> writeFile(const std::filesystem::path &path, const std::string &tex
     return {};
 }
 
+/// Creates the directories missing above `file`, outermost first, each with mode 0700 from the
+/// start: they are made to hold a private key. Directories that exist keep their modes.
+Result<void> createKeyDirectories(const std::filesystem::path &file)
+{
+    std::vector<std::filesystem::path> missing;
+    std::error_code error;
+    for (std::filesystem::path dir = std::filesystem::absolute(file, error).parent_path();
+         !error && !dir.empty() && !std::filesystem::exists(dir, error) && !error; dir = dir.parent_path()) {
+        missing.push_back(dir);
+        if (dir == dir.parent_path())
+            break;
+    }
+    for (auto dir = missing.rbegin(); dir != missing.rend(); ++dir)
+        if (::mkdir(dir->c_str(), 0700) != 0 && errno != EEXIST)
+            return Error {"io", "cannot create the directory " + dir->string() + ": " + std::strerror(errno)};
+    return {};
+}
+
 } // namespace
 
 Result<PreviewSigningKey> generatePreviewKey()
@@ -170,6 +189,9 @@ Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesy
     for (const auto &path : {privatePath, publicPath})
         if (!overwrite && std::filesystem::exists(path))
             return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
+    for (const auto &path : {privatePath, publicPath})
+        if (auto made = createKeyDirectories(path); !made)
+            return made;
     auto written = writeFile(privatePath, *privatePem, 0600, overwrite);
     if (!written)
         return written;

@@ -27,7 +27,8 @@ Result<std::string> privateKeyPem(const PreviewSigningKey &key);
 Result<std::string> publicKeyPem(std::string_view publicKey);
 
 /// Writes the key pair: the private PEM with mode 0600 (created so, never readable by others in
-/// between), the public PEM 0644. Error codes "exists" (a file is there and `overwrite` is false),
+/// between), the public PEM 0644. Directories missing above either file are created with mode
+/// 0700; existing ones are left as they are. Error codes "exists" (a file is there and `overwrite` is false),
 /// "io"; messages name the file.
 Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesystem::path &privatePath,
     const std::filesystem::path &publicPath, bool overwrite);

@@ -241,7 +241,14 @@ private slots:
         QCOMPARE(findHost(*preview, "db-1")->state, HostState::Declined);
         QCOMPARE(findHost(*preview, "odd-1")->state, HostState::Declined);
 
-        auto broken = fleet.preview(manifest.toStdString(), "Facts.role ==");
+        // A selector that does not parse is refused before anything is sent.
+        auto unparsed = fleet.preview(manifest.toStdString(), "Facts.role ==");
+        QVERIFY(!unparsed);
+        QCOMPARE(q(unparsed.error().code), QStringLiteral("selector"));
+        QVERIFY2(
+            q(unparsed.error().message).contains(QStringLiteral("at column 14")), unparsed.error().message.c_str());
+        // One that parses but fails on a host's facts is declined there.
+        auto broken = fleet.preview(manifest.toStdString(), "Facts.role * 2 == 4");
         QVERIFY(broken);
         const HostPreview *host = findHost(*broken, "web-1");
         QCOMPARE(host->state, HostState::Declined);
