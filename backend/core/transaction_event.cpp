@@ -226,6 +226,8 @@ Json eventToJson(const TransactionEvent &event)
     json["unmet_requirements"] = event.unmetRequirements;
     if (event.diff)
         json["diff"] = *event.diff;
+    if (!event.refreshedBy.empty())
+        json["refreshed_by"] = event.refreshedBy;
     json["resource"] = event.resource();
     return json;
 }
@@ -314,7 +316,7 @@ Result<TransactionEvent> eventFromJson(const Json &json)
              text("diff", diff, false), flag("health_check_only", event.healthCheckOnly),
              flag("changed", event.changed), flag("refreshed", event.refreshed), flag("failed", event.failed),
              flag("skipped", event.skipped), flag("noop", event.noop), strings("error", event.errors),
-             strings("unmet_requirements", event.unmetRequirements)}) {
+             strings("unmet_requirements", event.unmetRequirements), strings("refreshed_by", event.refreshedBy)}) {
         if (problem)
             return *problem;
     }
@@ -404,6 +406,39 @@ std::string formatDuration(std::chrono::nanoseconds duration)
     return std::to_string(minutes) + 'm' + std::to_string(seconds) + 's';
 }
 
+namespace {
+
+/// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string> &names)
+{
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0)
+            text += i + 1 == names.size() ? " and " : ", ";
+        text += names[i];
+    }
+    return text;
+}
+
+} // namespace
+
+std::string subscriptionText(const std::vector<std::string> &changed, const std::vector<std::string> &wouldChange)
+{
+    std::string text = "subscribed to ";
+    if (!changed.empty())
+        text += listed(changed) + ", which changed";
+    if (!changed.empty() && !wouldChange.empty())
+        text += ", and to ";
+    if (!wouldChange.empty())
+        text += listed(wouldChange) + ", which would change";
+    return text;
+}
+
+std::string refreshText(bool noop, const std::vector<std::string> &changed, const std::vector<std::string> &wouldChange)
+{
+    return (noop ? "would refresh: " : "refreshed: ") + subscriptionText(changed, wouldChange);
+}
+
 ReportLine reportLine(const TransactionEvent &event)
 {
     // Log lines name a resource by its alias when it has one.
@@ -433,6 +468,9 @@ ReportLine reportLine(const TransactionEvent &event)
         line += " provider=" + attributeValue(event.provider);
     if (event.noop && !event.noopMessage.empty())
         line += " noop=" + attributeValue(event.noopMessage);
+    // A real run has no noop message to say why the resource refreshed; its subscriptions did.
+    if (!event.noop && event.refreshed && !event.refreshedBy.empty())
+        line += " message=" + attributeValue(refreshText(false, event.refreshedBy));
     return {level, std::move(line)};
 }
 

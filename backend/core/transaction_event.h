@@ -29,7 +29,7 @@ struct HealthCheckResult {
 std::string_view healthStatusName(HealthCheckResult::Status status);
 
 /// What happened to one resource in a run (ENGINE-SPEC §6); the JSON form has the keys of CCM v1's
-/// TransactionEvent plus `diff` and `resource`.
+/// TransactionEvent plus `diff`, `refreshed_by` and `resource`.
 struct TransactionEvent {
     std::string eventId;
     std::chrono::system_clock::time_point timestamp;
@@ -54,6 +54,9 @@ struct TransactionEvent {
     std::vector<std::string> unmetRequirements;
     /// Unified diff of a file's content change, when it may be shown.
     std::optional<std::string> diff;
+    /// The subscriptions that made the resource refresh, each as its `subscribe` names it
+    /// ("type#name" or "type#alias"); empty when it did not refresh.
+    std::vector<std::string> refreshedBy;
 
     /// Marks the resource failed with message as one of its errors.
     void fail(std::string message)
@@ -80,8 +83,9 @@ std::string formatTimestamp(std::chrono::system_clock::time_point time);
 /// clock cannot hold: before 1678 or after 2261).
 std::optional<std::chrono::system_clock::time_point> parseTimestamp(std::string_view text);
 
-/// The event as JSON, keys as in CCM v1 plus `diff` (when set) and `resource`. Timestamps are UTC
-/// RFC 3339 with nanoseconds; the duration is in nanoseconds.
+/// The event as JSON, keys as in CCM v1 plus `diff` (when set), `refreshed_by` (when the resource
+/// refreshed) and `resource`. Timestamps are UTC RFC 3339 with nanoseconds; the duration is in
+/// nanoseconds.
 Json eventToJson(const TransactionEvent &event);
 
 /// Reads an event written by eventToJson (the designer reads the backend's stream with it).
@@ -113,12 +117,22 @@ struct RunSummary {
 
 Json summaryToJson(const RunSummary &summary);
 
+/// What made a resource refresh, for people: "subscribed to file#/etc/a, which changed",
+/// "subscribed to file#/etc/a and exec#b, which would change". `changed` names the subscriptions
+/// whose resource changed, `wouldChange` those whose change only would have happened (noop).
+std::string subscriptionText(const std::vector<std::string> &changed, const std::vector<std::string> &wouldChange);
+
+/// A refresh with its cause: "would refresh: subscribed to ..." when `noop`, else
+/// "refreshed: subscribed to ...".
+std::string refreshText(
+    bool noop, const std::vector<std::string> &changed, const std::vector<std::string> &wouldChange = {});
+
 /// How a report line is logged.
 enum class ReportLevel { Info, Warning, Error };
 
 /// The human report line of one event (ENGINE-SPEC §6), first match wins: failed, unmet
-/// requirements, skipped, refreshed, changed, stable; with `ensure=`, `runtime=`, `provider=` and
-/// in noop mode `noop=<message>`.
+/// requirements, skipped, refreshed, changed, stable; with `ensure=`, `runtime=`, `provider=`, in
+/// noop mode `noop=<message>`, and for a real refresh `message=` naming its cause (refreshText()).
 struct ReportLine {
     ReportLevel level = ReportLevel::Info;
     std::string text;

@@ -10,6 +10,31 @@ Provider::~Provider() = default;
 ProviderFactory::~ProviderFactory() = default;
 ResourceType::~ResourceType() = default;
 
+namespace {
+
+/// The references of the causes whose change happened, then those whose change only would have.
+std::pair<std::vector<std::string>, std::vector<std::string>> splitCauses(const std::vector<RefreshCause> &causes)
+{
+    std::pair<std::vector<std::string>, std::vector<std::string>> split;
+    for (const RefreshCause &cause : causes)
+        (cause.noop ? split.second : split.first).push_back(cause.reference);
+    return split;
+}
+
+} // namespace
+
+std::string ApplyContext::refreshCause() const
+{
+    const auto [changed, wouldChange] = splitCauses(refreshCauses);
+    return subscriptionText(changed, wouldChange);
+}
+
+std::string ApplyContext::refreshMessage() const
+{
+    const auto [changed, wouldChange] = splitCauses(refreshCauses);
+    return refreshText(noop, changed, wouldChange);
+}
+
 void ProviderRegistry::add(std::unique_ptr<ProviderFactory> factory)
 {
     m_factories.push_back(std::move(factory));

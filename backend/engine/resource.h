@@ -101,12 +101,20 @@ struct ChildManifestOutcome {
     bool healthCheckOnly = false;
 };
 
+/// A subscription that fired: the resource it names changed in this run.
+struct RefreshCause {
+    /// The reference as `subscribe` lists it, "type#name" or "type#alias".
+    std::string reference;
+    /// The change only would have happened (a noop run, or a child manifest applied with noop).
+    bool noop = false;
+};
+
 /// What a type sees of the run while it applies one resource.
 struct ApplyContext {
     /// Whether to change nothing and only say what would be done.
     bool noop = false;
-    /// A resource this one subscribes to changed in this run (exec, service).
-    bool refresh = false;
+    /// The subscriptions of this resource that fired (exec, service); it refreshes when any did.
+    std::vector<RefreshCause> refreshCauses {};
     /// Every process the type starts goes through it; in a preview it runs them as the preview
     /// user (runner.identity()).
     CommandRunner &runner;
@@ -127,6 +135,14 @@ struct ApplyContext {
     KvGetFunction kvGet {};
     /// Checksums of the run's files read ahead on another thread (file type); null when none are.
     ChecksumReadAhead *checksumReadAhead = nullptr;
+
+    /// Whether a resource this one subscribes to changed in this run.
+    [[nodiscard]] bool refresh() const { return !refreshCauses.empty(); }
+    /// What made the resource refresh: "subscribed to file#/etc/a, which would change".
+    [[nodiscard]] std::string refreshCause() const;
+    /// The refresh with its cause, as a noop message or report: "would refresh: subscribed to ..."
+    /// in a noop run, "refreshed: subscribed to ..." in a real one.
+    [[nodiscard]] std::string refreshMessage() const;
 };
 
 /// The text of the error a type gives when the provider acted but a second look at the system

@@ -6,6 +6,7 @@
 #include "template_scope.h"
 #include "util/checksum_read_ahead.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 
@@ -326,19 +327,22 @@ void ManifestRun::apply(
 
     const ResourceType *type = m_catalog.type(resource.type);
     if (!frame.healthCheckOnly || type->appliesWhenCheckingHealthOnly()) {
-        bool refresh = false;
+        std::vector<RefreshCause> causes;
         for (const std::string &reference : references(resource.properties, "subscribe")) {
             const ReferenceState *latest = latestRun("subscribe", reference, event);
             if (!latest)
                 return;
             // A change that only would have happened must not make a real run restart or re-run
             // anything; a noop subscriber still reports the refresh it would do.
-            refresh = refresh || (latest->changed && (frame.noop || !latest->noop));
+            const bool fired = latest->changed && (frame.noop || !latest->noop);
+            const auto named = [&](const RefreshCause &cause) { return cause.reference == reference; };
+            if (fired && std::ranges::none_of(causes, named))
+                causes.push_back({.reference = reference, .noop = latest->noop});
         }
 
         ResourceLogger logger(m_observer, resource.label());
         ApplyContext context {.noop = frame.noop,
-            .refresh = refresh,
+            .refreshCauses = std::move(causes),
             .runner = m_runner,
             .log = logger,
             .facts = frame.inputs.facts,
@@ -354,6 +358,10 @@ void ManifestRun::apply(
             provider = factory.value()->create(m_runner);
         if (auto applied = type->apply(resource.name, properties, *provider, context, event); !applied) {
             event.fail(applied.error().message);
+        }
+        if (event.refreshed) {
+            for (const RefreshCause &cause : context.refreshCauses)
+                event.refreshedBy.push_back(cause.reference);
         }
         if (event.finalEnsure.empty() && !event.failed)
             event.finalEnsure = event.requestedEnsure;

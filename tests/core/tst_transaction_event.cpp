@@ -40,6 +40,8 @@ TransactionEvent sampleEvent()
     event.noop = true;
     event.unmetRequirements = {"package#nginx"};
     event.diff = "--- /etc/motd\n+++ /etc/motd\n@@ -1 +1 @@\n-old\n+new\n";
+    event.refreshed = true;
+    event.refreshedBy = {"file#/etc/nginx/nginx.conf", "package#web"};
     return event;
 }
 
@@ -110,8 +112,13 @@ private Q_SLOTS:
         QCOMPARE(q(json["resource"].get<std::string>()), q(event.type + "#" + event.name));
         if (!m_referenceMissing.isEmpty())
             QSKIP(m_referenceMissing.constData());
-        // The two keys this project adds are the only ones the reference does not know.
+        if (full)
+            QCOMPARE(q(json["refreshed_by"].dump()), QStringLiteral(R"(["file#/etc/nginx/nginx.conf","package#web"])"));
+        else
+            QVERIFY(!json.contains("refreshed_by"));
+        // The keys this project adds are the only ones the reference does not know.
         json.erase("diff");
+        json.erase("refreshed_by");
         json.erase("resource");
         valijson::Validator validator;
         valijson::ValidationResults results;
@@ -234,6 +241,8 @@ private Q_SLOTS:
         QTest::newRow("duration") << QStringLiteral(R"({"duration": 1.5})") << QStringLiteral("'duration' must be an integer");
         QTest::newRow("health check status") << QStringLiteral(R"({"health_check": [{"status": "fine", "tries": 1}]})")
                                              << QStringLiteral("needs a status");
+        QTest::newRow("refreshed_by not strings") << QStringLiteral(R"({"refreshed_by": "file#/etc/a"})")
+                                                  << QStringLiteral("'refreshed_by' must be a list of strings");
     }
 
     void invalidJson()
@@ -341,6 +350,66 @@ private Q_SLOTS:
         const ReportLine report = reportLine(event);
         QCOMPARE(q(report.text), line);
         QCOMPARE(static_cast<int>(report.level), level);
+    }
+
+    void refreshTexts_data()
+    {
+        QTest::addColumn<bool>("noop");
+        QTest::addColumn<QStringList>("changed");
+        QTest::addColumn<QStringList>("wouldChange");
+        QTest::addColumn<QString>("text");
+        const QString conf = QStringLiteral("file#/etc/nginx/nginx.conf");
+        const QString package = QStringLiteral("package#nginx");
+        const QString site = QStringLiteral("file#/etc/nginx/sites-enabled/default");
+        QTest::newRow("noop") << true << QStringList() << QStringList {conf}
+                              << QStringLiteral(
+                                     "would refresh: subscribed to file#/etc/nginx/nginx.conf, which would change");
+        QTest::newRow("real") << false << QStringList {conf} << QStringList()
+                              << QStringLiteral("refreshed: subscribed to file#/etc/nginx/nginx.conf, which changed");
+        QTest::newRow("two") << false << QStringList {conf, package} << QStringList()
+                             << QStringLiteral("refreshed: subscribed to file#/etc/nginx/nginx.conf and package#nginx, "
+                                               "which changed");
+        QTest::newRow("three") << true << QStringList() << QStringList {conf, package, site}
+                               << QStringLiteral(
+                                      "would refresh: subscribed to file#/etc/nginx/nginx.conf, package#nginx "
+                                      "and file#/etc/nginx/sites-enabled/default, which would change");
+        // A noop child manifest inside a real run: its subscriber would refresh for a real change.
+        QTest::newRow("both") << true << QStringList {package} << QStringList {conf}
+                              << QStringLiteral("would refresh: subscribed to package#nginx, which changed, and to "
+                                                "file#/etc/nginx/nginx.conf, which would change");
+    }
+
+    void refreshTexts()
+    {
+        QFETCH(bool, noop);
+        QFETCH(QStringList, changed);
+        QFETCH(QStringList, wouldChange);
+        QFETCH(QString, text);
+        const auto strings = [](const QStringList &list) {
+            std::vector<std::string> out;
+            for (const QString &item : list)
+                out.push_back(item.toStdString());
+            return out;
+        };
+        QCOMPARE(q(refreshText(noop, strings(changed), strings(wouldChange))), text);
+    }
+
+    void aRealRefreshSaysWhatCausedIt()
+    {
+        TransactionEvent event = withState("CR");
+        event.type = "exec";
+        event.name = "reload";
+        event.provider = "posix";
+        event.refreshedBy = {"file#/etc/nginx/nginx.conf", "package#nginx"};
+        QCOMPARE(q(reportLine(event).text),
+            QStringLiteral("exec#reload refreshed ensure=present runtime=2.5ms provider=posix message=\"refreshed: "
+                           "subscribed to file#/etc/nginx/nginx.conf and package#nginx, which changed\""));
+        // In noop the noop message says it, once.
+        event.noop = true;
+        event.noopMessage = "would refresh: subscribed to file#/etc/nginx/nginx.conf, which would change";
+        QCOMPARE(q(reportLine(event).text),
+            QStringLiteral("exec#reload refreshed ensure=present runtime=2.5ms provider=posix noop=\"would refresh: "
+                           "subscribed to file#/etc/nginx/nginx.conf, which would change\""));
     }
 
     void aliasNamesTheResource()

@@ -155,7 +155,7 @@ private:
         RecordingRunner runner;
         RecordingLogger log;
         const LazyFacts facts;
-        ApplyContext context {noop, false, runner, log, facts, local(m_dir->path()), {}, {}};
+        ApplyContext context {noop, {}, runner, log, facts, local(m_dir->path()), {}, {}};
         Apply outcome;
         outcome.result = ArchiveType().apply(
             local(name.isEmpty() ? archivePath() : name), properties, provider, context, outcome.event);

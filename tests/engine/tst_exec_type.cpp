@@ -76,8 +76,11 @@ public:
         std::optional<IdentityRunner> imposed;
         CommandRunner &runner
             = identity ? imposed.emplace(m_runner, *identity) : static_cast<CommandRunner &>(m_runner);
+        std::vector<RefreshCause> causes;
+        if (refresh)
+            causes.push_back({.reference = "file#/etc/app.conf", .noop = noop});
         ApplyContext context {.noop = noop,
-            .refresh = refresh,
+            .refreshCauses = std::move(causes),
             .runner = runner,
             .log = m_log,
             .facts = m_facts,
@@ -235,8 +238,8 @@ private Q_SLOTS:
         QCOMPARE(outcome.event.changed, runs);
         QCOMPARE(outcome.event.refreshed, runs && refresh);
         const QString noopMessage = !noop || !runs ? QString()
-            : refresh                              ? QStringLiteral("Would have executed via subscribe")
-                                                   : QStringLiteral("Would have executed");
+            : refresh ? QStringLiteral("would refresh: subscribed to file#/etc/app.conf, which would change")
+                      : QStringLiteral("Would have executed");
         QCOMPARE(q(outcome.event.noopMessage), noopMessage);
         QCOMPARE(q(outcome.event.finalEnsure), QStringLiteral("present"));
         const auto guard
@@ -886,7 +889,6 @@ private Q_SLOTS:
         const Credentials peer {4242, 4343, {4444, 4545}};
         IdentityRunner asPeer(runner, peer);
         ApplyContext context {.noop = noop,
-            .refresh = false,
             .runner = asPeer,
             .log = log,
             .facts = facts,
@@ -919,6 +921,32 @@ private Q_SLOTS:
         QCOMPARE(runner.pending().size(), noop ? 1u : 0u);
     }
 
+    void aRefreshNamesEverySubscriptionThatFired()
+    {
+        // A noop child manifest in a real run: one subscription changed for real, two would have.
+        RecordingRunner runner;
+        LevelLogger log;
+        const LazyFacts facts;
+        ApplyContext context {.noop = true,
+            .refreshCauses = {{.reference = "file#/etc/app.conf", .noop = false},
+                {.reference = "package#app", .noop = true}, {.reference = "file#app-env", .noop = true}},
+            .runner = runner,
+            .log = log,
+            .facts = facts,
+            .workingDirectory = {},
+            .mayShowDiff = {},
+            .runChildManifest = {}};
+        PosixExecProvider posix(runner);
+        TransactionEvent event;
+        const auto result = ExecType().apply("/usr/bin/systemctl reload app", Json::object(), posix, context, event);
+        QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+        QVERIFY(event.changed && event.refreshed);
+        QCOMPARE(q(event.noopMessage),
+            QStringLiteral("would refresh: subscribed to file#/etc/app.conf, which changed, and to package#app and "
+                           "file#app-env, which would change"));
+        QVERIFY(runner.commands().empty());
+    }
+
     void notAnExecProvider()
     {
         class Other : public Provider {
@@ -929,7 +957,6 @@ private Q_SLOTS:
         LevelLogger log;
         const LazyFacts facts;
         ApplyContext context {.noop = false,
-            .refresh = false,
             .runner = runner,
             .log = log,
             .facts = facts,

@@ -111,7 +111,7 @@ Apply applyFile(const QString &root, const QString &path, const Json &properties
     RecordingRunner runner;
     RecordingLogger log;
     const LazyFacts facts;
-    ApplyContext context {noop, false, runner, log, facts, local(root), mayShowDiff, {}};
+    ApplyContext context {noop, {}, runner, log, facts, local(root), mayShowDiff, {}};
     Apply outcome;
     outcome.result = FileType().apply(local(path), properties, provider, context, outcome.event);
     outcome.logged = log.messages;
@@ -511,7 +511,6 @@ private Q_SLOTS:
             RecordingLogger log;
             const LazyFacts facts;
             ApplyContext context {.noop = true,
-                .refresh = false,
                 .runner = runner,
                 .log = log,
                 .facts = facts,

@@ -48,7 +48,6 @@ ApplyOutcome applyWith(RecordingRunner &runner, const std::string &name, const s
     RecordingLogger log;
     const LazyFacts facts;
     ApplyContext context {.noop = noop,
-        .refresh = false,
         .runner = runner,
         .log = log,
         .facts = facts,

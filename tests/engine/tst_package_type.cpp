@@ -54,7 +54,6 @@ public:
     ApplyOutcome apply(const std::string &name, const Json &properties, bool noop)
     {
         ApplyContext context {.noop = noop,
-            .refresh = false,
             .runner = runner,
             .log = m_log,
             .facts = m_facts,

@@ -78,12 +78,12 @@ public:
         TransactionEvent &event) const override
     {
         m_journal.applied.push_back(
-            m_name + '#' + name + (context.noop ? " noop" : "") + (context.refresh ? " refresh" : ""));
+            m_name + '#' + name + (context.noop ? " noop" : "") + (context.refresh() ? " refresh" : ""));
         if (name.starts_with("fail"))
             return Error {"scripted", "scripted failure"};
-        if (name.starts_with("change") || context.refresh) {
+        if (name.starts_with("change") || context.refresh()) {
             event.changed = true;
-            event.refreshed = context.refresh;
+            event.refreshed = context.refresh();
             if (context.noop)
                 event.noopMessage = "Would have changed";
         }
@@ -432,6 +432,31 @@ private slots:
         QCOMPARE(m_recorder.event("service#ok-x")->noop, noop);
         QVERIFY(m_recorder.event("service#ok-z")->failed);
         QCOMPARE(m_result.summary.refreshed, std::size_t(1));
+    }
+
+    void refreshNamesEverySubscriptionThatFired_data()
+    {
+        QTest::addColumn<bool>("noop");
+        QTest::newRow("real") << false;
+        QTest::newRow("noop") << true;
+    }
+
+    void refreshNamesEverySubscriptionThatFired()
+    {
+        QFETCH(bool, noop);
+        write("m.yaml",
+            "ccm:\n  resources:\n    - package:\n        - change-a: {ensure: present}\n"
+            "        - ok-b: {ensure: present}\n"
+            "        - change-c: {ensure: present, alias: cee}\n"
+            "    - service:\n        - ok-x: {subscribe: [package#change-a, package#ok-b, package#cee]}\n"
+            "        - ok-y: {subscribe: [package#ok-b]}\n");
+        RunOptions options;
+        options.noop = noop;
+        QVERIFY(run("m.yaml", options));
+        // Named as subscribe names them, the alias too; a subscription that did not fire is not.
+        QCOMPARE(m_recorder.event("service#ok-x")->refreshedBy, list({"package#change-a", "package#cee"}));
+        QVERIFY(m_recorder.event("service#ok-y")->refreshedBy.empty());
+        QVERIFY(m_recorder.event("package#change-a")->refreshedBy.empty());
     }
 
     void healthChecksDecideTheResource()

@@ -106,7 +106,6 @@ public:
             properties["ensure"] = "present";
         const LazyFacts lazyFacts(facts);
         ApplyContext context {.noop = noop,
-            .refresh = false,
             .runner = m_runner,
             .log = m_log,
             .facts = lazyFacts,

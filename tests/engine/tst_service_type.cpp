@@ -39,6 +39,8 @@ const std::set<QString> kRunningWords = {QStringLiteral("active")};
 const std::set<QString> kEnabledAtBoot
     = {QStringLiteral("enabled"), QStringLiteral("enabled-runtime"), QStringLiteral("alias"), QStringLiteral("static"),
         QStringLiteral("indirect"), QStringLiteral("generated"), QStringLiteral("transient")};
+/// What the harness's refreshes subscribe to.
+constexpr std::string_view kSubscribed = "file#/etc/nginx/nginx.conf";
 
 Argv systemctl(const std::string &verb, const std::string &service)
 {
@@ -72,8 +74,12 @@ public:
     ApplyOutcome apply(const std::string &name, const Json &properties)
     {
         const LazyFacts facts;
+        // A refresh comes from a subscription whose change happened as this run's own would.
+        std::vector<RefreshCause> causes;
+        if (refresh)
+            causes.push_back({.reference = std::string(kSubscribed), .noop = noop});
         ApplyContext context {.noop = noop,
-            .refresh = refresh,
+            .refreshCauses = std::move(causes),
             .runner = runner,
             .log = log,
             .facts = facts,
@@ -320,8 +326,9 @@ private slots:
                                              << QStringLiteral("Would have stopped, would have enabled") << false;
 
         // Subscribe special cases.
-        QTest::newRow("refresh a running service") << running << unset << true << act << on << list({"restart"})
-                                                   << QStringLiteral("Would have restarted via subscribe") << true;
+        QTest::newRow("refresh a running service")
+            << running << unset << true << act << on << list({"restart"})
+            << QStringLiteral("would refresh: subscribed to file#/etc/nginx/nginx.conf, which would change") << true;
         QTest::newRow("refresh starts a stopped service") << running << unset << true << inact << on << list({"start"})
                                                           << QStringLiteral("Would have started") << false;
         QTest::newRow("refresh with ensure stopped, stopped")
@@ -330,9 +337,12 @@ private slots:
             << stopped << unset << true << act << on << list({"stop"}) << QStringLiteral("Would have stopped") << false;
         QTest::newRow("refresh and enable")
             << running << yes << true << act << off << list({"restart", "enable"})
-            << QStringLiteral("Would have restarted via subscribe, would have enabled") << true;
-        QTest::newRow("refresh, default ensure") << unset << unset << true << act << on << list({"restart"})
-                                                 << QStringLiteral("Would have restarted via subscribe") << true;
+            << QStringLiteral(
+                   "would refresh: subscribed to file#/etc/nginx/nginx.conf, which would change; would have enabled")
+            << true;
+        QTest::newRow("refresh, default ensure")
+            << unset << unset << true << act << on << list({"restart"})
+            << QStringLiteral("would refresh: subscribed to file#/etc/nginx/nginx.conf, which would change") << true;
     }
 
     void decisions()
@@ -669,8 +679,8 @@ private slots:
         harness.expectStatus("nginx", QStringLiteral("active"), QStringLiteral("enabled"));
         QCOMPARE(harness.apply("nginx", Json {{"enable", true}}).error(), QString());
         QCOMPARE(harness.log.messages,
-            (std::vector<std::string> {
-                "restarting service: a subscribed resource changed", "enabling service at boot"}));
+            (std::vector<std::string> {"restarting service: subscribed to file#/etc/nginx/nginx.conf, which changed",
+                "enabling service at boot"}));
     }
 
     void subscribeThroughTheRun_data()
@@ -736,7 +746,10 @@ private slots:
         QVERIFY(cold->changed && !cold->refreshed);
         QVERIFY(!parked->changed && !parked->refreshed);
         QVERIFY(!quiet->changed && !quiet->refreshed);
-        QCOMPARE(q(web->noopMessage), noop ? QStringLiteral("Would have restarted via subscribe") : QString());
+        QCOMPARE(q(web->noopMessage),
+            noop ? QStringLiteral("would refresh: subscribed to exec#/bin/true, which would change") : QString());
+        QCOMPARE(web->refreshedBy, std::vector<std::string> {"exec#/bin/true"});
+        QVERIFY(cold->refreshedBy.empty());
         QCOMPARE(q(cold->noopMessage), noop ? QStringLiteral("Would have started") : QString());
         for (const Command &command : runner.commands()) {
             if (noop)

@@ -380,13 +380,13 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
     }
     event.status = execStateToJson(state);
 
-    if (!context.refresh && isDesiredState(wanted, state))
+    if (!context.refresh() && isDesiredState(wanted, state))
         return {};
 
     event.changed = true;
-    event.refreshed = context.refresh;
+    event.refreshed = context.refresh();
     if (context.noop) {
-        event.noopMessage = context.refresh ? "Would have executed via subscribe" : "Would have executed";
+        event.noopMessage = context.refresh() ? context.refreshMessage() : "Would have executed";
         return {};
     }
 

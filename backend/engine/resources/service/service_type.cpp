@@ -81,27 +81,30 @@ BootAction bootAction(const ServiceProperties &wanted, const ServiceState &state
     return *wanted.enable ? BootAction::Enable : BootAction::Disable;
 }
 
-std::string noopMessage(RunAction run, BootAction boot)
+/// What the service would have done: "Would have started, would have enabled"; a restart says what
+/// made it ("would refresh: subscribed to file#/etc/app.conf, which would change; would have enabled").
+std::string noopMessage(RunAction run, BootAction boot, const ApplyContext &context)
 {
-    std::vector<std::string> parts;
+    std::string message;
     switch (run) {
     case RunAction::Start:
-        parts.emplace_back("started");
+        message = "Would have started";
         break;
     case RunAction::Stop:
-        parts.emplace_back("stopped");
+        message = "Would have stopped";
         break;
     case RunAction::Restart:
-        parts.emplace_back("restarted via subscribe");
+        message = context.refreshMessage();
         break;
     case RunAction::None:
         break;
     }
-    if (boot != BootAction::None)
-        parts.emplace_back(boot == BootAction::Enable ? "enabled" : "disabled");
-    std::string message;
-    for (const std::string &part : parts)
-        message += (message.empty() ? "Would have " : ", would have ") + part;
+    if (boot != BootAction::None) {
+        const char *separator = message.empty() ? "Would have "
+            : run == RunAction::Restart         ? "; would have "
+                                                : ", would have ";
+        message += separator + std::string(boot == BootAction::Enable ? "enabled" : "disabled");
+    }
     return message;
 }
 
@@ -137,7 +140,7 @@ Result<void> changeRunning(ServiceProvider &services, RunAction run, const std::
         context.log.info("stopping service");
         return services.stop(name);
     case RunAction::Restart:
-        context.log.info("restarting service: a subscribed resource changed");
+        context.log.info("restarting service: " + context.refreshCause());
         return services.restart(name);
     case RunAction::None:
         break;
@@ -210,7 +213,7 @@ Result<void> ServiceType::apply(const std::string &name, const Json &properties,
     event.status = serviceStateToJson(wanted.name, *initial, provider.name());
     event.finalEnsure = initial->ensure();
 
-    const RunAction run = runAction(wanted, *initial, context.refresh);
+    const RunAction run = runAction(wanted, *initial, context.refresh());
     const BootAction boot = bootAction(wanted, *initial);
     if (run == RunAction::None && boot == BootAction::None)
         return {};
@@ -218,7 +221,7 @@ Result<void> ServiceType::apply(const std::string &name, const Json &properties,
     event.changed = true;
     event.refreshed = run == RunAction::Restart;
     if (context.noop) {
-        event.noopMessage = noopMessage(run, boot);
+        event.noopMessage = noopMessage(run, boot, context);
         context.log.log(LogLevel::Debug, event.noopMessage);
         return {};
     }
