@@ -4,6 +4,7 @@
 #include "text.h"
 #include "utf8.h"
 #include "yaml_block_parser.h"
+#include "yaml_mistakes.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -797,10 +798,16 @@ std::optional<Diagnostic> recordDocuments(std::string_view text, DocumentRecorde
     } catch (const LimitReached &limit) {
         return Diagnostic {Severity::Error, limit.message, "", positionOf(limit.mark)};
     } catch (const YAML::Exception &e) {
+        // The parser often stops a line or more after the mistake, with a message about its own
+        // state ("illegal map value"): the mistake found at or before that line is said instead.
+        const SourcePosition stopped = positionOf(e.mark);
+        if (auto mistake = findYamlMistake(text);
+            mistake && (!stopped.known() || mistake->position.line <= stopped.line))
+            return mistake;
         std::string message = e.msg;
         if (!message.empty())
             message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
-        return Diagnostic {Severity::Error, "invalid YAML: " + message, "", positionOf(e.mark)};
+        return Diagnostic {Severity::Error, "invalid YAML: " + message, "", stopped};
     }
     return std::nullopt;
 }

@@ -705,9 +705,23 @@ void MainWindow::documentChanged()
 void MainWindow::showSelectedEntry()
 {
     const EntryRef entry = selectedEntry();
+    if (m_resourceList->model()->isStale() && m_shownEntry.valid()) {
+        // The text does not read as YAML: the form keeps the resource as it last read, read-only.
+        m_propertyEditor->setStale(m_resourceList->model()->staleReason() + QLatin1Char(' ')
+            + tr("This form is read-only until the YAML is fixed."));
+        return;
+    }
+    if (m_propertyEditor->isStale())
+        m_propertyEditor->setStale({});
     if (!m_document->hasEntry(entry)) {
         m_shownEntry = {};
-        m_propertyEditor->clear();
+        const auto &diagnostics = m_document->diagnostics();
+        const bool clean = std::none_of(diagnostics.begin(), diagnostics.end(),
+            [](const Diagnostic &diagnostic) { return diagnostic.severity == Severity::Error; });
+        if (m_document->blocks().empty() && clean)
+            m_propertyEditor->showEmptyManifest();
+        else
+            m_propertyEditor->clear();
         m_yamlEditor->highlightLines(0, -1);
         return;
     }

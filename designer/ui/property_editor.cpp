@@ -86,6 +86,15 @@ QString firstToken(std::string_view pointer)
     return QString::fromStdString(out);
 }
 
+/// A diagnostic's message as the form shows it: the form is the resource's own, so the
+/// "type#name: " the message starts with for the Problems panel would only repeat it.
+QString formMessage(const Diagnostic &diagnostic, const QString &label)
+{
+    const QString message = QString::fromStdString(diagnostic.message);
+    const QString prefix = label + QLatin1String(": ");
+    return !label.isEmpty() && message.startsWith(prefix) ? message.mid(prefix.size()) : message;
+}
+
 Severity worstOf(const std::vector<Diagnostic> &diagnostics, bool localProblem)
 {
     Severity worst = localProblem ? Severity::Error : Severity::Info;
@@ -125,13 +134,21 @@ PropertyEditor::PropertyEditor(QWidget *parent)
 
 PropertyEditor::~PropertyEditor() = default;
 
-void PropertyEditor::clear()
+void PropertyEditor::clear(const QString &hint)
 {
     startContent();
-    m_hint->setText(tr("Select a resource to edit its properties."));
+    m_hint->setText(hint.isEmpty() ? tr("Select a resource to edit its properties.") : hint);
     m_hint->setAlignment(Qt::AlignCenter);
     static_cast<QVBoxLayout *>(m_content->layout())->addStretch(1);
     installContent();
+}
+
+void PropertyEditor::showEmptyManifest()
+{
+    clear(tr("This manifest has no resources yet.\n\n"
+             "To start, double-click a type under Resource Types, or drag it onto the Resources list.\n\n"
+             "To begin from a complete manifest instead, open an example with File ▸ Open…: the package "
+             "installs them with its documentation, under examples/."));
 }
 
 void PropertyEditor::startContent()
@@ -141,9 +158,20 @@ void PropertyEditor::startContent()
     m_nameMessage = nullptr;
     m_messages = nullptr;
     m_type.clear();
+    m_label.clear();
     m_built = false;
     m_content = new QWidget;
     auto *layout = new QVBoxLayout(m_content);
+    m_staleBanner = new QLabel(m_content);
+    m_staleBanner->setObjectName(QStringLiteral("staleBanner"));
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setTextFormat(Qt::PlainText);
+    m_staleBanner->setMargin(4);
+    m_staleBanner->setAutoFillBackground(true);
+    m_staleBanner->setBackgroundRole(QPalette::ToolTipBase);
+    m_staleBanner->setForegroundRole(QPalette::ToolTipText);
+    m_staleBanner->hide();
+    layout->addWidget(m_staleBanner);
     m_hint = new QLabel(m_content);
     m_hint->setObjectName(QStringLiteral("hint"));
     m_hint->setWordWrap(true);
@@ -279,6 +307,7 @@ void PropertyEditor::setResource(
     if (!m_built || type != m_type || isDefaults != m_isDefaults)
         build(type, isDefaults);
     m_inherited = inherited.is_object() ? inherited : Json::object();
+    m_label = isDefaults ? QString() : type + QLatin1Char('#') + name;
     if (m_name && m_name->text() != name)
         m_name->setText(name);
     for (auto &[property, row] : m_rows) {
@@ -294,6 +323,23 @@ void PropertyEditor::setResource(
     }
     updateNameMessage();
     updateRequired();
+}
+
+void PropertyEditor::setStale(const QString &reason)
+{
+    // Read-only rather than editable: an edit could not be applied to text that does not read,
+    // and what the user typed would be lost when the form next follows the document.
+    m_staleBanner->setText(reason);
+    m_staleBanner->setVisible(!reason.isEmpty());
+    for (QWidget *child : m_content->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
+        if (child != m_staleBanner)
+            child->setEnabled(reason.isEmpty());
+    }
+}
+
+bool PropertyEditor::isStale() const
+{
+    return !m_staleBanner->text().isEmpty();
 }
 
 void PropertyEditor::setReferenceTargets(const QStringList &targets)
@@ -334,7 +380,7 @@ void PropertyEditor::setDiagnostics(const Diagnostics &diagnostics, const std::s
     if (m_messages) {
         QStringList lines;
         for (const Diagnostic &diagnostic : m_otherDiagnostics)
-            lines.append(QString::fromStdString(diagnostic.message));
+            lines.append(formMessage(diagnostic, m_label));
         showMessages(m_messages, lines, worstOf(m_otherDiagnostics, false));
     }
 }
@@ -396,7 +442,7 @@ void PropertyEditor::updateMessage(const QString &property)
     if (!local.isEmpty())
         lines.append(local);
     for (const Diagnostic &diagnostic : row.diagnostics) {
-        const QString text = QString::fromStdString(diagnostic.message);
+        const QString text = formMessage(diagnostic, m_label);
         if (!lines.contains(text))
             lines.append(text);
     }
@@ -414,7 +460,7 @@ void PropertyEditor::updateNameMessage()
     else if (const auto problem = nameCharacterProblem(name); problem && namesArePackageLike(m_type) && !isTemplated(name))
         lines.append(QString::fromStdString(*problem));
     for (const Diagnostic &diagnostic : m_nameDiagnostics) {
-        const QString text = QString::fromStdString(diagnostic.message);
+        const QString text = formMessage(diagnostic, m_label);
         if (!lines.contains(text))
             lines.append(text);
     }

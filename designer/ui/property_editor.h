@@ -36,8 +36,15 @@ public:
     /// type again updates the values in place, so the field being typed into keeps its cursor.
     void setResource(const QString &type, const QString &name, const ccm::Json &ownProperties,
         const ccm::Json &inherited, bool isDefaults);
-    /// Shows a short hint instead of a form: nothing is selected.
-    void clear();
+    /// Shows a short hint instead of a form: nothing is selected. An empty `hint` says to select a
+    /// resource.
+    void clear(const QString &hint = {});
+    /// Says, instead of a form, what to do first in a manifest without resources.
+    void showEmptyManifest();
+    /// Keeps the form as it is but read-only, under a banner saying why (`reason`); an empty
+    /// reason makes it editable again. For a resource the document cannot read just now.
+    void setStale(const QString &reason);
+    [[nodiscard]] bool isStale() const;
     /// The "type#name" references and aliases of the document, completed in require and subscribe.
     void setReferenceTargets(const QStringList &targets);
     /// Shows the diagnostics of the entry at entryPointer: each under the field its path names,
@@ -89,6 +96,7 @@ private:
     [[nodiscard]] QString ensureValue() const;
 
     QWidget *m_content = nullptr;
+    QLabel *m_staleBanner = nullptr;
     QLabel *m_hint = nullptr;
     QLabel *m_messages = nullptr;
     QLineEdit *m_name = nullptr;
@@ -97,6 +105,8 @@ private:
     std::vector<ccm::Diagnostic> m_otherDiagnostics;
     std::map<QString, Row> m_rows;
     QString m_type;
+    /// "type#name" of the resource shown; empty for a defaults entry.
+    QString m_label;
     bool m_isDefaults = false;
     bool m_built = false;
     ccm::Json m_inherited;

@@ -5,6 +5,7 @@
 #include "resource_list_model.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
 #include <QSortFilterProxyModel>
@@ -113,6 +114,7 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     , m_proxy(new QSortFilterProxyModel(this))
     , m_filter(new QLineEdit(this))
     , m_view(new QTreeView(this))
+    , m_staleBanner(new QLabel(this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setRecursiveFilteringEnabled(true);
@@ -143,10 +145,21 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     m_view->setDragDropMode(QAbstractItemView::DragDrop);
     m_view->setDefaultDropAction(Qt::MoveAction);
 
+    m_staleBanner->setObjectName(QStringLiteral("staleBanner"));
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setTextFormat(Qt::PlainText);
+    m_staleBanner->setMargin(4);
+    m_staleBanner->setAutoFillBackground(true);
+    m_staleBanner->setBackgroundRole(QPalette::ToolTipBase);
+    m_staleBanner->setForegroundRole(QPalette::ToolTipText);
+    m_staleBanner->hide();
+    connect(m_model, &ResourceListModel::staleChanged, this, &ResourceListPanel::showStale);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_filter);
+    layout->addWidget(m_staleBanner);
     layout->addWidget(m_view);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
@@ -156,6 +169,17 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &ResourceListPanel::rememberCurrent);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ResourceListPanel::restoreCurrent);
     m_view->expandAll();
+}
+
+void ResourceListPanel::showStale()
+{
+    // The rows are the last valid ones and name entries the text no longer has: they are shown,
+    // greyed, but cannot be selected, moved or dropped on until the YAML reads again.
+    const bool stale = m_model->isStale();
+    m_staleBanner->setText(m_model->staleReason());
+    m_staleBanner->setVisible(stale);
+    m_view->setEnabled(!stale);
+    m_filter->setEnabled(!stale);
 }
 
 void ResourceListPanel::setOutcomesStale(bool stale)

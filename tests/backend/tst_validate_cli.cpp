@@ -139,7 +139,7 @@ private Q_SLOTS:
             binary[i] = static_cast<char>((i * 7919) % 251);
         QTest::newRow("binary") << QStringLiteral("binary.yaml") << binary << QStringLiteral(": error: not a text file");
         QTest::newRow("malformed") << QStringLiteral("malformed.yaml") << QByteArray("ccm:\n  resources: [\n")
-                                   << QStringLiteral(":3:1: error: invalid YAML");
+                                   << QStringLiteral(":2:14: error: invalid YAML: the '[' opened here is never closed; close it with ']'");
         QTest::newRow("deep nesting") << QStringLiteral("deep.yaml") << QByteArray(50000, '[')
                                       << QStringLiteral(": error: invalid YAML");
         QTest::newRow("long flow list")

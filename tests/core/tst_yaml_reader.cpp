@@ -117,11 +117,11 @@ private Q_SLOTS:
         QTest::newRow("binary") << QByteArray("ccm:\n  x\0y", 10) << QStringLiteral("not a text file") << 2;
         QTest::newRow("latin1") << QByteArray("data:\n  name: caf\xe9\n") << QStringLiteral("not a UTF-8 text file") << 2;
         QTest::newRow("truncated utf8") << QByteArray("data: \xc3") << QStringLiteral("not a UTF-8 text file") << 1;
-        QTest::newRow("bad indentation") << QByteArray("data:\n  a: 1\n b: 2\n") << QStringLiteral("invalid YAML") << 3;
-        QTest::newRow("unclosed flow") << QByteArray("data: {a: 1\n") << QStringLiteral("invalid YAML") << 2;
+        QTest::newRow("bad indentation") << QByteArray("data:\n  a: 1\n b: 2\n") << QStringLiteral("invalid YAML: `b` is indented 1 space but its siblings 2") << 3;
+        QTest::newRow("unclosed flow") << QByteArray("data: {a: 1\n") << QStringLiteral("invalid YAML: the '{' opened here is never closed") << 1;
         QTest::newRow("unclosed double quote") << QByteArray("data:\n  a: \"x\n  b: 1\n") << QStringLiteral("never closed") << 2;
         QTest::newRow("unclosed single quote") << QByteArray("data:\n  a: 'it''s\n") << QStringLiteral("never closed") << 2;
-        QTest::newRow("tab indentation") << QByteArray("data:\n\ta: 1\n") << QStringLiteral("invalid YAML") << 2;
+        QTest::newRow("tab indentation") << QByteArray("data:\n\ta: 1\n") << QStringLiteral("invalid YAML: a tab indents this line") << 2;
         QTest::newRow("two documents") << QByteArray("data: {}\n---\nccm: {}\n") << QStringLiteral("2 YAML documents") << 3;
         QTest::newRow("duplicate key") << QByteArray("data:\n  a: 1\n  a: 2\n") << QStringLiteral("duplicate key 'a' (first defined at line 2)") << 3;
         QTest::newRow("complex key") << QByteArray("? [a, b]\n: 1\n") << QStringLiteral("map keys must be plain strings") << 1;
