@@ -51,8 +51,10 @@ QString dataSectionsOnly(const QString &text)
         const bool topLevel = !line.isEmpty() && !line.at(0).isSpace() && !line.startsWith(QLatin1Char('#'));
         if (topLevel)
             inCcm = line.startsWith(QLatin1String("ccm:"));
+        // The key stays, its body goes: a manifest without data sections is still a manifest, not
+        // an empty text the backend would report as "the manifest is empty".
         if (inCcm)
-            line.clear();
+            line = topLevel ? QStringLiteral("ccm:") : QString();
     }
     return lines.join(QLatin1Char('\n'));
 }

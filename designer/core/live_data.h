@@ -17,8 +17,9 @@ namespace ccm::designer {
 
 class BackendClient;
 
-/// `text` with the lines of its top-level `ccm:` section blanked: data, hierarchy and overrides
-/// stay on their lines, and the backend need not read a thousand resources to resolve the data.
+/// `text` with the lines of its top-level `ccm:` section blanked but for the bare `ccm:` key: data,
+/// hierarchy and overrides stay on their lines, and the backend need not read a thousand resources
+/// to resolve the data.
 QString dataSectionsOnly(const QString &text);
 
 /// The value of one expression on this host and, when What If facts are set, on the What If host.

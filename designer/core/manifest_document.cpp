@@ -206,6 +206,8 @@ struct ManifestDocument::Private {
     QString bundleDirectory;
     /// Changes whenever a run of mergeable edits ends.
     int mergeSerial = 0;
+    /// The text came from load() or newDocument(), not from an edit, undo or redo.
+    bool loadedText = false;
     /// A parse of the text about to be set, done while checking an edit, so it is not repeated.
     std::optional<std::pair<std::string, LoadedManifest>> pending;
 
@@ -294,7 +296,10 @@ void ManifestDocument::Private::push(const QString &label, const QString &after,
         pending.reset();
         return;
     }
-    stack->push(new TextChangeCommand(label, text, after, mergeKey, [this](const QString &t) { apply(t); }));
+    stack->push(new TextChangeCommand(label, text, after, mergeKey, [this](const QString &t) {
+        loadedText = false;
+        apply(t);
+    }));
 }
 
 bool ManifestDocument::Private::commit(
@@ -699,6 +704,11 @@ void ManifestDocument::forgetBundleLocation()
     emit filePathChanged();
 }
 
+bool ManifestDocument::isLoadedText() const
+{
+    return d->loadedText;
+}
+
 bool ManifestDocument::isModified() const
 {
     return !d->stack->isClean();
@@ -708,6 +718,7 @@ void ManifestDocument::newDocument()
 {
     d->stack->clear();
     d->mergeSerial++;
+    d->loadedText = true;
     d->apply(QStringLiteral("ccm:\n  resources: []\n"));
     d->dropBundleDirectory();
     const bool hadPath = !d->filePath.isEmpty();
@@ -737,6 +748,7 @@ bool ManifestDocument::load(const QString &path, QString *error)
     }
     d->stack->clear();
     d->mergeSerial++;
+    d->loadedText = true;
     d->apply(QString::fromStdString(content));
     d->dropBundleDirectory();
     d->loadedFrom = path;

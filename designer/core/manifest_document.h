@@ -108,6 +108,9 @@ public:
     /// Forgets the location (the manifest now lives elsewhere); the directory stays until the
     /// document lets go of it, as the manifest may still read files from there.
     void forgetBundleLocation();
+    /// Whether the text is as load() or newDocument() set it, rather than from an edit, an undo or
+    /// a redo.
+    [[nodiscard]] bool isLoadedText() const;
     /// Whether the text differs from the saved (or loaded) state.
     [[nodiscard]] bool isModified() const;
 

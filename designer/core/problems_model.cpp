@@ -7,6 +7,58 @@
 
 namespace ccm::designer {
 
+namespace {
+
+/// The reference tokens of a JSON Pointer, unescaped.
+QStringList pointerTokens(const std::string &pointer)
+{
+    QStringList tokens;
+    if (pointer.empty() || pointer.front() != '/')
+        return tokens;
+    for (QString token : QString::fromStdString(pointer.substr(1)).split(QLatin1Char('/'))) {
+        token.replace(QLatin1String("~1"), QLatin1String("/"));
+        token.replace(QLatin1String("~0"), QLatin1String("~"));
+        tokens.append(token);
+    }
+    return tokens;
+}
+
+/// A step of a path: a property by its name, an array index as "item N" counted from 1.
+QString readableStep(const QString &token)
+{
+    bool isIndex = false;
+    const int index = token.toInt(&isIndex);
+    return isIndex && index >= 0 && !token.startsWith(QLatin1Char('+')) ? ProblemsModel::tr("item %1").arg(index + 1)
+                                                                        : token;
+}
+
+} // namespace
+
+QString readablePath(const std::string &pointer)
+{
+    const QStringList tokens = pointerTokens(pointer);
+    const QString separator = QStringLiteral(" › ");
+    QStringList steps;
+    qsizetype rest = 0;
+    const bool inResources
+        = tokens.size() >= 4 && tokens[0] == QLatin1String("ccm") && tokens[1] == QLatin1String("resources");
+    if (inResources && tokens.size() >= 6) {
+        // /ccm/resources/BLOCK/TYPE/ENTRY/NAME/...: the resource as its list shows it.
+        steps.append(tokens[5] == QLatin1String("defaults") ? ProblemsModel::tr("%1 defaults").arg(tokens[3])
+                                                            : tokens[3] + QLatin1Char(' ') + tokens[5]);
+        rest = 6;
+    } else if (inResources && tokens.size() == 5) {
+        steps.append(ProblemsModel::tr("%1 %2").arg(tokens[3], readableStep(tokens[4])));
+        rest = 5;
+    } else if (inResources) {
+        steps.append(ProblemsModel::tr("%1 block").arg(tokens[3]));
+        rest = 4;
+    }
+    for (qsizetype i = rest; i < tokens.size(); ++i)
+        steps.append(readableStep(tokens[i]));
+    return steps.join(separator);
+}
+
 ProblemsModel::ProblemsModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
@@ -99,8 +151,10 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
             return static_cast<qlonglong>(item.position.line) * 1000000 + item.position.column;
         break;
     case PathColumn:
-        if (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole)
-            return QString::fromStdString(item.path);
+        if (role == Qt::DisplayRole || role == SortRole)
+            return readablePath(item.path);
+        if (role == Qt::ToolTipRole && !item.path.empty())
+            return tr("JSON Pointer: %1").arg(QString::fromStdString(item.path));
         break;
     default:
         break;

@@ -7,6 +7,7 @@
 #include <QIcon>
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace ccm::designer {
@@ -15,7 +16,14 @@ namespace ccm::designer {
 /// warning 1, info 0.
 int severityRank(Severity severity);
 
-/// The diagnostics of one manifest as a table: severity, message, location, property path.
+/// A JSON Pointer into a manifest as a person reads it: the resource by its type and name, then
+/// the property, each step after " › " and list items counted from 1:
+/// `/ccm/resources/0/file/1/~1srv~1www/mode` reads `file /srv/www › mode`,
+/// `/hierarchy/order/0` reads `hierarchy › order › item 1`. Empty for the manifest as a whole.
+QString readablePath(const std::string &pointer);
+
+/// The diagnostics of one manifest as a table: severity, message, location, and the property as
+/// readablePath() gives it (the JSON Pointer is its tooltip).
 class ProblemsModel : public QAbstractTableModel {
     Q_OBJECT
 

@@ -90,17 +90,52 @@ bool ResourceListModel::sameRows() const
     return true;
 }
 
+bool ResourceListModel::keepsLastValidRows() const
+{
+    // Only an edit keeps the rows: a text just loaded (or a new document) has no earlier valid
+    // state of its own to show.
+    return !m_document->loaded().parsed && !m_document->isLoadedText();
+}
+
+void ResourceListModel::updateStale()
+{
+    QString reason;
+    if (keepsLastValidRows()) {
+        int line = 0;
+        for (const Diagnostic &diagnostic : m_document->diagnostics()) {
+            if (diagnostic.severity == Severity::Error && diagnostic.position.line > 0) {
+                line = diagnostic.position.line;
+                break;
+            }
+        }
+        reason = line > 0 ? tr("The YAML has an error at line %1; showing the last valid resources.").arg(line)
+                          : tr("The YAML has an error; showing the last valid resources.");
+    }
+    if (reason == m_staleReason)
+        return;
+    m_staleReason = reason;
+    emit staleChanged(!reason.isEmpty());
+}
+
 void ResourceListModel::documentChanged()
 {
+    if (keepsLastValidRows()) {
+        // The text does not read as YAML while it is being typed: the rows stay as they were last
+        // valid (their diagnostics too), marked stale, rather than the list emptying under the user.
+        updateStale();
+        return;
+    }
     // A keystroke in a form or in the YAML view mostly leaves the rows as they are: a reset would
     // make the views and the filter rebuild every row and the panel restore its selection.
     if (!sameRows()) {
         beginResetModel();
         rebuild();
         endResetModel();
+        updateStale();
         return;
     }
     rebuild();
+    updateStale();
     for (int b = 0; b < static_cast<int>(m_blocks.size()); ++b) {
         const QModelIndex block = index(b, 0);
         emit dataChanged(block, block);
@@ -216,6 +251,23 @@ QModelIndex ResourceListModel::indexFor(EntryRef entry) const
     return createIndex(rows[static_cast<std::size_t>(entry.entry)], 0, quintptr(entry.block) + 1);
 }
 
+QModelIndex ResourceListModel::indexForLabel(const QString &label) const
+{
+    const qsizetype hash = label.indexOf(QLatin1Char('#'));
+    if (hash <= 0)
+        return {};
+    const std::string type = label.left(hash).toStdString();
+    const std::string name = label.mid(hash + 1).toStdString();
+    for (std::size_t b = 0; b < m_blocks.size(); ++b) {
+        const Block &block = m_blocks[b];
+        for (std::size_t e = 0; block.type == type && e < block.names.size(); ++e) {
+            if (block.names[e] == name && !block.isDefaults[e])
+                return indexFor({static_cast<int>(b), static_cast<int>(e)});
+        }
+    }
+    return {};
+}
+
 QModelIndex ResourceListModel::indexForBlock(int block) const
 {
     return index(block, 0);
@@ -233,13 +285,14 @@ QVariant ResourceListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    const auto &blocks = m_document->blocks();
+    // The rows as last rebuilt: while the text does not read, they are the last valid ones.
     const bool isBlock = index.internalId() == 0;
     const int b = isBlock ? index.row() : static_cast<int>(index.internalId() - 1);
-    if (b >= static_cast<int>(blocks.size()))
+    if (b >= static_cast<int>(m_blocks.size()))
         return {};
-    const ResourceBlock &block = blocks[static_cast<std::size_t>(b)];
-    const QString type = QString::fromStdString(block.type);
+    const Block &cache = m_blocks[static_cast<std::size_t>(b)];
+    const QString type = QString::fromStdString(cache.type);
+    const auto entryCount = static_cast<int>(cache.names.size());
     if (isBlock) {
         switch (role) {
         case Qt::DisplayRole:
@@ -248,7 +301,7 @@ QVariant ResourceListModel::data(const QModelIndex &index, int role) const
         case Qt::DecorationRole:
             return iconFor(type);
         case Qt::ToolTipRole:
-            return tr("%n %1 resource(s)", nullptr, static_cast<int>(block.entries.size())).arg(type);
+            return tr("%n %1 resource(s)", nullptr, entryCount).arg(type);
         case BlockRole:
             return b;
         case EntryRole:
@@ -258,9 +311,9 @@ QVariant ResourceListModel::data(const QModelIndex &index, int role) const
         case IsDefaultsRole:
             return false;
         case CountRole:
-            return static_cast<int>(block.entries.size());
+            return entryCount;
         case StatusRole:
-            return static_cast<int>(m_blocks[static_cast<std::size_t>(b)].worst);
+            return static_cast<int>(cache.worst);
         default:
             return {};
         }
@@ -268,23 +321,24 @@ QVariant ResourceListModel::data(const QModelIndex &index, int role) const
     const EntryRef ref = entryAt(index);
     // Between the document's change and the reset that follows it, views may still ask about rows
     // of the old structure: answer nothing rather than read past the new one.
-    if (!ref.valid() || ref.entry >= static_cast<int>(block.entries.size()))
+    if (!ref.valid() || ref.entry >= entryCount)
         return {};
-    const ResourceEntry &entry = block.entries[static_cast<std::size_t>(ref.entry)];
-    const QString label = type + QLatin1Char('#') + QString::fromStdString(entry.name);
-    const Block &cache = m_blocks[static_cast<std::size_t>(b)];
+    const auto e = static_cast<std::size_t>(ref.entry);
+    const QString name = QString::fromStdString(cache.names[e]);
+    const bool isDefaults = cache.isDefaults[e];
+    const QString label = type + QLatin1Char('#') + name;
     switch (role) {
     case Qt::DisplayRole:
-        return entry.isDefaults ? QString::fromLatin1(kDefaultsKey.data(), static_cast<qsizetype>(kDefaultsKey.size()))
-                                : label;
+        return isDefaults ? QString::fromLatin1(kDefaultsKey.data(), static_cast<qsizetype>(kDefaultsKey.size()))
+                          : label;
     case Qt::DecorationRole:
         return iconFor(type);
     case Qt::ToolTipRole:
-        return cache.tooltip[static_cast<std::size_t>(ref.entry)];
+        return cache.tooltip[e];
     case TypeRole:
         return type;
     case NameRole:
-        return QString::fromStdString(entry.name);
+        return name;
     case BlockRole:
         return ref.block;
     case EntryRole:
@@ -292,11 +346,11 @@ QVariant ResourceListModel::data(const QModelIndex &index, int role) const
     case IsBlockRole:
         return false;
     case IsDefaultsRole:
-        return entry.isDefaults;
+        return isDefaults;
     case StatusRole:
-        return static_cast<int>(cache.status[static_cast<std::size_t>(ref.entry)]);
+        return static_cast<int>(cache.status[e]);
     case OutcomeRole:
-        return entry.isDefaults ? QString() : m_outcomes.value(label);
+        return isDefaults ? QString() : m_outcomes.value(label);
     default:
         return {};
     }
@@ -356,7 +410,8 @@ int ResourceListModel::entryIndexForRow(int block, int row) const
 bool ResourceListModel::canDropMimeData(
     const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const
 {
-    if (column > 0 || (action != Qt::MoveAction && action != Qt::CopyAction))
+    // Stale rows are not the document's: nothing can be placed among them.
+    if (column > 0 || (action != Qt::MoveAction && action != Qt::CopyAction) || isStale())
         return false;
     const auto &blocks = m_document->blocks();
     const bool onBlock = parent.isValid() && parent.internalId() == 0;

@@ -14,8 +14,9 @@ namespace ccm::designer {
 /// The resource blocks of a document as a two-level tree: a row per block (its type), and under
 /// it a row per entry, the block's defaults entry first. Items can be dragged to reorder entries
 /// within and across blocks of one type and to reorder blocks; resource types dragged from the
-/// palette are added where they are dropped. The model is reset whenever the document changes;
-/// views restore their selection with indexFor().
+/// palette are added where they are dropped. The model is reset whenever the document changes
+/// its rows; views restore their selection with indexFor(). While an edit leaves text that does
+/// not read as YAML, the rows stay as they last were, marked stale.
 class ResourceListModel : public QAbstractItemModel {
     Q_OBJECT
 
@@ -61,8 +62,17 @@ public:
 
     /// The row of an entry; invalid for a ref the document does not have.
     [[nodiscard]] QModelIndex indexFor(EntryRef entry) const;
+    /// The row of the resource labelled "type#name" (as a run's results name it); invalid when the
+    /// list has none.
+    [[nodiscard]] QModelIndex indexForLabel(const QString &label) const;
     /// The row of a block.
     [[nodiscard]] QModelIndex indexForBlock(int block) const;
+
+    /// Whether the rows are the last valid ones: an edit left text that does not read as YAML.
+    [[nodiscard]] bool isStale() const { return !m_staleReason.isEmpty(); }
+    /// What the stale rows' banner says: "The YAML has an error at line 12; showing the last valid
+    /// resources."; empty when the rows are current.
+    [[nodiscard]] QString staleReason() const { return m_staleReason; }
     /// The entry of a row; invalid for block rows.
     [[nodiscard]] EntryRef entryAt(const QModelIndex &index) const;
 
@@ -70,6 +80,10 @@ public:
     /// "type#name".
     void setOutcome(const QString &label, const QString &outcome);
     void clearOutcomes();
+
+signals:
+    /// isStale() changed, or the line its reason names did.
+    void staleChanged(bool stale);
 
 private:
     struct Block {
@@ -93,10 +107,14 @@ private:
     [[nodiscard]] int entryIndexForRow(int block, int row) const;
     [[nodiscard]] QIcon iconFor(const QString &type) const;
     void outcomesChanged();
+    /// Whether the document's current text has no rows to show but an earlier edit had.
+    [[nodiscard]] bool keepsLastValidRows() const;
+    void updateStale();
 
     ManifestDocument *m_document;
     std::vector<Block> m_blocks;
     QHash<QString, QString> m_outcomes;
+    QString m_staleReason;
     mutable QHash<QString, QIcon> m_icons;
 };
 

@@ -92,7 +92,7 @@ PreviewController::PreviewController(ManifestDocument *document, ResourceListPan
     connect(m_panel, &ResultsPanel::cancelRequested, this, &PreviewController::cancel);
     connect(m_panel, &ResultsPanel::exportJsonRequested, this, [this] { exportWithDialog(true); });
     connect(m_panel, &ResultsPanel::exportTextRequested, this, [this] { exportWithDialog(false); });
-    connect(m_panel, &ResultsPanel::resourceSelected, this, &PreviewController::showResourceChange);
+    connect(m_panel, &ResultsPanel::resourceSelected, this, &PreviewController::resultSelected);
 
     connect(m_client, &BackendClient::connected, this, &PreviewController::backendConnected);
     connect(m_client, &BackendClient::disconnected, this, [this] {
@@ -328,6 +328,19 @@ void PreviewController::showResourceChange(int row)
     const bool withheld = m_results->outcomeAt(row) == Outcome::Changed && change.diff.isEmpty()
         && change.attributes.isEmpty() && resource.startsWith(QStringLiteral("file#"));
     m_panel->diffView()->setChange(resource, change.diff, change.attributes, withheld);
+}
+
+void PreviewController::resultSelected(int row)
+{
+    showResourceChange(row);
+    if (row < 0 || row >= m_results->rowCount())
+        return;
+    // The resource the row names becomes the selected one, so the form and the YAML view follow;
+    // a resource of a child manifest has no entry here.
+    const QString label = m_results->index(row, RunResults::ResourceColumn).data().toString();
+    const EntryRef entry = m_resources->model()->entryAt(m_resources->model()->indexForLabel(label));
+    if (entry.valid() && !(entry == m_resources->currentEntry()))
+        m_resources->setCurrentEntry(entry);
 }
 
 void PreviewController::selectedEntryChanged()

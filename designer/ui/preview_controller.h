@@ -73,6 +73,8 @@ private:
     void backendConnected(const BackendInfo &info);
     void backendError(const QString &message);
     void documentChanged();
+    /// A row of the results was selected: shows its change and selects its resource.
+    void resultSelected(int row);
     void showResourceChange(int row);
     void selectedEntryChanged();
     void updateActions();

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -36,6 +37,8 @@ public:
     [[nodiscard]] bool outcomesStale() const { return m_outcomesStale; }
 
     [[nodiscard]] QTreeView *view() const { return m_view; }
+    /// Says, while the YAML does not read, that the list shows the last valid resources.
+    [[nodiscard]] QLabel *staleBanner() const { return m_staleBanner; }
     [[nodiscard]] QLineEdit *filterEdit() const { return m_filter; }
     [[nodiscard]] ResourceListModel *model() const { return m_model; }
 
@@ -44,6 +47,7 @@ signals:
     void currentEntryChanged(const ccm::designer::EntryRef &entry);
 
 private:
+    void showStale();
     void rememberCurrent();
     void restoreCurrent();
 
@@ -52,6 +56,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QLineEdit *m_filter;
     QTreeView *m_view;
+    QLabel *m_staleBanner;
     EntryRef m_remembered;
     int m_rememberedBlock = -1;
     bool m_restoring = false;

@@ -395,11 +395,16 @@ void ResultsPanel::updateExport()
 
 void ResultsPanel::selectRow(int sourceRow)
 {
-    if (!m_proxy->sourceModel() || sourceRow < 0)
-        return;
-    const QModelIndex index = m_proxy->mapFromSource(m_proxy->sourceModel()->index(sourceRow, 0));
-    if (index.isValid())
+    const QModelIndex index = m_proxy->sourceModel() && sourceRow >= 0
+        ? m_proxy->mapFromSource(m_proxy->sourceModel()->index(sourceRow, 0))
+        : QModelIndex();
+    if (index.isValid()) {
         m_view->setCurrentIndex(index);
+        m_view->scrollTo(index);
+        return;
+    }
+    // A resource without a result (or one the filter hides): no row stays selected for another.
+    m_view->selectionModel()->clear();
 }
 
 } // namespace ccm::designer

@@ -60,7 +60,8 @@ public:
     [[nodiscard]] static QColor outcomeColor(const QString &outcome, const QPalette &palette);
 
     [[nodiscard]] QTreeView *view() const;
-    /// Makes the model's `sourceRow` current (when the filter shows it), as selecting it would.
+    /// Makes the model's `sourceRow` current (when the filter shows it), as selecting it would;
+    /// clears the selection when the row is not shown or is -1.
     void selectRow(int sourceRow);
     /// The filter between the model and view().
     [[nodiscard]] QSortFilterProxyModel *proxyModel() const;

@@ -4,6 +4,7 @@
 #include "../support/fake_server.h"
 #include "backend_client.h"
 #include "live_data.h"
+#include "manifest.h"
 #include "test_main.h"
 
 #include <QSignalSpy>
@@ -80,7 +81,19 @@ private slots:
     {
         const QString text
             = QStringLiteral("ccm:\n  resources:\n    - file: []\ndata:\n  port: 1\n# note\noverrides: {}\n");
-        QCOMPARE(dataSectionsOnly(text), QStringLiteral("\n\n\ndata:\n  port: 1\n# note\noverrides: {}\n"));
+        QCOMPARE(dataSectionsOnly(text), QStringLiteral("ccm:\n\n\ndata:\n  port: 1\n# note\noverrides: {}\n"));
+    }
+
+    void manifestWithoutDataStaysAManifest()
+    {
+        // A new document has no data sections: what is sent must still read as a manifest, or the
+        // backend answers "the manifest is empty" and the Problems panel shows it as an error.
+        const QString sent = dataSectionsOnly(QStringLiteral("ccm:\n  resources: []\n"));
+        QCOMPARE(sent, QStringLiteral("ccm:\n\n"));
+        const ccm::LoadedManifest loaded = ccm::loadManifest(sent.toStdString());
+        QVERIFY(loaded.parsed);
+        for (const ccm::Diagnostic &diagnostic : loaded.diagnostics)
+            QVERIFY2(diagnostic.severity != ccm::Severity::Error, diagnostic.message.c_str());
     }
 };
 

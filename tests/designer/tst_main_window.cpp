@@ -466,14 +466,17 @@ void TestMainWindow::yamlEditUpdatesTheForm()
     QVERIFY(window.document()->blocks()[1].entries[0].properties["owner"] == ccm::Json("www-data"));
     QVERIFY(window.isWindowModified());
 
-    // Text that is not YAML for a moment leaves nothing to show; fixed, the same resource is back.
+    // Text that is not YAML for a moment keeps the resource shown, read-only; fixed, it is editable.
     QTest::keyClicks(yaml, QStringLiteral(": ["));
     QTRY_VERIFY(!window.document()->loaded().parsed);
-    QCOMPARE(window.selectedEntry(), EntryRef {});
+    QCOMPARE(window.selectedEntry(), (EntryRef {1, 0}));
+    QVERIFY(window.propertyEditor()->isStale());
+    QCOMPARE(owner(), QStringLiteral("www-data"));
     QTest::keyClick(yaml, Qt::Key_Backspace);
     QTest::keyClick(yaml, Qt::Key_Backspace);
     QTest::keyClick(yaml, Qt::Key_Backspace);
     QTRY_COMPARE(window.selectedEntry(), (EntryRef {1, 0}));
+    QTRY_VERIFY(!window.propertyEditor()->isStale());
     QCOMPARE(owner(), QStringLiteral("www-data"));
 }
 

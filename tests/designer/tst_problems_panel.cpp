@@ -53,6 +53,8 @@ private slots:
     void initTestCase() { qRegisterMetaType<ccm::Diagnostic>(); }
     void modelPassesTester();
     void modelShowsColumns();
+    void readablePaths_data();
+    void readablePaths();
     void summary_data();
     void summary();
     void filterBySeverity();
@@ -74,6 +76,40 @@ void TestProblemsPanel::modelPassesTester()
     QCOMPARE(model.rowCount(), 4);
 }
 
+void TestProblemsPanel::readablePaths_data()
+{
+    QTest::addColumn<QString>("pointer");
+    QTest::addColumn<QString>("readable");
+    QTest::newRow("property") << QStringLiteral("/ccm/resources/0/file/1/~1srv~1www/mode")
+                              << QStringLiteral("file /srv/www › mode");
+    QTest::newRow("resource") << QStringLiteral("/ccm/resources/0/file/1/~1srv~1www")
+                              << QStringLiteral("file /srv/www");
+    QTest::newRow("nested") << QStringLiteral("/ccm/resources/2/service/0/nginx/health_checks/0/tries")
+                            << QStringLiteral("service nginx › health_checks › item 1 › tries");
+    QTest::newRow("list item") << QStringLiteral("/ccm/resources/1/exec/3/run/require/1")
+                               << QStringLiteral("exec run › require › item 2");
+    QTest::newRow("defaults") << QStringLiteral("/ccm/resources/0/file/0/defaults/owner")
+                              << QStringLiteral("file defaults › owner");
+    QTest::newRow("escaped tilde") << QStringLiteral("/ccm/resources/0/file/0/~1home~1~0me/content")
+                                   << QStringLiteral("file /home/~me › content");
+    QTest::newRow("entry without body") << QStringLiteral("/ccm/resources/0/package/2")
+                                        << QStringLiteral("package item 3");
+    QTest::newRow("block") << QStringLiteral("/ccm/resources/0/file") << QStringLiteral("file block");
+    QTest::newRow("manifest setting") << QStringLiteral("/ccm/pre_message") << QStringLiteral("ccm › pre_message");
+    QTest::newRow("data") << QStringLiteral("/data/web/listen") << QStringLiteral("data › web › listen");
+    QTest::newRow("hierarchy") << QStringLiteral("/hierarchy/order/0") << QStringLiteral("hierarchy › order › item 1");
+    QTest::newRow("override") << QStringLiteral("/overrides/family.debian/port")
+                              << QStringLiteral("overrides › family.debian › port");
+    QTest::newRow("whole manifest") << QString() << QString();
+}
+
+void TestProblemsPanel::readablePaths()
+{
+    QFETCH(QString, pointer);
+    QFETCH(QString, readable);
+    QCOMPARE(ccm::designer::readablePath(pointer.toStdString()), readable);
+}
+
 void TestProblemsPanel::modelShowsColumns()
 {
     ProblemsModel model;
@@ -83,7 +119,11 @@ void TestProblemsPanel::modelShowsColumns()
     QCOMPARE(model.index(1, ProblemsModel::MessageColumn).data().toString(), QStringLiteral("unknown property"));
     QCOMPARE(model.index(1, ProblemsModel::LocationColumn).data().toString(), QStringLiteral("site.yaml:4:5"));
     QCOMPARE(model.index(3, ProblemsModel::LocationColumn).data().toString(), QStringLiteral("site.yaml"));
-    QCOMPARE(model.index(2, ProblemsModel::PathColumn).data().toString(), QStringLiteral("/hierarchy/order"));
+    QCOMPARE(model.index(2, ProblemsModel::PathColumn).data().toString(), QStringLiteral("hierarchy › order"));
+    QCOMPARE(model.index(1, ProblemsModel::PathColumn).data().toString(), QStringLiteral("package nginx › bogus"));
+    QCOMPARE(model.index(1, ProblemsModel::PathColumn).data(Qt::ToolTipRole).toString(),
+        QStringLiteral("JSON Pointer: /ccm/resources/0/package/0/nginx/bogus"));
+    QCOMPARE(model.index(3, ProblemsModel::PathColumn).data().toString(), QString());
     QVERIFY(model.index(1, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     const auto filled = [](Qt::GlobalColor color) {

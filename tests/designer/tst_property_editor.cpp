@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "field_editors.h"
+#include "manifest_document.h"
 #include "property_editor.h"
 #include "schema_registry.h"
 #include "test_main.h"
@@ -73,6 +74,7 @@ private slots:
     void addAndRemoveNestedItems();
     void setResourceKeepsCursor();
     void diagnosticsGoUnderTheirField();
+    void documentProblemShownOnceUnderItsField();
     void focusProperty();
     void referencesAreChecked();
     void controlExpressionCheckedAsTyped();
@@ -341,6 +343,30 @@ void TstPropertyEditor::setResourceKeepsCursor()
     name->setCursorPosition(1);
     editor.setResource(QStringLiteral("file"), QStringLiteral("/a"), Json::object(), Json(), false);
     QCOMPARE(name->cursorPosition(), 1);
+}
+
+void TstPropertyEditor::documentProblemShownOnceUnderItsField()
+{
+    // The form checks the mode as typed and the document reports it too, prefixed with the
+    // resource for the Problems panel: under the field it is one message, without the prefix.
+    ccm::designer::ManifestDocument document;
+    document.setText(QStringLiteral("ccm:\n  resources:\n    - file:\n        - /srv/www:\n"
+                                    "            ensure: directory\n            owner: root\n"
+                                    "            group: root\n            mode: \"0999\"\n"));
+    const ccm::designer::EntryRef entry {0, 0};
+    QVERIFY(document.hasEntry(entry));
+    const ccm::Diagnostics diagnostics = document.diagnosticsFor(entry);
+    QVERIFY(std::any_of(diagnostics.begin(), diagnostics.end(),
+        [](const ccm::Diagnostic &d) { return d.message.starts_with("file#/srv/www: mode '0999'"); }));
+    const auto &resource = document.blocks()[0].entries[0];
+
+    PropertyEditor editor;
+    editor.show();
+    editor.setResource(QStringLiteral("file"), QStringLiteral("/srv/www"), resource.properties, Json(), false);
+    editor.setDiagnostics(diagnostics, document.entryPointer(entry));
+    auto *mode = editor.findChild<QLabel *>(QStringLiteral("mode-message"));
+    QVERIFY(mode->isVisibleTo(&editor));
+    QCOMPARE(mode->text(), QStringLiteral("mode '0999' is not octal: '9' is not a digit from 0 to 7"));
 }
 
 void TstPropertyEditor::diagnosticsGoUnderTheirField()
