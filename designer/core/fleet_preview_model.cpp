@@ -124,6 +124,8 @@ QVariant FleetPreviewModel::totalsData(int column, int role) const
         return tr("All hosts (%1)").arg(hostCount());
     if (role == Qt::DisplayRole && column == StateColumn)
         return tr("%1 answered").arg(answeredCount());
+    if (role == Qt::ToolTipRole && !m_notice.isEmpty())
+        return m_notice;
     return {};
 }
 
@@ -229,6 +231,7 @@ void FleetPreviewModel::clear()
     m_shownResources = 0;
     m_dirtyFirst = m_dirtyLast = -1;
     m_finished = false;
+    m_notice.clear();
     m_changedTotal = m_failedTotal = 0;
     m_stateCounts.fill(0);
     endResetModel();
@@ -348,6 +351,7 @@ void FleetPreviewModel::setResult(const Json &result)
             continue;
         setHostState(hostIndex(identity), *state, stringOf(item, "message"));
     }
+    m_notice = stringOf(result, "notice");
     m_finished = true;
     scheduleFlush();
 }

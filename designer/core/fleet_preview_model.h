@@ -63,6 +63,9 @@ public:
     void flush();
 
     [[nodiscard]] bool isFinished() const { return m_finished; }
+    /// The result's notice when no host answered at all: the likely reason (no agent trusts the
+    /// signing key) and how to check. Also the tooltip of the totals row. Empty otherwise.
+    [[nodiscard]] const QString &notice() const { return m_notice; }
     [[nodiscard]] int hostCount() const { return int(m_hosts.size()); }
     [[nodiscard]] int resourceCount() const { return int(m_resources.size()); }
     /// Hosts that finished: done, failed or declined.
@@ -129,6 +132,7 @@ private:
     int m_dirtyLast = -1;
     bool m_flushScheduled = false;
     bool m_finished = false;
+    QString m_notice;
     /// Hosts in each FleetHostState, kept as states change: views ask on every paint.
     std::array<int, size_t(FleetHostState::Silent) + 1> m_stateCounts {};
     int m_changedTotal = 0;
