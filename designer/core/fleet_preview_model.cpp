@@ -168,9 +168,15 @@ QVariant FleetPreviewModel::cellData(const Host &host, int resource, int role) c
         return symbolOf(outcome);
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignCenter);
-    if (role == Qt::ToolTipRole)
-        return tr("%1 on %2: %3")
-            .arg(m_resources[size_t(resource)].name, host.identity, outcomeName(Outcome(outcome), true));
+    if (role == Qt::ToolTipRole) {
+        QString tip = tr("%1 on %2: %3")
+                          .arg(m_resources[size_t(resource)].name, host.identity, outcomeName(Outcome(outcome), true));
+        const auto event = m_events.find(cellKey(int(&host - m_hosts.data()), resource));
+        if (const QString message = event == m_events.end() ? QString() : eventMessage(event->second);
+            !message.isEmpty())
+            tip += QLatin1Char('\n') + message;
+        return tip;
+    }
     return {};
 }
 
@@ -452,6 +458,11 @@ Json FleetPreviewModel::eventAt(int row, int column) const
         return {};
     const auto found = m_events.find(cellKey(row - 1, column - FirstResourceColumn));
     return found == m_events.end() ? Json() : found->second;
+}
+
+QString FleetPreviewModel::messageAt(int row, int column) const
+{
+    return eventMessage(eventAt(row, column));
 }
 
 FleetPreviewFilter::FleetPreviewFilter(QObject *parent)

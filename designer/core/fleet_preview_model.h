@@ -87,6 +87,10 @@ public:
     [[nodiscard]] ccm::Json eventAt(int row, int column) const;
     /// The outcome of a cell, or -1.
     [[nodiscard]] int outcomeAt(int row, int column) const;
+    /// What a cell's event says for people (eventMessage()): its errors, its noop message, or what
+    /// made it refresh ("would refresh: subscribed to file#/etc/app.conf, which would change");
+    /// empty for unchanged cells and cells without an event.
+    [[nodiscard]] QString messageAt(int row, int column) const;
 
 signals:
     /// A flush announced new data.

@@ -189,7 +189,12 @@ QVariant RunResults::data(const QModelIndex &index, int role) const
             return outcomeName(
                 row.outcome, row.event.is_object() && row.event.contains("noop") ? boolOf(row.event, "noop") : m_noop);
         case MessageColumn:
-            return role == Qt::ToolTipRole ? errorsOf(row.event).join(QLatin1Char('\n')) : messageOf(row);
+            if (role == Qt::DisplayRole)
+                return eventMessage(row.event);
+            // The tooltip has the whole message, errors a line each.
+            if (const QStringList errors = errorsOf(row.event); !errors.isEmpty())
+                return errors.join(QLatin1Char('\n'));
+            return eventNote(row.event);
         case ProviderColumn:
             return shownText(row.event, "provider");
         case DurationColumn:
@@ -340,9 +345,9 @@ QString RunResults::toText() const
         width = std::max(width, outcomeName(row.outcome, m_noop).size());
     for (const Row &row : m_rows) {
         QString line = outcomeName(row.outcome, m_noop).leftJustified(width) + QLatin1String("  ") + row.resource;
-        const QString noopMessage = shownText(row.event, "noop_message");
-        if (!noopMessage.isEmpty())
-            line += QLatin1String("  ") + noopMessage;
+        const QString note = eventNote(row.event);
+        if (!note.isEmpty())
+            line += QLatin1String("  ") + note;
         out += line.trimmed() + QLatin1Char('\n');
         for (const QString &error : errorsOf(row.event))
             out += QLatin1String("    ") + error + QLatin1Char('\n');
@@ -411,12 +416,30 @@ FileChanges fileChangesOf(const Json &event)
     return changes;
 }
 
-QString RunResults::messageOf(const Row &row) const
+QString eventNote(const Json &event)
 {
-    const QStringList errors = errorsOf(row.event);
+    if (!event.is_object())
+        return {};
+    const QString noopMessage = shownText(event, "noop_message");
+    if (!noopMessage.isEmpty() || boolOf(event, "noop") || !boolOf(event, "refreshed"))
+        return noopMessage;
+    // A real run has no noop message: what made the resource refresh is in refreshed_by.
+    std::vector<std::string> causes;
+    if (const auto by = event.find("refreshed_by"); by != event.end() && by->is_array()) {
+        for (const Json &cause : *by) {
+            if (cause.is_string())
+                causes.push_back(cause.get<std::string>());
+        }
+    }
+    return causes.empty() ? QString() : QString::fromStdString(refreshText(false, causes));
+}
+
+QString eventMessage(const Json &event)
+{
+    const QStringList errors = errorsOf(event);
     if (!errors.isEmpty())
         return errors.join(QLatin1String("; "));
-    return shownText(row.event, "noop_message");
+    return eventNote(event);
 }
 
 } // namespace ccm::designer

@@ -24,6 +24,13 @@ QString outcomeName(Outcome outcome, bool noop);
 /// "unmet_requirements" or "refreshed".
 QString outcomeKey(Outcome outcome);
 
+/// What an event says of itself for people, errors aside: its noop message, or for a real refresh
+/// what caused it ("refreshed: subscribed to file#/etc/app.conf, which changed", from
+/// `refreshed_by`); empty when it says nothing.
+QString eventNote(const ccm::Json &event);
+/// The errors of an event joined by "; ", or, without errors, eventNote().
+QString eventMessage(const ccm::Json &event);
+
 /// One owner, group or mode difference of a file resource.
 struct AttributeChange {
     QString attribute;
@@ -101,8 +108,6 @@ private:
         Outcome outcome = Outcome::Stable;
         QString resource;
     };
-
-    [[nodiscard]] QString messageOf(const Row &row) const;
 
     std::vector<Row> m_rows;
     std::vector<ccm::Json> m_stream;

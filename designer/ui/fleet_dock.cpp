@@ -407,8 +407,11 @@ void FleetDock::showCell(const QModelIndex &proxyIndex)
         m_diff->clear();
         return;
     }
-    const QString title
+    QString title
         = tr("%1 on %2").arg(m_previewModel->resourceAt(index.column()), m_previewModel->identityAt(index.row()));
+    // What the host says of the cell: why it would refresh, what it would do, why it failed.
+    if (const QString message = m_previewModel->messageAt(index.row(), index.column()); !message.isEmpty())
+        title += QLatin1Char('\n') + message;
     const Json event = m_previewModel->eventAt(index.row(), index.column());
     const FileChanges change = fileChangesOf(event);
     // A file that would change without a diff or attributes is content the agent would not show.

@@ -198,6 +198,43 @@ private slots:
         view->setCurrentIndex(view->model()->index(web, FleetPreviewModel::FirstResourceColumn));
         QVERIFY(!dock->diffView()->unifiedView()->toPlainText().contains(QStringLiteral("+role")));
     }
+
+    void aHostsRefreshSaysWhatCausedIt()
+    {
+        // A reload subscribed to the file: it would refresh on host-1 only, whose file would change.
+        const QString path = writeManifest();
+        QFile manifest(path);
+        QVERIFY(manifest.open(QIODevice::Append));
+        const QString conf = QStringLiteral("file#") + m_work.filePath(QStringLiteral("role"));
+        manifest.write(QStringLiteral("    - exec:\n        - reload:\n            command: /bin/true\n"
+                                      "            refreshonly: true\n            subscribe: [%1]\n")
+                           .arg(conf)
+                           .toUtf8());
+        manifest.close();
+        QTemporaryDir dir;
+        MainWindow window;
+        useBackendIn(window, dir);
+        QVERIFY(window.openFile(path));
+        window.connectToBackend();
+        QVERIFY(connected(window));
+        FleetDock *dock = window.fleetDock();
+        dock->contextBox()->setCurrentText(QStringLiteral("fleet"));
+        dock->timeoutBox()->setValue(20);
+        dock->previewAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+
+        const FleetPreviewModel *model = dock->previewModel();
+        const int web = rowOf(model, QStringLiteral("host-0"));
+        const int db = rowOf(model, QStringLiteral("host-1"));
+        const int reload = model->columnOf(QStringLiteral("exec#reload"));
+        QVERIFY(web > 0 && db > 0 && reload > 0);
+        const QString message = QStringLiteral("would refresh: subscribed to %1, which would change").arg(conf);
+        QCOMPARE(model->messageAt(db, reload), message);
+        QCOMPARE(model->messageAt(web, reload), QString());
+        QTableView *view = dock->matrixView();
+        view->setCurrentIndex(view->model()->index(db, reload));
+        QCOMPARE(dock->diffView()->titleLabel()->text(), QStringLiteral("exec#reload on host-1\n") + message);
+    }
 };
 
 CCM_TEST_MAIN(TestFleetDockBackend)
