@@ -748,11 +748,13 @@ bool ManifestDocument::load(const QString &path, QString *error)
     }
     d->stack->clear();
     d->mergeSerial++;
-    d->loadedText = true;
-    d->apply(QString::fromStdString(content));
     d->dropBundleDirectory();
     d->loadedFrom = path;
     d->filePath = isBundlePath(path) ? QString() : path;
+    // The path first: what follows the change (the Problems' locations, the base directory of
+    // relative paths) reads the new file's, not the previous document's.
+    d->loadedText = true;
+    d->apply(QString::fromStdString(content));
     emit filePathChanged();
     return true;
 }

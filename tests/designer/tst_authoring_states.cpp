@@ -169,8 +169,11 @@ private slots:
         auto *mode = form->findChild<FieldEditor *>(QStringLiteral("mode"));
         QVERIFY(mode && !mode->isEnabled());
         QVERIFY(!form->findChild<QLineEdit *>(QStringLiteral("name"))->isEnabled());
-        // The error itself is where it is: in Problems, with its line.
-        QVERIFY(window.problemsPanel()->problemsModel()->rowCount() > 0);
+        // The error itself is where it is: in Problems, at its line in the file opened.
+        const ProblemsModel *problems = window.problemsPanel()->problemsModel();
+        QVERIFY(problems->rowCount() > 0);
+        const QString location = problems->index(0, ProblemsModel::LocationColumn).data().toString();
+        QVERIFY2(location.startsWith(QStringLiteral("site.yaml:6:")), qPrintable(location));
 
         // Fixed: the list and the form are current and editable again, on the same resource.
         window.document()->setText(valid);
