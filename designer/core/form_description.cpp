@@ -226,7 +226,144 @@ std::vector<FieldDescription> objectFields(const Json &schema, const std::string
     return out;
 }
 
+bool satisfiesType(const Json &type, const Json &value)
+{
+    const auto one = [&value](const Json &name) {
+        if (!name.is_string())
+            return true;
+        const std::string &text = name.get_ref<const std::string &>();
+        if (text == "integer")
+            return value.is_number_integer();
+        if (text == "number")
+            return value.is_number();
+        if (text == "string")
+            return value.is_string();
+        if (text == "boolean")
+            return value.is_boolean();
+        if (text == "object")
+            return value.is_object();
+        if (text == "array")
+            return value.is_array();
+        return text == "null" && value.is_null();
+    };
+    if (!type.is_array())
+        return one(type);
+    return std::any_of(type.begin(), type.end(), one);
+}
+
+/// The keywords of satisfiesCondition() that look at the value itself.
+bool satisfiesValueKeywords(const Json &schema, const Json &value)
+{
+    if (const auto it = schema.find("const"); it != schema.end() && *it != value)
+        return false;
+    if (const auto it = schema.find("enum");
+        it != schema.end() && it->is_array() && std::find(it->begin(), it->end(), value) == it->end())
+        return false;
+    if (const auto it = schema.find("type"); it != schema.end() && !satisfiesType(*it, value))
+        return false;
+    if (value.is_object()) {
+        for (const std::string &name : strings(schema, "required")) {
+            if (!value.contains(name))
+                return false;
+        }
+        if (const auto it = schema.find("properties"); it != schema.end() && it->is_object()) {
+            for (const auto &[name, sub] : it->items()) {
+                if (value.contains(name) && !satisfiesCondition(sub, value[name]))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/// The properties a schema in force gives `false`, with the conditions it holds (see
+/// inapplicableProperties()).
+void collectInapplicable(const Json &schema, const Json &values, std::set<std::string> &out, int depth)
+{
+    if (!schema.is_object() || depth > 32)
+        return;
+    if (const auto it = schema.find("properties"); it != schema.end() && it->is_object()) {
+        for (const auto &[name, sub] : it->items()) {
+            if (sub.is_boolean() && !sub.get<bool>())
+                out.insert(name);
+        }
+    }
+    if (const auto it = schema.find("allOf"); it != schema.end() && it->is_array()) {
+        for (const Json &branch : *it)
+            collectInapplicable(branch, values, out, depth + 1);
+    }
+    if (const auto it = schema.find("if"); it != schema.end()) {
+        const char *branch = satisfiesCondition(*it, values) ? "then" : "else";
+        if (const auto chosen = schema.find(branch); chosen != schema.end())
+            collectInapplicable(*chosen, values, out, depth + 1);
+    }
+    for (const char *keyword : {"dependentSchemas", "dependencies"}) {
+        const auto it = schema.find(keyword);
+        if (it == schema.end() || !it->is_object() || !values.is_object())
+            continue;
+        for (const auto &[name, sub] : it->items()) {
+            if (values.contains(name) && !values[name].is_null() && sub.is_object())
+                collectInapplicable(sub, values, out, depth + 1);
+        }
+    }
+}
+
+/// The parts of a type schema that hold conditions.
+std::vector<Json> conditionsOf(const Json &schema)
+{
+    std::vector<Json> out;
+    if (!schema.is_object())
+        return out;
+    Json own = Json::object();
+    for (const char *keyword : {"allOf", "if", "then", "else", "dependencies", "dependentSchemas"}) {
+        if (const auto it = schema.find(keyword); it != schema.end())
+            own[keyword] = *it;
+    }
+    if (!own.empty())
+        out.push_back(std::move(own));
+    if (const auto it = schema.find("x-ccm-conditions"); it != schema.end() && it->is_object())
+        out.push_back(*it);
+    return out;
+}
+
 } // namespace
+
+bool satisfiesCondition(const Json &schema, const Json &value)
+{
+    if (schema.is_boolean())
+        return schema.get<bool>();
+    if (!schema.is_object())
+        return true;
+    if (!satisfiesValueKeywords(schema, value))
+        return false;
+    if (const auto it = schema.find("not"); it != schema.end() && satisfiesCondition(*it, value))
+        return false;
+    const auto branches = [&](const char *keyword) -> const Json * {
+        const auto it = schema.find(keyword);
+        return it != schema.end() && it->is_array() ? &*it : nullptr;
+    };
+    const auto holds = [&value](const Json &branch) { return satisfiesCondition(branch, value); };
+    if (const Json *all = branches("allOf"); all && !std::all_of(all->begin(), all->end(), holds))
+        return false;
+    if (const Json *any = branches("anyOf"); any && !std::any_of(any->begin(), any->end(), holds))
+        return false;
+    if (const Json *one = branches("oneOf"); one && std::count_if(one->begin(), one->end(), holds) != 1)
+        return false;
+    if (const auto it = schema.find("if"); it != schema.end()) {
+        const auto branch = schema.find(satisfiesCondition(*it, value) ? "then" : "else");
+        if (branch != schema.end() && !satisfiesCondition(*branch, value))
+            return false;
+    }
+    return true;
+}
+
+std::set<std::string> inapplicableProperties(const FormDescription &form, const Json &values)
+{
+    std::set<std::string> out;
+    for (const Json &conditions : form.conditions)
+        collectInapplicable(conditions, values, out, 0);
+    return out;
+}
 
 const FieldDescription *FormDescription::field(std::string_view property) const
 {
@@ -247,6 +384,7 @@ FormDescription describeForm(std::string_view type, const Json &schema, std::str
     if (form.label.empty())
         form.label = form.type;
     form.summary = text(schema, "x-ccm-summary");
+    form.conditions = conditionsOf(schema);
     if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object())
         return form;
 

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,10 @@ struct FormDescription {
     std::string label; ///< x-ccm-label, e.g. "Service"
     std::string summary; ///< x-ccm-summary
     std::vector<GroupDescription> groups;
+    /// The schema's conditions on which properties apply (see inapplicableProperties()): the type
+    /// schema itself for its allOf, if/then/else, dependencies and dependentSchemas, and its
+    /// x-ccm-conditions, conditions in the same words that only the forms read.
+    std::vector<Json> conditions;
 
     /// The field of a property; nullptr when the type has no such property.
     [[nodiscard]] const FieldDescription *field(std::string_view property) const;
@@ -86,6 +91,18 @@ struct FormDescription {
 /// and for callers with schemas of their own. `file` is the document the schema lives in, used to
 /// resolve relative $refs.
 [[nodiscard]] FormDescription describeForm(std::string_view type, const Json &schema, std::string_view file);
+
+/// The properties that do not apply to a resource of `form` whose effective values (its own over
+/// the block's defaults and the schema's defaults) are `values`: those to which a condition in
+/// force gives the schema `false`. A condition is in force through allOf, through if/then/else
+/// by whether `values` satisfy the if, and through dependencies/dependentSchemas when the property
+/// it depends on is set.
+[[nodiscard]] std::set<std::string> inapplicableProperties(const FormDescription &form, const Json &values);
+
+/// Whether `value` satisfies `schema` in the keywords conditions are written with: true, false,
+/// const, enum, type, required, properties, not, allOf, anyOf, oneOf and if/then/else. Other
+/// keywords do not constrain here.
+[[nodiscard]] bool satisfiesCondition(const Json &schema, const Json &value);
 
 /// Whether a field is required given the value of ensure (empty when unset).
 [[nodiscard]] bool isRequired(const FieldDescription &field, std::string_view ensure);

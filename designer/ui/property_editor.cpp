@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ccm::designer {
 
 namespace {
@@ -323,6 +325,7 @@ void PropertyEditor::setResource(
     }
     updateNameMessage();
     updateRequired();
+    updateApplicable();
 }
 
 void PropertyEditor::setStale(const QString &reason)
@@ -425,6 +428,7 @@ void PropertyEditor::onEdited(const QString &property)
     updateMessage(property);
     if (property == QLatin1String("ensure"))
         updateRequired();
+    updateApplicable();
     if (value.is_null())
         emit propertyCleared(property);
     else
@@ -492,6 +496,41 @@ void PropertyEditor::updateRequired()
         row.label->setFont(font);
         row.editor->focusTarget()->setAccessibleDescription(
             required ? tr("Required. %1").arg(schemaText(field.description)) : schemaText(field.description));
+    }
+}
+
+void PropertyEditor::updateApplicable()
+{
+    const FormDescription &form = formDescription(m_type.toStdString());
+    if (form.conditions.empty())
+        return;
+    // The effective values: the resource's own, else the block's defaults, else the schema's.
+    Json values = Json::object();
+    for (const auto &[property, row] : m_rows) {
+        const std::string key = property.toStdString();
+        Json value = row.editor->value();
+        if (value.is_null() && m_inherited.contains(key))
+            value = m_inherited[key];
+        if (value.is_null())
+            value = row.editor->field().defaultValue;
+        if (!value.is_null())
+            values[key] = std::move(value);
+    }
+    const std::set<std::string> inapplicable = inapplicableProperties(form, values);
+    std::map<QWidget *, bool> sectionShown;
+    for (const auto &[property, row] : m_rows) {
+        // A value the resource gives stays in view, so that nothing in the manifest is hidden.
+        const bool shown = !inapplicable.contains(property.toStdString()) || !row.editor->value().is_null();
+        if (auto *fields = qobject_cast<QFormLayout *>(row.section->layout()))
+            fields->setRowVisible(row.label, shown);
+        sectionShown[row.section] = sectionShown[row.section] || shown;
+    }
+    for (const auto &[section, shown] : sectionShown) {
+        const auto row = std::find_if(m_rows.begin(), m_rows.end(),
+            [section = section](const auto &entry) { return entry.second.section == section; });
+        QToolButton *header = row->second.header;
+        header->setVisible(shown);
+        section->setVisible(shown && header->isChecked());
     }
 }
 

@@ -92,6 +92,8 @@ private:
     void updateMessage(const QString &property);
     void updateNameMessage();
     void updateRequired();
+    /// Hides the fields the schema's conditions say do not apply to the values shown.
+    void updateApplicable();
     void updateColours();
     [[nodiscard]] QString ensureValue() const;
 

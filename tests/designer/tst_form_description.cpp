@@ -28,6 +28,10 @@ private slots:
     void nestedHealthChecks();
     void controlExpressions();
     void requiredUnlessEnsure();
+    void fileFieldsFollowEnsure_data();
+    void fileFieldsFollowEnsure();
+    void archiveFieldsFollowEnsure();
+    void conditionsOfAnySchema();
     void unknownType();
     void fieldsWithinAGroupAreOrdered();
 };
@@ -219,6 +223,64 @@ void TstFormDescription::requiredUnlessEnsure()
     QVERIFY(isRequired(*mode, "present"));
     QVERIFY(!isRequired(*mode, "absent"));
     QVERIFY(!isRequired(*formDescription("file").field("force"), "present"));
+}
+
+using Names = std::set<std::string>;
+Q_DECLARE_METATYPE(Names)
+
+void TstFormDescription::fileFieldsFollowEnsure_data()
+{
+    QTest::addColumn<QString>("ensure");
+    QTest::addColumn<Names>("inapplicable");
+    QTest::newRow("present") << QStringLiteral("present") << Names {"force"};
+    QTest::newRow("directory") << QStringLiteral("directory") << Names {"content", "source", "force"};
+    QTest::newRow("absent") << QStringLiteral("absent") << Names {"content", "source", "owner", "group", "mode"};
+    QTest::newRow("unset") << QString() << Names {};
+}
+
+void TstFormDescription::fileFieldsFollowEnsure()
+{
+    QFETCH(QString, ensure);
+    QFETCH(Names, inapplicable);
+    Json values = Json::object({{"owner", "root"}});
+    if (!ensure.isEmpty())
+        values["ensure"] = ensure.toStdString();
+    QCOMPARE(ccm::designer::inapplicableProperties(formDescription("file"), values), inapplicable);
+}
+
+void TstFormDescription::archiveFieldsFollowEnsure()
+{
+    const auto &form = formDescription("archive");
+    QCOMPARE(ccm::designer::inapplicableProperties(form, Json::object({{"ensure", "present"}})), Names {});
+    const Names absent = ccm::designer::inapplicableProperties(form, Json::object({{"ensure", "absent"}}));
+    for (const char *property : {"url", "checksum", "owner", "group", "headers", "creates"})
+        QVERIFY2(absent.contains(property), property);
+    QVERIFY(!absent.contains("require"));
+    QVERIFY(!absent.contains("ensure"));
+}
+
+void TstFormDescription::conditionsOfAnySchema()
+{
+    // Not a list of the project's types: whatever the schema's conditions say.
+    const Json schema = Json::parse(R"({
+        "properties": {"kind": {"type": "string"}, "size": {"type": "integer"}, "label": {"type": "string"},
+                       "colour": {"type": "string"}, "shade": {"type": "string"}},
+        "if": {"required": ["kind"], "properties": {"kind": {"enum": ["line", "dot"]}}},
+        "then": {"properties": {"label": false}},
+        "else": {"properties": {"size": false}},
+        "allOf": [{"if": {"not": {"required": ["colour"]}}, "then": {"properties": {"shade": false}}}],
+        "dependentSchemas": {"label": {"properties": {"colour": false}}}
+    })");
+    const auto form = ccm::designer::describeForm("shape", schema, "shape.json");
+    const auto hidden
+        = [&form](const char *values) { return ccm::designer::inapplicableProperties(form, Json::parse(values)); };
+    QCOMPARE(hidden(R"({"kind": "line", "colour": "red"})"), Names {"label"});
+    QCOMPARE(hidden(R"({"kind": "box", "colour": "red"})"), Names {"size"});
+    QCOMPARE(hidden(R"({"colour": "red"})"), Names {"size"});
+    QCOMPARE(hidden(R"({"kind": "box", "label": "x"})"), (Names {"size", "shade", "colour"}));
+    QVERIFY(ccm::designer::satisfiesCondition(Json::parse(R"({"oneOf": [{"const": 1}, {"const": 2}]})"), Json(2)));
+    QVERIFY(!ccm::designer::satisfiesCondition(Json::parse(R"({"anyOf": [{"type": "string"}]})"), Json(2)));
+    QVERIFY(!ccm::designer::satisfiesCondition(Json(false), Json(2)));
 }
 
 void TstFormDescription::unknownType()
