@@ -5,12 +5,48 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDebug>
+#include <QDir>
+#include <QFile>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTranslator>
 
+#include <cerrno>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+/// Qt keeps per-user runtime files (and the designer its own backend's socket) in
+/// XDG_RUNTIME_DIR. Where the session has none (root in a plain shell or a container), Qt warns at
+/// every lookup and falls back to TMPDIR/runtime-USER. The designer makes that directory itself,
+/// as the XDG specification wants it (a directory of its own, owned by the user, mode 0700), and
+/// names it in XDG_RUNTIME_DIR for Qt and the backend it starts. When the directory is not fit
+/// (someone else's, or not a directory) the variable stays unset and Qt says why.
+void provideRuntimeDirectory()
+{
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+        return;
+    const uid_t uid = geteuid();
+    const passwd *account = getpwuid(uid);
+    const QString user = account ? QString::fromLocal8Bit(account->pw_name) : QString::number(uid);
+    const QByteArray path = QFile::encodeName(QDir::tempPath() + QStringLiteral("/runtime-") + user);
+    if (mkdir(path.constData(), S_IRWXU) != 0 && errno != EEXIST)
+        return;
+    struct stat status { };
+    if (lstat(path.constData(), &status) != 0 || !S_ISDIR(status.st_mode) || status.st_uid != uid)
+        return;
+    if ((status.st_mode & 07777) != S_IRWXU && chmod(path.constData(), S_IRWXU) != 0)
+        return;
+    qputenv("XDG_RUNTIME_DIR", path);
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    provideRuntimeDirectory();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("CCM Designer"));
     QApplication::setApplicationName(QStringLiteral("ccm-designer"));

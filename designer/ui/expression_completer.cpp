@@ -54,6 +54,8 @@ ExpressionCompleter::ExpressionCompleter(QLineEdit *edit, ExpressionMode mode, L
     m_line = edit;
     m_mode = mode;
     connect(edit, &QLineEdit::textEdited, this, [this] { complete(); });
+    // A popup left open follows the text and the cursor: it closes once they leave the expression.
+    connect(edit, &QLineEdit::cursorPositionChanged, this, &ExpressionCompleter::refreshOpenPopup);
     setUp();
 }
 
@@ -83,10 +85,15 @@ void ExpressionCompleter::setUp()
     m_widget->installEventFilter(this);
     if (m_plain != nullptr) {
         m_plain->viewport()->installEventFilter(this);
+        // While the popup is open, the keys go to it and reach the text through QCompleter, past
+        // this filter: any change of the text or the cursor then refreshes the open popup.
         connect(m_plain, &QPlainTextEdit::textChanged, this, [this] {
             if (std::exchange(m_keyTyped, false))
                 complete();
+            else
+                refreshOpenPopup();
         });
+        connect(m_plain, &QPlainTextEdit::cursorPositionChanged, this, &ExpressionCompleter::refreshOpenPopup);
     }
 }
 
@@ -166,6 +173,15 @@ void ExpressionCompleter::showPopup(const Completions &completions)
     m_completer->complete(rect);
     popup->setCurrentIndex(m_model->index(0, 0));
     emit popupShown();
+}
+
+void ExpressionCompleter::refreshOpenPopup()
+{
+    if (m_completer->popup()->isVisible() && !m_refreshing) {
+        m_refreshing = true;
+        complete();
+        m_refreshing = false;
+    }
 }
 
 QStringList ExpressionCompleter::offered() const

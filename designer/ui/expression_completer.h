@@ -76,6 +76,8 @@ private:
     [[nodiscard]] int cursorPosition() const;
     void replace(int start, int end, const QString &insert);
     void showPopup(const Completions &completions);
+    /// Completes again when the popup is open, so that it closes once nothing fits.
+    void refreshOpenPopup();
     bool handleToolTip(QEvent *event);
     [[nodiscard]] QString hoverPrefix(int position) const;
 
@@ -90,6 +92,7 @@ private:
     QStandardItemModel *m_model = nullptr;
     int m_start = -1;
     bool m_keyTyped = false;
+    bool m_refreshing = false;
     int m_hoverRequest = 0;
     QString m_lastHover;
 };

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
 
+#include "backend_client.h"
 #include "files_controller.h"
 #include "files_dock.h"
 #include "first_start_layout.h"
 #include "fleet_controller.h"
 #include "fleet_dock.h"
+#include "help_menu.h"
 #include "icons.h"
 #include "live_values_controller.h"
 #include "manifest_settings_editor.h"
@@ -31,6 +33,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
+#include <QKeyEvent>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -56,6 +59,9 @@ namespace {
 constexpr int kWindowStateVersion = 4;
 constexpr int kStatusMessageTimeoutMs = 5000;
 constexpr int kMaxRecentFiles = 10;
+/// The least room a dock's content and the editors get before they are squeezed.
+constexpr QSize kDockContentMinimum(160, 80);
+constexpr QSize kEditorMinimum(240, 160);
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 
 QString displayPath(const QString &path)
@@ -123,6 +129,8 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_document->newDocument();
     restoreSettings();
+    // The form fields' key presses pass here first (see eventFilter()).
+    qApp->installEventFilter(this);
 }
 
 MainWindow::~MainWindow()
@@ -130,6 +138,7 @@ MainWindow::~MainWindow()
     // Closing the window takes the focus from the YAML view, which may then hand the document a
     // last edit: its views are going, so they must not hear of it.
     disconnect(m_document, nullptr, this, nullptr);
+    qApp->removeEventFilter(this);
 }
 
 void MainWindow::createDocks()
@@ -174,9 +183,52 @@ void MainWindow::createDocks()
     // Hidden until asked for (Fleet menu), so that the editors keep their height at first start.
     m_fleetDock->hide();
     problemsDock->raise();
+    keepDockSizes();
     // A run shows its results where they come in.
     connect(m_preview->previewAction(), &QAction::triggered, resultsDock, &QDockWidget::raise);
     connect(m_preview->applyAction(), &QAction::triggered, resultsDock, &QDockWidget::raise);
+}
+
+void MainWindow::keepDockSizes()
+{
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        // Content that wants more room than its tab group has is squeezed (or scrolls) rather than
+        // growing the group, and with it the window.
+        if (QWidget *content = dock->widget())
+            content->setMinimumSize(kDockContentMinimum);
+        connect(dock->toggleViewAction(), &QAction::triggered, this, [this, dock](bool shown) {
+            if (shown)
+                showDock(dock);
+        });
+    }
+    // The editors' pages want different heights; switching between them keeps the window's size.
+    m_editorTabs->setMinimumSize(kEditorMinimum);
+}
+
+void MainWindow::showDock(QDockWidget *dock)
+{
+    // Its tab group keeps its size: the contents' minimum sizes above cannot grow it.
+    dock->show();
+    dock->raise();
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType())
+        return QMainWindow::eventFilter(watched, event);
+    auto *widget = static_cast<QWidget *>(watched);
+    if (!m_propertyEditor->isAncestorOf(widget) && !m_settingsEditor->isAncestorOf(widget))
+        return QMainWindow::eventFilter(watched, event);
+    const QKeySequence pressed(static_cast<QKeyEvent *>(event)->keyCombination());
+    for (const QAction *action : {m_undoAction, m_redoAction}) {
+        if (action->shortcuts().contains(pressed)) {
+            // A field's own undo knows only its text; every edit of the form is on the document's
+            // undo stack, which the window's actions undo and redo.
+            event->ignore();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::createActions()
@@ -255,11 +307,11 @@ void MainWindow::createFileMenu(QToolBar *toolBar)
 void MainWindow::createEditMenu(QToolBar *toolBar)
 {
     QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
-    QAction *undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    QAction *undoAction = m_undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undoAction->setIcon(actionIcon(QStringLiteral("edit-undo")));
     undoAction->setShortcut(QKeySequence::Undo);
     undoAction->setObjectName(QStringLiteral("undoAction"));
-    QAction *redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    QAction *redoAction = m_redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
     redoAction->setIcon(actionIcon(QStringLiteral("edit-redo")));
     redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     redoAction->setObjectName(QStringLiteral("redoAction"));
@@ -367,6 +419,19 @@ void MainWindow::createViewMenu(QToolBar *toolBar)
 void MainWindow::createHelpMenu()
 {
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction *guideAction = helpMenu->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide);
+    guideAction->setObjectName(QStringLiteral("userGuideAction"));
+    guideAction->setShortcut(QKeySequence::HelpContents);
+    guideAction->setStatusTip(tr("Read the designer's guide, installed with it"));
+    QAction *shortcutsAction = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        auto *dialog = new ShortcutsDialog(menuBar(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
+    shortcutsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    shortcutsAction->setStatusTip(tr("List the keyboard shortcuts of every menu"));
+    helpMenu->addSeparator();
     QAction *aboutAction = helpMenu->addAction(tr("&About CCM Designer"), this, &MainWindow::showAbout);
     aboutAction->setMenuRole(QAction::AboutRole);
     QAction *aboutQtAction = helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -971,11 +1036,30 @@ void MainWindow::updateActions()
     m_addDefaultsAction->setEnabled(block >= 0 && !m_document->defaultsOf(block).valid());
 }
 
+QString MainWindow::aboutText() const
+{
+    const BackendClient *client = m_preview->client();
+    return tr("<h3>CCM Designer %1</h3><p>Authoring and preview tool for CCM manifests.</p><p>%2</p>")
+        .arg(QCoreApplication::applicationVersion().toHtmlEscaped(),
+            backendDescription(client->info(), client->isConnected()).toHtmlEscaped());
+}
+
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About CCM Designer"),
-        tr("<h3>CCM Designer %1</h3><p>Authoring and preview tool for CCM manifests.</p>")
-            .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+    QMessageBox::about(this, tr("About CCM Designer"), aboutText());
+}
+
+void MainWindow::showUserGuide()
+{
+    const QString path = userGuidePath(QCoreApplication::applicationDirPath());
+    if (path.isEmpty()) {
+        QMessageBox::warning(this, tr("User Guide"),
+            tr("The user guide (designer.md) is not installed beside %1; it is in the docs of the package "
+               "ccm-designer.")
+                .arg(QDir::toNativeSeparators(QCoreApplication::applicationFilePath())));
+        return;
+    }
+    ccm::designer::showUserGuide(path, this);
 }
 
 } // namespace ccm::designer

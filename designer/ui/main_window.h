@@ -8,6 +8,7 @@
 #include <QString>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QSplitter;
@@ -83,11 +84,16 @@ public:
     /// Selects an entry in the resource list (and so in the property editor and the YAML view).
     void selectEntry(EntryRef entry);
 
+    /// The About box's text: the designer's version and the backend in use, as it answered.
+    [[nodiscard]] QString aboutText() const;
+
     /// How long after the last change a recovery copy is written.
     void setAutosaveDelay(int milliseconds);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    /// Leaves Ctrl+Z and the redo keys of the form fields to the window's Undo and Redo.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     friend class FleetController;
@@ -95,6 +101,11 @@ private:
     /// openFile(); `remember` puts the file among the recent ones.
     bool loadFile(const QString &path, bool remember);
     void createDocks();
+    /// Makes every dock come to the front of its tab group when shown, without growing its area
+    /// or the window.
+    void keepDockSizes();
+    /// Shows a dock in front of its tab group.
+    void showDock(QDockWidget *dock);
     void createActions();
     void createFileMenu(QToolBar *toolBar);
     void createEditMenu(QToolBar *toolBar);
@@ -141,6 +152,7 @@ private:
     void updateTitle();
     void updateActions();
     void showAbout();
+    void showUserGuide();
 
     ManifestDocument *m_document = nullptr;
     RecoveryStore m_recovery;
@@ -166,6 +178,8 @@ private:
     QMenu *m_recentMenu = nullptr;
 
     QAction *m_saveAction = nullptr;
+    QAction *m_undoAction = nullptr;
+    QAction *m_redoAction = nullptr;
     QAction *m_revertAction = nullptr;
     QAction *m_duplicateAction = nullptr;
     QAction *m_deleteAction = nullptr;

@@ -5,11 +5,13 @@
 #include "resource_list_model.h"
 
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
+#include <QToolTip>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -102,6 +104,23 @@ private:
         return {QStringLiteral("✓"), QColor(0x43, 0xa0, 0x47)};
     }
 
+public:
+    /// A resource's tooltip starts with its full type#name, which a narrow list elides.
+    bool helpEvent(QHelpEvent *event, QAbstractItemView *view, const QStyleOptionViewItem &option,
+        const QModelIndex &index) override
+    {
+        if (event->type() != QEvent::ToolTip || !index.isValid() || index.data(ResourceListModel::IsBlockRole).toBool()
+            || index.data(ResourceListModel::IsDefaultsRole).toBool())
+            return QStyledItemDelegate::helpEvent(event, view, option, index);
+        QString text = index.data(Qt::DisplayRole).toString();
+        const QString problems = index.data(Qt::ToolTipRole).toString();
+        if (!problems.isEmpty())
+            text += QLatin1Char('\n') + problems;
+        QToolTip::showText(event->globalPos(), text, view, view->visualRect(index));
+        return true;
+    }
+
+private:
     const ResourceListPanel *m_panel;
 };
 
@@ -137,6 +156,8 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
         m_view, tr("No resources yet. Double-click a type under Resource Types, or drag it here, to add one."));
     m_view->setHeaderHidden(true);
     m_view->setUniformRowHeights(true);
+    // Paths differ at their end: keep both ends of a long name in view.
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->setItemDelegate(new StatusDelegate(this));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setDragEnabled(true);
