@@ -402,9 +402,10 @@ void Scanner::placeBeside(int number, int column, std::string_view content, Leve
             m_levels.pop_back();
             return placeBeside(number, column, content, kind);
         }
+        const bool dashed = content.size() > 1 && content[0] == '-';
         report(Spot {number, column + 1},
             "expected a list item `- ...` like " + backticked(top.text) + " on line " + std::to_string(top.line)
-                + ", found " + backticked(content));
+                + ", found " + backticked(content) + (dashed ? "; put a space after the '-'" : ""));
         return;
     }
     if (top.kind == Level::Kind::Map && kind == Level::Kind::List) {

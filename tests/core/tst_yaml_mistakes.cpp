@@ -50,6 +50,11 @@ private slots:
             << QByteArray("data:\n  owner:root\n  group: root\n")
             << QStringLiteral("invalid YAML: expected `key: value`, found `owner:root`; put a space after the ':'") << 2
             << 3;
+        QTest::newRow("no space after the dash")
+            << QByteArray("packages:\n  - git\n  -vim\n  - curl\n")
+            << QStringLiteral("invalid YAML: expected a list item `- ...` like `- git` on line 2, found `-vim`; put a "
+                              "space after the '-'")
+            << 3 << 3;
         QTest::newRow("tab indentation") << QByteArray(
             "data:\n\ta: 1\n") << QStringLiteral("invalid YAML: a tab indents this line; YAML indents with spaces only")
                                          << 2 << 1;
