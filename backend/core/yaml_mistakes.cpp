@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_mistakes.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 namespace ccm {
 namespace yaml_mistakes {
 namespace {
+
+/// Levels of nesting this check follows. Deeper text is left to the parser's own message, which
+/// bounds the memory hostile text can make it take.
+constexpr std::size_t kMaxDepth = 1000;
 
 /// Where a bracket, a quote or a node started: 1-based line and byte column.
 struct Spot {
@@ -278,6 +283,10 @@ void Scanner::scanFlow(int number, std::string_view line, std::size_t from)
             i = close;
         } else if (c == '[' || c == '{') {
             m_flow.push_back(Bracket {c, Spot {number, int(i) + 1}});
+            if (m_flow.size() > kMaxDepth) {
+                m_giveUp = true;
+                return;
+            }
         } else if (c == ']' || c == '}') {
             const char expected = c == ']' ? '[' : '{';
             if (m_flow.empty() || m_flow.back().bracket != expected) {
@@ -311,29 +320,33 @@ void Scanner::afterClosed(int number, std::string_view line, std::size_t at, std
 /// Reads the node at `at` of `line`: list dashes, then a key and its value or a scalar.
 void Scanner::readNode(int number, std::string_view line, std::size_t at, int ownerColumn)
 {
-    // An anchor or a tag alone ("- &base") belongs to the node on the lines below.
-    std::size_t properties = at;
-    while (properties < line.size() && (line[properties] == '&' || line[properties] == '!')) {
-        while (properties < line.size() && !isBlank(line[properties]))
-            ++properties;
-        while (properties < line.size() && isBlank(line[properties]))
-            ++properties;
-    }
-    if (properties != at && restIsEmpty(line, properties))
-        return;
-    const std::string_view content = line.substr(at);
-    const bool item = content == "-" || content.starts_with("- ") || content.starts_with("-\t");
-    if (!placeNode(number, int(at), content))
-        return;
-    if (item) {
+    for (;;) { // one round a list dash: "- - key: value"
+        // An anchor or a tag alone ("- &base") belongs to the node on the lines below.
+        std::size_t properties = at;
+        while (properties < line.size() && (line[properties] == '&' || line[properties] == '!')) {
+            while (properties < line.size() && !isBlank(line[properties]))
+                ++properties;
+            while (properties < line.size() && isBlank(line[properties]))
+                ++properties;
+        }
+        if (properties != at && restIsEmpty(line, properties))
+            return;
+        const std::string_view content = line.substr(at);
+        const bool item = content == "-" || content.starts_with("- ") || content.starts_with("-\t");
+        if (!placeNode(number, int(at), content))
+            return;
+        if (!item)
+            break;
         std::size_t next = at + 1;
         while (next < line.size() && isBlank(line[next]))
             ++next;
         m_opened = true;
-        if (!restIsEmpty(line, next))
-            readNode(number, line, next, int(at));
-        return;
+        if (restIsEmpty(line, next))
+            return;
+        ownerColumn = int(at);
+        at = next;
     }
+    const std::string_view content = line.substr(at);
     const std::size_t colon = keyIndicator(content);
     if (colon == std::string_view::npos)
         return readValue(number, line, at, ownerColumn < 0 ? int(at) - 1 : ownerColumn);
@@ -358,9 +371,11 @@ bool Scanner::placeNode(int number, int column, std::string_view content)
         deeper = m_levels.back();
         m_levels.pop_back();
     }
-    const std::string name = item ? std::string(withoutComment(content))
-        : key                     ? std::string(withoutComment(content.substr(0, keyIndicator(content))))
-                                  : std::string(withoutComment(content));
+    // Messages show the start of a line only; a longer part would make every level cost its line.
+    constexpr std::size_t kShown = 80;
+    const std::string name = key && !item
+        ? std::string(withoutComment(content.substr(0, std::min(keyIndicator(content), kShown))))
+        : std::string(withoutComment(content.substr(0, kShown)));
     if (deeper && (m_levels.empty() || m_levels.back().column < column)) {
         report(Spot {number, column + 1},
             nodeName(kind, name) + " is indented " + spaces(column) + " but " + siblingsOf(*deeper));
@@ -376,7 +391,8 @@ bool Scanner::placeNode(int number, int column, std::string_view content)
             return false;
         }
         m_levels.push_back(Level {kind, column, number, name});
-        return true;
+        m_giveUp = m_levels.size() > kMaxDepth;
+        return !m_giveUp;
     }
     placeBeside(number, column, content, kind);
     if (!m_mistake)

@@ -109,6 +109,20 @@ private slots:
         QCOMPARE(found.position, (SourcePosition {line, column}));
     }
 
+    /// Nesting deeper than the check follows is left to the parser's message, in bounded memory
+    /// and without recursion.
+    void deepNestingIsLeftToTheParser()
+    {
+        std::string list;
+        for (int i = 0; i < 1'000'000; ++i)
+            list += "- ";
+        QVERIFY(!findYamlMistake(list + "x\n  y: [\n"));
+        QVERIFY(!findYamlMistake(std::string(2'000'000, '[') + "\n"));
+        // Within the limit the mistake is still found.
+        QCOMPARE(q(findYamlMistake(std::string(500, '[') + "\n")->message),
+            QStringLiteral("invalid YAML: the '[' opened here is never closed; close it with ']'"));
+    }
+
     /// Comments, block scalars, multi-line strings and flow collections over several lines, a
     /// list written at its key's column: YAML that reads is never taken for a mistake.
     void validYamlHasNoMistake()
