@@ -187,6 +187,7 @@ private:
     void readNode(int number, std::string_view line, std::size_t at, int ownerColumn);
     void readValue(int number, std::string_view line, std::size_t at, int ownerColumn);
     void afterClosed(int number, std::string_view line, std::size_t at, std::string_view what);
+    void checkQuoted(int number, std::string_view line, std::size_t open, std::size_t close);
 
     std::string_view m_text;
     std::vector<Level> m_levels;
@@ -195,6 +196,7 @@ private:
     char m_quoteChar = '"';
     bool m_quoteInFlow = false;
     int m_blockScalarOwner = -1; ///< the column a block scalar's lines must be deeper than, or -1
+    int m_blockIndent = -1; ///< the indentation of a block scalar's lines, once known
     bool m_opened = false; ///< the last node ended with ':' or '-': a deeper level may follow
     bool m_giveUp = false;
     std::optional<Diagnostic> m_mistake;
@@ -210,9 +212,14 @@ void Scanner::scanLine(int number, std::string_view line)
     while (indent < line.size() && line[indent] == ' ')
         ++indent;
     if (m_blockScalarOwner >= 0) {
-        if (restIsEmpty(line, 0) || int(indent) > m_blockScalarOwner)
+        // Its first line that is not blank sets the indentation of a block scalar's lines.
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
             return;
-        m_blockScalarOwner = -1;
+        if (m_blockIndent < 0 && int(indent) > m_blockScalarOwner)
+            m_blockIndent = int(indent);
+        if (m_blockIndent >= 0 && int(indent) >= m_blockIndent)
+            return;
+        m_blockScalarOwner = m_blockIndent = -1;
     }
     std::size_t content = indent;
     while (content < line.size() && isBlank(line[content]))
@@ -440,6 +447,33 @@ void Scanner::placeBeside(int number, int column, std::string_view content, Leve
                 + (withoutComment(content).find(':') != std::string_view::npos ? "; put a space after the ':'" : ""));
 }
 
+/// Checks a quoted scalar closed on its line, from `open` to `close`: its escapes and what follows.
+void Scanner::checkQuoted(int number, std::string_view line, std::size_t open, std::size_t close)
+{
+    static constexpr std::string_view kEscapes = "0abt\tnvfre \"/\\N_LPxuU";
+    for (std::size_t i = open + 1; line[open] == '"' && i < close; ++i) {
+        if (line[i] != '\\')
+            continue;
+        if (kEscapes.find(line[i + 1]) == std::string_view::npos) {
+            report(Spot {number, int(i) + 1},
+                backticked(line.substr(i, 2))
+                    + " is not an escape YAML knows; write \\\\ for a backslash, or put the text in single quotes");
+            return;
+        }
+        ++i;
+    }
+    const std::size_t after = close + 1;
+    if (after < line.size() && !isBlank(line[after]) && line[after] != ':' && line[after] != '#') {
+        report(Spot {number, int(close) + 1},
+            std::string("the quoted string ends here and ") + backticked(withoutComment(line.substr(after)))
+                + " follows; "
+                + (line[open] == '\'' ? "inside single quotes write '' for a quote, as in 'it''s'"
+                                      : "inside double quotes write \\\" for a quote, as in \"say \\\"hi\\\"\""));
+        return;
+    }
+    afterClosed(number, line, after, "the quoted string");
+}
+
 /// Reads a value (or a scalar that is the whole node) at `at`; `ownerColumn` is the column of the
 /// key or dash it belongs to.
 void Scanner::readValue(int number, std::string_view line, std::size_t at, int ownerColumn)
@@ -457,6 +491,11 @@ void Scanner::readValue(int number, std::string_view line, std::size_t at, int o
     const char c = line[at];
     if (c == '|' || c == '>') {
         m_blockScalarOwner = ownerColumn;
+        m_blockIndent = -1;
+        // An indentation indicator ("|2") gives the indentation of the lines itself.
+        for (std::size_t i = at + 1; i < line.size() && i < at + 3; ++i)
+            if (line[i] >= '1' && line[i] <= '9')
+                m_blockIndent = std::max(ownerColumn, 0) + (line[i] - '0');
         return;
     }
     if (c == '"' || c == '\'') {
@@ -467,7 +506,7 @@ void Scanner::readValue(int number, std::string_view line, std::size_t at, int o
             m_quoteInFlow = false;
             return;
         }
-        return afterClosed(number, line, close + 1, "the quoted string");
+        return checkQuoted(number, line, at, close);
     }
     if (c == '[' || c == '{')
         return scanFlow(number, line, at);

@@ -80,6 +80,26 @@ private slots:
             << QByteArray("data:\n  a: \"x\" y\n")
             << QStringLiteral("invalid YAML: unexpected text `y` after the quoted string that ends at column 8") << 2
             << 10;
+        QTest::newRow("line of a block scalar indented less")
+            << QByteArray("a: |\n  x\n b: 1\n")
+            << QStringLiteral("invalid YAML: `b` is indented 1 space but its siblings 0 (`a` on line 1); only a line "
+                              "that ends with ':' or '-' starts a deeper level")
+            << 3 << 2;
+        QTest::newRow("quote inside single quotes")
+            << QByteArray("a: 'it's'\n")
+            << QStringLiteral("invalid YAML: the quoted string ends here and `s'` follows; inside single quotes write "
+                              "'' for a quote, as in 'it''s'")
+            << 1 << 7;
+        QTest::newRow("quote inside double quotes")
+            << QByteArray("a: \"say \"hi\"\"\n")
+            << QStringLiteral("invalid YAML: the quoted string ends here and `hi\"\"` follows; inside double quotes "
+                              "write \\\" for a quote, as in \"say \\\"hi\\\"\"")
+            << 1 << 9;
+        QTest::newRow("unknown escape")
+            << QByteArray("a: \"C:\\qemu\"\n")
+            << QStringLiteral("invalid YAML: `\\q` is not an escape YAML knows; write \\\\ for a backslash, or put "
+                              "the text in single quotes")
+            << 1 << 7;
         QTest::newRow("colon in a plain value")
             << QByteArray("data:\n  greeting: Hello: world\n")
             << QStringLiteral("invalid YAML: a value cannot hold ': ' unquoted; put it in quotes: `\"Hello: world\"`")
@@ -140,6 +160,8 @@ private slots:
             "a: 'x' # c\nb: \"y\"\ns: \"line one\n\n  line three\"\n",
             "- |\n  block: text\n- >\n  folded\n- last\n",
             "k: &a v\nj: *a\nm: &m\n  x: 1\nn: *m\na: x # trailing: colon in a comment\n",
+            "a: |2\n    indented\n  b\nc: >\n\n  after a blank line\n# a comment\nd: 1\n",
+            "a: \"tab\\there \\u00e9 \\\\ \\\" \\/ \\x41\"\nb: 'say \"hi\"'\n",
         };
         for (const QByteArray &text : texts) {
             const std::string_view view(text.constData(), std::size_t(text.size()));
