@@ -8,11 +8,15 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QImageReader>
 #include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -22,6 +26,8 @@ namespace ccm::designer {
 namespace {
 
 constexpr QSize kGuideSize(900, 700);
+/// Room the guide's text leaves beside a picture: margins and the scroll bar.
+constexpr int kGuideMargin = 80;
 constexpr QSize kShortcutsSize(520, 600);
 
 QString plainText(const QAction *action)
@@ -48,6 +54,30 @@ void addMenu(QTreeWidgetItem *parent, const QMenu *menu)
             continue;
         auto *item = new QTreeWidgetItem(parent, {plainText(action), keys.join(QStringLiteral(", "))});
         item->setToolTip(0, action->statusTip());
+    }
+}
+
+/// Shrinks the guide's pictures that are wider than `width` to it, keeping their proportions.
+void fitImages(QTextBrowser *browser, int width)
+{
+    QTextDocument *document = browser->document();
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        for (auto fragment = block.begin(); !fragment.atEnd(); ++fragment) {
+            const QTextFragment piece = fragment.fragment();
+            if (!piece.isValid() || !piece.charFormat().isImageFormat())
+                continue;
+            QTextImageFormat image = piece.charFormat().toImageFormat();
+            const QUrl url = browser->source().resolved(QUrl(image.name()));
+            const QSize size = QImageReader(url.toLocalFile()).size();
+            if (!size.isValid() || size.width() <= width)
+                continue;
+            image.setWidth(width);
+            image.setHeight(static_cast<double>(size.height()) * width / size.width());
+            QTextCursor cursor(document);
+            cursor.setPosition(piece.position());
+            cursor.setPosition(piece.position() + piece.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(image);
+        }
     }
 }
 
@@ -78,6 +108,7 @@ QDialog *showUserGuide(const QString &path, QWidget *parent)
     // Its pictures are beside it, under images/.
     browser->setSearchPaths({QFileInfo(path).absolutePath()});
     browser->setSource(QUrl::fromLocalFile(path), QTextDocument::MarkdownResource);
+    fitImages(browser, kGuideSize.width() - kGuideMargin);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
     auto *layout = new QVBoxLayout(dialog);

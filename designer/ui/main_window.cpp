@@ -424,6 +424,11 @@ void MainWindow::createHelpMenu()
     guideAction->setShortcut(QKeySequence::HelpContents);
     guideAction->setStatusTip(tr("Read the designer's guide, installed with it"));
     QAction *shortcutsAction = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        if (auto *open = findChild<ShortcutsDialog *>()) {
+            open->raise();
+            open->activateWindow();
+            return;
+        }
         auto *dialog = new ShortcutsDialog(menuBar(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
@@ -1057,6 +1062,11 @@ void MainWindow::showUserGuide()
             tr("The user guide (designer.md) is not installed beside %1; it is in the docs of the package "
                "ccm-designer.")
                 .arg(QDir::toNativeSeparators(QCoreApplication::applicationFilePath())));
+        return;
+    }
+    if (auto *open = findChild<QDialog *>(QStringLiteral("userGuide"))) {
+        open->raise();
+        open->activateWindow();
         return;
     }
     ccm::designer::showUserGuide(path, this);
