@@ -387,6 +387,12 @@ void FleetDock::updateProgress()
     const int hosts = total("hosts", m_previewModel->hostCount());
     const int answered = total("answered", m_previewModel->answeredCount());
     const int silent = total("silent", m_previewModel->countIn(FleetHostState::Silent));
+    // No host answered at all: the backend's notice names the likely reason, the key no agent
+    // trusts, and how to check.
+    if (!m_previewModel->notice().isEmpty()) {
+        showError(m_progress, m_previewModel->notice());
+        return;
+    }
     if (hosts == 0) {
         showError(m_progress,
             tr("No host answered. Check the selector, that the agents have previews enabled and that they trust "

@@ -170,6 +170,7 @@ private slots:
     void errorRepliesAreShown_data();
     void errorRepliesAreShown();
     void missingKeySaysWhatToDo();
+    void aPreviewNoHostAnsweredShowsItsNotice();
     void keyDialogGeneratesAKeyAndShowsIt();
     void keyDialogShowsTheKeyInUse();
     void keyDialogSaysWhyNoKeyWasMade();
@@ -366,6 +367,28 @@ void TestFleetDock::missingKeySaysWhatToDo()
     QVERIFY(dock->progressLabel()->text().contains(s("Fleet Key")));
     QVERIFY(dock->progressLabel()->property("error").toBool());
     QVERIFY(!harness.recorder->find("fleet.preview"));
+}
+
+void TestFleetDock::aPreviewNoHostAnsweredShowsItsNotice()
+{
+    useKey(true);
+    const std::string notice = "No host answered. No agent may trust this key (SHA256:q2Fn): add preview.pub.pem to "
+                               "preview.trusted_keys in each agent's agent.yaml.";
+    Harness harness(
+        {{"fleet.preview", [notice](const Json &request) {
+              return std::vector<Json> {answer(request,
+                  {{"request", "r-0123456789abcdef"}, {"hosts", {{{"identity", "web1"}, {"state", "silent"}}}},
+                      {"totals",
+                          {{"hosts", 1}, {"answered", 0}, {"silent", 1}, {"declined", 0}, {"failed", 0}, {"changed", 0},
+                              {"resources_failed", 0}}},
+                      {"notice", notice}})};
+          }}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->previewAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+    QTRY_COMPARE(dock->progressLabel()->text(), QString::fromStdString(notice));
+    QVERIFY(dock->progressLabel()->property("error").toBool());
 }
 
 void TestFleetDock::keyDialogGeneratesAKeyAndShowsIt()
