@@ -107,7 +107,10 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         return Failure;
     }
     const LoadedManifest loaded = loadManifest(file.text);
-    const Diagnostics problems = validateManifest(loaded);
+    Diagnostics problems = validateManifest(loaded, true);
+    for (Diagnostic &problem : templateSyntaxErrors(loaded, file.text))
+        problems.push_back(std::move(problem));
+    sortByPosition(problems);
     printDiagnostics(shownName, problems, err);
     if (hasErrors(problems))
         return Failure;

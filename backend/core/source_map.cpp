@@ -410,4 +410,44 @@ SourcePosition positionInScalar(std::string_view text, SourcePosition start, int
     return SourcePosition{start.line, start.column + quote + column - 1};
 }
 
+SourcePosition positionInScalarValue(
+    std::string_view text, SourcePosition start, std::string_view value, std::size_t offset)
+{
+    offset = std::min(offset, value.size());
+    if (!start.known())
+        return start;
+    std::size_t at = 0;
+    for (int line = 1; line < start.line; ++line) {
+        at = text.find('\n', at);
+        if (at == std::string_view::npos)
+            return start;
+        ++at;
+    }
+    at += static_cast<std::size_t>(start.column - 1);
+    if (at >= text.size() || text[at] == '>')
+        return start;
+    if (text[at] != '|')
+        return positionInScalar(text, start, static_cast<int>(offset) + 1);
+    // The value's line k is the text's line start.line + 1 + k, indented as its first non-blank line.
+    const std::size_t lineOfOffset = static_cast<std::size_t>(
+        std::count(value.begin(), value.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    const std::size_t valueLineStart = offset == 0 ? 0 : value.rfind('\n', offset - 1) + 1;
+    at = text.find('\n', at);
+    if (at == std::string_view::npos)
+        return start;
+    ++at;
+    std::size_t indent = std::string_view::npos;
+    for (std::size_t line = at; line < text.size() && indent == std::string_view::npos;) {
+        const std::size_t end = std::min(text.find('\n', line), text.size());
+        const std::size_t first = text.find_first_not_of(' ', line);
+        if (first != std::string_view::npos && first < end && text[first] != '\r')
+            indent = first - line;
+        line = end + 1;
+    }
+    if (indent == std::string_view::npos)
+        return start;
+    const std::size_t column = indent + (offset - valueLineStart) + 1;
+    return SourcePosition {start.line + 1 + static_cast<int>(lineOfOffset), static_cast<int>(column)};
+}
+
 } // namespace ccm

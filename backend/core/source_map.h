@@ -150,4 +150,10 @@ std::string describeLocation(std::string_view fileName, SourcePosition position)
 /// (| and >), whose lines do not map one to one.
 SourcePosition positionInScalar(std::string_view text, SourcePosition start, int column);
 
+/// Where byte `offset` of `value`, the decoded value of the scalar that starts at `start`, sits
+/// in `text`. Literal block scalars (|) map line for line below their indicator; folded ones (>)
+/// give their start; the others are as positionInScalar().
+SourcePosition positionInScalarValue(
+    std::string_view text, SourcePosition start, std::string_view value, std::size_t offset);
+
 } // namespace ccm

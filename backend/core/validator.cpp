@@ -686,8 +686,33 @@ void checkDuplicates(const LoadedManifest &loaded, const std::vector<FlatResourc
     }
 }
 
-void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatResource> &resources, Diagnostics &out)
+/// A reference no resource declares: an error naming the closest declared reference, or a warning
+/// when a child manifest (an apply resource) may declare it.
+Diagnostic unsatisfiedReference(const FlatResource &resource, const char *property, const std::string &reference,
+    const std::unordered_map<std::string, std::size_t> &declared, bool mayBeElsewhere)
 {
+    std::string message = resource.label() + ": " + property + " refers to " + reference;
+    if (mayBeElsewhere)
+        return {Severity::Warning, message + ", which this manifest does not declare (a parent or child manifest may)",
+            {}, {}};
+    message += ", which no resource of this manifest declares";
+    std::vector<std::string> candidates;
+    candidates.reserve(declared.size());
+    for (const auto &entry : declared)
+        if (entry.first != resource.label())
+            candidates.push_back(entry.first);
+    std::sort(candidates.begin(), candidates.end());
+    if (auto suggestion = closestMatch(reference, candidates))
+        message += "; did you mean '" + *suggestion + "'?";
+    return {Severity::Error, message, {}, {}};
+}
+
+void checkReferenceTargets(
+    const LoadedManifest &loaded, const std::vector<FlatResource> &resources, bool standalone, Diagnostics &out)
+{
+    const bool mayBeElsewhere = !standalone
+        || std::any_of(
+            resources.begin(), resources.end(), [](const FlatResource &resource) { return resource.type == "apply"; });
     std::unordered_map<std::string, std::size_t> firstIndex;
     firstIndex.reserve(resources.size());
     for (std::size_t i = 0; i < resources.size(); ++i) {
@@ -711,10 +736,9 @@ void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatR
                 const std::string pointer = appendPointer(resource.propertyPointer(property), k);
                 const auto found = firstIndex.find(reference);
                 if (found == firstIndex.end()) {
-                    out.push_back({Severity::Warning,
-                        resource.label() + ": " + property + " refers to " + reference
-                            + ", which this manifest does not declare",
-                        pointer, loaded.sourceMap.valueAt(pointer)});
+                    out.push_back(unsatisfiedReference(resource, property, reference, firstIndex, mayBeElsewhere));
+                    out.back().path = pointer;
+                    out.back().position = loaded.sourceMap.valueAt(pointer);
                 } else if (found->second == i) {
                     out.push_back(
                         {Severity::Error, resource.label() + ": " + property + " refers to the resource itself",
@@ -730,6 +754,73 @@ void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatR
     }
 }
 
+/// "file /etc/motd › content" for a resource's property, else the pointer's tokens joined by " › ".
+std::string describeTemplatePlace(const std::string &pointer)
+{
+    const std::vector<std::string> tokens = splitPointer(pointer);
+    const auto isIndex = [](const std::string &token) {
+        return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::string place;
+    std::size_t next = 0;
+    if (tokens.size() > 3 && tokens[0] == "ccm" && tokens[1] == "resources" && isIndex(tokens[2])) {
+        place = tokens[3];
+        next = 4;
+        if (tokens.size() > 5 && isIndex(tokens[4])) {
+            place += ' ' + tokens[5];
+            next = 6;
+        }
+    }
+    for (; next < tokens.size(); ++next)
+        place += (place.empty() ? "" : " › ") + tokens[next];
+    return place;
+}
+
+/// An error for each expression of `value`, a template string that starts at `start`, that does not parse.
+void checkTemplateSyntax(
+    const std::string &pointer, const std::string &value, SourcePosition start, std::string_view text, Diagnostics &out)
+{
+    if (value.find("{{") == std::string::npos && value.find("${") == std::string::npos)
+        return;
+    for (const TemplateSegment &segment : scanTemplate(value)) {
+        if (segment.kind != TemplateSegment::Kind::Expression)
+            continue;
+        const auto parsed = Expression::parse(segment.text);
+        if (parsed)
+            continue;
+        const std::size_t column = static_cast<std::size_t>(std::max(parsed.error().column, 1)) - 1;
+        const std::size_t offset = segment.offset + std::min(column, segment.text.size());
+        out.push_back({Severity::Error, describeTemplatePlace(pointer) + ": " + parsed.error().message, pointer,
+            positionInScalarValue(text, start, value, offset)});
+    }
+}
+
+/// Every template of `value`: strings, and keys under ccm/resources (resource names).
+void collectTemplateErrors(const Json &value, const std::string &pointer, const LoadedManifest &loaded,
+    std::string_view text, Diagnostics &out)
+{
+    if (value.is_object()) {
+        const bool control = pointer.ends_with("/control");
+        for (const auto &[key, item] : value.items()) {
+            if (control && (key == "if" || key == "unless"))
+                continue; // raw expressions, checked with the resource
+            const std::string itemPointer = appendPointer(pointer, key);
+            if (pointer.starts_with("/ccm/resources/"))
+                checkTemplateSyntax(itemPointer, key, loaded.sourceMap.keyAt(itemPointer), text, out);
+            collectTemplateErrors(item, itemPointer, loaded, text, out);
+        }
+        return;
+    }
+    if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i)
+            collectTemplateErrors(value[i], appendPointer(pointer, i), loaded, text, out);
+        return;
+    }
+    if (value.is_string())
+        checkTemplateSyntax(
+            pointer, value.get_ref<const std::string &>(), loaded.sourceMap.valueAt(pointer), text, out);
+}
+
 } // namespace
 
 std::optional<std::string> nameCharacterProblem(std::string_view text)
@@ -739,6 +830,14 @@ std::optional<std::string> nameCharacterProblem(std::string_view text)
             return "contains " + describeCharacter(c) + "; allowed are letters, digits and . _ + : ~ -";
     }
     return std::nullopt;
+}
+
+Diagnostics templateSyntaxErrors(const LoadedManifest &loaded, std::string_view text)
+{
+    Diagnostics found;
+    if (loaded.parsed)
+        collectTemplateErrors(loaded.document, "", loaded, text, found);
+    return found;
 }
 
 bool isTemplated(std::string_view value)
@@ -787,7 +886,7 @@ bool isAbsoluteCleanPath(std::string_view path)
     return true;
 }
 
-Diagnostics validateManifest(const LoadedManifest &loaded)
+Diagnostics validateManifest(const LoadedManifest &loaded, bool standalone)
 {
     Diagnostics out = loaded.diagnostics;
     if (!loaded.parsed)
@@ -809,7 +908,7 @@ Diagnostics validateManifest(const LoadedManifest &loaded)
         resources.push_back(std::move(resource));
     });
     checkDuplicates(loaded, resources, out);
-    checkReferenceTargets(loaded, resources, out);
+    checkReferenceTargets(loaded, resources, standalone, out);
     sortByPosition(out);
     return out;
 }
@@ -817,14 +916,16 @@ Diagnostics validateManifest(const LoadedManifest &loaded)
 Diagnostics validateManifestText(std::string_view text)
 {
     const LoadedManifest loaded = loadManifest(text);
-    Diagnostics diagnostics = validateManifest(loaded);
+    Diagnostics diagnostics = validateManifest(loaded, true);
     // Only the text has the comments of the data annotations and the positions inside templates.
     Diagnostics annotations = checkDataAnnotations(loaded, text);
     Diagnostics registry = registryWarnings(loaded, text);
-    if (annotations.empty() && registry.empty())
+    Diagnostics templates = templateSyntaxErrors(loaded, text);
+    if (annotations.empty() && registry.empty() && templates.empty())
         return diagnostics;
     diagnostics.insert(diagnostics.end(), annotations.begin(), annotations.end());
     diagnostics.insert(diagnostics.end(), registry.begin(), registry.end());
+    diagnostics.insert(diagnostics.end(), templates.begin(), templates.end());
     sortByPosition(diagnostics);
     return diagnostics;
 }

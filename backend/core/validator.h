@@ -14,12 +14,19 @@ namespace ccm {
 /// Checks a loaded manifest: every resource body against its type's JSON Schema, then the
 /// semantic rules of each type (paths, modes, names, versions, URLs, durations, references, ...)
 /// on the flattened resources, then duplicate names and aliases. Returns the loader's
-/// diagnostics followed by these, sorted by position.
-Diagnostics validateManifest(const LoadedManifest &loaded);
+/// diagnostics followed by these, sorted by position. A `standalone` manifest is checked as a whole
+/// program, not as a child that another manifest applies: a require or subscribe that neither it
+/// nor a child of its own can satisfy is an error; else it is a warning, as the parent may satisfy it.
+Diagnostics validateManifest(const LoadedManifest &loaded, bool standalone = false);
 
 /// Reads and validates manifest text, with what only the text shows: the data annotations
 /// (checkDataAnnotations()) and the registrations() calls that find nothing here (warnings).
 Diagnostics validateManifestText(std::string_view text);
+
+/// An error at each expression of the manifest's templates (resource names and properties,
+/// messages, data and overrides) that does not parse, placed at the offending token inside its
+/// string and naming the property. Only syntax is checked, so values that need facts are too.
+Diagnostics templateSyntaxErrors(const LoadedManifest &loaded, std::string_view text);
 
 /// True when the string holds a template expression ({{ }} or ${ }), whose value is only
 /// known when the manifest is resolved; format rules skip such values.

@@ -270,7 +270,10 @@ void ManifestDocument::Private::apply(const QString &newText)
     else
         loaded = loadManifest(utf8);
     pending.reset();
-    diagnostics = validateManifest(loaded);
+    diagnostics = validateManifest(loaded, true);
+    for (Diagnostic &problem : templateSyntaxErrors(loaded, utf8))
+        diagnostics.push_back(std::move(problem));
+    sortByPosition(diagnostics);
     flat = loaded.manifest.ccm && loaded.manifest.ccm->resources ? flatten(loaded.manifest, &loaded.entryPointers)
                                                                  : std::vector<FlatResource>();
     blockPointers.clear();

@@ -204,8 +204,11 @@ private Q_SLOTS:
             << QByteArray("ccm:\n  resources:\n    - package:\n        - vim:\n            ensure: \"{{ lookup('data.v') }}\"\n")
             << 1 << QStringLiteral("bad.yaml:5:25: error: cannot resolve ensure of package#vim: missing key 'data.v'");
         QTest::newRow("template error in a name")
-            << withManifest << QByteArray("ccm:\n  resources:\n    - package:\n        - \"{{ 1 + }}\":\n            ensure: present\n")
-            << 1 << QStringLiteral("bad.yaml:4:11: error: cannot resolve the name of package#");
+            << withManifest
+            << QByteArray("ccm:\n  resources:\n    - package:\n        - \"{{ 1 + }}\":\n            ensure: present\n")
+            << 1
+            << QStringLiteral(
+                   "bad.yaml:4:19: error: package \\{\\{ 1 \\+ \\}\\}: unexpected end of expression, expected a value");
         QTest::newRow("required data missing")
             << withManifest << QByteArray("data:\n  # @require\n  token: \"\"\nccm:\n  resources: []\n") << 1
             << QStringLiteral("bad.yaml:3:3: error: data value 'token' is required");

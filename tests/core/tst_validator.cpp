@@ -104,8 +104,8 @@ private Q_SLOTS:
         addRow("exec returns", "exec", "make", "{returns: [0, 2]}");
         addRow("exec returns out of range", "exec", "make", "{returns: [0, 256]}", "outside 0 to 255", "/returns/1");
         addRow("exec refreshonly with subscribe", "exec", "systemctl daemon-reload",
-               "{refreshonly: true, subscribe: [\"exec#make\"]}", "which this manifest does not declare", "/subscribe/0",
-               "warning");
+            "{refreshonly: true, subscribe: [\"exec#make\"]}", "which no resource of this manifest declares",
+            "/subscribe/0");
         addRow("exec refreshonly without subscribe", "exec", "make", "{refreshonly: true}", "never runs", "/refreshonly",
                "warning");
         addRow("exec refresh_only alias", "exec", "make", "{refresh_only: false}", "write refreshonly", "/refresh_only",
@@ -213,7 +213,7 @@ private Q_SLOTS:
 
         // common properties
         addRow("require", "package", "nginx", "{ensure: present, require: [\"package#nginx-common\"]}",
-               "does not declare", "/require/0", "warning");
+            "which no resource of this manifest declares", "/require/0");
         addRow("require bad form", "package", "nginx", "{ensure: present, require: [nginx-common]}",
                "must be written type#name", "/require/0");
         addRow("require unknown type", "package", "nginx", "{ensure: present, require: [\"pkg#nginx-common\"]}",
