@@ -760,7 +760,10 @@ void MainWindow::documentChanged()
         = m_document->filePath().isEmpty() ? tr("untitled") : QFileInfo(m_document->filePath()).fileName();
     m_problems->setDiagnostics(m_document->diagnostics(), fileName);
     m_problemSummary->setText(m_problems->summaryText());
-    m_yamlEditor->setManifestText(m_document->text());
+    if (m_document->isLoadedText())
+        m_yamlEditor->loadManifestText(m_document->text());
+    else
+        m_yamlEditor->setManifestText(m_document->text());
     m_yamlEditor->setDiagnostics(m_document->diagnostics());
     m_settingsEditor->setManifest(m_document->loaded().manifest);
     m_propertyEditor->setReferenceTargets(m_document->referenceTargets());

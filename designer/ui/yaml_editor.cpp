@@ -87,11 +87,7 @@ void YamlEditor::setManifestText(const QString &text)
         return;
     m_editTimer.stop();
     if (current.isEmpty()) {
-        // A first load starts at the top, where an in-place insertion would leave the cursor at the end.
-        m_settingText = true;
-        setPlainText(text);
-        m_lastCursorLine = currentLine();
-        m_settingText = false;
+        loadManifestText(text);
         return;
     }
     // Replacing only the differing middle keeps the document, so the view's cursor, selection and
@@ -110,6 +106,19 @@ void YamlEditor::setManifestText(const QString &text)
     cursor.setPosition(static_cast<int>(current.size() - suffix), QTextCursor::KeepAnchor);
     cursor.insertText(text.mid(prefix, text.size() - prefix - suffix));
     verticalScrollBar()->setValue(scroll);
+    m_lastCursorLine = currentLine();
+    m_settingText = false;
+}
+
+void YamlEditor::loadManifestText(const QString &text)
+{
+    // A loaded text replaces the whole document at once and starts at the top: inserting it through a
+    // cursor would split it block by block, each split announced to the layout and the highlighter.
+    if (text == toPlainText())
+        return;
+    m_editTimer.stop();
+    m_settingText = true;
+    setPlainText(text);
     m_lastCursorLine = currentLine();
     m_settingText = false;
 }

@@ -27,6 +27,8 @@ public:
     /// selection and scroll position stay where they were as far as possible. Emits nothing; a
     /// textEdited() still pending is dropped, as the new text supersedes it.
     void setManifestText(const QString &text);
+    /// Shows a text just opened or created, the view at its top; setManifestText keeps the view's place.
+    void loadManifestText(const QString &text);
 
     /// Underlines each positioned diagnostic from its line:col to the end of the token there (the
     /// rest of the line when the column is unknown or points at blanks), marks its line in the
