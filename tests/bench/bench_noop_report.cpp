@@ -441,6 +441,35 @@ void benchmarkOthers(const std::string &backend)
     }
 }
 
+/// The headline figures of `make bench-quick`, one line each with its target: the noop of 1,000
+/// files against the floor, and the empty manifest. Ours and the floor only, median of 5.
+void benchmarkQuick(const std::string &backend)
+{
+    const std::vector<Tool> tools {
+        {"ours", backend, oursArguments, oursStable},
+        {"floor", findProgram("sha256sum"), floorArguments, floorStable, true},
+    };
+    const std::vector<Measurement> noop = measureNoop(tools, 1'000, std::vector<History>(tools.size()));
+    if (!noop[0].stable)
+        std::fprintf(stderr, "warning: ours did not find the 1000 files stable:\n%s\n", noop[0].firstOutput.c_str());
+    std::printf("noop 1000 files / floor     %7s x    target 3   (ours %s, floor %s)\n",
+        formatRatio(noop[0], noop[1]).c_str(), formatTime(noop[0].medianMilliseconds).c_str(),
+        formatCell(noop[1]).c_str());
+    const fs::path empty
+        = fs::temp_directory_path() / ("ccm-bench-quick-" + std::to_string(::getpid()) + "-empty.yaml");
+    std::ofstream(empty) << "ccm:\n  resources: []\n";
+    std::vector<double> samples;
+    bool failed = false;
+    for (int i = 0; i < fullRuns; ++i) {
+        const ProcessRun run = runProcess({backend, "apply", "--noop", empty.string()});
+        samples.push_back(run.milliseconds);
+        failed = failed || run.status != 0;
+    }
+    fs::remove(empty);
+    std::printf("empty manifest, apply --noop %6.1f ms   target 8%s\n", median(samples),
+        failed ? "   (FAILED: non-zero exit)" : "");
+}
+
 std::vector<std::size_t> parseSizes(const std::string &text)
 {
     std::vector<std::size_t> sizes;
@@ -459,6 +488,10 @@ int main(int argc, char **argv)
     std::vector<std::size_t> sizes {100, 1'000, 10'000, 50'000};
     std::string picture = CCM_SOURCE_DIR "/docs/images/bench-noop.png";
     bool tableOnly = false;
+    if (argc == 2 && std::string(argv[1]) == "--quick") {
+        benchmarkQuick(CCM_BACKEND_PATH);
+        return 0;
+    }
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
         if (option == "--sizes") {
@@ -467,7 +500,7 @@ int main(int argc, char **argv)
         } else if (option == "--plot") {
             picture = argv[i + 1];
         } else {
-            std::fprintf(stderr, "usage: %s [--sizes N,N...] [--plot FILE.png]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick | [--sizes N,N...] [--plot FILE.png]]\n", argv[0]);
             return 2;
         }
     }
