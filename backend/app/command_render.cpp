@@ -107,7 +107,7 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
         return Failure;
     }
     const LoadedManifest loaded = loadManifest(file.text);
-    Diagnostics problems = validateManifest(loaded, true);
+    Diagnostics problems = validateManifest(loaded, true, manifest->file().parent_path());
     for (Diagnostic &problem : templateSyntaxErrors(loaded, file.text))
         problems.push_back(std::move(problem));
     sortByPosition(problems);

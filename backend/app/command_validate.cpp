@@ -102,7 +102,7 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
             if (read.problem)
                 diagnostics.push_back(*read.problem);
             else
-                diagnostics = validateManifestText(read.text);
+                diagnostics = validateManifestText(read.text, input->file().parent_path());
         }
         const bool valid = !hasErrors(diagnostics);
         allValid = allValid && valid;

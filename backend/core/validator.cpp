@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <regex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ccm {
 namespace {
@@ -686,33 +687,88 @@ void checkDuplicates(const LoadedManifest &loaded, const std::vector<FlatResourc
     }
 }
 
+/// How deep childManifestDeclarations() follows apply resources: as deep as a run may nest them.
+constexpr int kMaxChildDepth = 16;
+
+/// Adds what the manifest at `path` declares, and its own children's, to `declared`. False when
+/// something cannot be known before a run.
+bool collectDeclarations(const std::filesystem::path &path, int depth, std::unordered_set<std::string> &visited,
+    std::unordered_set<std::string> &declared);
+
+/// Adds what the resources of `loaded` declare to `declared`, following its apply resources from
+/// `baseDirectory`. False when something cannot be known before a run.
+bool collectChildDeclarations(const LoadedManifest &loaded, const std::filesystem::path &baseDirectory, int depth,
+    std::unordered_set<std::string> &visited, std::unordered_set<std::string> &declared)
+{
+    bool known = true;
+    forEachFlatResource(loaded.manifest, &loaded.entryPointers, [&](FlatResource &&resource) {
+        if (!known)
+            return;
+        const auto alias = resource.properties.find("alias");
+        const bool hasAlias = alias != resource.properties.end() && alias->is_string();
+        if (isTemplated(resource.name) || (hasAlias && isTemplated(alias->get<std::string>()))) {
+            known = false;
+            return;
+        }
+        declared.insert(resource.label());
+        if (hasAlias)
+            declared.insert(resource.type + '#' + alias->get<std::string>());
+        if (resource.type == "apply") {
+            std::filesystem::path child(resource.name);
+            if (child.is_relative())
+                child = baseDirectory / child;
+            known = depth < kMaxChildDepth && collectDeclarations(child, depth + 1, visited, declared);
+        }
+    });
+    return known;
+}
+
+bool collectDeclarations(const std::filesystem::path &path, int depth, std::unordered_set<std::string> &visited,
+    std::unordered_set<std::string> &declared)
+{
+    std::error_code error;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
+    // A manifest applied twice declares the same; one that applies itself is refused by the run.
+    if (error || !visited.insert(canonical.string()).second)
+        return !error;
+    const FileText read = readManifestFile(canonical.string());
+    if (read.problem)
+        return false;
+    const LoadedManifest child = loadManifest(read.text);
+    if (!child.parsed || hasErrors(child.diagnostics))
+        return false;
+    return collectChildDeclarations(child, canonical.parent_path(), depth, visited, declared);
+}
+
 /// A reference no resource declares: an error naming the closest declared reference, or a warning
 /// when a child manifest (an apply resource) may declare it.
 Diagnostic unsatisfiedReference(const FlatResource &resource, const char *property, const std::string &reference,
-    const std::unordered_map<std::string, std::size_t> &declared, bool mayBeElsewhere)
+    const std::unordered_map<std::string, std::size_t> &declared, const std::unordered_set<std::string> &childDeclared,
+    bool mayBeElsewhere)
 {
     std::string message = resource.label() + ": " + property + " refers to " + reference;
     if (mayBeElsewhere)
         return {Severity::Warning, message + ", which this manifest does not declare (a parent or child manifest may)",
             {}, {}};
-    message += ", which no resource of this manifest declares";
+    message += childDeclared.empty() ? ", which no resource of this manifest declares"
+                                     : ", which neither this manifest nor its child manifests declare";
     std::vector<std::string> candidates;
-    candidates.reserve(declared.size());
+    candidates.reserve(declared.size() + childDeclared.size());
     for (const auto &entry : declared)
         if (entry.first != resource.label())
             candidates.push_back(entry.first);
+    candidates.insert(candidates.end(), childDeclared.begin(), childDeclared.end());
     std::sort(candidates.begin(), candidates.end());
     if (auto suggestion = closestMatch(reference, candidates))
         message += "; did you mean '" + *suggestion + "'?";
     return {Severity::Error, message, {}, {}};
 }
 
-void checkReferenceTargets(
-    const LoadedManifest &loaded, const std::vector<FlatResource> &resources, bool standalone, Diagnostics &out)
+void checkReferenceTargets(const LoadedManifest &loaded, const std::vector<FlatResource> &resources, bool standalone,
+    const std::filesystem::path &baseDirectory, Diagnostics &out)
 {
-    const bool mayBeElsewhere = !standalone
-        || std::any_of(
-            resources.begin(), resources.end(), [](const FlatResource &resource) { return resource.type == "apply"; });
+    const bool hasChildren = std::any_of(
+        resources.begin(), resources.end(), [](const FlatResource &resource) { return resource.type == "apply"; });
     std::unordered_map<std::string, std::size_t> firstIndex;
     firstIndex.reserve(resources.size());
     for (std::size_t i = 0; i < resources.size(); ++i) {
@@ -720,6 +776,23 @@ void checkReferenceTargets(
         if (resources[i].properties.contains("alias") && resources[i].properties["alias"].is_string())
             firstIndex.emplace(resources[i].type + '#' + resources[i].properties["alias"].get<std::string>(), i);
     }
+    // The children are read only when a reference is not declared here, so typing in a manifest
+    // whose references all resolve reads no other file.
+    bool childrenRead = false;
+    bool mayBeElsewhere = !standalone || hasChildren;
+    std::unordered_set<std::string> onlyInChildren;
+    const auto readChildren = [&] {
+        childrenRead = true;
+        if (!standalone || !hasChildren || baseDirectory.empty())
+            return;
+        const auto childDeclared = childManifestDeclarations(loaded, baseDirectory);
+        if (!childDeclared)
+            return;
+        mayBeElsewhere = false;
+        for (const std::string &reference : *childDeclared)
+            if (firstIndex.find(reference) == firstIndex.end())
+                onlyInChildren.insert(reference);
+    };
     for (std::size_t i = 0; i < resources.size(); ++i) {
         const FlatResource &resource = resources[i];
         for (const char *property : {"require", "subscribe"}) {
@@ -735,8 +808,13 @@ void checkReferenceTargets(
                     continue;
                 const std::string pointer = appendPointer(resource.propertyPointer(property), k);
                 const auto found = firstIndex.find(reference);
+                if (found == firstIndex.end() && !childrenRead)
+                    readChildren();
+                if (found == firstIndex.end() && onlyInChildren.count(reference) != 0)
+                    continue;
                 if (found == firstIndex.end()) {
-                    out.push_back(unsatisfiedReference(resource, property, reference, firstIndex, mayBeElsewhere));
+                    out.push_back(unsatisfiedReference(
+                        resource, property, reference, firstIndex, onlyInChildren, mayBeElsewhere));
                     out.back().path = pointer;
                     out.back().position = loaded.sourceMap.valueAt(pointer);
                 } else if (found->second == i) {
@@ -886,7 +964,17 @@ bool isAbsoluteCleanPath(std::string_view path)
     return true;
 }
 
-Diagnostics validateManifest(const LoadedManifest &loaded, bool standalone)
+std::optional<std::unordered_set<std::string>> childManifestDeclarations(
+    const LoadedManifest &loaded, const std::filesystem::path &baseDirectory)
+{
+    std::unordered_set<std::string> visited;
+    std::unordered_set<std::string> declared;
+    if (!collectChildDeclarations(loaded, baseDirectory, 0, visited, declared))
+        return std::nullopt;
+    return declared;
+}
+
+Diagnostics validateManifest(const LoadedManifest &loaded, bool standalone, const std::filesystem::path &baseDirectory)
 {
     Diagnostics out = loaded.diagnostics;
     if (!loaded.parsed)
@@ -908,15 +996,15 @@ Diagnostics validateManifest(const LoadedManifest &loaded, bool standalone)
         resources.push_back(std::move(resource));
     });
     checkDuplicates(loaded, resources, out);
-    checkReferenceTargets(loaded, resources, standalone, out);
+    checkReferenceTargets(loaded, resources, standalone, baseDirectory, out);
     sortByPosition(out);
     return out;
 }
 
-Diagnostics validateManifestText(std::string_view text)
+Diagnostics validateManifestText(std::string_view text, const std::filesystem::path &baseDirectory)
 {
     const LoadedManifest loaded = loadManifest(text);
-    Diagnostics diagnostics = validateManifest(loaded, true);
+    Diagnostics diagnostics = validateManifest(loaded, true, baseDirectory);
     // Only the text has the comments of the data annotations and the positions inside templates.
     Diagnostics annotations = checkDataAnnotations(loaded, text);
     Diagnostics registry = registryWarnings(loaded, text);

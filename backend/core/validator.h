@@ -5,9 +5,11 @@
 #include "manifest.h"
 #include "result.h"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 namespace ccm {
 
@@ -17,11 +19,23 @@ namespace ccm {
 /// diagnostics followed by these, sorted by position. A `standalone` manifest is checked as a whole
 /// program, not as a child that another manifest applies: a require or subscribe that neither it
 /// nor a child of its own can satisfy is an error; else it is a warning, as the parent may satisfy it.
-Diagnostics validateManifest(const LoadedManifest &loaded, bool standalone = false);
+/// The children are read from `baseDirectory`, the directory of the manifest's file; without one
+/// (text not saved yet) they cannot be, and a reference only a child could declare is a warning.
+Diagnostics validateManifest(
+    const LoadedManifest &loaded, bool standalone = false, const std::filesystem::path &baseDirectory = {});
 
 /// Reads and validates manifest text, with what only the text shows: the data annotations
 /// (checkDataAnnotations()) and the registrations() calls that find nothing here (warnings).
-Diagnostics validateManifestText(std::string_view text);
+/// `baseDirectory` is the directory of the manifest's file, where its child manifests are read.
+Diagnostics validateManifestText(std::string_view text, const std::filesystem::path &baseDirectory = {});
+
+/// The references (`type#name` and `type#alias`) `loaded` and its child manifests declare, the
+/// children read from the files its apply resources name (relative to `baseDirectory`) and their
+/// own children in turn.
+/// nullopt when one cannot be known before a run: a templated path or name, a file that does not
+/// read or parse, or children nested deeper than a run allows.
+std::optional<std::unordered_set<std::string>> childManifestDeclarations(
+    const LoadedManifest &loaded, const std::filesystem::path &baseDirectory);
 
 /// An error at each expression of the manifest's templates (resource names and properties,
 /// messages, data and overrides) that does not parse, placed at the offending token inside its

@@ -865,7 +865,10 @@ RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
     if (!manifest)
         return manifest.error();
     if (method == "manifest.validate") {
-        const Diagnostics diagnostics = validateManifestText(manifest->text);
+        // A previewer is not told what files it could not read declare: without them, a reference
+        // only a child manifest could satisfy stays a warning.
+        const Diagnostics diagnostics
+            = validateManifestText(manifest->text, asPeer ? std::filesystem::path() : manifest->base);
         return std::optional<Json>(
             Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
     }

@@ -270,7 +270,10 @@ void ManifestDocument::Private::apply(const QString &newText)
     else
         loaded = loadManifest(utf8);
     pending.reset();
-    diagnostics = validateManifest(loaded, true);
+    // Child manifests are read from the file's directory; an untitled text has none yet.
+    const QString &path = filePath.isEmpty() ? loadedFrom : filePath;
+    diagnostics = validateManifest(loaded, true,
+        path.isEmpty() ? std::filesystem::path() : std::filesystem::path(QFileInfo(path).absolutePath().toStdString()));
     for (Diagnostic &problem : templateSyntaxErrors(loaded, utf8))
         diagnostics.push_back(std::move(problem));
     sortByPosition(diagnostics);

@@ -4,6 +4,7 @@
 #include "backend_process.h"
 #include "test_main.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -93,18 +94,71 @@ private slots:
         QVERIFY2(render.err.contains(line), qPrintable(render.err));
     }
 
-    /// A child manifest may declare what the parent refers to: that stays a warning.
-    void childManifestMayDeclare()
+    /// A reference the manifest does not declare is looked up in its child manifests (apply
+    /// resources, relative to the manifest's directory, and theirs in turn). Only when a child
+    /// cannot be known before a run does it stay a warning.
+    void childManifests_data()
     {
-        QVERIFY(ccm::test::writeFile(m_dir.filePath(QStringLiteral("child.yaml")), "ccm:\n  resources: []\n"));
-        const QString path = m_dir.filePath(QStringLiteral("parent.yaml"));
+        QTest::addColumn<QString>("applied"); ///< the parent's apply resource
+        QTest::addColumn<QByteArray>("child"); ///< parts/child.yaml
+        QTest::addColumn<QString>("reference"); ///< what the parent's exec requires
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expected"); ///< after "FILE:8:23: "; empty: no finding at all
+        const QByteArray declaresNginx("ccm:\n  resources:\n    - package:\n        - nginx: {ensure: present}\n");
+        const QString child = QStringLiteral("parts/child.yaml");
+        QTest::newRow("declared by the child")
+            << child << declaresNginx << QStringLiteral("package#nginx") << 0 << QString();
+        QTest::newRow("declared by the child's alias")
+            << child << QByteArray("ccm:\n  resources:\n    - package:\n        - nginx: {alias: web}\n")
+            << QStringLiteral("package#web") << 0 << QString();
+        QTest::newRow("declared by a grandchild")
+            << child << QByteArray("ccm:\n  resources:\n    - apply:\n        - grandchild.yaml: {}\n")
+            << QStringLiteral("package#nginx") << 0 << QString();
+        QTest::newRow("a child that applies itself")
+            << child
+            << QByteArray("ccm:\n  resources:\n    - apply:\n        - child.yaml: {}\n    - package:\n"
+                          "        - nginx: {ensure: present}\n")
+            << QStringLiteral("package#nginx") << 0 << QString();
+        QTest::newRow("declared nowhere")
+            << child << declaresNginx << QStringLiteral("package#ngnix") << 1
+            << QStringLiteral("error: exec#reload: require refers to package#ngnix, which neither this manifest nor "
+                              "its child manifests declare; did you mean 'package#nginx'?");
+        const QString mayBe = QStringLiteral(
+            "warning: exec#reload: require refers to package#nginx, which this manifest does not declare (a parent "
+            "or child manifest may)");
+        QTest::newRow("a templated child") << QStringLiteral("parts/{{ Facts.host.info.os }}.yaml") << declaresNginx
+                                           << QStringLiteral("package#nginx") << 0 << mayBe;
+        QTest::newRow("a child that does not read")
+            << QStringLiteral("parts/missing.yaml") << declaresNginx << QStringLiteral("package#nginx") << 0 << mayBe;
+        QTest::newRow("a child with a templated name")
+            << child << QByteArray("ccm:\n  resources:\n    - package:\n        - \"{{ Data.name }}\": {}\n")
+            << QStringLiteral("package#nginx") << 0 << mayBe;
+    }
+
+    void childManifests()
+    {
+        QFETCH(QString, applied);
+        QFETCH(QByteArray, child);
+        QFETCH(QString, reference);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("parts")));
+        QVERIFY(ccm::test::writeFile(dir.filePath(QStringLiteral("parts/child.yaml")), child));
+        QVERIFY(ccm::test::writeFile(dir.filePath(QStringLiteral("parts/grandchild.yaml")),
+            "ccm:\n  resources:\n    - package:\n        - nginx: {ensure: present}\n"));
+        const QString path = dir.filePath(QStringLiteral("parent.yaml"));
         QVERIFY(ccm::test::writeFile(path,
-            "ccm:\n  resources:\n    - apply:\n        - child.yaml: {}\n    - exec:\n        - reload:\n"
-            "            command: /bin/true\n            require: [package#nginx]\n"));
+            QStringLiteral("ccm:\n  resources:\n    - apply:\n        - \"%1\": {}\n    - exec:\n        - reload:\n"
+                           "            command: /bin/true\n            require: [%2]\n")
+                .arg(applied, reference)
+                .toUtf8()));
         const BackendRun validate = runBackend({QStringLiteral("validate"), path});
-        QCOMPARE(validate.exitCode, 0);
-        QVERIFY2(validate.out.contains(QStringLiteral("8:23: warning: exec#reload: require refers to package#nginx")),
-            qPrintable(validate.out));
+        QCOMPARE(validate.exitCode, exitCode);
+        if (expected.isEmpty())
+            QVERIFY2(!validate.out.contains(QStringLiteral("require refers")), qPrintable(validate.out));
+        else
+            QVERIFY2(validate.out.contains(path + QStringLiteral(":8:23: ") + expected), qPrintable(validate.out));
     }
 };
 
