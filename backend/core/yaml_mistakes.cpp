@@ -56,30 +56,12 @@ std::string_view withoutComment(std::string_view text)
     return text;
 }
 
-/// The offset of the quote closing the one at `open`, or npos when the line does not close it.
-std::size_t closingQuote(std::string_view text, std::size_t open)
-{
-    const char quote = text[open];
-    for (std::size_t i = open + 1; i < text.size(); ++i) {
-        if (quote == '"' && text[i] == '\\') {
-            ++i;
-        } else if (text[i] == quote) {
-            if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-                ++i;
-                continue;
-            }
-            return i;
-        }
-    }
-    return std::string_view::npos;
-}
-
 /// The offset of the ':' that makes `content` a `key: value` line, or npos.
 std::size_t keyIndicator(std::string_view content)
 {
     std::size_t from = 0;
     if (!content.empty() && (content[0] == '"' || content[0] == '\'')) {
-        const std::size_t close = closingQuote(content, 0);
+        const std::size_t close = closingYamlQuote(content, 0);
         if (close == std::string_view::npos)
             return std::string_view::npos;
         from = close + 1;
@@ -249,7 +231,7 @@ void Scanner::continueQuote(int number, std::string_view line)
     const char quote = m_quoteChar;
     std::string probe(1, quote);
     probe += line;
-    const std::size_t close = closingQuote(probe, 0);
+    const std::size_t close = closingYamlQuote(probe, 0);
     if (close == std::string_view::npos)
         return;
     const std::size_t after = close; // offset in `line` just past the closing quote
@@ -280,7 +262,7 @@ void Scanner::scanFlow(int number, std::string_view line, std::size_t from)
         if (c == '#' && (i == 0 || isBlank(line[i - 1])))
             return;
         if (c == '"' || c == '\'') {
-            const std::size_t close = closingQuote(line, i);
+            const std::size_t close = closingYamlQuote(line, i);
             if (close == std::string_view::npos) {
                 m_quote = Spot {number, int(i) + 1};
                 m_quoteChar = c;
@@ -370,7 +352,7 @@ bool Scanner::placeNode(int number, int column, std::string_view content)
     const bool item = content == "-" || content.starts_with("- ") || content.starts_with("-\t");
     // A quoted scalar that goes on to the next lines may turn out to be a key there.
     const bool unclosedQuote = !content.empty() && (content[0] == '"' || content[0] == '\'')
-        && closingQuote(content, 0) == std::string_view::npos;
+        && closingYamlQuote(content, 0) == std::string_view::npos;
     const bool key = !item && (unclosedQuote || keyIndicator(content) != std::string_view::npos);
     const Level::Kind kind = item ? Level::Kind::List : key ? Level::Kind::Map : Level::Kind::Scalar;
     std::optional<Level> deeper;
@@ -499,7 +481,7 @@ void Scanner::readValue(int number, std::string_view line, std::size_t at, int o
         return;
     }
     if (c == '"' || c == '\'') {
-        const std::size_t close = closingQuote(line, at);
+        const std::size_t close = closingYamlQuote(line, at);
         if (close == std::string_view::npos) {
             m_quote = Spot {number, int(at) + 1};
             m_quoteChar = c;
@@ -522,6 +504,24 @@ void Scanner::readValue(int number, std::string_view line, std::size_t at, int o
 std::optional<Diagnostic> findYamlMistake(std::string_view text)
 {
     return yaml_mistakes::Scanner(text).run();
+}
+
+/// Double quotes escape with a backslash; single quotes only by doubling the quote.
+std::size_t closingYamlQuote(std::string_view text, std::size_t open)
+{
+    const char quote = text[open];
+    for (std::size_t i = open + 1; i < text.size(); ++i) {
+        if (quote == '"' && text[i] == '\\') {
+            ++i;
+        } else if (text[i] == quote) {
+            if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+                ++i;
+                continue;
+            }
+            return i;
+        }
+    }
+    return std::string_view::npos;
 }
 
 } // namespace ccm

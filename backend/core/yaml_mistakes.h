@@ -3,6 +3,7 @@
 
 #include "diagnostic.h"
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -16,5 +17,9 @@ namespace ccm {
 /// these mistakes is found, or the text uses what this check does not follow (complex keys,
 /// directives).
 std::optional<Diagnostic> findYamlMistake(std::string_view text);
+
+/// The offset of the quote that closes the YAML quoted scalar opening at `open` (a `'` or `"`) on
+/// this text, or npos when it is not closed there.
+std::size_t closingYamlQuote(std::string_view text, std::size_t open);
 
 } // namespace ccm

@@ -124,20 +124,7 @@ bool quoteIsClosed(std::string_view text, std::size_t offset)
     if (offset >= text.size())
         return true;
     const char quote = text[offset];
-    if (quote != '"' && quote != '\'')
-        return true;
-    for (std::size_t i = offset + 1; i < text.size(); ++i) {
-        if (quote == '"' && text[i] == '\\') {
-            ++i;
-        } else if (text[i] == quote) {
-            if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-                ++i;
-                continue;
-            }
-            return true;
-        }
-    }
-    return false;
+    return (quote != '"' && quote != '\'') || closingYamlQuote(text, offset) != std::string_view::npos;
 }
 
 /// Where an outermost flow collection goes past its item limit, and where it starts.
