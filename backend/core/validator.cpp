@@ -854,9 +854,13 @@ std::string describeTemplatePlace(const std::string &pointer)
     return place;
 }
 
-/// An error for each expression of `value`, a template string that starts at `start`, that does not parse.
-void checkTemplateSyntax(
-    const std::string &pointer, const std::string &value, SourcePosition start, std::string_view text, Diagnostics &out)
+/// Where a template string of the manifest starts: the key at `pointer`, or the value there.
+enum class TemplatePlace { Key, Value };
+
+/// An error for each expression of `value`, the template string at `pointer`, that does not parse.
+/// The string's position is looked up only for an error: most strings have no template at all.
+void checkTemplateSyntax(const std::string &pointer, const std::string &value, TemplatePlace place,
+    const LoadedManifest &loaded, std::string_view text, Diagnostics &out)
 {
     if (value.find("{{") == std::string::npos && value.find("${") == std::string::npos)
         return;
@@ -868,6 +872,8 @@ void checkTemplateSyntax(
             continue;
         const std::size_t column = static_cast<std::size_t>(std::max(parsed.error().column, 1)) - 1;
         const std::size_t offset = segment.offset + std::min(column, segment.text.size());
+        const SourcePosition start
+            = place == TemplatePlace::Key ? loaded.sourceMap.keyAt(pointer) : loaded.sourceMap.valueAt(pointer);
         out.push_back({Severity::Error, describeTemplatePlace(pointer) + ": " + parsed.error().message, pointer,
             positionInScalarValue(text, start, value, offset)});
     }
@@ -884,7 +890,7 @@ void collectTemplateErrors(const Json &value, const std::string &pointer, const 
                 continue; // raw expressions, checked with the resource
             const std::string itemPointer = appendPointer(pointer, key);
             if (pointer.starts_with("/ccm/resources/"))
-                checkTemplateSyntax(itemPointer, key, loaded.sourceMap.keyAt(itemPointer), text, out);
+                checkTemplateSyntax(itemPointer, key, TemplatePlace::Key, loaded, text, out);
             collectTemplateErrors(item, itemPointer, loaded, text, out);
         }
         return;
@@ -895,8 +901,7 @@ void collectTemplateErrors(const Json &value, const std::string &pointer, const 
         return;
     }
     if (value.is_string())
-        checkTemplateSyntax(
-            pointer, value.get_ref<const std::string &>(), loaded.sourceMap.valueAt(pointer), text, out);
+        checkTemplateSyntax(pointer, value.get_ref<const std::string &>(), TemplatePlace::Value, loaded, text, out);
 }
 
 } // namespace
