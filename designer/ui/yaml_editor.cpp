@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_editor.h"
 
+#include "incremental_highlighter.h"
 #include "palette_tone.h"
 #include "problems_model.h"
 #include "yaml_highlighter.h"
@@ -63,7 +64,13 @@ YamlEditor::YamlEditor(QWidget *parent)
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setTabChangesFocus(false);
-    m_highlighter = createYamlHighlighter(document(), palette());
+    m_colours.setPalette(palette());
+    m_colouring = new IncrementalHighlighter(
+        document(),
+        [this](const QString &line, int previousState, IncrementalHighlighter::Formats &formats) {
+            return m_colours.colourLine(line, previousState, formats);
+        },
+        this);
 
     m_editTimer.setSingleShot(true);
     m_editTimer.setInterval(300);
@@ -118,7 +125,13 @@ void YamlEditor::loadManifestText(const QString &text)
         return;
     m_editTimer.stop();
     m_settingText = true;
-    setPlainText(text);
+    // The gutter takes its final width while the document is still small: widening it afterwards
+    // would lay every line of the new text out again.
+    updateGutterGeometry(static_cast<int>(text.count(QLatin1Char('\n'))) + 1);
+    // The document directly rather than QPlainTextEdit::setPlainText, which then gives every
+    // character the cursor's format again, a pass over the whole text that changes nothing here.
+    document()->setPlainText(text);
+    setTextCursor(QTextCursor(document()));
     m_lastCursorLine = currentLine();
     m_settingText = false;
 }
@@ -194,8 +207,22 @@ void YamlEditor::setOwnUndoHistory(bool own)
 
 void YamlEditor::setHighlighter(QSyntaxHighlighter *highlighter)
 {
+    delete m_colouring;
+    m_colouring = nullptr;
     delete m_highlighter;
     m_highlighter = highlighter;
+}
+
+IncrementalHighlighter *YamlEditor::yamlColouring() const
+{
+    return m_colouring;
+}
+
+int YamlEditor::lastVisibleBlockNumber() const
+{
+    // Without wrapping every line is one line high.
+    const int lines = viewport()->height() / std::max(1, fontMetrics().lineSpacing()) + 1;
+    return firstVisibleBlock().blockNumber() + lines;
 }
 
 QStringList YamlEditor::diagnosticMessagesAt(int line, int column) const
@@ -237,6 +264,9 @@ bool YamlEditor::event(QEvent *event)
 
 bool YamlEditor::viewportEvent(QEvent *event)
 {
+    // The lines about to be shown are coloured first; the rest of a long text follows while idle.
+    if (event->type() == QEvent::Paint && m_colouring != nullptr)
+        m_colouring->highlightThrough(lastVisibleBlockNumber());
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
         const QTextCursor cursor = cursorForPosition(help->pos());
@@ -365,7 +395,11 @@ void YamlEditor::changeEvent(QEvent *event)
 {
     QPlainTextEdit::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
-        updateYamlHighlighterPalette(m_highlighter, palette());
+        m_colours.setPalette(palette());
+        if (m_colouring != nullptr)
+            m_colouring->rehighlight(lastVisibleBlockNumber());
+        else if (auto *yaml = qobject_cast<YamlHighlighter *>(m_highlighter))
+            yaml->setPalette(palette());
         rebuildExtraSelections();
         m_gutter->update();
     } else if (event->type() == QEvent::FontChange) {
@@ -373,10 +407,10 @@ void YamlEditor::changeEvent(QEvent *event)
     }
 }
 
-int YamlEditor::gutterWidth() const
+int YamlEditor::gutterWidth(int lines) const
 {
     int digits = 1;
-    for (int count = std::max(1, blockCount()); count >= 10; count /= 10)
+    for (int count = std::max(1, lines < 0 ? blockCount() : lines); count >= 10; count /= 10)
         ++digits;
     const QFontMetrics metrics(font());
     // Room for the numbers, a problem marker as wide as a line is high, and a little air before
@@ -389,11 +423,12 @@ int YamlEditor::gutterPadding() const
     return QFontMetrics(font()).horizontalAdvance(QLatin1Char(' ')) / 2;
 }
 
-void YamlEditor::updateGutterGeometry()
+void YamlEditor::updateGutterGeometry(int lines)
 {
-    setViewportMargins(gutterWidth(), 0, 0, 0);
+    const int width = gutterWidth(lines);
+    setViewportMargins(width, 0, 0, 0);
     const QRect contents = contentsRect();
-    m_gutter->setGeometry(QRect(contents.left(), contents.top(), gutterWidth(), contents.height()));
+    m_gutter->setGeometry(QRect(contents.left(), contents.top(), width, contents.height()));
 }
 
 void YamlEditor::paintGutter(QPaintEvent *event)

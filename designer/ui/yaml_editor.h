@@ -2,6 +2,7 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "yaml_highlighter.h"
 
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -12,6 +13,7 @@ class QSyntaxHighlighter;
 
 namespace ccm::designer {
 
+class IncrementalHighlighter;
 class YamlEditorGutter;
 
 /// The manifest's YAML text: highlighted, with line numbers, problem markers and wavy underlines.
@@ -46,6 +48,9 @@ public:
     void setOwnUndoHistory(bool own);
     /// Highlights with `highlighter` (made for document(), taken over) instead of as YAML.
     void setHighlighter(QSyntaxHighlighter *highlighter);
+    /// What colours the text as YAML: the lines in view at once, the rest while idle. Null once
+    /// setHighlighter() gave the editor another highlighter.
+    [[nodiscard]] IncrementalHighlighter *yamlColouring() const;
 
     /// The line (from 1) holding the cursor.
     [[nodiscard]] int currentLine() const;
@@ -86,10 +91,12 @@ private:
         ccm::Diagnostic diagnostic;
     };
 
-    int gutterWidth() const;
+    /// The gutter's width for `lines` lines (-1: the document's).
+    int gutterWidth(int lines = -1) const;
+    int lastVisibleBlockNumber() const;
     int gutterPadding() const;
     void paintGutter(QPaintEvent *event);
-    void updateGutterGeometry();
+    void updateGutterGeometry(int lines = -1);
     void rebuildExtraSelections();
     void flushPendingEdit();
     void onContentsChange();
@@ -99,6 +106,8 @@ private:
     QString gutterToolTip(int line) const;
 
     YamlEditorGutter *m_gutter = nullptr;
+    YamlColours m_colours;
+    IncrementalHighlighter *m_colouring = nullptr;
     QSyntaxHighlighter *m_highlighter = nullptr;
     QTimer m_editTimer;
     bool m_ownUndo = false;

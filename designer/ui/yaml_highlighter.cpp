@@ -5,13 +5,6 @@
 
 #include <QRegularExpression>
 
-#ifdef CCM_HAVE_KSYNTAXHIGHLIGHTING
-#include <KSyntaxHighlighting/Definition>
-#include <KSyntaxHighlighting/Repository>
-#include <KSyntaxHighlighting/SyntaxHighlighter>
-#include <KSyntaxHighlighting/Theme>
-#endif
-
 namespace ccm::designer {
 
 namespace {
@@ -132,15 +125,209 @@ int blockScalarHeaderEnd(const QString &text, int position)
     return -1;
 }
 
+using Token = YamlColours::Token;
+
+/// One line being coloured: the scanning state and the formats found so far.
+struct LineScan {
+    const YamlColours &colours;
+    const QString &text;
+    YamlColours::Formats &formats;
+
+    void set(int start, int length, Token token) { paintFormat(formats, start, length, colours.tokenFormat(token)); }
+    int line(int previousState);
+    int plainLine();
+    int value(int position, int lineIndent);
+    /// Colours the key or the scalar at `position` inside a flow collection; returns where it ends.
+    int flowEntry(int position);
+    void scalar(int start, int length, bool quoted);
+    void templates(int start, int length);
+};
+
+int LineScan::line(int previousState)
+{
+    if (previousState > NormalState) {
+        const int parentIndent = previousState - 1;
+        if (isBlank(text))
+            return previousState;
+        if (indentation(text) > parentIndent) {
+            set(0, static_cast<int>(text.size()), Token::BlockBody);
+            templates(0, static_cast<int>(text.size()));
+            return previousState;
+        }
+    }
+    return plainLine();
+}
+
+int LineScan::plainLine()
+{
+    int position = 0;
+    if ((text.startsWith(QLatin1String("---")) || text.startsWith(QLatin1String("..."))) && isSpaceAt(text, 3)) {
+        set(0, 3, Token::DocumentMarker);
+        position = 3;
+    } else if (text.startsWith(QLatin1Char('%'))) {
+        set(0, static_cast<int>(text.size()), Token::DocumentMarker);
+        return NormalState;
+    }
+    const int lineIndent = indentation(text);
+    while (position < text.size()) {
+        while (position < text.size() && text.at(position).isSpace())
+            ++position;
+        if (position < text.size() && text.at(position) == QLatin1Char('-') && isSpaceAt(text, position + 1)) {
+            set(position, 1, Token::Dash);
+            ++position;
+            continue;
+        }
+        break;
+    }
+    const int colon = keyColon(text, position);
+    if (colon >= 0) {
+        set(position, colon - position, Token::Key);
+        position = colon + 1;
+    }
+    return value(position, lineIndent);
+}
+
+int LineScan::value(int position, int lineIndent)
+{
+    int state = NormalState;
+    int flowDepth = 0;
+    const int size = static_cast<int>(text.size());
+    while (position < size) {
+        const QChar c = text.at(position);
+        if (c.isSpace()) {
+            ++position;
+            continue;
+        }
+        const bool afterSpace = position == 0 || text.at(position - 1).isSpace();
+        if (c == QLatin1Char('#') && afterSpace) {
+            set(position, size - position, Token::Comment);
+            break;
+        }
+        if (c == QLatin1Char('&') || c == QLatin1Char('*') || c == QLatin1Char('!')) {
+            int end = position + 1;
+            while (end < size && !text.at(end).isSpace() && !isFlowIndicator(text.at(end)))
+                ++end;
+            set(position, end - position, c == QLatin1Char('!') ? Token::Tag : Token::Anchor);
+            position = end;
+            continue;
+        }
+        if ((c == QLatin1Char('|') || c == QLatin1Char('>')) && flowDepth == 0) {
+            if (const int end = blockScalarHeaderEnd(text, position); end >= 0) {
+                set(position, end - position, Token::BlockIndicator);
+                state = lineIndent + 1;
+                position = end;
+                continue;
+            }
+        }
+        if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+            const int end = quotedEnd(text, position);
+            scalar(position, end - position, true);
+            position = end;
+            continue;
+        }
+        if (isFlowIndicator(c)) {
+            if (c == QLatin1Char('[') || c == QLatin1Char('{'))
+                ++flowDepth;
+            else if ((c == QLatin1Char(']') || c == QLatin1Char('}')) && flowDepth > 0)
+                --flowDepth;
+            ++position;
+            continue;
+        }
+        if (flowDepth > 0) {
+            position = flowEntry(position);
+            continue;
+        }
+        int end = position;
+        while (end < size && !(text.at(end) == QLatin1Char('#') && text.at(end - 1).isSpace()))
+            ++end;
+        scalar(position, end - position, false);
+        position = end;
+    }
+    return state;
+}
+
+int LineScan::flowEntry(int position)
+{
+    const int size = static_cast<int>(text.size());
+    const int colon = keyColon(text, position);
+    int end = position;
+    while (end < size && !isFlowIndicator(text.at(end))
+        && !(text.at(end) == QLatin1Char('#') && text.at(end - 1).isSpace()))
+        ++end;
+    if (colon >= 0 && colon < end) {
+        set(position, colon - position, Token::Key);
+        return colon + 1;
+    }
+    scalar(position, end - position, false);
+    return end;
+}
+
+void LineScan::scalar(int start, int length, bool quoted)
+{
+    int trimmed = length;
+    while (trimmed > 0 && text.at(start + trimmed - 1).isSpace())
+        --trimmed;
+    if (quoted)
+        set(start, trimmed, Token::String);
+    else if (isConstant(text.mid(start, trimmed)))
+        set(start, trimmed, Token::Constant);
+    templates(start, trimmed);
+}
+
+void LineScan::templates(int start, int length)
+{
+    const QStringView stretch = QStringView(text).mid(start, length);
+    if (!stretch.contains(QLatin1String("{{")) && !stretch.contains(QLatin1String("${")))
+        return;
+    static const QRegularExpression templatePattern(QStringLiteral("\\{\\{.*?\\}\\}|\\$\\{.*?\\}"));
+    const QString slice = stretch.toString();
+    auto matches = templatePattern.globalMatch(slice);
+    while (matches.hasNext()) {
+        const auto match = matches.next();
+        set(start + static_cast<int>(match.capturedStart()), static_cast<int>(match.capturedLength()), Token::Template);
+    }
+}
+
 } // namespace
 
-YamlHighlighter::YamlHighlighter(QTextDocument *document, const QPalette &palette)
-    : QSyntaxHighlighter(document)
+void paintFormat(YamlColours::Formats &formats, int start, int length, const QTextCharFormat &format)
+{
+    if (length <= 0)
+        return;
+    const int end = start + length;
+    YamlColours::Formats painted;
+    painted.reserve(formats.size() + 2);
+    bool placed = false;
+    for (const QTextLayout::FormatRange &range : formats) {
+        const int rangeEnd = range.start + range.length;
+        if (rangeEnd <= start || range.start >= end) {
+            if (!placed && range.start >= end) {
+                painted.append({start, length, format});
+                placed = true;
+            }
+            painted.append(range);
+            continue;
+        }
+        if (range.start < start)
+            painted.append({range.start, start - range.start, range.format});
+        if (!placed) {
+            painted.append({start, length, format});
+            placed = true;
+        }
+        if (rangeEnd > end)
+            painted.append({end, rangeEnd - end, range.format});
+    }
+    if (!placed)
+        painted.append({start, length, format});
+    formats = std::move(painted);
+}
+
+YamlColours::YamlColours(const QPalette &palette)
 {
     setPalette(palette);
 }
 
-void YamlHighlighter::setPalette(const QPalette &palette)
+void YamlColours::setPalette(const QPalette &palette)
 {
     const QColor text = palette.color(QPalette::Text);
     const QColor base = palette.color(QPalette::Base);
@@ -166,210 +353,42 @@ void YamlHighlighter::setPalette(const QPalette &palette)
     QTextCharFormat templateFormat = make(tone(palette, 285, 170), true);
     templateFormat.setBackground(blend(base, tone(palette, 285, 170), 0.12));
     at(Token::Template) = templateFormat;
+}
+
+QTextCharFormat YamlColours::tokenFormat(Token token) const
+{
+    return m_formats.at(static_cast<std::size_t>(token));
+}
+
+int YamlColours::colourLine(const QString &line, int previousState, Formats &formats) const
+{
+    LineScan scan {*this, line, formats};
+    return scan.line(previousState);
+}
+
+YamlHighlighter::YamlHighlighter(QTextDocument *document, const QPalette &palette)
+    : QSyntaxHighlighter(document)
+    , m_colours(palette)
+{
+}
+
+void YamlHighlighter::setPalette(const QPalette &palette)
+{
+    m_colours.setPalette(palette);
     rehighlight();
 }
 
 QTextCharFormat YamlHighlighter::tokenFormat(Token token) const
 {
-    return m_formats.at(static_cast<std::size_t>(token));
+    return m_colours.tokenFormat(token);
 }
 
 void YamlHighlighter::highlightBlock(const QString &text)
 {
-    const int previous = previousBlockState();
-    if (previous > NormalState) {
-        const int parentIndent = previous - 1;
-        if (isBlank(text)) {
-            setCurrentBlockState(previous);
-            return;
-        }
-        if (indentation(text) > parentIndent) {
-            setFormat(0, static_cast<int>(text.size()), tokenFormat(Token::BlockBody));
-            applyTemplates(text, 0, static_cast<int>(text.size()));
-            setCurrentBlockState(previous);
-            return;
-        }
-    }
-    setCurrentBlockState(highlightPlainLine(text));
+    YamlColours::Formats formats;
+    setCurrentBlockState(m_colours.colourLine(text, previousBlockState(), formats));
+    for (const QTextLayout::FormatRange &range : formats)
+        setFormat(range.start, range.length, range.format);
 }
-
-int YamlHighlighter::highlightPlainLine(const QString &text)
-{
-    int position = 0;
-    if ((text.startsWith(QLatin1String("---")) || text.startsWith(QLatin1String("..."))) && isSpaceAt(text, 3)) {
-        setFormat(0, 3, tokenFormat(Token::DocumentMarker));
-        position = 3;
-    } else if (text.startsWith(QLatin1Char('%'))) {
-        setFormat(0, static_cast<int>(text.size()), tokenFormat(Token::DocumentMarker));
-        return NormalState;
-    }
-    const int lineIndent = indentation(text);
-    while (position < text.size()) {
-        while (position < text.size() && text.at(position).isSpace())
-            ++position;
-        if (position < text.size() && text.at(position) == QLatin1Char('-') && isSpaceAt(text, position + 1)) {
-            setFormat(position, 1, tokenFormat(Token::Dash));
-            ++position;
-            continue;
-        }
-        break;
-    }
-    const int colon = keyColon(text, position);
-    if (colon >= 0) {
-        setFormat(position, colon - position, tokenFormat(Token::Key));
-        position = colon + 1;
-    }
-    return highlightValue(text, position, lineIndent);
-}
-
-int YamlHighlighter::highlightValue(const QString &text, int position, int lineIndent)
-{
-    int state = NormalState;
-    int flowDepth = 0;
-    const int size = static_cast<int>(text.size());
-    while (position < size) {
-        const QChar c = text.at(position);
-        if (c.isSpace()) {
-            ++position;
-            continue;
-        }
-        const bool afterSpace = position == 0 || text.at(position - 1).isSpace();
-        if (c == QLatin1Char('#') && afterSpace) {
-            setFormat(position, size - position, tokenFormat(Token::Comment));
-            break;
-        }
-        if (c == QLatin1Char('&') || c == QLatin1Char('*') || c == QLatin1Char('!')) {
-            int end = position + 1;
-            while (end < size && !text.at(end).isSpace() && !isFlowIndicator(text.at(end)))
-                ++end;
-            setFormat(position, end - position, tokenFormat(c == QLatin1Char('!') ? Token::Tag : Token::Anchor));
-            position = end;
-            continue;
-        }
-        if ((c == QLatin1Char('|') || c == QLatin1Char('>')) && flowDepth == 0) {
-            if (const int end = blockScalarHeaderEnd(text, position); end >= 0) {
-                setFormat(position, end - position, tokenFormat(Token::BlockIndicator));
-                state = lineIndent + 1;
-                position = end;
-                continue;
-            }
-        }
-        if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-            const int end = quotedEnd(text, position);
-            highlightScalar(text, position, end - position, true);
-            position = end;
-            continue;
-        }
-        if (isFlowIndicator(c)) {
-            if (c == QLatin1Char('[') || c == QLatin1Char('{'))
-                ++flowDepth;
-            else if ((c == QLatin1Char(']') || c == QLatin1Char('}')) && flowDepth > 0)
-                --flowDepth;
-            ++position;
-            continue;
-        }
-        if (flowDepth > 0) {
-            position = highlightFlowEntry(text, position);
-            continue;
-        }
-        int end = position;
-        while (end < size && !(text.at(end) == QLatin1Char('#') && text.at(end - 1).isSpace()))
-            ++end;
-        highlightScalar(text, position, end - position, false);
-        position = end;
-    }
-    return state;
-}
-
-/// Highlights the key or the scalar at `position` inside a flow collection; returns where it ends.
-int YamlHighlighter::highlightFlowEntry(const QString &text, int position)
-{
-    const int size = static_cast<int>(text.size());
-    const int colon = keyColon(text, position);
-    int end = position;
-    while (end < size && !isFlowIndicator(text.at(end))
-        && !(text.at(end) == QLatin1Char('#') && text.at(end - 1).isSpace()))
-        ++end;
-    if (colon >= 0 && colon < end) {
-        setFormat(position, colon - position, tokenFormat(Token::Key));
-        return colon + 1;
-    }
-    highlightScalar(text, position, end - position, false);
-    return end;
-}
-
-void YamlHighlighter::highlightScalar(const QString &text, int start, int length, bool quoted)
-{
-    int trimmed = length;
-    while (trimmed > 0 && text.at(start + trimmed - 1).isSpace())
-        --trimmed;
-    if (quoted)
-        setFormat(start, trimmed, tokenFormat(Token::String));
-    else if (isConstant(text.mid(start, trimmed)))
-        setFormat(start, trimmed, tokenFormat(Token::Constant));
-    applyTemplates(text, start, trimmed);
-}
-
-void YamlHighlighter::applyTemplates(const QString &text, int start, int length)
-{
-    static const QRegularExpression templatePattern(QStringLiteral("\\{\\{.*?\\}\\}|\\$\\{.*?\\}"));
-    const QString slice = text.mid(start, length);
-    auto matches = templatePattern.globalMatch(slice);
-    while (matches.hasNext()) {
-        const auto match = matches.next();
-        setFormat(start + static_cast<int>(match.capturedStart()), static_cast<int>(match.capturedLength()),
-            tokenFormat(Token::Template));
-    }
-}
-
-#ifdef CCM_HAVE_KSYNTAXHIGHLIGHTING
-namespace {
-
-KSyntaxHighlighting::Repository &repository()
-{
-    static KSyntaxHighlighting::Repository instance;
-    return instance;
-}
-
-KSyntaxHighlighting::Theme themeFor(const QPalette &palette)
-{
-    return repository().defaultTheme(isDarkPalette(palette) ? KSyntaxHighlighting::Repository::DarkTheme
-                                                            : KSyntaxHighlighting::Repository::LightTheme);
-}
-
-} // namespace
-
-QSyntaxHighlighter *createYamlHighlighter(QTextDocument *document, const QPalette &palette)
-{
-    const KSyntaxHighlighting::Definition definition = repository().definitionForName(QStringLiteral("YAML"));
-    if (!definition.isValid())
-        return new YamlHighlighter(document, palette);
-    auto *highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
-    highlighter->setDefinition(definition);
-    highlighter->setTheme(themeFor(palette));
-    return highlighter;
-}
-
-void updateYamlHighlighterPalette(QSyntaxHighlighter *highlighter, const QPalette &palette)
-{
-    if (auto *own = qobject_cast<YamlHighlighter *>(highlighter)) {
-        own->setPalette(palette);
-    } else if (auto *kde = qobject_cast<KSyntaxHighlighting::SyntaxHighlighter *>(highlighter)) {
-        kde->setTheme(themeFor(palette));
-        kde->rehighlight();
-    }
-}
-#else
-QSyntaxHighlighter *createYamlHighlighter(QTextDocument *document, const QPalette &palette)
-{
-    return new YamlHighlighter(document, palette);
-}
-
-void updateYamlHighlighterPalette(QSyntaxHighlighter *highlighter, const QPalette &palette)
-{
-    if (auto *own = qobject_cast<YamlHighlighter *>(highlighter))
-        own->setPalette(palette);
-}
-#endif
 
 } // namespace ccm::designer

@@ -2,20 +2,22 @@
 #pragma once
 
 #include <QGuiApplication>
+#include <QList>
 #include <QPalette>
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
+#include <QTextLayout>
 
 #include <array>
 
 namespace ccm::designer {
 
-/// Colours a CCM manifest as YAML: comments, keys, quoted strings, block scalars, constants,
-/// anchors, tags, list dashes, document markers, and the `{{ ... }}` / `${ ... }` templates inside
-/// scalars. Colours come from a palette so that they stay readable on light and dark bases.
-class YamlHighlighter : public QSyntaxHighlighter {
-    Q_OBJECT
-
+/// The colours of a CCM manifest as YAML, one line at a time: comments, keys, quoted strings, block
+/// scalars, constants, anchors, tags, list dashes, document markers, and the `{{ ... }}` /
+/// `${ ... }` templates inside scalars. Colours come from a palette so that they stay readable on
+/// light and dark bases. YamlHighlighter applies them to a document through QSyntaxHighlighter, the
+/// YAML view through an IncrementalHighlighter.
+class YamlColours {
 public:
     /// What a stretch of text is; each has one format.
     enum class Token {
@@ -32,6 +34,36 @@ public:
         Template,
     };
 
+    /// Stretches of one line and their formats, in order and not overlapping.
+    using Formats = QList<QTextLayout::FormatRange>;
+
+    explicit YamlColours(const QPalette &palette = QGuiApplication::palette());
+
+    /// Derives the formats from `palette`.
+    void setPalette(const QPalette &palette);
+
+    /// The format used for `token` with the current palette.
+    [[nodiscard]] QTextCharFormat tokenFormat(Token token) const;
+
+    /// Colours `line` (without its line break) into `formats`, given the state the line before
+    /// ended in (-1 before the first line); returns the state this line ends in.
+    int colourLine(const QString &line, int previousState, Formats &formats) const;
+
+private:
+    std::array<QTextCharFormat, 11> m_formats;
+};
+
+/// Paints `format` over `start`..`start + length` of a line's `formats`: the parts of earlier
+/// stretches under it give way, as with QSyntaxHighlighter::setFormat.
+void paintFormat(YamlColours::Formats &formats, int start, int length, const QTextCharFormat &format);
+
+/// YamlColours as a QSyntaxHighlighter, for small documents and for highlighters built on it.
+class YamlHighlighter : public QSyntaxHighlighter {
+    Q_OBJECT
+
+public:
+    using Token = YamlColours::Token;
+
     explicit YamlHighlighter(QTextDocument *document, const QPalette &palette = QGuiApplication::palette());
 
     /// Derives the formats from `palette` and highlights the document again.
@@ -44,19 +76,7 @@ protected:
     void highlightBlock(const QString &text) override;
 
 private:
-    int highlightPlainLine(const QString &text);
-    int highlightValue(const QString &text, int position, int lineIndent);
-    int highlightFlowEntry(const QString &text, int position);
-    void highlightScalar(const QString &text, int start, int length, bool quoted);
-    void applyTemplates(const QString &text, int start, int length);
-
-    std::array<QTextCharFormat, 11> m_formats;
+    YamlColours m_colours;
 };
-
-/// The highlighter the YAML view uses: KDE's when the build found it, else YamlHighlighter.
-QSyntaxHighlighter *createYamlHighlighter(QTextDocument *document, const QPalette &palette);
-
-/// Makes a highlighter made by createYamlHighlighter() follow a palette change.
-void updateYamlHighlighterPalette(QSyntaxHighlighter *highlighter, const QPalette &palette);
 
 } // namespace ccm::designer
