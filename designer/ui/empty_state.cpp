@@ -28,6 +28,20 @@ QLabel *createEmptyStateLabel(const QString &text, QWidget *parent)
     return label;
 }
 
+QLabel *createStaleBanner(QWidget *parent)
+{
+    auto *banner = new QLabel(parent);
+    banner->setObjectName(QStringLiteral("staleBanner"));
+    banner->setWordWrap(true);
+    banner->setTextFormat(Qt::PlainText);
+    banner->setMargin(4);
+    banner->setAutoFillBackground(true);
+    banner->setBackgroundRole(QPalette::ToolTipBase);
+    banner->setForegroundRole(QPalette::ToolTipText);
+    banner->hide();
+    return banner;
+}
+
 EmptyState *EmptyState::install(QAbstractItemView *view, const QString &text)
 {
     return new EmptyState(view, text);

@@ -11,6 +11,10 @@ namespace ccm::designer {
 /// appear there and how to get it.
 QLabel *createEmptyStateLabel(const QString &text, QWidget *parent);
 
+/// A hidden banner in the tooltip's colours, for a view whose content no longer matches the text
+/// it came from: set its text to say why and show it; an empty text hides it again.
+QLabel *createStaleBanner(QWidget *parent);
+
 /// An empty-state text laid over an item view's viewport: visible while the view's model has no
 /// rows under the view's root, hidden as soon as it has some. It follows the model the view has
 /// when install() is called.

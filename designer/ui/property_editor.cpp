@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "property_editor.h"
 
+#include "empty_state.h"
 #include "field_editors.h"
 #include "form_description.h"
 #include "validator.h"
@@ -164,15 +165,7 @@ void PropertyEditor::startContent()
     m_built = false;
     m_content = new QWidget;
     auto *layout = new QVBoxLayout(m_content);
-    m_staleBanner = new QLabel(m_content);
-    m_staleBanner->setObjectName(QStringLiteral("staleBanner"));
-    m_staleBanner->setWordWrap(true);
-    m_staleBanner->setTextFormat(Qt::PlainText);
-    m_staleBanner->setMargin(4);
-    m_staleBanner->setAutoFillBackground(true);
-    m_staleBanner->setBackgroundRole(QPalette::ToolTipBase);
-    m_staleBanner->setForegroundRole(QPalette::ToolTipText);
-    m_staleBanner->hide();
+    m_staleBanner = createStaleBanner(m_content);
     layout->addWidget(m_staleBanner);
     m_hint = new QLabel(m_content);
     m_hint->setObjectName(QStringLiteral("hint"));

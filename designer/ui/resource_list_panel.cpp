@@ -133,7 +133,7 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     , m_proxy(new QSortFilterProxyModel(this))
     , m_filter(new QLineEdit(this))
     , m_view(new QTreeView(this))
-    , m_staleBanner(new QLabel(this))
+    , m_staleBanner(createStaleBanner(this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setRecursiveFilteringEnabled(true);
@@ -166,14 +166,6 @@ ResourceListPanel::ResourceListPanel(ManifestDocument *document, QWidget *parent
     m_view->setDragDropMode(QAbstractItemView::DragDrop);
     m_view->setDefaultDropAction(Qt::MoveAction);
 
-    m_staleBanner->setObjectName(QStringLiteral("staleBanner"));
-    m_staleBanner->setWordWrap(true);
-    m_staleBanner->setTextFormat(Qt::PlainText);
-    m_staleBanner->setMargin(4);
-    m_staleBanner->setAutoFillBackground(true);
-    m_staleBanner->setBackgroundRole(QPalette::ToolTipBase);
-    m_staleBanner->setForegroundRole(QPalette::ToolTipText);
-    m_staleBanner->hide();
     connect(m_model, &ResourceListModel::staleChanged, this, &ResourceListPanel::showStale);
 
     auto *layout = new QVBoxLayout(this);
