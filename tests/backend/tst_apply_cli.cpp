@@ -23,17 +23,6 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 /// The counts of the "Resources:" summary line, e.g. "total=3 stable=1 changed=2 ...".
 QString resourcesLine(const QString &out)
 {

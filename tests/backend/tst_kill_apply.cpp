@@ -30,17 +30,6 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
 mode_t modeOf(const QString &path)
 {
     struct stat status { };
@@ -306,7 +295,7 @@ private Q_SLOTS:
             int updated = 0;
             for (const Target &target : m_targets) {
                 const QString path = targetPath(target);
-                const QByteArray content = readAll(path);
+                const QByteArray content = readFile(path);
                 const mode_t mode = modeOf(path);
                 QVERIFY2(S_ISREG(mode), qPrintable(round + path));
                 const bool isOld = content == target.oldContent && (mode & 07777) == target.oldMode;
@@ -326,7 +315,7 @@ private Q_SLOTS:
             QVERIFY2(second.exitCode == 0, qPrintable(round + second.err));
             for (const Target &target : m_targets) {
                 const QString path = targetPath(target);
-                QVERIFY2(readAll(path) == target.newContent, qPrintable(round + path));
+                QVERIFY2(readFile(path) == target.newContent, qPrintable(round + path));
                 QCOMPARE(modeOf(path) & 07777, target.newMode);
             }
             const QStringList left = temporaries(m_dir->path());

@@ -14,11 +14,6 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
 /// The report line of `resource` in the output of a run, without its level word.
 QString lineOf(const QString &out, const QString &resource)
 {

@@ -32,16 +32,6 @@ QJsonObject parseObject(const QByteArray &text)
     return QJsonDocument::fromJson(text).object();
 }
 
-/// A script that reads one request and answers with reply.
-FakeServer::Script answerWith(const QByteArray &reply)
-{
-    return [reply](FakeConnection &peer, QList<QByteArray> &received) {
-        if (const auto request = peer.readLine())
-            received << *request;
-        peer.write(reply);
-    };
-}
-
 } // namespace
 
 class TestClientCli : public QObject {

@@ -18,19 +18,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// A script that reads the request and answers with reply, then closes the connection.
-FakeServer::Script answerWith(const QByteArray &reply, qsizetype piece = 0)
-{
-    return [reply, piece](FakeConnection &peer, QList<QByteArray> &received) {
-        if (const auto request = peer.readLine())
-            received << *request;
-        if (piece > 0)
-            peer.writeSlowly(reply, piece);
-        else
-            peer.write(reply);
-    };
-}
-
 QByteArray result(int id, const QByteArray &value)
 {
     return "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) + ",\"result\":" + value + "}\n";

@@ -72,12 +72,6 @@ QStringList findingLines(const BundlePlan &plan)
     return lines;
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 /// One member of a hand-built archive.
 struct Member {
     QByteArray path;

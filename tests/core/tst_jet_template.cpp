@@ -24,9 +24,9 @@ const Json kEnviron = Json::parse(R"({"HOME": "/root"})");
 
 /// The standard variables plus greet(name), as the engine adds readFile and friends, and explode(),
 /// which throws as a careless function might.
-class TestScope : public StandardScope {
+class GreetingScope : public StandardScope {
 public:
-    TestScope(const Json &data, bool lenient = false)
+    GreetingScope(const Json &data, bool lenient = false)
         : StandardScope(kFacts, data, kEnviron)
         , m_lenient(lenient)
     {
@@ -220,7 +220,7 @@ private Q_SLOTS:
         QFETCH(QString, left);
         QFETCH(QString, right);
         QFETCH(QString, expected);
-        const TestScope scope(kData);
+        const GreetingScope scope(kData);
         const auto rendered = renderJet(text.toStdString(), scope, options(left, right));
         QVERIFY2(rendered.ok(), rendered.ok() ? "" : rendered.error().message.c_str());
         QCOMPARE(q(rendered.value()), expected);
@@ -341,7 +341,7 @@ private Q_SLOTS:
         QFETCH(QString, fileName);
         QFETCH(QString, position);
         QFETCH(QString, message);
-        const TestScope scope(kData);
+        const GreetingScope scope(kData);
         const auto rendered = renderJet(text.toStdString(), scope, options(left, right, fileName));
         QVERIFY(!rendered.ok());
         QCOMPARE(q(rendered.error().code), QStringLiteral("template"));
@@ -371,7 +371,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, text);
         QFETCH(QString, position);
-        const TestScope scope(kData);
+        const GreetingScope scope(kData);
         const auto rendered = renderJet(text.toStdString(), scope);
         QVERIFY(!rendered.ok());
         QCOMPARE(q(rendered.error().code), QStringLiteral("template"));
@@ -386,10 +386,10 @@ private Q_SLOTS:
         QVERIFY(parsed.ok());
         const Json otherData = Json::parse(R"({"packages": [1, 2, 3]})");
         for (int round = 0; round < 2; ++round) {
-            const auto first = parsed.value().render(TestScope(kData));
+            const auto first = parsed.value().render(GreetingScope(kData));
             QVERIFY(first.ok());
             QCOMPARE(q(first.value()), QStringLiteral("2"));
-            const auto second = parsed.value().render(TestScope(otherData));
+            const auto second = parsed.value().render(GreetingScope(otherData));
             QVERIFY(second.ok());
             QCOMPARE(q(second.value()), QStringLiteral("3"));
         }
@@ -397,14 +397,14 @@ private Q_SLOTS:
 
     void forwardsMissingLookupIsEmpty()
     {
-        const auto rendered = renderJet("<[[ lookup(\"data.missing\") ]]>", TestScope(kData, true));
+        const auto rendered = renderJet("<[[ lookup(\"data.missing\") ]]>", GreetingScope(kData, true));
         QVERIFY2(rendered.ok(), rendered.ok() ? "" : rendered.error().message.c_str());
         QCOMPARE(q(rendered.value()), QStringLiteral("<>"));
     }
 
     void exceptionsDoNotEscape()
     {
-        const auto rendered = renderJet("[[ explode() ]]", TestScope(kData));
+        const auto rendered = renderJet("[[ explode() ]]", GreetingScope(kData));
         QVERIFY(!rendered.ok());
         QCOMPARE(q(rendered.error().code), QStringLiteral("template"));
         QCOMPARE(q(rendered.error().message), QStringLiteral("rendering failed: boom"));
@@ -417,7 +417,7 @@ private Q_SLOTS:
                                  "[[ s = s + s ]][[ end ]]\n"
                                  "[[ range [1,2,3,4,5,6,7,8,9,10] ]][[ range [1,2,3,4,5,6,7,8,9,10] ]][[ s ]]"
                                  "[[ end ]][[ end ]]";
-        const auto rendered = renderJet(text, TestScope(kData));
+        const auto rendered = renderJet(text, GreetingScope(kData));
         QVERIFY(!rendered.ok());
         QCOMPARE(q(rendered.error().message), QStringLiteral("2:69: the output is larger than 64 MiB"));
     }
@@ -429,7 +429,7 @@ private Q_SLOTS:
         const std::string text = "[[ s := \"xxxxxxxxxxxxxxxx\" ]][[ range [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16] ]]"
                                  "[[ s = s + s ]][[ end ]]\n"
                                  "[[ l := [s] ]][[ range [1,2,3,4,5,6,7,8] ]][[ l = [l, l] ]][[ end ]]";
-        const auto rendered = renderJet(text, TestScope(kData));
+        const auto rendered = renderJet(text, GreetingScope(kData));
         QVERIFY(!rendered.ok());
         QCOMPARE(q(rendered.error().message), QStringLiteral("2:51: the value of 'l' is larger than 64 MiB"));
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Saving manifests: canonical order, stable bytes, readable block scalars, exact round trips.
+#include "json_test_support.h"
 #include "manifest_writer.h"
 #include "test_main.h"
 #include "test_support.h"
@@ -12,8 +13,6 @@
 
 using namespace ccm;
 using namespace ccm::test;
-
-Q_DECLARE_METATYPE(ccm::Json)
 
 namespace {
 std::string readText(const QString &path)

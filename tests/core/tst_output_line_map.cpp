@@ -14,7 +14,8 @@ using namespace ccm::test;
 
 namespace {
 
-const Json kData = Json::parse(R"({"port": 8080, "names": ["a", "b"], "block": "x\ny", "on": true, "off": false})");
+const Json kLineMapData
+    = Json::parse(R"({"port": 8080, "names": ["a", "b"], "block": "x\ny", "on": true, "off": false})");
 const Json kNoFacts = Json::object();
 const Json kNoEnviron = Json::object();
 
@@ -86,7 +87,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, text);
         QFETCH(QByteArray, output);
         QFETCH(QList<int>, lines);
-        const StandardScope scope(kNoFacts, kData, kNoEnviron);
+        const StandardScope scope(kNoFacts, kLineMapData, kNoEnviron);
         auto parsed = JetTemplate::parse(text.toStdString());
         QVERIFY2(parsed, parsed ? "" : parsed.error().message.c_str());
         OutputLineMap map;
@@ -122,7 +123,7 @@ private Q_SLOTS:
         QFETCH(QList<int>, lines);
         auto parsed = GoTemplate::parse(text.toStdString());
         QVERIFY2(parsed, parsed ? "" : parsed.error().message.c_str());
-        const Json dot {{"Data", kData}};
+        const Json dot {{"Data", kLineMapData}};
         OutputLineMap map;
         auto rendered = parsed->execute(dot, nullptr, &map);
         QVERIFY2(rendered, rendered ? "" : rendered.error().message.c_str());
@@ -146,7 +147,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, text);
         QFETCH(QByteArray, output);
         QFETCH(QList<int>, lines);
-        const StandardScope scope(kNoFacts, kData, kNoEnviron);
+        const StandardScope scope(kNoFacts, kLineMapData, kNoEnviron);
         OutputLineMap map;
         auto resolved = resolveTemplate(text.toStdString(), scope, TemplateValue::String, &map);
         QVERIFY2(resolved, resolved ? "" : resolved.error().message.c_str());

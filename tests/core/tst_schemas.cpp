@@ -23,7 +23,8 @@ using namespace ccm::test;
 
 namespace {
 
-QByteArray readFile(const QString &path)
+/// The file's content; the test program ends when it cannot be read.
+QByteArray readOrAbort(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -86,7 +87,7 @@ private Q_SLOTS:
         m_referenceMissing = missingReferenceSchema(path);
         if (!m_referenceMissing.isEmpty())
             return;
-        m_referenceDocument = nlohmann::json::parse(readFile(path).toStdString());
+        m_referenceDocument = nlohmann::json::parse(readOrAbort(path).toStdString());
         valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
         valijson::adapters::NlohmannJsonAdapter adapter(m_referenceDocument);
         parser.populateSchema(adapter, m_reference);
@@ -172,7 +173,7 @@ private Q_SLOTS:
     void examplesValidate()
     {
         QFETCH(QString, path);
-        const QByteArray text = readFile(path);
+        const QByteArray text = readOrAbort(path);
         const nlohmann::json document = yamlToPlainJson(text);
         QVERIFY(document.is_object());
 

@@ -3,13 +3,12 @@
 // registrations(), called as manifests and @validate call them.
 #include "expression.h"
 #include "go_template.h"
+#include "json_test_support.h"
 #include "test_main.h"
 #include "test_support.h"
 
 #include <QRegularExpression>
 #include <QTest>
-
-Q_DECLARE_METATYPE(ccm::Json)
 
 using namespace ccm;
 using namespace ccm::test;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "json_test_support.h"
 #include "test_main.h"
 #include "test_support.h"
 #include "yaml_reader.h"
@@ -9,8 +10,6 @@
 
 using namespace ccm;
 using namespace ccm::test;
-
-Q_DECLARE_METATYPE(ccm::Json)
 
 class TestYamlReader : public QObject
 {

@@ -34,6 +34,30 @@ namespace ccm::test {
 /// tests share slow machines, and never the thing a test asserts.
 constexpr int kPatienceMs = 60000;
 
+/// A QString as the UTF-8 std::string the daemon's messages carry.
+inline std::string text(const QString &value)
+{
+    return value.toStdString();
+}
+
+/// The arguments that make the daemon a user's own backend, whoever runs the tests.
+inline QStringList userMode()
+{
+    return ::getuid() == 0 ? QStringList {QStringLiteral("--user")} : QStringList {};
+}
+
+/// Runs `program` with `arguments`: its exit code, -1 when it did not finish in time, -2 when it
+/// crashed.
+inline int runTool(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    process.start(program, arguments);
+    if (!process.waitForFinished(kPatienceMs))
+        return -1;
+    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+}
+
 /// The message with "result" and "error.data" made maps when they are missing, so that a test
 /// reading the wrong one fails its comparison instead of throwing.
 inline Json normalized(Json message)

@@ -73,7 +73,7 @@ Caller callerWith(Role role, uid_t uid, ConnectionId connection = 1)
     return caller;
 }
 
-const std::string kManifest = "ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n";
+const std::string kExecManifest = "ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n";
 
 } // namespace
 
@@ -178,7 +178,7 @@ private slots:
         QFETCH(bool, work);
         RecordingApplies applies;
         Dispatcher dispatcher(applies, noFacts);
-        const Json params = {{"client", "t"}, {"version", "1"}, {"manifest", kManifest}, {"noop", noop}};
+        const Json params = {{"client", "t"}, {"version", "1"}, {"manifest", kExecManifest}, {"noop", noop}};
         const Caller caller = callerWith(static_cast<Role>(role), kOtherUid);
         Dispatched dispatched = dispatcher.dispatch(caller, request(method.toStdString(), params));
         QCOMPARE(static_cast<bool>(dispatched.work), work);
@@ -194,7 +194,7 @@ private slots:
         QFETCH(int, code);
         RecordingApplies applies;
         Dispatcher dispatcher(applies, noFacts);
-        const Json params = {{"client", "t"}, {"version", "1"}, {"manifest", kManifest}, {"noop", noop}};
+        const Json params = {{"client", "t"}, {"version", "1"}, {"manifest", kExecManifest}, {"noop", noop}};
         const Caller caller = callerWith(static_cast<Role>(role), kOtherUid);
         const auto text = dispatcher.handleLine(caller, request(method.toStdString(), params));
         if (method == QStringLiteral("apply.start") && code == 0) {
@@ -228,7 +228,7 @@ private slots:
         RecordingApplies applies;
         Dispatcher dispatcher(applies, noFacts);
         const Caller caller = callerWith(Role::Apply, static_cast<uid_t>(uid));
-        QVERIFY(!dispatcher.handleLine(caller, request("apply.start", {{"manifest", kManifest}, {"noop", noop}})));
+        QVERIFY(!dispatcher.handleLine(caller, request("apply.start", {{"manifest", kExecManifest}, {"noop", noop}})));
         QCOMPARE(applies.m_jobs.size(), std::size_t(1));
         const ApplyJob &job = applies.m_jobs.front();
         QCOMPARE(job.options.noop, noop);
@@ -243,8 +243,9 @@ private slots:
         RecordingApplies applies;
         Dispatcher dispatcher(applies, noFacts);
         const Caller caller = callerWith(Role::Apply, 0);
-        QVERIFY(!dispatcher.handleLine(caller, request("apply.start", {{"manifest", kManifest}, {"noop", true}})));
-        const Json busy = reply(dispatcher, caller, request("apply.start", {{"manifest", kManifest}, {"noop", true}}));
+        QVERIFY(!dispatcher.handleLine(caller, request("apply.start", {{"manifest", kExecManifest}, {"noop", true}})));
+        const Json busy
+            = reply(dispatcher, caller, request("apply.start", {{"manifest", kExecManifest}, {"noop", true}}));
         QCOMPARE(codeOf(busy), -32002);
         QCOMPARE(q(busy["error"]["data"].value("run", "")), QStringLiteral("run-1"));
     }
@@ -256,7 +257,7 @@ private slots:
         const Caller owner = callerWith(Role::Preview, kOtherUid, 1);
         const Caller otherPreviewer = callerWith(Role::Preview, kOtherUid + 1, 2);
         const Caller admin = callerWith(Role::Apply, 0, 3);
-        QVERIFY(!dispatcher.handleLine(owner, request("apply.start", {{"manifest", kManifest}, {"noop", true}})));
+        QVERIFY(!dispatcher.handleLine(owner, request("apply.start", {{"manifest", kExecManifest}, {"noop", true}})));
         QCOMPARE(codeOf(reply(dispatcher, otherPreviewer, request("apply.cancel", {{"run", "run-1"}}))), -32001);
         QVERIFY(applies.m_cancelled.empty());
         const Json own = reply(dispatcher, owner, request("apply.cancel", {{"run", "run-1"}}));

@@ -18,11 +18,6 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
 std::string path(const QTemporaryDir &dir, const char *name)
 {
     return dir.filePath(s(name)).toStdString();

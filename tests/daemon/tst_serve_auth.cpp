@@ -19,21 +19,6 @@ namespace {
 
 const char *const kPreviewer = "ccmtestpreview";
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
-int runTool(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    process.start(program, arguments);
-    if (!process.waitForFinished(kPatienceMs))
-        return -1;
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-}
-
 std::string request(int id, const std::string &method, const Json &params)
 {
     return Json {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();

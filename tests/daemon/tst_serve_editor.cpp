@@ -2,7 +2,7 @@
 // The editor methods of a real `ccm-backend serve`: template.render, expression.evaluate and
 // data.resolve, their answers checked against resources/schemas/protocol.json.
 #include "daemon_harness.h"
-#include "protocol_schema.h"
+#include "sent_messages.h"
 #include "test_main.h"
 
 #include <QTest>
@@ -15,38 +15,23 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
 /// A value as compact JSON, for comparisons that show what differs.
 QString js(const Json &value)
 {
     return q(value.dump());
 }
 
-/// A message as the daemon sent it, without what normalized() added for reading it safely.
-Json asSent(Json message)
-{
-    if (message["error"] == Json {{"data", Json::object()}})
-        message.erase("error");
-    if (message["result"] == Json {{"value", nullptr}})
-        message.erase("result");
-    return message;
-}
-
-const std::string kManifest = "data:\n"
-                              "  port: 8080\n"
-                              "  web:\n"
-                              "    name: base\n"
-                              "hierarchy:\n"
-                              "  order:\n"
-                              "    - \"node.{{ Facts.host.info.hostname }}\"\n"
-                              "    - \"role.{{ Facts.role }}\"\n"
-                              "overrides:\n"
-                              "  role.web:\n"
-                              "    port: 80\n";
+const std::string kTemplateManifest = "data:\n"
+                                      "  port: 8080\n"
+                                      "  web:\n"
+                                      "    name: base\n"
+                                      "hierarchy:\n"
+                                      "  order:\n"
+                                      "    - \"node.{{ Facts.host.info.hostname }}\"\n"
+                                      "    - \"role.{{ Facts.role }}\"\n"
+                                      "overrides:\n"
+                                      "  role.web:\n"
+                                      "    port: 80\n";
 
 const Json kFacts = {{"role", "web"}, {"host", {{"info", {{"hostname", "web1"}}}}}};
 
@@ -93,7 +78,8 @@ private Q_SLOTS:
         QTemporaryDir &dir = m_daemon->dir();
         QVERIFY(writeFile(dir.filePath(s("motd.txt")), "welcome\n"));
         const Json reply = call("template.render",
-            {{"manifest", kManifest}, {"facts", kFacts}, {"base_dir", dir.path().toStdString()}, {"engine", "jet"},
+            {{"manifest", kTemplateManifest}, {"facts", kFacts}, {"base_dir", dir.path().toStdString()},
+                {"engine", "jet"},
                 {"text",
                     "[[ readFile(\"motd.txt\") ]]{* a\ncomment *}\nport [[ Data.port ]]\n"
                     "[[ range n := [1, 2] ]]\nn[[ n ]]\n[[- end ]]\n"}});
@@ -103,7 +89,7 @@ private Q_SLOTS:
         QVERIFY(!reply["result"].contains("diagnostics"));
 
         const Json go = call("template.render",
-            {{"manifest", kManifest}, {"facts", kFacts}, {"engine", "go"},
+            {{"manifest", kTemplateManifest}, {"facts", kFacts}, {"engine", "go"},
                 {"text", "{{ .Facts.role }}\n{{- range .Data.web }}\nname={{ . }}{{ end }}\n"}});
         QCOMPARE(errorCode(go), 0);
         QCOMPARE(go["result"].value("output", ""), std::string("web\nname=base\n"));
@@ -111,7 +97,7 @@ private Q_SLOTS:
 
         // A *.templ file as template() resolves it: a template string, not a Go template.
         const Json templ = call("template.render",
-            {{"manifest", kManifest}, {"facts", kFacts}, {"engine", "template"},
+            {{"manifest", kTemplateManifest}, {"facts", kFacts}, {"engine", "template"},
                 {"text", "role {{ Facts.role }}\nport ${ lookup('data.port') }\n"}});
         QCOMPARE(errorCode(templ), 0);
         QCOMPARE(templ["result"].value("output", ""), std::string("role web\nport 80\n"));
@@ -141,7 +127,7 @@ private Q_SLOTS:
         QFETCH(int, column);
         QFETCH(QString, message);
         const Json reply = call("template.render",
-            {{"manifest", kManifest}, {"engine", engine.toStdString()}, {"text", text.toStdString()},
+            {{"manifest", kTemplateManifest}, {"engine", engine.toStdString()}, {"text", text.toStdString()},
                 {"path", "templates/site.jet"}});
         QCOMPARE(errorCode(reply), 0);
         QVERIFY(!reply["result"].contains("output"));
@@ -173,7 +159,7 @@ private Q_SLOTS:
     void expressionEvaluateGivesValuesAndErrors()
     {
         const Json reply = call("expression.evaluate",
-            {{"manifest", kManifest}, {"facts", kFacts},
+            {{"manifest", kTemplateManifest}, {"facts", kFacts},
                 {"items",
                     {{{"kind", "template"}, {"text", "{{ Data.port }}"}},
                         {{"kind", "template"}, {"text", "port ${ Data.port }"}},
@@ -193,7 +179,7 @@ private Q_SLOTS:
 
     void dataResolveSaysWhereValuesCameFrom()
     {
-        const Json reply = call("data.resolve", {{"manifest", kManifest}, {"facts", kFacts}});
+        const Json reply = call("data.resolve", {{"manifest", kTemplateManifest}, {"facts", kFacts}});
         QCOMPARE(errorCode(reply), 0);
         const Json &result = reply["result"];
         QCOMPARE(js(result["data"]), js(Json::parse(R"({"port": 80, "web": {"name": "base"}})")));
@@ -210,7 +196,7 @@ private Q_SLOTS:
         // What If: another role matches nothing, and the base data stays.
         Json other = kFacts;
         other["role"] = "db";
-        const Json whatIf = call("data.resolve", {{"manifest", kManifest}, {"facts", other}});
+        const Json whatIf = call("data.resolve", {{"manifest", kTemplateManifest}, {"facts", other}});
         QCOMPARE(js(whatIf["result"]["data"]["port"]), js(Json(8080)));
         QCOMPARE(js(whatIf["result"]["hierarchy"]["entries"][1]["override_exists"]), js(Json(false)));
         QCOMPARE(whatIf["result"]["suggestions"].size(), std::size_t(2));

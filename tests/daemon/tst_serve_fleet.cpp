@@ -30,11 +30,6 @@ constexpr char kManifest[] = "ccm:\n  resources:\n    - file:\n        - /etc/mo
                              "            group: root\n            mode: \"0644\"\n"
                              "            content: \"{{ readFile(Data.issue) }}\"\n";
 
-std::string text(const QString &value)
-{
-    return value.toStdString();
-}
-
 } // namespace
 
 class TestServeFleet : public QObject {

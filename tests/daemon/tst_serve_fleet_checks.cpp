@@ -6,35 +6,13 @@
 #include "../fleet/preview_fleet_process.h"
 #include "daemon_harness.h"
 #include "preview_signing.h"
-#include "protocol_schema.h"
+#include "sent_messages.h"
 #include "test_main.h"
 
 #include <QTest>
 
 using namespace ccm;
 using namespace ccm::test;
-
-namespace {
-
-std::string text(const QString &value)
-{
-    return value.toStdString();
-}
-
-QStringList userMode()
-{
-    return ::getuid() == 0 ? QStringList {QStringLiteral("--user")} : QStringList {};
-}
-
-/// The problems of a message the daemon sent as an instance of `definition` of protocol.json.
-QStringList sentProblems(const char *definition, Json message)
-{
-    if (message["error"] == Json {{"data", Json::object()}})
-        message.erase("error");
-    return protocolProblems(QString::fromUtf8(definition), message);
-}
-
-} // namespace
 
 class TestServeFleetChecks : public QObject {
     Q_OBJECT

@@ -9,7 +9,7 @@
 #include "fleet_status.h"
 #include "kv_bucket.h"
 #include "nats_connection.h"
-#include "protocol_schema.h"
+#include "sent_messages.h"
 #include "test_main.h"
 
 #include <QDir>
@@ -26,17 +26,6 @@ using namespace ccm;
 using namespace ccm::test;
 
 namespace {
-
-std::string text(const QString &value)
-{
-    return value.toStdString();
-}
-
-/// The daemon as a user's own backend, whoever runs the tests.
-QStringList userMode()
-{
-    return ::getuid() == 0 ? QStringList {QStringLiteral("--user")} : QStringList {};
-}
 
 /// A host CCM_STATUS lists as alive that answers no preview.
 bool addSilentHost(const QString &url, const std::string &identity)
@@ -56,22 +45,6 @@ bool addSilentHost(const QString &url, const std::string &identity)
     const Json value {{"identity", identity}, {"time", now}, {"interval_seconds", 300}, {"version", "test"},
         {"summary", Json::object()}, {"failed_resources", Json::array()}, {"runs", Json::array()}};
     return static_cast<bool>(bucket.value().put(fleet::statusKey(identity), value.dump()));
-}
-
-/// A message as the daemon sent it, without what normalized() added for reading it safely.
-Json asSent(Json message)
-{
-    if (message["error"] == Json {{"data", Json::object()}})
-        message.erase("error");
-    if (message["result"] == Json {{"value", nullptr}})
-        message.erase("result");
-    return message;
-}
-
-/// The problems of a message the daemon sent as an instance of `definition` of protocol.json.
-QStringList sentProblems(const char *definition, const Json &message)
-{
-    return protocolProblems(QString::fromUtf8(definition), asSent(message));
 }
 
 const Json *findHost(const Json &hosts, const std::string &identity)

@@ -16,22 +16,7 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
 const QString kExample = s(CCM_SOURCE_DIR "/resources/examples/static-site.yaml");
-
-int runTool(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    process.start(program, arguments);
-    if (!process.waitForFinished(kPatienceMs))
-        return -1;
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-}
 
 std::string readText(const QString &path)
 {

@@ -4,6 +4,7 @@
 // resources. Through a real `ccm-backend serve --user` on a temp socket.
 #include "backend_client.h"
 #include "field_editors.h"
+#include "gui_test_support.h"
 #include "live_data.h"
 #include "live_values_controller.h"
 #include "main_window.h"
@@ -19,6 +20,7 @@
 #include "test_common.h"
 #include "test_main.h"
 #include "what_if_panel.h"
+#include "window_test_support.h"
 #include "yaml_editor.h"
 
 #include <QCoreApplication>
@@ -38,8 +40,6 @@ using namespace ccm::test;
 
 namespace {
 
-constexpr int kTimeoutMs = 30000;
-
 bool writeText(const QString &path, const QString &text)
 {
     QFile file(path);
@@ -47,13 +47,11 @@ bool writeText(const QString &path, const QString &text)
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
-/// A window whose backend is a user backend of its own on a socket in `dir`.
-void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
+/// A window whose backend is a user backend of its own on a socket in `dir`, with no what-if
+/// overrides or facts.
+void useQuietBackendIn(MainWindow &window, const QTemporaryDir &dir)
 {
-    BackendClient *client = window.previewController()->client();
-    client->setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
-    client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
-    client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
+    useBackendIn(window, dir);
     window.whatIfPanel()->setOverridesEnabled(false);
     window.whatIfPanel()->setFactRows({});
 }
@@ -104,13 +102,13 @@ private slots:
     {
         QTemporaryDir dir;
         MainWindow window;
-        useBackendIn(window, dir);
+        useQuietBackendIn(window, dir);
         window.show();
         window.connectToBackend();
         window.document()->newDocument();
         // The backend has resolved the (absent) data of the new manifest: still no problem at all.
         LiveData *live = window.liveValues()->liveData();
-        QVERIFY(QTest::qWaitFor([&] { return live->hostResolution().has_value(); }, kTimeoutMs));
+        QVERIFY(QTest::qWaitFor([&] { return live->hostResolution().has_value(); }, kPatienceMs));
         QCoreApplication::processEvents();
         QVERIFY2(window.problemsPanel()->problemsModel()->rowCount() == 0, qPrintable(problemMessages(window)));
         QCOMPARE(window.problemsPanel()->summaryText(), QStringLiteral("No problems"));
@@ -210,12 +208,12 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("site.yaml"));
         QVERIFY(writeText(path, threeFiles(dir)));
         MainWindow window;
-        useBackendIn(window, dir);
+        useQuietBackendIn(window, dir);
         window.show();
         QVERIFY(window.openFile(path));
         QSignalSpy ended(window.previewController(), &PreviewController::runEnded);
         window.previewController()->previewAction()->trigger();
-        QVERIFY(QTest::qWaitFor([&] { return !ended.isEmpty(); }, kTimeoutMs));
+        QVERIFY(QTest::qWaitFor([&] { return !ended.isEmpty(); }, kPatienceMs));
         const RunResults *results = window.previewController()->results();
         QCOMPARE(results->rowCount(), 3);
         const QString c = QStringLiteral("file#") + dir.filePath(QStringLiteral("c"));

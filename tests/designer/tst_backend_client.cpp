@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backend_client.h"
 #include "fake_server.h"
+#include "gui_test_support.h"
 #include "test_common.h"
 #include "test_main.h"
 
@@ -27,13 +28,6 @@ using ccm::designer::RunRequest;
 using namespace ccm::test;
 
 namespace {
-
-constexpr int kWaitMs = 30000;
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
 
 /// What one run reported.
 struct RunWatch {
@@ -75,7 +69,7 @@ struct Client {
     bool connect()
     {
         client.connectToBackend();
-        return QTest::qWaitFor([this] { return client.isConnected() || !errors.isEmpty(); }, kWaitMs)
+        return QTest::qWaitFor([this] { return client.isConnected() || !errors.isEmpty(); }, kPatienceMs)
             && client.isConnected();
     }
     bool errorContaining(const QString &part)
@@ -88,7 +82,7 @@ struct Client {
                 }
                 return false;
             },
-            kWaitMs);
+            kPatienceMs);
     }
 
     BackendClient client;
@@ -204,7 +198,7 @@ private slots:
         Run *run = c.client.startRun(request);
         watch.watch(run);
         QCOMPARE(c.client.currentRun(), run);
-        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kPatienceMs));
         QVERIFY2(!watch.failure, qPrintable(watch.failure.value_or(QString())));
         QCOMPARE(watch.progress, 2);
         QCOMPARE(watch.lastTotal, 2);
@@ -235,10 +229,10 @@ private slots:
         watch.watch(run);
         // Asked before the run's id is known: sent as soon as it is.
         run->cancel();
-        QVERIFY(QTest::qWaitFor([&] { return watch.progress > 0; }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return watch.progress > 0; }, kPatienceMs));
         QVERIFY(!run->id().isEmpty());
         QVERIFY(release(dir));
-        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kPatienceMs));
         QVERIFY2(watch.result, qPrintable(watch.failure.value_or(QString())));
         QVERIFY((*watch.result)["cancelled"] == true);
         QVERIFY(!QFile::exists(dir.filePath(s("mark"))));
@@ -253,7 +247,7 @@ private slots:
         request.manifest = s("ccm:\n  resources:\n    - file:\n        - /tmp/x:\n            ensure: presnt\n");
         RunWatch watch;
         watch.watch(c.client.startRun(request));
-        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kPatienceMs));
         QVERIFY(watch.failure);
         QVERIFY(!watch.failure->isEmpty());
         QVERIFY(watch.failureData["diagnostics"].is_array());
@@ -272,17 +266,17 @@ private slots:
         slow.noop = false;
         RunWatch running;
         running.watch(first.client.startRun(slow));
-        QVERIFY(QTest::qWaitFor([&] { return running.progress > 0; }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return running.progress > 0; }, kPatienceMs));
 
         RunWatch refused;
         refused.watch(second.client.startRun(slow));
-        QVERIFY(QTest::qWaitFor([&] { return refused.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return refused.done(); }, kPatienceMs));
         QVERIFY(refused.failure);
         QVERIFY2(
             refused.failure->contains(s("another apply is running on this backend")), qPrintable(*refused.failure));
 
         QVERIFY(release(dir));
-        QVERIFY(QTest::qWaitFor([&] { return running.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return running.done(); }, kPatienceMs));
         QVERIFY(running.result);
     }
 
@@ -298,11 +292,11 @@ private slots:
         running.watch(c.client.startRun(slow));
         RunWatch refused;
         refused.watch(c.client.startRun(slow));
-        QVERIFY(QTest::qWaitFor([&] { return refused.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return refused.done(); }, kPatienceMs));
         QVERIFY(refused.failure);
         QVERIFY(refused.failure->contains(s("already going")));
         QVERIFY(release(dir));
-        QVERIFY(QTest::qWaitFor([&] { return running.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return running.done(); }, kPatienceMs));
         QVERIFY(running.result);
     }
 
@@ -311,7 +305,7 @@ private slots:
         BackendClient client;
         RunWatch watch;
         watch.watch(client.startRun(RunRequest {}));
-        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kPatienceMs));
         QVERIFY(watch.failure);
         QVERIFY(watch.failure->contains(s("not connected")));
     }
@@ -322,7 +316,7 @@ private slots:
         std::optional<BackendClient::Answer> refused;
         offline.call(s("bundle.list"), Json::object(), [&](const BackendClient::Answer &answer) { refused = answer; });
         QVERIFY(!refused); // not from inside call()
-        QVERIFY(QTest::qWaitFor([&] { return refused.has_value(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return refused.has_value(); }, kPatienceMs));
         QVERIFY(!refused->ok);
         QVERIFY(refused->message.contains(s("not connected")));
 
@@ -333,14 +327,14 @@ private slots:
         c.client.call(s("bundle.list"),
             Json {{"manifest", "ccm:\n  resources: []\n"}, {"base_dir", dir.path().toStdString()}},
             [&](const BackendClient::Answer &answer) { listed = answer; });
-        QVERIFY(QTest::qWaitFor([&] { return listed.has_value(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return listed.has_value(); }, kPatienceMs));
         QVERIFY2(listed->ok, qPrintable(listed->message));
         QVERIFY(listed->result["members"] == (Json {"manifest.yaml", "SHA256SUMS"}));
 
         std::optional<BackendClient::Answer> badParams;
         c.client.call(
             s("bundle.list"), Json::object(), [&](const BackendClient::Answer &answer) { badParams = answer; });
-        QVERIFY(QTest::qWaitFor([&] { return badParams.has_value(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return badParams.has_value(); }, kPatienceMs));
         QVERIFY(!badParams->ok);
         QCOMPARE(badParams->code, -32602);
         QVERIFY(badParams->message.contains(s("params.manifest")));
@@ -354,7 +348,7 @@ private slots:
                 dropped = answer;
             });
         c.client.disconnectFromBackend();
-        QVERIFY(QTest::qWaitFor([&] { return dropped.has_value(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return dropped.has_value(); }, kPatienceMs));
         QVERIFY(!dropped->ok);
         QVERIFY(dropped->message.contains(s("connection")));
         QTest::qWait(0);
@@ -373,9 +367,9 @@ private slots:
         slow.noop = false;
         RunWatch killed;
         killed.watch(c.client.startRun(slow));
-        QVERIFY(QTest::qWaitFor([&] { return killed.progress > 0; }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return killed.progress > 0; }, kPatienceMs));
         QCOMPARE(::kill(pid_t(firstPid), SIGKILL), 0);
-        QVERIFY(QTest::qWaitFor([&] { return killed.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return killed.done(); }, kPatienceMs));
         QVERIFY(killed.failure);
         QVERIFY2(killed.failure->startsWith(s("the backend stopped during the run (")), qPrintable(*killed.failure));
         QCOMPARE(c.disconnects, 1);
@@ -383,7 +377,7 @@ private slots:
         // The orphaned wait command of the killed run ends once released.
         QVERIFY(release(dir));
 
-        QVERIFY(QTest::qWaitFor([&] { return c.connects == 2; }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return c.connects == 2; }, kPatienceMs));
         QVERIFY(c.client.isConnected());
         const qint64 secondPid = c.client.embeddedProcessId();
         QVERIFY(secondPid > 0);
@@ -393,7 +387,7 @@ private slots:
         preview.manifest = s("ccm:\n  resources:\n    - exec:\n        - again:\n            command: /bin/true\n");
         RunWatch again;
         again.watch(c.client.startRun(preview));
-        QVERIFY(QTest::qWaitFor([&] { return again.done(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return again.done(); }, kPatienceMs));
         QVERIFY2(again.result, qPrintable(again.failure.value_or(QString())));
         QVERIFY((*again.result)["summary"]["total"] == 1);
     }
@@ -481,7 +475,7 @@ private slots:
         Client c(dir);
         c.client.setSystemSocket(path);
         c.client.connectToBackend();
-        QVERIFY(QTest::qWaitFor([&] { return c.client.isConnected(); }, kWaitMs));
+        QVERIFY(QTest::qWaitFor([&] { return c.client.isConnected(); }, kPatienceMs));
         QCOMPARE(c.client.info().role, s("preview"));
         QCOMPARE(c.client.info().user, s("alice"));
         QVERIFY(!c.client.info().embedded);

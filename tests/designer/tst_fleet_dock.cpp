@@ -9,6 +9,7 @@
 #include "fleet_key_dialog.h"
 #include "fleet_preview_model.h"
 #include "fleet_status_model.h"
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "manifest_document.h"
 #include "preview_controller.h"
@@ -16,6 +17,7 @@
 #include "scripted_backend.h"
 #include "test_common.h"
 #include "test_main.h"
+#include "window_test_support.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -39,13 +41,6 @@ using namespace ccm::designer;
 using namespace ccm::test;
 
 namespace {
-
-constexpr int kPatienceMs = 20000;
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
 
 Json fileEvent(const char *outcome)
 {
@@ -110,29 +105,6 @@ Responder errorReply(int code, const char *message)
     };
 }
 
-/// A main window whose backend is the scripted one.
-struct Harness {
-    explicit Harness(std::map<std::string, Responder> responders)
-        : recorder(std::make_shared<Recorder>())
-        , server(dir.filePath(s("backend.sock")), scriptedBackend(std::move(responders), recorder))
-    {
-        BackendClient *client = window.previewController()->client();
-        client->setSystemSocket(dir.filePath(s("no-system.sock")));
-        client->setUserSocket(dir.filePath(s("backend.sock")));
-        window.connectToBackend();
-    }
-    bool connected() const
-    {
-        return QTest::qWaitFor([this] { return window.previewController()->client()->isConnected(); }, kPatienceMs);
-    }
-    FleetDock *dock() const { return window.fleetDock(); }
-
-    QTemporaryDir dir;
-    std::shared_ptr<Recorder> recorder;
-    FakeServer server;
-    MainWindow window;
-};
-
 } // namespace
 
 class TestFleetDock : public QObject {
@@ -196,7 +168,7 @@ void TestFleetDock::dockStartsHiddenWithEmptyStates()
 
 void TestFleetDock::statusRefreshFillsTheTable()
 {
-    Harness harness(
+    ScriptedWindow harness(
         {{"fleet.status", [](const Json &request) {
               const auto host = [](const char *identity, bool stale) {
                   return Json {{"identity", identity}, {"time", "2026-11-24T10:00:00Z"},
@@ -223,7 +195,7 @@ void TestFleetDock::statusRefreshFillsTheTable()
 void TestFleetDock::previewSendsTheDocumentAndFillsTheMatrix()
 {
     useKey(true);
-    Harness harness({{"fleet.preview", recordedPreview("stable")}});
+    ScriptedWindow harness({{"fleet.preview", recordedPreview("stable")}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
     dock->selectorEdit()->setText(s("host.info.os == \"linux\""));
@@ -255,7 +227,7 @@ void TestFleetDock::previewSendsTheDocumentAndFillsTheMatrix()
 void TestFleetDock::selectingACellShowsItsDiff()
 {
     useKey(true);
-    Harness harness({{"fleet.preview", recordedPreview("stable")}});
+    ScriptedWindow harness({{"fleet.preview", recordedPreview("stable")}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
     dock->startPreview();
@@ -273,7 +245,7 @@ void TestFleetDock::selectingACellShowsItsDiff()
 void TestFleetDock::filtersNarrowTheMatrix()
 {
     useKey(true);
-    Harness harness({{"fleet.preview", recordedPreview("failed")}});
+    ScriptedWindow harness({{"fleet.preview", recordedPreview("failed")}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
     dock->startPreview();
@@ -309,7 +281,7 @@ void TestFleetDock::publishOnlyAfterACleanPreview()
     QFETCH(bool, offered);
     useKey(true);
     const std::string outcome = web2Exec.toStdString();
-    Harness harness(
+    ScriptedWindow harness(
         {{"fleet.preview", [outcome](const Json &request) { return recordedPreview(outcome.c_str())(request); }}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
@@ -342,7 +314,7 @@ void TestFleetDock::errorRepliesAreShown()
     QFETCH(QString, method);
     QFETCH(QString, shown);
     useKey(true);
-    Harness harness({{method.toStdString(),
+    ScriptedWindow harness({{method.toStdString(),
         errorReply(-32602, "cannot read the key: create one with Fleet > Fleet Key or name another")}});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
@@ -360,7 +332,7 @@ void TestFleetDock::errorRepliesAreShown()
 void TestFleetDock::missingKeySaysWhatToDo()
 {
     useKey(false);
-    Harness harness({});
+    ScriptedWindow harness({});
     QVERIFY(harness.connected());
     FleetDock *dock = harness.dock();
     dock->startPreview();
@@ -374,7 +346,7 @@ void TestFleetDock::aPreviewNoHostAnsweredShowsItsNotice()
     useKey(true);
     const std::string notice = "No host answered. No agent may trust this key (SHA256:q2Fn): add preview.pub.pem to "
                                "preview.trusted_keys in each agent's agent.yaml.";
-    Harness harness(
+    ScriptedWindow harness(
         {{"fleet.preview", [notice](const Json &request) {
               return std::vector<Json> {answer(request,
                   {{"request", "r-0123456789abcdef"}, {"hosts", {{{"identity", "web1"}, {"state", "silent"}}}},
@@ -395,12 +367,12 @@ void TestFleetDock::keyDialogGeneratesAKeyAndShowsIt()
 {
     useKey(false);
     const std::string pem = "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAscripted\n-----END PUBLIC KEY-----\n";
-    Harness harness({{"fleet.keygen", [pem](const Json &request) {
-                          const std::string priv = request["params"].value("private", "");
-                          return std::vector<Json> {answer(request,
-                              {{"private", priv}, {"public", priv.substr(0, priv.size() - 4) + ".pub.pem"},
-                                  {"public_pem", pem}, {"fingerprint", "0123456789abcdef"}})};
-                      }}});
+    ScriptedWindow harness({{"fleet.keygen", [pem](const Json &request) {
+                                 const std::string priv = request["params"].value("private", "");
+                                 return std::vector<Json> {answer(request,
+                                     {{"private", priv}, {"public", priv.substr(0, priv.size() - 4) + ".pub.pem"},
+                                         {"public_pem", pem}, {"fingerprint", "0123456789abcdef"}})};
+                             }}});
     QVERIFY(harness.connected());
     FleetKeyDialog *dialog = harness.dock()->showKeyDialog();
     QCOMPARE(dialog->pathEdit()->text(), FleetKeyDialog::keyPath());
@@ -423,11 +395,11 @@ void TestFleetDock::keyDialogGeneratesAKeyAndShowsIt()
 void TestFleetDock::keyDialogShowsTheKeyInUse()
 {
     useKey(true);
-    Harness harness({{"fleet.keyinfo", [](const Json &request) {
-                          return std::vector<Json> {answer(request,
-                              {{"public_pem", "-----BEGIN PUBLIC KEY-----\nin use\n-----END PUBLIC KEY-----\n"},
-                                  {"fingerprint", "fedcba9876543210"}})};
-                      }}});
+    ScriptedWindow harness({{"fleet.keyinfo", [](const Json &request) {
+                                 return std::vector<Json> {answer(request,
+                                     {{"public_pem", "-----BEGIN PUBLIC KEY-----\nin use\n-----END PUBLIC KEY-----\n"},
+                                         {"fingerprint", "fedcba9876543210"}})};
+                             }}});
     QVERIFY(harness.connected());
     FleetKeyDialog *dialog = harness.dock()->showKeyDialog();
     QTRY_COMPARE_WITH_TIMEOUT(dialog->fingerprintLabel()->text(), s("Fingerprint: fedcba9876543210"), kPatienceMs);
@@ -441,7 +413,8 @@ void TestFleetDock::keyDialogShowsTheKeyInUse()
 void TestFleetDock::keyDialogSaysWhyNoKeyWasMade()
 {
     useKey(false);
-    Harness harness({{"fleet.keygen", errorReply(-32602, "cannot write /nonexistent/preview.pem: no such directory")}});
+    ScriptedWindow harness(
+        {{"fleet.keygen", errorReply(-32602, "cannot write /nonexistent/preview.pem: no such directory")}});
     QVERIFY(harness.connected());
     FleetKeyDialog *dialog = harness.dock()->showKeyDialog();
     dialog->generateButton()->click();

@@ -10,10 +10,12 @@
 #include "fleet_key_dialog.h"
 #include "fleet_preview_model.h"
 #include "fleet_status_model.h"
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "preview_controller.h"
 #include "test_common.h"
 #include "test_main.h"
+#include "window_test_support.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -37,17 +39,6 @@ using namespace ccm::designer;
 using namespace ccm::test;
 
 namespace {
-
-constexpr int kPatienceMs = 30000;
-
-/// A window whose backends are a user backend on a socket in `dir` (no system backend).
-void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
-{
-    BackendClient *client = window.previewController()->client();
-    client->setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
-    client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
-    client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
-}
 
 /// How many hosts `ccm-backend fleet status` lists from the server at `natsUrl`, or -1 when it fails.
 int hostsInStatus(const QString &natsUrl)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_preview_model.h"
+#include "test_common.h"
 #include "test_main.h"
 
 #include <QAbstractItemModelTester>
@@ -13,11 +14,6 @@ using ccm::designer::FleetPreviewModel;
 using ccm::designer::Outcome;
 
 namespace {
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
 
 Json report(const std::string &identity, const std::string &resource, const char *outcome)
 {
@@ -38,6 +34,7 @@ Json host(const std::string &identity, const char *state)
 
 /// One recorded notification: "h" (fleet.host) or "e" (fleet.event) with its params.
 using Feed = std::vector<std::pair<char, Json>>;
+using ccm::test::s;
 
 void feed(FleetPreviewModel &model, const Feed &messages)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet_status_model.h"
+#include "test_common.h"
 #include "test_main.h"
 
 #include <QAbstractItemModelTester>
@@ -7,13 +8,9 @@
 
 using ccm::Json;
 using ccm::designer::FleetStatusModel;
+using ccm::test::s;
 
 namespace {
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
 
 /// A fleet.status result as the contract has it.
 Json statusResult()

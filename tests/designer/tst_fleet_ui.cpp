@@ -6,6 +6,7 @@
 #include "backend_client.h"
 #include "export_bundle_dialog.h"
 #include "fleet_controller.h"
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "manifest_document.h"
 #include "preview_controller.h"
@@ -14,6 +15,7 @@
 #include "resource_list_panel.h"
 #include "test_common.h"
 #include "test_main.h"
+#include "window_test_support.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -41,8 +43,6 @@ using namespace ccm::test;
 
 namespace {
 
-constexpr int kPatienceMs = 30000;
-
 /// A site whose manifest reaches a file by `source` and a template by template().
 QString writeSite(const QTemporaryDir &dir, const QString &target)
 {
@@ -59,21 +59,6 @@ QString writeSite(const QTemporaryDir &dir, const QString &target)
     const QString path = dir.filePath(QStringLiteral("site/site.yaml"));
     writeFile(path, manifest.toUtf8());
     return path;
-}
-
-/// A window whose backends are a user backend on a socket in `dir` (no system backend).
-void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
-{
-    BackendClient *client = window.previewController()->client();
-    client->setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
-    client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
-    client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 /// Runs ccm-backend with `arguments`; its exit code, with its stderr in *err.

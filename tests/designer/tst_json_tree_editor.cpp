@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer_test_support.h"
+#include "json_test_support.h"
 #include "json_tree_editor.h"
 #include "test_main.h"
 
@@ -11,17 +13,7 @@
 using ccm::Json;
 using ccm::designer::JsonTreeEditor;
 using Kind = JsonTreeEditor::Kind;
-
-Q_DECLARE_METATYPE(ccm::Json)
-
-// QCOMPARE would try Qt's conversions on a Json; compare with == and print both as JSON.
-#define COMPARE_JSON(actual, expected)                                                                                 \
-    do {                                                                                                               \
-        const Json actualValue = (actual);                                                                             \
-        const Json expectedValue = (expected);                                                                         \
-        QVERIFY2(actualValue == expectedValue,                                                                         \
-            qPrintable(QString::fromStdString(actualValue.dump() + " != " + expectedValue.dump())));                   \
-    } while (false)
+using ccm::test::find;
 
 namespace {
 
@@ -29,12 +21,6 @@ Json sample()
 {
     return Json::parse(R"({"port": 80, "name": "web", "tls": true, "extra": null,
                            "users": ["ann", "bob"], "limits": {"cpu": 1.5}})");
-}
-
-QTreeWidgetItem *find(const JsonTreeEditor &editor, const QString &key)
-{
-    const auto items = editor.tree()->findItems(key, Qt::MatchExactly | Qt::MatchRecursive, JsonTreeEditor::KeyColumn);
-    return items.isEmpty() ? nullptr : items.first();
 }
 
 Json lastEmitted(const QSignalSpy &spy)

@@ -3,6 +3,7 @@
 // carries on.
 #include "../support/fake_server.h"
 #include "backend_client.h"
+#include "gui_test_support.h"
 #include "live_data.h"
 #include "manifest.h"
 #include "test_main.h"
@@ -16,8 +17,6 @@ using ccm::Json;
 using namespace ccm::test;
 
 namespace {
-
-constexpr int kWaitMs = 20000;
 
 /// Answers backend.hello and facts.get as an older backend does and every other method with
 /// method_not_found.
@@ -65,14 +64,14 @@ private slots:
         live.setManifest(QStringLiteral("data:\n  port: 1\n"), dir.path());
         QSignalSpy resolved(&live, &LiveData::resolved);
         client.connectToBackend();
-        QVERIFY(resolved.wait(kWaitMs));
+        QVERIFY(resolved.wait(kPatienceMs));
         QVERIFY2(live.problem().contains(QLatin1String("too old for data.resolve")), qPrintable(live.problem()));
         QVERIFY(!live.hostResolution());
-        QTRY_VERIFY_WITH_TIMEOUT(!live.facts().empty(), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!live.facts().empty(), kPatienceMs);
 
         std::optional<LiveValue> value;
         live.evaluate(QStringLiteral("expression"), QStringLiteral("1 + 1"), [&](const LiveValue &v) { value = v; });
-        QTRY_VERIFY_WITH_TIMEOUT(value.has_value(), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(value.has_value(), kPatienceMs);
         QVERIFY(value->hostFailed);
         QVERIFY2(value->host.contains(QLatin1String("too old for expression.evaluate")), qPrintable(value->host));
     }

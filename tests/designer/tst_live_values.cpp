@@ -5,6 +5,7 @@
 #include "data_provenance_panel.h"
 #include "expression_completer.h"
 #include "field_editors.h"
+#include "gui_test_support.h"
 #include "live_data.h"
 #include "live_values_controller.h"
 #include "main_window.h"
@@ -33,10 +34,9 @@
 #include <memory>
 
 using namespace ccm::designer;
+using ccm::test::kPatienceMs;
 
 namespace {
-
-constexpr int kTimeoutMs = 30000;
 
 /// A window on a manifest in a temporary directory, previewed by a user backend of its own.
 class Session {
@@ -63,7 +63,7 @@ public:
     {
         return m_opened
             && QTest::qWaitFor(
-                [this] { return live()->hostResolution().has_value() && !live()->facts().empty(); }, kTimeoutMs);
+                [this] { return live()->hostResolution().has_value() && !live()->facts().empty(); }, kPatienceMs);
     }
 
     void setWhatIf(const QString &path, const QString &value)
@@ -74,7 +74,7 @@ public:
 
     bool whatIfReady()
     {
-        return QTest::qWaitFor([this] { return live()->whatIfResolution().has_value(); }, kTimeoutMs);
+        return QTest::qWaitFor([this] { return live()->whatIfResolution().has_value(); }, kPatienceMs);
     }
 
     LiveData *live() const { return window.liveValues()->liveData(); }
@@ -143,7 +143,7 @@ QString hoverAt(QWidget *widget, int position)
     QSignalSpy shown(completer, &ExpressionCompleter::hoverShown);
     if (!completer->showValueAt(position, widget->mapToGlobal(QPoint(2, 2))))
         return QStringLiteral("<no expression>");
-    if (shown.isEmpty() && !shown.wait(kTimeoutMs))
+    if (shown.isEmpty() && !shown.wait(kPatienceMs))
         return QStringLiteral("<no answer>");
     return shown.last().at(0).toString();
 }
@@ -251,11 +251,11 @@ private slots:
         QCOMPARE(document->undoStack()->count(), commands + 1);
         QVERIFY(document->loaded().manifest.overrides->contains(name.toStdString()));
         QTRY_VERIFY_WITH_TIMEOUT(
-            session.panel()->findChild<QPushButton *>(QStringLiteral("addOverride:") + name) == nullptr, kTimeoutMs);
+            session.panel()->findChild<QPushButton *>(QStringLiteral("addOverride:") + name) == nullptr, kPatienceMs);
         document->undoStack()->undo();
         QVERIFY(!document->loaded().manifest.overrides->contains(name.toStdString()));
         QTRY_VERIFY_WITH_TIMEOUT(
-            session.panel()->findChild<QPushButton *>(QStringLiteral("addOverride:") + name) != nullptr, kTimeoutMs);
+            session.panel()->findChild<QPushButton *>(QStringLiteral("addOverride:") + name) != nullptr, kPatienceMs);
     }
 
     void annotationFailureOnKey()
@@ -288,7 +288,7 @@ private slots:
                 }
                 return false;
             }(),
-            kTimeoutMs);
+            kPatienceMs);
     }
 
     void completionInFormField()
@@ -381,7 +381,7 @@ private slots:
         QSignalSpy shown(completer, &ExpressionCompleter::hoverShown);
         QHelpEvent help(QEvent::ToolTip, point, yaml->viewport()->mapToGlobal(point));
         QApplication::sendEvent(yaml->viewport(), &help);
-        QVERIFY(shown.wait(kTimeoutMs));
+        QVERIFY(shown.wait(kPatienceMs));
         QCOMPARE(shown.last().at(0).toString(), QStringLiteral("Data.port > 1\nThis host: true\nWhat If: true"));
     }
 };

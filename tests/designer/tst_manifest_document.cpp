@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_document.h"
 #include "schema_registry.h"
+#include "test_common.h"
 #include "test_main.h"
 
 #include <QDir>
@@ -55,12 +56,6 @@ QString manifestText()
     return QString::fromUtf8(kManifest);
 }
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
 int errorCount(const ccm::Diagnostics &diagnostics)
 {
     return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
@@ -76,6 +71,7 @@ QString describe(const ccm::Diagnostics &diagnostics)
 }
 
 using Edit = std::function<void(ManifestDocument &)>;
+using ccm::test::writeFile;
 
 } // namespace
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer_test_support.h"
+#include "json_test_support.h"
 #include "json_tree_editor.h"
 #include "manifest_settings_editor.h"
 #include "test_main.h"
@@ -16,14 +18,14 @@ using ccm::Json;
 using ccm::Manifest;
 using ccm::designer::JsonTreeEditor;
 using ccm::designer::ManifestSettingsEditor;
+using ccm::test::find;
 
-Q_DECLARE_METATYPE(ccm::Json)
 Q_DECLARE_METATYPE(std::optional<ccm::Hierarchy>)
 Q_DECLARE_METATYPE(std::optional<bool>)
 
 namespace {
 
-Manifest sample()
+Manifest sampleManifest()
 {
     Manifest manifest;
     manifest.data = Json::parse(R"({"port": 80, "name": "web"})");
@@ -47,12 +49,6 @@ QStringList orderOf(const ManifestSettingsEditor &editor)
 std::optional<Hierarchy> lastHierarchy(const QSignalSpy &spy)
 {
     return spy.last().at(0).value<std::optional<Hierarchy>>();
-}
-
-QTreeWidgetItem *find(const JsonTreeEditor &editor, const QString &key)
-{
-    const auto items = editor.tree()->findItems(key, Qt::MatchExactly | Qt::MatchRecursive, JsonTreeEditor::KeyColumn);
-    return items.isEmpty() ? nullptr : items.first();
 }
 
 } // namespace
@@ -89,10 +85,10 @@ void TestManifestSettingsEditor::initTestCase()
 void TestManifestSettingsEditor::showsManifest()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QCOMPARE(editor.tabs()->count(), 4);
-    QVERIFY(editor.dataEditor()->value() == *sample().data);
-    QVERIFY(editor.overridesEditor()->value() == *sample().overrides);
+    QVERIFY(editor.dataEditor()->value() == *sampleManifest().data);
+    QVERIFY(editor.overridesEditor()->value() == *sampleManifest().overrides);
     QCOMPARE(orderOf(editor), QStringList({QStringLiteral("os:{{ lookup('facts.os') }}"), QStringLiteral("default")}));
     QCOMPARE(editor.mergeCombo()->currentText(), QStringLiteral("deep"));
     QCOMPARE(editor.preMessageEdit()->text(), QStringLiteral("starting"));
@@ -103,7 +99,7 @@ void TestManifestSettingsEditor::showsManifest()
 void TestManifestSettingsEditor::dataEditEmitsWholeValue()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QSignalSpy spy(&editor, &ManifestSettingsEditor::dataEdited);
     QSignalSpy others(&editor, &ManifestSettingsEditor::overridesEdited);
     QVERIFY(
@@ -129,7 +125,7 @@ void TestManifestSettingsEditor::emptiedDataRemovesSection()
 void TestManifestSettingsEditor::overridesEditEmits()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QSignalSpy spy(&editor, &ManifestSettingsEditor::overridesEdited);
     QVERIFY(editor.overridesEditor()->renameKey(
         find(*editor.overridesEditor(), QStringLiteral("os:debian")), QStringLiteral("os:redhat")));
@@ -140,7 +136,7 @@ void TestManifestSettingsEditor::overridesEditEmits()
 void TestManifestSettingsEditor::hierarchyOrderEdits()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QSignalSpy spy(&editor, &ManifestSettingsEditor::hierarchyEdited);
 
     editor.orderList()->setCurrentRow(1);
@@ -173,7 +169,7 @@ void TestManifestSettingsEditor::hierarchyOrderEdits()
 void TestManifestSettingsEditor::hierarchyKeyboard()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     editor.show();
     editor.tabs()->setCurrentIndex(1);
     QVERIFY(QTest::qWaitForWindowActive(&editor));
@@ -195,7 +191,7 @@ void TestManifestSettingsEditor::hierarchyKeyboard()
 void TestManifestSettingsEditor::hierarchyItemEdit()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QSignalSpy spy(&editor, &ManifestSettingsEditor::hierarchyEdited);
     editor.orderList()->item(1)->setText(QStringLiteral("common"));
     QCOMPARE(spy.count(), 1);
@@ -224,7 +220,7 @@ void TestManifestSettingsEditor::brokenTemplateInOrderIsMarked()
 void TestManifestSettingsEditor::mergeModeEdits()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QSignalSpy spy(&editor, &ManifestSettingsEditor::hierarchyEdited);
     editor.mergeCombo()->setCurrentIndex(editor.mergeCombo()->findText(QStringLiteral("first")));
     QCOMPARE(spy.count(), 1);
@@ -250,7 +246,7 @@ void TestManifestSettingsEditor::unknownMergeModeIsShown()
 void TestManifestSettingsEditor::messagesEmitOnEditingFinished()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     editor.show();
     QVERIFY(QTest::qWaitForWindowExposed(&editor));
     editor.tabs()->setCurrentIndex(3);
@@ -265,7 +261,7 @@ void TestManifestSettingsEditor::messagesEmitOnEditingFinished()
     QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("done"));
 
     // Nothing changed since the manifest was shown: no edit.
-    Manifest applied = sample();
+    Manifest applied = sampleManifest();
     applied.ccm->postMessage = "done";
     editor.setManifest(applied);
     QTest::keyClick(post, Qt::Key_Return);
@@ -275,7 +271,7 @@ void TestManifestSettingsEditor::messagesEmitOnEditingFinished()
 void TestManifestSettingsEditor::failOnErrorTriState()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     QSignalSpy spy(&editor, &ManifestSettingsEditor::failOnErrorEdited);
     QComboBox *combo = editor.failOnErrorCombo();
     combo->setCurrentIndex(2);
@@ -286,7 +282,7 @@ void TestManifestSettingsEditor::failOnErrorTriState()
     QCOMPARE(spy.last().at(0).value<std::optional<bool>>(), std::optional<bool>(true));
     QCOMPARE(spy.count(), 3);
 
-    Manifest manifest = sample();
+    Manifest manifest = sampleManifest();
     manifest.ccm->failOnError = std::nullopt;
     editor.setManifest(manifest);
     QCOMPARE(combo->currentIndex(), 0);
@@ -296,7 +292,7 @@ void TestManifestSettingsEditor::failOnErrorTriState()
 void TestManifestSettingsEditor::setManifestKeepsEditInProgress()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     editor.show();
     QVERIFY(QTest::qWaitForWindowActive(&editor));
     editor.tabs()->setCurrentIndex(3);
@@ -307,7 +303,7 @@ void TestManifestSettingsEditor::setManifestKeepsEditInProgress()
     QTest::keyClicks(pre, QStringLiteral(" now"));
     const int cursor = pre->cursorPosition();
 
-    Manifest changed = sample();
+    Manifest changed = sampleManifest();
     changed.data = Json::parse(R"({"port": 90})");
     changed.ccm->postMessage = "bye";
     editor.setManifest(changed);
@@ -327,11 +323,11 @@ void TestManifestSettingsEditor::setManifestKeepsEditInProgress()
 void TestManifestSettingsEditor::setManifestUpdatesChangedSections()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     editor.orderList()->setCurrentRow(1);
     QSignalSpy hierarchy(&editor, &ManifestSettingsEditor::hierarchyEdited);
     QSignalSpy data(&editor, &ManifestSettingsEditor::dataEdited);
-    Manifest changed = sample();
+    Manifest changed = sampleManifest();
     changed.hierarchy->order->push_back("extra");
     changed.hierarchy->merge = std::nullopt;
     changed.ccm->preMessage = std::nullopt;
@@ -347,7 +343,7 @@ void TestManifestSettingsEditor::setManifestUpdatesChangedSections()
 void TestManifestSettingsEditor::emptyManifest()
 {
     ManifestSettingsEditor editor;
-    editor.setManifest(sample());
+    editor.setManifest(sampleManifest());
     editor.setManifest(Manifest {});
     QCOMPARE(editor.dataEditor()->tree()->topLevelItemCount(), 0);
     QCOMPARE(editor.orderList()->count(), 0);

@@ -13,6 +13,7 @@
 #include "test_common.h"
 #include "test_main.h"
 #include "what_if_panel.h"
+#include "window_test_support.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -57,15 +58,6 @@ QByteArray slowManifest()
     for (int i = 0; i < 10; ++i)
         manifest += QStringLiteral("        - /bin/echo %1:\n            unless: /bin/sleep 1\n").arg(i);
     return manifest.toUtf8();
-}
-
-/// A window whose backend is a user backend of its own on a socket in `dir`.
-void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
-{
-    BackendClient *client = window.previewController()->client();
-    client->setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
-    client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
-    client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
 }
 
 QString outcomeOf(MainWindow &window, EntryRef entry)

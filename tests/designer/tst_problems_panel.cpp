@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer_test_support.h"
 #include "problems_model.h"
 #include "problems_panel.h"
 #include "test_main.h"
@@ -12,23 +13,13 @@
 
 using ccm::designer::ProblemsModel;
 using ccm::designer::ProblemsPanel;
+using ccm::test::diagnostic;
 
 Q_DECLARE_METATYPE(ccm::Diagnostic)
 
 namespace {
 
-ccm::Diagnostic diagnostic(
-    ccm::Severity severity, const std::string &message, int line, int column, const std::string &path = {})
-{
-    ccm::Diagnostic result;
-    result.severity = severity;
-    result.message = message;
-    result.path = path;
-    result.position = {line, column};
-    return result;
-}
-
-ccm::Diagnostics sample()
+ccm::Diagnostics sampleDiagnostics()
 {
     return {diagnostic(ccm::Severity::Warning, "unused data", 9, 3, "/data/x"),
         diagnostic(ccm::Severity::Error, "unknown property", 4, 5, "/ccm/resources/0/package/0/nginx/bogus"),
@@ -70,9 +61,9 @@ void TestProblemsPanel::modelPassesTester()
 {
     ProblemsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setDiagnostics(sample(), QStringLiteral("site.yaml"));
+    model.setDiagnostics(sampleDiagnostics(), QStringLiteral("site.yaml"));
     model.setDiagnostics({}, QString());
-    model.setDiagnostics(sample(), QStringLiteral("other.yaml"));
+    model.setDiagnostics(sampleDiagnostics(), QStringLiteral("other.yaml"));
     QCOMPARE(model.rowCount(), 4);
 }
 
@@ -113,7 +104,7 @@ void TestProblemsPanel::readablePaths()
 void TestProblemsPanel::modelShowsColumns()
 {
     ProblemsModel model;
-    model.setDiagnostics(sample(), QStringLiteral("site.yaml"));
+    model.setDiagnostics(sampleDiagnostics(), QStringLiteral("site.yaml"));
     QCOMPARE(model.columnCount(), 4);
     QCOMPARE(model.index(0, ProblemsModel::SeverityColumn).data().toString(), QStringLiteral("Warning"));
     QCOMPARE(model.index(1, ProblemsModel::MessageColumn).data().toString(), QStringLiteral("unknown property"));
@@ -148,7 +139,7 @@ void TestProblemsPanel::summary_data()
     QTest::addColumn<ccm::Diagnostics>("diagnostics");
     QTest::addColumn<QString>("expected");
     QTest::newRow("none") << ccm::Diagnostics {} << QStringLiteral("No problems");
-    QTest::newRow("sample") << sample() << QStringLiteral("2 errors, 1 warning, 1 note");
+    QTest::newRow("sample") << sampleDiagnostics() << QStringLiteral("2 errors, 1 warning, 1 note");
     QTest::newRow("one error") << ccm::Diagnostics {diagnostic(ccm::Severity::Error, "x", 1, 1)}
                                << QStringLiteral("1 error");
     QTest::newRow("warnings") << ccm::Diagnostics {diagnostic(ccm::Severity::Warning, "x", 1, 1),
@@ -179,7 +170,7 @@ void TestProblemsPanel::summary()
 void TestProblemsPanel::panelShowsSeverityIcons()
 {
     ProblemsPanel panel;
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     const QAbstractItemModel *model = panel.problemsModel();
     for (int row = 0; row < model->rowCount(); ++row)
         QVERIFY(!model->index(row, ProblemsModel::SeverityColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
@@ -188,7 +179,7 @@ void TestProblemsPanel::panelShowsSeverityIcons()
 void TestProblemsPanel::filterBySeverity()
 {
     ProblemsPanel panel;
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     QAbstractItemModel *view = panel.view()->model();
     QCOMPARE(view->rowCount(), 4);
     panel.setFilter(ProblemsPanel::Filter::Errors);
@@ -205,7 +196,7 @@ void TestProblemsPanel::filterBySeverity()
 void TestProblemsPanel::filterFromCombo()
 {
     ProblemsPanel panel;
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     auto *combo = panel.findChild<QComboBox *>();
     QVERIFY(combo);
     combo->setCurrentIndex(combo->findText(QStringLiteral("Errors")));
@@ -218,7 +209,7 @@ void TestProblemsPanel::filterFromCombo()
 void TestProblemsPanel::sortsByColumn()
 {
     ProblemsPanel panel;
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     QAbstractItemModel *view = panel.view()->model();
     QCOMPARE(column(*view, ProblemsModel::LocationColumn),
         QStringList({QStringLiteral("m.yaml"), QStringLiteral("m.yaml:2:1"), QStringLiteral("m.yaml:4:5"),
@@ -234,7 +225,7 @@ void TestProblemsPanel::doubleClickActivates()
 {
     ProblemsPanel panel;
     panel.resize(600, 300);
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QSignalSpy spy(&panel, &ProblemsPanel::problemActivated);
@@ -252,7 +243,7 @@ void TestProblemsPanel::doubleClickActivates()
 void TestProblemsPanel::enterActivates()
 {
     ProblemsPanel panel;
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     panel.setFilter(ProblemsPanel::Filter::Warnings);
     QSignalSpy spy(&panel, &ProblemsPanel::problemActivated);
     QTreeView *view = panel.view();
@@ -267,13 +258,13 @@ void TestProblemsPanel::enterActivates()
 void TestProblemsPanel::selectionSurvivesUpdate()
 {
     ProblemsPanel panel;
-    panel.setDiagnostics(sample(), QStringLiteral("m.yaml"));
+    panel.setDiagnostics(sampleDiagnostics(), QStringLiteral("m.yaml"));
     QTreeView *view = panel.view();
     view->setCurrentIndex(view->model()->index(2, 0));
     const QString selected = view->currentIndex().siblingAtColumn(ProblemsModel::MessageColumn).data().toString();
     QCOMPARE(selected, QStringLiteral("unknown property"));
 
-    ccm::Diagnostics updated = sample();
+    ccm::Diagnostics updated = sampleDiagnostics();
     updated.insert(updated.begin(), diagnostic(ccm::Severity::Error, "new", 1, 1));
     panel.setDiagnostics(updated, QStringLiteral("m.yaml"));
     QCOMPARE(view->currentIndex().siblingAtColumn(ProblemsModel::MessageColumn).data().toString(), selected);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "field_editors.h"
+#include "json_test_support.h"
 #include "manifest_document.h"
 #include "property_editor.h"
 #include "schema_registry.h"
@@ -24,15 +25,6 @@ using ccm::Json;
 using ccm::designer::FieldEditor;
 using ccm::designer::ModeDialog;
 using ccm::designer::PropertyEditor;
-
-Q_DECLARE_METATYPE(ccm::Json)
-
-#define COMPARE_JSON(actual, expected)                                                                                 \
-    do {                                                                                                               \
-        const Json actualJson = (actual);                                                                              \
-        const Json expectedJson = (expected);                                                                          \
-        QVERIFY2(actualJson == expectedJson, (actualJson.dump() + " != " + expectedJson.dump()).c_str());              \
-    } while (false)
 
 namespace {
 

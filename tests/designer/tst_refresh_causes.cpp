@@ -7,12 +7,14 @@
 #include "fleet_dock.h"
 #include "fleet_key_dialog.h"
 #include "fleet_preview_model.h"
+#include "gui_test_support.h"
 #include "main_window.h"
 #include "preview_controller.h"
 #include "run_results.h"
 #include "scripted_backend.h"
 #include "test_common.h"
 #include "test_main.h"
+#include "window_test_support.h"
 
 #include <QLabel>
 #include <QProcess>
@@ -27,13 +29,6 @@ using namespace ccm::designer;
 using namespace ccm::test;
 
 namespace {
-
-constexpr int kPatienceMs = 20000;
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
 
 /// A configuration file and the reload that subscribes to it, in `dir`.
 QString writeManifest(const QTemporaryDir &dir)
@@ -169,18 +164,10 @@ private slots:
         QVERIFY(writeFile(
             keys.filePath(s("preview.pem")), "-----BEGIN PRIVATE KEY-----\nscripted\n-----END PRIVATE KEY-----\n"));
         FleetKeyDialog::setKeyPath(keys.filePath(s("preview.pem")));
-        QTemporaryDir dir;
-        auto recorder = std::make_shared<Recorder>();
-        FakeServer server(dir.filePath(s("backend.sock")),
-            scriptedBackend({{"fleet.preview", previewOf(applyEvents(m_manifest, true))}}, recorder));
-        MainWindow window;
-        BackendClient *client = window.previewController()->client();
-        client->setSystemSocket(dir.filePath(s("no-system.sock")));
-        client->setUserSocket(dir.filePath(s("backend.sock")));
-        window.connectToBackend();
-        QTRY_VERIFY_WITH_TIMEOUT(client->isConnected(), kPatienceMs);
+        ScriptedWindow scripted({{"fleet.preview", previewOf(applyEvents(m_manifest, true))}});
+        QVERIFY(scripted.connected());
 
-        FleetDock *dock = window.fleetDock();
+        FleetDock *dock = scripted.dock();
         dock->startPreview();
         QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
         QTableView *view = dock->matrixView();

@@ -16,7 +16,7 @@ using ccm::designer::ResourceListModel;
 
 namespace {
 
-const char *const kManifest = R"(ccm:
+const char *const kListedManifest = R"(ccm:
   resources:
     - package:
         - nginx:
@@ -51,7 +51,7 @@ private slots:
     void init()
     {
         m_document = std::make_unique<ManifestDocument>();
-        m_document->setText(QString::fromUtf8(kManifest));
+        m_document->setText(QString::fromUtf8(kListedManifest));
         m_model = std::make_unique<ResourceListModel>(m_document.get());
         m_tester = std::make_unique<QAbstractItemModelTester>(
             m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -23,11 +23,6 @@ using namespace ccm::test;
 
 namespace {
 
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
 Json makeEvent(const char *resource, Json fields)
 {
     Json value {{"type", "exec"}, {"name", "x"}, {"provider", "posix"}, {"duration", 2500000}, {"error", Json::array()},

@@ -15,6 +15,7 @@
 #include "test_common.h"
 #include "test_main.h"
 #include "what_if_panel.h"
+#include "window_test_support.h"
 #include "yaml_editor.h"
 
 #include <QDir>
@@ -38,14 +39,6 @@ namespace {
 
 /// Starting the user backend and the first render take a while on a loaded machine.
 constexpr int kRenderTimeoutMs = 30000;
-
-void useBackendIn(MainWindow &window, const QTemporaryDir &dir)
-{
-    BackendClient *client = window.previewController()->client();
-    client->setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
-    client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
-    client->setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
-}
 
 QString readText(const QString &path)
 {

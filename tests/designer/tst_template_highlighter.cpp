@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer_test_support.h"
 #include "template_highlighter.h"
 #include "test_main.h"
 
@@ -8,23 +9,13 @@
 #include <QTextLayout>
 
 using ccm::designer::TemplateHighlighter;
-using Token = TemplateHighlighter::Token;
+using TemplateToken = TemplateHighlighter::Token;
 using Base = TemplateHighlighter::Base;
+using ccm::test::formatAt;
 
 namespace {
 
-// The format the highlighter gave the character at `column` of line `line` (both from 0).
-QTextCharFormat formatAt(const QTextDocument &document, int line, int column)
-{
-    const QTextBlock block = document.findBlockByNumber(line);
-    for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
-        if (column >= range.start && column < range.start + range.length)
-            return range.format;
-    }
-    return {};
-}
-
-QString look(const QTextCharFormat &format)
+QString foregroundAndItalic(const QTextCharFormat &format)
 {
     return QStringLiteral("%1 %2")
         .arg(format.foreground().style() == Qt::NoBrush ? QStringLiteral("none") : format.foreground().color().name())
@@ -34,7 +25,8 @@ QString look(const QTextCharFormat &format)
 /// What `token` looks like, or plain text for -1.
 QString lookOf(const TemplateHighlighter &highlighter, int token)
 {
-    return token < 0 ? look(QTextCharFormat()) : look(highlighter.tokenFormat(static_cast<Token>(token)));
+    return token < 0 ? foregroundAndItalic(QTextCharFormat())
+                     : foregroundAndItalic(highlighter.tokenFormat(static_cast<TemplateToken>(token)));
 }
 
 } // namespace
@@ -52,24 +44,26 @@ private slots:
         QTest::addColumn<int>("token");
         const int plain = static_cast<int>(Base::Plain);
         const int yaml = static_cast<int>(Base::Yaml);
-        const auto t = [](Token token) { return static_cast<int>(token); };
-        QTest::newRow("go action") << plain << QStringLiteral("a {{ .Data.x }} b") << 0 << 5 << t(Token::Template);
+        const auto t = [](TemplateToken token) { return static_cast<int>(token); };
+        QTest::newRow("go action") << plain << QStringLiteral("a {{ .Data.x }} b") << 0 << 5
+                                   << t(TemplateToken::Template);
         QTest::newRow("text around stays plain") << plain << QStringLiteral("a {{ .Data.x }} b") << 0 << 16 << -1;
-        QTest::newRow("trimming") << plain << QStringLiteral("{{- .x -}}") << 0 << 2 << t(Token::Template);
-        QTest::newRow("jet action") << plain << QStringLiteral("x [[ Data.port ]]") << 0 << 6 << t(Token::Template);
+        QTest::newRow("trimming") << plain << QStringLiteral("{{- .x -}}") << 0 << 2 << t(TemplateToken::Template);
+        QTest::newRow("jet action") << plain << QStringLiteral("x [[ Data.port ]]") << 0 << 6
+                                    << t(TemplateToken::Template);
         QTest::newRow("string in action")
-            << plain << QStringLiteral("{{ lookup('data.x') }}") << 0 << 12 << t(Token::String);
-        QTest::newRow("jet comment") << plain << QStringLiteral("{* note *} x") << 0 << 4 << t(Token::Comment);
+            << plain << QStringLiteral("{{ lookup('data.x') }}") << 0 << 12 << t(TemplateToken::String);
+        QTest::newRow("jet comment") << plain << QStringLiteral("{* note *} x") << 0 << 4 << t(TemplateToken::Comment);
         QTest::newRow("comment over lines")
-            << plain << QStringLiteral("{* one\ntwo *} x") << 1 << 1 << t(Token::Comment);
+            << plain << QStringLiteral("{* one\ntwo *} x") << 1 << 1 << t(TemplateToken::Comment);
         QTest::newRow("after the comment") << plain << QStringLiteral("{* one\ntwo *} x") << 1 << 7 << -1;
-        QTest::newRow("go comment") << plain << QStringLiteral("{{/* note */}}") << 0 << 6 << t(Token::Comment);
+        QTest::newRow("go comment") << plain << QStringLiteral("{{/* note */}}") << 0 << 6 << t(TemplateToken::Comment);
         QTest::newRow("open action to the end")
-            << plain << QStringLiteral("a {{ if .x") << 0 << 9 << t(Token::Template);
+            << plain << QStringLiteral("a {{ if .x") << 0 << 9 << t(TemplateToken::Template);
         QTest::newRow("yaml key under jet")
-            << yaml << QStringLiteral("- package:\n    - [[ . ]]: {}") << 0 << 3 << t(Token::Key);
+            << yaml << QStringLiteral("- package:\n    - [[ . ]]: {}") << 0 << 3 << t(TemplateToken::Key);
         QTest::newRow("jet in yaml") << yaml << QStringLiteral("- package:\n    - [[ . ]]: {}") << 1 << 8
-                                     << t(Token::Template);
+                                     << t(TemplateToken::Template);
     }
 
     void colours()
@@ -84,7 +78,7 @@ private slots:
         document.setPlainText(text);
         // A new highlighter colours the document once the event loop turns: do it now instead.
         highlighter.rehighlight();
-        QCOMPARE(look(formatAt(document, line, column)), lookOf(highlighter, token));
+        QCOMPARE(foregroundAndItalic(formatAt(document, line, column)), lookOf(highlighter, token));
     }
 
     void keywordsStandOut()
@@ -95,7 +89,7 @@ private slots:
         highlighter.rehighlight();
         const QTextCharFormat keyword = formatAt(document, 0, 4);
         QCOMPARE(keyword.fontWeight(), int(QFont::Bold));
-        QCOMPARE(keyword.foreground(), highlighter.tokenFormat(Token::Key).foreground());
+        QCOMPARE(keyword.foreground(), highlighter.tokenFormat(TemplateToken::Key).foreground());
         QVERIFY(formatAt(document, 0, 10).foreground() != keyword.foreground());
     }
 

@@ -3,6 +3,7 @@
 // stale answers dropped, .templ goes through expression.evaluate, and a backend without the
 // methods is reported as too old.
 #include "backend_client.h"
+#include "gui_test_support.h"
 #include "scripted_backend.h"
 #include "template_renderer.h"
 #include "test_main.h"
@@ -16,8 +17,6 @@ using namespace ccm::designer;
 using namespace ccm::test;
 
 namespace {
-
-constexpr int kPatienceMs = 10000;
 
 /// Renders a template as its own text, upper-cased, so the answer tells which text it was for.
 std::vector<Json> echoRender(const Json &request)
@@ -34,8 +33,8 @@ std::vector<Json> methodNotFound(const Json &request)
         {"error", {{"code", -32601}, {"message", "method not found"}}}}};
 }
 
-struct Harness {
-    explicit Harness(std::map<std::string, Responder> responders)
+struct RendererHarness {
+    explicit RendererHarness(std::map<std::string, Responder> responders)
         : recorder(std::make_shared<Recorder>())
         , server(dir.filePath(QStringLiteral("backend.sock")), scriptedBackend(std::move(responders), recorder))
         , renderer(&client, [] {
@@ -84,7 +83,7 @@ private slots:
 
     void onlyTheLatestTextIsShown()
     {
-        Harness harness({{"template.render", echoRender}});
+        RendererHarness harness({{"template.render", echoRender}});
         QSignalSpy rendered(&harness.renderer, &TemplateRenderer::rendered);
         // Not connected yet: the first render connects and is sent once the backend answers.
         harness.renderer.render(QStringLiteral("one"), QStringLiteral("jet"), QStringLiteral("a.jet"));
@@ -110,10 +109,11 @@ private slots:
 
     void templErrorsBecomeLineAndColumn()
     {
-        Harness harness({{"expression.evaluate", [](const Json &request) {
-                              return std::vector<Json> {answer(request,
-                                  {{"values", Json::array({{{"error", {{"message", "bad"}, {"column", 9}}}}})}})};
-                          }}});
+        RendererHarness harness(
+            {{"expression.evaluate", [](const Json &request) {
+                  return std::vector<Json> {
+                      answer(request, {{"values", Json::array({{{"error", {{"message", "bad"}, {"column", 9}}}}})}})};
+              }}});
         QSignalSpy failed(&harness.renderer, &TemplateRenderer::failed);
         harness.renderer.render(QStringLiteral("ab\ncdef {{ + }}"), QStringLiteral("template"), {});
         QVERIFY(failed.wait(kPatienceMs));
@@ -129,7 +129,7 @@ private slots:
 
     void anOlderBackendIsNamed()
     {
-        Harness harness({{"template.render", methodNotFound}});
+        RendererHarness harness({{"template.render", methodNotFound}});
         QSignalSpy unavailable(&harness.renderer, &TemplateRenderer::unavailable);
         harness.renderer.render(QStringLiteral("x"), QStringLiteral("jet"), {});
         QVERIFY(unavailable.wait(kPatienceMs));

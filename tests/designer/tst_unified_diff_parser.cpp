@@ -7,7 +7,7 @@
 using ccm::designer::DiffLine;
 using ccm::designer::parseUnifiedDiff;
 using ccm::designer::sideBySideRows;
-using Kind = DiffLine::Kind;
+using LineKind = DiffLine::Kind;
 
 namespace {
 
@@ -18,9 +18,9 @@ QString shape(const ccm::designer::UnifiedDiff &diff)
     for (const auto &hunk : diff.hunks) {
         text += QLatin1Char('|');
         for (const DiffLine &line : hunk.lines) {
-            text += line.kind == Kind::Added ? QLatin1Char('+')
-                : line.kind == Kind::Removed ? QLatin1Char('-')
-                                             : QLatin1Char(' ');
+            text += line.kind == LineKind::Added ? QLatin1Char('+')
+                : line.kind == LineKind::Removed ? QLatin1Char('-')
+                                                 : QLatin1Char(' ');
             if (line.noNewlineAtEnd)
                 text += QLatin1Char('$');
         }

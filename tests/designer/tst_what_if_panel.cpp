@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "json_test_support.h"
 #include "json_tree_editor.h"
 #include "test_main.h"
 #include "what_if_panel.h"
@@ -14,14 +15,6 @@
 
 using ccm::Json;
 using ccm::designer::WhatIfPanel;
-
-#define COMPARE_JSON(actual, expected)                                                                                 \
-    do {                                                                                                               \
-        const Json actualValue = (actual);                                                                             \
-        const Json expectedValue = (expected);                                                                         \
-        QVERIFY2(actualValue == expectedValue,                                                                         \
-            qPrintable(QString::fromStdString(actualValue.dump() + " != " + expectedValue.dump())));                   \
-    } while (false)
 
 class TestWhatIfPanel : public QObject {
     Q_OBJECT

@@ -49,7 +49,7 @@ using namespace ccm::test;
 
 namespace {
 
-const QByteArray kSite
+const QByteArray kGreetingSite
     = "data:\n"
       "  greeting: hello\n"
       "ccm:\n"
@@ -143,7 +143,7 @@ void TestWindowBehaviour::initTestCase()
     QCoreApplication::setOrganizationName(QStringLiteral("CCM Designer"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_window_behaviour"));
     QVERIFY(m_dir.isValid());
-    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("site.yaml")), kSite));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("site.yaml")), kGreetingSite));
 }
 
 void TestWindowBehaviour::init()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest.h"
+#include "test_common.h"
 #include "test_main.h"
 #include "yaml_edit.h"
 
@@ -8,13 +9,9 @@
 using ccm::Json;
 using ccm::LoadedManifest;
 using ccm::designer::YamlPatcher;
+using ccm::test::q;
 
 namespace {
-
-QString q(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 QString q(const std::optional<std::string> &text)
 {

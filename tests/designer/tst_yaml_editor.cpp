@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer_test_support.h"
 #include "test_main.h"
 #include "yaml_editor.h"
 
@@ -14,17 +15,9 @@
 #include <QVBoxLayout>
 
 using ccm::designer::YamlEditor;
+using ccm::test::diagnostic;
 
 namespace {
-
-ccm::Diagnostic diagnostic(ccm::Severity severity, const std::string &message, int line, int column)
-{
-    ccm::Diagnostic result;
-    result.severity = severity;
-    result.message = message;
-    result.position = {line, column};
-    return result;
-}
 
 QString numberedLines(int count)
 {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer_test_support.h"
 #include "test_main.h"
 #include "yaml_highlighter.h"
 
@@ -11,21 +12,11 @@
 
 using ccm::designer::YamlHighlighter;
 using Token = YamlHighlighter::Token;
+using ccm::test::formatAt;
 
 Q_DECLARE_METATYPE(YamlHighlighter::Token)
 
 namespace {
-
-// The format the highlighter gave the character at `column` of line `line` (both from 0).
-QTextCharFormat formatAt(const QTextDocument &document, int line, int column)
-{
-    const QTextBlock block = document.findBlockByNumber(line);
-    for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
-        if (column >= range.start && column < range.start + range.length)
-            return range.format;
-    }
-    return {};
-}
 
 // Layouts merge formats, so compare what the eye sees rather than the format objects.
 QString look(const QTextCharFormat &format)

@@ -33,6 +33,19 @@ struct ApplyOutcome {
     [[nodiscard]] QString error() const { return result ? QString() : q(result.error().message); }
 };
 
+/// One apply with the lines its type and provider logged.
+struct LoggedApply {
+    Result<void> result;
+    TransactionEvent event;
+    std::vector<std::string> logged;
+};
+
+/// A value as compact JSON, for failure messages.
+inline QString dump(const Json &json)
+{
+    return q(json.dump());
+}
+
 /// A process that exited with `code` after writing `out` and `err`.
 inline CommandResult exited(int code, std::string out = {}, std::string err = {})
 {

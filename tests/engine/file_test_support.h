@@ -3,6 +3,8 @@
 // looking at files without following links.
 #pragma once
 
+#include "test_common.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -17,13 +19,6 @@ namespace ccm::test {
 inline std::string local(const QString &path)
 {
     return QFile::encodeName(path).toStdString();
-}
-
-/// The file's content, or "<unreadable>".
-inline QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
 }
 
 /// lstat of path; st_mode is 0 when there is nothing there.

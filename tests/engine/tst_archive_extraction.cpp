@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "archive_test_support.h"
+#include "file_test_support.h"
 #include "resources/archive/http/archive_extraction.h"
 #include "test_common.h"
 #include "test_main.h"
@@ -19,19 +21,6 @@ using namespace ccm::engine;
 using namespace ccm::test;
 
 namespace {
-
-const QString kHelper = QStringLiteral(CCM_SOURCE_DIR "/tests/engine/archive_test_helper.py");
-
-std::filesystem::path local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
 
 /// Everything below path, relative, sorted; symbolic links are listed, not followed.
 QStringList tree(const QString &path)
@@ -87,7 +76,7 @@ private:
     /// Builds an archive of the helper's KIND at name in the temporary directory.
     bool make(const QString &name, const QString &kind, const QString &argument = {})
     {
-        QStringList arguments {kHelper, QStringLiteral("make"), path(name), kind};
+        QStringList arguments {kArchiveHelper, QStringLiteral("make"), path(name), kind};
         if (!argument.isEmpty())
             arguments << argument;
         QProcess process;

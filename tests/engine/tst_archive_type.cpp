@@ -2,7 +2,9 @@
 // The archive type with its http provider against a real HTTP server on 127.0.0.1 (the helper
 // script): the seed's decision rows in noop and for real, downloads, authentication, failures,
 // hostile archives and that no credential reaches an event or a log line.
+#include "archive_test_support.h"
 #include "engine_test_support.h"
+#include "file_test_support.h"
 #include "prepared_manifest.h"
 #include "resources/archive/archive_type.h"
 #include "resources/archive/http/http_archive_provider.h"
@@ -29,25 +31,13 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kHelper = QStringLiteral(CCM_SOURCE_DIR "/tests/engine/archive_test_helper.py");
 const std::string kUser = "deploy";
 const std::string kPassword = "hunter2-basic-secret";
 const std::string kHeader = "X-Deploy-Token";
 const std::string kToken = "tok3n-header-secret";
 
-std::string local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
 /// Everything below path with the content of its files, sorted; links are listed, not followed.
-QStringList snapshot(const QString &path)
+QStringList contentSnapshot(const QString &path)
 {
     QStringList entries;
     const QDir root(path);
@@ -68,19 +58,13 @@ QStringList snapshot(const QString &path)
     return entries;
 }
 
-struct Apply {
-    Result<void> result;
-    TransactionEvent event;
-    std::vector<std::string> logged;
-};
-
 QString messageOf(const Result<void> &result)
 {
     return result.ok() ? QStringLiteral("<ok>") : q(result.error().message);
 }
 
 /// Collects a run's events and log lines.
-class Recorder : public RunObserver {
+class EventsAndLogs : public RunObserver {
 public:
     void resourceFinished(const TransactionEvent &event) override { events.push_back(event); }
     void log(LogLevel, std::string_view, std::string_view message) override { logs.emplace_back(message); }
@@ -107,7 +91,7 @@ private:
 
     bool make(const QString &name, const QString &kind, const QString &argument = {})
     {
-        QStringList arguments {kHelper, QStringLiteral("make"), servedPath(name), kind};
+        QStringList arguments {kArchiveHelper, QStringLiteral("make"), servedPath(name), kind};
         if (!argument.isEmpty())
             arguments << argument;
         QProcess process;
@@ -149,14 +133,14 @@ private:
         return properties;
     }
 
-    Apply apply(const Json &properties, bool noop = false, const QString &name = {})
+    LoggedApply apply(const Json &properties, bool noop = false, const QString &name = {})
     {
         HttpArchiveProvider provider;
         RecordingRunner runner;
         RecordingLogger log;
         const LazyFacts facts;
         ApplyContext context {noop, {}, runner, log, facts, local(m_dir->path()), {}, {}};
-        Apply outcome;
+        LoggedApply outcome;
         outcome.result = ArchiveType().apply(
             local(name.isEmpty() ? archivePath() : name), properties, provider, context, outcome.event);
         outcome.logged = log.messages;
@@ -178,8 +162,8 @@ private slots:
         m_checksum = sum.value();
 
         m_server.start(QStringLiteral("python3"),
-            {kHelper, QStringLiteral("serve"), m_served.path(), servedPath(QStringLiteral("requests.log")), q(kUser),
-                q(kPassword), q(kHeader), q(kToken)});
+            {kArchiveHelper, QStringLiteral("serve"), m_served.path(), servedPath(QStringLiteral("requests.log")),
+                q(kUser), q(kPassword), q(kHeader), q(kToken)});
         QVERIFY(m_server.waitForStarted(30000));
         while (!m_server.canReadLine())
             QVERIFY2(m_server.waitForReadyRead(30000), m_server.readAllStandardError().constData());
@@ -288,17 +272,17 @@ private slots:
             properties = extracting(properties, creates != QStringLiteral("unset"), cleanup);
 
         // Noop: the message, and nothing fetched or touched.
-        const QStringList before = snapshot(m_dir->path());
-        Apply noop = apply(properties, true);
+        const QStringList before = contentSnapshot(m_dir->path());
+        LoggedApply noop = apply(properties, true);
         QCOMPARE(messageOf(noop.result), QStringLiteral("<ok>"));
         QCOMPARE(noop.event.changed, !noopMessage.isEmpty());
         QCOMPARE(q(noop.event.noopMessage), noopMessage);
         QCOMPARE(takeRequests(), QStringList());
-        QCOMPARE(snapshot(m_dir->path()), before);
+        QCOMPARE(contentSnapshot(m_dir->path()), before);
         QCOMPARE(noop.event.status["metadata"]["archive_exists"].get<bool>(), archive != QStringLiteral("missing"));
 
         // For real: the steps the message named, and nothing else.
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QCOMPARE(real.event.changed, !noopMessage.isEmpty());
         QCOMPARE(real.event.noopMessage, std::string());
@@ -319,12 +303,12 @@ private slots:
         QCOMPARE(q(real.event.finalEnsure), kept ? QStringLiteral("present") : QStringLiteral("absent"));
 
         // A second run finds everything in place.
-        const QStringList settled = snapshot(m_dir->path());
-        Apply again = apply(properties);
+        const QStringList settled = contentSnapshot(m_dir->path());
+        LoggedApply again = apply(properties);
         QCOMPARE(messageOf(again.result), QStringLiteral("<ok>"));
         QVERIFY(!again.event.changed);
         QCOMPARE(takeRequests(), QStringList());
-        QCOMPARE(snapshot(m_dir->path()), settled);
+        QCOMPARE(contentSnapshot(m_dir->path()), settled);
     }
 
     void ownerMismatchDownloadsAgain()
@@ -335,12 +319,12 @@ private slots:
         QCOMPARE(::chown(QFile::encodeName(archivePath()).constData(), 65534, 65534), 0);
         const Json properties = baseProperties();
 
-        Apply noop = apply(properties, true);
+        LoggedApply noop = apply(properties, true);
         QCOMPARE(messageOf(noop.result), QStringLiteral("<ok>"));
         QCOMPARE(q(noop.event.noopMessage), QStringLiteral("Would have downloaded"));
         QCOMPARE(takeRequests(), QStringList());
 
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QVERIFY(real.event.changed);
         QCOMPARE(takeRequests().size(), 1);
@@ -370,7 +354,7 @@ private slots:
         QVERIFY(sum.ok());
         properties["checksum"] = sum.value();
 
-        Apply real = apply(properties, false, path(file));
+        LoggedApply real = apply(properties, false, path(file));
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QVERIFY(real.event.changed);
         QCOMPARE(readFile(path(QStringLiteral("opt/app/README"))), QByteArray("read me\n"));
@@ -398,13 +382,13 @@ private slots:
         Json properties = baseProperties();
         properties["url"] = url(served);
 
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result),
             QStringLiteral("cannot download %1 to %2: the server answered with HTTP status %3, expected 200")
                 .arg(q(url(served)), archivePath())
                 .arg(status));
         QVERIFY(!real.event.changed);
-        QCOMPARE(snapshot(m_dir->path()), QStringList());
+        QCOMPARE(contentSnapshot(m_dir->path()), QStringList());
     }
 
     void checksumMismatchPlacesNothing()
@@ -414,13 +398,13 @@ private slots:
         const std::string wrong = sha256Hex("something else");
         properties["checksum"] = wrong;
 
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result),
             QStringLiteral("cannot download %1 to %2: checksum mismatch, expected %3 got %4")
                 .arg(q(url(QStringLiteral("/app.tar.gz"))), archivePath(), q(wrong), q(m_checksum)));
         QCOMPARE(takeRequests().size(), 1);
         // The old archive is untouched and no temporary file is left beside it.
-        QCOMPARE(snapshot(m_dir->path()),
+        QCOMPARE(contentSnapshot(m_dir->path()),
             QStringList({QStringLiteral("app.tar.gz = ") + QString::fromUtf8(QByteArray("older release").toHex())}));
     }
 
@@ -431,7 +415,7 @@ private slots:
         properties["username"] = kUser;
         properties["password"] = kPassword;
 
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QCOMPARE(takeRequests(),
             QStringList({QStringLiteral("/basic/app.tar.gz Basic ")
@@ -440,7 +424,7 @@ private slots:
 
         properties["password"] = "wrong";
         QVERIFY(QFile::remove(archivePath()));
-        Apply refused = apply(properties);
+        LoggedApply refused = apply(properties);
         QVERIFY(messageOf(refused.result).endsWith(QStringLiteral("HTTP status 401, expected 200")));
         QVERIFY(!messageOf(refused.result).contains(QStringLiteral("wrong")));
         QVERIFY(!QFileInfo::exists(archivePath()));
@@ -452,7 +436,7 @@ private slots:
         properties["url"] = url(QStringLiteral("/header/app.tar.gz"));
         properties["headers"] = Json {{kHeader, kToken}};
 
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QCOMPARE(readFile(archivePath()), readFile(servedPath(QStringLiteral("app.tar.gz"))));
         for (const std::string &line : real.logged)
@@ -463,7 +447,7 @@ private slots:
     {
         Json properties = baseProperties();
         properties["url"] = url(QStringLiteral("/redirect/app.tar.gz"));
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QCOMPARE(takeRequests().size(), 2);
         QCOMPARE(readFile(archivePath()), readFile(servedPath(QStringLiteral("app.tar.gz"))));
@@ -477,7 +461,7 @@ private slots:
                                 .replace(QStringLiteral("http://"), QStringLiteral("http://user:url-secret@"))
                                 .append(QStringLiteral("/missing.tar.gz"))
                                 .toStdString();
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QVERIFY(messageOf(real.result).contains(QStringLiteral("http://user:[redacted]@127.0.0.1:")));
         QVERIFY(!messageOf(real.result).contains(QStringLiteral("url-secret")));
         for (const std::string &line : real.logged)
@@ -486,7 +470,7 @@ private slots:
 
     void missingParentDirectory()
     {
-        Apply real = apply(baseProperties(), false, path(QStringLiteral("nowhere/app.tar.gz")));
+        LoggedApply real = apply(baseProperties(), false, path(QStringLiteral("nowhere/app.tar.gz")));
         QCOMPARE(messageOf(real.result),
             QStringLiteral("cannot download %1 to %2: %3 is not a directory")
                 .arg(q(url(QStringLiteral("/app.tar.gz"))), path(QStringLiteral("nowhere/app.tar.gz")),
@@ -497,7 +481,7 @@ private slots:
     void directoryInTheWay()
     {
         QVERIFY(QDir().mkpath(archivePath()));
-        Apply real = apply(baseProperties());
+        LoggedApply real = apply(baseProperties());
         QCOMPARE(messageOf(real.result),
             QStringLiteral("cannot manage %1 as an archive: it is a directory").arg(archivePath()));
     }
@@ -521,7 +505,7 @@ private slots:
         properties["url"] = url(QLatin1Char('/') + file);
         const QString archive = path(file);
 
-        Apply real = apply(properties, false, archive);
+        LoggedApply real = apply(properties, false, archive);
         QVERIFY2(
             messageOf(real.result)
                 .startsWith(QStringLiteral("cannot extract %1 into %2: ").arg(archive, path(QStringLiteral("opt")))),
@@ -541,7 +525,7 @@ private slots:
     {
         Json properties = extracting(baseProperties(), true, true);
         properties["creates"] = local(path(QStringLiteral("opt/app/not-in-the-archive")));
-        Apply real = apply(properties);
+        LoggedApply real = apply(properties);
         QCOMPARE(messageOf(real.result),
             QStringLiteral("desired state not achieved: extracting %1 into %2 did not create %3")
                 .arg(archivePath(), path(QStringLiteral("opt")), path(QStringLiteral("opt/app/not-in-the-archive"))));
@@ -635,7 +619,7 @@ private slots:
             else
                 properties[key] = value;
         }
-        Apply real = apply(properties, false, name);
+        LoggedApply real = apply(properties, false, name);
         QCOMPARE(messageOf(real.result), expected);
         QCOMPARE(takeRequests(), QStringList());
     }
@@ -643,7 +627,7 @@ private slots:
     void absentNeedsNoDownloadProperties()
     {
         QVERIFY(writeFile(archivePath(), "x"));
-        Apply real = apply(Json {{"ensure", "absent"}});
+        LoggedApply real = apply(Json {{"ensure", "absent"}});
         QCOMPARE(messageOf(real.result), QStringLiteral("<ok>"));
         QVERIFY(real.event.changed);
         QVERIFY(!QFileInfo::exists(archivePath()));
@@ -729,7 +713,7 @@ private slots:
         QVERIFY2(prepared.ok(), prepared.diagnosticText().c_str());
         RunOptions options;
         options.noop = noop;
-        Recorder recorder;
+        EventsAndLogs recorder;
         RecordingRunner runner;
         runManifest(prepared.resolved, inputs, options, runner, recorder);
 

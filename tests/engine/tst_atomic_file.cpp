@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "file_test_support.h"
 #include "test_common.h"
 #include "test_main.h"
 #include "util/atomic_file.h"
@@ -31,27 +32,6 @@ using namespace ccm;
 using namespace ccm::test;
 
 namespace {
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
-std::string local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
-}
-
-std::string_view view(const QByteArray &bytes)
-{
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
 
 /// Every entry of a directory, hidden ones included, sorted.
 QStringList entries(const QString &directory)

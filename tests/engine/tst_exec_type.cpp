@@ -48,9 +48,9 @@ private:
 enum class Kind { Posix, Shell };
 
 /// A temporary directory to run commands in, a real runner and a logger, and one apply at a time.
-class Harness {
+class ExecHarness {
 public:
-    Harness()
+    ExecHarness()
         : m_runner(300ms)
     {
     }
@@ -118,11 +118,6 @@ Json status(std::optional<int> exitCode, bool creates, std::optional<bool> onlyI
     const auto optional = [](const auto &value) { return value ? Json(*value) : Json(nullptr); };
     return Json {{"ensure", "present"}, {"exit_code", optional(exitCode)}, {"creates_satisfied", creates},
         {"onlyif_satisfied", optional(onlyIf)}, {"unless_satisfied", optional(unless)}};
-}
-
-QString dump(const Json &json)
-{
-    return q(json.dump());
 }
 
 /// Whether the process is gone; a zombie it adopted as subreaper is reaped first.
@@ -204,7 +199,7 @@ private Q_SLOTS:
         QFETCH(QString, refreshOnly);
         QFETCH(bool, refresh);
         QFETCH(bool, runs);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         harness.noop = noop;
         harness.refresh = refresh;
@@ -263,7 +258,7 @@ private Q_SLOTS:
     void secondApplyIsStable()
     {
         QFETCH(Json, properties);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QVERIFY(writeFile(q(harness.path(QStringLiteral("pending"))), "x"));
         // A relative creates is taken from the manifest's directory.
@@ -304,7 +299,7 @@ private Q_SLOTS:
         QFETCH(int, exitCode);
         QFETCH(Json, returns);
         QFETCH(QString, error);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         Json properties {{"command", script("exit " + std::to_string(exitCode))}};
         if (!returns.is_null())
@@ -338,7 +333,7 @@ private Q_SLOTS:
     {
         QFETCH(std::string, stderr);
         QFETCH(QString, suffix);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         Json properties {{"command", "/bin/sh -c '" + stderr + "\nexit 4'"}};
         const ApplyOutcome outcome = harness.apply("fails", properties);
@@ -349,7 +344,7 @@ private Q_SLOTS:
     void createsMadeDespiteFailureIsDesired()
     {
         // The seed's isDesiredState: an existing creates file wins over the exit code.
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply("partial",
             Json {{"command", script("touch made; exit 3")}, {"creates", harness.path(QStringLiteral("made"))}});
@@ -360,7 +355,7 @@ private Q_SLOTS:
 
     void createsUnderAFileIsMissing()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QVERIFY(writeFile(q(harness.path(QStringLiteral("plain"))), "x"));
         const ApplyOutcome outcome = harness.apply("under",
@@ -372,7 +367,7 @@ private Q_SLOTS:
 
     void createsThatCannotBeCheckedFails()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const std::string creates = harness.path(QString(300, QLatin1Char('n')));
         const ApplyOutcome outcome
@@ -383,7 +378,7 @@ private Q_SLOTS:
 
     void killedBySignal()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply("killed", Json {{"command", script("kill -KILL $$")}});
         QCOMPARE(
@@ -393,7 +388,7 @@ private Q_SLOTS:
 
     void timeoutStopsTheCommand()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QElapsedTimer timer;
         timer.start();
@@ -409,7 +404,7 @@ private Q_SLOTS:
         // Adopting orphans lets the test reap the grandchild even where the container has no init.
         QCOMPARE(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
         const auto restore = qScopeGuard([] { ::prctl(PR_SET_CHILD_SUBREAPER, 0); });
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QElapsedTimer timer;
         timer.start();
@@ -452,7 +447,7 @@ private Q_SLOTS:
         QFETCH(bool, noop);
         QFETCH(Json, properties);
         QFETCH(QString, error);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         harness.noop = noop;
         properties["command"] = script("echo ran >> command-ran");
@@ -464,7 +459,7 @@ private Q_SLOTS:
 
     void guardKilledBySignalIsNotSatisfied()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply(
             "guarded", Json {{"command", script("echo ran > command-ran")}, {"onlyif", script("kill -KILL $$")}});
@@ -478,7 +473,7 @@ private Q_SLOTS:
     {
         if (::geteuid() != 0)
             QSKIP("switching users needs root");
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         harness.identity = Credentials {4242, 4343, {4444}};
         // The peer cannot enter the temporary directory, so everything runs in /; the command
@@ -493,7 +488,7 @@ private Q_SLOTS:
 
     void guardsShareCwdEnvironmentAndPath()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("sub/bin")));
         QVERIFY(writeFile(
@@ -523,7 +518,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, cwd);
         QFETCH(QString, expected);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("work/deeper")));
         harness.workingDirectory = harness.root();
@@ -538,7 +533,7 @@ private Q_SLOTS:
 
     void badCwdFails()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome
             = harness.apply("where", Json {{"command", "/bin/true"}, {"cwd", "/nonexistent/dir"}});
@@ -562,7 +557,7 @@ private Q_SLOTS:
     {
         QFETCH(Json, environment);
         QFETCH(QByteArray, seen);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         Json properties {{"command", script("echo \"[$GREETING] [$LANG]\" > seen")}};
         if (!environment.is_null())
@@ -574,7 +569,7 @@ private Q_SLOTS:
 
     void pathLookup()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QVERIFY(QDir(q(harness.root())).mkpath(QStringLiteral("tools")));
         QVERIFY(writeFile(q(harness.path(QStringLiteral("tools/my-tool"))), "#!/bin/sh\necho \"$1 $PATH\" > found\n"));
@@ -615,7 +610,7 @@ private Q_SLOTS:
         QFETCH(bool, logOutput);
         QFETCH(QStringList, info);
         QFETCH(QStringList, warnings);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply("talk",
             Json {{"command", script("echo one; echo; printf \"two\\r\\nthree\"; echo complaint >&2")},
@@ -627,7 +622,7 @@ private Q_SLOTS:
 
     void logOutputOfAFailureKeepsStderrInTheLog()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply(
             "talk", Json {{"command", script("echo partial; echo broken >&2; exit 5")}, {"logoutput", true}});
@@ -639,7 +634,7 @@ private Q_SLOTS:
 
     void logOutputSaysWhenOutputWasCut()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply(
             "flood", Json {{"command", "head -c 1100000 /dev/zero | tr \"\\0\" a"}, {"logoutput", true}}, Kind::Shell);
@@ -675,7 +670,7 @@ private Q_SLOTS:
         QFETCH(std::string, command);
         QFETCH(QStringList, logged);
         QFETCH(bool, fileMade);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply(
             "differ", Json {{"command", command}, {"environment", {"USER=alice"}}, {"logoutput", true}}, Kind(kind));
@@ -688,7 +683,7 @@ private Q_SLOTS:
 
     void shellGuardsUseTheShell()
     {
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         QVERIFY(writeFile(q(harness.path(QStringLiteral("list.txt"))), "example\n"));
         const ApplyOutcome outcome = harness.apply("repo",
@@ -710,7 +705,7 @@ private Q_SLOTS:
     void commandDefaultsToTheName()
     {
         QFETCH(Json, properties);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply("/bin/sh -c 'echo named > named'", properties);
         QVERIFY2(outcome.result.ok(), qPrintable(outcome.error()));
@@ -789,7 +784,7 @@ private Q_SLOTS:
         QFETCH(std::string, name);
         QFETCH(Json, properties);
         QFETCH(QString, error);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply(name, properties);
         if (error.endsWith(QLatin1Char('*')))
@@ -803,7 +798,7 @@ private Q_SLOTS:
     void templatedValuesThatAreValid()
     {
         // Resolved templates leave booleans as text.
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         harness.noop = true;
         const ApplyOutcome outcome
@@ -824,7 +819,7 @@ private Q_SLOTS:
     {
         QFETCH(int, kind);
         QFETCH(QString, error);
-        Harness harness;
+        ExecHarness harness;
         QVERIFY(harness.isValid());
         const ApplyOutcome outcome = harness.apply("   ", Json::object(), Kind(kind));
         QCOMPARE(outcome.error(), error);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_test_support.h"
+#include "package_test_support.h"
 #include "resources/package/apt/apt_package_provider.h"
 #include "test_common.h"
 #include "test_main.h"
@@ -19,21 +20,6 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kApt = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/apt/");
-
-std::string readRecorded(const QString &file)
-{
-    QFile in(kApt + file);
-    if (!in.open(QIODevice::ReadOnly))
-        qFatal("cannot read recorded output %s", qPrintable(in.fileName()));
-    return in.readAll().toStdString();
-}
-
-std::vector<std::string> statusArgv(const std::string &package)
-{
-    return {"dpkg-query", "-W", "-f=${Package} ${Version} ${Architecture} ${db:Status-Status}\\n", package};
-}
-
 const std::vector<std::string> kInstall = {"apt-get", "install", "-y", "-q", "-o", "DPkg::Options::=--force-confold"};
 
 std::vector<std::string> install(std::vector<std::string> tail)
@@ -42,29 +28,6 @@ std::vector<std::string> install(std::vector<std::string> tail)
     argv.insert(argv.end(), tail.begin(), tail.end());
     return argv;
 }
-
-/// Answers every command with exit 0 and notes whether the package lock was free meanwhile.
-class LockProbe : public CommandRunner {
-public:
-    Result<CommandResult> run(const Command &command) override
-    {
-        // Another thread, because trying a mutex the calling thread may hold is undefined.
-        const bool free = std::async(std::launch::async, [] {
-            if (!packageLock().try_lock())
-                return false;
-            packageLock().unlock();
-            return true;
-        }).get();
-        m_lockFree.push_back(free);
-        m_commands.push_back(command.argv);
-        if (command.argv.front() == "apt-cache")
-            return exited(0, readRecorded(QStringLiteral("apt_cache_policy.txt")));
-        return exited(0);
-    }
-
-    std::vector<bool> m_lockFree;
-    std::vector<std::vector<std::string>> m_commands;
-};
 
 } // namespace
 
@@ -81,11 +44,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("arch");
         QTest::addColumn<QString>("dpkgStatus");
         QTest::newRow("installed") << QStringLiteral("zsh") << 0
-                                   << q(readRecorded(QStringLiteral("dpkg_query_installed.txt")))
+                                   << q(aptRecorded(QStringLiteral("dpkg_query_installed.txt")))
                                    << QStringLiteral("5.9-4+b15") << QStringLiteral("amd64")
                                    << QStringLiteral("installed");
         QTest::newRow("epoch") << QStringLiteral("bsdutils") << 0
-                               << q(readRecorded(QStringLiteral("dpkg_query_epoch.txt")))
+                               << q(aptRecorded(QStringLiteral("dpkg_query_epoch.txt")))
                                << QStringLiteral("1:2.38.1-5+deb12u3") << QStringLiteral("amd64")
                                << QStringLiteral("installed");
         QTest::newRow("unknown package") << QStringLiteral("nonexistent-pkg") << 1 << QString()
@@ -115,8 +78,8 @@ private Q_SLOTS:
         QFETCH(QString, dpkgStatus);
         RecordingRunner runner;
         const std::string name = package.toStdString();
-        runner.expect(statusArgv(name),
-            exitCode == 1 ? exited(1, {}, readRecorded(QStringLiteral("dpkg_query_absent.txt")))
+        runner.expect(dpkgStatusArgv(name),
+            exitCode == 1 ? exited(1, {}, aptRecorded(QStringLiteral("dpkg_query_absent.txt")))
                           : exited(exitCode, output.toStdString()));
         AptPackageProvider provider(runner);
         const auto state = provider.status(name);
@@ -149,7 +112,7 @@ private Q_SLOTS:
         QFETCH(QString, output);
         QFETCH(QString, message);
         RecordingRunner runner;
-        runner.expect(statusArgv("zsh"),
+        runner.expect(dpkgStatusArgv("zsh"),
             exitCode == 0 ? exited(0, output.toStdString()) : exited(exitCode, {}, output.toStdString()));
         AptPackageProvider provider(runner);
         const auto state = provider.status("zsh");
@@ -161,9 +124,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("output");
         QTest::addColumn<QString>("candidate"); // empty: none
-        QTest::newRow("recorded") << q(readRecorded(QStringLiteral("apt_cache_policy.txt")))
+        QTest::newRow("recorded") << q(aptRecorded(QStringLiteral("apt_cache_policy.txt")))
                                   << QStringLiteral("5.9-4+b15");
-        QTest::newRow("unknown package") << q(readRecorded(QStringLiteral("apt_cache_policy_absent.txt"))) << QString();
+        QTest::newRow("unknown package") << q(aptRecorded(QStringLiteral("apt_cache_policy_absent.txt"))) << QString();
         QTest::newRow("none") << QStringLiteral("zsh:\n  Installed: (none)\n  Candidate: (none)\n  Version table:\n")
                               << QString();
         QTest::newRow("not installed") << QStringLiteral("hello:\n  Installed: (none)\n  Candidate: 2.10-3\n")
@@ -222,7 +185,11 @@ private Q_SLOTS:
         QFETCH(QString, operation);
         QFETCH(QString, version);
         QFETCH(QStringList, argv);
-        LockProbe probe;
+        // Every command is answered with exit 0, apt-cache with recorded output.
+        LockProbe probe([](const Command &command) {
+            return command.argv.front() == "apt-cache" ? exited(0, aptRecorded(QStringLiteral("apt_cache_policy.txt")))
+                                                       : exited(0);
+        });
         AptPackageProvider provider(probe);
         const std::string v = version.toStdString();
         Result<void> done;
@@ -236,11 +203,11 @@ private Q_SLOTS:
             done = provider.uninstall("zsh");
         QVERIFY(done.ok());
         QStringList last;
-        for (const std::string &word : probe.m_commands.back())
+        for (const std::string &word : probe.commands.back())
             last << q(word);
         QCOMPARE(last, argv);
         // Every command, apt-cache included, ran while the lock was held.
-        for (bool free : probe.m_lockFree)
+        for (bool free : probe.lockFree)
             QVERIFY(!free);
         QVERIFY(packageLock().try_lock());
         packageLock().unlock();

@@ -21,25 +21,13 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kDnf = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/dnf/");
-
-std::string readRecorded(const QString &file)
-{
-    return ccm::test::readRecorded(kDnf, file);
-}
-
-std::vector<std::string> statusArgv(const std::string &package)
-{
-    return {"rpm", "-q", package, "--queryformat", "%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RELEASE} %{ARCH}\\n"};
-}
-
 /// rpm's answer: a recorded file name (rpm_q_absent.txt exits 1) or a literal line.
 CommandResult rpmAnswer(const QString &state)
 {
     if (state == QLatin1String("rpm_q_absent.txt"))
-        return exited(1, readRecorded(state));
+        return exited(1, dnfRecorded(state));
     if (state.endsWith(QLatin1String(".txt")))
-        return exited(0, readRecorded(state));
+        return exited(0, dnfRecorded(state));
     return exited(0, state.toStdString() + "\n");
 }
 
@@ -69,24 +57,6 @@ QStringList actions(const RecordingRunner &runner)
     }
     return lines;
 }
-
-/// Answers every command with an installed zsh and notes whether the package lock was free meanwhile.
-class LockProbe : public CommandRunner {
-public:
-    Result<CommandResult> run(const Command &) override
-    {
-        // Another thread, because trying a mutex the calling thread may hold is undefined.
-        lockFree.push_back(std::async(std::launch::async, [] {
-            if (!packageLock().try_lock())
-                return false;
-            packageLock().unlock();
-            return true;
-        }).get());
-        return exited(0, readRecorded(QStringLiteral("rpm_q.txt")));
-    }
-
-    std::vector<bool> lockFree;
-};
 
 } // namespace
 
@@ -124,7 +94,7 @@ private Q_SLOTS:
         QFETCH(QString, epoch);
         QFETCH(QString, release);
         RecordingRunner runner;
-        runner.expect(statusArgv("zsh"), rpmAnswer(answer));
+        runner.expect(rpmStatusArgv("zsh"), rpmAnswer(answer));
         DnfPackageProvider provider(runner);
         const auto state = provider.status("zsh");
         QVERIFY2(state.ok(), state ? "" : state.error().message.c_str());
@@ -138,7 +108,7 @@ private Q_SLOTS:
     void statusGarbage()
     {
         RecordingRunner runner;
-        runner.expect(statusArgv("zsh"), exited(0, "zsh 5.8"));
+        runner.expect(rpmStatusArgv("zsh"), exited(0, "zsh 5.8"));
         DnfPackageProvider provider(runner);
         const auto state = provider.status("zsh");
         QVERIFY(!state.ok());
@@ -211,7 +181,7 @@ private Q_SLOTS:
         const std::string wanted = ensure.toStdString();
 
         RecordingRunner noop;
-        noop.expect(statusArgv("zsh"), rpmAnswer(before));
+        noop.expect(rpmStatusArgv("zsh"), rpmAnswer(before));
         const ApplyOutcome previewed = applyWith(noop, "zsh", wanted, true);
         QVERIFY(previewed.result.ok());
         QCOMPARE(q(previewed.event.noopMessage), noopMessage);
@@ -219,10 +189,10 @@ private Q_SLOTS:
         QCOMPARE(actions(noop), QStringList());
 
         RecordingRunner real;
-        real.expect(statusArgv("zsh"), rpmAnswer(before));
+        real.expect(rpmStatusArgv("zsh"), rpmAnswer(before));
         if (!command.isEmpty())
-            real.expect(words(command), exited(0, readRecorded(recorded)));
-        real.expect(statusArgv("zsh"), rpmAnswer(after));
+            real.expect(words(command), exited(0, dnfRecorded(recorded)));
+        real.expect(rpmStatusArgv("zsh"), rpmAnswer(after));
         const ApplyOutcome applied = applyWith(real, "zsh", wanted, false);
         QVERIFY2(applied.result.ok(), applied.result ? "" : applied.result.error().message.c_str());
         QCOMPARE(actions(real), command.isEmpty() ? QStringList() : QStringList {command});
@@ -230,11 +200,11 @@ private Q_SLOTS:
         QCOMPARE(q(applied.event.status["metadata"].value("provider", std::string())), QStringLiteral("dnf"));
 
         RecordingRunner again;
-        again.expect(statusArgv("zsh"), rpmAnswer(after));
+        again.expect(rpmStatusArgv("zsh"), rpmAnswer(after));
         const bool latest = ensure == QLatin1String("latest");
         if (latest) {
-            again.expect(words(command), exited(0, readRecorded(recorded)));
-            again.expect(statusArgv("zsh"), rpmAnswer(after));
+            again.expect(words(command), exited(0, dnfRecorded(recorded)));
+            again.expect(rpmStatusArgv("zsh"), rpmAnswer(after));
         }
         const ApplyOutcome repeated = applyWith(again, "zsh", wanted, false);
         QVERIFY(repeated.result.ok());
@@ -246,10 +216,10 @@ private Q_SLOTS:
     void failure()
     {
         RecordingRunner runner;
-        runner.expect(statusArgv("nonexistent-pkg"), rpmAnswer(QStringLiteral("rpm_q_absent.txt")));
+        runner.expect(rpmStatusArgv("nonexistent-pkg"), rpmAnswer(QStringLiteral("rpm_q_absent.txt")));
         runner.expect({"dnf", "install", "-y", "nonexistent-pkg"},
-            RecordingRunner::fromFile((kDnf + QStringLiteral("dnf_install_fail_stdout.txt")).toStdString(), 1,
-                (kDnf + QStringLiteral("dnf_install_fail_stderr.txt")).toStdString()));
+            RecordingRunner::fromFile((kDnfRecordings + QStringLiteral("dnf_install_fail_stdout.txt")).toStdString(), 1,
+                (kDnfRecordings + QStringLiteral("dnf_install_fail_stderr.txt")).toStdString()));
         const ApplyOutcome outcome = applyWith(runner, "nonexistent-pkg", "present", false);
         QVERIFY(!outcome.result.ok());
         QCOMPARE(q(outcome.result.error().message),
@@ -259,7 +229,8 @@ private Q_SLOTS:
 
     void commandsHoldThePackageLock()
     {
-        LockProbe probe;
+        // Every command is answered with an installed zsh.
+        LockProbe probe([](const Command &) { return exited(0, dnfRecorded(QStringLiteral("rpm_q.txt"))); });
         DnfPackageProvider provider(probe);
         QVERIFY(provider.install("zsh", "present").ok());
         QVERIFY(provider.downgrade("zsh", "5.8-9.el9").ok());

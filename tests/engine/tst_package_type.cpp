@@ -18,38 +18,21 @@ using namespace ccm::test;
 
 namespace {
 
-const QString kApt = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/apt/");
-
-const std::vector<std::string> kDpkgFormat
-    = {"dpkg-query", "-W", "-f=${Package} ${Version} ${Architecture} ${db:Status-Status}\\n"};
-
-std::string readRecorded(const QString &file)
-{
-    return ccm::test::readRecorded(kApt, file);
-}
-
 /// dpkg-query's answer for a state: "installed" and "epoch" are recorded output, "absent" the
 /// recorded message with exit code 1, anything else a line of the same format.
 CommandResult dpkgAnswer(const QString &state)
 {
     if (state == QLatin1String("installed"))
-        return exited(0, readRecorded(QStringLiteral("dpkg_query_installed.txt")));
+        return exited(0, aptRecorded(QStringLiteral("dpkg_query_installed.txt")));
     if (state == QLatin1String("epoch"))
-        return exited(0, readRecorded(QStringLiteral("dpkg_query_epoch.txt")));
+        return exited(0, aptRecorded(QStringLiteral("dpkg_query_epoch.txt")));
     if (state == QLatin1String("absent"))
-        return exited(1, {}, readRecorded(QStringLiteral("dpkg_query_absent.txt")));
+        return exited(1, {}, aptRecorded(QStringLiteral("dpkg_query_absent.txt")));
     return exited(0, state.toStdString() + "\n");
 }
 
-std::vector<std::string> statusArgv(const std::string &package)
-{
-    std::vector<std::string> argv = kDpkgFormat;
-    argv.push_back(package);
-    return argv;
-}
-
 /// An apt provider on recorded answers, and one apply at a time.
-class Harness {
+class PackageHarness {
 public:
     ApplyOutcome apply(const std::string &name, const Json &properties, bool noop)
     {
@@ -84,7 +67,7 @@ private:
     LazyFacts m_facts;
 };
 
-const QString kInstall = QStringLiteral("apt-get install -y -q -o DPkg::Options::=--force-confold ");
+const QString kInstallLine = QStringLiteral("apt-get install -y -q -o DPkg::Options::=--force-confold ");
 
 } // namespace
 
@@ -111,7 +94,7 @@ private Q_SLOTS:
             << QStringList() << QStringLiteral("installed") << false << QStringLiteral("5.9-4+b15");
         QTest::newRow("present, absent") << QStringLiteral("zsh") << QStringLiteral("present")
                                          << QStringLiteral("absent") << QStringLiteral("Would have installed")
-                                         << QStringList {kInstall + QStringLiteral("zsh")}
+                                         << QStringList {kInstallLine + QStringLiteral("zsh")}
                                          << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("absent, absent") << QStringLiteral("zsh") << QStringLiteral("absent") << QStringLiteral("absent")
                                         << QString() << QStringList() << QStringLiteral("absent") << false
@@ -122,7 +105,7 @@ private Q_SLOTS:
             << QStringLiteral("absent") << true << QStringLiteral("absent");
         QTest::newRow("latest, absent") << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("absent")
                                         << QStringLiteral("Would have installed latest")
-                                        << QStringList {policy, kInstall + QStringLiteral("zsh=5.9-4+b15")}
+                                        << QStringList {policy, kInstallLine + QStringLiteral("zsh=5.9-4+b15")}
                                         << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         // The candidate is what is installed: nothing to do, in noop as for real.
         QTest::newRow("latest, installed at the candidate")
@@ -131,35 +114,36 @@ private Q_SLOTS:
         QTest::newRow("latest, older installed")
             << QStringLiteral("zsh") << QStringLiteral("latest") << QStringLiteral("zsh 5.9-3 amd64 installed")
             << QStringLiteral("Would have upgraded to latest")
-            << QStringList {policy, policy, kInstall + QStringLiteral("zsh=5.9-4+b15")} << QStringLiteral("installed")
-            << true << QStringLiteral("5.9-4+b15");
+            << QStringList {policy, policy, kInstallLine + QStringLiteral("zsh=5.9-4+b15")}
+            << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("version, same") << QStringLiteral("zsh") << QStringLiteral("5.9-4+b15")
                                        << QStringLiteral("installed") << QString() << QStringList()
                                        << QStringLiteral("installed") << false << QStringLiteral("5.9-4+b15");
         QTest::newRow("version, older installed")
             << QStringLiteral("zsh") << QStringLiteral("5.9-9") << QStringLiteral("installed")
             << QStringLiteral("Would have upgraded to 5.9-9")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-9")} << newer << true
+            << QStringList {kInstallLine + QStringLiteral("--allow-downgrades zsh=5.9-9")} << newer << true
             << QStringLiteral("5.9-9");
         QTest::newRow("version, newer installed")
             << QStringLiteral("zsh") << QStringLiteral("5.9-3") << QStringLiteral("installed")
             << QStringLiteral("Would have downgraded to 5.9-3")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-3")} << older << true
+            << QStringList {kInstallLine + QStringLiteral("--allow-downgrades zsh=5.9-3")} << older << true
             << QStringLiteral("5.9-3");
         QTest::newRow("version, absent") << QStringLiteral("zsh") << QStringLiteral("5.9-4+b15")
                                          << QStringLiteral("absent")
                                          << QStringLiteral("Would have installed version 5.9-4+b15")
-                                         << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-4+b15")}
+                                         << QStringList {kInstallLine
+                                                + QStringLiteral("--allow-downgrades zsh=5.9-4+b15")}
                                          << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("version, half-installed")
             << QStringLiteral("zsh") << QStringLiteral("5.9-4+b15")
             << QStringLiteral("zsh 5.9-4+b15 amd64 half-installed")
             << QStringLiteral("Would have installed version 5.9-4+b15")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades zsh=5.9-4+b15")}
+            << QStringList {kInstallLine + QStringLiteral("--allow-downgrades zsh=5.9-4+b15")}
             << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("present, config-files")
             << QStringLiteral("zsh") << QStringLiteral("present") << QStringLiteral("zsh 5.9-4+b15 amd64 config-files")
-            << QStringLiteral("Would have installed") << QStringList {kInstall + QStringLiteral("zsh")}
+            << QStringLiteral("Would have installed") << QStringList {kInstallLine + QStringLiteral("zsh")}
             << QStringLiteral("installed") << true << QStringLiteral("5.9-4+b15");
         QTest::newRow("epoch, same") << QStringLiteral("bsdutils") << QStringLiteral("1:2.38.1-5+deb12u3")
                                      << QStringLiteral("epoch") << QString() << QStringList() << QStringLiteral("epoch")
@@ -167,7 +151,7 @@ private Q_SLOTS:
         QTest::newRow("epoch, higher than asked")
             << QStringLiteral("bsdutils") << QStringLiteral("2.39-1") << QStringLiteral("epoch")
             << QStringLiteral("Would have downgraded to 2.39-1")
-            << QStringList {kInstall + QStringLiteral("--allow-downgrades bsdutils=2.39-1")}
+            << QStringList {kInstallLine + QStringLiteral("--allow-downgrades bsdutils=2.39-1")}
             << QStringLiteral("bsdutils 2.39-1 amd64 installed") << true << QStringLiteral("2.39-1");
     }
 
@@ -183,30 +167,31 @@ private Q_SLOTS:
         QFETCH(QString, finalEnsure);
         const std::string name = package.toStdString();
         const Json properties = {{"ensure", ensure.toStdString()}};
-        const auto queue = [&](Harness &harness, const QString &first, const QString &then) {
-            harness.runner.expect(statusArgv(name), dpkgAnswer(first));
+        const auto queue = [&](PackageHarness &harness, const QString &first, const QString &then) {
+            harness.runner.expect(dpkgStatusArgv(name), dpkgAnswer(first));
             for (const QString &command : commands) {
                 if (command.startsWith(QLatin1String("apt-cache")))
                     harness.runner.expect(words(command),
-                        RecordingRunner::fromFile((kApt + QStringLiteral("apt_cache_policy.txt")).toStdString()));
+                        RecordingRunner::fromFile(
+                            (kAptRecordings + QStringLiteral("apt_cache_policy.txt")).toStdString()));
                 else
                     harness.runner.expect(
-                        words(command), exited(0, readRecorded(QStringLiteral("apt_get_install.txt"))));
+                        words(command), exited(0, aptRecorded(QStringLiteral("apt_get_install.txt"))));
             }
-            harness.runner.expect(statusArgv(name), dpkgAnswer(then));
+            harness.runner.expect(dpkgStatusArgv(name), dpkgAnswer(then));
         };
 
         const QStringList queries = commands.filter(QStringLiteral("apt-cache"));
-        const auto expectPolicy = [&](Harness &harness, qsizetype times) {
+        const auto expectPolicy = [&](PackageHarness &harness, qsizetype times) {
             for (qsizetype i = 0; i < times; ++i)
                 harness.runner.expect(words(queries.first()),
-                    RecordingRunner::fromFile((kApt + QStringLiteral("apt_cache_policy.txt")).toStdString()));
+                    RecordingRunner::fromFile((kAptRecordings + QStringLiteral("apt_cache_policy.txt")).toStdString()));
         };
 
         // Noop: the state is read (for latest, the candidate too), nothing changes anything, and the
         // message says what would have.
-        Harness noop;
-        noop.runner.expect(statusArgv(name), dpkgAnswer(before));
+        PackageHarness noop;
+        noop.runner.expect(dpkgStatusArgv(name), dpkgAnswer(before));
         const bool asksCandidate = ensure == QLatin1String("latest") && before != QLatin1String("absent");
         expectPolicy(noop, asksCandidate ? 1 : 0);
         const ApplyOutcome previewed = noop.apply(name, properties, true);
@@ -217,7 +202,7 @@ private Q_SLOTS:
         QCOMPARE(noop.runner.pending().size(), std::size_t(0));
 
         // For real: exactly the seed's commands with the non-interactive environment.
-        Harness real;
+        PackageHarness real;
         queue(real, before, after);
         const ApplyOutcome applied = real.apply(name, properties, false);
         QCOMPARE(applied.error(), QString());
@@ -230,9 +215,9 @@ private Q_SLOTS:
         QVERIFY(applied.event.noopMessage.empty());
 
         // A second apply finds the state it left; latest finds the candidate installed.
-        Harness again;
+        PackageHarness again;
         const bool latest = ensure == QLatin1String("latest");
-        again.runner.expect(statusArgv(name), dpkgAnswer(after));
+        again.runner.expect(dpkgStatusArgv(name), dpkgAnswer(after));
         expectPolicy(again, latest ? 1 : 0);
         const ApplyOutcome repeated = again.apply(name, properties, false);
         QCOMPARE(repeated.error(), QString());
@@ -244,16 +229,16 @@ private Q_SLOTS:
 
     void status()
     {
-        Harness harness;
-        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
+        PackageHarness harness;
+        harness.runner.expect(dpkgStatusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
         const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", "present"}}, false);
         QCOMPARE(outcome.error(), QString());
         const Json expected = Json::parse(R"({"ensure": "5.9-4+b15", "metadata": {"name": "zsh",
             "version": "5.9-4+b15", "arch": "amd64", "provider": "apt", "extended": {"status": "installed"}}})");
         QCOMPARE(q(outcome.event.status.dump()), q(expected.dump()));
 
-        Harness absent;
-        absent.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("absent")));
+        PackageHarness absent;
+        absent.runner.expect(dpkgStatusArgv("zsh"), dpkgAnswer(QStringLiteral("absent")));
         const ApplyOutcome gone = absent.apply("zsh", Json {{"ensure", "absent"}}, false);
         QCOMPARE(gone.error(), QString());
         const Json none = Json::parse(R"({"ensure": "absent", "metadata": {"name": "zsh", "version": null,
@@ -270,10 +255,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("still old version")
             << QStringLiteral("5.9-9") << QStringLiteral("installed")
-            << kInstall + QStringLiteral("--allow-downgrades zsh=5.9-9") << QStringLiteral("installed")
+            << kInstallLine + QStringLiteral("--allow-downgrades zsh=5.9-9") << QStringLiteral("installed")
             << QStringLiteral("desired state not achieved: package zsh is at version 5.9-4+b15, not 5.9-9");
         QTest::newRow("not installed") << QStringLiteral("present") << QStringLiteral("absent")
-                                       << kInstall + QStringLiteral("zsh")
+                                       << kInstallLine + QStringLiteral("zsh")
                                        << QStringLiteral("zsh 5.9-4+b15 amd64 half-configured")
                                        << QStringLiteral("desired state not achieved: package zsh is not installed");
         QTest::newRow("still installed")
@@ -289,10 +274,10 @@ private Q_SLOTS:
         QFETCH(QString, command);
         QFETCH(QString, after);
         QFETCH(QString, message);
-        Harness harness;
-        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(before));
+        PackageHarness harness;
+        harness.runner.expect(dpkgStatusArgv("zsh"), dpkgAnswer(before));
         harness.runner.expect(words(command), exited(0));
-        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(after));
+        harness.runner.expect(dpkgStatusArgv("zsh"), dpkgAnswer(after));
         const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", ensure.toStdString()}}, false);
         QCOMPARE(outcome.error(), message);
         QCOMPARE(harness.runner.pending().size(), std::size_t(0));
@@ -304,7 +289,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("before");
         QTest::addColumn<QString>("message");
         QTest::newRow("install fails") << QStringLiteral("present") << QStringLiteral("absent")
-                                       << kInstall
+                                       << kInstallLine
                 + QStringLiteral(
                     "nonexistent-pkg failed with exit code 100: E: Unable to locate package nonexistent-pkg");
         QTest::newRow("remove fails") << QStringLiteral("absent")
@@ -324,17 +309,17 @@ private Q_SLOTS:
         QFETCH(QString, message);
         const std::string name = "nonexistent-pkg";
         const auto recorded = [](const char *out, const char *err) {
-            return RecordingRunner::fromFile(
-                (kApt + QString::fromLatin1(out)).toStdString(), 100, (kApt + QString::fromLatin1(err)).toStdString());
+            return RecordingRunner::fromFile((kAptRecordings + QString::fromLatin1(out)).toStdString(), 100,
+                (kAptRecordings + QString::fromLatin1(err)).toStdString());
         };
-        Harness harness;
-        harness.runner.expect(statusArgv(name), dpkgAnswer(before));
-        harness.runner.expect(words(kInstall + QStringLiteral("nonexistent-pkg")),
+        PackageHarness harness;
+        harness.runner.expect(dpkgStatusArgv(name), dpkgAnswer(before));
+        harness.runner.expect(words(kInstallLine + QStringLiteral("nonexistent-pkg")),
             recorded("apt_get_install_fail_stdout.txt", "apt_get_install_fail_stderr.txt"));
         harness.runner.expect(words(QStringLiteral("apt-get -q -y remove nonexistent-pkg")),
             recorded("apt_get_remove_fail_stdout.txt", "apt_get_remove_fail_stderr.txt"));
         harness.runner.expect(words(QStringLiteral("apt-cache policy nonexistent-pkg")),
-            RecordingRunner::fromFile((kApt + QStringLiteral("apt_cache_policy_absent.txt")).toStdString()));
+            RecordingRunner::fromFile((kAptRecordings + QStringLiteral("apt_cache_policy_absent.txt")).toStdString()));
         const ApplyOutcome outcome = harness.apply(name, Json {{"ensure", ensure.toStdString()}}, false);
         QCOMPARE(outcome.error(), message);
         QCOMPARE(outcome.event.changed, false);
@@ -377,7 +362,7 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(QString, properties);
         QFETCH(QString, message);
-        Harness harness;
+        PackageHarness harness;
         const ApplyOutcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()), false);
         QCOMPARE(outcome.error(), message);
         QVERIFY(harness.runner.commands().empty());
@@ -385,8 +370,8 @@ private Q_SLOTS:
 
     void versionInvalidForProvider()
     {
-        Harness harness;
-        harness.runner.expect(statusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
+        PackageHarness harness;
+        harness.runner.expect(dpkgStatusArgv("zsh"), dpkgAnswer(QStringLiteral("installed")));
         const ApplyOutcome outcome = harness.apply("zsh", Json {{"ensure", ":1.0"}}, false);
         QCOMPARE(
             outcome.error(), QStringLiteral("version ':1.0' is not a Debian version: the epoch before ':' is empty"));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "command_test_support.h"
 #include "recording_runner.h"
 #include "test_main.h"
 
@@ -10,26 +11,8 @@
 #include <vector>
 
 using namespace ccm;
+using namespace ccm::test;
 using namespace std::chrono_literals;
-
-using Argv = std::vector<std::string>;
-Q_DECLARE_METATYPE(Argv)
-
-namespace {
-
-QByteArray bytes(const std::string &text)
-{
-    return QByteArray::fromStdString(text);
-}
-
-Command commandOf(Argv argv)
-{
-    Command command;
-    command.argv = std::move(argv);
-    return command;
-}
-
-} // namespace
 
 class TestRecordingRunner : public QObject {
     Q_OBJECT

@@ -40,7 +40,7 @@ private Q_SLOTS:
         std::vector<std::string> words;
         for (const QString &part : parts)
             words.push_back(part.toStdString());
-        QCOMPARE(q(joined(words)), text);
+        QCOMPARE(q(ccm::joined(words)), text);
     }
 
     void isSetTreatsNullAsUnset_data()

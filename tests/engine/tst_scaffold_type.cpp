@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_test_support.h"
+#include "file_test_support.h"
 #include "prepared_manifest.h"
 #include "resources/registration.h"
 #include "resources/scaffold/choria/choria_scaffold_provider.h"
@@ -26,23 +27,13 @@ namespace {
 
 using Tree = QMap<QString, QByteArray>;
 
-std::string local(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QString text(const char *utf8)
-{
-    return QString::fromUtf8(utf8);
-}
-
 Json json(const char *text)
 {
     return Json::parse(text);
 }
 
 /// A provider that reports success but writes nothing, as a broken system would.
-class IneffectiveProvider : public ChoriaScaffoldProvider {
+class IneffectiveScaffoldProvider : public ChoriaScaffoldProvider {
 public:
     using ChoriaScaffoldProvider::ChoriaScaffoldProvider;
     Result<ScaffoldState> scaffold(const TemplateEnvironment &, const ScaffoldProperties &) override
@@ -207,10 +198,10 @@ private slots:
         QTest::addColumn<QString>("noopMessage");
         QTest::addColumn<QStringList>("after");
 
-        const QStringList rendered {text("a.conf=A=1\n"), text("sub=<dir>"), text("sub/b.txt=b\n")};
-        const QStringList renderedExtra = rendered + QStringList {text("extra.txt=unmanaged\n")};
-        const QStringList onlyExtra {text("extra.txt=unmanaged\n")};
-        const QStringList missing {text("=<missing>")};
+        const QStringList rendered {s("a.conf=A=1\n"), s("sub=<dir>"), s("sub/b.txt=b\n")};
+        const QStringList renderedExtra = rendered + QStringList {s("extra.txt=unmanaged\n")};
+        const QStringList onlyExtra {s("extra.txt=unmanaged\n")};
+        const QStringList missing {s("=<missing>")};
         const QStringList empty;
 
         QTest::newRow("absent, target missing") << "absent" << false << "missing"
@@ -271,8 +262,7 @@ private slots:
         QCOMPARE(applied.event.changed, !noopMessage.isEmpty());
         QVERIFY(applied.event.noopMessage.empty());
         QCOMPARE(fixture.tree(), treeOf(after));
-        QCOMPARE(
-            q(applied.event.finalEnsure), after == QStringList {text("=<missing>")} ? text("absent") : text("present"));
+        QCOMPARE(q(applied.event.finalEnsure), after == QStringList {s("=<missing>")} ? s("absent") : s("present"));
 
         const ScaffoldOutcome again = fixture.apply(properties);
         QVERIFY2(again.result.ok(), qPrintable(again.error()));
@@ -293,22 +283,22 @@ private slots:
         const ScaffoldOutcome preview = fixture.apply(json(R"({"purge": true})"), true);
         QVERIFY2(preview.result.ok(), qPrintable(preview.error()));
         const QString target = q(fixture.target());
-        QCOMPARE(preview.list("changed"), (QStringList {target + text("/a.conf"), target + text("/sub/b.txt")}));
-        QCOMPARE(preview.list("stable"), QStringList {target + text("/c.txt")});
-        QCOMPARE(preview.list("purged"), QStringList {target + text("/extra.txt")});
+        QCOMPARE(preview.list("changed"), (QStringList {target + s("/a.conf"), target + s("/sub/b.txt")}));
+        QCOMPARE(preview.list("stable"), QStringList {target + s("/c.txt")});
+        QCOMPARE(preview.list("purged"), QStringList {target + s("/extra.txt")});
         const Json &metadata = preview.event.status["metadata"];
-        QCOMPARE(q(preview.event.status["ensure"].get<std::string>()), text("present"));
+        QCOMPARE(q(preview.event.status["ensure"].get<std::string>()), s("present"));
         QCOMPARE(q(metadata["name"].get<std::string>()), target);
-        QCOMPARE(q(metadata["provider"].get<std::string>()), text("choria"));
-        QCOMPARE(q(metadata["engine"].get<std::string>()), text("jet"));
+        QCOMPARE(q(metadata["provider"].get<std::string>()), s("choria"));
+        QCOMPARE(q(metadata["engine"].get<std::string>()), s("jet"));
         QVERIFY(metadata["target_exists"].get<bool>());
 
-        QCOMPARE(fixture.takeLog(), QStringList {text("Would have changed 3 scaffold files")});
+        QCOMPARE(fixture.takeLog(), QStringList {s("Would have changed 3 scaffold files")});
         const ScaffoldOutcome applied = fixture.apply(json(R"({"purge": true})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.takeLog(),
-            (QStringList {text("rendered ") + target + text("/a.conf"), text("rendered ") + target + text("/sub/b.txt"),
-                text("purged ") + target + text("/extra.txt")}));
+            (QStringList {s("rendered ") + target + s("/a.conf"), s("rendered ") + target + s("/sub/b.txt"),
+                s("purged ") + target + s("/extra.txt")}));
         QCOMPARE(applied.list("changed"), QStringList {});
         QCOMPARE(applied.list("stable").size(), 3);
         QCOMPARE(applied.list("purged"), QStringList {});
@@ -390,7 +380,7 @@ private slots:
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=") + expected}));
         QCOMPARE(
-            q(applied.event.status["metadata"]["engine"].get<std::string>()), engine.isEmpty() ? text("jet") : engine);
+            q(applied.event.status["metadata"]["engine"].get<std::string>()), engine.isEmpty() ? s("jet") : engine);
         QVERIFY(!fixture.apply(properties).event.changed);
     }
 
@@ -398,9 +388,9 @@ private slots:
     {
         QTest::addColumn<QString>("engine");
         QTest::addColumn<QByteArray>("source");
-        QTest::newRow("jet") << text("jet") << QByteArray("[[ kvGet(\"config\", \"motd\") ]]");
-        QTest::newRow("go") << text("go") << QByteArray("{{ kvGet \"config\" \"motd\" }}");
-        QTest::newRow("go pipeline") << text("go") << QByteArray("{{ \"motd\" | kvGet \"config\" }}");
+        QTest::newRow("jet") << s("jet") << QByteArray("[[ kvGet(\"config\", \"motd\") ]]");
+        QTest::newRow("go") << s("go") << QByteArray("{{ kvGet \"config\" \"motd\" }}");
+        QTest::newRow("go pipeline") << s("go") << QByteArray("{{ \"motd\" | kvGet \"config\" }}");
     }
 
     void templatesReadKv()
@@ -412,7 +402,7 @@ private slots:
         Json properties = {{"engine", engine.toStdString()}};
         const ScaffoldOutcome without = fixture.apply(properties);
         QVERIFY(!without.result.ok());
-        QVERIFY2(without.error().contains(text("kvGet needs a NATS connection")), qPrintable(without.error()));
+        QVERIFY2(without.error().contains(s("kvGet needs a NATS connection")), qPrintable(without.error()));
         fixture.kvGet = [](const std::string &bucket, const std::string &key) -> Result<std::string> {
             return bucket + "/" + key + " from kv";
         };
@@ -448,7 +438,7 @@ private slots:
             properties["data"] = Json::parse(data.toStdString());
         const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
-        QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=") + expected + text(" db")}));
+        QCOMPARE(fixture.tree(), treeOf({QStringLiteral("out.txt=") + expected + s(" db")}));
     }
 
     void goEngineSeesCustomData()
@@ -457,7 +447,7 @@ private slots:
         fixture.write(QStringLiteral("src/out.txt"), "{{ .Data.port }}");
         const ScaffoldOutcome applied = fixture.apply(json(R"({"engine": "go", "data": {"port": 8080}})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
-        QCOMPARE(fixture.tree(), treeOf({text("out.txt=8080")}));
+        QCOMPARE(fixture.tree(), treeOf({s("out.txt=8080")}));
     }
 
     void skipEmpty_data()
@@ -465,9 +455,9 @@ private slots:
         QTest::addColumn<bool>("skipEmpty");
         QTest::addColumn<QStringList>("after");
 
-        QTest::newRow("skip_empty leaves out blank files") << true << QStringList {text("full.txt=x")};
+        QTest::newRow("skip_empty leaves out blank files") << true << QStringList {s("full.txt=x")};
         QTest::newRow("without skip_empty blank files are written")
-            << false << QStringList {text("blank.txt= \n\t\n"), text("full.txt=x")};
+            << false << QStringList {s("blank.txt= \n\t\n"), s("full.txt=x")};
     }
 
     void skipEmpty()
@@ -496,7 +486,7 @@ private slots:
         fixture.write(QStringLiteral("src/main.txt"), "main");
         const ScaffoldOutcome applied = fixture.apply(Json::object());
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
-        QCOMPARE(fixture.tree(), treeOf({text("main.txt=main")}));
+        QCOMPARE(fixture.tree(), treeOf({s("main.txt=main")}));
     }
 
     void postCommands()
@@ -516,15 +506,14 @@ private slots:
         const Tree before = fixture.tree(QString());
         const ScaffoldOutcome preview = fixture.apply(properties, true);
         QVERIFY2(preview.result.ok(), qPrintable(preview.error()));
-        QCOMPARE(q(preview.event.noopMessage), text("Would have changed 3 scaffold files"));
-        QCOMPARE(fixture.tree(QStringLiteral("target")), treeOf({text("=<missing>")}));
+        QCOMPARE(q(preview.event.noopMessage), s("Would have changed 3 scaffold files"));
+        QCOMPARE(fixture.tree(QStringLiteral("target")), treeOf({s("=<missing>")}));
         QVERIFY(!QFileInfo::exists(fixture.path(QStringLiteral("target"))));
 
         const ScaffoldOutcome applied = fixture.apply(properties);
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QCOMPARE(fixture.tree(),
-            treeOf({text("app.conf=conf y\n"), text("bin=<dir>"), text("bin/tool.sh=tool\n"),
-                text("run.sh=echo hiera\n")}));
+            treeOf({s("app.conf=conf y\n"), s("bin=<dir>"), s("bin/tool.sh=tool\n"), s("run.sh=echo hiera\n")}));
         QCOMPARE(modeOf(fixture.path(QStringLiteral("target/run.sh"))), mode_t(0750));
         QCOMPARE(modeOf(fixture.path(QStringLiteral("target/bin/tool.sh"))), mode_t(0750));
         QCOMPARE(modeOf(fixture.path(QStringLiteral("target/app.conf"))), mode_t(0644));
@@ -728,23 +717,20 @@ private slots:
         QDir(fixture.root()).mkpath(QStringLiteral("target/empty-unmanaged"));
 
         const ScaffoldOutcome preview = fixture.apply(json(R"({"ensure": "absent"})"), true);
-        QCOMPARE(q(preview.event.noopMessage), text("Would have removed 3 scaffold files"));
+        QCOMPARE(q(preview.event.noopMessage), s("Would have removed 3 scaffold files"));
         const QString target = q(fixture.target());
-        QCOMPARE(preview.list("changed"), QStringList {target + text("/a.conf")});
-        QCOMPARE(
-            preview.list("stable"), (QStringList {target + text("/gone/deep/c.conf"), target + text("/keep/b.conf")}));
+        QCOMPARE(preview.list("changed"), QStringList {target + s("/a.conf")});
+        QCOMPARE(preview.list("stable"), (QStringList {target + s("/gone/deep/c.conf"), target + s("/keep/b.conf")}));
 
-        QCOMPARE(fixture.takeLog(), QStringList {text("Would have removed 3 scaffold files")});
+        QCOMPARE(fixture.takeLog(), QStringList {s("Would have removed 3 scaffold files")});
         const ScaffoldOutcome applied = fixture.apply(json(R"({"ensure": "absent"})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
         QVERIFY(applied.event.changed);
         QCOMPARE(fixture.takeLog(),
-            (QStringList {text("removed ") + target + text("/a.conf"),
-                text("removed ") + target + text("/gone/deep/c.conf"),
-                text("removed ") + target + text("/keep/b.conf")}));
-        QCOMPARE(
-            fixture.tree(), treeOf({text("empty-unmanaged=<dir>"), text("keep=<dir>"), text("keep/mine.txt=mine\n")}));
-        QCOMPARE(q(applied.event.finalEnsure), text("present"));
+            (QStringList {s("removed ") + target + s("/a.conf"), s("removed ") + target + s("/gone/deep/c.conf"),
+                s("removed ") + target + s("/keep/b.conf")}));
+        QCOMPARE(fixture.tree(), treeOf({s("empty-unmanaged=<dir>"), s("keep=<dir>"), s("keep/mine.txt=mine\n")}));
+        QCOMPARE(q(applied.event.finalEnsure), s("present"));
         QCOMPARE(fixture.tree(QStringLiteral("src")).size(), 8);
         QVERIFY(!fixture.apply(json(R"({"ensure": "absent"})")).event.changed);
     }
@@ -755,7 +741,7 @@ private slots:
         fixture.write(QStringLiteral("templates/x.txt"), "x");
         const ScaffoldOutcome relative = fixture.apply(json(R"({"source": "templates"})"));
         QVERIFY2(relative.result.ok(), qPrintable(relative.error()));
-        QCOMPARE(fixture.tree(), treeOf({text("x.txt=x")}));
+        QCOMPARE(fixture.tree(), treeOf({s("x.txt=x")}));
         Json properties = Json::object();
         properties["source"] = local(fixture.path(QStringLiteral("templates")));
         const ScaffoldOutcome absolute = fixture.apply(properties);
@@ -772,8 +758,7 @@ private slots:
         const ScaffoldOutcome again = fixture.apply(json(R"({"purge": true})"));
         QVERIFY2(again.result.ok(), qPrintable(again.error()));
         QVERIFY(!again.event.changed);
-        QCOMPARE(
-            fixture.tree(QStringLiteral("src")), treeOf({text("a.txt=a"), text("out=<dir>"), text("out/a.txt=a")}));
+        QCOMPARE(fixture.tree(QStringLiteral("src")), treeOf({s("a.txt=a"), s("out=<dir>"), s("out/a.txt=a")}));
     }
 
     void sourceInsideTargetIsNotPurged()
@@ -782,7 +767,7 @@ private slots:
         fixture.write(QStringLiteral("target/templates/a.txt"), "a");
         const ScaffoldOutcome applied = fixture.apply(json(R"({"source": "target/templates/", "purge": true})"));
         QVERIFY2(applied.result.ok(), qPrintable(applied.error()));
-        QCOMPARE(fixture.tree(), treeOf({text("a.txt=a"), text("templates=<dir>"), text("templates/a.txt=a")}));
+        QCOMPARE(fixture.tree(), treeOf({s("a.txt=a"), s("templates=<dir>"), s("templates/a.txt=a")}));
         QCOMPARE(applied.list("purged"), QStringList {});
     }
 
@@ -790,16 +775,16 @@ private slots:
     {
         Fixture fixture;
         writeTemplates(fixture);
-        IneffectiveProvider provider(fixture.runner());
+        IneffectiveScaffoldProvider provider(fixture.runner());
         const ScaffoldOutcome outcome = fixture.apply(Json::object(), false, &provider);
         QCOMPARE(outcome.error(),
-            text("desired state not achieved: target directory ") + q(fixture.target()) + text(" does not exist"));
+            s("desired state not achieved: target directory ") + q(fixture.target()) + s(" does not exist"));
         QDir(fixture.root()).mkpath(QStringLiteral("target"));
         const ScaffoldOutcome second = fixture.apply(Json::object(), false, &provider);
         const QString target = q(fixture.target());
         QCOMPARE(second.error(),
-            text("desired state not achieved: 2 files still differ: ") + target + text("/a.conf, ") + target
-                + text("/sub/b.txt"));
+            s("desired state not achieved: 2 files still differ: ") + target + s("/a.conf, ") + target
+                + s("/sub/b.txt"));
         QVERIFY(second.event.changed);
     }
 
@@ -807,12 +792,12 @@ private slots:
     {
         Fixture fixture;
         fixture.write(QStringLiteral("src/out.txt"), "[[ Data.name ]] [[ Data.port + 1 ]]");
-        const QString manifest = text("data:\n  name: hiera\n  port: 1\n"
-                                      "ccm:\n  resources:\n    - scaffold:\n"
-                                      "        - TARGET/one:\n            ensure: present\n            source: src\n"
-                                      "        - TARGET/two:\n            ensure: present\n            source: src\n"
-                                      "            data:\n              name: \"{{ Facts.role }}\"\n"
-                                      "              port: \"{{ 41 }}\"\n");
+        const QString manifest = s("data:\n  name: hiera\n  port: 1\n"
+                                   "ccm:\n  resources:\n    - scaffold:\n"
+                                   "        - TARGET/one:\n            ensure: present\n            source: src\n"
+                                   "        - TARGET/two:\n            ensure: present\n            source: src\n"
+                                   "            data:\n              name: \"{{ Facts.role }}\"\n"
+                                   "              port: \"{{ 41 }}\"\n");
         fixture.write(QStringLiteral("manifest.yaml"),
             QString(manifest).replace(QStringLiteral("TARGET"), q(fixture.target())).toUtf8());
         ResolveOptions inputs;
@@ -827,8 +812,8 @@ private slots:
         QCOMPARE(result.summary.failed, std::size_t(0));
         QCOMPARE(recorder.events.size(), std::size_t(2));
         QVERIFY(recorder.events[0].changed);
-        QCOMPARE(fixture.tree(),
-            treeOf({text("one=<dir>"), text("one/out.txt=hiera 2"), text("two=<dir>"), text("two/out.txt=db 42")}));
+        QCOMPARE(
+            fixture.tree(), treeOf({s("one=<dir>"), s("one/out.txt=hiera 2"), s("two=<dir>"), s("two/out.txt=db 42")}));
     }
 
     void registered()
@@ -837,7 +822,7 @@ private slots:
         QVERIFY(catalog.type("scaffold"));
         auto selected = catalog.providers().select("scaffold", json(R"({"ensure": "present", "source": "t"})"), LazyFacts());
         QVERIFY(selected.ok());
-        QCOMPARE(q(std::string(selected.value()->name())), text("choria"));
+        QCOMPARE(q(std::string(selected.value()->name())), s("choria"));
     }
 };
 

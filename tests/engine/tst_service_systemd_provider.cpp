@@ -2,6 +2,8 @@
 // The systemd service provider against recorded systemctl output: how every is-active and
 // is-enabled answer is read, the exact commands, one daemon-reload per provider, the global lock,
 // and when the provider can be chosen (also on this host).
+#include "command_test_support.h"
+#include "engine_test_support.h"
 #include "prepared_manifest.h"
 #include "recording_runner.h"
 #include "resources/service/service_type.h"
@@ -20,30 +22,17 @@
 
 using namespace ccm;
 using namespace ccm::engine;
+using ccm::test::Argv;
+using ccm::test::exited;
 using ccm::test::q;
+using ccm::test::systemctl;
 
 namespace {
-
-using Argv = std::vector<std::string>;
 
 /// The recorded output of one systemctl call in the project's fixtures.
 std::string recorded(const QString &file)
 {
     return (QStringLiteral(CCM_FIXTURES_DIR "/tool-output/systemd/") + file).toStdString();
-}
-
-Result<CommandResult> exited(int code, const std::string &stdoutText = {}, const std::string &stderrText = {})
-{
-    CommandResult result;
-    result.exitCode = code;
-    result.stdoutText = stdoutText;
-    result.stderrText = stderrText;
-    return result;
-}
-
-Argv systemctl(const std::string &verb, const std::string &service)
-{
-    return {"systemctl", verb, "--system", service};
 }
 
 std::vector<Argv> argvOf(const RecordingRunner &runner)

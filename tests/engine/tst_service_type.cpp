@@ -2,6 +2,7 @@
 // The service type with the systemd provider, systemctl replayed from recorded output: every row
 // of the decision tables in noop and for real, every recorded state, verification, failures,
 // property checks, and subscribe refreshes through the run loop.
+#include "command_test_support.h"
 #include "engine_test_support.h"
 #include "prepared_manifest.h"
 #include "resources/registration.h"
@@ -26,8 +27,6 @@ using ccm::test::q;
 
 namespace {
 
-using Argv = std::vector<std::string>;
-
 const QStringList kActiveWords
     = {QStringLiteral("active"), QStringLiteral("inactive"), QStringLiteral("failed"), QStringLiteral("activating")};
 const QStringList kEnabledWords = {QStringLiteral("enabled"), QStringLiteral("enabled-runtime"),
@@ -42,11 +41,6 @@ const std::set<QString> kEnabledAtBoot
 /// What the harness's refreshes subscribe to.
 constexpr std::string_view kSubscribed = "file#/etc/nginx/nginx.conf";
 
-Argv systemctl(const std::string &verb, const std::string &service)
-{
-    return {"systemctl", verb, "--system", service};
-}
-
 Result<CommandResult> recordedOutput(const QString &query, const QString &word, bool good)
 {
     const QString file = QStringLiteral(CCM_FIXTURES_DIR "/tool-output/systemd/%1-%2.txt").arg(query, word);
@@ -55,9 +49,9 @@ Result<CommandResult> recordedOutput(const QString &query, const QString &word, 
 }
 
 /// systemctl replayed by a recording runner, one provider (one run) and one apply at a time.
-class Harness {
+class ServiceHarness {
 public:
-    Harness()
+    ServiceHarness()
         : m_provider(std::make_unique<SystemdServiceProvider>(runner))
     {
     }
@@ -145,11 +139,6 @@ std::pair<QString, QString> wordsAfter(const QStringList &actions, const QString
     return {activeAfter, enabledAfter};
 }
 
-QString dump(const Json &json)
-{
-    return q(json.dump());
-}
-
 /// One row through noop (nothing but the status queries run), for real (the commands in order,
 /// verified), and a second run for real (stable).
 void checkDecision(const QString &ensure, const QString &enable, bool refresh, const QString &active,
@@ -161,7 +150,7 @@ void checkDecision(const QString &ensure, const QString &enable, bool refresh, c
     const std::vector<Argv> queries = {systemctl("is-active", "nginx"), systemctl("is-enabled", "nginx")};
 
     {
-        Harness noop;
+        ServiceHarness noop;
         noop.noop = true;
         noop.refresh = refresh;
         noop.expectStatus("nginx", active, enabled);
@@ -176,7 +165,7 @@ void checkDecision(const QString &ensure, const QString &enable, bool refresh, c
         QCOMPARE(dump(outcome.event.status), dump(statusJson("nginx", wasRunning, wasEnabled)));
     }
 
-    Harness real;
+    ServiceHarness real;
     real.refresh = refresh;
     real.expectStatus("nginx", active, enabled);
     std::vector<Argv> expected = queries;
@@ -456,7 +445,7 @@ private slots:
         QFETCH(QString, enabledAfter);
         QFETCH(QString, error);
 
-        Harness harness;
+        ServiceHarness harness;
         harness.expectStatus("nginx", active, enabled);
         harness.runner.expect({"systemctl", "daemon-reload"}, exited(0));
         for (const QString &action : actions)
@@ -472,7 +461,7 @@ private slots:
 
     void failedCommandStopsTheApply()
     {
-        Harness harness;
+        ServiceHarness harness;
         harness.expectStatus("nginx", QStringLiteral("inactive"), QStringLiteral("disabled"));
         harness.runner.expect({"systemctl", "daemon-reload"}, exited(0));
         harness.runner.expect(systemctl("start", "nginx"), exited(1, {}, "Job for nginx.service failed.\n"));
@@ -516,7 +505,7 @@ private slots:
         QFETCH(QString, enabledOutput);
         QFETCH(QString, error);
 
-        Harness harness;
+        ServiceHarness harness;
         harness.noop = noop;
         const auto output = [](int code, const QString &text) {
             CommandResult result;
@@ -587,7 +576,7 @@ private slots:
         QFETCH(QString, error);
 
         for (const bool noop : {true, false}) {
-            Harness harness;
+            ServiceHarness harness;
             harness.noop = noop;
             const ApplyOutcome outcome = harness.apply(name.toStdString(), Json::parse(properties.toStdString()));
             QCOMPARE(outcome.error(), error);
@@ -624,7 +613,7 @@ private slots:
         QFETCH(QStringList, actions);
 
         const std::string service = name.toStdString();
-        Harness harness;
+        ServiceHarness harness;
         harness.expectStatus(service, QStringLiteral("inactive"), QStringLiteral("disabled"));
         std::vector<Argv> expected {systemctl("is-active", service), systemctl("is-enabled", service)};
         if (!actions.isEmpty()) {
@@ -648,7 +637,7 @@ private slots:
 
     void oneReloadForAllResourcesOfARun()
     {
-        Harness harness;
+        ServiceHarness harness;
         for (const std::string service : {"nginx", "redis", "postgresql"}) {
             harness.expectStatus(service, QStringLiteral("inactive"), QStringLiteral("enabled"));
             harness.runner.expect(systemctl("start", service), exited(0));
@@ -670,7 +659,7 @@ private slots:
 
     void logsWhatItDoes()
     {
-        Harness harness;
+        ServiceHarness harness;
         harness.refresh = true;
         harness.expectStatus("nginx", QStringLiteral("active"), QStringLiteral("disabled"));
         harness.runner.expect({"systemctl", "daemon-reload"}, exited(0));
@@ -713,7 +702,7 @@ private slots:
         const PreparedManifest prepared = prepareManifestText(manifest, "services.yaml", inputs);
         QVERIFY2(prepared.ok(), prepared.diagnosticText().c_str());
 
-        Harness harness;
+        ServiceHarness harness;
         RecordingRunner &runner = harness.runner;
         if (!noop)
             runner.expect({"/bin/true"}, exited(0));

@@ -18,11 +18,6 @@ using namespace ccm::test;
 
 namespace {
 
-std::string_view view(const QByteArray &bytes)
-{
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
-
 /// What GNU diff prints for the two texts with the same labels, or "<failed>" when it did not run.
 QByteArray gnuDiff(const QByteArray &oldText, const QByteArray &newText, int context, bool minimal = false)
 {

@@ -3,6 +3,7 @@
 // each agent with its own identity, $XDG_CONFIG_HOME (facts, NATS context) and files.
 #include "../backend/backend_process.h"
 #include "agent_report.h"
+#include "agent_under_test.h"
 #include "http_server.h"
 #include "kv_reader.h"
 #include "nats_connection.h"
@@ -26,12 +27,16 @@
 
 using namespace ccm;
 using namespace ccm::fleet;
+using ccm::test::AgentUnderTest;
+using ccm::test::freePort;
+using ccm::test::kConverge;
 using ccm::test::q;
+using ccm::test::readAll;
 
 namespace {
 
-constexpr int kConverge = 20000; ///< ms an agent gets to converge on a change
-
+/// A manifest writing "VERSION TAG" to Facts.out, with a health check that is critical while the
+/// file is missing.
 QByteArray manifestText(const char *version)
 {
     return QByteArray("ccm:\n  resources:\n    - file:\n        - \"{{ Facts.out }}\":\n"
@@ -40,26 +45,6 @@ QByteArray manifestText(const char *version)
         + version
         + " {{ Facts.tag }}\\n\"\n            health_checks:\n"
           "              - {command: \"/bin/sh -c 'test -f {{ Facts.out }} || exit 2'\"}\n";
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-/// A port nothing listens on right now, for monitor_port.
-quint16 freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
 }
 
 /// GET http://127.0.0.1:PORT/PATH over a plain socket: the whole answer, headers included.
@@ -83,88 +68,6 @@ QByteArray httpGet(quint16 port, const char *path)
     ::close(fd);
     return answer;
 }
-
-/// One `ccm-backend agent` process with its own configuration home.
-class AgentUnderTest {
-public:
-    AgentUnderTest(const QString &identity, const QString &natsUrl)
-        : m_identity(identity)
-    {
-        m_outFile = m_dir.filePath(QStringLiteral("managed.txt"));
-        test::writeFile(m_dir, QStringLiteral("config/choria/ccm/facts.json"),
-            "{\"out\": \"" + m_outFile.toUtf8() + "\", \"tag\": \"" + identity.toUtf8() + "\"}");
-        test::writeFile(
-            m_dir, QStringLiteral("config/nats/context/CCM.json"), "{\"url\": \"" + natsUrl.toUtf8() + "\"}");
-    }
-    ~AgentUnderTest() { kill(); }
-
-    /// Writes the configuration: `body` plus this agent's identity and cache.
-    void configure(const QByteArray &body)
-    {
-        test::writeFile(m_dir, QStringLiteral("agent.yaml"),
-            body + "identity: " + m_identity.toUtf8()
-                + "\ncache_dir: " + m_dir.filePath(QStringLiteral("cache")).toUtf8() + "\n");
-    }
-
-    void start(const QStringList &extra = {}, const QString &journalStream = {})
-    {
-        m_log.clear();
-        QProcessEnvironment environment = test::isolatedEnvironment(m_dir);
-        environment.remove(QStringLiteral("JOURNAL_STREAM"));
-        if (!journalStream.isEmpty())
-            environment.insert(QStringLiteral("JOURNAL_STREAM"), journalStream);
-        m_process.setProcessEnvironment(environment);
-        // The agent logs to stderr: waitForReadyRead() waits on the read channel.
-        m_process.setReadChannel(QProcess::StandardError);
-        m_process.start(QStringLiteral(CCM_BACKEND_BIN),
-            QStringList {
-                QStringLiteral("agent"), QStringLiteral("--config"), m_dir.filePath(QStringLiteral("agent.yaml"))}
-                + extra);
-        m_process.waitForStarted();
-    }
-
-    /// Waits until the log holds `text` (after position `from`); false after `timeoutMs`.
-    bool waitForLog(const QString &text, int timeoutMs = kConverge, qsizetype from = 0)
-    {
-        QDeadlineTimer deadline(timeoutMs);
-        // What the event loop already took in is read first: waitForReadyRead() waits for more.
-        for (m_log += QString::fromUtf8(m_process.readAllStandardError()); m_log.indexOf(text, from) < 0;
-             m_log += QString::fromUtf8(m_process.readAllStandardError())) {
-            if (deadline.hasExpired() || m_process.state() == QProcess::NotRunning)
-                return false;
-            m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
-        }
-        return true;
-    }
-
-    void signal(int number) { ::kill(static_cast<pid_t>(m_process.processId()), number); }
-    bool waitForExit(int timeoutMs) { return m_process.waitForFinished(timeoutMs); }
-    int exitCode() const { return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -2; }
-    void kill()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished();
-        }
-    }
-
-    QString log()
-    {
-        m_log += QString::fromUtf8(m_process.readAllStandardError());
-        return m_log;
-    }
-    QString managed() const { return QString::fromUtf8(readAll(m_outFile)); }
-    const QString &outFile() const { return m_outFile; }
-    const QString &identity() const { return m_identity; }
-    QString path(const QString &name) const { return m_dir.filePath(name); }
-
-private:
-    QString m_identity;
-    QTemporaryDir m_dir;
-    QString m_outFile;
-    QProcess m_process;
-    QString m_log;
-};
 
 } // namespace
 
@@ -330,7 +233,7 @@ void TestAgent::keepsGoingFromTheCacheWhileTheServerIsDown()
     // A reload starts the workers again: they cannot fetch, so they run the cached bundle.
     const qsizetype mark = agent.log().size();
     agent.signal(SIGHUP);
-    QVERIFY2(agent.waitForLog(QStringLiteral("running the cached bundle"), kConverge, mark), qPrintable(agent.log()));
+    QVERIFY2(agent.waitForLog(QStringLiteral("running the cached bundle"), mark), qPrintable(agent.log()));
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v1 cache-host\n"), kConverge);
 
     // The server comes back (same port, same store) with a new bundle: the agent catches up.
@@ -351,7 +254,7 @@ void TestAgent::statusIsStoredOnceTheServerIsBack()
     agent.configure("interval: 5m\nmanifests:\n  - " + manifest.toUtf8() + "\n");
     m_server.stop();
     agent.start();
-    QVERIFY2(agent.waitForLog(QStringLiteral(": apply: "), kConverge), qPrintable(agent.log()));
+    QVERIFY2(agent.waitForLog(QStringLiteral(": apply: ")), qPrintable(agent.log()));
     QVERIFY2(m_server.restart(), qPrintable(m_server.error()));
     QTRY_VERIFY_WITH_TIMEOUT(status("late-status").ok(), kConverge);
     QCOMPARE(status("late-status").value()["identity"].get<std::string>(), std::string("late-status"));
@@ -409,14 +312,13 @@ void TestAgent::reloadOnSighup()
     QVERIFY(test::writeFile(agent.path(QStringLiteral("agent.yaml")), "interval: 10s\n"));
     qsizetype mark = agent.log().size();
     agent.signal(SIGHUP);
-    QVERIFY2(agent.waitForLog(QStringLiteral("keeping the running configuration: "), kConverge, mark),
-        qPrintable(agent.log()));
+    QVERIFY2(agent.waitForLog(QStringLiteral("keeping the running configuration: "), mark), qPrintable(agent.log()));
     QVERIFY(agent.log().contains(QStringLiteral("agent.yaml:1:11: interval: must be at least 30s")));
 
     agent.configure("interval: 5m\nmanifests:\n  - " + second.toUtf8() + "\n");
     mark = agent.log().size();
     agent.signal(SIGHUP);
-    QVERIFY(agent.waitForLog(QStringLiteral("SIGHUP: reloading"), kConverge, mark));
+    QVERIFY(agent.waitForLog(QStringLiteral("SIGHUP: reloading"), mark));
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("r2 reload-host\n"), kConverge);
     agent.signal(SIGINT);
     QVERIFY(agent.waitForExit(10000));

@@ -5,6 +5,7 @@
 // during an outage survive reloads and restarts.
 #include "../backend/backend_process.h"
 #include "agent_report.h"
+#include "agent_under_test.h"
 #include "http_server.h"
 #include "kv_reader.h"
 #include "nats_connection.h"
@@ -37,23 +38,20 @@
 
 using namespace ccm;
 using namespace ccm::fleet;
+using ccm::test::AgentUnderTest;
+using ccm::test::freePort;
+using ccm::test::kConverge;
 using ccm::test::q;
+using ccm::test::readAll;
 
 namespace {
 
-constexpr int kConverge = 20000; ///< ms an agent gets to converge on a change
 /// ms until the next poll of a source has surely happened: the agents here poll every second.
 constexpr int kNextPoll = 15000;
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 /// A manifest writing "VERSION TAG" to Facts.out, with a health check that is critical while the
 /// file does not hold VERSION (so a file changed by hand is remediated at the next check).
-QByteArray manifestText(const QByteArray &version)
+QByteArray versionCheckedManifest(const QByteArray &version)
 {
     return "ccm:\n  resources:\n    - file:\n        - \"{{ Facts.out }}\":\n"
            "            ensure: present\n            owner: root\n            group: root\n"
@@ -62,20 +60,6 @@ QByteArray manifestText(const QByteArray &version)
         + " {{ Facts.tag }}\\n\"\n            health_checks:\n"
           "              - {command: \"/bin/sh -c 'grep -q "
         + version + " {{ Facts.out }} || exit 2'\"}\n";
-}
-
-/// A port nothing listens on right now, for monitor_port.
-quint16 freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
 }
 
 /// The body of GET http://127.0.0.1:PORT/metrics.
@@ -201,106 +185,6 @@ private:
     std::thread m_thread;
 };
 
-/// One `ccm-backend agent` process with its own configuration home, cache and managed file.
-class AgentUnderTest {
-public:
-    AgentUnderTest(const QString &identity, const QString &natsUrl)
-        : m_identity(identity)
-    {
-        m_outFile = m_dir.filePath(QStringLiteral("managed.txt"));
-        test::writeFile(m_dir, QStringLiteral("config/choria/ccm/facts.json"),
-            "{\"out\": \"" + m_outFile.toUtf8() + "\", \"tag\": \"" + identity.toUtf8() + "\"}");
-        test::writeFile(
-            m_dir, QStringLiteral("config/nats/context/CCM.json"), "{\"url\": \"" + natsUrl.toUtf8() + "\"}");
-    }
-    ~AgentUnderTest() { kill(); }
-
-    /// Writes the configuration: `body` plus this agent's identity and cache.
-    void configure(const QByteArray &body)
-    {
-        test::writeFile(m_dir, QStringLiteral("agent.yaml"),
-            body + "identity: " + m_identity.toUtf8() + "\ncache_dir: " + cacheDir().toUtf8() + "\n");
-    }
-
-    /// Starts the agent with `extra` arguments; with `openUmask` under umask 0, so that only the
-    /// modes the agent asks for keep files private.
-    void start(bool openUmask = false, const QStringList &extra = {})
-    {
-        m_log.clear();
-        QProcessEnvironment environment = test::isolatedEnvironment(m_dir);
-        environment.remove(QStringLiteral("JOURNAL_STREAM"));
-        m_process.setProcessEnvironment(environment);
-        if (openUmask)
-            m_process.setChildProcessModifier([] { ::umask(0); });
-        m_process.setReadChannel(QProcess::StandardError);
-        m_process.start(QStringLiteral(CCM_BACKEND_BIN),
-            QStringList {
-                QStringLiteral("agent"), QStringLiteral("--config"), m_dir.filePath(QStringLiteral("agent.yaml"))}
-                + extra);
-        m_process.waitForStarted();
-    }
-
-    /// Waits until the log holds `text` at or after `from`; false after `timeoutMs` or an exit.
-    bool waitForLog(const QString &text, qsizetype from = 0, int timeoutMs = kConverge)
-    {
-        QDeadlineTimer deadline(timeoutMs);
-        for (readLog(); m_log.indexOf(text, from) < 0; readLog()) {
-            if (deadline.hasExpired() || m_process.state() == QProcess::NotRunning)
-                return false;
-            m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
-        }
-        return true;
-    }
-
-    void signal(int number) { ::kill(static_cast<pid_t>(m_process.processId()), number); }
-    /// The exit status once the agent has ended by itself within `timeoutMs`; -1 otherwise.
-    int exitCode(int timeoutMs)
-    {
-        if (!m_process.waitForFinished(timeoutMs) || m_process.exitStatus() != QProcess::NormalExit)
-            return -1;
-        return m_process.exitCode();
-    }
-    /// Stops the agent with SIGTERM; true when it ended cleanly.
-    bool stop()
-    {
-        m_process.terminate();
-        return m_process.waitForFinished(20000) && m_process.exitStatus() == QProcess::NormalExit
-            && m_process.exitCode() == 0;
-    }
-    void kill()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished();
-        }
-    }
-
-    const QString &log()
-    {
-        readLog();
-        return m_log;
-    }
-    QString managed() const { return QString::fromUtf8(readAll(m_outFile)); }
-    const QString &identity() const { return m_identity; }
-    const QString &outFile() const { return m_outFile; }
-    QString home() const { return m_dir.path(); }
-    QString cacheDir() const { return m_dir.filePath(QStringLiteral("cache")); }
-    /// The cached bundles (*.tar.gz) in cache_dir.
-    QStringList cachedBundles() const
-    {
-        return QDir(cacheDir()).entryList({QStringLiteral("*.tar.gz")}, QDir::Files | QDir::Hidden);
-    }
-
-private:
-    void readLog() { m_log += QString::fromUtf8(m_process.readAllStandardError()); }
-
-    QString m_identity;
-    QTemporaryDir m_dir;
-    QString m_outFile;
-    QProcess m_process;
-    QString m_log;
-};
-
 } // namespace
 
 class TestAgentCache : public QObject {
@@ -318,10 +202,11 @@ private:
         return connection ? std::move(connection).value() : nullptr;
     }
 
-    /// manifestText(version) bundled by `ccm-backend bundle`.
+    /// versionCheckedManifest(version) bundled by `ccm-backend bundle`.
     QByteArray goodBundle(const QByteArray &version)
     {
-        const QString manifest = test::writeFile(m_dir, QStringLiteral("site/site.yaml"), manifestText(version));
+        const QString manifest
+            = test::writeFile(m_dir, QStringLiteral("site/site.yaml"), versionCheckedManifest(version));
         const QString out
             = m_dir.filePath(QStringLiteral("site-") + QString::fromUtf8(version) + QStringLiteral(".tar.gz"));
         const test::BackendRun run = test::runBackend({QStringLiteral("bundle"), manifest, QStringLiteral("-o"), out});
@@ -545,7 +430,7 @@ void TestAgentCache::firstBundleRefusedLeavesNothingToRun()
     QVERIFY(publish("prod/first.tar.gz", bad));
     AgentUnderTest agent(QStringLiteral("first"), m_server.url());
     agent.configure("manifests:\n  - obj://bundles/prod/first.tar.gz\n");
-    agent.start(false, {QStringLiteral("--once")});
+    agent.start({QStringLiteral("--once")});
     QCOMPARE(agent.exitCode(kConverge), 1);
     const QString digest = q(objectDigest(bad.toStdString()));
     QVERIFY2(agent.log().contains(QStringLiteral("obj://bundles/prod/first.tar.gz: refused the bundle ") + digest
@@ -636,7 +521,7 @@ void TestAgentCache::cacheFilesAreBornPrivate()
     agent.configure("interval: 5m\nmanifests:\n  - obj://bundles/prod/private.tar.gz\n");
     std::optional<CreationWatcher> watcher;
     watcher.emplace(agent.home());
-    agent.start(true);
+    agent.startWithOpenUmask();
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v1 private\n"), kConverge);
     QVERIFY(publish(object, goodBundle("v2")));
     QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v2 private\n"), kConverge);

@@ -22,6 +22,7 @@
 
 using namespace ccm;
 using ccm::test::FleetAgent;
+using ccm::test::freePort;
 using ccm::test::previewUser;
 using ccm::test::runBackend;
 
@@ -31,20 +32,6 @@ namespace {
 constexpr int kSlowClients = 64;
 /// How long one socket call of the test may wait before it counts as a hang.
 constexpr int kPatienceMs = 30000;
-
-/// A port nothing listens on right now, for monitor_port.
-quint16 freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
 
 /// A TCP connection to 127.0.0.1:`port`, closed when it goes; -1 when it could not be made.
 class Client {

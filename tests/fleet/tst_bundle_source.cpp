@@ -19,19 +19,10 @@
 
 using namespace ccm;
 using namespace ccm::fleet;
+using ccm::test::readFile;
+using ccm::test::s;
 
 namespace {
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
-}
 
 } // namespace
 
@@ -130,7 +121,7 @@ private slots:
         options.progress = [&](std::uint64_t received, std::uint64_t) { lastProgress = received; };
         const auto fetched = fetchBundle(m_http.urlString(path), options, destination());
         QVERIFY2(fetched, fetched ? "" : fetched.error().message.c_str());
-        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+        QCOMPARE(readFile(m_dir.filePath(s("out.tar.gz"))), m_data);
         QCOMPARE(lastProgress, std::uint64_t(m_data.size()));
     }
 
@@ -142,7 +133,7 @@ private slots:
         QVERIFY2(first, first ? "" : first.error().message.c_str());
         QVERIFY(!first->notModified);
         QVERIFY(first->validators.etag.starts_with('"'));
-        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+        QCOMPARE(readFile(m_dir.filePath(s("out.tar.gz"))), m_data);
 
         QVERIFY(QFile::remove(m_dir.filePath(s("out.tar.gz"))));
         const auto again
@@ -158,7 +149,7 @@ private slots:
         QVERIFY2(plain, plain ? "" : plain.error().message.c_str());
         QVERIFY(!plain->notModified);
         QVERIFY(plain->validators.etag.empty());
-        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+        QCOMPARE(readFile(m_dir.filePath(s("out.tar.gz"))), m_data);
     }
 
     void credentialsInTheUrl()
@@ -167,7 +158,7 @@ private slots:
         SourceOptions options;
         options.httpUser = "mallory:wrong"; // the URL's win
         QVERIFY(fetchBundle(url.toStdString(), options, destination()));
-        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+        QCOMPARE(readFile(m_dir.filePath(s("out.tar.gz"))), m_data);
     }
 
     void reportsFailures_data()
@@ -236,7 +227,7 @@ private slots:
         options.caFile = m_https.caFile().toStdString();
         const auto fetched = fetchBundle(m_https.urlString(s("/redirect/site.tar.gz")), options, destination());
         QVERIFY2(fetched, fetched ? "" : fetched.error().message.c_str());
-        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+        QCOMPARE(readFile(m_dir.filePath(s("out.tar.gz"))), m_data);
     }
 
     void httpsDoesNotRedirectToHttp()
@@ -267,7 +258,7 @@ private slots:
         SourceOptions options;
         options.nats.url = m_nats.urlString();
         QVERIFY(fetchBundle("obj://sites/web/site.tar.gz", options, destination()));
-        QCOMPARE(readAll(m_dir.filePath(s("out.tar.gz"))), m_data);
+        QCOMPARE(readFile(m_dir.filePath(s("out.tar.gz"))), m_data);
         QVERIFY(QFile::remove(m_dir.filePath(s("out.tar.gz"))));
 
         const auto missing = fetchBundle("obj://sites/absent.tgz", options, destination());

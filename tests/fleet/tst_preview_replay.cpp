@@ -137,7 +137,7 @@ private:
     std::thread m_thread;
 };
 
-mode_t modeOf(const QString &path)
+mode_t lstatModeOf(const QString &path)
 {
     struct stat info { };
     return ::lstat(path.toUtf8().constData(), &info) == 0 ? info.st_mode & 07777 : 0;
@@ -318,7 +318,7 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         // The ids outlive the process in a file only its user may read, replaced whole.
-        QCOMPARE(modeOf(seenFile()), static_cast<mode_t>(0600));
+        QCOMPARE(lstatModeOf(seenFile()), static_cast<mode_t>(0600));
         struct stat info { };
         QCOMPARE(::stat(seenFile().toUtf8().constData(), &info), 0);
         QCOMPARE(info.st_uid, ::geteuid());
@@ -328,8 +328,8 @@ private slots:
     void previewFilesAreClosedToOthers()
     {
         // Others may pass through to the unpacked bundle they are given, not list either directory.
-        QCOMPARE(modeOf(QFileInfo(m_agent->previewWork()).path()), static_cast<mode_t>(0711));
-        QCOMPARE(modeOf(m_agent->previewWork()), static_cast<mode_t>(0711));
+        QCOMPARE(lstatModeOf(QFileInfo(m_agent->previewWork()).path()), static_cast<mode_t>(0711));
+        QCOMPARE(lstatModeOf(m_agent->previewWork()), static_cast<mode_t>(0711));
 
         // A bundle big enough that its archive lives a while as it is fetched and unpacked.
         const QString site = m_dir.filePath(QStringLiteral("big"));
@@ -459,7 +459,7 @@ private slots:
                      payload.data(), static_cast<int>(payload.size())),
             NATS_OK);
         QVERIFY2(waitForAnswer(answers.get(), "accepted"), qPrintable(m_agent->log().mid(from)));
-        QCOMPARE(modeOf(seenFile()), static_cast<mode_t>(0600));
+        QCOMPARE(lstatModeOf(seenFile()), static_cast<mode_t>(0600));
     }
 
     void cleanupTestCase()

@@ -21,15 +21,6 @@
 using namespace ccm;
 using namespace ccm::test;
 
-namespace {
-
-QString s(const char *text)
-{
-    return QString::fromUtf8(text);
-}
-
-} // namespace
-
 class TestSourcesCli : public QObject {
     Q_OBJECT
 

@@ -168,4 +168,18 @@ inline QByteArray line(const char *json)
     return QByteArray(json) + '\n';
 }
 
+/// A script that reads the request and answers with reply, in pieces of `piece` bytes when given,
+/// then closes the connection.
+inline FakeServer::Script answerWith(const QByteArray &reply, qsizetype piece = 0)
+{
+    return [reply, piece](FakeConnection &peer, QList<QByteArray> &received) {
+        if (const auto request = peer.readLine())
+            received << *request;
+        if (piece > 0)
+            peer.writeSlowly(reply, piece);
+        else
+            peer.write(reply);
+    };
+}
+
 } // namespace ccm::test

@@ -10,6 +10,10 @@
 
 namespace ccm::test {
 
+/// How long a wait for a backend (started, connected, answering) may take before it counts as a
+/// hang; generous because the tests share slow machines, and never the thing a test asserts.
+inline constexpr int kPatienceMs = 30000;
+
 /// Answers the next modal message box with `button` once it shows (within about five seconds),
 /// so a test can go through code that asks the user.
 inline void answerNextMessageBox(QMessageBox::StandardButton button)
