@@ -76,12 +76,14 @@ set(CCM_PCH_QT_CORE <QObject> <QString> <QStringList> <QList> <QHash> <QVariant>
 set(CCM_PCH_QT_WIDGETS <QWidget> <QApplication> <QLabel> <QLineEdit> <QPushButton> <QVBoxLayout> <QHBoxLayout>
     <QAction> <QMenu> <QComboBox>)
 
-# Unity builds of the libraries: their sources compiled in batches, each batch one unit, so the
-# headers they share (nlohmann/json above all) are parsed, and their templates instantiated and
-# optimised, once per batch instead of once per source. Every file-local name is unique within its
-# library, which is what this needs. The tests stay one unit per file.
-option(CCM_UNITY_BUILD "Compile each library's sources in batches (CMake's unity build)" ON)
+# Unity builds of the libraries and of the test programs: their sources compiled in batches, each
+# batch one unit, so the headers they share (nlohmann/json, QTest, Qt's widgets) are parsed, and
+# their templates instantiated and optimised, once per batch instead of once per source. Every
+# file-local name is unique within its library or test directory, which is what this needs: a
+# helper that more than one test wants lives once in tests/support or the directory's own header.
+option(CCM_UNITY_BUILD "Compile each library's and test program's sources in batches (CMake's unity build)" ON)
 set(CCM_UNITY_BATCH_SIZE 8 CACHE STRING "Sources per unity batch")
+set(CCM_TEST_UNITY_BATCH_SIZE 8 CACHE STRING "Test sources per unity batch")
 # In a batch, GCC takes the sources after the first for headers and warns of classes in them that
 # use a type of an anonymous namespace; in a source file that is what the namespace is for.
 # GCC 12 at -O3 also inlines more across a batch's sources and then reports -Wrestrict on

@@ -4,6 +4,8 @@
 // own, the unit registers its class under its file's name, and the directory's program runs the
 // class named by its first argument (`ccm_core_tests tst_duration -v2`), with the application object
 // QTest's macro would have made. CTest runs each class as its own test, in its own process.
+// The function and flag the macro defines are named after the class: the program compiles its
+// units in batches (unity build), where names of the same spelling would clash.
 #pragma once
 
 #include <QTest>
@@ -19,7 +21,7 @@ bool registerTestClass(const char *sourceFile, RunTestClass run);
 
 #define CCM_TEST_MAIN_WRAPPER(TestObject, ...)                                                                         \
     namespace {                                                                                                        \
-    int runTestClass(int argc, char *argv[])                                                                           \
+    int run##TestObject(int argc, char *argv[])                                                                        \
     {                                                                                                                  \
         QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                                             \
         __VA_ARGS__                                                                                                    \
@@ -27,7 +29,7 @@ bool registerTestClass(const char *sourceFile, RunTestClass run);
         QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
         return QTest::qExec(&tc, argc, argv);                                                                          \
     }                                                                                                                  \
-    [[maybe_unused]] const bool testClassRegistered = ccm::test::registerTestClass(__FILE__, runTestClass);            \
+    [[maybe_unused]] const bool TestObject##Registered = ccm::test::registerTestClass(__FILE__, run##TestObject);      \
     }
 
 #define CCM_TEST_MAIN(TestObject) CCM_TEST_MAIN_WRAPPER(TestObject, QTEST_MAIN_SETUP())
