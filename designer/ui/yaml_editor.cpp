@@ -125,12 +125,20 @@ void YamlEditor::loadManifestText(const QString &text)
         return;
     m_editTimer.stop();
     m_settingText = true;
-    // The gutter takes its final width while the document is still small: widening it afterwards
-    // would lay every line of the new text out again.
-    updateGutterGeometry(static_cast<int>(text.count(QLatin1Char('\n'))) + 1);
+    // The gutter takes its final width, and the vertical scroll bar shows, while the document is
+    // still small: either, after the text arrived, would narrow the view and lay every line of it
+    // out again.
+    m_loadingLines = static_cast<int>(text.count(QLatin1Char('\n'))) + 1;
+    const bool tall = m_loadingLines > viewport()->height() / std::max(1, fontMetrics().lineSpacing());
+    if (tall && verticalScrollBarPolicy() == Qt::ScrollBarAsNeeded)
+        setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    updateGutterGeometry();
     // The document directly rather than QPlainTextEdit::setPlainText, which then gives every
     // character the cursor's format again, a pass over the whole text that changes nothing here.
     document()->setPlainText(text);
+    m_loadingLines = -1;
+    if (verticalScrollBarPolicy() == Qt::ScrollBarAlwaysOn)
+        setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setTextCursor(QTextCursor(document()));
     m_lastCursorLine = currentLine();
     m_settingText = false;
@@ -407,10 +415,10 @@ void YamlEditor::changeEvent(QEvent *event)
     }
 }
 
-int YamlEditor::gutterWidth(int lines) const
+int YamlEditor::gutterWidth() const
 {
     int digits = 1;
-    for (int count = std::max(1, lines < 0 ? blockCount() : lines); count >= 10; count /= 10)
+    for (int count = std::max(1, m_loadingLines < 0 ? blockCount() : m_loadingLines); count >= 10; count /= 10)
         ++digits;
     const QFontMetrics metrics(font());
     // Room for the numbers, a problem marker as wide as a line is high, and a little air before
@@ -423,9 +431,9 @@ int YamlEditor::gutterPadding() const
     return QFontMetrics(font()).horizontalAdvance(QLatin1Char(' ')) / 2;
 }
 
-void YamlEditor::updateGutterGeometry(int lines)
+void YamlEditor::updateGutterGeometry()
 {
-    const int width = gutterWidth(lines);
+    const int width = gutterWidth();
     setViewportMargins(width, 0, 0, 0);
     const QRect contents = contentsRect();
     m_gutter->setGeometry(QRect(contents.left(), contents.top(), width, contents.height()));

@@ -91,12 +91,12 @@ private:
         ccm::Diagnostic diagnostic;
     };
 
-    /// The gutter's width for `lines` lines (-1: the document's).
-    int gutterWidth(int lines = -1) const;
+    /// The gutter's width for the document's lines, or those of the text being loaded.
+    int gutterWidth() const;
     int lastVisibleBlockNumber() const;
     int gutterPadding() const;
     void paintGutter(QPaintEvent *event);
-    void updateGutterGeometry(int lines = -1);
+    void updateGutterGeometry();
     void rebuildExtraSelections();
     void flushPendingEdit();
     void onContentsChange();
@@ -115,6 +115,7 @@ private:
     int m_highlightFirst = 0;
     int m_highlightLast = 0;
     int m_lastCursorLine = 1;
+    int m_loadingLines = -1; ///< the lines of the text loadManifestText() is putting in, while it does
     bool m_settingText = false;
     bool m_editedSinceFocus = false;
     QPointer<QWidget> m_completionPopup;

@@ -61,6 +61,7 @@ private slots:
     void cursorLineChangedOnMove();
     void editingFinishedOnFocusLoss();
     void undoIsDisabled();
+    void loadedTextShowsFromTheTopWithItsGutterAndScrollBar();
 };
 
 void TestYamlEditor::textEditedIsDebounced()
@@ -399,6 +400,33 @@ void TestYamlEditor::undoIsDisabled()
     YamlEditor editor;
     QVERIFY(!editor.isUndoRedoEnabled());
     QVERIFY(editor.font().fixedPitch() || QFontInfo(editor.font()).fixedPitch());
+}
+
+void TestYamlEditor::loadedTextShowsFromTheTopWithItsGutterAndScrollBar()
+{
+    YamlEditor editor;
+    editor.resize(500, 300);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    editor.loadManifestText(QStringLiteral("a: 1\n"));
+    const int narrowGutter = editor.viewport()->x();
+    QVERIFY(!editor.verticalScrollBar()->isVisible());
+
+    // A long text: the gutter widens for five-digit numbers, the scroll bar shows, the view starts
+    // at the top with the cursor there, and the scroll bar is left to come and go as needed.
+    editor.loadManifestText(numberedLines(20000));
+    QVERIFY(editor.viewport()->x() > narrowGutter);
+    QVERIFY(editor.verticalScrollBar()->isVisible());
+    QCOMPARE(editor.verticalScrollBarPolicy(), Qt::ScrollBarAsNeeded);
+    QCOMPARE(editor.verticalScrollBar()->value(), 0);
+    QCOMPARE(editor.textCursor().position(), 0);
+    QCOMPARE(editor.cursorForPosition(QPoint(1, 1)).blockNumber(), 0);
+
+    // A short one again: the gutter narrows and the scroll bar goes.
+    editor.loadManifestText(QStringLiteral("b: 2\n"));
+    QCOMPARE(editor.viewport()->x(), narrowGutter);
+    QTRY_VERIFY(!editor.verticalScrollBar()->isVisible());
+    QCOMPARE(editor.verticalScrollBarPolicy(), Qt::ScrollBarAsNeeded);
 }
 
 CCM_TEST_MAIN(TestYamlEditor)
