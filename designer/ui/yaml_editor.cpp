@@ -129,15 +129,16 @@ void YamlEditor::loadManifestText(const QString &text)
     // still small: either, after the text arrived, would narrow the view and lay every line of it
     // out again.
     m_loadingLines = static_cast<int>(text.count(QLatin1Char('\n'))) + 1;
-    const bool tall = m_loadingLines > viewport()->height() / std::max(1, fontMetrics().lineSpacing());
-    if (tall && verticalScrollBarPolicy() == Qt::ScrollBarAsNeeded)
+    const bool showScrollBarFirst
+        = m_loadingLines > visibleLineCount() && verticalScrollBarPolicy() == Qt::ScrollBarAsNeeded;
+    if (showScrollBarFirst)
         setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     updateGutterGeometry();
     // The document directly rather than QPlainTextEdit::setPlainText, which then gives every
     // character the cursor's format again, a pass over the whole text that changes nothing here.
     document()->setPlainText(text);
     m_loadingLines = -1;
-    if (verticalScrollBarPolicy() == Qt::ScrollBarAlwaysOn)
+    if (showScrollBarFirst)
         setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setTextCursor(QTextCursor(document()));
     m_lastCursorLine = currentLine();
@@ -226,11 +227,15 @@ IncrementalHighlighter *YamlEditor::yamlColouring() const
     return m_colouring;
 }
 
-int YamlEditor::lastVisibleBlockNumber() const
+int YamlEditor::visibleLineCount() const
 {
     // Without wrapping every line is one line high.
-    const int lines = viewport()->height() / std::max(1, fontMetrics().lineSpacing()) + 1;
-    return firstVisibleBlock().blockNumber() + lines;
+    return viewport()->height() / std::max(1, fontMetrics().lineSpacing());
+}
+
+int YamlEditor::lastVisibleBlockNumber() const
+{
+    return firstVisibleBlock().blockNumber() + visibleLineCount() + 1;
 }
 
 QStringList YamlEditor::diagnosticMessagesAt(int line, int column) const

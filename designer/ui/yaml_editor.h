@@ -93,6 +93,8 @@ private:
 
     /// The gutter's width for the document's lines, or those of the text being loaded.
     int gutterWidth() const;
+    /// How many whole lines the view shows.
+    int visibleLineCount() const;
     int lastVisibleBlockNumber() const;
     int gutterPadding() const;
     void paintGutter(QPaintEvent *event);

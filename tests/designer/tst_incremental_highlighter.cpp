@@ -80,16 +80,35 @@ IncrementalHighlighter::LineRule yamlRule(const YamlColours &colours)
     };
 }
 
-/// Applies the same edit to both documents.
-void editBoth(QTextDocument &a, QTextDocument &b, int position, int removed, const QString &inserted)
-{
-    for (QTextDocument *document : {&a, &b}) {
-        QTextCursor cursor(document);
-        cursor.setPosition(position);
-        cursor.setPosition(position + removed, QTextCursor::KeepAnchor);
-        cursor.insertText(inserted);
+/// The same text coloured twice: by QSyntaxHighlighter (YamlHighlighter) in `expected` and by an
+/// IncrementalHighlighter in `actual`; every edit goes to both.
+struct SideBySide {
+    QTextDocument expected;
+    QTextDocument actual;
+    const YamlColours colours;
+    YamlHighlighter reference {&expected};
+    IncrementalHighlighter highlighter {&actual, yamlRule(colours)};
+
+    explicit SideBySide(const QString &text)
+    {
+        expected.documentLayout(); // without a layout, the document tells QSyntaxHighlighter of no change
+        expected.setPlainText(text);
+        actual.setPlainText(text);
     }
-}
+
+    /// Replaces `removedLines` lines from `line` (from 0) with `inserted`, in both documents.
+    void edit(int line, int removedLines, const QString &inserted)
+    {
+        const int position = expected.findBlockByNumber(line).position();
+        const int end = expected.findBlockByNumber(line + removedLines).position();
+        for (QTextDocument *document : {&expected, &actual}) {
+            QTextCursor cursor(document);
+            cursor.setPosition(position);
+            cursor.setPosition(end, QTextCursor::KeepAnchor);
+            cursor.insertText(inserted);
+        }
+    }
+};
 
 } // namespace
 
@@ -143,17 +162,9 @@ void TestIncrementalHighlighter::highlightThroughColoursUpToTheLineAskedFor()
 
 void TestIncrementalHighlighter::looksAsQSyntaxHighlighterAfterEachEdit()
 {
-    QTextDocument expected;
-    QTextDocument actual;
-    const YamlColours colours;
-    expected.documentLayout(); // without a layout, the document tells QSyntaxHighlighter of no change
-    YamlHighlighter reference(&expected);
-    IncrementalHighlighter highlighter(&actual, yamlRule(colours));
-    const QString text = manifestLines(300);
-    expected.setPlainText(text);
-    actual.setPlainText(text);
-    QTRY_VERIFY(highlighter.isComplete());
-    QCOMPARE(firstDifferentLine(expected, actual), -1);
+    SideBySide both(manifestLines(300));
+    QTRY_VERIFY(both.highlighter.isComplete());
+    QCOMPARE(firstDifferentLine(both.expected, both.actual), -1);
 
     struct Edit {
         const char *what;
@@ -170,40 +181,28 @@ void TestIncrementalHighlighter::looksAsQSyntaxHighlighterAfterEachEdit()
         {"an unclosed quote", 15, 1, QStringLiteral("            mode: \"0644\n")},
     };
     for (const Edit &edit : edits) {
-        const int position = expected.findBlockByNumber(edit.line).position();
-        const int end = expected.findBlockByNumber(edit.line + edit.removedLines).position();
-        editBoth(expected, actual, position, end - position, edit.inserted);
-        QTRY_VERIFY(highlighter.isComplete());
-        QVERIFY2(firstDifferentLine(expected, actual) == -1,
+        both.edit(edit.line, edit.removedLines, edit.inserted);
+        QTRY_VERIFY(both.highlighter.isComplete());
+        QVERIFY2(firstDifferentLine(both.expected, both.actual) == -1,
             qPrintable(QStringLiteral("after %1: line %2 differs")
                            .arg(QLatin1String(edit.what))
-                           .arg(firstDifferentLine(expected, actual) + 1)));
+                           .arg(firstDifferentLine(both.expected, both.actual) + 1)));
     }
 }
 
 void TestIncrementalHighlighter::editsBeforeTheRestIsColouredEndTheSame()
 {
     // Edits land before, inside and after the coloured part while the rest is still waiting.
-    QTextDocument expected;
-    QTextDocument actual;
-    const YamlColours colours;
-    expected.documentLayout(); // without a layout, the document tells QSyntaxHighlighter of no change
-    YamlHighlighter reference(&expected);
-    IncrementalHighlighter highlighter(&actual, yamlRule(colours));
-    const QString text = manifestLines(2000);
-    expected.setPlainText(text);
-    actual.setPlainText(text);
-    QVERIFY(!highlighter.isComplete());
-    const int coloured = highlighter.colouredBlocks();
+    SideBySide both(manifestLines(2000));
+    QVERIFY(!both.highlighter.isComplete());
+    const int coloured = both.highlighter.colouredBlocks();
     const int lines[] = {3, coloured - 2, coloured + 5000, 9000, 10};
     for (const int line : lines) {
-        const int position = expected.findBlockByNumber(line).position();
-        const int end = expected.findBlockByNumber(line + 3).position();
-        editBoth(expected, actual, position, end - position, QStringLiteral("    - text: |\n      body\n"));
-        QVERIFY(!highlighter.isComplete());
+        both.edit(line, 3, QStringLiteral("    - text: |\n      body\n"));
+        QVERIFY(!both.highlighter.isComplete());
     }
-    QTRY_VERIFY_WITH_TIMEOUT(highlighter.isComplete(), 10000);
-    QCOMPARE(firstDifferentLine(expected, actual), -1);
+    QTRY_VERIFY_WITH_TIMEOUT(both.highlighter.isComplete(), 10000);
+    QCOMPARE(firstDifferentLine(both.expected, both.actual), -1);
 }
 
 void TestIncrementalHighlighter::aBlockScalarOpenedByAKeystrokeRecoloursTheLinesAfterIt()
