@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "heap_retention.h"
 #include "main_window.h"
 #include "translations.h"
 
@@ -47,6 +48,7 @@ void provideRuntimeDirectory()
 int main(int argc, char *argv[])
 {
     provideRuntimeDirectory();
+    ccm::designer::retainFreedHeap();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("CCM Designer"));
     QApplication::setApplicationName(QStringLiteral("ccm-designer"));

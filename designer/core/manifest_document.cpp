@@ -17,6 +17,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <charconv>
+#include <filesystem>
+#include <future>
 #include <set>
 
 namespace ccm::designer {
@@ -261,25 +263,29 @@ std::string ManifestDocument::Private::itemPointer(EntryRef ref) const
     return parentPointer(loaded.entryPointers[block][entry]);
 }
 
-void ManifestDocument::Private::apply(const QString &newText)
+namespace {
+
+/// What the designer derives from a text: the model, every diagnostic, the flattened resources
+/// and the blocks' pointers. A pure function of the text and the directory child manifests are
+/// read from, so a loaded text can be analysed on a worker thread.
+struct Analysis {
+    LoadedManifest loaded;
+    Diagnostics diagnostics;
+    std::vector<FlatResource> flat;
+    std::vector<std::string> blockPointers;
+};
+
+Analysis analyse(const std::string &utf8, std::optional<LoadedManifest> parsed, const std::filesystem::path &base)
 {
-    text = newText;
-    utf8 = newText.toStdString();
-    if (pending && pending->first == utf8)
-        loaded = std::move(pending->second);
-    else
-        loaded = loadManifest(utf8);
-    pending.reset();
-    // Child manifests are read from the file's directory; an untitled text has none yet.
-    const QString &path = filePath.isEmpty() ? loadedFrom : filePath;
-    diagnostics = validateManifest(loaded, true,
-        path.isEmpty() ? std::filesystem::path() : std::filesystem::path(QFileInfo(path).absolutePath().toStdString()));
+    Analysis result;
+    result.loaded = parsed ? std::move(*parsed) : loadManifest(utf8);
+    const LoadedManifest &loaded = result.loaded;
+    result.diagnostics = validateManifest(loaded, true, base);
     for (Diagnostic &problem : templateSyntaxErrors(loaded, utf8))
-        diagnostics.push_back(std::move(problem));
-    sortByPosition(diagnostics);
-    flat = loaded.manifest.ccm && loaded.manifest.ccm->resources ? flatten(loaded.manifest, &loaded.entryPointers)
-                                                                 : std::vector<FlatResource>();
-    blockPointers.clear();
+        result.diagnostics.push_back(std::move(problem));
+    sortByPosition(result.diagnostics);
+    if (loaded.manifest.ccm && loaded.manifest.ccm->resources)
+        result.flat = flatten(loaded.manifest, &result.loaded.entryPointers);
     if (const Json *resources = nodeAt(loaded.document, "/ccm/resources"); resources && resources->is_array()) {
         // The loader's rule for which items become blocks.
         for (std::size_t i = 0; i < resources->size(); ++i) {
@@ -288,11 +294,45 @@ void ManifestDocument::Private::apply(const QString &newText)
                 continue;
             const Json &body = item.begin().value();
             if (body.is_array() || body.is_object())
-                blockPointers.push_back(appendPointer("/ccm/resources", i));
+                result.blockPointers.push_back(appendPointer("/ccm/resources", i));
         }
     }
-    if (blockPointers.size() != blocks().size())
-        blockPointers.clear();
+    const std::size_t blockCount
+        = loaded.manifest.ccm && loaded.manifest.ccm->resources ? loaded.manifest.ccm->resources->size() : 0;
+    if (result.blockPointers.size() != blockCount)
+        result.blockPointers.clear();
+    return result;
+}
+
+} // namespace
+
+void ManifestDocument::Private::apply(const QString &newText)
+{
+    text = newText;
+    utf8 = newText.toStdString();
+    std::optional<LoadedManifest> parsed;
+    if (pending && pending->first == utf8)
+        parsed = std::move(pending->second);
+    pending.reset();
+    // Child manifests are read from the file's directory; an untitled text has none yet.
+    const QString &path = filePath.isEmpty() ? loadedFrom : filePath;
+    const std::filesystem::path base = path.isEmpty()
+        ? std::filesystem::path()
+        : std::filesystem::path(QFileInfo(path).absolutePath().toStdString());
+    Analysis analysis;
+    if (loadedText) {
+        // A loaded text replaces the views' whole content: the views that show the text take it
+        // while a worker reads, checks and flattens it, the two largest parts of an open.
+        auto worker = std::async(std::launch::async, [&] { return analyse(utf8, std::move(parsed), base); });
+        emit q->textLoading(text);
+        analysis = worker.get();
+    } else {
+        analysis = analyse(utf8, std::move(parsed), base);
+    }
+    loaded = std::move(analysis.loaded);
+    diagnostics = std::move(analysis.diagnostics);
+    flat = std::move(analysis.flat);
+    blockPointers = std::move(analysis.blockPointers);
     emit q->changed();
 }
 
@@ -631,17 +671,19 @@ std::pair<int, int> ManifestDocument::lineRange(EntryRef entry) const
 {
     if (!d->validEntry(entry))
         return {0, -1};
+    // Entries appear in the text in their model order: the entry ends before the first one after
+    // it that starts on a later line, or with the text.
     const int first = lineOf(entry);
-    int last = static_cast<int>(d->text.count(u'\n')) + 1;
     const auto &all = d->blocks();
-    for (std::size_t b = 0; b < all.size(); ++b) {
-        for (std::size_t e = 0; e < all[b].entries.size(); ++e) {
+    auto e = static_cast<std::size_t>(entry.entry) + 1;
+    for (auto b = static_cast<std::size_t>(entry.block); b < all.size(); ++b, e = 0) {
+        for (; e < all[b].entries.size(); ++e) {
             const int line = lineOf({static_cast<int>(b), static_cast<int>(e)});
-            if (line > first && line - 1 < last)
-                last = line - 1;
+            if (line > first)
+                return {first, line - 1};
         }
     }
-    return {first, last};
+    return {first, static_cast<int>(d->text.count(u'\n')) + 1};
 }
 
 EntryRef ManifestDocument::entryContaining(const std::string &pointer) const

@@ -174,6 +174,11 @@ public:
     void setFailOnError(std::optional<bool> failOnError);
 
 signals:
+    /// A loaded text (load(), newDocument()) is about to replace the document's, and changed()
+    /// follows once the rest is derived from it. Views that show the text take it here: the
+    /// model, diagnostics and resources are worked out on another thread meanwhile, so a slot
+    /// must neither read them nor change the document.
+    void textLoading(const QString &text);
     /// The text and everything derived from it changed (any edit, undo, redo, load).
     void changed();
     /// filePath() changed.

@@ -476,6 +476,8 @@ void MainWindow::connectViews()
     connect(
         m_settingsEditor, &ManifestSettingsEditor::failOnErrorEdited, m_document, &ManifestDocument::setFailOnError);
 
+    // A loaded text goes into the YAML view while the document works out the rest.
+    connect(m_document, &ManifestDocument::textLoading, m_yamlEditor, &YamlEditor::loadManifestText);
     connect(m_yamlEditor, &YamlEditor::textEdited, m_document, &ManifestDocument::setText);
     connect(m_yamlEditor, &YamlEditor::editingFinished, m_document, &ManifestDocument::closeTextEdit);
     connect(m_yamlEditor, &YamlEditor::cursorLineChanged, this, &MainWindow::yamlCursorMoved);

@@ -121,7 +121,10 @@ void YamlEditor::loadManifestText(const QString &text)
 {
     // A loaded text replaces the whole document at once and starts at the top: inserting it through a
     // cursor would split it block by block, each split announced to the layout and the highlighter.
-    if (text == toPlainText())
+    // The same text again (the document's change after its loading signal) costs a comparison,
+    // not a copy of the whole document.
+    const bool unchanged = m_loadedText ? text == *m_loadedText : text == toPlainText();
+    if (unchanged)
         return;
     m_editTimer.stop();
     m_settingText = true;
@@ -142,6 +145,7 @@ void YamlEditor::loadManifestText(const QString &text)
         setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setTextCursor(QTextCursor(document()));
     m_lastCursorLine = currentLine();
+    m_loadedText = text;
     m_settingText = false;
 }
 
@@ -381,6 +385,7 @@ void YamlEditor::flushPendingEdit()
 
 void YamlEditor::onContentsChange()
 {
+    m_loadedText.reset();
     if (m_settingText)
         return;
     m_editedSinceFocus = true;

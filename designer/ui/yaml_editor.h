@@ -9,6 +9,8 @@
 #include <QTextCursor>
 #include <QTimer>
 
+#include <optional>
+
 class QSyntaxHighlighter;
 
 namespace ccm::designer {
@@ -119,6 +121,8 @@ private:
     int m_lastCursorLine = 1;
     int m_loadingLines = -1; ///< the lines of the text loadManifestText() is putting in, while it does
     bool m_settingText = false;
+    /// The text loadManifestText() last put in, while the document still holds it unchanged.
+    std::optional<QString> m_loadedText;
     bool m_editedSinceFocus = false;
     QPointer<QWidget> m_completionPopup;
 };

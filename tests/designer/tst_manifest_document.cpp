@@ -455,6 +455,35 @@ private slots:
         QCOMPARE(QString::fromStdString(document.blocks()[1].entries[0].name), QStringLiteral("b"));
     }
 
+    void loadedTextReachesViewsBeforeItsModel()
+    {
+        // A loaded text is announced on its own, while its model is worked out, then the model's
+        // change; an edit announces only the change.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.yaml"));
+        QVERIFY(writeFile(path, kManifest));
+        ManifestDocument document;
+        QStringList signalsSeen;
+        QString announced;
+        connect(&document, &ManifestDocument::textLoading, this, [&](const QString &text) {
+            signalsSeen << QStringLiteral("textLoading");
+            announced = text;
+        });
+        connect(&document, &ManifestDocument::changed, this, [&] { signalsSeen << QStringLiteral("changed"); });
+        QString error;
+        QVERIFY2(document.load(path, &error), qPrintable(error));
+        QCOMPARE(signalsSeen, QStringList({QStringLiteral("textLoading"), QStringLiteral("changed")}));
+        QCOMPARE(announced, manifestText());
+        QCOMPARE(document.text(), manifestText());
+        QCOMPARE(document.blocks().size(), std::size_t {3});
+        QCOMPARE(document.resources().size(), std::size_t {4});
+        QVERIFY2(errorCount(document.diagnostics()) == 0, qPrintable(describe(document.diagnostics())));
+
+        signalsSeen.clear();
+        document.setText(manifestText() + QStringLiteral("# more\n"));
+        QCOMPARE(signalsSeen, QStringList({QStringLiteral("changed")}));
+    }
+
     void saveAndOpenAreByteStable()
     {
         QTemporaryDir dir;

@@ -62,6 +62,7 @@ private slots:
     void editingFinishedOnFocusLoss();
     void undoIsDisabled();
     void loadedTextShowsFromTheTopWithItsGutterAndScrollBar();
+    void sameLoadedTextKeepsTheViewUntilEdited();
 };
 
 void TestYamlEditor::textEditedIsDebounced()
@@ -427,6 +428,27 @@ void TestYamlEditor::loadedTextShowsFromTheTopWithItsGutterAndScrollBar()
     QCOMPARE(editor.viewport()->x(), narrowGutter);
     QTRY_VERIFY(!editor.verticalScrollBar()->isVisible());
     QCOMPARE(editor.verticalScrollBarPolicy(), Qt::ScrollBarAsNeeded);
+}
+
+void TestYamlEditor::sameLoadedTextKeepsTheViewUntilEdited()
+{
+    YamlEditor editor;
+    const QString text = numberedLines(50);
+    editor.loadManifestText(text);
+    QTextCursor cursor = editor.textCursor();
+    cursor.setPosition(editor.document()->findBlockByNumber(30).position());
+    editor.setTextCursor(cursor);
+
+    // The same text again (the document's change after its loading signal) leaves the view as it is.
+    editor.loadManifestText(text);
+    QCOMPARE(editor.textCursor().blockNumber(), 30);
+
+    // Once the view's text is edited, the loaded text replaces it again.
+    editor.textCursor().insertText(QStringLiteral("edited "));
+    QVERIFY(editor.toPlainText() != text);
+    editor.loadManifestText(text);
+    QCOMPARE(editor.toPlainText(), text);
+    QCOMPARE(editor.textCursor().position(), 0);
 }
 
 CCM_TEST_MAIN(TestYamlEditor)
