@@ -6,7 +6,6 @@ namespace ccm::cli {
 BatchedOutput::BatchedOutput(std::ostream &stream, std::chrono::milliseconds delay)
     : m_stream(stream)
     , m_delay(delay)
-    , m_flusher([this] { flushWhenDue(); })
 {
 }
 
@@ -31,7 +30,8 @@ void BatchedOutput::close()
         m_closed = true;
     }
     m_due.notify_one();
-    m_flusher.join();
+    if (m_flusher.joinable())
+        m_flusher.join();
     m_stream.flush();
 }
 

@@ -13,7 +13,7 @@ namespace ccm::cli {
 /// most `delay` later, whatever the writer does next, and at once on flush() or close(). A run of
 /// thousands of quick resources then costs the reader a few wake-ups instead of one per line, while
 /// the line before a slow resource still shows within the delay. Writes come from one thread; a
-/// second one of our own flushes when a batch is due.
+/// second one of our own, started at the first write, flushes when a batch is due.
 class BatchedOutput {
 public:
     /// A tenth of a second: too short for a person to notice, long enough to gather the lines of
@@ -36,6 +36,8 @@ public:
             std::forward<Write>(write)(m_stream);
             startsBatch = !m_pending;
             m_pending = true;
+            if (!m_flusher.joinable() && !m_closed)
+                m_flusher = std::thread([this] { flushWhenDue(); });
         }
         if (startsBatch)
             m_due.notify_one();
@@ -55,7 +57,7 @@ private:
     std::condition_variable m_due;
     bool m_pending = false; ///< written since the last flush
     bool m_closed = false;
-    std::thread m_flusher;
+    std::thread m_flusher; ///< not started until something is written
 };
 
 } // namespace ccm::cli

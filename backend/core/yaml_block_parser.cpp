@@ -17,7 +17,17 @@ namespace {
 struct OutsideSubset { };
 
 struct BlockEvent {
-    enum class Kind : std::uint8_t { Null, PlainScalar, QuotedScalar, MapStart, MapEnd, SequenceStart, SequenceEnd };
+    enum class Kind : std::uint8_t {
+        Null,
+        PlainScalar,
+        QuotedScalar,
+        MapStart,
+        MapEnd,
+        SequenceStart,
+        SequenceEnd,
+        FlowMapStart, ///< of an empty flow map, `{}`
+        FlowSequenceStart, ///< of an empty flow sequence, `[]`
+    };
     Kind kind;
     bool inArena = false; ///< the scalar's text is in the arena (it had escapes), not in the input
     YAML::Mark mark;
@@ -110,11 +120,17 @@ public:
             case BlockEvent::Kind::MapStart:
                 handler.OnMapStart(event.mark, plainTag, YAML::NullAnchor, YAML::EmitterStyle::Block);
                 break;
+            case BlockEvent::Kind::FlowMapStart:
+                handler.OnMapStart(event.mark, plainTag, YAML::NullAnchor, YAML::EmitterStyle::Flow);
+                break;
             case BlockEvent::Kind::MapEnd:
                 handler.OnMapEnd();
                 break;
             case BlockEvent::Kind::SequenceStart:
                 handler.OnSequenceStart(event.mark, plainTag, YAML::NullAnchor, YAML::EmitterStyle::Block);
+                break;
+            case BlockEvent::Kind::FlowSequenceStart:
+                handler.OnSequenceStart(event.mark, plainTag, YAML::NullAnchor, YAML::EmitterStyle::Flow);
                 break;
             case BlockEvent::Kind::SequenceEnd:
                 handler.OnSequenceEnd();
@@ -144,6 +160,12 @@ private:
     [[nodiscard]] bool atSequenceEntry() const
     {
         return at(m_pos) == '-' && (at(m_pos + 1) == ' ' || at(m_pos + 1) == '\n' || m_pos + 1 == m_text.size());
+    }
+    /// `[]` or `{}`, the only flow collections this parser reads: `resources: []` is how a
+    /// manifest says it has none.
+    [[nodiscard]] bool atEmptyFlowCollection() const
+    {
+        return (at(m_pos) == '[' && at(m_pos + 1) == ']') || (at(m_pos) == '{' && at(m_pos + 1) == '}');
     }
     /// Whether only a comment or nothing is left on the line; the caller has skipped the blanks.
     [[nodiscard]] bool atLineEnd() const { return atEnd() || at(m_pos) == '\n' || at(m_pos) == '#'; }
@@ -244,7 +266,10 @@ private:
             return;
         }
         if (!atLineEnd()) {
-            m_events.push_back(scanScalar());
+            if (atEmptyFlowCollection())
+                scanEmptyFlowCollection();
+            else
+                m_events.push_back(scanScalar());
             finishLine();
             if (!atEnd() && column() > indent)
                 throw OutsideSubset {};
@@ -290,6 +315,13 @@ private:
             throw OutsideSubset {};
         if (at(m_pos) == '|') {
             scanLiteral(indent);
+            return;
+        }
+        if (atEmptyFlowCollection()) {
+            scanEmptyFlowCollection();
+            finishLine();
+            if (!atEnd() && column() > indent)
+                throw OutsideSubset {};
             return;
         }
         if (startsKey()) {
@@ -365,6 +397,14 @@ private:
         ++m_pos;
         ++m_line;
         m_lineStart = m_pos;
+    }
+
+    void scanEmptyFlowCollection()
+    {
+        const bool sequence = at(m_pos) == '[';
+        push(sequence ? BlockEvent::Kind::FlowSequenceStart : BlockEvent::Kind::FlowMapStart, mark());
+        push(sequence ? BlockEvent::Kind::SequenceEnd : BlockEvent::Kind::MapEnd, mark());
+        m_pos += 2;
     }
 
     BlockEvent scanScalar()

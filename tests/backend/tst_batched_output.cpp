@@ -3,6 +3,7 @@
 #include "batched_output.h"
 #include "test_main.h"
 
+#include <QDir>
 #include <QTest>
 
 #include <mutex>
@@ -44,6 +45,12 @@ private:
 
 constexpr std::chrono::hours kNever {24};
 
+/// The threads of this process, as the kernel lists them.
+qsizetype threadCount()
+{
+    return QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size();
+}
+
 } // namespace
 
 class TestBatchedOutput : public QObject {
@@ -61,6 +68,26 @@ private slots:
         // A later batch is flushed on its own too.
         output.write([](std::ostream &out) { out << "second\n"; });
         QTRY_COMPARE_WITH_TIMEOUT(buffer.flushed(), std::string("first\nsecond\n"), 10000);
+    }
+
+    void aRunThatWritesNothingStartsNoThread()
+    {
+        // An empty manifest's apply writes nothing before its summary: no flushing thread for it.
+        const qsizetype before = threadCount();
+        RecordingBuffer buffer;
+        std::ostream stream(&buffer);
+        {
+            BatchedOutput output(stream, kNever);
+            QCOMPARE(threadCount(), before);
+            output.close();
+            QCOMPARE(threadCount(), before);
+        }
+        BatchedOutput output(stream, kNever);
+        output.write([](std::ostream &out) { out << "line\n"; });
+        QCOMPARE(threadCount(), before + 1);
+        output.close();
+        QCOMPARE(buffer.flushed(), std::string("line\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(threadCount(), before, 10000);
     }
 
     void quickWritesShareOneFlush()

@@ -27,18 +27,23 @@ public:
         add("scalar " + tag + " [" + value + "]", mark);
     }
     void OnSequenceStart(
-        const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, YAML::EmitterStyle::value) override
+        const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, YAML::EmitterStyle::value style) override
     {
-        add("sequence " + tag, mark);
+        add("sequence " + tag + styleName(style), mark);
     }
     void OnSequenceEnd() override { text += "end sequence\n"; }
-    void OnMapStart(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, YAML::EmitterStyle::value) override
+    void OnMapStart(
+        const YAML::Mark &mark, const std::string &tag, YAML::anchor_t, YAML::EmitterStyle::value style) override
     {
-        add("map " + tag, mark);
+        add("map " + tag + styleName(style), mark);
     }
     void OnMapEnd() override { text += "end map\n"; }
 
 private:
+    static std::string styleName(YAML::EmitterStyle::value style)
+    {
+        return style == YAML::EmitterStyle::Flow ? " flow" : style == YAML::EmitterStyle::Block ? " block" : " default";
+    }
     void add(const std::string &event, const YAML::Mark &mark)
     {
         text += event + " @" + std::to_string(mark.pos) + ":" + std::to_string(mark.line) + ":"
@@ -76,6 +81,14 @@ private Q_SLOTS:
         QTest::newRow("indentless sequence") << QByteArray("a:\n- 1\n- 2\n") << false;
         QTest::newRow("multi-line plain") << QByteArray("a: one\n  two\n") << false;
         QTest::newRow("flow") << QByteArray("a: [1, 2]\n") << false;
+        QTest::newRow("empty flow collections")
+            << QByteArray("ccm:\n  resources: []\n  data: {} # none\nlist:\n  - []\n  - {}\n  -   []\n") << true;
+        QTest::newRow("empty flow, no final line break") << QByteArray("a: []") << true;
+        QTest::newRow("empty flow with a blank inside") << QByteArray("a: [ ]\n") << false;
+        QTest::newRow("empty flow, text after") << QByteArray("a: []x\n") << false;
+        QTest::newRow("empty flow, comment without a blank") << QByteArray("a: []#x\n") << false;
+        QTest::newRow("empty flow as a key") << QByteArray("[]: x\n") << false;
+        QTest::newRow("empty flow, deeper line after") << QByteArray("a: {}\n  b: 1\n") << false;
         QTest::newRow("anchor") << QByteArray("a: &x 1\nb: *x\n") << false;
         QTest::newRow("literal") << QByteArray("a: |\n  text\n   more\n\n  last  \nb: 1\n") << true;
         QTest::newRow("literal strip") << QByteArray("a: |-\n  text\n\n\nb: 1\n") << true;
