@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "bundle_source.h"
 #include "facts.h"
 #include "json.h"
 #include "resolve.h"
-#include "result.h"
 
 #include <optional>
 #include <string>

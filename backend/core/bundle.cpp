@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bundle.h"
 
+#include "base/sha256.h"
 #include "expression_lexer.h"
 #include "file_reading.h"
 #include "manifest.h"
@@ -20,7 +21,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <openssl/evp.h>
 #include <set>
 #include <sys/stat.h>
 #include <system_error>
@@ -38,44 +38,6 @@ constexpr std::uintmax_t kMaxBundledFileBytes = 256 * 1024 * 1024;
 std::string systemMessage(int error)
 {
     return std::generic_category().message(error);
-}
-
-/// Incremental SHA-256 through OpenSSL's EVP interface.
-class Sha256 {
-public:
-    Sha256()
-        : m_context(EVP_MD_CTX_new())
-    {
-        if (!m_context || EVP_DigestInit_ex(m_context.get(), EVP_sha256(), nullptr) != 1)
-            throw std::bad_alloc();
-    }
-    void add(const void *data, std::size_t size) { EVP_DigestUpdate(m_context.get(), data, size); }
-    std::string hex()
-    {
-        std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
-        unsigned int length = 0;
-        EVP_DigestFinal_ex(m_context.get(), digest.data(), &length);
-        static constexpr char kDigits[] = "0123456789abcdef";
-        std::string out;
-        for (unsigned int i = 0; i < length; ++i) {
-            out += kDigits[digest[i] >> 4];
-            out += kDigits[digest[i] & 0xf];
-        }
-        return out;
-    }
-
-private:
-    struct Free {
-        void operator()(EVP_MD_CTX *context) const { EVP_MD_CTX_free(context); }
-    };
-    std::unique_ptr<EVP_MD_CTX, Free> m_context;
-};
-
-std::string sha256Hex(std::string_view data)
-{
-    Sha256 sha;
-    sha.add(data.data(), data.size());
-    return sha.hex();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1285,7 +1247,7 @@ private:
         }
         ::close(fd);
         if (result)
-            m_digests[path] = sha.hex();
+            m_digests[path] = sha.finishHex();
         return result;
     }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "expression.h"
 #include "json.h"
-#include "result.h"
 
 #include <cstddef>
 #include <memory>

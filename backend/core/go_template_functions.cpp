@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "go_template_functions.h"
 
+#include "base/hex.h"
 #include "go_template_lexer.h"
 #include "utf8.h"
 
@@ -291,14 +292,6 @@ std::size_t countRunes(std::string_view text)
         std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-void appendHex(std::string &out, std::uint32_t value, int digits, bool upper)
-{
-    static constexpr std::string_view lowerDigits = "0123456789abcdef";
-    static constexpr std::string_view upperDigits = "0123456789ABCDEF";
-    for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4)
-        out += (upper ? upperDigits : lowerDigits)[(value >> shift) & 0xF];
-}
-
 /// strconv.Quote: a double-quoted Go string literal.
 std::string goQuote(std::string_view text)
 {
@@ -309,7 +302,7 @@ std::string goQuote(std::string_view text)
         const std::size_t length = decodeUtf8(text, i, codePoint);
         if (length == 0) {
             out += "\\x";
-            appendHex(out, static_cast<unsigned char>(text[i]), 2, false);
+            appendHexDigits(out, static_cast<unsigned char>(text[i]), 2, false);
             ++i;
             continue;
         }
@@ -320,10 +313,10 @@ std::string goQuote(std::string_view text)
             out += letters[named.find(text[i])];
         } else if (codePoint < 0x20 || codePoint == 0x7F) {
             out += "\\x";
-            appendHex(out, codePoint, 2, false);
+            appendHexDigits(out, codePoint, 2, false);
         } else if (codePoint >= 0x80 && codePoint < 0xA0) {
             out += "\\u";
-            appendHex(out, codePoint, 4, false);
+            appendHexDigits(out, codePoint, 4, false);
         } else {
             out.append(text.substr(i, length));
         }
@@ -387,7 +380,7 @@ Checked<Value> callJs(const Args &args)
         } else if (special.find(c) != std::string_view::npos
             || (length > 0 && (codePoint < 0x20 || (codePoint >= 0x80 && codePoint < 0xA0)))) {
             out += "\\u";
-            appendHex(out, codePoint, 4, true);
+            appendHexDigits(out, codePoint, 4, true);
         } else {
             out.append(text.substr(i, std::max<std::size_t>(length, 1)));
         }
@@ -407,7 +400,7 @@ Checked<Value> callUrlquery(const Args &args)
             out += '+';
         } else {
             out += '%';
-            appendHex(out, static_cast<unsigned char>(c), 2, true);
+            appendHexDigits(out, static_cast<unsigned char>(c), 2, true);
         }
     }
     return Value::owned(std::move(out));
@@ -487,7 +480,7 @@ Checked<Formatted> formatInteger(const Conversion &spec, const Value &arg)
     Formatted out;
     if (spec.verb != 'd' && arg.isString()) {
         for (const char c : arg.json().get_ref<const std::string &>())
-            appendHex(out.body, static_cast<unsigned char>(c), 2, spec.verb == 'X');
+            appendHexDigits(out.body, static_cast<unsigned char>(c), 2, spec.verb == 'X');
         if (spec.sharp && !out.body.empty())
             out.prefix = spec.verb == 'X' ? "0X" : "0x";
         return out;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "json.h"
-#include "result.h"
 #include "text.h"
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "manifest_writer.h"
 
+#include "base/hex.h"
 #include "schema_registry.h"
 #include "yaml_reader.h"
 
@@ -65,10 +66,8 @@ std::string doubleQuoted(std::string_view text)
             break;
         default:
             if (u < 0x20 || u == 0x7f) {
-                static constexpr char hex[] = "0123456789abcdef";
                 out += "\\x";
-                out += hex[u >> 4];
-                out += hex[u & 0xf];
+                appendHexByte(out, u);
             } else {
                 out += c;
             }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rate_limited_log.h"
 
+#include "base/hex.h"
+
 #include <algorithm>
 
 namespace ccm {
@@ -96,10 +98,8 @@ std::string loggableText(std::string_view text, std::size_t longest)
     out.reserve(shown.size() + 32);
     for (const char c : shown) {
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-            constexpr char kHex[] = "0123456789abcdef";
             out += "\\x";
-            out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
-            out += kHex[static_cast<unsigned char>(c) & 0xf];
+            appendHexByte(out, static_cast<unsigned char>(c));
         } else {
             out += c;
         }

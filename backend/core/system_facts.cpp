@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "system_facts.h"
 
+#include "base/hex.h"
 #include "text.h"
 
 #include <algorithm>
@@ -184,13 +185,11 @@ std::string formatMac(const unsigned char *bytes, std::size_t length)
 {
     if (std::all_of(bytes, bytes + length, [](unsigned char b) { return b == 0; }))
         return {};
-    static constexpr char digits[] = "0123456789abcdef";
     std::string out;
     for (std::size_t i = 0; i < length; ++i) {
         if (i > 0)
             out += ':';
-        out += digits[bytes[i] >> 4];
-        out += digits[bytes[i] & 0x0F];
+        appendHexByte(out, bytes[i]);
     }
     return out;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "diagnostic.h"
 #include "manifest.h"
-#include "result.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "json.h"
 #include "peer.h"
 #include "protocol.h"
 #include "rate_limited_log.h"
 #include "resolve.h"
-#include "result.h"
 #include "run.h"
 
 #include <atomic>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "json.h"
 #include "peer.h"
-#include "result.h"
 
 #include <chrono>
 #include <cstddef>

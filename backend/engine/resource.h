@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "json.h"
 #include "lazy_facts.h"
-#include "result.h"
 #include "template_scope.h"
 #include "transaction_event.h"
 #include "util/command_runner.h"

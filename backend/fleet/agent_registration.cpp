@@ -2,6 +2,7 @@
 #include "agent_registration.h"
 
 #include "agent_nats.h"
+#include "base/hex.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -21,10 +22,8 @@ std::string instanceId(const std::string &text)
         hash ^= c;
         hash *= 1099511628211ull;
     }
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out(16, '0');
-    for (int i = 15; i >= 0; --i, hash >>= 4)
-        out[static_cast<std::size_t>(i)] = kHex[hash & 0xf];
+    std::string out;
+    appendHexDigits(out, hash, 16);
     return out;
 }
 

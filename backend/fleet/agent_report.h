@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "fleet_status.h"
 #include "json.h"
-#include "result.h"
 #include "transaction_event.h"
 
 #include <chrono>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "agent_worker.h"
 
+#include "base/sha256.h"
 #include "file_reading.h"
 #include "object_store.h"
 #include "object_url.h"
@@ -8,28 +9,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace ccm::fleet {
-namespace {
-
-std::string sha256Hex(const std::string &text)
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += kHex[digest[i] >> 4];
-        out += kHex[digest[i] & 0xf];
-    }
-    return out;
-}
-
-} // namespace
 
 std::filesystem::path cacheFileFor(const std::filesystem::path &cacheDir, const std::string &source)
 {

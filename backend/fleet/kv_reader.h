@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "nats_context.h"
-#include "result.h"
 
 #include <map>
 #include <memory>

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "agent_report.h"
+#include "base/result.h"
 #include "rate_limited_log.h"
-#include "result.h"
 
 #include <chrono>
 #include <cstddef>

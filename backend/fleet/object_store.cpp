@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "object_store.h"
 
+#include "base/sha256.h"
 #include "nats_connection.h"
 #include "nats_handles.h"
 #include "partial_file.h"
@@ -19,7 +20,6 @@
 #include <limits>
 #include <memory>
 #include <nats/nats.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <optional>
 #include <ostream>
@@ -93,27 +93,6 @@ bool validBucketName(std::string_view bucket)
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     });
 }
-
-class Sha256 {
-public:
-    Sha256()
-        : m_context(EVP_MD_CTX_new(), EVP_MD_CTX_free)
-    {
-        if (!m_context || EVP_DigestInit_ex(m_context.get(), EVP_sha256(), nullptr) != 1)
-            throw std::bad_alloc();
-    }
-    void update(const void *data, std::size_t size) { EVP_DigestUpdate(m_context.get(), data, size); }
-    std::string finish()
-    {
-        std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
-        unsigned int size = 0;
-        EVP_DigestFinal_ex(m_context.get(), digest.data(), &size);
-        return std::string(reinterpret_cast<const char *>(digest.data()), size);
-    }
-
-private:
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> m_context;
-};
 
 /// A token of a NATS subject that matches only itself: what a nuid must be to name one object's
 /// chunks, as ADR-20 and the subject rules have it.
@@ -192,9 +171,7 @@ std::string base64UrlEncode(std::string_view data)
 
 std::string objectDigest(std::string_view data)
 {
-    Sha256 sha;
-    sha.update(data.data(), data.size());
-    return std::string(kDigestPrefix) + base64UrlEncode(sha.finish());
+    return std::string(kDigestPrefix) + base64UrlEncode(digestBytes(sha256(data)));
 }
 
 ObjectStore::ObjectStore(NatsConnection &connection, std::string bucket)
@@ -484,7 +461,7 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
         if (tally.size > meta.size)
             return Error {"size_mismatch",
                 where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes"};
-        tally.sha.update(natsMsg_GetData(message.get()), length);
+        tally.sha.add(natsMsg_GetData(message.get()), length);
         if (!sink(natsMsg_GetData(message.get()), length))
             return Error {"io", "writing the contents of " + where + " failed"};
         jsMsgMetaData *metaData = nullptr;
@@ -592,7 +569,7 @@ Result<ObjectInfo> ObjectStore::put(
         const auto count = static_cast<std::size_t>(data.gcount());
         if (count == 0)
             break;
-        sha.update(chunk.data(), count);
+        sha.add(chunk.data(), count);
         jsErrCode errorCode = static_cast<jsErrCode>(0);
         const natsStatus status = js_Publish(nullptr, m_connection->jetStream(), chunkSubject.c_str(), chunk.data(),
             static_cast<int>(count), nullptr, &errorCode);
@@ -606,7 +583,7 @@ Result<ObjectInfo> ObjectStore::put(
     }
     if (data.bad())
         return fail(Error {"io", "reading the data failed"});
-    result.digest = std::string(kDigestPrefix) + base64UrlEncode(sha.finish());
+    result.digest = std::string(kDigestPrefix) + base64UrlEncode(digestBytes(sha.finish()));
     result.mtime = nowRfc3339();
 
     const std::string metaSubject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
@@ -707,7 +684,7 @@ Result<ObjectInfo> ObjectStore::read(
             where + " is incomplete: " + std::to_string(tally.size) + " bytes in " + std::to_string(tally.chunks)
                 + " chunks, its meta record says " + std::to_string(meta.size) + " bytes in "
                 + std::to_string(meta.chunks)};
-    const std::string actual = tally.sha.finish();
+    const std::string actual = digestBytes(tally.sha.finish());
     if (actual != expected.value())
         return Error {"digest_mismatch",
             where + " is corrupt: its contents have digest SHA-256=" + base64UrlEncode(actual)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "nats_context.h"
 #include "object_store.h"
-#include "result.h"
 
 #include <filesystem>
 #include <string>

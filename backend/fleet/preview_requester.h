@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "bundle_source.h"
 #include "expression.h"
 #include "json.h"
 #include "preview_signing.h"
-#include "result.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "bundle_source.h"
 #include "json.h"
 #include "preview_wire.h"
 #include "rate_limited_log.h"
 #include "resource.h"
-#include "result.h"
 #include "seen_requests.h"
 
 #include <atomic>

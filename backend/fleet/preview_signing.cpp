@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "preview_signing.h"
 
+#include "base/hex.h"
+#include "base/sha256.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -11,7 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
-#include <openssl/sha.h>
+#include <span>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -247,15 +250,9 @@ bool verifyPreview(std::string_view publicKey, std::string_view message, std::st
 
 std::string previewKeyFingerprint(std::string_view publicKey)
 {
-    unsigned char digest[SHA256_DIGEST_LENGTH];
-    SHA256(bytes(publicKey), publicKey.size(), digest);
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < 8; ++i) {
-        out += kHex[digest[i] >> 4];
-        out += kHex[digest[i] & 0xf];
-    }
-    return out;
+    // The first 8 bytes of the key's SHA-256, as 16 hexadecimal digits.
+    const Sha256Digest digest = sha256(publicKey);
+    return toHex(std::span(digest).first(8));
 }
 
 std::string encodeBase64(std::string_view data)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "json.h"
 #include "preview_signing.h"
-#include "result.h"
 
 #include <chrono>
 #include <cstdint>

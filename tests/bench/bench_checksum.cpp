@@ -2,7 +2,7 @@
 // Checksums an 8 GiB sparse file with sha256File and with sha256sum; prints the time and throughput
 // of each and the peak resident memory of this process. Targets: under 32 MiB resident, at least
 // 90 % of sha256sum's throughput.
-#include "util/sha256.h"
+#include "base/sha256.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,6 +3,7 @@
 // script): the seed's decision rows in noop and for real, downloads, authentication, failures,
 // hostile archives and that no credential reaches an event or a log line.
 #include "archive_test_support.h"
+#include "base/sha256.h"
 #include "engine_test_support.h"
 #include "file_test_support.h"
 #include "prepared_manifest.h"
@@ -12,7 +13,6 @@
 #include "run.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/sha256.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Checksums read ahead on a thread of their own: given only for the very file that was read, and
 // unchanged since; everything else is left to the caller.
+#include "base/sha256.h"
 #include "file_test_support.h"
 #include "test_common.h"
 #include "test_main.h"
 #include "util/checksum_read_ahead.h"
-#include "util/sha256.h"
 
 #include <QDir>
 #include <QTemporaryDir>

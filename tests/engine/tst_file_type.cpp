@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/sha256.h"
 #include "engine_test_support.h"
 #include "file_test_support.h"
 #include "resources/file/file_type.h"
@@ -7,7 +8,6 @@
 #include "test_common.h"
 #include "test_main.h"
 #include "util/checksum_read_ahead.h"
-#include "util/sha256.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/sha256.h"
 #include "file_test_support.h"
 #include "recording_runner.h"
 #include "resources/file/posix/posix_file_provider.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/sha256.h"
 
 #include <QDir>
 #include <QFile>

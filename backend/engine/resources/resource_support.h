@@ -3,9 +3,9 @@
 
 // Small helpers every resource type needs to read its properties and report its outcome.
 
+#include "base/result.h"
 #include "json.h"
 #include "resource.h"
-#include "result.h"
 #include "text.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "checksum_read_ahead.h"
 
-#include "sha256.h"
+#include "base/sha256.h"
 
 #include <ctime>
 #include <fcntl.h>

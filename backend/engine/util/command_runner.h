@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "result.h"
+#include "base/result.h"
 
 #include <chrono>
 #include <cstddef>

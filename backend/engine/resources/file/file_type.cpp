@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "file_type.h"
 
+#include "base/sha256.h"
 #include "file_reading.h"
 #include "resources/registration.h"
 #include "resources/resource_support.h"
-#include "util/sha256.h"
 #include "util/unified_diff.h"
 #include "validator.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "json.h"
 #include "resource.h"
-#include "result.h"
 
 #include <mutex>
 #include <optional>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "posix_file_provider.h"
 
+#include "base/sha256.h"
 #include "file_reading.h"
 #include "resources/registration.h"
 #include "text.h"
 #include "user_database.h"
 #include "util/atomic_file.h"
 #include "util/checksum_read_ahead.h"
-#include "util/sha256.h"
 #include "validator.h"
 
 #include <cerrno>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "choria_scaffold_provider.h"
 
+#include "base/sha256.h"
 #include "file_reading.h"
 #include "go_template.h"
 #include "jet_template.h"
@@ -9,7 +10,6 @@
 #include "template_scope.h"
 #include "text.h"
 #include "util/atomic_file.h"
-#include "util/sha256.h"
 #include "util/user_identity.h"
 
 #include <algorithm>

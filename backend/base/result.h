@@ -15,10 +15,7 @@ struct Error {
     std::string message;
 
     /// Returns a copy whose message is prefixed with "context: ".
-    [[nodiscard]] Error withContext(const std::string &context) const
-    {
-        return Error{code, context + ": " + message};
-    }
+    [[nodiscard]] Error withContext(const std::string &context) const { return Error {code, context + ": " + message}; }
 };
 
 /// An "io" error: `what` failed, with the system's text for `errorNumber` (an errno value).
@@ -29,9 +26,7 @@ inline Error systemError(const std::string &what, int errorNumber)
 
 /// Either a value or an error (an Error unless a module needs more, such as a column). No exception
 /// crosses a module boundary; functions that can fail return a Result instead.
-template<typename T, typename E = Error>
-class Result
-{
+template<typename T, typename E = Error> class Result {
 public:
     Result(T value)
         : m_state(std::move(value))
@@ -61,9 +56,7 @@ private:
 
 /// The result of an operation that gives nothing back but can fail: default-constructed it is a
 /// success.
-template<typename E>
-class Result<void, E>
-{
+template<typename E> class Result<void, E> {
 public:
     Result() = default;
     Result(E error)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/hex.h"
+#include "base/sha256.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/sha256.h"
 
 #include <QDir>
 #include <QFile>
@@ -68,6 +69,19 @@ private Q_SLOTS:
         const auto fromFile = sha256File(path.toStdString());
         QVERIFY2(fromFile.ok(), fromFile.ok() ? "" : fromFile.error().message.c_str());
         QCOMPARE(q(fromFile.value()), digest);
+
+        // Fed in uneven pieces, incrementally: the same digest, as bytes and as digits.
+        const std::string_view whole(data.constData(), static_cast<std::size_t>(data.size()));
+        Sha256 pieces;
+        for (std::size_t at = 0, step = 1; at < whole.size(); at += step, step = step * 3 + 1)
+            pieces.add(whole.substr(at, step));
+        const Sha256Digest bytes = pieces.finish();
+        QCOMPARE(q(toHex(bytes)), digest);
+        QVERIFY(bytes == sha256(whole));
+        QCOMPARE(digestBytes(bytes).size(), std::size_t {32});
+        Sha256 once;
+        once.add(whole);
+        QCOMPARE(q(once.finishHex()), digest);
     }
 
     // Sizes around the read chunk catch a lost or repeated tail.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sha256.h"
+#include "base/sha256.h"
+
+#include "base/hex.h"
 
 #include <array>
 #include <cerrno>
@@ -19,17 +21,6 @@ namespace {
 // the L2 cache; page-aligned so that the kernel copies whole pages.
 constexpr std::size_t chunkSize = 64 * 1024;
 constexpr std::size_t chunkAlignment = 4096;
-
-std::string toHex(const unsigned char *digest, unsigned length)
-{
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string hex(std::size_t {length} * 2, '\0');
-    for (unsigned i = 0; i < length; ++i) {
-        hex[2 * i] = digits[digest[i] >> 4];
-        hex[2 * i + 1] = digits[digest[i] & 0x0F];
-    }
-    return hex;
-}
 
 Error ioError(const std::filesystem::path &path, const char *doing, int errorNumber)
 {
@@ -79,12 +70,45 @@ const EVP_MD *sha256Algorithm()
 
 } // namespace
 
-std::string sha256Hex(std::string_view data)
+void Sha256::Free::operator()(evp_md_ctx_st *context) const
+{
+    EVP_MD_CTX_free(context);
+}
+
+Sha256::Sha256()
+    : m_context(EVP_MD_CTX_new())
+{
+    const EVP_MD *algorithm = sha256Algorithm();
+    if (!algorithm || !m_context || EVP_DigestInit_ex(m_context.get(), algorithm, nullptr) != 1)
+        throw std::bad_alloc();
+}
+
+Sha256::~Sha256() = default;
+
+void Sha256::add(const void *data, std::size_t size)
+{
+    EVP_DigestUpdate(m_context.get(), data, size);
+}
+
+Sha256Digest Sha256::finish()
+{
+    Sha256Digest digest {};
+    unsigned length = 0;
+    EVP_DigestFinal_ex(m_context.get(), digest.data(), &length);
+    return digest;
+}
+
+std::string Sha256::finishHex()
+{
+    return toHex(finish());
+}
+
+Sha256Digest sha256(std::string_view data)
 {
     // A context per thread, reused: making one for every call cost as much as hashing the short
     // contents manifests declare.
     thread_local const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    Sha256Digest digest {};
     unsigned length = 0;
     // These only fail when OpenSSL cannot allocate, which is the same condition under which
     // building the returned string would fail.
@@ -93,7 +117,12 @@ std::string sha256Hex(std::string_view data)
         || EVP_DigestUpdate(context.get(), data.data(), data.size()) != 1
         || EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1)
         throw std::bad_alloc();
-    return toHex(digest.data(), length);
+    return digest;
+}
+
+std::string sha256Hex(std::string_view data)
+{
+    return toHex(sha256(data));
 }
 
 Result<std::string> sha256File(const std::filesystem::path &path)
@@ -146,11 +175,11 @@ Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path, 
             return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
         total += static_cast<std::uint64_t>(count);
     }
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    Sha256Digest digest {};
     unsigned length = 0;
     if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1)
         return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
-    return toHex(digest.data(), length);
+    return toHex(digest);
 }
 
 } // namespace ccm
