@@ -23,14 +23,6 @@ void appendEscaped(std::string &out, std::string_view token)
 
 } // namespace
 
-std::string escapePointerToken(std::string_view token)
-{
-    std::string out;
-    out.reserve(token.size());
-    appendEscaped(out, token);
-    return out;
-}
-
 void appendPointerToken(std::string &pointer, std::string_view token)
 {
     pointer += '/';

@@ -12,10 +12,7 @@
 
 namespace ccm {
 
-/// Escapes one reference token of a JSON Pointer (RFC 6901): "~" -> "~0", "/" -> "~1".
-std::string escapePointerToken(std::string_view token);
-
-/// base + "/" + escaped token.
+/// base + "/" + token escaped as a JSON Pointer reference token (RFC 6901: "~" -> "~0", "/" -> "~1").
 std::string appendPointer(std::string_view base, std::string_view token);
 std::string appendPointer(std::string_view base, std::size_t index);
 /// Appends "/" + escaped token to pointer in place, for building pointers while walking a document.

@@ -107,12 +107,6 @@ Result<void> RpcClient::connect(const std::string &path)
     return {};
 }
 
-void RpcClient::adopt(int fd)
-{
-    close();
-    m_fd = fd;
-}
-
 void RpcClient::close()
 {
     if (m_fd >= 0)

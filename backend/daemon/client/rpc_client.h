@@ -48,8 +48,6 @@ public:
 
     /// Connects to the socket at path, closing any previous connection.
     Result<void> connect(const std::string &path);
-    /// Takes over an already connected stream socket, closing any previous connection.
-    void adopt(int fd);
     /// Closes the connection and forgets what was read from it; harmless when not connected.
     void close();
     [[nodiscard]] bool connected() const { return m_fd >= 0; }
