@@ -635,7 +635,7 @@ private slots:
         if (const QByteArray missing = missingReferenceSchema(schema); !missing.isEmpty())
             QSKIP(missing.constData());
         QByteArray output;
-        QCOMPARE(runProgram(QStringLiteral("python3"),
+        QCOMPARE(runProgram(ccm::test::python3(),
                      {QStringLiteral(CCM_SOURCE_DIR "/tests/core/upstream_schema_check.py"), schema,
                          dir.filePath(QStringLiteral("site.yaml")), dir.filePath(QStringLiteral("child.yaml"))},
                      dir.path(), &output),
@@ -668,7 +668,7 @@ private:
         }
         QVERIFY(manifests.contains(q((bundle->directory() / "manifest.yaml").string())));
         QByteArray output;
-        const int status = runProgram(QStringLiteral("python3"),
+        const int status = runProgram(ccm::test::python3(),
             QStringList {QStringLiteral(CCM_SOURCE_DIR "/tests/core/upstream_schema_check.py"), schema} + manifests,
             dir.path(), &output);
         QVERIFY2(status == 0, output.constData());

@@ -80,7 +80,7 @@ private:
         if (!argument.isEmpty())
             arguments << argument;
         QProcess process;
-        process.start(QStringLiteral("python3"), arguments);
+        process.start(ccm::test::python3(), arguments);
         if (!process.waitForFinished(60000) || process.exitCode() != 0) {
             qWarning("%s", process.readAllStandardError().constData());
             return false;

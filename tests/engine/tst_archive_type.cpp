@@ -95,7 +95,7 @@ private:
         if (!argument.isEmpty())
             arguments << argument;
         QProcess process;
-        process.start(QStringLiteral("python3"), arguments);
+        process.start(ccm::test::python3(), arguments);
         if (!process.waitForFinished(60000) || process.exitCode() != 0) {
             qWarning("%s", process.readAllStandardError().constData());
             return false;
@@ -161,7 +161,7 @@ private slots:
         QVERIFY(sum.ok());
         m_checksum = sum.value();
 
-        m_server.start(QStringLiteral("python3"),
+        m_server.start(ccm::test::python3(),
             {kArchiveHelper, QStringLiteral("serve"), m_served.path(), servedPath(QStringLiteral("requests.log")),
                 q(kUser), q(kPassword), q(kHeader), q(kToken)});
         QVERIFY(m_server.waitForStarted(30000));

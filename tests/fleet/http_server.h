@@ -3,6 +3,8 @@
 // picks, serving the files of a directory; stopped when the object goes.
 #pragma once
 
+#include "test_common.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QProcess>
@@ -19,7 +21,7 @@ public:
     HttpServer &operator=(const HttpServer &) = delete;
     ~HttpServer() { stop(); }
 
-    static bool available() { return !QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty(); }
+    static bool available() { return !QStandardPaths::findExecutable(ccm::test::python3()).isEmpty(); }
 
     /// Starts serving root(); with `tls`, https with a certificate signed by the CA caFile() holds.
     /// False, with error() saying why, when it does not say its port within 30 s.
@@ -32,7 +34,7 @@ public:
             arguments << QStringLiteral("--tls") << m_dir.path();
         m_tls = tls;
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start(QStringLiteral("python3"), arguments);
+        m_process.start(ccm::test::python3(), arguments);
         QDeadlineTimer deadline(30000);
         QByteArray out;
         while (!out.contains('\n')) {

@@ -19,6 +19,12 @@
 
 namespace ccm::test {
 
+/// The Python the tests run their helper scripts with (CCM_PYTHON3: the distribution's first).
+inline QString python3()
+{
+    return QStringLiteral(CCM_PYTHON3);
+}
+
 inline QString q(const std::string &text)
 {
     return QString::fromStdString(text);
