@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent_preview.h"
+#include "app/agent_preview.h"
 
-#include "nats_connection.h"
-#include "preview_responder.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_responder.h"
 
 #include <chrono>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "agent.h"
+#include "fleet/agent/agent.h"
 
 #include <condition_variable>
 #include <filesystem>

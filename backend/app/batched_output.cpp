@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "batched_output.h"
+#include "app/batched_output.h"
 
 namespace ccm::cli {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli.h"
+#include "app/cli.h"
 
-#include "commands.h"
+#include "app/commands.h"
 
 #include <iostream>
 #include <string_view>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "agent.h"
-#include "agent_preview.h"
-#include "commands.h"
-#include "environ.h"
-#include "input_options.h"
-#include "kv_reader.h"
-#include "manifest.h"
-#include "manifest_input.h"
-#include "prepared_manifest.h"
-#include "run.h"
-#include "seen_requests.h"
+#include "app/agent_preview.h"
+#include "app/commands.h"
+#include "app/input_options.h"
+#include "app/manifest_input.h"
+#include "core/facts/environ.h"
+#include "core/model/manifest.h"
+#include "engine/prepared_manifest.h"
+#include "engine/run.h"
+#include "fleet/agent/agent.h"
+#include "fleet/nats/kv_reader.h"
+#include "fleet/preview/seen_requests.h"
 
 #include <csignal>
 #include <cstdlib>

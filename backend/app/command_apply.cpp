@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "batched_output.h"
-#include "commands.h"
-#include "input_options.h"
-#include "manifest_input.h"
-#include "prepared_manifest.h"
-#include "run.h"
+#include "app/batched_output.h"
+#include "app/commands.h"
+#include "app/input_options.h"
+#include "app/manifest_input.h"
+#include "engine/prepared_manifest.h"
+#include "engine/run.h"
 
 #include <atomic>
 #include <csignal>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "bundle.h"
-#include "commands.h"
+#include "app/commands.h"
+#include "core/bundle/bundle.h"
 
 #include <filesystem>
 #include <optional>

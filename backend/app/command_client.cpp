@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.h"
-#include "file_reading.h"
-#include "protocol.h"
-#include "rpc_client.h"
+#include "app/commands.h"
+#include "base/file_reading.h"
+#include "daemon/client/rpc_client.h"
+#include "protocol/protocol.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.h"
-
-#include "expression.h"
-#include "facts.h"
-#include "input_options.h"
-#include "manifest_writer.h"
+#include "app/commands.h"
+#include "app/input_options.h"
+#include "core/expr/expression.h"
+#include "core/facts/facts.h"
+#include "core/model/manifest_writer.h"
 
 #include <ostream>
 #include <string_view>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.h"
-#include "duration.h"
-#include "fleet_status.h"
-#include "input_options.h"
-#include "nats_connection.h"
-#include "preview_requester.h"
-#include "preview_signing.h"
+#include "app/commands.h"
+#include "app/input_options.h"
+#include "core/model/duration.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_signing.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.h"
-#include "duration.h"
-#include "nats_connection.h"
-#include "nats_context.h"
-#include "object_store.h"
-#include "object_url.h"
+#include "app/commands.h"
+#include "core/model/duration.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_context.h"
+#include "fleet/nats/object_store.h"
+#include "fleet/nats/object_url.h"
 
 #include <chrono>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.h"
-#include "facts.h"
-#include "server.h"
+#include "app/commands.h"
+#include "core/facts/facts.h"
+#include "daemon/server.h"
 
 #include <atomic>
 #include <csignal>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.h"
-#include "input_options.h"
-#include "manifest.h"
-#include "manifest_input.h"
-#include "validator.h"
+#include "app/commands.h"
+#include "app/input_options.h"
+#include "app/manifest_input.h"
+#include "core/model/manifest.h"
+#include "core/model/validator.h"
 
 #include <nlohmann/json.hpp>
 

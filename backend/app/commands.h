@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "cli.h"
+#include "app/cli.h"
 
 #include <iosfwd>
 #include <string>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "input_options.h"
+#include "app/input_options.h"
 
-#include "environ.h"
-#include "kv_reader.h"
-#include "manifest.h"
-#include "manifest_input.h"
-#include "yaml_reader.h"
+#include "app/manifest_input.h"
+#include "core/facts/environ.h"
+#include "core/model/manifest.h"
+#include "core/yaml/yaml_reader.h"
+#include "fleet/nats/kv_reader.h"
 
 #include <cstdlib>
 #include <memory>

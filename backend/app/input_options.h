@@ -2,10 +2,10 @@
 #pragma once
 
 #include "base/result.h"
-#include "bundle_source.h"
-#include "facts.h"
-#include "json.h"
-#include "resolve.h"
+#include "core/facts/facts.h"
+#include "core/model/json.h"
+#include "core/model/resolve.h"
+#include "fleet/agent/bundle_source.h"
 
 #include <optional>
 #include <string>

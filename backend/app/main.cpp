@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli.h"
+#include "app/cli.h"
 
 #if defined(CCM_WITH_MIMALLOC)
 #include <mimalloc.h>

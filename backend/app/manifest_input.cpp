@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "manifest_input.h"
+#include "app/manifest_input.h"
 
-#include "file_reading.h"
+#include "base/file_reading.h"
 
 #include <array>
 #include <atomic>

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "base/result.h"
-#include "bundle.h"
-#include "bundle_source.h"
+#include "core/bundle/bundle.h"
+#include "fleet/agent/bundle_source.h"
 
 #include <filesystem>
 #include <memory>

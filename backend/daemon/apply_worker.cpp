@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "apply_worker.h"
+#include "daemon/apply_worker.h"
 
-#include "transaction_event.h"
+#include "core/model/transaction_event.h"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "dispatcher.h"
+#include "daemon/dispatcher.h"
 
 #include <atomic>
 #include <condition_variable>

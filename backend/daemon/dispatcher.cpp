@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "dispatcher.h"
+#include "daemon/dispatcher.h"
 
-#include "bundle.h"
-#include "bundle_source.h"
-#include "diagnostic.h"
-#include "editor_methods.h"
-#include "environ.h"
-#include "fleet_methods.h"
-#include "kv_reader.h"
-#include "params.h"
-#include "prepared_manifest.h"
-#include "utf8.h"
-#include "validator.h"
+#include "base/utf8.h"
+#include "core/bundle/bundle.h"
+#include "core/facts/environ.h"
+#include "core/model/diagnostic.h"
+#include "core/model/validator.h"
+#include "daemon/editor_methods.h"
+#include "daemon/fleet_methods.h"
+#include "daemon/params.h"
+#include "engine/prepared_manifest.h"
+#include "fleet/agent/bundle_source.h"
+#include "fleet/nats/kv_reader.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/rate_limited_log.h"
 #include "base/result.h"
-#include "json.h"
-#include "peer.h"
-#include "protocol.h"
-#include "rate_limited_log.h"
-#include "resolve.h"
-#include "run.h"
+#include "core/model/json.h"
+#include "core/model/resolve.h"
+#include "daemon/peer.h"
+#include "engine/run.h"
+#include "protocol/protocol.h"
 
 #include <atomic>
 #include <cstdint>

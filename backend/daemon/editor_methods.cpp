@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "editor_methods.h"
+#include "daemon/editor_methods.h"
 
-#include "go_template.h"
-#include "hiera.h"
-#include "jet_template.h"
-#include "output_line_map.h"
-#include "registry_warnings.h"
-#include "source_map.h"
-#include "template_scope.h"
-#include "template_string.h"
+#include "core/hiera/hiera.h"
+#include "core/model/registry_warnings.h"
+#include "core/template/go_template.h"
+#include "core/template/jet_template.h"
+#include "core/template/output_line_map.h"
+#include "core/template/template_scope.h"
+#include "core/template/template_string.h"
+#include "core/yaml/source_map.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "json.h"
-#include "protocol.h"
-#include "resolve.h"
+#include "core/model/json.h"
+#include "core/model/resolve.h"
+#include "protocol/protocol.h"
 
 #include <string>
 #include <string_view>

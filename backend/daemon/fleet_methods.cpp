@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "fleet_methods.h"
+#include "daemon/fleet_methods.h"
 
-#include "bundle.h"
-#include "bundle_source.h"
-#include "diagnostic.h"
-#include "fleet_status.h"
-#include "nats_connection.h"
-#include "nats_context.h"
-#include "object_store.h"
-#include "object_url.h"
-#include "params.h"
-#include "preview_requester.h"
-#include "preview_signing.h"
+#include "core/bundle/bundle.h"
+#include "core/model/diagnostic.h"
+#include "daemon/params.h"
+#include "fleet/agent/bundle_source.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_context.h"
+#include "fleet/nats/object_store.h"
+#include "fleet/nats/object_url.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_signing.h"
 
 #include <atomic>
 #include <cerrno>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "protocol.h"
+#include "protocol/protocol.h"
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "peer.h"
+#include "daemon/peer.h"
 
-#include "user_database.h"
+#include "base/user_database.h"
 
 #include <algorithm>
 #include <sys/socket.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "util/user_identity.h"
+#include "engine/util/user_identity.h"
 
 #include <optional>
 #include <string_view>

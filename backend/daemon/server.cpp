@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server.h"
+#include "daemon/server.h"
 
-#include "apply_worker.h"
-#include "dispatcher.h"
-#include "line_reader.h"
-#include "protocol.h"
-#include "work_pool.h"
+#include "daemon/apply_worker.h"
+#include "daemon/dispatcher.h"
+#include "daemon/work_pool.h"
+#include "protocol/line_reader.h"
+#include "protocol/protocol.h"
 
 #include <algorithm>
 #include <atomic>

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "base/result.h"
-#include "json.h"
-#include "peer.h"
+#include "core/model/json.h"
+#include "daemon/peer.h"
 
 #include <chrono>
 #include <cstddef>

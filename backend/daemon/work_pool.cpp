@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "work_pool.h"
+#include "daemon/work_pool.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "dispatcher.h"
+#include "daemon/dispatcher.h"
 
 #include <condition_variable>
 #include <cstddef>

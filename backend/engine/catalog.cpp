@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resource.h"
-#include "resources/registration.h"
+#include "engine/resource.h"
+#include "engine/resources/registration.h"
 
 namespace ccm::engine {
 

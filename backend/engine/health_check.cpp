@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "health_check.h"
+#include "engine/health_check.h"
 
-#include "duration.h"
-#include "shell_words.h"
-#include "text.h"
+#include "base/shell_words.h"
+#include "base/text.h"
+#include "core/model/duration.h"
 
 #include <cstdlib>
 #include <fstream>

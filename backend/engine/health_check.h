@@ -2,9 +2,9 @@
 #pragma once
 
 #include "base/result.h"
-#include "json.h"
-#include "transaction_event.h"
-#include "util/command_runner.h"
+#include "core/model/json.h"
+#include "core/model/transaction_event.h"
+#include "engine/util/command_runner.h"
 
 #include <atomic>
 #include <chrono>

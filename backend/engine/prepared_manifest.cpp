@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "prepared_manifest.h"
+#include "engine/prepared_manifest.h"
 
-#include "manifest.h"
-#include "validator.h"
+#include "core/model/manifest.h"
+#include "core/model/validator.h"
 
 namespace ccm::engine {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "diagnostic.h"
-#include "resolve.h"
+#include "core/model/diagnostic.h"
+#include "core/model/resolve.h"
 
 #include <filesystem>
 #include <string>

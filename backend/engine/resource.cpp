@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resource.h"
+#include "engine/resource.h"
 
 #include <algorithm>
 

@@ -2,11 +2,11 @@
 #pragma once
 
 #include "base/result.h"
-#include "json.h"
-#include "lazy_facts.h"
-#include "template_scope.h"
-#include "transaction_event.h"
-#include "util/command_runner.h"
+#include "core/facts/lazy_facts.h"
+#include "core/model/json.h"
+#include "core/model/transaction_event.h"
+#include "core/template/template_scope.h"
+#include "engine/util/command_runner.h"
 
 #include <filesystem>
 #include <functional>

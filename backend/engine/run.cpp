@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "run.h"
+#include "engine/run.h"
 
-#include "health_check.h"
-#include "prepared_manifest.h"
-#include "template_scope.h"
-#include "util/checksum_read_ahead.h"
+#include "core/template/template_scope.h"
+#include "engine/health_check.h"
+#include "engine/prepared_manifest.h"
+#include "engine/util/checksum_read_ahead.h"
 
 #include <algorithm>
 #include <chrono>

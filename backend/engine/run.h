@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resolve.h"
-#include "resource.h"
-#include "transaction_event.h"
-#include "util/command_runner.h"
+#include "core/model/resolve.h"
+#include "core/model/transaction_event.h"
+#include "engine/resource.h"
+#include "engine/util/command_runner.h"
 
 #include <atomic>
 #include <filesystem>

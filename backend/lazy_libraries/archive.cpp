@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The libarchive functions the backend calls: bundles, and the archive resource's extraction.
-#include "lazy_library.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <archive.h>
 #include <archive_entry.h>

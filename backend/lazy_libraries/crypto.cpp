@@ -3,7 +3,7 @@
 // object-store digests and nonces, and the fleet's Ed25519 keys and signatures. Linked at start,
 // libcrypto's relocations alone touched about a hundred pages of every run, a quarter of what an
 // empty manifest's apply faults in.
-#include "lazy_library.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>

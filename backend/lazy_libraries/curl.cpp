@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The libcurl functions the backend calls: http(s) bundle and data sources, archive downloads.
-#include "lazy_library.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <cstdarg>
 #include <curl/curl.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lazy_library.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <cerrno>
 #include <cstdio>

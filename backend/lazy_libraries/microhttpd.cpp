@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The libmicrohttpd functions the agent's /metrics endpoint calls.
-#include "lazy_library.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <cstdarg>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The libnats (cnats) functions backend/fleet calls: publish, the agent, previews, obj://, kv://.
-#include "lazy_library.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <cstdint>
 #include <nats/nats.h>

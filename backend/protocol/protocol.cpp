@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "protocol.h"
+#include "protocol/protocol.h"
 
 namespace ccm::protocol {
 

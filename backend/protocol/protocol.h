@@ -2,7 +2,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "json.h"
+#include "core/model/json.h"
 
 #include <cstddef>
 #include <string>

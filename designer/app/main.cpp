@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "heap_retention.h"
-#include "main_window.h"
-#include "translations.h"
+#include "designer/core/heap_retention.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

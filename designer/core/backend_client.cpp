@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "backend_client.h"
+#include "designer/core/backend_client.h"
 
-#include "json_members.h"
+#include "designer/core/json_members.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "json.h"
-#include "protocol.h"
+#include "core/model/json.h"
+#include "protocol/protocol.h"
 
 #include <QByteArray>
 #include <QObject>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "completion_model.h"
+#include "designer/core/completion_model.h"
 
-#include "function_catalog.h"
+#include "designer/core/function_catalog.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "data_resolution.h"
+#include "designer/core/data_resolution.h"
 
-#include "json_members.h"
+#include "designer/core/json_members.h"
 
 #include <QCoreApplication>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "diagnostic.h"
-#include "json.h"
+#include "core/model/diagnostic.h"
+#include "core/model/json.h"
 
 #include <QString>
 

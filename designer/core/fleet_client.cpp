@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "fleet_client.h"
+#include "designer/core/fleet_client.h"
 
-#include "json_members.h"
+#include "designer/core/json_members.h"
 
 #include <QDir>
 #include <QStandardPaths>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "backend_client.h"
-#include "json.h"
+#include "core/model/json.h"
+#include "designer/core/backend_client.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "json.h"
-#include "run_results.h"
+#include "core/model/json.h"
+#include "designer/core/run_results.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "fleet_status_model.h"
+#include "designer/core/fleet_status_model.h"
 
-#include "json_members.h"
+#include "designer/core/json_members.h"
 
 #include <QBrush>
 #include <QColor>

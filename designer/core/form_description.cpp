@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "form_description.h"
+#include "designer/core/form_description.h"
 
-#include "json_members.h"
-#include "schema_registry.h"
+#include "core/model/schema_registry.h"
+#include "designer/core/json_members.h"
 
 #include <QCoreApplication>
 

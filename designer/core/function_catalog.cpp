@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "function_catalog.h"
+#include "designer/core/function_catalog.h"
 
 #include <QCoreApplication>
 

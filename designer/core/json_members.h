@@ -4,7 +4,7 @@
 // Reading members of the JSON the backend sends, for the designer's models: a member that is
 // missing or of another kind reads as nothing, never as an error.
 
-#include "json.h"
+#include "core/model/json.h"
 
 #include <QString>
 

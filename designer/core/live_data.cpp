@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "live_data.h"
+#include "designer/core/live_data.h"
 
-#include "backend_client.h"
+#include "designer/core/backend_client.h"
 
 #include <memory>
 

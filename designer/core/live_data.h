@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "data_resolution.h"
-#include "json.h"
+#include "core/model/json.h"
+#include "designer/core/data_resolution.h"
 
 #include <QHash>
 #include <QObject>

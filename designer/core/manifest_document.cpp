@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "manifest_document.h"
+#include "designer/core/manifest_document.h"
 
-#include "manifest_writer.h"
-#include "schema_registry.h"
-#include "text_change_command.h"
-#include "validator.h"
-#include "yaml_edit.h"
+#include "core/model/manifest_writer.h"
+#include "core/model/schema_registry.h"
+#include "core/model/validator.h"
+#include "designer/core/text_change_command.h"
+#include "designer/core/yaml_edit.h"
 
 #include <QDir>
 #include <QFile>

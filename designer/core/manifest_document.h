@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "diagnostic.h"
-#include "json.h"
-#include "manifest.h"
+#include "core/model/diagnostic.h"
+#include "core/model/json.h"
+#include "core/model/manifest.h"
 
 #include <QObject>
 #include <QString>

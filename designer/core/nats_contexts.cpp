@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "nats_contexts.h"
+#include "designer/core/nats_contexts.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "problems_model.h"
+#include "designer/core/problems_model.h"
 
 #include <QFileInfo>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "diagnostic.h"
+#include "core/model/diagnostic.h"
 
 #include <QAbstractTableModel>
 #include <QIcon>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "recovery_store.h"
+#include "designer/core/recovery_store.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

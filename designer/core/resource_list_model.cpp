@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resource_list_model.h"
+#include "designer/core/resource_list_model.h"
 
 #include <QMimeData>
 

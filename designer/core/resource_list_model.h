@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "manifest_document.h"
+#include "designer/core/manifest_document.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "run_results.h"
+#include "designer/core/run_results.h"
 
-#include "json_members.h"
-#include "transaction_event.h"
+#include "core/model/transaction_event.h"
+#include "designer/core/json_members.h"
 
 #include <QGuiApplication>
 #include <QPalette>

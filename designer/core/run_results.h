@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "json.h"
+#include "core/model/json.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "template_renderer.h"
+#include "designer/core/template_renderer.h"
 
-#include "backend_client.h"
-#include "data_resolution.h"
-#include "protocol.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/data_resolution.h"
+#include "protocol/protocol.h"
 
 #include <QFileInfo>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "backend_client.h"
-#include "diagnostic.h"
-#include "json.h"
+#include "core/model/diagnostic.h"
+#include "core/model/json.h"
+#include "designer/core/backend_client.h"
 
 #include <QList>
 #include <QObject>

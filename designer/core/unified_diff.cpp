@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "unified_diff.h"
+#include "designer/core/unified_diff.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "yaml_edit.h"
+#include "designer/core/yaml_edit.h"
 
-#include "manifest_writer.h"
+#include "core/model/manifest_writer.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "json.h"
-#include "source_map.h"
+#include "core/model/json.h"
+#include "core/yaml/source_map.h"
 
 #include <cstddef>
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "first_start_layout.h"
+#include "designer/ui/first_start_layout.h"
 
 #include <QDockWidget>
 #include <QEvent>

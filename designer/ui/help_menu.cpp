@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "help_menu.h"
+#include "designer/ui/help_menu.h"
 
-#include "backend_client.h"
+#include "designer/core/backend_client.h"
 
 #include <QAction>
 #include <QDialogButtonBox>

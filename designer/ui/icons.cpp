@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "icons.h"
+#include "designer/ui/icons.h"
 
 #include <QAction>
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "manifest_document.h"
-#include "recovery_store.h"
+#include "designer/core/manifest_document.h"
+#include "designer/core/recovery_store.h"
 
 #include <QMainWindow>
 #include <QString>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "translations.h"
+#include "designer/ui/translations.h"
 
 #include <QDir>
 

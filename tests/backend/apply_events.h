@@ -2,7 +2,7 @@
 // The events of `ccm-backend apply --json`, for tests that compare two runs.
 #pragma once
 
-#include "json.h"
+#include "core/model/json.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // BatchedOutput: lines are flushed in batches, yet each within the delay of its writing.
-#include "batched_output.h"
+#include "app/batched_output.h"
 #include "test_main.h"
 
 #include <QDir>

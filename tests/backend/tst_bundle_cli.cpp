@@ -3,7 +3,7 @@
 // real process, with TMPDIR in the test's own directory so that what unpacking leaves behind shows.
 #include "apply_events.h"
 #include "backend_process.h"
-#include "json.h"
+#include "core/model/json.h"
 #include "test_main.h"
 
 #include <QDir>

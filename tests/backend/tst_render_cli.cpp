@@ -2,11 +2,11 @@
 // `ccm-backend render` as a user runs it: a real process on the shipped examples and on manifests
 // written to a temporary directory.
 #include "backend_process.h"
-#include "manifest.h"
-#include "resolve.h"
+#include "core/model/manifest.h"
+#include "core/model/resolve.h"
+#include "core/model/validator.h"
+#include "core/yaml/yaml_reader.h"
 #include "test_main.h"
-#include "validator.h"
-#include "yaml_reader.h"
 
 #include <QDir>
 #include <QRegularExpression>

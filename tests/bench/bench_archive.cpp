@@ -5,8 +5,8 @@
 // beside `tar -xf` of the same archive. Processor time is printed too: on a shared machine the
 // wall clock mostly measures the other processes.
 #include "bench_timing.h"
-#include "resources/archive/archive_entry_checker.h"
-#include "resources/archive/http/archive_extraction.h"
+#include "engine/resources/archive/archive_entry_checker.h"
+#include "engine/resources/archive/http/archive_extraction.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -11,7 +11,7 @@
 // rest). Time per write and directory listings made: in a run it stays flat as N grows, one-off
 // writes grow with N (measured on the first 1000 writes only, the rest would take minutes).
 #include "bench_timing.h"
-#include "util/atomic_file.h"
+#include "engine/util/atomic_file.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 // verified, with processor time beside the wall clock (on a shared machine the wall clock mostly
 // measures the other processes), and the bundle's size.
 #include "bench_timing.h"
-#include "bundle.h"
+#include "core/bundle/bundle.h"
 
 #include <cstdio>
 #include <cstdlib>

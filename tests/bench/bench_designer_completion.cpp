@@ -3,17 +3,17 @@
 // field to the completion popup shown, and from hovering a `{{ … }}` to its value shown (this host
 // and What If, from a real user backend), each under 30 ms. The backend is started and the data
 // resolved before the clock runs, as they are by the time a user types.
-#include "backend_client.h"
 #include "bench_timing.h"
-#include "expression_completer.h"
-#include "field_editors.h"
-#include "live_data.h"
-#include "live_values_controller.h"
-#include "main_window.h"
-#include "preview_controller.h"
-#include "property_editor.h"
-#include "what_if_panel.h"
-#include "yaml_editor.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/live_data.h"
+#include "designer/ui/controllers/live_values_controller.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/editors/expression_completer.h"
+#include "designer/ui/editors/field_editors.h"
+#include "designer/ui/editors/property_editor.h"
+#include "designer/ui/editors/yaml_editor.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/what_if_panel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

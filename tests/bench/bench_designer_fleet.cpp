@@ -8,9 +8,9 @@
 // longest turn of the event loop while feeding: how long a click could wait.
 //
 // Each size runs in a process of its own, so each peak RSS is that size's own.
-#include "fleet_dock.h"
-#include "fleet_preview_model.h"
-#include "main_window.h"
+#include "designer/core/fleet_preview_model.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/fleet_dock.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,11 +2,11 @@
 // The designer's preview target: a noop preview of a 100-resource manifest, from the click to the
 // last result shown, under 30 ms with the user backend. The backend is started and connected
 // before the clock runs, as it is by the time a user clicks.
-#include "backend_client.h"
 #include "bench_timing.h"
-#include "main_window.h"
-#include "preview_controller.h"
-#include "run_results.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/run_results.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/main_window.h"
 
 #include <QApplication>
 #include <QFile>

@@ -5,9 +5,9 @@
 // with the 5,000 resources open. Runs on the offscreen platform unless a display is given.
 // `--open-only` measures the open alone, 20 times, for a profiler to look at.
 #include "bench_timing.h"
-#include "heap_retention.h"
-#include "main_window.h"
-#include "manifest_document.h"
+#include "designer/core/heap_retention.h"
+#include "designer/core/manifest_document.h"
+#include "designer/ui/main_window.h"
 
 #include <QApplication>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Gathers the built-in system facts repeatedly; prints the median time of one gathering.
 #include "bench_timing.h"
-#include "system_facts.h"
+#include "core/facts/system_facts.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,10 +4,10 @@
 // Prints the time from request to the last answer of 5 previews and their median. The agents are
 // started and have reported to CCM_STATUS before the clock runs.
 #include "../fleet/nats_server.h"
-#include "fleet_status.h"
-#include "nats_connection.h"
-#include "preview_requester.h"
-#include "preview_signing.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_signing.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,10 +3,10 @@
 // answers with 100 events each; the requester collects them from a real nats-server. Prints the
 // time from request to the last host finished and the answers per second.
 #include "../fleet/nats_server.h"
-#include "nats_connection.h"
-#include "preview_requester.h"
-#include "preview_signing.h"
-#include "transaction_event.h"
+#include "core/model/transaction_event.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_signing.h"
 
 #include <QCoreApplication>
 #include <QProcess>

@@ -5,8 +5,8 @@
 // input stream's copy), so about 128 MiB of the peak is its own.
 #include "../fleet/nats_server.h"
 #include "bench_timing.h"
-#include "nats_connection.h"
-#include "object_store.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 
 #include <QCoreApplication>
 

@@ -3,10 +3,10 @@
 // validate, gather facts, resolve. Run with a resource count to time one cold pass as a process
 // does it (schemas compiled on first use included); run without arguments for the medians of
 // repeated passes at several sizes.
-#include "facts.h"
-#include "manifest.h"
-#include "resolve.h"
-#include "validator.h"
+#include "core/facts/facts.h"
+#include "core/model/manifest.h"
+#include "core/model/resolve.h"
+#include "core/model/validator.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,10 +3,10 @@
 // resources reading data keys, and the cost of one template expression; prints the median of
 // several runs.
 #include "bench_timing.h"
-#include "expression.h"
-#include "manifest.h"
-#include "resolve.h"
-#include "template_string.h"
+#include "core/expr/expression.h"
+#include "core/model/manifest.h"
+#include "core/model/resolve.h"
+#include "core/template/template_string.h"
 
 #include <cstdio>
 #include <string>

@@ -3,7 +3,7 @@
 // (one line in ten) and all lines different; prints the median time of each and the peak resident
 // memory of the process that ran it.
 #include "bench_timing.h"
-#include "util/unified_diff.h"
+#include "engine/util/unified_diff.h"
 
 #include <cstdio>
 #include <string>

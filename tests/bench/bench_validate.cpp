@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Load, validate and save manifests of growing size; prints the median of several runs.
 #include "bench_timing.h"
-#include "manifest.h"
-#include "manifest_writer.h"
-#include "validator.h"
+#include "core/model/manifest.h"
+#include "core/model/manifest_writer.h"
+#include "core/model/validator.h"
 
 #include <cstdio>
 #include <string>

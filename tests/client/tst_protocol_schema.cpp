@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // resources/schemas/protocol.json against the examples of docs/protocol.md: every example is a
 // valid message of the kind it is shown as, and every kind of message has an example.
-#include "json.h"
+#include "core/model/json.h"
 #include "protocol_schema.h"
 #include "test_common.h"
 #include "test_main.h"

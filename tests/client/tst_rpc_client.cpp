@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // RpcClient against a scripted server: matching responses, notifications, the line limit and the
 // ways a server can misbehave.
+#include "daemon/client/rpc_client.h"
 #include "fake_server.h"
-#include "protocol.h"
-#include "rpc_client.h"
+#include "protocol/protocol.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -2,11 +2,11 @@
 // Bundles: what a manifest reaches, what is reported about references a bundle cannot hold,
 // upstream normalisation, reproducible writing, and unpacking under upstream's rules with hostile
 // archives built member by member.
-#include "bundle.h"
-#include "manifest.h"
+#include "core/bundle/bundle.h"
+#include "core/model/manifest.h"
+#include "core/model/validator.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "validator.h"
 
 #include <QCryptographicHash>
 #include <QDir>

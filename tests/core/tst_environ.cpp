@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "environ.h"
+#include "core/facts/environ.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "expression.h"
+#include "core/expr/expression.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "file_reading.h"
+#include "base/file_reading.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "go_template.h"
+#include "core/template/go_template.h"
 #include "test_main.h"
 #include "test_support.h"
 

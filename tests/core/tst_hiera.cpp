@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "hiera.h"
-#include "resolve.h"
+#include "core/hiera/hiera.h"
+#include "core/model/resolve.h"
 #include "test_main.h"
 #include "test_support.h"
 

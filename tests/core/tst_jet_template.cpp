@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "jet_template.h"
+#include "core/template/jet_template.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "json.h"
+#include "core/model/json.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The manifest's shape (ENGINE-SPEC section 1): loading, structural errors, defaults and flattening.
-#include "manifest.h"
+#include "core/model/manifest.h"
+#include "core/model/validator.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "validator.h"
 
 #include <QTest>
 

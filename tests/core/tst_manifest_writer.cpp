@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Saving manifests: canonical order, stable bytes, readable block scalars, exact round trips.
+#include "core/model/manifest_writer.h"
+#include "core/model/validator.h"
+#include "core/yaml/yaml_reader.h"
 #include "json_test_support.h"
-#include "manifest_writer.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "validator.h"
-#include "yaml_reader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which template line produced each output line, as the Jet and Go renderers record it.
-#include "go_template.h"
-#include "jet_template.h"
-#include "output_line_map.h"
-#include "template_string.h"
+#include "core/template/go_template.h"
+#include "core/template/jet_template.h"
+#include "core/template/output_line_map.h"
+#include "core/template/template_string.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resolve.h"
-#include "template_scope.h"
+#include "core/model/resolve.h"
+#include "core/template/template_scope.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -2,11 +2,11 @@
 // The project's own schemas: they load, carry the annotations forms need, agree with the
 // reference CCM v1 schema, and every example validates against both. The comparisons with the
 // reference are skipped where it is absent (see referenceSchemaPath).
-#include "manifest.h"
-#include "schema_registry.h"
+#include "core/model/manifest.h"
+#include "core/model/schema_registry.h"
+#include "core/yaml/yaml_reader.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "yaml_reader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shell_words.h"
+#include "base/shell_words.h"
 #include "test_main.h"
 #include "test_support.h"
 

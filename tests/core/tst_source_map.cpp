@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "source_map.h"
+#include "core/yaml/source_map.h"
 #include "test_main.h"
 #include "test_support.h"
 

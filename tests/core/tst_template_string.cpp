@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "template_scope.h"
-#include "template_string.h"
+#include "core/template/template_scope.h"
+#include "core/template/template_string.h"
 #include "test_main.h"
 #include "test_support.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Transaction events: JSON compatible with CCM v1's schema (where the reference is present, see
 // referenceSchemaPath), round trips, report lines and summary.
+#include "core/model/transaction_event.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "transaction_event.h"
 
 #include <QFile>
 #include <QTest>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/user_database.h"
 #include "test_main.h"
-#include "user_database.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "json.h"
+#include "base/utf8.h"
+#include "core/model/json.h"
 #include "test_main.h"
-#include "utf8.h"
 
 #include <QTest>
 

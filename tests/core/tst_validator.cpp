@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // One valid and one invalid case for every validation rule of the resource types.
+#include "core/model/validator.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "validator.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The validator functions of expressions (isIP, isInt, ... and their snake_case aliases) and
 // registrations(), called as manifests and @validate call them.
-#include "expression.h"
-#include "go_template.h"
+#include "core/expr/expression.h"
+#include "core/template/go_template.h"
 #include "json_test_support.h"
 #include "test_main.h"
 #include "test_support.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "core/yaml/yaml_block_parser.h"
 #include "test_main.h"
-#include "yaml_block_parser.h"
 
 #include <QTest>
 #include <yaml-cpp/eventhandler.h>

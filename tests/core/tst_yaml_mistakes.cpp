@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // YAML the parser refuses, reported as the mistake a person made, at its line and column.
+#include "core/yaml/yaml_mistakes.h"
+#include "core/yaml/yaml_reader.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "yaml_mistakes.h"
-#include "yaml_reader.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "core/yaml/yaml_reader.h"
 #include "json_test_support.h"
 #include "test_main.h"
 #include "test_support.h"
-#include "yaml_reader.h"
 
 #include <QTest>
 

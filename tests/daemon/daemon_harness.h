@@ -2,7 +2,7 @@
 // Runs a real `ccm-backend serve` and talks to it over its socket, as the designer would.
 #pragma once
 
-#include "json.h"
+#include "core/model/json.h"
 #include "test_common.h"
 
 #include <QDir>

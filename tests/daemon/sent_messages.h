@@ -2,8 +2,8 @@
 // Messages a daemon sent, checked against resources/schemas/protocol.json as they were sent.
 #pragma once
 
+#include "core/model/json.h"
 #include "daemon_harness.h"
-#include "json.h"
 #include "protocol_schema.h"
 
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dispatcher in process, with applies recorded instead of run: roles, busy, cancel rights
 // and what a preview for another user runs with.
-#include "dispatcher.h"
+#include "daemon/dispatcher.h"
 #include "test_common.h"
 #include "test_main.h"
 

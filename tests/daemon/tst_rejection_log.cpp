@@ -2,7 +2,7 @@
 // The rate limit of the daemon's log of rejected input (ccm::RateLimitedLog keyed "uid UID", which
 // the agent's preview responder and metrics endpoint use with their own keys), with the time given
 // by the test, and the cutting of client text for the log.
-#include "rate_limited_log.h"
+#include "base/rate_limited_log.h"
 #include "test_main.h"
 
 #include <QTest>

@@ -5,8 +5,8 @@
 #include "../fleet/http_server.h"
 #include "../fleet/nats_server.h"
 #include "daemon_harness.h"
-#include "nats_connection.h"
-#include "object_store.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "test_main.h"
 
 #include <QDir>

@@ -5,7 +5,7 @@
 #include "../fleet/nats_server.h"
 #include "../fleet/preview_fleet_process.h"
 #include "daemon_harness.h"
-#include "preview_signing.h"
+#include "fleet/preview/preview_signing.h"
 #include "sent_messages.h"
 #include "test_main.h"
 

@@ -6,9 +6,9 @@
 #include "../fleet/nats_server.h"
 #include "../fleet/preview_fleet_process.h"
 #include "daemon_harness.h"
-#include "fleet_status.h"
-#include "kv_bucket.h"
-#include "nats_connection.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/kv_bucket.h"
+#include "fleet/nats/nats_connection.h"
 #include "sent_messages.h"
 #include "test_main.h"
 

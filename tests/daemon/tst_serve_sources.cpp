@@ -4,7 +4,7 @@
 #include "../fleet/http_server.h"
 #include "../fleet/nats_server.h"
 #include "daemon_harness.h"
-#include "nats_connection.h"
+#include "fleet/nats/nats_connection.h"
 #include "test_main.h"
 
 #include <QTest>

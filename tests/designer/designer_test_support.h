@@ -3,8 +3,8 @@
 // gave a character, an item of a JSON tree.
 #pragma once
 
-#include "diagnostic.h"
-#include "json_tree_editor.h"
+#include "core/model/diagnostic.h"
+#include "designer/ui/editors/json_tree_editor.h"
 
 #include <QString>
 #include <QTextBlock>

@@ -4,12 +4,12 @@
 // on a FakeServer. Prints "ready" once the matrix and a diff are on screen; quits after a minute.
 //   Xvfb :99 & DISPLAY=:99 fleet_dock_screenshot resources/examples/static-site.yaml
 //   import -display :99 -window root docs/images/designer-fleet.png
-#include "backend_client.h"
-#include "fleet_dock.h"
-#include "fleet_key_dialog.h"
-#include "fleet_preview_model.h"
-#include "main_window.h"
-#include "preview_controller.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/fleet_preview_model.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/dialogs/fleet_key_dialog.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/fleet_dock.h"
 #include "scripted_backend.h"
 
 #include <QApplication>

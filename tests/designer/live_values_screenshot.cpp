@@ -5,17 +5,17 @@
 // apart, then quits.
 //   Xvfb :59 -screen 0 1600x1000x24 & DISPLAY=:59 live_values_screenshot resources/examples/hiera.yaml
 //   import -display :59 -window root shot.png
-#include "backend_client.h"
-#include "expression_completer.h"
-#include "field_editors.h"
-#include "live_data.h"
-#include "live_values_controller.h"
-#include "main_window.h"
-#include "manifest_settings_editor.h"
-#include "preview_controller.h"
-#include "property_editor.h"
-#include "what_if_panel.h"
-#include "yaml_editor.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/live_data.h"
+#include "designer/ui/controllers/live_values_controller.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/editors/expression_completer.h"
+#include "designer/ui/editors/field_editors.h"
+#include "designer/ui/editors/manifest_settings_editor.h"
+#include "designer/ui/editors/property_editor.h"
+#include "designer/ui/editors/yaml_editor.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/what_if_panel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

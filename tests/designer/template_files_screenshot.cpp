@@ -6,13 +6,13 @@
 // rendered output is on screen; quits after a minute.
 //   Xvfb :58 -screen 0 1600x1000x24 & DISPLAY=:58 template_files_screenshot resources/examples
 //   import -display :58 -window root x.png
-#include "backend_client.h"
-#include "files_controller.h"
-#include "files_dock.h"
-#include "main_window.h"
-#include "preview_controller.h"
-#include "problems_panel.h"
-#include "template_editor.h"
+#include "designer/core/backend_client.h"
+#include "designer/ui/controllers/files_controller.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/editors/template_editor.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/files_dock.h"
+#include "designer/ui/panels/problems_panel.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "backend_client.h"
+#include "designer/core/backend_client.h"
 #include "fake_server.h"
 #include "gui_test_support.h"
 #include "test_common.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What completion offers in each context of a form field and of the YAML view, and which
 // expression hovering finds.
-#include "completion_model.h"
-#include "function_catalog.h"
+#include "designer/core/completion_model.h"
+#include "designer/core/function_catalog.h"
 #include "test_main.h"
 
 #include <QTest>

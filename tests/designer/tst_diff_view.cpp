@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "diff_view.h"
+#include "designer/ui/panels/diff_view.h"
 #include "test_main.h"
 
 #include <QCoreApplication>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a user sees when the designer starts for the first time: a window that fits the screen,
 // the editors with most of its height, a toolbar of icons and docks that say how to fill them.
-#include "files_controller.h"
-#include "files_dock.h"
-#include "first_start_layout.h"
-#include "main_window.h"
-#include "manifest_document.h"
-#include "problems_panel.h"
-#include "resource_list_panel.h"
-#include "results_panel.h"
-#include "what_if_panel.h"
+#include "designer/core/manifest_document.h"
+#include "designer/ui/controllers/files_controller.h"
+#include "designer/ui/first_start_layout.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/files_dock.h"
+#include "designer/ui/panels/problems_panel.h"
+#include "designer/ui/panels/resource_list_panel.h"
+#include "designer/ui/panels/results_panel.h"
+#include "designer/ui/panels/what_if_panel.h"
 
 #include <QAbstractItemView>
 #include <QAction>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "fleet_preview_model.h"
+#include "designer/core/fleet_preview_model.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The notice of a fleet preview no host answered, as the designer's matrix model keeps and shows it.
-#include "fleet_preview_model.h"
+#include "designer/core/fleet_preview_model.h"
 #include "test_main.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "form_description.h"
-#include "schema_registry.h"
+#include "core/model/schema_registry.h"
+#include "designer/core/form_description.h"
 #include "test_main.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "heap_retention.h"
+#include "designer/core/heap_retention.h"
 #include "test_main.h"
 
 #include <QTest>

@@ -2,11 +2,11 @@
 // The YAML view's colouring: the lines a change or the view needs are coloured at once, the rest
 // while idle, and once done every line looks as QSyntaxHighlighter would have coloured it, however
 // the edits fell around the coloured part.
+#include "designer/ui/editors/incremental_highlighter.h"
+#include "designer/ui/editors/yaml_editor.h"
+#include "designer/ui/editors/yaml_highlighter.h"
 #include "gui_test_support.h"
-#include "incremental_highlighter.h"
 #include "test_main.h"
-#include "yaml_editor.h"
-#include "yaml_highlighter.h"
 
 #include <QPalette>
 #include <QScrollBar>

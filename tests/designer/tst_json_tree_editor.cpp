@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer/ui/editors/json_tree_editor.h"
 #include "designer_test_support.h"
 #include "json_test_support.h"
-#include "json_tree_editor.h"
 #include "test_main.h"
 
 #include <QComboBox>

@@ -2,10 +2,10 @@
 // LiveData against a backend older than data.resolve and expression.evaluate: it says so and
 // carries on.
 #include "../support/fake_server.h"
-#include "backend_client.h"
+#include "core/model/manifest.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/live_data.h"
 #include "gui_test_support.h"
-#include "live_data.h"
-#include "manifest.h"
 #include "test_main.h"
 
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A template syntax error or a reference nothing satisfies, typed in the designer: its document
 // reports it as an error at the same line and column, in the same words, as `ccm-backend validate`.
-#include "manifest_document.h"
+#include "designer/core/manifest_document.h"
 #include "test_main.h"
 
 #include <QTest>

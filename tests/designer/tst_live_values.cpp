@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // Data provenance, completion and hover values in the designer against a real
 // `ccm-backend serve --user`.
-#include "backend_client.h"
-#include "data_provenance_panel.h"
-#include "expression_completer.h"
-#include "field_editors.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/live_data.h"
+#include "designer/core/manifest_document.h"
+#include "designer/core/problems_model.h"
+#include "designer/ui/controllers/live_values_controller.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/editors/expression_completer.h"
+#include "designer/ui/editors/field_editors.h"
+#include "designer/ui/editors/property_editor.h"
+#include "designer/ui/editors/yaml_editor.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/data_provenance_panel.h"
+#include "designer/ui/panels/problems_panel.h"
+#include "designer/ui/panels/what_if_panel.h"
 #include "gui_test_support.h"
-#include "live_data.h"
-#include "live_values_controller.h"
-#include "main_window.h"
-#include "manifest_document.h"
-#include "preview_controller.h"
-#include "problems_model.h"
-#include "problems_panel.h"
-#include "property_editor.h"
 #include "test_main.h"
-#include "what_if_panel.h"
-#include "yaml_editor.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "manifest_document.h"
-#include "schema_registry.h"
+#include "core/model/schema_registry.h"
+#include "designer/core/manifest_document.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer/ui/editors/json_tree_editor.h"
+#include "designer/ui/editors/manifest_settings_editor.h"
 #include "designer_test_support.h"
 #include "json_test_support.h"
-#include "json_tree_editor.h"
-#include "manifest_settings_editor.h"
 #include "test_main.h"
 
 #include <QComboBox>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The NATS CLI contexts the designer offers: where they are looked for and which are listed.
-#include "nats_contexts.h"
+#include "designer/core/nats_contexts.h"
 #include "test_common.h"
 #include "test_main.h"
 

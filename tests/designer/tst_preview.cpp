@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // The designer's preview and apply against a real `ccm-backend serve --user` on a temp socket.
-#include "backend_client.h"
-#include "diff_view.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/manifest_document.h"
+#include "designer/core/resource_list_model.h"
+#include "designer/core/run_results.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/diff_view.h"
+#include "designer/ui/panels/resource_list_panel.h"
+#include "designer/ui/panels/results_panel.h"
+#include "designer/ui/panels/what_if_panel.h"
 #include "gui_test_support.h"
-#include "main_window.h"
-#include "manifest_document.h"
-#include "preview_controller.h"
-#include "resource_list_model.h"
-#include "resource_list_panel.h"
-#include "results_panel.h"
-#include "run_results.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "what_if_panel.h"
 #include "window_test_support.h"
 
 #include <QAbstractButton>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer/core/problems_model.h"
+#include "designer/ui/panels/problems_panel.h"
 #include "designer_test_support.h"
-#include "problems_model.h"
-#include "problems_panel.h"
 #include "test_main.h"
 
 #include <QAbstractItemModelTester>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "field_editors.h"
+#include "core/model/schema_registry.h"
+#include "designer/core/manifest_document.h"
+#include "designer/ui/editors/field_editors.h"
+#include "designer/ui/editors/property_editor.h"
 #include "json_test_support.h"
-#include "manifest_document.h"
-#include "property_editor.h"
-#include "schema_registry.h"
 #include "test_main.h"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "diff_view.h"
-#include "results_panel.h"
+#include "designer/ui/panels/diff_view.h"
+#include "designer/ui/panels/results_panel.h"
 #include "test_main.h"
 
 #include <QAbstractItemModelTester>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "run_results.h"
+#include "designer/core/run_results.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // Template and file editing in the designer: the Files dock, file tabs rendered live by a real
 // `ccm-backend serve --user`, resources_jet_file, moving content to a template, saving, recovery.
-#include "backend_client.h"
-#include "files_controller.h"
-#include "files_dock.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/manifest_document.h"
+#include "designer/core/problems_model.h"
+#include "designer/core/recovery_store.h"
+#include "designer/ui/controllers/files_controller.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/editors/template_editor.h"
+#include "designer/ui/editors/yaml_editor.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/files_dock.h"
+#include "designer/ui/panels/problems_panel.h"
+#include "designer/ui/panels/what_if_panel.h"
 #include "gui_test_support.h"
-#include "main_window.h"
-#include "manifest_document.h"
-#include "preview_controller.h"
-#include "problems_model.h"
-#include "problems_panel.h"
-#include "recovery_store.h"
-#include "template_editor.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "what_if_panel.h"
 #include "window_test_support.h"
-#include "yaml_editor.h"
 
 #include <QDir>
 #include <QFile>

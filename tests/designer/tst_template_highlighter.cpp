@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer/ui/editors/template_highlighter.h"
 #include "designer_test_support.h"
-#include "template_highlighter.h"
 #include "test_main.h"
 
 #include <QTest>

@@ -2,10 +2,10 @@
 // TemplateRenderer against a scripted backend: requests are coalesced with one in flight and
 // stale answers dropped, .templ goes through expression.evaluate, and a backend without the
 // methods is reported as too old.
-#include "backend_client.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/template_renderer.h"
 #include "gui_test_support.h"
 #include "scripted_backend.h"
-#include "template_renderer.h"
 #include "test_main.h"
 
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer/core/unified_diff.h"
 #include "test_main.h"
-#include "unified_diff.h"
 
 #include <QTest>
 

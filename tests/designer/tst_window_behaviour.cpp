@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // How the main window behaves for a desktop user: docks keep their sizes and come to the front
 // when shown, undo and redo work from every form field, the Help menu's items.
-#include "backend_client.h"
-#include "expression_completer.h"
-#include "fleet_dock.h"
-#include "help_menu.h"
-#include "main_window.h"
-#include "manifest_document.h"
-#include "manifest_settings_editor.h"
-#include "preview_controller.h"
-#include "property_editor.h"
-#include "resource_list_panel.h"
+#include "designer/core/backend_client.h"
+#include "designer/core/manifest_document.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/editors/expression_completer.h"
+#include "designer/ui/editors/manifest_settings_editor.h"
+#include "designer/ui/editors/property_editor.h"
+#include "designer/ui/help_menu.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/fleet_dock.h"
+#include "designer/ui/panels/resource_list_panel.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "manifest.h"
+#include "core/model/manifest.h"
+#include "designer/core/yaml_edit.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "yaml_edit.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "designer/ui/editors/yaml_editor.h"
 #include "designer_test_support.h"
 #include "test_main.h"
-#include "yaml_editor.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A YAML mistake typed in the designer: its document reports the same plain words, at the same
 // line and column, as `ccm-backend validate`.
-#include "manifest_document.h"
+#include "designer/core/manifest_document.h"
 #include "test_main.h"
 
 #include <QTest>

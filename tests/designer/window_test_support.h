@@ -3,12 +3,12 @@
 // backend is a scripted fake.
 #pragma once
 
-#include "backend_client.h"
+#include "designer/core/backend_client.h"
+#include "designer/ui/controllers/preview_controller.h"
+#include "designer/ui/main_window.h"
+#include "designer/ui/panels/fleet_dock.h"
 #include "fake_server.h"
-#include "fleet_dock.h"
 #include "gui_test_support.h"
-#include "main_window.h"
-#include "preview_controller.h"
 #include "scripted_backend.h"
 
 #include <QString>

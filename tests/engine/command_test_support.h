@@ -2,7 +2,7 @@
 // What the tests of command runners share: argv as a test column, and commands from argv.
 #pragma once
 
-#include "util/command_runner.h"
+#include "engine/util/command_runner.h"
 
 #include <QByteArray>
 #include <QMetaType>

@@ -3,11 +3,11 @@
 // apply, and command results for recording runners.
 #pragma once
 
+#include "core/model/transaction_event.h"
+#include "engine/resource.h"
+#include "engine/util/command_runner.h"
 #include "recording_runner.h"
-#include "resource.h"
 #include "test_common.h"
-#include "transaction_event.h"
-#include "util/command_runner.h"
 
 #include <QString>
 

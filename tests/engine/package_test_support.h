@@ -4,10 +4,10 @@
 // package lock.
 #pragma once
 
+#include "engine/resources/package/package_type.h"
+#include "engine/util/command_runner.h"
 #include "engine_test_support.h"
-#include "resources/package/package_type.h"
 #include "test_common.h"
-#include "util/command_runner.h"
 
 #include <QFile>
 #include <QString>

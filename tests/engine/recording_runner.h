@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "util/command_runner.h"
+#include "engine/util/command_runner.h"
 
 #include <mutex>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "archive_test_support.h"
+#include "engine/resources/archive/http/archive_extraction.h"
 #include "file_test_support.h"
-#include "resources/archive/http/archive_extraction.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -4,13 +4,13 @@
 // hostile archives and that no credential reaches an event or a log line.
 #include "archive_test_support.h"
 #include "base/sha256.h"
+#include "engine/prepared_manifest.h"
+#include "engine/resources/archive/archive_type.h"
+#include "engine/resources/archive/http/http_archive_provider.h"
+#include "engine/resources/registration.h"
+#include "engine/run.h"
 #include "engine_test_support.h"
 #include "file_test_support.h"
-#include "prepared_manifest.h"
-#include "resources/archive/archive_type.h"
-#include "resources/archive/http/http_archive_provider.h"
-#include "resources/registration.h"
-#include "run.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/sha256.h"
+#include "engine/util/atomic_file.h"
 #include "file_test_support.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/atomic_file.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,10 +2,10 @@
 // Checksums read ahead on a thread of their own: given only for the very file that was read, and
 // unchanged since; everything else is left to the caller.
 #include "base/sha256.h"
+#include "engine/util/checksum_read_ahead.h"
 #include "file_test_support.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/checksum_read_ahead.h"
 
 #include <QDir>
 #include <QTemporaryDir>

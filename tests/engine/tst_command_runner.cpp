@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "command_test_support.h"
+#include "engine/util/command_runner.h"
 #include "test_main.h"
-#include "util/command_runner.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine/resources/exec/exec_type.h"
+#include "engine/resources/exec/posix/posix_exec_provider.h"
+#include "engine/resources/exec/shell/shell_exec_provider.h"
+#include "engine/resources/registration.h"
 #include "engine_test_support.h"
-#include "resources/exec/exec_type.h"
-#include "resources/exec/posix/posix_exec_provider.h"
-#include "resources/exec/shell/shell_exec_provider.h"
-#include "resources/registration.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/sha256.h"
+#include "engine/resources/file/file_type.h"
+#include "engine/resources/file/posix/posix_file_provider.h"
+#include "engine/resources/registration.h"
+#include "engine/util/checksum_read_ahead.h"
 #include "engine_test_support.h"
 #include "file_test_support.h"
-#include "resources/file/file_type.h"
-#include "resources/file/posix/posix_file_provider.h"
-#include "resources/registration.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/checksum_read_ahead.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine/resources/package/apt/apt_package_provider.h"
 #include "engine_test_support.h"
 #include "package_test_support.h"
-#include "resources/package/apt/apt_package_provider.h"
 #include "test_common.h"
 #include "test_main.h"
 

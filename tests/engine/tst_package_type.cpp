@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine/resources/package/apt/apt_package_provider.h"
+#include "engine/resources/package/package_type.h"
 #include "engine_test_support.h"
 #include "package_test_support.h"
-#include "resources/package/apt/apt_package_provider.h"
-#include "resources/package/package_type.h"
 #include "test_common.h"
 #include "test_main.h"
 

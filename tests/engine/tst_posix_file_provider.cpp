@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/sha256.h"
+#include "engine/resources/file/posix/posix_file_provider.h"
 #include "file_test_support.h"
 #include "recording_runner.h"
-#include "resources/file/posix/posix_file_provider.h"
 #include "test_common.h"
 #include "test_main.h"
 

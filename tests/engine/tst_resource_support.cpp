@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resources/resource_support.h"
+#include "engine/resources/resource_support.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run loop with scripted package and service types: what runs, in which order, and how the
 // events and summary come out. Real child manifests (apply type) and real health check commands.
-#include "prepared_manifest.h"
-#include "resources/registration.h"
-#include "run.h"
+#include "engine/prepared_manifest.h"
+#include "engine/resources/registration.h"
+#include "engine/run.h"
 #include "test_common.h"
 #include "test_main.h"
 

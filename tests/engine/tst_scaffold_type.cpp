@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine/prepared_manifest.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/scaffold/choria/choria_scaffold_provider.h"
+#include "engine/resources/scaffold/scaffold_type.h"
+#include "engine/run.h"
 #include "engine_test_support.h"
 #include "file_test_support.h"
-#include "prepared_manifest.h"
-#include "resources/registration.h"
-#include "resources/scaffold/choria/choria_scaffold_provider.h"
-#include "resources/scaffold/scaffold_type.h"
-#include "run.h"
 #include "test_common.h"
 #include "test_main.h"
 

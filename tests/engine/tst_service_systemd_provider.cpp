@@ -3,12 +3,12 @@
 // is-enabled answer is read, the exact commands, one daemon-reload per provider, the global lock,
 // and when the provider can be chosen (also on this host).
 #include "command_test_support.h"
+#include "engine/prepared_manifest.h"
+#include "engine/resources/service/service_type.h"
+#include "engine/resources/service/systemd/systemd_service_provider.h"
+#include "engine/run.h"
 #include "engine_test_support.h"
-#include "prepared_manifest.h"
 #include "recording_runner.h"
-#include "resources/service/service_type.h"
-#include "resources/service/systemd/systemd_service_provider.h"
-#include "run.h"
 #include "test_common.h"
 #include "test_main.h"
 

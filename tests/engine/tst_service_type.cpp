@@ -3,12 +3,12 @@
 // of the decision tables in noop and for real, every recorded state, verification, failures,
 // property checks, and subscribe refreshes through the run loop.
 #include "command_test_support.h"
+#include "engine/prepared_manifest.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/service/service_type.h"
+#include "engine/resources/service/systemd/systemd_service_provider.h"
+#include "engine/run.h"
 #include "engine_test_support.h"
-#include "prepared_manifest.h"
-#include "resources/registration.h"
-#include "resources/service/service_type.h"
-#include "resources/service/systemd/systemd_service_provider.h"
-#include "run.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "engine/util/unified_diff.h"
 #include "test_common.h"
 #include "test_main.h"
-#include "util/unified_diff.h"
 
 #include <QFile>
 #include <QProcess>

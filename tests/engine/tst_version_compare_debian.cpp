@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resources/package/debian_version.h"
+#include "engine/resources/package/debian_version.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -10,11 +10,11 @@
 // FILE (one JSON object per line, e.g. {"type":"event","event":{...}}; id, identity and seq are
 // filled in), which simulates a fleet of thousands of hosts without running anything. --status
 // lists every identity in CCM_STATUS. Prints "ready" once listening; runs until stdin closes.
-#include "fleet_status.h"
-#include "kv_bucket.h"
-#include "nats_connection.h"
-#include "preview_responder.h"
-#include "preview_wire.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/kv_bucket.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_responder.h"
+#include "fleet/preview/preview_wire.h"
 
 #include <filesystem>
 #include <fstream>

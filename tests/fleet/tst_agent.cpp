@@ -2,13 +2,13 @@
 // `ccm-backend agent` as real processes against one real nats-server (and a real HTTP server):
 // each agent with its own identity, $XDG_CONFIG_HOME (facts, NATS context) and files.
 #include "../backend/backend_process.h"
-#include "agent_report.h"
 #include "agent_under_test.h"
+#include "fleet/agent/agent_report.h"
+#include "fleet/nats/kv_reader.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "http_server.h"
-#include "kv_reader.h"
-#include "nats_connection.h"
 #include "nats_server.h"
-#include "object_store.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -4,13 +4,13 @@
 // replace the last good one, the files under cache_dir are born private, and run reports made
 // during an outage survive reloads and restarts.
 #include "../backend/backend_process.h"
-#include "agent_report.h"
 #include "agent_under_test.h"
+#include "fleet/agent/agent_report.h"
+#include "fleet/nats/kv_reader.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "http_server.h"
-#include "kv_reader.h"
-#include "nats_connection.h"
 #include "nats_server.h"
-#include "object_store.h"
 #include "test_common.h"
 #include "test_main.h"
 

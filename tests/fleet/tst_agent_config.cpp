@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The agent configuration: upstream's keys and their defaults, identity and preview, and every
 // bad value or unknown key reported with its line and column.
-#include "agent_config.h"
-#include "preview_signing.h"
+#include "fleet/agent/agent_config.h"
+#include "fleet/preview/preview_signing.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -3,10 +3,10 @@
 // real `ccm-backend agent` with fleet preview on and its metrics endpoint: garbage on
 // ccm.preview.request and connections to /metrics that never finish their request. The log
 // stays bounded and says how much it left out; scrapes are served while the connections are held.
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_wire.h"
 #include "fleet_agent_process.h"
-#include "nats_connection.h"
 #include "nats_server.h"
-#include "preview_wire.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fetching bundles over http(s) from a real local server, from a real nats-server's object store,
 // and reading NATS key-value entries.
-#include "bundle_source.h"
+#include "fleet/agent/bundle_source.h"
+#include "fleet/nats/kv_reader.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "http_server.h"
-#include "kv_reader.h"
-#include "nats_connection.h"
 #include "nats_server.h"
-#include "object_store.h"
 #include "test_common.h"
 #include "test_main.h"
 

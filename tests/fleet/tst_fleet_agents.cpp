@@ -3,9 +3,9 @@
 // each with its own identity, $XDG_CONFIG_HOME (facts, NATS context) and files, asked by a real
 // `ccm-backend fleet preview`. The hosts' facts differ, so one manifest changes different things
 // on each; nothing may change on any of them.
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/kv_reader.h"
 #include "fleet_agent_process.h"
-#include "fleet_status.h"
-#include "kv_reader.h"
 #include "nats_server.h"
 #include "test_common.h"
 #include "test_main.h"

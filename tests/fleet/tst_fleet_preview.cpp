@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fleet previews end to end against a real nats-server: responders in this process, each with its
 // own connection, identity and facts, and the requester as the CLI and the daemon use it.
-#include "fleet_status.h"
-#include "kv_bucket.h"
-#include "nats_connection.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/kv_bucket.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_responder.h"
+#include "fleet/preview/preview_wire.h"
 #include "nats_server.h"
-#include "preview_requester.h"
-#include "preview_responder.h"
-#include "preview_wire.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // NATS CLI context files: each field, which context is used, the errors, and real connections
 // with each kind of credentials to a nats-server that requires them.
-#include "nats_connection.h"
-#include "nats_context.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_context.h"
+#include "fleet/nats/nkey.h"
 #include "nats_server.h"
-#include "nkey.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -2,10 +2,10 @@
 // The object store protocol against a real nats-server with JetStream: round trips, the wire
 // format official clients expect, replacement, corruption, hostile meta records, orphaned chunks,
 // private downloads and the errors.
-#include "nats_connection.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
+#include "fleet/nats/object_url.h"
 #include "nats_server.h"
-#include "object_store.h"
-#include "object_url.h"
 #include "test_common.h"
 #include "test_main.h"
 

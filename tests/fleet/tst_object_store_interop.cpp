@@ -2,10 +2,10 @@
 // Objects written by us and read by the official NATS JavaScript client (which checks the digest),
 // and the other way round. The client comes from tests/fleet/interop (npm ci, run by
 // scripts/install-deps).
-#include "json.h"
-#include "nats_connection.h"
+#include "core/model/json.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "nats_server.h"
-#include "object_store.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -4,13 +4,13 @@
 // request after the agent reconnected, reloaded or restarted (refused), and after its record of
 // seen requests was damaged (refused); read the files a preview writes (closed to others); and
 // what a preview whose requester died leaves in CCM_PREVIEW (removed by the next requester).
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_handles.h"
+#include "fleet/nats/object_store.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_wire.h"
 #include "fleet_agent_process.h"
-#include "nats_connection.h"
-#include "nats_handles.h"
 #include "nats_server.h"
-#include "object_store.h"
-#include "preview_requester.h"
-#include "preview_wire.h"
 #include "test_common.h"
 #include "test_main.h"
 

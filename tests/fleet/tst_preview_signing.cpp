@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ed25519 keys of fleet previews: generation, PEM files, load errors, signatures and tampering.
-#include "preview_signing.h"
+#include "fleet/preview/preview_signing.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fleet preview wire format: strict decoding of requests and answers (a hostile peer may send
 // anything), the time rules, parts split and put back together, and the replay cache.
-#include "preview_requester.h"
-#include "preview_wire.h"
+#include "fleet/preview/preview_requester.h"
+#include "fleet/preview/preview_wire.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ccm-backend publish` as a real process against a real nats-server.
 #include "../backend/backend_process.h"
-#include "nats_connection.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "nats_server.h"
-#include "object_store.h"
 #include "test_common.h"
 #include "test_main.h"
 

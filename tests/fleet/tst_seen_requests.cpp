@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The store of seen preview request ids: expiry, its bound, the file it is kept in across
 // restarts, and files that cannot be trusted. Real files in a temporary directory.
-#include "seen_requests.h"
+#include "fleet/preview/seen_requests.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -4,11 +4,11 @@
 // TMPDIR in the test's own directory so that whatever a run leaves behind shows.
 #include "../backend/apply_events.h"
 #include "../backend/backend_process.h"
+#include "core/model/json.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "http_server.h"
-#include "json.h"
-#include "nats_connection.h"
 #include "nats_server.h"
-#include "object_store.h"
 #include "test_main.h"
 
 #include <QDir>

@@ -5,7 +5,7 @@
 //
 // Input: one entry a line, "<kind><path>\t<target>", kind d (directory), f (file), l (symbolic
 // link), h (hard link) or s (device); the root is /r/root, so absolute targets can name it.
-#include "resources/archive/archive_entry_checker.h"
+#include "engine/resources/archive/archive_entry_checker.h"
 
 #include <algorithm>
 #include <cstddef>

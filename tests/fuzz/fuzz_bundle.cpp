@@ -3,7 +3,7 @@
 // crash, hang or leak; an unpacked bundle holds only regular files and directories below its own
 // directory, with the manifest among them; and once the bundle is gone (refused or unpacked and
 // dropped) the parent directory is empty again.
-#include "bundle.h"
+#include "core/bundle/bundle.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Feeds arbitrary text to the duration parser: it may refuse the text but never crash, and a
 // duration it accepts must read back to the same value when written in nanoseconds, and must be
 // the same whether written with or without a leading '+'.
-#include "duration.h"
+#include "core/model/duration.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Any bytes are an expression to parse; whatever parses is evaluated against fixed facts and data
 // and printed. Errors are expected, crashes, hangs, leaks and undefined behaviour are bugs. The
 // same bytes also go through lookupPath as a path.
-#include "expression.h"
+#include "core/expr/expression.h"
 
 #include <cstddef>
 #include <cstdint>

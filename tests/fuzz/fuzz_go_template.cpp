@@ -2,7 +2,7 @@
 // Feeds arbitrary text to the Go template engine with a fixed dot of data, facts and environment:
 // parsing and executing may fail but never crash, hang or leak, and executing a parsed template
 // twice gives the same outcome.
-#include "go_template.h"
+#include "core/template/go_template.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // Feeds a manifest's data, hierarchy and overrides to Hiera resolution with fixed facts and
 // external data: resolution may report problems but never crash, hang or leak, and resolving the
 // same manifest twice gives the same data.
-#include "hiera.h"
-#include "manifest.h"
+#include "core/hiera/hiera.h"
+#include "core/model/manifest.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // Feeds arbitrary text to the Jet template engine with a fixed scope of facts, data and
 // environment: parsing and rendering may fail but never crash, hang or leak, and rendering a
 // parsed template twice gives the same outcome.
-#include "expression.h"
-#include "jet_template.h"
+#include "core/expr/expression.h"
+#include "core/template/jet_template.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,9 +3,9 @@
 // the loader, the validator): nothing may crash, hang or leak. A manifest that loads without
 // errors is written back in the canonical layout, and that text must load again to an equal model
 // and be written back to the same bytes.
-#include "manifest.h"
-#include "manifest_writer.h"
-#include "validator.h"
+#include "core/model/manifest.h"
+#include "core/model/manifest_writer.h"
+#include "core/model/validator.h"
 
 #include <cstddef>
 #include <cstdint>

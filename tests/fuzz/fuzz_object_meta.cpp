@@ -5,7 +5,7 @@
 // empty, no '.', '*', '>', whitespace or control characters), for the bucket and name asked for.
 // The input is the bucket, a newline, the name, a newline and the record, so that the names vary
 // too; without two newlines the whole input is the record of "site.tgz" in bucket "bundles".
-#include "object_store.h"
+#include "fleet/nats/object_store.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -7,9 +7,9 @@
 // crashes, hangs, leaks and undefined behaviour are bugs, and so is an accepted answer that does
 // not decode again from the text it would be forwarded as, or a reassembled message larger than
 // the limits that were set.
-#include "preview_signing.h"
-#include "preview_wire.h"
-#include "seen_requests.h"
+#include "fleet/preview/preview_signing.h"
+#include "fleet/preview/preview_wire.h"
+#include "fleet/preview/seen_requests.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,8 +4,8 @@
 // dispatcher, as a caller whose role the second byte chooses. Applies are recorded by a fake
 // instead of run. Error responses are expected; crashes, hangs, leaks, undefined behaviour and
 // a reply that is not one JSON object per line are bugs.
-#include "dispatcher.h"
-#include "line_reader.h"
+#include "daemon/dispatcher.h"
+#include "protocol/line_reader.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Feeds arbitrary text to the shell word splitter: it may refuse the text but never crash, and
 // the words it returns must split back to themselves once each is quoted the way a shell would
 // need it (single quotes, with an embedded quote written as '\'').
-#include "shell_words.h"
+#include "base/shell_words.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Feeds arbitrary bytes to the template scanner and resolver: neither may crash, hang or leak,
 // and the scanner's segments must always cover the input exactly.
-#include "template_string.h"
+#include "core/template/template_string.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,9 +2,9 @@
 // Normalises arbitrary text for upstream's schema: nothing may crash, hang or leak. A manifest
 // that loads without errors still does once normalised, valid stays valid, the result does not
 // change when normalised again, and text that does not load is returned as it is.
-#include "bundle.h"
-#include "manifest.h"
-#include "validator.h"
+#include "core/bundle/bundle.h"
+#include "core/model/manifest.h"
+#include "core/model/validator.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Differential: whenever the block YAML parser accepts a text, yaml-cpp must read the same text
 // without an error and send exactly the same events with the same marks. Text the block parser
 // refuses goes to yaml-cpp in the product, so only what it accepts is compared.
-#include "yaml_block_parser.h"
+#include "core/yaml/yaml_block_parser.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>

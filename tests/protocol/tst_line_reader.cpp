@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "line_reader.h"
+#include "protocol/line_reader.h"
 #include "test_common.h"
 #include "test_main.h"
 

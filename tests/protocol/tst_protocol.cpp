@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "protocol.h"
+#include "protocol/protocol.h"
 #include "test_common.h"
 #include "test_main.h"
 

@@ -4,7 +4,7 @@
 // and a type is declared a metatype once per unit.
 #pragma once
 
-#include "json.h"
+#include "core/model/json.h"
 
 #include <QMetaType>
 #include <QString>

@@ -3,8 +3,8 @@
 
 // resources/schemas/protocol.json as tests check messages against it. Needs valijson on the include
 // path and VALIJSON_USE_EXCEPTIONS=1.
-#include "json.h"
-#include "schema_registry.h"
+#include "core/model/json.h"
+#include "core/model/schema_registry.h"
 #include "test_common.h"
 
 #include <QStringList>

@@ -4,8 +4,8 @@
 // object, recording the requests it read.
 #pragma once
 
+#include "core/model/json.h"
 #include "fake_server.h"
-#include "json.h"
 
 #include <functional>
 #include <map>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "rpc_client.h"
+#include "daemon/client/rpc_client.h"
 
-#include "protocol.h"
+#include "protocol/protocol.h"
 
 #include <algorithm>
 #include <cerrno>

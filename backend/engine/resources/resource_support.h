@@ -4,9 +4,9 @@
 // Small helpers every resource type needs to read its properties and report its outcome.
 
 #include "base/result.h"
-#include "json.h"
-#include "resource.h"
-#include "text.h"
+#include "base/text.h"
+#include "core/model/json.h"
+#include "engine/resource.h"
 
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "atomic_file.h"
+#include "engine/util/atomic_file.h"
 
 #include <atomic>
 #include <cerrno>

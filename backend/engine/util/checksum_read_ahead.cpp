@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "checksum_read_ahead.h"
+#include "engine/util/checksum_read_ahead.h"
 
 #include "base/sha256.h"
 

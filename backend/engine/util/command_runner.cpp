@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "command_runner.h"
+#include "engine/util/command_runner.h"
 
 #include <algorithm>
 #include <array>

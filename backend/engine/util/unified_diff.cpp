@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "unified_diff.h"
+#include "engine/util/unified_diff.h"
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "util/user_identity.h"
+#include "engine/util/user_identity.h"
 
-#include "run.h"
-#include "user_database.h"
+#include "base/user_database.h"
+#include "engine/run.h"
 
 #include <algorithm>
 #include <cerrno>

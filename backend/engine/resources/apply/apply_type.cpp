@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resources/apply/apply_type.h"
+#include "engine/resources/apply/apply_type.h"
 
-#include "resources/registration.h"
-#include "resources/resource_support.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/resource_support.h"
 
 namespace ccm::engine {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "archive_entry_checker.h"
+#include "engine/resources/archive/archive_entry_checker.h"
 
 #include <algorithm>
 #include <utility>

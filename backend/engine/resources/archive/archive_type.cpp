@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "archive_type.h"
+#include "engine/resources/archive/archive_type.h"
 
-#include "resources/registration.h"
-#include "resources/resource_support.h"
-#include "validator.h"
+#include "core/model/validator.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/resource_support.h"
 
 #include <algorithm>
 #include <cctype>

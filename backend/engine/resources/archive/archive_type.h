@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resource.h"
+#include "engine/resource.h"
 
 #include <chrono>
 #include <cstdint>

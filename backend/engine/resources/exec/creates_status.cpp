@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resources/exec/creates_status.h"
+#include "engine/resources/exec/creates_status.h"
 
 #include <cerrno>
 #include <sys/stat.h>

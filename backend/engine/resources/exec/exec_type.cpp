@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "exec_type.h"
+#include "engine/resources/exec/exec_type.h"
 
-#include "duration.h"
-#include "resources/registration.h"
-#include "resources/resource_support.h"
-#include "shell_words.h"
-#include "text.h"
-#include "utf8.h"
+#include "base/shell_words.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "core/model/duration.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/resource_support.h"
 
 #include <algorithm>
 #include <charconv>
-#include <initializer_list>
 #include <cstring>
+#include <initializer_list>
 #include <tuple>
 #include <utility>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "file_type.h"
+#include "engine/resources/file/file_type.h"
 
+#include "base/file_reading.h"
 #include "base/sha256.h"
-#include "file_reading.h"
-#include "resources/registration.h"
-#include "resources/resource_support.h"
-#include "util/unified_diff.h"
-#include "validator.h"
+#include "core/model/validator.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/resource_support.h"
+#include "engine/util/unified_diff.h"
 
 #include <cstdio>
 #include <ctime>

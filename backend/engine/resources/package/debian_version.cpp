@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "debian_version.h"
+#include "engine/resources/package/debian_version.h"
 
-#include "text.h"
+#include "base/text.h"
 
 #include <algorithm>
 

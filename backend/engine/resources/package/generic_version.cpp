@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "generic_version.h"
+#include "engine/resources/package/generic_version.h"
 
-#include "text.h"
+#include "base/text.h"
 
 #include <algorithm>
 #include <string>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "package_type.h"
+#include "engine/resources/package/package_type.h"
 
-#include "resources/registration.h"
-#include "resources/resource_support.h"
-#include "text.h"
-#include "utf8.h"
-#include "validator.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "core/model/validator.h"
+#include "engine/resources/registration.h"
+#include "engine/resources/resource_support.h"
 
 #include <algorithm>
 #include <utility>

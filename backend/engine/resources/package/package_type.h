@@ -2,9 +2,9 @@
 #pragma once
 
 #include "base/result.h"
-#include "json.h"
-#include "resource.h"
-#include "util/command_runner.h"
+#include "core/model/json.h"
+#include "engine/resource.h"
+#include "engine/util/command_runner.h"
 
 #include <mutex>
 #include <optional>

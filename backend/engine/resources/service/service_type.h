@@ -2,8 +2,8 @@
 #pragma once
 
 #include "base/result.h"
-#include "json.h"
-#include "resource.h"
+#include "core/model/json.h"
+#include "engine/resource.h"
 
 #include <mutex>
 #include <optional>

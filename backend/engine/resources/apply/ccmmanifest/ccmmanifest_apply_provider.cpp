@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "resources/apply/ccmmanifest/ccmmanifest_apply_provider.h"
+#include "engine/resources/apply/ccmmanifest/ccmmanifest_apply_provider.h"
 
-#include "resources/registration.h"
+#include "engine/resources/registration.h"
 
 namespace ccm::engine {
 

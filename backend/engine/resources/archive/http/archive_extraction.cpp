@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "archive_extraction.h"
+#include "engine/resources/archive/http/archive_extraction.h"
 
-#include "resources/archive/archive_entry_checker.h"
-#include "resources/archive/archive_type.h"
+#include "engine/resources/archive/archive_entry_checker.h"
+#include "engine/resources/archive/archive_type.h"
 
 #include <algorithm>
 #include <archive.h>

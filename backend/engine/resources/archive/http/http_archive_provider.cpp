@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "http_archive_provider.h"
+#include "engine/resources/archive/http/http_archive_provider.h"
 
 #include "base/sha256.h"
-#include "resources/archive/http/archive_extraction.h"
-#include "resources/registration.h"
+#include "engine/resources/archive/http/archive_extraction.h"
+#include "engine/resources/registration.h"
 
 #include <algorithm>
 #include <cctype>

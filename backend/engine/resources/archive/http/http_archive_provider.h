@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resources/archive/archive_type.h"
-#include "resources/file/posix/posix_file_provider.h"
+#include "engine/resources/archive/archive_type.h"
+#include "engine/resources/file/posix/posix_file_provider.h"
 
 #include <chrono>
 

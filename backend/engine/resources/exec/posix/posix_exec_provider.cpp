@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "posix_exec_provider.h"
+#include "engine/resources/exec/posix/posix_exec_provider.h"
 
-#include "resources/exec/creates_status.h"
-#include "resources/registration.h"
-#include "shell_words.h"
+#include "base/shell_words.h"
+#include "engine/resources/exec/creates_status.h"
+#include "engine/resources/registration.h"
 
 namespace ccm::engine {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shell_exec_provider.h"
+#include "engine/resources/exec/shell/shell_exec_provider.h"
 
-#include "resources/exec/creates_status.h"
-#include "resources/registration.h"
-#include "text.h"
+#include "base/text.h"
+#include "engine/resources/exec/creates_status.h"
+#include "engine/resources/registration.h"
 
 #include <sys/stat.h>
 #include <utility>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resources/exec/exec_type.h"
+#include "engine/resources/exec/exec_type.h"
 
 #include <string>
 

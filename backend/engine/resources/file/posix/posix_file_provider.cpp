@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "posix_file_provider.h"
+#include "engine/resources/file/posix/posix_file_provider.h"
 
+#include "base/file_reading.h"
 #include "base/sha256.h"
-#include "file_reading.h"
-#include "resources/registration.h"
-#include "text.h"
-#include "user_database.h"
-#include "util/atomic_file.h"
-#include "util/checksum_read_ahead.h"
-#include "validator.h"
+#include "base/text.h"
+#include "base/user_database.h"
+#include "core/model/validator.h"
+#include "engine/resources/registration.h"
+#include "engine/util/atomic_file.h"
+#include "engine/util/checksum_read_ahead.h"
 
 #include <cerrno>
 #include <charconv>

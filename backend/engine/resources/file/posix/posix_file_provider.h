@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resources/file/file_type.h"
-#include "util/atomic_file.h"
+#include "engine/resources/file/file_type.h"
+#include "engine/util/atomic_file.h"
 
 #include <string>
 #include <unordered_map>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "apt_package_provider.h"
+#include "engine/resources/package/apt/apt_package_provider.h"
 
-#include "resources/package/debian_version.h"
-#include "resources/registration.h"
-#include "text.h"
+#include "base/text.h"
+#include "engine/resources/package/debian_version.h"
+#include "engine/resources/registration.h"
 
 #include <utility>
 

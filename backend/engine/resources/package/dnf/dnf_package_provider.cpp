@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "dnf_package_provider.h"
+#include "engine/resources/package/dnf/dnf_package_provider.h"
 
-#include "resources/package/generic_version.h"
-#include "resources/registration.h"
-#include "text.h"
+#include "base/text.h"
+#include "engine/resources/package/generic_version.h"
+#include "engine/resources/registration.h"
 
 #include <algorithm>
 #include <utility>

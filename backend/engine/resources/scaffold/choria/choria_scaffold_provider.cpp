@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "choria_scaffold_provider.h"
+#include "engine/resources/scaffold/choria/choria_scaffold_provider.h"
 
+#include "base/file_reading.h"
 #include "base/sha256.h"
-#include "file_reading.h"
-#include "go_template.h"
-#include "jet_template.h"
-#include "resources/registration.h"
-#include "shell_words.h"
-#include "template_scope.h"
-#include "text.h"
-#include "util/atomic_file.h"
-#include "util/user_identity.h"
+#include "base/shell_words.h"
+#include "base/text.h"
+#include "core/template/go_template.h"
+#include "core/template/jet_template.h"
+#include "core/template/template_scope.h"
+#include "engine/resources/registration.h"
+#include "engine/util/atomic_file.h"
+#include "engine/util/user_identity.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resources/scaffold/scaffold_type.h"
-#include "util/atomic_file.h"
-#include "util/command_runner.h"
+#include "engine/resources/scaffold/scaffold_type.h"
+#include "engine/util/atomic_file.h"
+#include "engine/util/command_runner.h"
 
 namespace ccm::engine {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "systemd_service_provider.h"
+#include "engine/resources/service/systemd/systemd_service_provider.h"
 
-#include "resources/registration.h"
-#include "text.h"
-#include "utf8.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "engine/resources/registration.h"
 
 #include <algorithm>
 #include <array>

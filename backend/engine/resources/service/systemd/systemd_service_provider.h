@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "resources/service/service_type.h"
+#include "engine/resources/service/service_type.h"
 
 #include <filesystem>
 #include <optional>

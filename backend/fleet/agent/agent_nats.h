@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "base/result.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_context.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+struct __natsSubscription;
+
+namespace ccm::fleet {
+
+/// A message received on a subscription.
+struct NatsMessage {
+    std::string subject;
+    std::string reply; ///< empty when the sender wants no answer
+    std::string data;
+};
+
+/// The agent's one NATS connection, made from a context and remade after the server goes away:
+/// callers ask for it when they need it, and a lost connection is retried at most every
+/// `retryDelay`. Subscriptions made here outlive reconnections (they are made again on every new
+/// connection), so watchers and responders need not notice the server restarting. Thread-safe.
+class NatsLink {
+public:
+    using Handler = std::function<void(const NatsMessage &)>;
+
+    NatsLink(NatsSelection selection, ContextEnvironment environment,
+        std::chrono::milliseconds retryDelay = std::chrono::seconds(2));
+    ~NatsLink();
+    NatsLink(const NatsLink &) = delete;
+    NatsLink &operator=(const NatsLink &) = delete;
+
+    /// The connection, connecting first when there is none or it was lost and the retry delay has
+    /// passed; null while the server cannot be reached (lastError() says why). Holding the pointer
+    /// keeps the connection open.
+    std::shared_ptr<NatsConnection> connection();
+    /// Why the last connection attempt failed.
+    Error lastError() const;
+    /// Counts connections made, so a caller can tell the server came back.
+    std::uint64_t generation() const;
+
+    /// Calls `handler` (on a NATS thread) for every message on `subject`, now and on every later
+    /// connection. The subscription ends with the link.
+    void subscribe(const std::string &subject, Handler handler);
+    /// Publishes a core NATS message; an error when there is no connection.
+    Result<void> publish(const std::string &subject, const std::string &data);
+    /// Stores `value` under `key` in the key-value bucket `bucket`, creating the bucket (history 1,
+    /// file storage, as official clients create one) when it is missing.
+    Result<void> kvPut(const std::string &bucket, const std::string &key, const std::string &value);
+
+private:
+    struct Watch {
+        std::string subject;
+        Handler handler;
+    };
+
+    std::shared_ptr<NatsConnection> connectLocked();
+    void subscribeLocked(NatsConnection &connection, Watch &watch);
+    void dropLocked();
+
+    mutable std::mutex m_mutex;
+    NatsSelection m_selection;
+    ContextEnvironment m_environment;
+    std::chrono::milliseconds m_retryDelay;
+    std::chrono::steady_clock::time_point m_lastAttempt {};
+    std::shared_ptr<NatsConnection> m_connection;
+    std::vector<__natsSubscription *> m_subscriptions;
+    std::list<Watch> m_watches; ///< stable addresses: they are the subscriptions' closures
+    std::vector<std::string> m_kvBuckets; ///< buckets known to exist on this connection
+    Error m_lastError {"unreachable", "not connected yet"};
+    std::uint64_t m_generation = 0;
+};
+
+} // namespace ccm::fleet

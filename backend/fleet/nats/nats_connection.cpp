@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleet/nats/nats_connection.h"
+
+#include "base/file_reading.h"
+#include "fleet/nats/nats_handles.h"
+#include "fleet/nats/nkey.h"
+
+#include <nats/nats.h>
+#include <utility>
+
+namespace ccm::fleet {
+namespace {
+
+constexpr const char *kDefaultUrl = "nats://127.0.0.1:4222";
+constexpr std::size_t kMaxSeedFileBytes = 64 * 1024;
+
+std::string lastErrorText(natsStatus status)
+{
+    natsStatus last = NATS_OK;
+    const char *text = nats_GetLastError(&last);
+    if (!text || !*text)
+        return natsStatus_GetText(status);
+    // cnats prefixes its messages with the source position, "(conn.c:2088): ", which means
+    // nothing to a user.
+    std::string message = text;
+    if (message.starts_with('(')) {
+        const std::size_t end = message.find("): ");
+        if (end != std::string::npos)
+            message.erase(0, end + 3);
+    }
+    return message;
+}
+
+/// Applies the credentials and TLS settings; the error names the setting that failed.
+Result<void> applySettings(natsOptions *options, const NatsSettings &settings)
+{
+    auto failed = [&](const std::string &what, natsStatus status) {
+        return Error {"bad_settings", what + " (from " + settings.source + "): " + lastErrorText(status)};
+    };
+    if (!settings.user.empty() || !settings.password.empty()) {
+        if (natsStatus s = natsOptions_SetUserInfo(options, settings.user.c_str(), settings.password.c_str());
+            s != NATS_OK)
+            return failed("cannot use the user and password", s);
+    }
+    if (!settings.token.empty()) {
+        if (natsStatus s = natsOptions_SetToken(options, settings.token.c_str()); s != NATS_OK)
+            return failed("cannot use the token", s);
+    }
+    if (!settings.creds.empty()) {
+        // cnats reads the file only when connecting and then reports a bare I/O error.
+        if (auto readable = readTextFile(settings.creds, kMaxSeedFileBytes); !readable)
+            return Error {
+                "bad_settings", "credentials file (from " + settings.source + "): " + readable.error().message};
+        if (natsStatus s = natsOptions_SetUserCredentialsFromFiles(options, settings.creds.c_str(), nullptr);
+            s != NATS_OK)
+            return failed("cannot use the credentials file " + settings.creds, s);
+    }
+    if (!settings.nkey.empty()) {
+        auto seed = readTextFile(settings.nkey, kMaxSeedFileBytes);
+        if (!seed)
+            return Error {"bad_settings", "NKey seed file (from " + settings.source + "): " + seed.error().message};
+        auto publicKey = nkeyUserPublicKey(seed.value());
+        if (!publicKey)
+            return Error {"bad_settings",
+                "NKey seed file " + settings.nkey + " (from " + settings.source + "): " + publicKey.error().message};
+        if (natsStatus s = natsOptions_SetNKeyFromSeed(options, publicKey->c_str(), settings.nkey.c_str());
+            s != NATS_OK)
+            return failed("cannot use the NKey seed file " + settings.nkey, s);
+    }
+    if (!settings.ca.empty()) {
+        if (natsStatus s = natsOptions_LoadCATrustedCertificates(options, settings.ca.c_str()); s != NATS_OK)
+            return failed("cannot load the CA certificates " + settings.ca, s);
+        natsOptions_SetSecure(options, true);
+    }
+    if (!settings.cert.empty() || !settings.key.empty()) {
+        if (settings.cert.empty() || settings.key.empty())
+            return Error {
+                "bad_settings", "a TLS client certificate needs both cert and key (from " + settings.source + ")"};
+        if (natsStatus s = natsOptions_LoadCertificatesChain(options, settings.cert.c_str(), settings.key.c_str());
+            s != NATS_OK)
+            return failed("cannot load the client certificate " + settings.cert + " and key " + settings.key, s);
+        natsOptions_SetSecure(options, true);
+    }
+    return {};
+}
+
+} // namespace
+
+Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettings &settings, int waitMs)
+{
+    const std::string url = settings.url.empty() ? std::string(kDefaultUrl) : settings.url;
+    natsOptions *rawOptions = nullptr;
+    if (natsStatus s = natsOptions_Create(&rawOptions); s != NATS_OK)
+        return Error {"nats", "cannot set up a NATS connection: " + lastErrorText(s)};
+    const NatsOptionsPtr options(rawOptions);
+
+    if (natsStatus s = natsOptions_SetURL(options.get(), url.c_str()); s != NATS_OK)
+        return Error {
+            "bad_settings", "invalid NATS URL '" + url + "' (from " + settings.source + "): " + lastErrorText(s)};
+    natsOptions_SetName(options.get(), "ccm-backend");
+    natsOptions_SetTimeout(options.get(), waitMs);
+    // A command works on one connection for a short while: a broken one is an error to report,
+    // not something to hide behind reconnection attempts.
+    natsOptions_SetAllowReconnect(options.get(), false);
+    if (auto applied = applySettings(options.get(), settings); !applied)
+        return applied.error();
+
+    natsConnection *connection = nullptr;
+    const natsStatus status = natsConnection_Connect(&connection, options.get());
+    if (status != NATS_OK) {
+        const std::string detail = lastErrorText(status);
+        const std::string where = "NATS server " + url + " (from " + settings.source + ")";
+        if (status == NATS_CONNECTION_AUTH_FAILED || status == NATS_NOT_PERMITTED
+            || detail.find("uthorization") != std::string::npos)
+            return Error {"auth_failed",
+                where + " refused the credentials: " + detail
+                    + "; check the user, password, token, creds or nkey of the context"};
+        if (status == NATS_NO_SERVER || status == NATS_TIMEOUT || status == NATS_IO_ERROR)
+            return Error {"unreachable",
+                "cannot reach the " + where + ": " + detail + "; check that the server runs and the URL is right"};
+        const bool tls = !settings.ca.empty() || !settings.cert.empty() || url.find("tls://") != std::string::npos;
+        if (status == NATS_SSL_ERROR || tls)
+            return Error {"tls_failed",
+                "cannot connect to the " + where + " over TLS: " + detail
+                    + "; check the context's ca (the CA that signed the server's certificate)"
+                      " and, when the server verifies clients, its cert and key"};
+        return Error {"nats", "cannot connect to the " + where + ": " + detail};
+    }
+
+    jsOptions jetStreamOptions;
+    jsOptions_Init(&jetStreamOptions);
+    jetStreamOptions.Wait = waitMs;
+    jsCtx *jetStream = nullptr;
+    if (natsStatus s = natsConnection_JetStream(&jetStream, connection, &jetStreamOptions); s != NATS_OK) {
+        natsConnection_Destroy(connection);
+        return Error {"nats", "cannot set up JetStream on " + url + ": " + lastErrorText(s)};
+    }
+    return std::unique_ptr<NatsConnection>(new NatsConnection(connection, jetStream, url, waitMs));
+}
+
+NatsConnection::NatsConnection(natsConnection *connection, jsCtx *jetStream, std::string url, int waitMs)
+    : m_connection(connection)
+    , m_jetStream(jetStream)
+    , m_url(std::move(url))
+    , m_waitMs(waitMs)
+{
+}
+
+NatsConnection::~NatsConnection()
+{
+    jsCtx_Destroy(m_jetStream);
+    natsConnection_Close(m_connection);
+    natsConnection_Destroy(m_connection);
+}
+
+std::int64_t NatsConnection::maxPayload() const
+{
+    return natsConnection_GetMaxPayload(m_connection);
+}
+
+Error jetStreamError(const NatsConnection &connection, const std::string &what, int status, int jsErrorCode)
+{
+    if (status == NATS_NO_RESPONDERS || jsErrorCode == JSNotEnabledErr || jsErrorCode == JSNotEnabledForAccountErr)
+        return Error {"no_jetstream",
+            "the NATS server " + connection.url()
+                + " has no JetStream for this account; start nats-server with -js or enable"
+                  " jetstream in its configuration"};
+    std::string text = lastErrorText(static_cast<natsStatus>(status));
+    if (status == NATS_TIMEOUT)
+        text += " (no answer within " + std::to_string(connection.waitMs()) + " ms)";
+    return Error {"nats", what + " on " + connection.url() + ": " + text};
+}
+
+} // namespace ccm::fleet

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleet/preview/preview_requester.h"
+
+#include "core/bundle/bundle.h"
+#include "fleet/agent/fleet_status.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_handles.h"
+#include "fleet/nats/object_store.h"
+#include "fleet/preview/preview_wire.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nats/nats.h>
+#include <sstream>
+#include <unordered_map>
+
+namespace ccm::fleet {
+namespace {
+
+constexpr std::size_t kMaxProblems = 100;
+/// Answers of one host held back while an earlier one is missing.
+constexpr std::size_t kMaxEarlyAnswers = 10'000;
+/// Hosts one preview tracks; answers naming more identities are dropped.
+constexpr std::size_t kMaxHosts = 200'000;
+/// The age past which no request can still need its bundle object: the longest a request lives,
+/// plus the skew allowed between the clocks that wrote and that read it. An object stamped further
+/// than this in the future is as stale: no working requester's clock runs that far ahead, and
+/// waiting for the time it gives could keep it for ever.
+constexpr auto kStalePreviewAge = kMaxRequestLifetime + kMaxClockSkew;
+
+/// A private temporary directory, removed with its contents when the object goes.
+class TemporaryDirectory {
+public:
+    TemporaryDirectory()
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / "ccm-preview-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) != nullptr)
+            m_path = pattern;
+    }
+    ~TemporaryDirectory()
+    {
+        std::error_code ignored;
+        if (!m_path.empty())
+            std::filesystem::remove_all(m_path, ignored);
+    }
+    TemporaryDirectory(const TemporaryDirectory &) = delete;
+    TemporaryDirectory &operator=(const TemporaryDirectory &) = delete;
+    const std::filesystem::path &path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+Result<std::string> readBytes(const std::filesystem::path &path, std::uint64_t maxBytes)
+{
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error)
+        return Error {"io", path.string() + ": " + error.message()};
+    if (size > maxBytes)
+        return Error {"too_large", path.string() + ": " + std::to_string(size) + " bytes is more than the limit"};
+    std::ifstream stream(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << stream.rdbuf();
+    if (!stream)
+        return Error {"io", path.string() + ": cannot read"};
+    return bytes.str();
+}
+
+Result<std::string> bundleManifest(
+    const std::filesystem::path &manifest, const std::filesystem::path &output, std::uint64_t maxBytes)
+{
+    const BundlePlan plan = planBundle(manifest);
+    if (!plan.ok()) {
+        std::string text = "the manifest cannot be bundled:";
+        for (const BundleFinding &finding : plan.findings)
+            text += "\n" + formatBundleFinding(finding);
+        return Error {"invalid_manifest", text};
+    }
+    if (auto written = writeBundle(plan, output); !written)
+        return written.error();
+    return readBytes(output, maxBytes);
+}
+
+std::string stringMember(const Json &object, const char *key)
+{
+    const auto found = object.find(key);
+    return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+} // namespace
+
+std::string_view hostStateName(HostState state)
+{
+    switch (state) {
+    case HostState::Accepted:
+        return "accepted";
+    case HostState::Running:
+        return "running";
+    case HostState::Declined:
+        return "declined";
+    case HostState::Done:
+        return "done";
+    case HostState::Failed:
+        return "failed";
+    case HostState::Silent:
+        break;
+    }
+    return "silent";
+}
+
+std::size_t summaryCount(const Json &summary, const char *key)
+{
+    if (!summary.is_object())
+        return 0;
+    const auto found = summary.find(key);
+    if (found == summary.end() || !found->is_number_integer() || found->get<std::int64_t>() < 0)
+        return 0;
+    return found->get<std::size_t>();
+}
+
+Json fleetPreviewTotals(const FleetPreview &preview)
+{
+    std::size_t silent = 0, declined = 0, failed = 0, changed = 0, resourcesFailed = 0;
+    for (const HostPreview &host : preview.hosts) {
+        silent += host.state == HostState::Silent;
+        declined += host.state == HostState::Declined;
+        failed += host.state == HostState::Failed;
+        changed += summaryCount(host.summary, "changed");
+        resourcesFailed += summaryCount(host.summary, "failed");
+    }
+    return Json {{"hosts", preview.hosts.size()}, {"answered", preview.hosts.size() - silent}, {"silent", silent},
+        {"declined", declined}, {"failed", failed}, {"changed", changed}, {"resources_failed", resourcesFailed}};
+}
+
+std::optional<ExpressionError> selectorError(std::string_view select)
+{
+    auto parsed = Expression::parse(select);
+    if (!parsed)
+        return parsed.error();
+    return std::nullopt;
+}
+
+Result<std::string> previewBundleBytes(const std::string &source, const SourceOptions &sources)
+{
+    const TemporaryDirectory directory;
+    if (directory.path().empty())
+        return Error {"io", "cannot create a temporary directory for the bundle"};
+    const std::filesystem::path bundle = directory.path() / "bundle.tar.gz";
+    switch (sourceKind(source)) {
+    case SourceKind::YamlFile:
+        return bundleManifest(source, bundle, sources.maxBytes);
+    case SourceKind::LocalBundle:
+        return readBytes(source, sources.maxBytes);
+    case SourceKind::HttpBundle:
+    case SourceKind::ObjectBundle:
+        break;
+    }
+    if (auto fetched = fetchBundle(source, sources, bundle); !fetched)
+        return fetched.error().withContext(redactUrl(source));
+    return readBytes(bundle, sources.maxBytes);
+}
+
+namespace {
+
+/// Collects the answers to one request: orders each host's answers by seq, puts parts together,
+/// and keeps per-host state in a hash map, so each answer costs the same however many came before.
+class Collector {
+public:
+    Collector(std::string id, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
+        : m_id(std::move(id))
+        , m_options(options)
+        , m_callbacks(callbacks)
+        , m_parts(PartAssembler::Limits {65536, options.maxAnswerBytes, options.maxAnswerBytes})
+    {
+    }
+
+    /// Hosts CCM_STATUS says are alive: the preview waits for them.
+    void expect(const std::string &identity)
+    {
+        if (m_hosts.try_emplace(identity).second)
+            ++m_open;
+    }
+
+    void receive(std::string_view payload);
+
+    /// True once every expected host and every host that answered finished, and with none
+    /// expected, once `quiet` passed since the last answer.
+    bool allFinished(std::chrono::steady_clock::time_point now, bool anyExpected) const
+    {
+        if (m_open != 0 || m_hosts.empty())
+            return false;
+        return anyExpected || now - m_lastAnswer >= m_options.quiet;
+    }
+
+    FleetPreview finish(bool cancelled);
+
+    /// Whether any answer to the request arrived, readable or not.
+    [[nodiscard]] bool anyAnswer() const { return m_anyAnswer; }
+
+private:
+    struct Track {
+        HostPreview host;
+        bool finished = false;
+        std::uint64_t nextSeq = 0;
+        std::map<std::uint64_t, PreviewAnswer> early;
+    };
+
+    void problem(const std::string &text)
+    {
+        if (m_problems.size() < kMaxProblems)
+            m_problems.push_back(text);
+    }
+    Track &track(const std::string &identity)
+    {
+        auto [found, added] = m_hosts.try_emplace(identity);
+        if (added)
+            ++m_open;
+        return found->second;
+    }
+    void deliver(PreviewAnswer answer);
+    void apply(Track &track, PreviewAnswer &answer);
+    void finishHost(Track &track, HostState state);
+
+    std::string m_id;
+    const PreviewRequestOptions &m_options;
+    const PreviewCallbacks &m_callbacks;
+    PartAssembler m_parts;
+    std::unordered_map<std::string, Track> m_hosts;
+    std::size_t m_open = 0;
+    std::chrono::steady_clock::time_point m_lastAnswer;
+    std::vector<std::string> m_problems;
+    bool m_anyAnswer = false;
+};
+
+void Collector::receive(std::string_view payload)
+{
+    m_anyAnswer = true; // only answers come to the request's own inbox
+    auto answer = decodeAnswer(payload);
+    if (!answer)
+        return problem(answer.error().message);
+    if (answer->id != m_id)
+        return;
+    if (m_hosts.size() >= kMaxHosts && !m_hosts.contains(answer->identity))
+        return problem(
+            "more than " + std::to_string(kMaxHosts) + " hosts answered; " + answer->identity + " is ignored");
+    m_lastAnswer = std::chrono::steady_clock::now();
+    if (answer->type != "part")
+        return deliver(std::move(answer).value());
+    auto whole = m_parts.add(*answer);
+    if (!whole) {
+        problem(whole.error().message);
+        Track &host = track(answer->identity);
+        host.host.message = whole.error().message;
+        return finishHost(host, HostState::Failed);
+    }
+    if (!whole->has_value())
+        return;
+    auto joined = decodeAnswer(**whole);
+    if (!joined || joined->type == "part" || joined->identity != answer->identity || joined->seq != answer->seq)
+        return problem(answer->identity + ": message " + std::to_string(answer->seq) + " does not reassemble");
+    deliver(std::move(joined).value());
+}
+
+void Collector::deliver(PreviewAnswer answer)
+{
+    Track &host = track(answer.identity);
+    if (host.host.identity.empty())
+        host.host.identity = answer.identity;
+    if (host.finished || answer.seq < host.nextSeq)
+        return;
+    if (answer.seq > host.nextSeq) {
+        if (host.early.size() >= kMaxEarlyAnswers) {
+            host.host.message = "too many answers arrived out of order";
+            return finishHost(host, HostState::Failed);
+        }
+        host.early.emplace(answer.seq, std::move(answer));
+        return;
+    }
+    apply(host, answer);
+    ++host.nextSeq;
+    for (auto next = host.early.begin(); !host.finished && next != host.early.end() && next->first == host.nextSeq;
+         next = host.early.erase(next)) {
+        apply(host, next->second);
+        ++host.nextSeq;
+    }
+}
+
+void Collector::finishHost(Track &track, HostState state)
+{
+    track.host.state = state;
+    track.early.clear();
+    if (!track.finished)
+        --m_open;
+    track.finished = true;
+    m_parts.forget(track.host.identity);
+}
+
+void Collector::apply(Track &track, PreviewAnswer &answer)
+{
+    HostPreview &host = track.host;
+    Json &message = answer.message;
+    const std::string &type = answer.type;
+    if (type == "accepted") {
+        host.state = HostState::Accepted;
+        if (m_callbacks.accepted)
+            m_callbacks.accepted(host.identity);
+    } else if (type == "progress") {
+        host.state = HostState::Running;
+        if (m_callbacks.progress)
+            m_callbacks.progress(host.identity, message["done"].get<std::uint64_t>(),
+                message["total"].get<std::uint64_t>(), message["current"].get<std::string>());
+    } else if (type == "event") {
+        ++host.eventCount;
+        if (m_callbacks.event)
+            m_callbacks.event(host.identity, message["event"]);
+        if (m_options.keepEvents)
+            host.events.push_back(std::move(message["event"]));
+    } else if (type == "done") {
+        host.summary = std::move(message["summary"]);
+        host.cancelled = message["cancelled"].get<bool>();
+        host.aborted = message["aborted"].get<bool>();
+        for (const Json &line : message["diagnostics"])
+            host.diagnostics.push_back(line.get<std::string>());
+        finishHost(track, HostState::Done);
+        if (m_callbacks.done)
+            m_callbacks.done(host);
+    } else if (type == "failed") {
+        host.message = stringMember(message, "message");
+        finishHost(track, HostState::Failed);
+        if (m_callbacks.failed)
+            m_callbacks.failed(host.identity, host.message);
+    } else if (type == "declined") {
+        host.message = stringMember(message, "message");
+        finishHost(track, HostState::Declined);
+        if (m_callbacks.declined)
+            m_callbacks.declined(host.identity, stringMember(message, "reason"), host.message);
+    }
+}
+
+FleetPreview Collector::finish(bool cancelled)
+{
+    FleetPreview preview;
+    preview.id = m_id;
+    preview.cancelled = cancelled;
+    preview.problems = std::move(m_problems);
+    preview.hosts.reserve(m_hosts.size());
+    for (auto &[identity, track] : m_hosts) {
+        if (!track.finished)
+            track.host.state = HostState::Silent;
+        track.host.identity = identity;
+        preview.hosts.push_back(std::move(track.host));
+    }
+    std::sort(preview.hosts.begin(), preview.hosts.end(),
+        [](const HostPreview &a, const HostPreview &b) { return a.identity < b.identity; });
+    return preview;
+}
+
+/// Removes the preview objects of `store` that no request can need any more: those of requesters
+/// that died or lost their connection before they removed their own. An object's age is taken
+/// from its meta record's mtime (official clients write it); one without a readable mtime is
+/// removed too. Failures are left to the next requester.
+void removeStalePreviews(NatsConnection &connection, ObjectStore &store, Clock::time_point now)
+{
+    const std::string stream = "OBJ_" + store.bucket();
+    const std::string metas = "$O." + store.bucket() + ".M.>";
+    jsOptions options;
+    jsOptions_Init(&options);
+    options.Stream.Info.SubjectsFilter = metas.c_str();
+    jsStreamInfo *rawInfo = nullptr;
+    jsErrCode errorCode = static_cast<jsErrCode>(0);
+    if (js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), &options, &errorCode) != NATS_OK)
+        return;
+    const StreamInfoPtr info(rawInfo);
+    if (info->State.Subjects == nullptr)
+        return;
+    std::vector<std::string> stale;
+    for (int i = 0; i < info->State.Subjects->Count; ++i) {
+        natsMsg *raw = nullptr;
+        if (js_GetLastMsg(&raw, connection.jetStream(), stream.c_str(), info->State.Subjects->List[i].Subject, nullptr,
+                &errorCode)
+            != NATS_OK)
+            continue;
+        const NatsMsgPtr message(raw);
+        const std::string_view text(natsMsg_GetData(message.get()),
+            static_cast<std::size_t>(std::max(0, natsMsg_GetDataLength(message.get()))));
+        if (jsonNestingBeyond(text, 16))
+            continue;
+        const Json meta = parseJson(text, false);
+        if (!meta.is_object())
+            continue;
+        const std::string name = stringMember(meta, "name");
+        const auto deleted = meta.find("deleted");
+        if (!name.starts_with("preview-") || (deleted != meta.end() && deleted->is_boolean() && deleted->get<bool>()))
+            continue;
+        const auto written = parseRfc3339(stringMember(meta, "mtime"));
+        if (!written || *written < now - kStalePreviewAge || *written > now + kStalePreviewAge)
+            stale.push_back(name);
+    }
+    for (const std::string &name : stale)
+        (void)store.remove(name);
+}
+
+struct Published {
+    std::string id;
+    std::string objectName;
+};
+
+/// Stores the bundle and publishes the signed request; the reply subject is `inbox`.
+Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store, const PreviewRequestOptions &options,
+    const std::string &bundle, const std::string &inbox)
+{
+    PreviewRequest request;
+    request.id = newPreviewId();
+    request.issued = Clock::now();
+    // Agents check expiry when a request arrives; the margin covers a request that waits in a
+    // busy agent's queue no longer than the requester waits.
+    request.expires
+        = request.issued + std::min<Clock::duration>(kMaxRequestLifetime, options.timeout + std::chrono::minutes(1));
+    request.reply = inbox;
+    request.select = options.select;
+    const std::string name = "preview-" + request.id;
+    std::istringstream data(bundle);
+    auto stored = store.put(name, data);
+    if (!stored)
+        return stored.error().withContext("storing the bundle");
+    request.bundle = PreviewBundleRef {store.bucket(), name, stored->digest};
+    auto payload = encodeSignedRequest(request, options.key);
+    if (!payload)
+        return payload.error();
+    const std::string subject(kPreviewRequestSubject);
+    const natsStatus status = natsConnection_Publish(
+        connection.connection(), subject.c_str(), payload->data(), static_cast<int>(payload->size()));
+    if (status != NATS_OK) {
+        (void)store.remove(name);
+        return Error {"nats", "cannot publish the preview request: " + std::string(natsStatus_GetText(status))};
+    }
+    natsConnection_Flush(connection.connection());
+    return Published {request.id, name};
+}
+
+/// The notice of a preview no host answered: agents give no answer to a request they do not
+/// trust, so the likely reason is that none trusts the signing key. `expected` counts the hosts
+/// CCM_STATUS lists as alive.
+std::string silenceNotice(const FleetPreview &preview, std::size_t expected, const PreviewRequestOptions &options)
+{
+    const std::string fingerprint = previewKeyFingerprint(options.key.publicKey);
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options.timeout).count();
+    std::string text = expected == 0 ? "no agent answered within " + std::to_string(seconds)
+            + "s, and CCM_STATUS lists no live agent. Either no agent with preview.enabled reports to this NATS "
+              "server, or none trusts the key that signed the request (fingerprint "
+            + fingerprint + ")."
+                                     : "none of the " + std::to_string(expected) + " agent" + (expected == 1 ? "" : "s")
+            + " CCM_STATUS lists as alive answered within " + std::to_string(seconds)
+            + "s. The likely reason: none trusts the key that signed the request (fingerprint " + fingerprint + ").";
+    text += " An agent gives no answer to a request signed by a key missing from its preview.trusted_keys; it logs "
+            "why instead. To check, on an agent: journalctl -u ccm-agent -p warning | grep "
+        + preview.id + " (\"signed by the untrusted key " + fingerprint + "\" means it does not trust it).";
+    std::string publicFile = "the public key 'ccm-backend fleet keygen' wrote beside the private key";
+    if (!options.keyFile.empty()) {
+        const std::string &file = options.keyFile;
+        publicFile = (file.ends_with(".pem") ? file.substr(0, file.size() - 4) : file) + ".pub.pem";
+    }
+    text += " To trust the key: copy " + publicFile + " (fingerprint " + fingerprint
+        + ") to every agent, list it under preview.trusted_keys in /etc/choria/ccm/agent.yaml with preview.enabled: "
+          "true, and run systemctl reload ccm-agent.";
+    return text;
+}
+
+/// Reads answers from `subscription` into `collector` until every host finished, the timeout or
+/// a cancel; true when cancelled.
+bool collect(
+    natsSubscription *subscription, Collector &collector, const PreviewRequestOptions &options, bool anyExpected)
+{
+    const auto deadline = std::chrono::steady_clock::now() + options.timeout;
+    for (;;) {
+        if (options.cancel != nullptr && options.cancel->load())
+            return true;
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline || collector.allFinished(now, anyExpected))
+            return false;
+        const auto wait = std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100));
+        natsMsg *raw = nullptr;
+        const natsStatus status = natsSubscription_NextMsg(&raw, subscription,
+            std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()));
+        const NatsMsgPtr message(raw);
+        if (status != NATS_OK || !message)
+            continue;
+        const int length = natsMsg_GetDataLength(message.get());
+        const char *data = natsMsg_GetData(message.get());
+        collector.receive(std::string_view(data == nullptr ? "" : data, static_cast<std::size_t>(std::max(0, length))));
+    }
+}
+
+} // namespace
+
+Result<FleetPreview> runFleetPreview(
+    NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
+{
+    if (options.select)
+        if (const auto error = selectorError(*options.select))
+            return Error {"selector", "the selector '" + *options.select + "': " + error->describe()};
+    auto bundle
+        = options.bundle ? Result<std::string>(*options.bundle) : previewBundleBytes(options.source, options.sources);
+    if (!bundle)
+        return bundle.error();
+    auto status = readFleetStatus(connection, Clock::now());
+    if (!status)
+        return status.error().withContext("reading " + std::string(kStatusBucket));
+    // The server removes a preview bundle once no request for it can be valid, so one whose
+    // requester died (or lost the server) before removing it does not live on.
+    auto store = ObjectStore::openOrCreate(
+        connection, std::string(kPreviewBucket), std::chrono::duration_cast<std::chrono::seconds>(kStalePreviewAge));
+    if (!store)
+        return store.error();
+    removeStalePreviews(connection, store.value(), Clock::now());
+    natsInbox *rawInbox = nullptr;
+    natsInbox_Create(&rawInbox);
+    const NatsInboxPtr inbox(rawInbox);
+    natsSubscription *rawSubscription = nullptr;
+    if (rawInbox == nullptr
+        || natsConnection_SubscribeSync(&rawSubscription, connection.connection(), rawInbox) != NATS_OK)
+        return Error {"nats", "cannot subscribe to an inbox for the answers"};
+    const NatsSubscriptionPtr subscription(rawSubscription);
+    natsSubscription_SetPendingLimits(
+        subscription.get(), -1, static_cast<int>(std::min<std::size_t>(options.maxAnswerBytes, INT32_MAX)));
+    auto published = publishRequest(connection, store.value(), options, *bundle, rawInbox);
+    if (!published)
+        return published.error();
+    if (callbacks.published)
+        callbacks.published(published->id);
+    Collector collector(published->id, options, callbacks);
+    std::size_t expected = 0;
+    for (const HostStatus &host : status->hosts)
+        if (!host.stale) {
+            collector.expect(host.identity);
+            ++expected;
+        }
+    const bool cancelled = collect(subscription.get(), collector, options, expected > 0);
+    (void)store.value().remove(published->objectName);
+    FleetPreview preview = collector.finish(cancelled);
+    if (!cancelled && !collector.anyAnswer()) {
+        preview.notice = silenceNotice(preview, expected, options);
+        for (HostPreview &host : preview.hosts)
+            host.message = "no answer: this agent may not trust the signing key (fingerprint "
+                + previewKeyFingerprint(options.key.publicKey) + ")";
+    }
+    return preview;
+}
+
+} // namespace ccm::fleet

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "base/result.h"
+#include "core/expr/expression.h"
+#include "core/model/json.h"
+#include "fleet/agent/bundle_source.h"
+#include "fleet/preview/preview_signing.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ccm::fleet {
+
+class NatsConnection;
+
+/// The object store bucket requests put their bundles in, as "preview-<id>"; the object is
+/// removed when the preview ends.
+inline constexpr std::string_view kPreviewBucket = "CCM_PREVIEW";
+
+/// Where one host stands.
+enum class HostState { Accepted, Running, Declined, Done, Failed, Silent };
+
+/// "accepted", "running", "declined", "done", "failed", "silent".
+std::string_view hostStateName(HostState state);
+
+/// One host's answers, as collected.
+struct HostPreview {
+    std::string identity;
+    HostState state = HostState::Silent;
+    Json summary; ///< summaryToJson of a finished run, null otherwise
+    bool cancelled = false;
+    bool aborted = false;
+    std::vector<std::string> diagnostics;
+    std::string message; ///< why it failed or declined
+    std::vector<Json> events; ///< eventToJson objects in run order, when kept
+    std::size_t eventCount = 0;
+};
+
+/// The whole fleet's answer.
+struct FleetPreview {
+    std::string id; ///< the request id
+    std::vector<HostPreview> hosts; ///< sorted by identity
+    bool cancelled = false; ///< the caller cancelled before every host finished
+    /// Answers that could not be read (malformed, too large), one line each, at most 100.
+    std::vector<std::string> problems;
+    /// When no host answered at all: the likely reason (no agent trusts the signing key) and how
+    /// to check and fix it, in a few sentences. Empty when some host answered or on a cancel.
+    std::string notice;
+};
+
+/// The count `key` of a run summary (summaryToJson shape), 0 when the summary is not a map or
+/// the member is not a count: summaries come from other hosts and are not trusted.
+std::size_t summaryCount(const Json &summary, const char *key);
+
+/// The contract's totals: hosts, answered, silent, declined, failed, changed, resources_failed.
+Json fleetPreviewTotals(const FleetPreview &preview);
+
+/// Called as answers arrive, on the thread that runs runFleetPreview(), in each host's order.
+/// Any may be empty.
+struct PreviewCallbacks {
+    /// The request went out with this id; no answer comes before it.
+    std::function<void(const std::string &id)> published;
+    std::function<void(const std::string &identity)> accepted;
+    std::function<void(
+        const std::string &identity, std::uint64_t done, std::uint64_t total, const std::string &current)>
+        progress;
+    std::function<void(const std::string &identity, const Json &event)> event;
+    std::function<void(const HostPreview &host)> done;
+    std::function<void(const std::string &identity, const std::string &message)> failed;
+    std::function<void(const std::string &identity, const std::string &reason, const std::string &message)> declined;
+};
+
+struct PreviewRequestOptions {
+    /// A manifest file, a local bundle (.tar.gz, .tgz), or an http(s):// or obj:// bundle URL.
+    std::string source;
+    /// The bytes of a bundle built already (a manifest sent as text); `source` is then not read.
+    std::optional<std::string> bundle;
+    SourceOptions sources; ///< how remote sources are fetched
+    PreviewSigningKey key;
+    /// A manifest expression over Facts; every host when unset. It must parse (selectorError):
+    /// runFleetPreview() refuses one that does not before anything is sent.
+    std::optional<std::string> select;
+    /// The file `key` was read from, named in the notice when no host answers; may be empty.
+    std::string keyFile;
+    std::chrono::milliseconds timeout {std::chrono::seconds(30)};
+    /// With no CCM_STATUS host to wait for: how long after the last answer, once every host that
+    /// accepted finished, the preview ends before the timeout.
+    std::chrono::milliseconds quiet {std::chrono::seconds(2)};
+    /// Pending answer bytes (parts not yet whole, messages not yet read) of all hosts together.
+    std::size_t maxAnswerBytes = 256ull * 1024 * 1024;
+    bool keepEvents = true; ///< keep every event in HostPreview::events
+    /// Set from another thread to end the wait early; hosts not finished are then silent.
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+/// The syntax error of a selector, if any. Agents evaluate the selector on their own facts, so
+/// one that does not parse would be declined by every host: requesters check it before sending.
+std::optional<ExpressionError> selectorError(std::string_view select);
+
+/// Reads the bytes of the bundle `source` names: a manifest file is bundled (planBundle) on the
+/// way, a bundle file read, a URL fetched. Errors say what failed and where.
+Result<std::string> previewBundleBytes(const std::string &source, const SourceOptions &sources);
+
+/// Puts the bundle in CCM_PREVIEW, publishes the signed request, and collects the answers until
+/// every host finished (each non-stale CCM_STATUS host and each that accepted) or the timeout.
+/// Hosts in CCM_STATUS that are not stale and did not finish, and hosts that accepted and did not
+/// finish, are silent. The bundle object is removed at the end.
+Result<FleetPreview> runFleetPreview(
+    NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks = {});
+
+} // namespace ccm::fleet

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleet/preview/preview_responder.h"
+
+#include "base/user_database.h"
+#include "core/bundle/bundle.h"
+#include "core/expr/expression.h"
+#include "core/model/diagnostic.h"
+#include "core/model/manifest.h"
+#include "core/model/transaction_event.h"
+#include "engine/prepared_manifest.h"
+#include "engine/run.h"
+#include "engine/util/user_identity.h"
+#include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <nats/nats.h>
+#include <ostream>
+#include <streambuf>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ccm::fleet {
+namespace {
+
+/// Publishes the answers of one preview to its reply subject, numbering them and splitting those
+/// larger than the server's max_payload.
+class Answerer {
+public:
+    Answerer(NatsConnection &connection, const PreviewRequest &request, std::string identity)
+        : m_connection(connection)
+        , m_request(request)
+        , m_identity(std::move(identity))
+        , m_maxPayload(static_cast<std::size_t>(std::max<std::int64_t>(4096, connection.maxPayload())))
+    {
+    }
+
+    /// The header of the next answer of `type`, for the caller to fill and send().
+    Json next(std::string_view type) { return answerHeader(m_request.id, m_identity, m_seq++, type); }
+
+    void send(const Json &message)
+    {
+        for (const std::string &payload : splitAnswer(message, m_maxPayload))
+            natsConnection_Publish(
+                m_connection.connection(), m_request.reply.c_str(), payload.data(), static_cast<int>(payload.size()));
+    }
+
+    void failed(const std::string &text)
+    {
+        Json message = next("failed");
+        message["message"] = text;
+        send(message);
+    }
+
+    void flush() { natsConnection_FlushTimeout(m_connection.connection(), m_connection.waitMs()); }
+
+private:
+    NatsConnection &m_connection;
+    const PreviewRequest &m_request;
+    std::string m_identity;
+    std::size_t m_maxPayload;
+    std::uint64_t m_seq = 0;
+};
+
+/// Streams the run's progress and events as answers.
+class AnswerObserver : public engine::RunObserver {
+public:
+    explicit AnswerObserver(Answerer &answerer)
+        : m_answerer(answerer)
+    {
+    }
+
+    void resourceStarting(std::string_view resource, std::size_t done, std::size_t total) override
+    {
+        Json message = m_answerer.next("progress");
+        message["done"] = done;
+        message["total"] = total;
+        message["current"] = resource;
+        m_answerer.send(message);
+    }
+
+    void resourceFinished(const TransactionEvent &event) override
+    {
+        Json message = m_answerer.next("event");
+        message["event"] = eventToJson(event);
+        m_answerer.send(message);
+    }
+
+private:
+    Answerer &m_answerer;
+};
+
+/// The selector's verdict: true (run), false (declined: selector), or the evaluation error.
+Result<bool> selects(const std::optional<std::string> &select, const Json &facts)
+{
+    if (!select)
+        return true;
+    const Json empty = Json::object();
+    const StandardScope scope(facts, empty, empty);
+    auto value = evaluateExpression(*select, scope);
+    if (!value)
+        return Error {"selector", "the selector '" + *select + "': " + value.error().describe()};
+    if (!value->is_boolean())
+        return Error {
+            "selector", "the selector '" + *select + "' gave " + describeJsonType(*value) + ", not a boolean"};
+    return value->get<bool>();
+}
+
+/// An output stream buffer that writes straight to a file descriptor: the archive is opened with
+/// flags std::ofstream cannot give.
+class DescriptorBuffer : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd)
+        : m_fd(fd)
+    {
+    }
+
+protected:
+    std::streamsize xsputn(const char *data, std::streamsize size) override
+    {
+        std::streamsize done = 0;
+        while (done < size) {
+            const ssize_t wrote = ::write(m_fd, data + done, static_cast<std::size_t>(size - done));
+            if (wrote < 0 && errno == EINTR)
+                continue;
+            if (wrote <= 0)
+                break;
+            done += wrote;
+        }
+        return done;
+    }
+
+    int_type overflow(int_type c) override
+    {
+        if (traits_type::eq_int_type(c, traits_type::eof()))
+            return traits_type::not_eof(c);
+        const char byte = traits_type::to_char_type(c);
+        return xsputn(&byte, 1) == 1 ? c : traits_type::eof();
+    }
+
+private:
+    int m_fd;
+};
+
+/// Makes `directory` this user's, mode 0711, creating it (and missing parents) when needed.
+Result<void> prepareWorkDirectory(const std::filesystem::path &directory)
+{
+    const auto failed = [&directory](const std::string &what) {
+        return Error {"io", directory.string() + ": " + what};
+    };
+    std::error_code error;
+    if (directory.has_parent_path())
+        std::filesystem::create_directories(directory.parent_path(), error);
+    if (error)
+        return failed("cannot create the preview work directory: " + error.message());
+    if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST)
+        return failed("cannot create the preview work directory: " + std::string(std::strerror(errno)));
+    struct stat info { };
+    if (::lstat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::geteuid())
+        return failed("the preview work directory is not a directory of this user; refused");
+    if ((info.st_mode & 07777) != 0711 && ::chmod(directory.c_str(), 0711) != 0)
+        return failed("cannot set the preview work directory's mode to 0711: " + std::string(std::strerror(errno)));
+    return {};
+}
+
+/// Fetches the request's bundle into `archive`, a new file only this user may read, refusing an
+/// object whose digest is not the signed one.
+Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRef &bundle, const SourceOptions &sources,
+    const std::filesystem::path &archive)
+{
+    const std::string where = "obj://" + bundle.bucket + "/" + bundle.name;
+    auto store = ObjectStore::open(connection, bundle.bucket);
+    if (!store)
+        return store.error().withContext(where);
+    auto info = store.value().info(bundle.name);
+    if (!info)
+        return info.error().withContext(where);
+    if (info->digest != bundle.digest)
+        return Error {"digest_mismatch",
+            where + ": the object's digest " + info->digest + " is not the signed " + bundle.digest + "; refused"};
+    if (info->size > sources.maxBytes)
+        return Error {"too_large", where + ": " + std::to_string(info->size) + " bytes is more than the limit"};
+    const int fd = ::open(archive.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Error {"io", archive.string() + ": cannot create: " + std::strerror(errno)};
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    auto fetched = store.value().get(bundle.name, out);
+    const bool written = out.good();
+    if (::close(fd) != 0 || (fetched && !written))
+        return Error {"io", archive.string() + ": cannot write the bundle"};
+    if (!fetched)
+        return fetched.error().withContext(where);
+    if (fetched->digest != bundle.digest)
+        return Error {"digest_mismatch", where + ": the object changed while it was fetched; refused"};
+    return {};
+}
+
+/// Lets the preview user read the unpacked bundle (group read, no write) when running as root.
+void shareWithGroup(const UnpackedBundle &bundle, gid_t gid)
+{
+    if (::geteuid() != 0)
+        return;
+    for (const std::string &path : bundle.createdPaths()) {
+        struct stat info { };
+        if (::lstat(path.c_str(), &info) != 0)
+            continue;
+        [[maybe_unused]] const int owned = ::lchown(path.c_str(), 0, gid);
+        ::chmod(path.c_str(), S_ISDIR(info.st_mode) ? 0750 : (info.st_mode & 0100 ? 0750 : 0640));
+    }
+}
+
+std::vector<std::string> diagnosticLines(const engine::PreparedManifest &prepared)
+{
+    std::vector<std::string> lines;
+    for (const Diagnostic &diagnostic : prepared.diagnostics)
+        lines.push_back(formatDiagnostic(prepared.fileName, diagnostic));
+    return lines;
+}
+
+/// Runs the unpacked bundle in noop as `peer` would see it, streaming events, and sends `done`.
+Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const engine::UserIdentity &peer,
+    const std::atomic<bool> &cancel, Answerer &answerer)
+{
+    ResolveOptions inputs;
+    inputs.facts = facts;
+    inputs.baseDirectory = bundle.baseDirectory();
+    const FileText file = readManifestFile(bundle.manifestPath().string());
+    if (file.problem)
+        return Error {"invalid_manifest", formatDiagnostic("manifest.yaml", *file.problem)};
+    engine::PreparedManifest prepared;
+    {
+        std::optional<engine::ThreadFileIdentity> access;
+        if (::geteuid() == 0 && !access.emplace(peer).active())
+            return Error {"run_as_failed", "cannot take on the identity of the preview user " + peer.name};
+        prepared = engine::prepareManifestText(file.text, "manifest.yaml", inputs);
+    }
+    if (!prepared.ok())
+        return Error {"invalid_manifest", "the bundle's manifest is invalid:\n" + prepared.diagnosticText()};
+    engine::RunOptions options;
+    options.noop = true; // whatever the request says: a preview never changes the host
+    options.cancel = &cancel;
+    engine::runAsUser(options, peer, true);
+    ProcessRunner runner;
+    AnswerObserver observer(answerer);
+    const engine::RunResult result = engine::runManifest(prepared.resolved, inputs, options, runner, observer);
+    Json done = answerer.next("done");
+    done["summary"] = summaryToJson(result.summary);
+    done["cancelled"] = result.cancelled;
+    done["aborted"] = result.aborted;
+    done["diagnostics"] = diagnosticLines(prepared);
+    answerer.send(done);
+    return {};
+}
+
+/// Looks up the preview user, fetches and unpacks the bundle, and runs it.
+Result<void> runPreview(NatsConnection &connection, const PreviewResponderOptions &settings,
+    const std::atomic<bool> &cancel, const PreviewRequest &request, const Json &facts, Answerer &answerer)
+{
+    auto user = findUser(settings.previewUser);
+    if (!user)
+        return user.error().withContext("looking up the preview user " + settings.previewUser);
+    if (!user->has_value())
+        return Error {"no_user",
+            "the preview user '" + settings.previewUser
+                + "' does not exist on this host; create it or set preview.user to an existing user"};
+    const engine::UserIdentity peer = engine::describeUser((*user)->uid, (*user)->gid);
+    const std::filesystem::path archive = settings.workDirectory / ("preview-" + request.id + ".tar.gz");
+    auto fetched = fetchSignedBundle(connection, request.bundle, settings.sources, archive);
+    std::error_code ignored;
+    if (!fetched) {
+        std::filesystem::remove(archive, ignored);
+        return fetched.error().withContext("fetching the bundle");
+    }
+    auto unpacked = UnpackedBundle::unpack(archive, {}, settings.workDirectory);
+    std::filesystem::remove(archive, ignored);
+    if (!unpacked)
+        return unpacked.error().withContext("unpacking the bundle");
+    shareWithGroup(unpacked.value(), peer.gid);
+    return runUnpacked(unpacked.value(), facts, peer, cancel, answerer);
+}
+
+} // namespace
+
+PreviewResponder::PreviewResponder(NatsConnection &connection, PreviewResponderOptions options)
+    : m_connection(connection)
+    , m_options(std::move(options))
+{
+}
+
+Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(
+    NatsConnection &connection, PreviewResponderOptions options)
+{
+    if (options.trustedKeys.empty())
+        return Error {"no_trusted_keys", "fleet preview needs at least one trusted public key (preview.trusted_keys)"};
+    if (!options.seen)
+        options.seen = std::make_shared<SeenRequests>();
+    std::unique_ptr<PreviewResponder> responder(new PreviewResponder(connection, std::move(options)));
+    for (const auto &path : responder->m_options.trustedKeys) {
+        auto key = loadPreviewPublicKey(path);
+        if (!key)
+            return key.error().withContext("preview trusted key");
+        responder->m_trusted.push_back(std::move(key).value());
+    }
+    if (auto prepared = prepareWorkDirectory(responder->m_options.workDirectory); !prepared)
+        return prepared.error();
+    responder->m_worker = std::thread([raw = responder.get()] { raw->work(); });
+    const natsStatus status = natsConnection_Subscribe(&responder->m_subscription, connection.connection(),
+        std::string(kPreviewRequestSubject).c_str(), &PreviewResponder::onMessage, responder.get());
+    if (status != NATS_OK)
+        return Error {
+            "nats", "cannot subscribe to " + std::string(kPreviewRequestSubject) + ": " + natsStatus_GetText(status)};
+    natsConnection_Flush(connection.connection());
+    return responder;
+}
+
+PreviewResponder::~PreviewResponder()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        m_cancel = true;
+    }
+    m_wake.notify_all();
+    // A drained subscription has finished its last callback, which unsubscribing alone does not
+    // promise; only then may the callback's target go.
+    if (m_subscription != nullptr) {
+        if (natsSubscription_Drain(m_subscription) == NATS_OK)
+            natsSubscription_WaitForDrainCompletion(m_subscription, 0);
+        else
+            natsSubscription_Unsubscribe(m_subscription);
+        natsSubscription_Destroy(m_subscription);
+    }
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void PreviewResponder::onMessage(__natsConnection *, __natsSubscription *, __natsMsg *message, void *closure)
+{
+    auto *responder = static_cast<PreviewResponder *>(closure);
+    const int length = natsMsg_GetDataLength(message);
+    const char *data = natsMsg_GetData(message);
+    responder->receive(
+        std::string_view(data == nullptr ? "" : data, length < 0 ? 0 : static_cast<std::size_t>(length)));
+    natsMsg_Destroy(message);
+}
+
+void PreviewResponder::reject(const std::string &id, const std::string &reason)
+{
+    // Whoever may publish on the subject can send requests as fast as the server forwards them.
+    m_rejections.write("fleet preview", id.empty() ? "unreadable" : "refused",
+        "rejected request " + (id.empty() ? std::string("(unreadable)") : id) + ": " + loggableText(reason));
+    // Counted once logged, so whoever waits for the count finds the line.
+    ++m_rejected;
+}
+
+void PreviewResponder::receive(std::string_view payload)
+{
+    auto decoded = decodeSignedRequest(payload);
+    if (!decoded)
+        return reject({}, decoded.error().message);
+    const PreviewRequest &request = decoded->request;
+    if (std::find(m_trusted.begin(), m_trusted.end(), decoded->publicKey) == m_trusted.end())
+        return reject(request.id, "signed by the untrusted key " + previewKeyFingerprint(decoded->publicKey));
+    const auto now = Clock::now();
+    if (auto rules = checkRequestRules(request, now); !rules)
+        return reject(request.id, rules.error().message);
+    if (auto fresh = m_options.seen->remember(request, now); !fresh)
+        return reject(request.id, fresh.error().message);
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_queue.size() >= m_options.maxQueued)
+            return reject(request.id, "too many previews are waiting on this host");
+        m_queue.push_back(request);
+    }
+    m_wake.notify_one();
+}
+
+void PreviewResponder::work()
+{
+    for (;;) {
+        PreviewRequest request;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+            if (m_stopping)
+                return;
+            request = std::move(m_queue.front());
+            m_queue.pop_front();
+        }
+        answer(request);
+        ++m_finished;
+    }
+}
+
+void PreviewResponder::answer(const PreviewRequest &request)
+{
+    Answerer answerer(m_connection, request, m_options.identity);
+    const Json facts = m_options.facts ? m_options.facts() : Json::object();
+    const auto selected = selects(request.select, facts);
+    if (!selected || !*selected) {
+        Json declined = answerer.next("declined");
+        declined["reason"] = selected ? "selector" : "error";
+        if (!selected)
+            declined["message"] = selected.error().message;
+        answerer.send(declined);
+        answerer.flush();
+        return;
+    }
+    Json accepted = answerer.next("accepted");
+    accepted["facts_digest"] = objectDigest(facts.dump(-1, ' ', false, Json::error_handler_t::replace));
+    answerer.send(accepted);
+    const auto ran = runPreview(m_connection, m_options, m_cancel, request, facts, answerer);
+    if (!ran) {
+        if (m_options.log)
+            m_options.log(engine::LogLevel::Warning, "fleet preview " + request.id + ": " + ran.error().message);
+        answerer.failed(ran.error().message);
+    }
+    answerer.flush();
+}
+
+} // namespace ccm::fleet

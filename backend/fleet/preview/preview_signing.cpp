@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleet/preview/preview_signing.h"
+
+#include "base/hex.h"
+#include "base/sha256.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <memory>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <span>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ccm::fleet {
+namespace {
+
+struct PkeyDeleter {
+    void operator()(EVP_PKEY *key) const { EVP_PKEY_free(key); }
+};
+struct BioDeleter {
+    void operator()(BIO *bio) const { BIO_free(bio); }
+};
+struct MdCtxDeleter {
+    void operator()(EVP_MD_CTX *context) const { EVP_MD_CTX_free(context); }
+};
+using Pkey = std::unique_ptr<EVP_PKEY, PkeyDeleter>;
+
+const auto *bytes(std::string_view data)
+{
+    return reinterpret_cast<const unsigned char *>(data.data());
+}
+
+Result<std::string> rawKey(EVP_PKEY *key, bool isPrivate)
+{
+    std::string out(kEd25519KeySize, '\0');
+    std::size_t length = out.size();
+    auto *target = reinterpret_cast<unsigned char *>(out.data());
+    const int done = isPrivate ? EVP_PKEY_get_raw_private_key(key, target, &length)
+                               : EVP_PKEY_get_raw_public_key(key, target, &length);
+    if (done != 1 || length != kEd25519KeySize)
+        return Error {"crypto", "cannot read the raw Ed25519 key"};
+    return out;
+}
+
+Result<PreviewSigningKey> fromPkey(EVP_PKEY *key)
+{
+    auto seed = rawKey(key, true);
+    if (!seed)
+        return seed.error();
+    auto publicKey = rawKey(key, false);
+    if (!publicKey)
+        return publicKey.error();
+    return PreviewSigningKey {std::move(seed).value(), std::move(publicKey).value()};
+}
+
+Result<std::string> pemOf(EVP_PKEY *key, bool isPrivate)
+{
+    const std::unique_ptr<BIO, BioDeleter> bio(BIO_new(BIO_s_mem()));
+    const int written = isPrivate ? PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr)
+                                  : PEM_write_bio_PUBKEY(bio.get(), key);
+    if (bio == nullptr || written != 1)
+        return Error {"crypto", "cannot write the key as PEM"};
+    char *data = nullptr;
+    const long length = BIO_get_mem_data(bio.get(), &data);
+    return std::string(data, static_cast<std::size_t>(length));
+}
+
+Result<std::string> readKeyFile(const std::filesystem::path &path)
+{
+    std::error_code error;
+    if (!std::filesystem::exists(path, error))
+        return Error {
+            "key_not_found", path.string() + ": no such key file; create one with `ccm-backend fleet keygen`"};
+    std::ifstream stream(path, std::ios::binary);
+    std::ostringstream text;
+    text << stream.rdbuf();
+    if (!stream && !stream.eof())
+        return Error {"io", path.string() + ": cannot read the key file: " + std::strerror(errno)};
+    return text.str();
+}
+
+Error badKey(const std::filesystem::path &path, const std::string &what)
+{
+    return Error {"bad_key", path.string() + ": " + what};
+}
+
+/// Parses PEM text as a private key, else as a public key; the key must be Ed25519.
+Result<Pkey> parsePem(const std::filesystem::path &path, const std::string &text, bool wantPrivate)
+{
+    if (text.find("-----BEGIN ") == std::string::npos)
+        return badKey(
+            path, "not a PEM file (no -----BEGIN line); expected an Ed25519 key from `ccm-backend fleet keygen`");
+    const std::unique_ptr<BIO, BioDeleter> bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+    Pkey key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+    if (!key && !wantPrivate) {
+        const std::unique_ptr<BIO, BioDeleter> again(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+        key.reset(PEM_read_bio_PUBKEY(again.get(), nullptr, nullptr, nullptr));
+    }
+    if (!key)
+        return badKey(path,
+            wantPrivate ? "holds no readable private key (an encrypted key or a public key?)"
+                        : "holds no readable public key");
+    if (EVP_PKEY_get_id(key.get()) != EVP_PKEY_ED25519)
+        return badKey(path,
+            std::string("holds a ") + OBJ_nid2sn(EVP_PKEY_get_id(key.get()))
+                + " key; fleet previews are signed with Ed25519 keys (make one with `ccm-backend fleet keygen`)");
+    return key;
+}
+
+Result<void> writeFile(const std::filesystem::path &path, const std::string &text, mode_t mode, bool overwrite)
+{
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+    const int fd = ::open(path.c_str(), flags, mode);
+    if (fd < 0 && errno == EEXIST)
+        return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
+    if (fd < 0)
+        return Error {"io", path.string() + ": cannot create: " + std::strerror(errno)};
+    const bool written
+        = ::fchmod(fd, mode) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const int savedErrno = errno;
+    ::close(fd);
+    if (!written)
+        return Error {"io", path.string() + ": cannot write: " + std::strerror(savedErrno)};
+    return {};
+}
+
+/// Creates the directories missing above `file`, outermost first, each with mode 0700 from the
+/// start: they are made to hold a private key. Directories that exist keep their modes.
+Result<void> createKeyDirectories(const std::filesystem::path &file)
+{
+    std::vector<std::filesystem::path> missing;
+    std::error_code error;
+    for (std::filesystem::path dir = std::filesystem::absolute(file, error).parent_path();
+         !error && !dir.empty() && !std::filesystem::exists(dir, error) && !error; dir = dir.parent_path()) {
+        missing.push_back(dir);
+        if (dir == dir.parent_path())
+            break;
+    }
+    for (auto dir = missing.rbegin(); dir != missing.rend(); ++dir)
+        if (::mkdir(dir->c_str(), 0700) != 0 && errno != EEXIST)
+            return Error {"io", "cannot create the directory " + dir->string() + ": " + std::strerror(errno)};
+    return {};
+}
+
+} // namespace
+
+Result<PreviewSigningKey> generatePreviewKey()
+{
+    EVP_PKEY *raw = nullptr;
+    const std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> context(
+        EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nullptr), EVP_PKEY_CTX_free);
+    if (!context || EVP_PKEY_keygen_init(context.get()) != 1 || EVP_PKEY_keygen(context.get(), &raw) != 1)
+        return Error {"crypto", "cannot generate an Ed25519 key"};
+    const Pkey key(raw);
+    return fromPkey(key.get());
+}
+
+Result<std::string> privateKeyPem(const PreviewSigningKey &key)
+{
+    const Pkey pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, bytes(key.seed), key.seed.size()));
+    if (!pkey)
+        return Error {"crypto", "not an Ed25519 private key"};
+    return pemOf(pkey.get(), true);
+}
+
+Result<std::string> publicKeyPem(std::string_view publicKey)
+{
+    const Pkey pkey(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, bytes(publicKey), publicKey.size()));
+    if (!pkey)
+        return Error {"crypto", "not an Ed25519 public key"};
+    return pemOf(pkey.get(), false);
+}
+
+Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesystem::path &privatePath,
+    const std::filesystem::path &publicPath, bool overwrite)
+{
+    auto privatePem = privateKeyPem(key);
+    if (!privatePem)
+        return privatePem.error();
+    auto publicPem = publicKeyPem(key.publicKey);
+    if (!publicPem)
+        return publicPem.error();
+    for (const auto &path : {privatePath, publicPath})
+        if (!overwrite && std::filesystem::exists(path))
+            return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
+    for (const auto &path : {privatePath, publicPath})
+        if (auto made = createKeyDirectories(path); !made)
+            return made;
+    auto written = writeFile(privatePath, *privatePem, 0600, overwrite);
+    if (!written)
+        return written;
+    return writeFile(publicPath, *publicPem, 0644, overwrite);
+}
+
+Result<PreviewSigningKey> loadPreviewPrivateKey(const std::filesystem::path &path)
+{
+    auto text = readKeyFile(path);
+    if (!text)
+        return text.error();
+    auto key = parsePem(path, *text, true);
+    if (!key)
+        return key.error();
+    return fromPkey(key->get());
+}
+
+Result<std::string> loadPreviewPublicKey(const std::filesystem::path &path)
+{
+    auto text = readKeyFile(path);
+    if (!text)
+        return text.error();
+    auto key = parsePem(path, *text, false);
+    if (!key)
+        return key.error();
+    return rawKey(key->get(), false);
+}
+
+Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view message)
+{
+    const Pkey pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, bytes(key.seed), key.seed.size()));
+    const std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> context(EVP_MD_CTX_new());
+    std::string signature(kEd25519SignatureSize, '\0');
+    std::size_t length = signature.size();
+    if (!pkey || !context || EVP_DigestSignInit(context.get(), nullptr, nullptr, nullptr, pkey.get()) != 1
+        || EVP_DigestSign(context.get(), reinterpret_cast<unsigned char *>(signature.data()), &length, bytes(message),
+               message.size())
+            != 1)
+        return Error {"crypto", "cannot sign with the Ed25519 key"};
+    signature.resize(length);
+    return signature;
+}
+
+bool verifyPreview(std::string_view publicKey, std::string_view message, std::string_view signature)
+{
+    if (publicKey.size() != kEd25519KeySize || signature.size() != kEd25519SignatureSize)
+        return false;
+    const Pkey pkey(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, bytes(publicKey), publicKey.size()));
+    const std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> context(EVP_MD_CTX_new());
+    return pkey && context && EVP_DigestVerifyInit(context.get(), nullptr, nullptr, nullptr, pkey.get()) == 1
+        && EVP_DigestVerify(context.get(), bytes(signature), signature.size(), bytes(message), message.size()) == 1;
+}
+
+std::string previewKeyFingerprint(std::string_view publicKey)
+{
+    // The first 8 bytes of the key's SHA-256, as 16 hexadecimal digits.
+    const Sha256Digest digest = sha256(publicKey);
+    return toHex(std::span(digest).first(8));
+}
+
+std::string encodeBase64(std::string_view data)
+{
+    std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
+    const int length
+        = EVP_EncodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(data), static_cast<int>(data.size()));
+    out.resize(static_cast<std::size_t>(length));
+    return out;
+}
+
+Result<std::string> decodeBase64(std::string_view text)
+{
+    const Error bad {"bad_base64", "not standard padded base64"};
+    if (text.size() % 4 != 0 || text.size() > (1u << 30))
+        return bad;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool padding = c == '=' && i + 2 >= text.size() && (i + 1 == text.size() || text[i + 1] == '=');
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/' && !padding)
+            return bad;
+    }
+    std::string out(text.size() / 4 * 3, '\0');
+    const int length
+        = EVP_DecodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(text), static_cast<int>(text.size()));
+    if (length < 0)
+        return bad;
+    std::size_t size = static_cast<std::size_t>(length);
+    if (text.ends_with("=="))
+        size -= 2;
+    else if (text.ends_with("="))
+        size -= 1;
+    out.resize(size);
+    return out;
+}
+
+} // namespace ccm::fleet

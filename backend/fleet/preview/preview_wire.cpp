@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleet/preview/preview_wire.h"
+
+#include "core/model/transaction_event.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+namespace ccm::fleet {
+namespace {
+
+constexpr int kMaxJsonDepth = 64;
+constexpr std::size_t kMaxFieldLength = 4096;
+
+Error badRequest(const std::string &what)
+{
+    return Error {"bad_request", "malformed preview request: " + what};
+}
+
+Error badAnswer(const std::string &what)
+{
+    return Error {"bad_answer", "malformed preview answer: " + what};
+}
+
+bool isIdCharacter(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+}
+
+bool isValidId(std::string_view id)
+{
+    return id.size() >= 16 && id.size() <= 64 && std::all_of(id.begin(), id.end(), isIdCharacter);
+}
+
+/// The JSON object in `text`, or nullopt when it is not one (too deep, malformed, another type).
+std::optional<Json> parseObject(std::string_view text)
+{
+    if (jsonNestingBeyond(text, kMaxJsonDepth))
+        return std::nullopt;
+    Json value = parseJson(text, false);
+    if (!value.is_object())
+        return std::nullopt;
+    return value;
+}
+
+/// The string member `key` of `object`, at most kMaxFieldLength bytes; nullopt otherwise.
+std::optional<std::string> stringField(const Json &object, const char *key, std::size_t maxLength = kMaxFieldLength)
+{
+    const auto found = object.find(key);
+    if (found == object.end() || !found->is_string() || found->get_ref<const std::string &>().size() > maxLength)
+        return std::nullopt;
+    return found->get<std::string>();
+}
+
+std::optional<std::uint64_t> countField(const Json &object, const char *key)
+{
+    const auto found = object.find(key);
+    if (found == object.end() || !found->is_number_unsigned())
+        return std::nullopt;
+    return found->get<std::uint64_t>();
+}
+
+bool hasType(const Json &object, const char *key, Json::value_t type)
+{
+    const auto found = object.find(key);
+    return found != object.end() && found->type() == type;
+}
+
+Result<PreviewBundleRef> decodeBundleRef(const Json &body)
+{
+    const auto bundle = body.find("bundle");
+    if (bundle == body.end() || !bundle->is_object())
+        return badRequest("\"bundle\" must be an object");
+    auto bucket = stringField(*bundle, "bucket", 255);
+    auto name = stringField(*bundle, "name", 1024);
+    auto digest = stringField(*bundle, "digest", 128);
+    if (!bucket || bucket->empty() || !std::all_of(bucket->begin(), bucket->end(), isIdCharacter))
+        return badRequest("\"bundle.bucket\" must be a bucket name ([A-Za-z0-9_-]+)");
+    if (!name || name->empty())
+        return badRequest("\"bundle.name\" must be a non-empty string");
+    if (!digest || !digest->starts_with("SHA-256="))
+        return badRequest("\"bundle.digest\" must be \"SHA-256=...\"");
+    return PreviewBundleRef {*bucket, *name, *digest};
+}
+
+Result<PreviewRequest> decodeRequestBody(std::string_view text)
+{
+    const auto body = parseObject(text);
+    if (!body)
+        return badRequest("the signed request is not a JSON object");
+    PreviewRequest request;
+    auto id = stringField(*body, "id", 64);
+    if (!id || !isValidId(*id))
+        return badRequest("\"id\" must match [A-Za-z0-9_-]{16,64}");
+    request.id = *id;
+    for (const auto &[key, target] : {std::pair {"issued", &request.issued}, std::pair {"expires", &request.expires}}) {
+        auto timeText = stringField(*body, key, 64);
+        auto time = timeText ? parseRfc3339(*timeText) : Result<Clock::time_point>(Error {});
+        if (!time)
+            return badRequest(std::string("\"") + key + "\" must be an RFC 3339 time");
+        *target = *time;
+    }
+    auto reply = stringField(*body, "reply", 255);
+    if (!reply || !reply->starts_with("_INBOX.") || reply->find_first_of(" \t\r\n*>") != std::string::npos)
+        return badRequest("\"reply\" must be an _INBOX. subject without wildcards");
+    request.reply = *reply;
+    auto bundle = decodeBundleRef(*body);
+    if (!bundle)
+        return bundle.error();
+    request.bundle = *bundle;
+    const auto select = body->find("select");
+    if (select == body->end()
+        || !(select->is_null()
+            || (select->is_string() && select->get_ref<const std::string &>().size() <= kMaxFieldLength)))
+        return badRequest("\"select\" must be a string or null");
+    if (select->is_string())
+        request.select = select->get<std::string>();
+    if (!hasType(*body, "noop", Json::value_t::boolean))
+        return badRequest("\"noop\" must be a boolean");
+    request.noop = (*body)["noop"].get<bool>();
+    return request;
+}
+
+Result<std::string> base64Field(const Json &envelope, const char *key)
+{
+    auto text = stringField(envelope, key, kMaxRequestPayload);
+    if (!text)
+        return badRequest(std::string("\"") + key + "\" must be a base64 string");
+    auto decoded = decodeBase64(*text);
+    if (!decoded)
+        return badRequest(std::string("\"") + key + "\" is not valid base64");
+    return decoded;
+}
+
+Result<void> checkAnswerFields(const PreviewAnswer &answer)
+{
+    const Json &m = answer.message;
+    const std::string &type = answer.type;
+    if (type == "accepted")
+        return !m.contains("facts_digest") || stringField(m, "facts_digest")
+            ? Result<void>()
+            : badAnswer("\"facts_digest\" must be a string");
+    if (type == "declined") {
+        const auto reason = stringField(m, "reason");
+        if (reason == "selector" || (reason == "error" && stringField(m, "message", kMaxAnswerPayload)))
+            return {};
+        return badAnswer("\"declined\" needs \"reason\": \"selector\", or \"error\" with a \"message\"");
+    }
+    if (type == "progress")
+        return countField(m, "done") && countField(m, "total") && stringField(m, "current")
+            ? Result<void>()
+            : badAnswer("\"progress\" needs \"done\", \"total\" and \"current\"");
+    if (type == "event")
+        return hasType(m, "event", Json::value_t::object) ? Result<void>() : badAnswer("\"event\" must be an object");
+    if (type == "done") {
+        const auto diagnostics = m.find("diagnostics");
+        const bool diagnosticsOk = diagnostics != m.end() && diagnostics->is_array()
+            && std::all_of(diagnostics->begin(), diagnostics->end(), [](const Json &d) { return d.is_string(); });
+        return hasType(m, "summary", Json::value_t::object) && hasType(m, "cancelled", Json::value_t::boolean)
+                && hasType(m, "aborted", Json::value_t::boolean) && diagnosticsOk
+            ? Result<void>()
+            : badAnswer("\"done\" needs \"summary\", \"cancelled\", \"aborted\" and \"diagnostics\"");
+    }
+    if (type == "failed")
+        return stringField(m, "message", kMaxAnswerPayload) ? Result<void>()
+                                                            : badAnswer("\"failed\" needs a \"message\"");
+    if (type == "part") {
+        const auto part = countField(m, "part");
+        const auto parts = countField(m, "parts");
+        return part && parts && *part < *parts && stringField(m, "data", kMaxAnswerPayload)
+            ? Result<void>()
+            : badAnswer("\"part\" needs \"part\" < \"parts\" and \"data\"");
+    }
+    return badAnswer("unknown \"type\"");
+}
+
+/// How many bytes `c` takes inside a JSON string: quotes and backslashes gain a backslash, control
+/// characters (none in dumped JSON text outside strings' escapes) take \u00XX.
+std::size_t escapedSize(unsigned char c)
+{
+    if (c == '"' || c == '\\')
+        return 2;
+    return c < 0x20 ? 6 : 1;
+}
+
+} // namespace
+
+std::string newPreviewId()
+{
+    static constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::random_device device;
+    std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
+    std::string id;
+    for (int i = 0; i < 32; ++i)
+        id += kAlphabet[pick(device)];
+    return id;
+}
+
+std::string formatRfc3339(Clock::time_point time)
+{
+    const std::time_t seconds = Clock::to_time_t(std::chrono::floor<std::chrono::seconds>(time));
+    std::tm utc {};
+    ::gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+Result<Clock::time_point> parseRfc3339(std::string_view text)
+{
+    if (auto time = parseTimestamp(text))
+        return *time;
+    // Appended rather than "'" + ...: GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
+    std::string message = "'";
+    message.append(text.substr(0, 64));
+    message += "' is not an RFC 3339 time";
+    return Error {"bad_time", std::move(message)};
+}
+
+std::string encodeRequestBody(const PreviewRequest &request)
+{
+    Json body {{"id", request.id}, {"issued", formatRfc3339(request.issued)},
+        {"expires", formatRfc3339(request.expires)}, {"reply", request.reply},
+        {"bundle",
+            {{"bucket", request.bundle.bucket}, {"name", request.bundle.name}, {"digest", request.bundle.digest}}},
+        {"select", request.select ? Json(*request.select) : Json(nullptr)}, {"noop", request.noop}};
+    return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Result<std::string> encodeSignedRequest(const PreviewRequest &request, const PreviewSigningKey &key)
+{
+    const std::string body = encodeRequestBody(request);
+    auto signature = signPreview(key, body);
+    if (!signature)
+        return signature.error();
+    const Json envelope {
+        {"request", encodeBase64(body)}, {"signature", encodeBase64(*signature)}, {"key", encodeBase64(key.publicKey)}};
+    return envelope.dump();
+}
+
+Result<VerifiedRequest> decodeSignedRequest(std::string_view payload)
+{
+    if (payload.size() > kMaxRequestPayload)
+        return badRequest("larger than " + std::to_string(kMaxRequestPayload) + " bytes");
+    const auto envelope = parseObject(payload);
+    if (!envelope)
+        return badRequest("not a JSON object");
+    auto body = base64Field(*envelope, "request");
+    auto signature = body ? base64Field(*envelope, "signature") : body;
+    auto key = signature ? base64Field(*envelope, "key") : signature;
+    if (!key)
+        return key.error();
+    if (key->size() != kEd25519KeySize)
+        return badRequest("\"key\" must be a raw 32-byte Ed25519 public key");
+    if (!verifyPreview(*key, *body, *signature))
+        return Error {"bad_signature", "the request's signature does not verify with the key it names"};
+    auto request = decodeRequestBody(*body);
+    if (!request)
+        return request.error();
+    return VerifiedRequest {std::move(request).value(), std::move(key).value()};
+}
+
+Result<void> checkRequestRules(const PreviewRequest &request, Clock::time_point now)
+{
+    if (request.expires <= now)
+        return Error {"expired", "the request expired at " + formatRfc3339(request.expires)};
+    if (request.expires - request.issued > kMaxRequestLifetime)
+        return Error {"too_long", "the request is valid for more than 15 minutes"};
+    if (request.issued > now + kMaxClockSkew)
+        return Error {"not_yet_valid", "the request was issued in the future (" + formatRfc3339(request.issued) + ")"};
+    if (!request.noop)
+        return Error {"not_noop", "the request is not a noop preview"};
+    return {};
+}
+
+Json answerHeader(const std::string &id, const std::string &identity, std::uint64_t seq, std::string_view type)
+{
+    return Json {{"id", id}, {"identity", identity}, {"seq", seq}, {"type", type}};
+}
+
+Result<PreviewAnswer> decodeAnswer(std::string_view payload)
+{
+    if (payload.size() > kMaxAnswerPayload)
+        return badAnswer("larger than the largest payload");
+    auto message = parseObject(payload);
+    if (!message)
+        return badAnswer("not a JSON object");
+    PreviewAnswer answer;
+    auto id = stringField(*message, "id", 64);
+    auto identity = stringField(*message, "identity", 1024);
+    auto seq = countField(*message, "seq");
+    auto type = stringField(*message, "type", 32);
+    if (!id || !isValidId(*id))
+        return badAnswer("\"id\" must be a request id");
+    if (!identity || identity->empty())
+        return badAnswer("\"identity\" must be a non-empty string");
+    if (!seq || !type)
+        return badAnswer("\"seq\" must be a count and \"type\" a string");
+    answer.id = std::move(*id);
+    answer.identity = std::move(*identity);
+    answer.seq = *seq;
+    answer.type = std::move(*type);
+    answer.message = std::move(*message);
+    auto checked = checkAnswerFields(answer);
+    if (!checked)
+        return checked.error();
+    return answer;
+}
+
+std::vector<std::string> splitAnswer(const Json &message, std::size_t maxPayload)
+{
+    std::string text = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (text.size() <= maxPayload)
+        return {std::move(text)};
+    const Json header
+        = answerHeader(message.value("id", ""), message.value("identity", ""), message.value("seq", 0ull), "part");
+    // Room for the header, the part numbers and the data's quotes.
+    const std::size_t overhead = header.dump().size() + 64;
+    const std::size_t budget = maxPayload > overhead + 64 ? maxPayload - overhead : 64;
+    std::vector<std::string> slices;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = start;
+        std::size_t size = 0;
+        while (end < text.size() && size + escapedSize(static_cast<unsigned char>(text[end])) <= budget)
+            size += escapedSize(static_cast<unsigned char>(text[end++]));
+        while (end < text.size() && end > start + 1 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+            --end;
+        slices.push_back(text.substr(start, end - start));
+        start = end;
+    }
+    std::vector<std::string> payloads;
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+        Json part = header;
+        part["part"] = i;
+        part["parts"] = slices.size();
+        part["data"] = std::move(slices[i]);
+        payloads.push_back(part.dump(-1, ' ', false, Json::error_handler_t::replace));
+    }
+    return payloads;
+}
+
+PartAssembler::PartAssembler(Limits limits)
+    : m_limits(limits)
+{
+}
+
+Result<std::optional<std::string>> PartAssembler::add(const PreviewAnswer &part)
+{
+    const auto index = part.message["part"].get<std::uint64_t>();
+    const auto parts = part.message["parts"].get<std::uint64_t>();
+    const std::string &data = part.message["data"].get_ref<const std::string &>();
+    if (parts > m_limits.maxParts) {
+        forget(part.identity);
+        return Error {"too_large", part.identity + ": a message in " + std::to_string(parts) + " parts is too large"};
+    }
+    Host &host = m_hosts[part.identity];
+    Pending &pending = host.messages[part.seq];
+    if (pending.parts == 0)
+        pending.parts = parts;
+    if (pending.parts != parts || pending.data.contains(index)) {
+        forget(part.identity);
+        return badAnswer(part.identity + ": parts of message " + std::to_string(part.seq) + " disagree");
+    }
+    if (host.bytes + data.size() > m_limits.maxHostBytes || m_total + data.size() > m_limits.maxTotalBytes) {
+        forget(part.identity);
+        return Error {"too_large", part.identity + ": the answer exceeds the size limit for one preview"};
+    }
+    pending.data.emplace(index, data);
+    pending.bytes += data.size();
+    host.bytes += data.size();
+    m_total += data.size();
+    if (pending.data.size() < pending.parts)
+        return std::optional<std::string>();
+    std::string whole;
+    whole.reserve(pending.bytes);
+    for (const auto &entry : pending.data)
+        whole += entry.second;
+    host.bytes -= pending.bytes;
+    m_total -= pending.bytes;
+    host.messages.erase(part.seq);
+    return std::optional<std::string>(std::move(whole));
+}
+
+void PartAssembler::forget(const std::string &identity)
+{
+    const auto found = m_hosts.find(identity);
+    if (found == m_hosts.end())
+        return;
+    m_total -= found->second.bytes;
+    m_hosts.erase(found);
+}
+
+} // namespace ccm::fleet

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "base/result.h"
+#include "core/model/json.h"
+#include "fleet/preview/preview_signing.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ccm::fleet {
+
+// The fleet preview wire protocol (docs/fleet.md, "Fleet preview"): a signed request on
+// ccm.preview.request, answers streamed by every agent to the request's reply subject.
+
+using Clock = std::chrono::system_clock;
+
+inline constexpr std::string_view kPreviewRequestSubject = "ccm.preview.request";
+/// The largest request payload an agent reads; real ones are well under 2 KiB.
+inline constexpr std::size_t kMaxRequestPayload = 64 * 1024;
+/// The largest answer payload a requester reads (a server's max_payload is at most 64 MiB).
+inline constexpr std::size_t kMaxAnswerPayload = 64ull * 1024 * 1024;
+/// The longest a request may be valid, and how far its issue time may lie ahead of an agent's clock.
+inline constexpr std::chrono::minutes kMaxRequestLifetime {15};
+inline constexpr std::chrono::seconds kMaxClockSkew {60};
+
+struct PreviewBundleRef {
+    std::string bucket;
+    std::string name;
+    std::string digest; ///< "SHA-256=..." of the bundle's bytes
+};
+
+/// The signed part of a request (R in the contract).
+struct PreviewRequest {
+    std::string id; ///< [A-Za-z0-9_-]{16,64}
+    Clock::time_point issued;
+    Clock::time_point expires;
+    std::string reply; ///< "_INBOX." subject
+    PreviewBundleRef bundle;
+    std::optional<std::string> select;
+    bool noop = true;
+};
+
+/// A fresh request id: 32 random characters of [A-Za-z0-9].
+std::string newPreviewId();
+
+/// RFC 3339 UTC with whole seconds ("2026-11-25T01:02:03Z"), and a parser for RFC 3339 times
+/// with an optional fraction and a Z or ±hh:mm offset. Error code "bad_time".
+std::string formatRfc3339(Clock::time_point time);
+Result<Clock::time_point> parseRfc3339(std::string_view text);
+
+/// The request body R as JSON text.
+std::string encodeRequestBody(const PreviewRequest &request);
+/// The payload published on ccm.preview.request: R signed with `key`.
+Result<std::string> encodeSignedRequest(const PreviewRequest &request, const PreviewSigningKey &key);
+
+/// A request whose signature verified against `publicKey`.
+struct VerifiedRequest {
+    PreviewRequest request;
+    std::string publicKey; ///< raw 32 bytes, as the envelope named it
+};
+
+/// Decodes a request payload strictly and verifies its signature with the key it carries. Error
+/// codes: "bad_request" (anything malformed: sizes, base64, JSON, a missing or mistyped field;
+/// the message names the field), "bad_signature". Never trusts the key: callers check it.
+Result<VerifiedRequest> decodeSignedRequest(std::string_view payload);
+
+/// The contract's time and mode rules at `now`. Error codes "expired", "too_long", "not_yet_valid",
+/// "not_noop".
+Result<void> checkRequestRules(const PreviewRequest &request, Clock::time_point now);
+
+/// One answer from one host. `message` is the whole JSON object as received.
+struct PreviewAnswer {
+    std::string id;
+    std::string identity;
+    std::uint64_t seq = 0;
+    std::string type;
+    Json message;
+};
+
+/// The common fields of an answer; the caller adds the type's own.
+Json answerHeader(const std::string &id, const std::string &identity, std::uint64_t seq, std::string_view type);
+
+/// Decodes one answer payload strictly: common fields, then the type's own (accepted, declined,
+/// progress, event, done, failed, part). Error code "bad_answer" with the field at fault.
+Result<PreviewAnswer> decodeAnswer(std::string_view payload);
+
+/// The payloads that carry `message` within `maxPayload` bytes each: the message itself when it
+/// fits, else "part" messages with slices of its JSON text (cut between UTF-8 characters).
+std::vector<std::string> splitAnswer(const Json &message, std::size_t maxPayload);
+
+/// Puts "part" answers back together, per (identity, seq), in any arrival order.
+class PartAssembler {
+public:
+    struct Limits {
+        std::size_t maxParts = 65536; ///< of one message
+        std::size_t maxHostBytes = 64ull * 1024 * 1024; ///< pending bytes of one host
+        std::size_t maxTotalBytes = 256ull * 1024 * 1024; ///< pending bytes of every host
+    };
+    explicit PartAssembler(Limits limits);
+
+    /// Adds a part; the whole message's text once every part of it arrived, nullopt while some are
+    /// missing. Error code "too_large" when a limit would be crossed (the host's pending parts are
+    /// dropped), "bad_answer" for parts that disagree on their count or repeat.
+    Result<std::optional<std::string>> add(const PreviewAnswer &part);
+    /// Drops whatever is pending for `identity`.
+    void forget(const std::string &identity);
+    [[nodiscard]] std::size_t pendingBytes() const { return m_total; }
+
+private:
+    struct Pending {
+        std::size_t parts = 0;
+        std::size_t bytes = 0;
+        std::map<std::size_t, std::string> data;
+    };
+    struct Host {
+        std::size_t bytes = 0;
+        std::map<std::uint64_t, Pending> messages;
+    };
+    Limits m_limits;
+    std::size_t m_total = 0;
+    std::unordered_map<std::string, Host> m_hosts;
+};
+
+} // namespace ccm::fleet
