@@ -5,6 +5,7 @@
 // during an outage survive reloads and restarts.
 #include "../backend/backend_process.h"
 #include "agent_under_test.h"
+#include "base/base64.h"
 #include "fleet/agent/agent_report.h"
 #include "fleet/nats/kv_reader.h"
 #include "fleet/nats/nats_connection.h"
@@ -241,7 +242,7 @@ private:
         const Json meta {{"name", name}, {"options", {{"max_chunk_size", ObjectStore::kChunkSize}}},
             {"bucket", "bundles"}, {"nuid", info->nuid}, {"size", size}, {"mtime", info->mtime},
             {"chunks", size / ObjectStore::kChunkSize + 1}, {"digest", digest}};
-        const std::string subject = "$O.bundles.M." + base64UrlEncode(name);
+        const std::string subject = "$O.bundles.M." + encodeBase64Url(name);
         const std::string text = meta.dump();
         natsMsg *message = nullptr;
         if (natsMsg_Create(&message, subject.c_str(), nullptr, text.data(), static_cast<int>(text.size())) != NATS_OK)

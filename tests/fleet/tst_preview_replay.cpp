@@ -4,6 +4,7 @@
 // request after the agent reconnected, reloaded or restarted (refused), and after its record of
 // seen requests was damaged (refused); read the files a preview writes (closed to others); and
 // what a preview whose requester died leaves in CCM_PREVIEW (removed by the next requester).
+#include "base/base64.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/object_store.h"
@@ -382,8 +383,7 @@ private slots:
             if (age == 0min)
                 continue;
             // Its meta record as the requester wrote it then: official clients keep mtime there.
-            const std::string subject
-                = "$O." + std::string(fleet::kPreviewBucket) + ".M." + fleet::base64UrlEncode(name);
+            const std::string subject = "$O." + std::string(fleet::kPreviewBucket) + ".M." + encodeBase64Url(name);
             natsMsg *raw = nullptr;
             QCOMPARE(js_GetLastMsg(&raw, connection->jetStream(), ("OBJ_" + std::string(fleet::kPreviewBucket)).c_str(),
                          subject.c_str(), nullptr, nullptr),

@@ -19,6 +19,7 @@
 
 namespace {
 
+using namespace ccm;
 using namespace ccm::fleet;
 
 void request(std::string_view payload)

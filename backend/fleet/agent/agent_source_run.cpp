@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SourceWorker: when to run, running, and reporting runs.
+#include "base/base64.h"
 #include "base/file_reading.h"
 #include "fleet/agent/agent_registration.h"
 #include "fleet/agent/agent_worker.h"
@@ -21,7 +22,7 @@ std::string metaSubject(const std::string &source)
 {
     const std::string rest = source.substr(std::string_view("obj://").size());
     const std::size_t slash = rest.find('/');
-    return "$O." + rest.substr(0, slash) + ".M." + base64UrlEncode(rest.substr(slash + 1));
+    return "$O." + rest.substr(0, slash) + ".M." + encodeBase64Url(rest.substr(slash + 1));
 }
 
 /// Forwards a run's events to NATS and its logs to the agent's log.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/nats/object_store.h"
 
+#include "base/base64.h"
 #include "base/sha256.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_handles.h"
@@ -32,34 +33,6 @@ namespace ccm::fleet {
 namespace {
 
 constexpr std::string_view kDigestPrefix = "SHA-256=";
-constexpr std::string_view kBase64UrlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Decodes base64url or standard base64, padded or not: clients have written both over time.
-std::optional<std::string> base64Decode(std::string_view text)
-{
-    while (!text.empty() && text.back() == '=')
-        text.remove_suffix(1);
-    std::string out;
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (const char c : text) {
-        std::size_t value = kBase64UrlAlphabet.find(c);
-        if (c == '+')
-            value = 62;
-        else if (c == '/')
-            value = 63;
-        if (value == std::string_view::npos)
-            return std::nullopt;
-        buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((buffer >> bits) & 0xff);
-        }
-    }
-    return out;
-}
-
 /// A NUID-shaped identifier: 22 characters of base62, random enough to never repeat a subject.
 std::string newNuid()
 {
@@ -143,35 +116,9 @@ std::string metaJson(const ObjectInfo &info, std::size_t chunkSize)
 
 } // namespace
 
-std::string base64UrlEncode(std::string_view data)
-{
-    std::string out;
-    std::size_t i = 0;
-    for (; i + 2 < data.size(); i += 3) {
-        const auto n = (static_cast<std::uint32_t>(static_cast<unsigned char>(data[i])) << 16)
-            | (static_cast<std::uint32_t>(static_cast<unsigned char>(data[i + 1])) << 8)
-            | static_cast<unsigned char>(data[i + 2]);
-        out += kBase64UrlAlphabet[(n >> 18) & 63];
-        out += kBase64UrlAlphabet[(n >> 12) & 63];
-        out += kBase64UrlAlphabet[(n >> 6) & 63];
-        out += kBase64UrlAlphabet[n & 63];
-    }
-    const std::size_t rest = data.size() - i;
-    if (rest > 0) {
-        std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(data[i])) << 16;
-        if (rest == 2)
-            n |= static_cast<std::uint32_t>(static_cast<unsigned char>(data[i + 1])) << 8;
-        out += kBase64UrlAlphabet[(n >> 18) & 63];
-        out += kBase64UrlAlphabet[(n >> 12) & 63];
-        out += rest == 2 ? kBase64UrlAlphabet[(n >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
 std::string objectDigest(std::string_view data)
 {
-    return std::string(kDigestPrefix) + base64UrlEncode(digestBytes(sha256(data)));
+    return std::string(kDigestPrefix) + encodeBase64Url(digestBytes(sha256(data)));
 }
 
 ObjectStore::ObjectStore(NatsConnection &connection, std::string bucket)
@@ -353,7 +300,7 @@ Result<void> ObjectStore::remove(const std::string &name)
         return existing.error();
     if (auto purged = purgeSubject("$O." + m_bucket + ".C." + existing->nuid); !purged)
         return purged.error().withContext("removing " + name);
-    return purgeSubject("$O." + m_bucket + ".M." + base64UrlEncode(name));
+    return purgeSubject("$O." + m_bucket + ".M." + encodeBase64Url(name));
 }
 
 Result<ObjectInfo> ObjectStore::info(const std::string &name)
@@ -361,7 +308,7 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
     if (name.empty())
         return Error {"bad_name", "an object name must not be empty"};
-    const std::string subject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
+    const std::string subject = "$O." + m_bucket + ".M." + encodeBase64Url(name);
     natsMsg *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     const natsStatus status
@@ -404,7 +351,7 @@ Result<std::string> expectedDigest(const ObjectInfo &meta, const std::string &wh
     if (!meta.digest.starts_with(kDigestPrefix))
         return Error {"bad_meta",
             "the meta record of " + where + " has an unknown digest '" + meta.digest + "' (expected SHA-256=...)"};
-    const auto expected = base64Decode(std::string_view(meta.digest).substr(kDigestPrefix.size()));
+    const auto expected = decodeBase64Lenient(std::string_view(meta.digest).substr(kDigestPrefix.size()));
     if (!expected || expected->size() != 32)
         return Error {"bad_meta", "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'"};
     return *expected;
@@ -583,10 +530,10 @@ Result<ObjectInfo> ObjectStore::put(
     }
     if (data.bad())
         return fail(Error {"io", "reading the data failed"});
-    result.digest = std::string(kDigestPrefix) + base64UrlEncode(digestBytes(sha.finish()));
+    result.digest = std::string(kDigestPrefix) + encodeBase64Url(digestBytes(sha.finish()));
     result.mtime = nowRfc3339();
 
-    const std::string metaSubject = "$O." + m_bucket + ".M." + base64UrlEncode(name);
+    const std::string metaSubject = "$O." + m_bucket + ".M." + encodeBase64Url(name);
     const std::string meta = metaJson(result, chunkSize);
     if (auto published = publishMeta(*m_connection, metaSubject, meta); !published)
         return fail(published.error());
@@ -687,7 +634,7 @@ Result<ObjectInfo> ObjectStore::read(
     const std::string actual = digestBytes(tally.sha.finish());
     if (actual != expected.value())
         return Error {"digest_mismatch",
-            where + " is corrupt: its contents have digest SHA-256=" + base64UrlEncode(actual)
+            where + " is corrupt: its contents have digest SHA-256=" + encodeBase64Url(actual)
                 + ", its meta record says " + meta.digest + "; publish it again"};
     return found;
 }

@@ -130,9 +130,6 @@ private:
     std::chrono::seconds m_orphanAge = kOrphanAge;
 };
 
-/// base64url with padding, the encoding of object names in meta subjects and of digests.
-std::string base64UrlEncode(std::string_view data);
-
 /// The "SHA-256=..." digest of `data` as official clients write it.
 std::string objectDigest(std::string_view data);
 

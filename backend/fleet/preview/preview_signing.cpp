@@ -255,38 +255,4 @@ std::string previewKeyFingerprint(std::string_view publicKey)
     return toHex(std::span(digest).first(8));
 }
 
-std::string encodeBase64(std::string_view data)
-{
-    std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
-    const int length
-        = EVP_EncodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(data), static_cast<int>(data.size()));
-    out.resize(static_cast<std::size_t>(length));
-    return out;
-}
-
-Result<std::string> decodeBase64(std::string_view text)
-{
-    const Error bad {"bad_base64", "not standard padded base64"};
-    if (text.size() % 4 != 0 || text.size() > (1u << 30))
-        return bad;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        const bool padding = c == '=' && i + 2 >= text.size() && (i + 1 == text.size() || text[i + 1] == '=');
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/' && !padding)
-            return bad;
-    }
-    std::string out(text.size() / 4 * 3, '\0');
-    const int length
-        = EVP_DecodeBlock(reinterpret_cast<unsigned char *>(out.data()), bytes(text), static_cast<int>(text.size()));
-    if (length < 0)
-        return bad;
-    std::size_t size = static_cast<std::size_t>(length);
-    if (text.ends_with("=="))
-        size -= 2;
-    else if (text.ends_with("="))
-        size -= 1;
-    out.resize(size);
-    return out;
-}
-
 } // namespace ccm::fleet

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/base64.h"
 #include "base/result.h"
 
 #include <filesystem>
@@ -47,10 +48,5 @@ bool verifyPreview(std::string_view publicKey, std::string_view message, std::st
 
 /// The contract's fingerprint: the first 16 hex characters of the SHA-256 of the raw public key.
 std::string previewKeyFingerprint(std::string_view publicKey);
-
-/// Standard base64 with padding, and its strict inverse (nullopt on any other character,
-/// missing padding or bits left over).
-std::string encodeBase64(std::string_view data);
-Result<std::string> decodeBase64(std::string_view text);
 
 } // namespace ccm::fleet
