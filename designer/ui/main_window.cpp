@@ -86,7 +86,7 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/ccm-designer.svg")));
     m_resourceList = new ResourceListPanel(m_document, this);
     m_preview = new PreviewController(m_document, m_resourceList, m_results, m_whatIf, this);
-    m_fleet = new FleetController(this);
+    m_fleet = new FleetController(m_document, m_preview->client(), this, this);
 
     m_editorTabs = new QTabWidget(this);
     m_editorTabs->setObjectName(QStringLiteral("editorTabs"));
@@ -738,6 +738,19 @@ void MainWindow::revert()
     QString error;
     if (!m_document->revert(&error))
         QMessageBox::warning(this, tr("Revert"), error);
+}
+
+bool MainWindow::settleUnsavedChanges()
+{
+    return maybeSave();
+}
+
+bool MainWindow::openManifestFile(const QString &path, QString *error)
+{
+    const bool opened = loadFile(path, false);
+    if (!opened && error)
+        *error = errorString();
+    return opened;
 }
 
 bool MainWindow::maybeSave()

@@ -3,6 +3,7 @@
 
 #include "designer/core/manifest_document.h"
 #include "designer/core/recovery_store.h"
+#include "designer/ui/document_host.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -37,7 +38,7 @@ class YamlEditor;
 /// the middle, and the problems panel below. All views show one ManifestDocument and edit it
 /// through its undoable commands. Layout, recent files and preferences persist in the
 /// application's QSettings (the caller sets the organisation and application names).
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, private DocumentHost {
     Q_OBJECT
 
 public:
@@ -96,7 +97,9 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    friend class FleetController;
+    // DocumentHost: what the fleet controller may ask of the window.
+    bool settleUnsavedChanges() override;
+    bool openManifestFile(const QString &path, QString *error) override;
 
     /// openFile(); `remember` puts the file among the recent ones.
     bool loadFile(const QString &path, bool remember);

@@ -82,6 +82,30 @@ QByteArray memberOf(const QString &bundle, const QString &name)
     return tar.readAllStandardOutput();
 }
 
+/// A host that is not a window: what the fleet controller asks of whoever holds the document.
+struct RecordingHost : DocumentHost {
+    bool settle = true;
+    bool open = true;
+    int settleCalls = 0;
+    QStringList opened;
+    ManifestDocument *document = nullptr;
+
+    bool settleUnsavedChanges() override
+    {
+        ++settleCalls;
+        return settle;
+    }
+    bool openManifestFile(const QString &path, QString *error) override
+    {
+        opened << path;
+        if (!open) {
+            *error = QStringLiteral("the host refused %1").arg(path);
+            return false;
+        }
+        return document->load(path, error);
+    }
+};
+
 } // namespace
 
 class TestFleetUi : public QObject {
@@ -306,6 +330,70 @@ private slots:
         // Closing the document removes the unpacked files.
         document->newDocument();
         QVERIFY(!QFileInfo::exists(unpacked));
+    }
+
+    void theControllerWorksThroughItsHostOnly()
+    {
+        QTemporaryDir dir;
+        const QString manifest = writeSite(dir, dir.filePath(QStringLiteral("out")));
+        const QString bundle = dir.filePath(QStringLiteral("site.tar.gz"));
+        QCOMPARE(backend({QStringLiteral("bundle"), manifest, QStringLiteral("-o"), bundle}), 0);
+
+        QWidget parent;
+        ManifestDocument document;
+        BackendClient preview;
+        preview.setBackendProgram(QStringLiteral(CCM_BACKEND_BIN));
+        preview.setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
+        preview.setUserSocket(dir.filePath(QStringLiteral("run/backend.sock")));
+        RecordingHost host;
+        host.document = &document;
+        auto *controller = new FleetController(&document, &preview, &host, &parent);
+
+        // A host that keeps its unsaved changes stops Open Location before any dialog.
+        host.settle = false;
+        bool dialogShown = false;
+        QTimer::singleShot(0, &parent, [&] {
+            if (QWidget *modal = QApplication::activeModalWidget()) {
+                dialogShown = true;
+                modal->close();
+            }
+        });
+        controller->openLocationWithDialog();
+        QCOMPARE(host.settleCalls, 1);
+        QVERIFY(!dialogShown);
+
+        // The host opens the unpacked manifest; when it refuses, its reason is the outcome and the
+        // unpacked files go.
+        host.open = false;
+        bool finished = false;
+        bool ok = true;
+        QString error;
+        controller->openLocation(bundle, QString(), [&](bool opened, const QString &why) {
+            finished = true;
+            ok = opened;
+            error = why;
+        });
+        QVERIFY(QTest::qWaitFor([&] { return finished; }, kPatienceMs));
+        QVERIFY(!ok);
+        QCOMPARE(host.opened.size(), 1);
+        QVERIFY(host.opened.first().endsWith(QStringLiteral("/manifest.yaml")));
+        QCOMPARE(error, QStringLiteral("the host refused %1").arg(host.opened.first()));
+        QVERIFY(!QFileInfo::exists(host.opened.first()));
+
+        // When the host opens it, the document learns where it came from.
+        host.open = true;
+        finished = false;
+        controller->openLocation(bundle, QString(), [&](bool opened, const QString &why) {
+            finished = true;
+            ok = opened;
+            error = why;
+        });
+        QVERIFY(QTest::qWaitFor([&] { return finished; }, kPatienceMs));
+        QVERIFY2(ok, qPrintable(error));
+        QCOMPARE(host.opened.size(), 2);
+        QCOMPARE(document.bundleLocation(), bundle);
+        QCOMPARE(document.filePath(), host.opened.last());
+        QVERIFY(QFileInfo::exists(host.opened.last()));
     }
 
     void fleetCallsGoToTheUserBackend()

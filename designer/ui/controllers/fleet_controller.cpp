@@ -3,12 +3,10 @@
 
 #include "designer/core/manifest_document.h"
 #include "designer/core/nats_contexts.h"
-#include "designer/ui/controllers/preview_controller.h"
 #include "designer/ui/dialogs/export_bundle_dialog.h"
 #include "designer/ui/dialogs/open_location_dialog.h"
 #include "designer/ui/dialogs/publish_dialog.h"
 #include "designer/ui/icons.h"
-#include "designer/ui/main_window.h"
 
 #include <QAction>
 #include <QDir>
@@ -59,9 +57,13 @@ QString answerError(const BackendClient::Answer &answer)
 
 } // namespace
 
-FleetController::FleetController(MainWindow *window)
-    : QObject(window)
-    , m_window(window)
+FleetController::FleetController(
+    ManifestDocument *document, BackendClient *previewClient, DocumentHost *host, QWidget *dialogParent)
+    : QObject(dialogParent)
+    , m_document(document)
+    , m_previewClient(previewClient)
+    , m_host(host)
+    , m_dialogParent(dialogParent)
 {
     m_exportAction = new QAction(actionIcon(QStringLiteral("document-export")), tr("&Export Bundle…"), this);
     m_exportAction->setStatusTip(tr("Write the manifest and the files it reaches as a bundle"));
@@ -73,15 +75,14 @@ FleetController::FleetController(MainWindow *window)
     m_openLocationAction->setStatusTip(tr("Open the manifest of a bundle from a URL or a .tar.gz file"));
     connect(m_openLocationAction, &QAction::triggered, this, &FleetController::openLocationWithDialog);
 
-    connect(m_window->previewController()->client(), &BackendClient::notificationReceived, this,
-        &FleetController::showProgress);
+    connect(m_previewClient, &BackendClient::notificationReceived, this, &FleetController::showProgress);
 }
 
 FleetController::~FleetController() = default;
 
 BackendClient *FleetController::fleetClient() const
 {
-    BackendClient *preview = m_window->previewController()->client();
+    BackendClient *preview = m_previewClient;
     if (preview->isConnected() && preview->info().socketPath != preview->systemSocket())
         return preview;
     return m_ownClient;
@@ -89,7 +90,7 @@ BackendClient *FleetController::fleetClient() const
 
 void FleetController::withUserBackend(ClientHandler then)
 {
-    BackendClient *preview = m_window->previewController()->client();
+    BackendClient *preview = m_previewClient;
     if (preview->isConnected() && preview->info().socketPath != preview->systemSocket()) {
         then(preview, {});
         return;
@@ -136,14 +137,14 @@ void FleetController::flushWaiting(BackendClient *client, const QString &error)
 
 Json FleetController::manifestParams() const
 {
-    const ManifestDocument *document = m_window->document();
+    const ManifestDocument *document = m_document;
     return Json {{"manifest", document->text().toStdString()},
         {"base_dir", QDir(document->baseDirectory()).absolutePath().toStdString()}};
 }
 
 Json FleetController::bundleParams() const
 {
-    const ManifestDocument *document = m_window->document();
+    const ManifestDocument *document = m_document;
     Json params = manifestParams();
     if (!document->filePath().isEmpty())
         params["name"] = QFileInfo(document->filePath()).fileName().toStdString();
@@ -152,11 +153,11 @@ Json FleetController::bundleParams() const
 
 ExportBundleDialog *FleetController::showExportDialog()
 {
-    auto *dialog = new ExportBundleDialog(m_window);
+    auto *dialog = new ExportBundleDialog(m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const QPointer<ExportBundleDialog> guard(dialog);
     connect(dialog, &ExportBundleDialog::exportRequested, this, [this, guard] {
-        const ManifestDocument *document = m_window->document();
+        const ManifestDocument *document = m_document;
         QString suggestion = document->bundleLocation();
         if (suggestion.isEmpty() || isRemote(suggestion)) {
             const QFileInfo file(
@@ -231,9 +232,9 @@ void FleetController::exportTo(const QString &path, ExportBundleDialog *dialog)
 
 PublishDialog *FleetController::showPublishDialog()
 {
-    auto *dialog = new PublishDialog(natsContextNames(), defaultNatsContext(), m_window);
+    auto *dialog = new PublishDialog(natsContextNames(), defaultNatsContext(), m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    const ManifestDocument *document = m_window->document();
+    const ManifestDocument *document = m_document;
     const QString location = document->bundleLocation();
     if (location.startsWith(QStringLiteral("obj://"))) {
         const QString path = location.mid(6);
@@ -310,14 +311,14 @@ void FleetController::publish(PublishDialog *dialog)
 
 void FleetController::openLocationWithDialog()
 {
-    if (!m_window->maybeSave())
+    if (!m_host->settleUnsavedChanges())
         return;
-    OpenLocationDialog dialog(natsContextNames(), defaultNatsContext(), m_window);
+    OpenLocationDialog dialog(natsContextNames(), defaultNatsContext(), m_dialogParent);
     if (dialog.exec() != QDialog::Accepted)
         return;
     openLocation(dialog.location(), dialog.context(), [this](bool ok, const QString &error) {
         if (!ok)
-            QMessageBox::warning(m_window, tr("Open Location"), error);
+            QMessageBox::warning(m_dialogParent, tr("Open Location"), error);
     });
 }
 
@@ -345,12 +346,13 @@ void FleetController::openLocation(
                 }
                 const QString directory = stringOf(answer.result, "directory");
                 const QString manifest = stringOf(answer.result, "manifest");
-                if (!m_window->loadFile(manifest, false)) {
+                QString openError;
+                if (!m_host->openManifestFile(manifest, &openError)) {
                     QDir(directory).removeRecursively();
-                    finish(false, m_window->errorString());
+                    finish(false, openError);
                     return;
                 }
-                m_window->document()->setBundleOrigin(location, directory);
+                m_document->setBundleOrigin(location, directory);
                 emit statusMessage(tr("Opened %1").arg(location));
                 finish(true, {});
             });
@@ -387,7 +389,7 @@ bool FleetController::exportAndWait(const QString &path, QString *error)
 
 bool FleetController::saveToBundle()
 {
-    ManifestDocument *document = m_window->document();
+    ManifestDocument *document = m_document;
     const QString location = document->bundleLocation();
     QString target = location;
     bool publishAfter = false;
@@ -395,7 +397,7 @@ bool FleetController::saveToBundle()
         QMessageBox box(QMessageBox::Question, tr("Save"),
             tr("%1 came from %2, which cannot be written here. Save it as a bundle on this computer, or publish it?")
                 .arg(QFileInfo(document->filePath()).fileName(), location),
-            QMessageBox::Cancel, m_window);
+            QMessageBox::Cancel, m_dialogParent);
         QPushButton *local = box.addButton(tr("Save as &Local Bundle…"), QMessageBox::AcceptRole);
         QPushButton *publishButton = box.addButton(tr("&Publish…"), QMessageBox::ActionRole);
         box.setDefaultButton(local);
@@ -404,7 +406,7 @@ bool FleetController::saveToBundle()
             publishAfter = true;
         } else if (box.clickedButton() == local) {
             const QString name = location.section(QLatin1Char('/'), -1);
-            target = QFileDialog::getSaveFileName(m_window, tr("Save as Local Bundle"),
+            target = QFileDialog::getSaveFileName(m_dialogParent, tr("Save as Local Bundle"),
                 QDir::home().filePath(hasBundleExtension(name) ? name : name + QStringLiteral(".tar.gz")),
                 tr("Manifest bundles (*.tar.gz *.tgz)"));
             if (target.isEmpty())
@@ -418,7 +420,7 @@ bool FleetController::saveToBundle()
     // manifest.yaml in the unpacked directory first: previews and the bundle read it from there.
     QString error;
     if (!document->save(document->filePath(), &error)) {
-        QMessageBox::warning(m_window, tr("Save"), error);
+        QMessageBox::warning(m_dialogParent, tr("Save"), error);
         return false;
     }
     if (publishAfter) {
@@ -426,7 +428,7 @@ bool FleetController::saveToBundle()
         return true;
     }
     if (!exportAndWait(target, &error)) {
-        QMessageBox::warning(m_window, tr("Save"), tr("Cannot write the bundle %1: %2").arg(target, error));
+        QMessageBox::warning(m_dialogParent, tr("Save"), tr("Cannot write the bundle %1: %2").arg(target, error));
         return false;
     }
     if (target != location)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "designer/core/backend_client.h"
+#include "designer/ui/document_host.h"
 
 #include <QObject>
 #include <QPointer>
@@ -12,12 +13,13 @@
 #include <vector>
 
 class QAction;
+class QWidget;
 class QTemporaryDir;
 
 namespace ccm::designer {
 
 class ExportBundleDialog;
-class MainWindow;
+class ManifestDocument;
 class PublishDialog;
 
 /// The designer's fleet features: File ▸ Export Bundle…, Publish to Fleet… and Open Location…,
@@ -28,7 +30,11 @@ class FleetController : public QObject {
     Q_OBJECT
 
 public:
-    explicit FleetController(MainWindow *window);
+    /// Works on `document`; `previewClient` is the preview's connection, used when it is to a user
+    /// backend; `host` settles and replaces the document; dialogs open over `dialogParent`, which
+    /// owns the controller.
+    FleetController(
+        ManifestDocument *document, BackendClient *previewClient, DocumentHost *host, QWidget *dialogParent);
     ~FleetController() override;
 
     QAction *exportAction() const { return m_exportAction; }
@@ -75,7 +81,10 @@ private:
     /// The document's text and base directory as bundle.list and bundle.export want them.
     ccm::Json bundleParams() const;
 
-    MainWindow *m_window;
+    ManifestDocument *m_document;
+    BackendClient *m_previewClient;
+    DocumentHost *m_host;
+    QWidget *m_dialogParent;
     BackendClient *m_ownClient = nullptr;
     std::vector<ClientHandler> m_waiting;
     std::unique_ptr<QTemporaryDir> m_publishDirectory;
