@@ -2,6 +2,7 @@
 #include "app/manifest_input.h"
 
 #include "base/file_reading.h"
+#include "base/temp_dir.h"
 
 #include <array>
 #include <atomic>
@@ -89,33 +90,23 @@ void RemoveOnSignal::replace(std::vector<std::string> paths)
 
 Result<std::unique_ptr<PrivateDirectory>> PrivateDirectory::create(const std::vector<std::string> &files)
 {
-    std::error_code error;
-    std::filesystem::path base = std::filesystem::temp_directory_path(error);
-    if (error)
-        base = "/tmp";
-    std::string pattern = (base / "ccm-source-XXXXXX").string();
-    // mkdtemp() creates the directory with mode 0700.
-    if (::mkdtemp(pattern.data()) == nullptr)
-        return Error {"io", "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno)};
+    auto created = TempDir::create("ccm-source");
+    if (!created)
+        return created.error();
     std::unique_ptr<PrivateDirectory> directory(new PrivateDirectory);
-    directory->m_path = pattern;
+    directory->m_directory = std::move(created).value();
     std::vector<std::string> paths;
     for (const std::string &file : files)
-        paths.push_back((directory->m_path / file).string());
-    directory->m_onSignal.emplace(withDirectory(std::move(paths), directory->m_path));
+        paths.push_back((directory->path() / file).string());
+    directory->m_onSignal.emplace(withDirectory(std::move(paths), directory->path()));
     return directory;
 }
 
 PrivateDirectory::~PrivateDirectory()
 {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
+    // Removed first, then no longer covered: a signal in between finds nothing left to remove.
+    (void)m_directory.remove();
     m_onSignal.reset();
-}
-
-void PrivateDirectory::coverOnSignal(std::vector<std::string> paths)
-{
-    m_onSignal->replace(withDirectory(std::move(paths), m_path));
 }
 
 std::string ManifestInput::displayName(const std::string &argument)
@@ -132,31 +123,28 @@ Result<ManifestInput> ManifestInput::open(const std::string &argument, const fle
         input.m_shownName = argument;
         return input;
     }
-    std::filesystem::path archive = argument;
     if (kind == fleet::SourceKind::HttpBundle || kind == fleet::SourceKind::ObjectBundle) {
-        auto directory = PrivateDirectory::create({"bundle.tar.gz.part", "bundle.tar.gz"});
-        if (!directory)
-            return directory.error();
-        input.m_download = std::move(directory).value();
-        archive = input.m_download->path() / "bundle.tar.gz";
-        auto fetched = fleet::fetchBundle(argument, sources, archive);
+        auto download = BundleDownload::create();
+        if (!download)
+            return download.error();
+        input.m_onSignal = std::make_unique<RemoveOnSignal>(download->fetchPaths());
+        auto fetched = fleet::fetchBundle(argument, sources, download->archivePath());
         if (!fetched) {
             // The caller names the source: the message keeps what failed.
             const std::string shown = displayName(argument);
             return Error {fetched.error().code,
                 withoutPrefix(withoutPrefix(fetched.error().message, "fetching " + shown + ": "), shown + ": ")};
         }
-    }
-    const std::filesystem::path parent = input.m_download ? input.m_download->path() : std::filesystem::path();
-    auto bundle = UnpackedBundle::unpack(archive, {}, parent);
-    if (!bundle)
-        return bundle.error();
-    input.m_bundle.emplace(std::move(bundle).value());
-    if (input.m_download) {
-        std::error_code ignored;
-        std::filesystem::remove(archive, ignored);
-        input.m_download->coverOnSignal(input.m_bundle->createdPaths());
+        auto bundle = UnpackedBundle::unpack(std::move(download).value());
+        if (!bundle)
+            return bundle.error();
+        input.m_bundle.emplace(std::move(bundle).value());
+        input.m_onSignal->replace(input.m_bundle->createdPaths());
     } else {
+        auto bundle = UnpackedBundle::unpack(argument);
+        if (!bundle)
+            return bundle.error();
+        input.m_bundle.emplace(std::move(bundle).value());
         input.m_onSignal = std::make_unique<RemoveOnSignal>(input.m_bundle->createdPaths());
     }
     input.m_file = input.m_bundle->manifestPath();
@@ -170,7 +158,6 @@ ManifestInput::ManifestInput(ManifestInput &&other) noexcept
     , m_shownName(std::move(other.m_shownName))
     , m_bundle(std::move(other.m_bundle))
     , m_onSignal(std::move(other.m_onSignal))
-    , m_download(std::move(other.m_download))
 {
     other.m_bundle.reset();
 }
@@ -180,7 +167,6 @@ ManifestInput::~ManifestInput()
     // Removed first, then no longer covered: a signal in between finds nothing left to remove.
     m_bundle.reset();
     m_onSignal.reset();
-    m_download.reset();
 }
 
 std::filesystem::path ManifestInput::baseDirectory() const

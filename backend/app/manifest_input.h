@@ -2,7 +2,8 @@
 #pragma once
 
 #include "base/result.h"
-#include "core/bundle/bundle.h"
+#include "base/temp_dir.h"
+#include "core/bundle/bundle_opener.h"
 #include "fleet/agent/bundle_source.h"
 
 #include <filesystem>
@@ -41,14 +42,12 @@ public:
     PrivateDirectory(const PrivateDirectory &) = delete;
     PrivateDirectory &operator=(const PrivateDirectory &) = delete;
 
-    [[nodiscard]] const std::filesystem::path &path() const { return m_path; }
-    /// Covers `paths` (deepest first) and then the directory itself from now on.
-    void coverOnSignal(std::vector<std::string> paths);
+    [[nodiscard]] const std::filesystem::path &path() const { return m_directory.path(); }
 
 private:
     PrivateDirectory() = default;
 
-    std::filesystem::path m_path;
+    TempDir m_directory;
     std::optional<RemoveOnSignal> m_onSignal;
 };
 
@@ -85,7 +84,6 @@ private:
     std::string m_shownName;
     std::optional<UnpackedBundle> m_bundle;
     std::unique_ptr<RemoveOnSignal> m_onSignal;
-    std::unique_ptr<PrivateDirectory> m_download;
 };
 
 /// Fetches the http(s):// `url` into a private temporary directory and returns its text, removing

@@ -3,6 +3,7 @@
 
 #include "base/utf8.h"
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 #include "core/facts/environ.h"
 #include "core/model/diagnostic.h"
 #include "core/model/validator.h"
@@ -185,22 +186,6 @@ RpcResult<void> checkSource(const Caller &caller, const std::string &source)
     return {};
 }
 
-/// A bundle named by a `source`, fetched and unpacked in a private directory that goes with it.
-class SourceBundle {
-public:
-    ~SourceBundle()
-    {
-        bundle.reset();
-        if (!download.empty()) {
-            std::error_code ignored;
-            std::filesystem::remove_all(download, ignored);
-        }
-    }
-
-    std::filesystem::path download; ///< the private directory a remote bundle was fetched into
-    std::optional<UnpackedBundle> bundle;
-};
-
 RpcError sourceUnavailable(const std::string &source, const Error &error)
 {
     const std::string shown = fleet::redactUrl(source);
@@ -211,37 +196,28 @@ RpcError sourceUnavailable(const std::string &source, const Error &error)
     return RpcError {ErrorCode::SourceUnavailable, shown + ": " + message, Json {{"source", shown}}};
 }
 
-/// Fetches the bundle at the URL `source` into a private directory of `opened`: the archive's path.
-RpcResult<std::filesystem::path> downloadSource(SourceBundle &opened, const std::string &source)
+/// Fetches the bundle at the URL `source` into a private directory and unpacks it there.
+RpcResult<std::shared_ptr<UnpackedBundle>> openRemoteSource(const std::string &source)
 {
-    std::error_code error;
-    std::filesystem::path base = std::filesystem::temp_directory_path(error);
-    if (error)
-        base = "/tmp";
-    std::string pattern = (base / "ccm-source-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-        return RpcError {ErrorCode::InternalError,
-            "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno)};
-    opened.download = pattern;
-    std::filesystem::path archive = opened.download / "bundle.tar.gz";
-    auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, archive);
+    auto download = BundleDownload::create();
+    if (!download)
+        return RpcError {ErrorCode::InternalError, download.error().message};
+    auto fetched = fleet::fetchBundle(source, fleet::SourceOptions {}, download->archivePath());
     if (!fetched)
         return sourceUnavailable(source, fetched.error());
-    return archive;
+    auto bundle = UnpackedBundle::unpack(std::move(download).value());
+    if (!bundle)
+        return sourceUnavailable(source, bundle.error());
+    return std::make_shared<UnpackedBundle>(std::move(bundle).value());
 }
 
 /// Fetches (for a URL) and unpacks `source`. With `owner`, what was unpacked is handed to that
 /// peer, whose identity reads the manifest's files.
-RpcResult<std::shared_ptr<SourceBundle>> openSource(const std::string &source, const std::optional<Peer> &owner)
+RpcResult<std::shared_ptr<UnpackedBundle>> openSource(const std::string &source, const std::optional<Peer> &owner)
 {
-    auto opened = std::make_shared<SourceBundle>();
+    if (fleet::sourceKind(source) != fleet::SourceKind::LocalBundle)
+        return openRemoteSource(source);
     std::filesystem::path archive = source;
-    if (fleet::sourceKind(source) != fleet::SourceKind::LocalBundle) {
-        auto downloaded = downloadSource(*opened, source);
-        if (!downloaded)
-            return downloaded.error();
-        archive = std::move(downloaded).value();
-    }
     // A local bundle of a peer is opened with the peer's identity, so that what the permission
     // check allowed is what is read, even if the path changed since; it is unpacked from that
     // open file.
@@ -253,7 +229,7 @@ RpcResult<std::shared_ptr<SourceBundle>> openSource(const std::string &source, c
                 ::close(fd);
         }
     } openedArchive;
-    if (owner && opened->download.empty()) {
+    if (owner) {
         int openError = 0;
         {
             const engine::ThreadFileIdentity access(*owner);
@@ -270,16 +246,12 @@ RpcResult<std::shared_ptr<SourceBundle>> openSource(const std::string &source, c
             return sourceUnavailable(source, Error {"io", std::strerror(openError)});
         archive = "/proc/self/fd/" + std::to_string(openedArchive.fd);
     }
-    auto bundle = UnpackedBundle::unpack(archive, {}, opened->download);
+    auto bundle = UnpackedBundle::unpack(archive);
     if (!bundle)
         return sourceUnavailable(source, bundle.error());
-    opened->bundle.emplace(std::move(bundle).value());
-    if (!opened->download.empty()) {
-        std::error_code ignored;
-        std::filesystem::remove(archive, ignored);
-    }
+    auto opened = std::make_shared<UnpackedBundle>(std::move(bundle).value());
     if (owner) {
-        for (const std::string &path : opened->bundle->createdPaths())
+        for (const std::string &path : opened->createdPaths())
             if (::lchown(path.c_str(), owner->uid, owner->gid) != 0)
                 return RpcError {ErrorCode::InternalError,
                     "cannot hand " + path + " to uid " + std::to_string(owner->uid) + ": " + std::strerror(errno)};
@@ -795,7 +767,7 @@ struct ManifestText {
     std::string text;
     std::string shownName = "manifest";
     std::filesystem::path base;
-    std::shared_ptr<SourceBundle> opened;
+    std::shared_ptr<UnpackedBundle> opened;
 };
 
 /// Reads the manifest's text; a `source` is fetched and unpacked, as `owner` when set.
@@ -814,7 +786,7 @@ RpcResult<ManifestText> readManifest(
     if (!opened)
         return opened.error();
     manifest.opened = std::move(opened).value();
-    const UnpackedBundle &bundle = *manifest.opened->bundle;
+    const UnpackedBundle &bundle = *manifest.opened;
     const FileText file = readManifestFile(bundle.manifestPath().string());
     if (file.problem)
         return sourceUnavailable(name, Error {"io", file.problem->message});

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "daemon/fleet_methods.h"
 
+#include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 #include "core/model/diagnostic.h"
 #include "daemon/params.h"
 #include "fleet/agent/bundle_source.h"
@@ -260,34 +262,6 @@ fs::path openedBundlesParent()
     return "/tmp";
 }
 
-/// A private directory that is removed with everything in it when the object goes.
-class ScratchDirectory {
-public:
-    explicit ScratchDirectory(const fs::path &parent)
-    {
-        std::string pattern = (parent / "ccm-download-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) != nullptr)
-            m_path = pattern;
-        else
-            m_error = std::strerror(errno);
-    }
-    ~ScratchDirectory()
-    {
-        std::error_code ignored;
-        if (!m_path.empty())
-            fs::remove_all(m_path, ignored);
-    }
-    ScratchDirectory(const ScratchDirectory &) = delete;
-    ScratchDirectory &operator=(const ScratchDirectory &) = delete;
-
-    const fs::path &path() const { return m_path; }
-    const std::string &error() const { return m_error; }
-
-private:
-    fs::path m_path;
-    std::string m_error;
-};
-
 /// Downloads the bundle at a remote `location` (http(s):// or obj://) into `destination`.
 RpcResult<void> fetchRemote(const std::string &location, const Json &params, const fs::path &destination)
 {
@@ -314,26 +288,23 @@ RpcResult<Json> openBundle(const Json &params)
         return location.error();
     const std::string where = *location.value();
     const fs::path parent = openedBundlesParent();
-    std::optional<ScratchDirectory> scratch;
-    fs::path archive;
+    std::optional<Result<UnpackedBundle>> unpacked;
     if (where.find("://") != std::string::npos) {
-        scratch.emplace(parent);
-        if (scratch->path().empty())
-            return RpcError {
-                ErrorCode::TransferFailed, "cannot create a directory in " + parent.string() + ": " + scratch->error()};
-        archive = scratch->path() / "bundle.tar.gz";
-        if (auto fetched = fetchRemote(where, params, archive); !fetched)
+        auto download = BundleDownload::create(parent);
+        if (!download)
+            return RpcError {ErrorCode::TransferFailed, download.error().message};
+        if (auto fetched = fetchRemote(where, params, download->archivePath()); !fetched)
             return fetched.error();
+        unpacked.emplace(UnpackedBundle::unpack(std::move(download).value()));
     } else {
         if (!fs::path(where).is_absolute() || !isBundlePath(where))
             return invalidParam("location",
                 "must be an http(s):// or obj://BUCKET/NAME URL, or the absolute path of a .tar.gz or .tgz bundle");
-        archive = where;
+        unpacked.emplace(UnpackedBundle::unpack(where, {}, parent));
     }
-    auto unpacked = UnpackedBundle::unpack(archive, {}, parent);
-    if (!unpacked)
-        return RpcError {ErrorCode::InvalidBundle, where + ": " + unpacked.error().message};
-    UnpackedBundle opened = std::move(unpacked).value();
+    if (!*unpacked)
+        return RpcError {ErrorCode::InvalidBundle, where + ": " + unpacked->error().message};
+    UnpackedBundle opened = std::move(*unpacked).value();
     const fs::path manifest = opened.manifestPath();
     const fs::path base = opened.baseDirectory();
     // The directory outlives the request: the client removes it when it is done with it.
@@ -431,10 +402,10 @@ RpcResult<std::string> bundleOfText(const Json &params)
         return RpcError {ErrorCode::InvalidBundle,
             "the manifest cannot be bundled for the fleet; fix the errors listed and try again",
             Json {{"findings", findingsJson(plan->findings)}}};
-    const ScratchDirectory scratch(openedBundlesParent());
-    if (scratch.path().empty())
-        return RpcError {ErrorCode::InternalError, "cannot create a temporary directory: " + scratch.error()};
-    const fs::path archive = scratch.path() / "bundle.tar.gz";
+    const auto scratch = TempDir::create("ccm-download", openedBundlesParent());
+    if (!scratch)
+        return RpcError {ErrorCode::InternalError, scratch.error().message};
+    const fs::path archive = scratch->path() / "bundle.tar.gz";
     if (auto written = writeBundle(plan.value(), archive); !written)
         return RpcError {ErrorCode::InternalError, "cannot build the bundle: " + written.error().message};
     std::ifstream input(archive, std::ios::binary);

@@ -5,6 +5,7 @@
 // measures the other processes), and the bundle's size.
 #include "bench_timing.h"
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 
 #include <cstdio>
 #include <cstdlib>

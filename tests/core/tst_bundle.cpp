@@ -3,6 +3,7 @@
 // upstream normalisation, reproducible writing, and unpacking under upstream's rules with hostile
 // archives built member by member.
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 #include "core/model/manifest.h"
 #include "core/model/validator.h"
 #include "test_main.h"

@@ -4,6 +4,7 @@
 // directory, with the manifest among them; and once the bundle is gone (refused or unpacked and
 // dropped) the parent directory is empty again.
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -19,7 +19,7 @@ namespace ccm {
 inline constexpr std::string_view kBundleManifestName = "manifest.yaml";
 inline constexpr std::string_view kBundleChecksumsName = "SHA256SUMS";
 
-/// True when `path` names a bundle by its extension: .tar.gz or .tgz.
+/// True when `path` names a bundle by its extension: .tar.gz or .tgz, in any case (.TGZ, .Tar.Gz).
 bool isBundlePath(std::string_view path);
 
 /// One file of a bundle besides SHA256SUMS.
@@ -75,51 +75,5 @@ std::string normaliseForUpstream(std::string_view text, std::vector<Diagnostic> 
 /// modes 0644 (0755 for directories and executables), gzip without a timestamp, so the same
 /// input gives the same bytes. Written to a temporary file beside `output`, then renamed.
 Result<void> writeBundle(const BundlePlan &plan, const std::filesystem::path &output);
-
-/// Caps that keep a hostile bundle from filling the disk.
-struct BundleLimits {
-    std::uint64_t maxTotalBytes = 512ULL * 1024 * 1024; ///< bytes of all unpacked files together
-    std::size_t maxMembers = 20'000;
-};
-
-/// A bundle unpacked into a private (0700) temporary directory, removed with everything in it
-/// when the object goes, on errors too. Move-only.
-class UnpackedBundle {
-public:
-    /// Unpacks `archive` under `parent` (the system's temporary directory when empty) with
-    /// upstream's rules: regular files and directories only; no `..`, absolute paths, links or
-    /// devices; caps on size and member count. The first manifest.yaml at the shallowest depth is
-    /// the manifest and its directory the base directory. A SHA256SUMS beside it must list every
-    /// file below the base directory with its digest. Errors name the member and what is wrong.
-    static Result<UnpackedBundle> unpack(const std::filesystem::path &archive, const BundleLimits &limits = {},
-        const std::filesystem::path &parent = {});
-
-    UnpackedBundle(UnpackedBundle &&other) noexcept;
-    UnpackedBundle &operator=(UnpackedBundle &&other) noexcept;
-    UnpackedBundle(const UnpackedBundle &) = delete;
-    UnpackedBundle &operator=(const UnpackedBundle &) = delete;
-    ~UnpackedBundle();
-
-    /// The private directory everything was unpacked into.
-    [[nodiscard]] const std::filesystem::path &directory() const { return m_directory; }
-    /// The manifest, and the directory relative files resolve against.
-    [[nodiscard]] const std::filesystem::path &manifestPath() const { return m_manifest; }
-    [[nodiscard]] std::filesystem::path baseDirectory() const { return m_manifest.parent_path(); }
-    /// Every file and directory unpacking created, the directory itself last, deepest first: what
-    /// a signal handler removes with unlink() and rmdir() when the process is stopped.
-    [[nodiscard]] const std::vector<std::string> &createdPaths() const { return m_created; }
-
-    /// Keeps the directory: it is no longer removed when the object goes, and becomes the
-    /// caller's to remove. Returns it.
-    std::filesystem::path release();
-
-private:
-    UnpackedBundle() = default;
-    void remove();
-
-    std::filesystem::path m_directory;
-    std::filesystem::path m_manifest;
-    std::vector<std::string> m_created;
-};
 
 } // namespace ccm

@@ -3,6 +3,7 @@
 
 #include "base/user_database.h"
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 #include "core/expr/expression.h"
 #include "core/model/diagnostic.h"
 #include "core/model/manifest.h"
