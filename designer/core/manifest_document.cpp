@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "designer/core/manifest_document.h"
 
+#include "core/bundle/bundle.h"
+#include "core/bundle/bundle_opener.h"
 #include "core/model/manifest_writer.h"
 #include "core/model/schema_registry.h"
 #include "core/model/validator.h"
@@ -14,8 +16,6 @@
 #include <QUndoStack>
 
 #include <algorithm>
-#include <archive.h>
-#include <archive_entry.h>
 #include <charconv>
 #include <filesystem>
 #include <future>
@@ -164,31 +164,6 @@ ResourceEntry newResourceTemplate(const std::string &type)
         entry.properties["ensure"] = ensureDefault;
     return entry;
 }
-
-bool isBundlePath(const QString &path)
-{
-    return path.endsWith(QLatin1String(".tar.gz"), Qt::CaseInsensitive)
-        || path.endsWith(QLatin1String(".tgz"), Qt::CaseInsensitive);
-}
-
-/// A member path that could escape the directory a bundle is unpacked into.
-bool isUnsafeMemberPath(std::string_view path)
-{
-    if (path.empty() || path.front() == '/')
-        return true;
-    std::size_t start = 0;
-    while (start <= path.size()) {
-        const std::size_t end = std::min(path.find('/', start), path.size());
-        if (path.substr(start, end - start) == "..")
-            return true;
-        start = end + 1;
-    }
-    return false;
-}
-
-struct ArchiveCloser {
-    void operator()(archive *a) const { archive_read_free(a); }
-};
 
 } // namespace
 
@@ -471,54 +446,21 @@ std::optional<std::string> ManifestDocument::Private::memberEdit(const std::stri
 
 std::optional<std::string> ManifestDocument::Private::readBundle(const QString &path, QString *error) const
 {
-    const auto fail = [&](const QString &reason) {
+    const auto fail = [&](const std::string &reason) {
         if (error)
-            *error = ManifestDocument::tr("Cannot open bundle %1: %2").arg(QDir::toNativeSeparators(path), reason);
+            *error = ManifestDocument::tr("Cannot open bundle %1: %2")
+                         .arg(QDir::toNativeSeparators(path), QString::fromStdString(reason));
         return std::nullopt;
     };
-    std::unique_ptr<archive, ArchiveCloser> reader(archive_read_new());
-    archive_read_support_filter_gzip(reader.get());
-    archive_read_support_format_tar(reader.get());
-    if (archive_read_open_filename(reader.get(), QFile::encodeName(path).constData(), 64 * 1024) != ARCHIVE_OK)
-        return fail(QString::fromUtf8(archive_error_string(reader.get())));
-    std::optional<std::string> manifest;
-    archive_entry *member = nullptr;
-    for (;;) {
-        const int status = archive_read_next_header(reader.get(), &member);
-        if (status == ARCHIVE_EOF)
-            break;
-        if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
-            return fail(QString::fromUtf8(archive_error_string(reader.get())));
-        const char *rawName = archive_entry_pathname(member);
-        std::string_view name = rawName ? rawName : "";
-        if (isUnsafeMemberPath(name))
-            return fail(ManifestDocument::tr("the member \"%1\" has an unsafe path").arg(QString::fromUtf8(name)));
-        while (name.substr(0, 2) == "./")
-            name.remove_prefix(2);
-        if (name != "manifest.yaml")
-            continue;
-        if (archive_entry_filetype(member) != AE_IFREG)
-            return fail(ManifestDocument::tr("manifest.yaml is not a regular file"));
-        if (archive_entry_size_is_set(member)
-            && archive_entry_size(member) > static_cast<la_int64_t>(kMaxManifestBytes))
-            return fail(ManifestDocument::tr("manifest.yaml is larger than %1 bytes").arg(kMaxManifestBytes));
-        std::string content;
-        char buffer[64 * 1024];
-        for (;;) {
-            const la_ssize_t got = archive_read_data(reader.get(), buffer, sizeof buffer);
-            if (got < 0)
-                return fail(QString::fromUtf8(archive_error_string(reader.get())));
-            if (got == 0)
-                break;
-            content.append(buffer, static_cast<std::size_t>(got));
-            if (content.size() > kMaxManifestBytes)
-                return fail(ManifestDocument::tr("manifest.yaml is larger than %1 bytes").arg(kMaxManifestBytes));
-        }
-        manifest = std::move(content);
-    }
-    if (!manifest)
-        return fail(ManifestDocument::tr("the bundle has no manifest.yaml"));
-    return manifest;
+    // Unpacked and verified as every program opens a bundle; the directory goes once the
+    // manifest is read.
+    auto bundle = UnpackedBundle::unpack(QFile::encodeName(path).toStdString());
+    if (!bundle)
+        return fail(bundle.error().message);
+    FileText file = readManifestFile(bundle->manifestPath().string());
+    if (file.problem)
+        return fail(file.problem->message);
+    return std::move(file.text);
 }
 
 ManifestDocument::ManifestDocument(QObject *parent)
@@ -779,7 +721,8 @@ void ManifestDocument::newDocument()
 bool ManifestDocument::load(const QString &path, QString *error)
 {
     std::string content;
-    if (isBundlePath(path)) {
+    const bool isBundle = isBundlePath(QFile::encodeName(path).toStdString());
+    if (isBundle) {
         auto bundle = d->readBundle(path, error);
         if (!bundle)
             return false;
@@ -798,7 +741,7 @@ bool ManifestDocument::load(const QString &path, QString *error)
     d->mergeSerial++;
     d->dropBundleDirectory();
     d->loadedFrom = path;
-    d->filePath = isBundlePath(path) ? QString() : path;
+    d->filePath = isBundle ? QString() : path;
     // The path first: what follows the change (the Problems' locations, the base directory of
     // relative paths) reads the new file's, not the previous document's.
     d->loadedText = true;

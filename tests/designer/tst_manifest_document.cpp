@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -595,6 +596,56 @@ private slots:
         QVERIFY(!document.load(garbage, &error));
         QVERIFY(error.contains(QStringLiteral("garbage.tar.gz")));
         QCOMPARE(document.text(), manifestText());
+    }
+
+    void bundlesAreVerifiedAsEveryProgramOpensThem()
+    {
+        QTemporaryDir dir;
+        const QString content = dir.filePath(QStringLiteral("content"));
+        QVERIFY(QDir().mkpath(content + QStringLiteral("/files")));
+        QVERIFY(writeFile(content + QStringLiteral("/manifest.yaml"), kManifest));
+        QVERIFY(writeFile(content + QStringLiteral("/files/motd"), "changed\n"));
+        // The digest of "hi\n", not of what the bundle holds.
+        QVERIFY(writeFile(content + QStringLiteral("/SHA256SUMS"),
+            "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4  files/motd\n"));
+        const QString bundle = dir.filePath(QStringLiteral("changed.TGZ"));
+        QCOMPARE(QProcess::execute(QStringLiteral("tar"),
+                     {QStringLiteral("-czf"), bundle, QStringLiteral("-C"), content, QStringLiteral(".")}),
+            0);
+        // Unpacked in a private directory below TMPDIR, which is gone after, on errors too.
+        const QByteArray savedTmp = qgetenv("TMPDIR");
+        const QString tmp = dir.filePath(QStringLiteral("tmp"));
+        QVERIFY(QDir().mkpath(tmp));
+        qputenv("TMPDIR", QFile::encodeName(tmp));
+        const auto restoreTmp = qScopeGuard([&] {
+            if (savedTmp.isNull())
+                qunsetenv("TMPDIR");
+            else
+                qputenv("TMPDIR", savedTmp);
+        });
+        ManifestDocument document;
+        QString error;
+        QVERIFY(!document.load(bundle, &error));
+        QVERIFY2(error.contains(QStringLiteral("the SHA-256 of 'files/motd' does not match")), qPrintable(error));
+        QVERIFY(error.contains(QStringLiteral("changed.TGZ")));
+        QVERIFY(QDir(tmp).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+
+        QVERIFY(QFile::remove(content + QStringLiteral("/SHA256SUMS")));
+        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"), content + QStringLiteral("/files/link")));
+        QCOMPARE(QProcess::execute(QStringLiteral("tar"),
+                     {QStringLiteral("-czf"), bundle, QStringLiteral("-C"), content, QStringLiteral(".")}),
+            0);
+        QVERIFY(!document.load(bundle, &error));
+        QVERIFY2(error.contains(QStringLiteral("is a symbolic link")), qPrintable(error));
+        QVERIFY(QDir(tmp).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+
+        QVERIFY(QFile::remove(content + QStringLiteral("/files/link")));
+        QCOMPARE(QProcess::execute(QStringLiteral("tar"),
+                     {QStringLiteral("-czf"), bundle, QStringLiteral("-C"), content, QStringLiteral(".")}),
+            0);
+        QVERIFY2(document.load(bundle, &error), qPrintable(error));
+        QCOMPARE(document.loadedFrom(), bundle);
+        QVERIFY(QDir(tmp).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/preview/preview_requester.h"
 
+#include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
@@ -28,29 +29,6 @@ constexpr std::size_t kMaxHosts = 200'000;
 /// than this in the future is as stale: no working requester's clock runs that far ahead, and
 /// waiting for the time it gives could keep it for ever.
 constexpr auto kStalePreviewAge = kMaxRequestLifetime + kMaxClockSkew;
-
-/// A private temporary directory, removed with its contents when the object goes.
-class TemporaryDirectory {
-public:
-    TemporaryDirectory()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "ccm-preview-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) != nullptr)
-            m_path = pattern;
-    }
-    ~TemporaryDirectory()
-    {
-        std::error_code ignored;
-        if (!m_path.empty())
-            std::filesystem::remove_all(m_path, ignored);
-    }
-    TemporaryDirectory(const TemporaryDirectory &) = delete;
-    TemporaryDirectory &operator=(const TemporaryDirectory &) = delete;
-    const std::filesystem::path &path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 Result<std::string> readBytes(const std::filesystem::path &path, std::uint64_t maxBytes)
 {
@@ -144,10 +122,10 @@ std::optional<ExpressionError> selectorError(std::string_view select)
 
 Result<std::string> previewBundleBytes(const std::string &source, const SourceOptions &sources)
 {
-    const TemporaryDirectory directory;
-    if (directory.path().empty())
-        return Error {"io", "cannot create a temporary directory for the bundle"};
-    const std::filesystem::path bundle = directory.path() / "bundle.tar.gz";
+    const auto directory = TempDir::create("ccm-preview");
+    if (!directory)
+        return directory.error().withContext("cannot hold the bundle");
+    const std::filesystem::path bundle = directory->path() / "bundle.tar.gz";
     switch (sourceKind(source)) {
     case SourceKind::YamlFile:
         return bundleManifest(source, bundle, sources.maxBytes);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/resources/archive/http/archive_extraction.h"
 
+#include "base/temp_dir.h"
 #include "engine/resources/archive/archive_entry_checker.h"
 #include "engine/resources/archive/archive_type.h"
 
@@ -201,55 +202,6 @@ Result<void> copyData(struct archive *reader, struct archive *writer)
     }
 }
 
-/// A new, empty directory below root that the entries are written into first: the archive only
-/// reaches root once every entry is written, and a failure removes the directory with everything
-/// in it.
-class StagingDirectory {
-public:
-    static Result<StagingDirectory> create(const std::string &root)
-    {
-        std::string name = root + "/.ccm-extract-XXXXXX";
-        if (!::mkdtemp(name.data()))
-            return systemError("cannot create a staging directory in " + root, errno);
-        return StagingDirectory(std::move(name));
-    }
-
-    StagingDirectory(StagingDirectory &&other) noexcept
-        : m_path(std::exchange(other.m_path, {}))
-    {
-    }
-    StagingDirectory &operator=(StagingDirectory &&) = delete;
-    StagingDirectory(const StagingDirectory &) = delete;
-    StagingDirectory &operator=(const StagingDirectory &) = delete;
-
-    ~StagingDirectory()
-    {
-        if (m_path.empty())
-            return;
-        // Directories the archive made read-only would keep their entries from being removed.
-        std::error_code error;
-        std::filesystem::permissions(
-            m_path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, error);
-        for (auto it = std::filesystem::recursive_directory_iterator(m_path, error);
-             !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
-            if (it->is_directory(error) && !it->is_symlink(error))
-                std::filesystem::permissions(
-                    it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add, error);
-        }
-        std::filesystem::remove_all(m_path, error);
-    }
-
-    const std::string &path() const { return m_path; }
-
-private:
-    explicit StagingDirectory(std::string path)
-        : m_path(std::move(path))
-    {
-    }
-
-    std::string m_path;
-};
-
 /// Writes every entry below staging, checking each again: the archive is read a second time.
 Result<ExtractionSummary> writeEntries(const std::filesystem::path &archive, const std::string &root,
     const std::string &staging, const ExtractionOptions &options)
@@ -370,15 +322,18 @@ Result<ExtractionSummary> extractArchive(
     if (auto checked = checkAll(archive, root.value()); !checked)
         return checked.error().withContext(context);
 
-    auto staging = StagingDirectory::create(root.value());
+    // The entries are written into a new, empty directory below root first: the archive only
+    // reaches root once every entry is written, and a failure removes the directory with
+    // everything in it.
+    auto staging = TempDir::create(".ccm-extract", root.value());
     if (!staging)
         return staging.error().withContext(context);
-    auto summary = writeEntries(archive, root.value(), staging.value().path(), options);
+    auto summary = writeEntries(archive, root.value(), staging.value().path().string(), options);
     if (!summary)
         return summary.error().withContext(context);
-    if (auto placeable = placeTree(staging.value().path(), root.value(), false); !placeable)
+    if (auto placeable = placeTree(staging.value().path().string(), root.value(), false); !placeable)
         return placeable.error().withContext(context);
-    if (auto placed = placeTree(staging.value().path(), root.value(), true); !placed)
+    if (auto placed = placeTree(staging.value().path().string(), root.value(), true); !placed)
         return placed.error().withContext(context);
     return summary;
 }

@@ -4,6 +4,7 @@
 #include "base/file_reading.h"
 #include "base/sha256.h"
 #include "base/shell_words.h"
+#include "base/temp_dir.h"
 #include "base/text.h"
 #include "core/template/go_template.h"
 #include "core/template/jet_template.h"
@@ -76,10 +77,7 @@ class RenderDirectory {
 public:
     static Result<RenderDirectory> create(const std::optional<Credentials> &owner)
     {
-        std::error_code error;
-        fs::path base = fs::temp_directory_path(error);
-        if (error)
-            base = "/tmp";
+        const fs::path base = TempDir::systemDirectory();
         const RunnerFileAccess access(owner);
         if (auto taken = access.taken(); !taken)
             return taken.error();
@@ -87,46 +85,41 @@ public:
         std::vector<fs::path> bases {base};
         if (owner && base != "/tmp")
             bases.emplace_back("/tmp");
-        int failure = 0;
+        std::optional<Error> failure;
         for (const fs::path &candidate : bases) {
-            std::string pattern = (candidate / "ccm-scaffold-XXXXXX").string();
-            if (::mkdtemp(pattern.data()))
-                return RenderDirectory(pattern, owner);
-            failure = errno;
-            if (failure != EACCES)
-                break;
+            auto made = TempDir::create("ccm-scaffold", candidate);
+            if (made)
+                return RenderDirectory(std::move(made).value(), owner);
+            if (!failure)
+                failure = made.error();
         }
-        return ioError("cannot create a staging directory in", base, std::error_code(failure, std::generic_category()));
+        return *failure;
     }
 
-    RenderDirectory(RenderDirectory &&other) noexcept
-        : m_path(std::exchange(other.m_path, fs::path()))
-        , m_owner(std::move(other.m_owner))
-    {
-    }
+    RenderDirectory(RenderDirectory &&other) noexcept = default;
     RenderDirectory(const RenderDirectory &) = delete;
     RenderDirectory &operator=(const RenderDirectory &) = delete;
     RenderDirectory &operator=(RenderDirectory &&) = delete;
 
     ~RenderDirectory()
     {
-        if (m_path.empty())
+        // Removed as the owner it was made as.
+        if (m_directory.empty())
             return;
         const RunnerFileAccess access(m_owner);
-        std::error_code ignored;
-        fs::remove_all(m_path, ignored);
+        (void)m_directory.remove();
     }
 
-    [[nodiscard]] const fs::path &path() const { return m_path; }
+    [[nodiscard]] const fs::path &path() const { return m_directory.path(); }
 
 private:
-    RenderDirectory(fs::path path, std::optional<Credentials> owner)
-        : m_path(std::move(path))
+    RenderDirectory(TempDir directory, std::optional<Credentials> owner)
+        : m_directory(std::move(directory))
         , m_owner(std::move(owner))
     {
     }
 
-    fs::path m_path;
+    TempDir m_directory;
     std::optional<Credentials> m_owner;
 };
 
