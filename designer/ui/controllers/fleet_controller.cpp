@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "designer/ui/controllers/fleet_controller.h"
 
+#include "core/bundle/bundle.h"
 #include "designer/core/manifest_document.h"
 #include "designer/core/nats_contexts.h"
 #include "designer/ui/dialogs/export_bundle_dialog.h"
@@ -11,6 +12,7 @@
 #include <QAction>
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
@@ -32,7 +34,7 @@ bool isRemote(const QString &location)
 
 bool hasBundleExtension(const QString &path)
 {
-    return path.endsWith(QStringLiteral(".tar.gz")) || path.endsWith(QStringLiteral(".tgz"));
+    return isBundlePath(QFile::encodeName(path).toStdString());
 }
 
 QString stringOf(const Json &object, const char *key)
