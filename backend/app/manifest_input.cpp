@@ -6,10 +6,7 @@
 
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <csignal>
-#include <cstdlib>
-#include <cstring>
 #include <unistd.h>
 
 namespace ccm::cli {

@@ -147,6 +147,18 @@ private Q_SLOTS:
         QCOMPARE(bundled.out, source.out);
     }
 
+    void bundlesAreNamedInAnyCase()
+    {
+        const QString example = examplePath(QStringLiteral("static-site.yaml"));
+        const BackendRun written = backend(
+            {QStringLiteral("bundle"), example, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("SITE.TGZ"))});
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+        const BackendRun source = backend({QStringLiteral("render"), example});
+        const BackendRun bundled = backend({QStringLiteral("render"), m_dir.filePath(QStringLiteral("SITE.TGZ"))});
+        QVERIFY2(bundled.exitCode == 0, qPrintable(bundled.err));
+        QCOMPARE(bundled.out, source.out);
+    }
+
     void bundleAppliesAsItsSource_data()
     {
         QTest::addColumn<QString>("example");
