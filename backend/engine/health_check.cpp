@@ -2,6 +2,7 @@
 #include "engine/health_check.h"
 
 #include "base/shell_words.h"
+#include "base/temp_file.h"
 #include "base/text.h"
 #include "core/model/duration.h"
 
@@ -85,32 +86,6 @@ std::filesystem::path gossProgram(const HealthCheckEnvironment &environment)
     return found ? std::filesystem::path(*found) : std::filesystem::path();
 }
 
-/// A goss rules file that removes itself.
-class RulesFile {
-public:
-    explicit RulesFile(const std::filesystem::path &directory)
-    {
-        std::string pattern = (directory / "ccm-goss-XXXXXX.yaml").string();
-        const int fd = ::mkstemps(pattern.data(), 5);
-        if (fd >= 0) {
-            ::close(fd);
-            m_path = pattern;
-        }
-    }
-    ~RulesFile()
-    {
-        if (!m_path.empty())
-            ::unlink(m_path.c_str());
-    }
-    RulesFile(const RulesFile &) = delete;
-    RulesFile &operator=(const RulesFile &) = delete;
-
-    [[nodiscard]] const std::filesystem::path &path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
-
 Attempt runGoss(const Json &rules, std::chrono::nanoseconds timeout, const HealthCheckEnvironment &environment)
 {
     const std::filesystem::path program = gossProgram(environment);
@@ -119,13 +94,13 @@ Attempt runGoss(const Json &rules, std::chrono::nanoseconds timeout, const Healt
             environment.gossBinary.empty()
                 ? "goss is not installed: goss_rules need the goss binary in " + std::string(ProcessRunner::kPath)
                 : "goss is not installed: " + environment.gossBinary.string() + " is not an executable file"};
-    std::error_code error;
-    const std::filesystem::path directory = environment.scratchDirectory.empty()
-        ? std::filesystem::temp_directory_path(error)
-        : environment.scratchDirectory;
-    const RulesFile file(directory);
-    if (file.path().empty())
-        return {HealthCheckResult::Status::Unknown, "cannot create a goss rules file in " + directory.string()};
+    // In the system's temporary directory when there is no scratch directory; it goes when the
+    // check is done.
+    auto created = TempFile::create("ccm-goss", environment.scratchDirectory, ".yaml");
+    if (!created)
+        return {HealthCheckResult::Status::Unknown, "cannot create a goss rules file: " + created.error().message};
+    TempFile file = std::move(created).value();
+    (void)file.close();
     {
         // JSON is YAML, so goss reads the rules as a gossfile.
         std::ofstream out(file.path());

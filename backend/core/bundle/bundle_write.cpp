@@ -2,75 +2,21 @@
 // Writing a bundle: a reproducible gzip tar archive of a plan's members and their SHA256SUMS.
 #include "base/file_reading.h"
 #include "base/sha256.h"
+#include "base/temp_file.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_io.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <fcntl.h>
 #include <map>
 #include <memory>
-#include <sys/stat.h>
-#include <system_error>
-#include <unistd.h>
 
 namespace ccm {
 namespace fs = std::filesystem;
 using bundle_io::archiveMessage;
-using bundle_io::systemMessage;
 
 namespace {
 
 /// Files larger than this are not bundled: a bundle is configuration, not a software archive.
 constexpr std::uintmax_t kMaxBundledFileBytes = 256 * 1024 * 1024;
-
-/// A temporary file beside the destination, renamed over it on commit and removed otherwise.
-class TemporaryFile {
-public:
-    explicit TemporaryFile(const fs::path &destination)
-        : m_destination(destination)
-    {
-        const fs::path directory = destination.has_parent_path() ? destination.parent_path() : fs::path(".");
-        std::string pattern = (directory / ("." + destination.filename().string() + ".XXXXXX")).string();
-        m_fd = ::mkstemp(pattern.data());
-        if (m_fd >= 0)
-            m_path = pattern;
-        else
-            m_error = errno;
-    }
-    ~TemporaryFile()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        if (!m_path.empty())
-            ::unlink(m_path.c_str());
-    }
-    TemporaryFile(const TemporaryFile &) = delete;
-    TemporaryFile &operator=(const TemporaryFile &) = delete;
-
-    [[nodiscard]] int fd() const { return m_fd; }
-    [[nodiscard]] int openError() const { return m_error; }
-
-    Result<void> commit()
-    {
-        if (::fchmod(m_fd, 0644) != 0 || ::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
-            m_fd = -1;
-            return Error {"io", "cannot write " + m_path + ": " + systemMessage(errno)};
-        }
-        m_fd = -1;
-        if (::rename(m_path.c_str(), m_destination.c_str()) != 0)
-            return Error {
-                "io", "cannot rename " + m_path + " to " + m_destination.string() + ": " + systemMessage(errno)};
-        m_path.clear();
-        return {};
-    }
-
-private:
-    fs::path m_destination;
-    std::string m_path;
-    int m_fd = -1;
-    int m_error = 0;
-};
 
 /// The parent directories of a '/'-separated path, outermost first: "a/b/c" -> {"a", "a/b"}.
 std::vector<std::string> parentsOf(const std::string &path)
@@ -112,9 +58,10 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output)
     }
     entries[std::string(kBundleChecksumsName)] = Entry {std::string(kBundleChecksumsName), false, sums, false};
 
-    TemporaryFile file(output);
-    if (file.fd() < 0)
-        return Error {"io", "cannot create a file beside " + output.string() + ": " + systemMessage(file.openError())};
+    auto created = TempFile::beside(output);
+    if (!created)
+        return created.error();
+    TempFile file = std::move(created).value();
     std::unique_ptr<archive, bundle_io::WriterFree> writer(archive_write_new());
     const auto failed = [&](const std::string &what) {
         return Error {"io", "cannot write " + output.string() + ": " + what + ": " + archiveMessage(writer.get())};
@@ -142,7 +89,7 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output)
     }
     if (archive_write_close(writer.get()) != ARCHIVE_OK)
         return failed("finishing the archive");
-    return file.commit();
+    return file.commit(output, 0644);
 }
 
 } // namespace ccm
