@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/model/schema_registry.h"
 #include "designer/core/manifest_document.h"
+#include "designer/ui/dialogs/mode_dialog.h"
 #include "designer/ui/editors/field_editors.h"
 #include "designer/ui/editors/property_editor.h"
 #include "json_test_support.h"
