@@ -92,16 +92,16 @@ Result<std::string> readTextFile(const std::filesystem::path &path, std::size_t 
     const std::string prefix = path.string() + ": cannot read: ";
     switch (failure.kind) {
     case FileReadFailure::Kind::Missing:
-        return Error{"not_found", prefix + std::strerror(failure.error)};
+        return makeError(ReadErrc::NotFound, prefix + std::strerror(failure.error));
     case FileReadFailure::Kind::Directory:
     case FileReadFailure::Kind::NotRegular:
-        return Error{"unreadable", prefix + "not a regular file"};
+        return makeError(ReadErrc::Unreadable, prefix + "not a regular file");
     case FileReadFailure::Kind::TooLarge:
-        return Error{"too_large", prefix + "larger than " + std::to_string(maxBytes) + " bytes"};
+        return makeError(ReadErrc::TooLarge, prefix + "larger than " + std::to_string(maxBytes) + " bytes");
     case FileReadFailure::Kind::Unreadable:
         break;
     }
-    return Error{"unreadable", prefix + std::strerror(failure.error)};
+    return makeError(ReadErrc::Unreadable, prefix + std::strerror(failure.error));
 }
 
 } // namespace ccm

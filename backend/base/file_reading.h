@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/error_code.h"
 #include "base/result.h"
 
 #include <cstdint>
@@ -23,8 +24,22 @@ struct FileReadFailure {
 /// same file; files whose size reads as 0 (/proc) are read whole.
 Result<std::string, FileReadFailure> readRegularFile(const std::filesystem::path &path, std::size_t maxBytes);
 
-/// readRegularFile() with a message naming the file. The error code is "not_found" when the file
-/// does not exist, "too_large" past `maxBytes`, else "unreadable".
+/// The codes of readTextFile()'s errors.
+enum class ReadErrc {
+    NotFound, ///< the file does not exist
+    TooLarge, ///< it is larger than allowed
+    Unreadable, ///< it is not a regular file, or reading it failed
+};
+
+/// readRegularFile() with a message naming the file; its codes are ReadErrc's.
 Result<std::string> readTextFile(const std::filesystem::path &path, std::size_t maxBytes);
 
 } // namespace ccm
+
+template<> struct ccm::ErrorCodeNames<ccm::ReadErrc> {
+    static constexpr std::array kNames {
+        std::pair {ccm::ReadErrc::NotFound, std::string_view("not_found")},
+        std::pair {ccm::ReadErrc::TooLarge, std::string_view("too_large")},
+        std::pair {ccm::ReadErrc::Unreadable, std::string_view("unreadable")},
+    };
+};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "daemon/fleet_methods.h"
 
+#include "base/file_reading.h"
 #include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
@@ -10,6 +11,7 @@
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_context.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/object_store.h"
 #include "fleet/nats/object_url.h"
 #include "fleet/preview/preview_requester.h"
@@ -80,25 +82,40 @@ RpcResult<bool> flagParam(const Json &params, std::string_view name)
 constexpr std::int64_t kShortestPreviewMs = 100;
 constexpr std::int64_t kLongestPreviewMs = 3600000;
 
-/// The error code of a failed fleet operation, from the code of the Error it returned.
-ErrorCode fleetErrorCode(const std::string &code)
+/// The error code of a failed fleet operation, from the code of the Error it returned: NATS's
+/// codes one by one (a new one must be placed here, the switch has no default), a local file that
+/// is missing as NotFound, anything else as TransferFailed.
+ErrorCode fleetErrorCode(const Error &error)
 {
-    if (code == "unreachable")
-        return ErrorCode::Unreachable;
-    if (code == "auth_failed")
-        return ErrorCode::AuthFailed;
-    if (code == "no_jetstream")
-        return ErrorCode::NoJetStream;
-    if (code == "bucket_not_found" || code == "object_not_found" || code == "not_found" || code == "context_not_found")
-        return ErrorCode::NotFound;
-    return ErrorCode::TransferFailed;
+    if (const auto nats = errorCodeOf<fleet::NatsErrc>(error)) {
+        switch (*nats) {
+        case fleet::NatsErrc::Unreachable:
+            return ErrorCode::Unreachable;
+        case fleet::NatsErrc::AuthFailed:
+            return ErrorCode::AuthFailed;
+        case fleet::NatsErrc::NoJetStream:
+            return ErrorCode::NoJetStream;
+        case fleet::NatsErrc::ContextNotFound:
+        case fleet::NatsErrc::BucketNotFound:
+        case fleet::NatsErrc::KeyNotFound:
+        case fleet::NatsErrc::ObjectNotFound:
+            return ErrorCode::NotFound;
+        case fleet::NatsErrc::TlsFailed:
+        case fleet::NatsErrc::Nats:
+        case fleet::NatsErrc::DigestMismatch:
+        case fleet::NatsErrc::SizeMismatch:
+        case fleet::NatsErrc::BadMeta:
+            return ErrorCode::TransferFailed;
+        }
+    }
+    return hasCode(error, ReadErrc::NotFound) ? ErrorCode::NotFound : ErrorCode::TransferFailed;
 }
 
 /// A failed fleet operation as the client sees it; the fleet library's messages already say
 /// what to check.
 RpcError fleetError(const Error &error)
 {
-    return RpcError {fleetErrorCode(error.code), error.message, Json {{"cause", error.code}}};
+    return RpcError {fleetErrorCode(error), error.message, Json {{"cause", error.code}}};
 }
 
 Json findingsJson(const std::vector<BundleFinding> &findings)

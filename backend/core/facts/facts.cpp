@@ -105,7 +105,7 @@ std::optional<Error> addFactsFile(FactLayers &layers, const fs::path &file)
 {
     Result<Json> loaded = readFactsFile(file);
     if (!loaded)
-        return loaded.error().code == "not_found" ? std::nullopt : std::optional<Error>(loaded.error());
+        return hasCode(loaded.error(), ReadErrc::NotFound) ? std::nullopt : std::optional<Error>(loaded.error());
     layers.push_back(std::move(loaded).value());
     return std::nullopt;
 }

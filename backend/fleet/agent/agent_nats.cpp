@@ -97,7 +97,7 @@ std::shared_ptr<NatsConnection> NatsLink::connectLocked()
         return m_connection;
     const auto now = std::chrono::steady_clock::now();
     if (m_connection)
-        m_lastError = Error {"unreachable", "lost the connection to " + m_connection->url()};
+        m_lastError = makeError(NatsErrc::Unreachable, "lost the connection to " + m_connection->url());
     dropLocked();
     if (m_lastAttempt != std::chrono::steady_clock::time_point {} && now - m_lastAttempt < m_retryDelay)
         return nullptr;
@@ -156,7 +156,7 @@ Result<void> NatsLink::publish(const std::string &subject, const std::string &da
     const natsStatus status
         = natsConnection_Publish(connection->connection(), subject.c_str(), data.data(), static_cast<int>(data.size()));
     if (status != NATS_OK)
-        return Error {"nats", "publishing to " + subject + ": " + natsStatus_GetText(status)};
+        return makeError(NatsErrc::Nats, "publishing to " + subject + ": " + natsStatus_GetText(status));
     return {};
 }
 

@@ -4,6 +4,7 @@
 #include "base/result.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_context.h"
+#include "fleet/nats/nats_errors.h"
 
 #include <chrono>
 #include <cstdint>
@@ -76,7 +77,7 @@ private:
     std::vector<__natsSubscription *> m_subscriptions;
     std::list<Watch> m_watches; ///< stable addresses: they are the subscriptions' closures
     std::vector<std::string> m_kvBuckets; ///< buckets known to exist on this connection
-    Error m_lastError {"unreachable", "not connected yet"};
+    Error m_lastError = makeError(NatsErrc::Unreachable, "not connected yet");
     std::uint64_t m_generation = 0;
 };
 

@@ -3,6 +3,7 @@
 
 #include "base/hex.h"
 #include "fleet/agent/agent_nats.h"
+#include "fleet/nats/nats_errors.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -83,7 +84,7 @@ Result<void> publishRegistration(
     if (natsMsg_Create(
             &raw, message.subject.c_str(), nullptr, message.data.data(), static_cast<int>(message.data.size()))
         != NATS_OK)
-        return Error {"nats", "cannot create the registration message for " + message.subject};
+        return makeError(NatsErrc::Nats, "cannot create the registration message for " + message.subject);
     const std::unique_ptr<natsMsg, void (*)(natsMsg *)> owned(raw, natsMsg_Destroy);
     natsStatus status = NATS_OK;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
@@ -98,7 +99,8 @@ Result<void> publishRegistration(
     }
     status = natsConnection_PublishMsg(connection->connection(), raw);
     if (status != NATS_OK)
-        return Error {"nats", "publishing the registration " + message.subject + ": " + natsStatus_GetText(status)};
+        return makeError(
+            NatsErrc::Nats, "publishing the registration " + message.subject + ": " + natsStatus_GetText(status));
     return {};
 }
 

@@ -2,6 +2,7 @@
 #include "fleet/agent/fleet_status.h"
 
 #include "fleet/nats/kv_bucket.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/preview/preview_wire.h"
 
 #include <algorithm>
@@ -65,7 +66,7 @@ Result<HostStatus> parseHostStatus(
 Result<FleetStatus> readFleetStatus(NatsConnection &connection, std::chrono::system_clock::time_point now)
 {
     auto bucket = KvBucket::open(connection, std::string(kStatusBucket));
-    if (!bucket && bucket.error().code == "bucket_not_found")
+    if (!bucket && hasCode(bucket.error(), NatsErrc::BucketNotFound))
         return FleetStatus {};
     if (!bucket)
         return bucket.error();

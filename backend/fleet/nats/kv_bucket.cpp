@@ -2,6 +2,7 @@
 #include "fleet/nats/kv_bucket.h"
 
 #include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 
 #include <nats/nats.h>
@@ -26,7 +27,8 @@ Result<KvBucket> KvBucket::open(NatsConnection &connection, const std::string &b
     kvStore *store = nullptr;
     const natsStatus status = js_KeyValue(&store, connection.jetStream(), bucket.c_str());
     if (status == NATS_NOT_FOUND)
-        return Error {"bucket_not_found", "there is no key-value bucket '" + bucket + "' on " + connection.url()};
+        return makeError(
+            NatsErrc::BucketNotFound, "there is no key-value bucket '" + bucket + "' on " + connection.url());
     if (status != NATS_OK)
         return jetStreamError(connection, "open key-value bucket " + bucket, status, 0);
     return KvBucket(connection, bucket, store);
@@ -35,7 +37,7 @@ Result<KvBucket> KvBucket::open(NatsConnection &connection, const std::string &b
 Result<KvBucket> KvBucket::openOrCreate(NatsConnection &connection, const std::string &bucket)
 {
     auto opened = open(connection, bucket);
-    if (opened || opened.error().code != "bucket_not_found")
+    if (opened || !hasCode(opened.error(), NatsErrc::BucketNotFound))
         return opened;
     kvConfig config;
     kvConfig_Init(&config);

@@ -2,6 +2,7 @@
 #include "fleet/nats/kv_reader.h"
 
 #include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 
 #include <nats/nats.h>
@@ -17,14 +18,15 @@ Result<std::string> readValue(NatsConnection &connection, const std::string &buc
     natsStatus status = js_KeyValue(&rawStore, connection.jetStream(), bucket.c_str());
     const KvStorePtr store(rawStore);
     if (status == NATS_NOT_FOUND)
-        return Error {"bucket_not_found", "there is no key-value bucket '" + bucket + "' on " + connection.url()};
+        return makeError(
+            NatsErrc::BucketNotFound, "there is no key-value bucket '" + bucket + "' on " + connection.url());
     if (status != NATS_OK)
         return jetStreamError(connection, "open key-value bucket " + bucket, status, 0);
     kvEntry *rawEntry = nullptr;
     status = kvStore_Get(&rawEntry, store.get(), key.c_str());
     const KvEntryPtr entry(rawEntry);
     if (status == NATS_NOT_FOUND)
-        return Error {"key_not_found", "the key-value bucket '" + bucket + "' has no key '" + key + "'"};
+        return makeError(NatsErrc::KeyNotFound, "the key-value bucket '" + bucket + "' has no key '" + key + "'");
     if (status != NATS_OK)
         return jetStreamError(connection, "get " + key + " from key-value bucket " + bucket, status, 0);
     const auto *data = static_cast<const char *>(kvEntry_Value(entry.get()));

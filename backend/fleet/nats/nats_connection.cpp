@@ -2,6 +2,7 @@
 #include "fleet/nats/nats_connection.h"
 
 #include "base/file_reading.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/nkey.h"
 
@@ -91,7 +92,7 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettin
     const std::string url = settings.url.empty() ? std::string(kDefaultUrl) : settings.url;
     natsOptions *rawOptions = nullptr;
     if (natsStatus s = natsOptions_Create(&rawOptions); s != NATS_OK)
-        return Error {"nats", "cannot set up a NATS connection: " + lastErrorText(s)};
+        return makeError(NatsErrc::Nats, "cannot set up a NATS connection: " + lastErrorText(s));
     const NatsOptionsPtr options(rawOptions);
 
     if (natsStatus s = natsOptions_SetURL(options.get(), url.c_str()); s != NATS_OK)
@@ -112,19 +113,19 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettin
         const std::string where = "NATS server " + url + " (from " + settings.source + ")";
         if (status == NATS_CONNECTION_AUTH_FAILED || status == NATS_NOT_PERMITTED
             || detail.find("uthorization") != std::string::npos)
-            return Error {"auth_failed",
+            return makeError(NatsErrc::AuthFailed,
                 where + " refused the credentials: " + detail
-                    + "; check the user, password, token, creds or nkey of the context"};
+                    + "; check the user, password, token, creds or nkey of the context");
         if (status == NATS_NO_SERVER || status == NATS_TIMEOUT || status == NATS_IO_ERROR)
-            return Error {"unreachable",
-                "cannot reach the " + where + ": " + detail + "; check that the server runs and the URL is right"};
+            return makeError(NatsErrc::Unreachable,
+                "cannot reach the " + where + ": " + detail + "; check that the server runs and the URL is right");
         const bool tls = !settings.ca.empty() || !settings.cert.empty() || url.find("tls://") != std::string::npos;
         if (status == NATS_SSL_ERROR || tls)
-            return Error {"tls_failed",
+            return makeError(NatsErrc::TlsFailed,
                 "cannot connect to the " + where + " over TLS: " + detail
                     + "; check the context's ca (the CA that signed the server's certificate)"
-                      " and, when the server verifies clients, its cert and key"};
-        return Error {"nats", "cannot connect to the " + where + ": " + detail};
+                      " and, when the server verifies clients, its cert and key");
+        return makeError(NatsErrc::Nats, "cannot connect to the " + where + ": " + detail);
     }
 
     jsOptions jetStreamOptions;
@@ -133,7 +134,7 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettin
     jsCtx *jetStream = nullptr;
     if (natsStatus s = natsConnection_JetStream(&jetStream, connection, &jetStreamOptions); s != NATS_OK) {
         natsConnection_Destroy(connection);
-        return Error {"nats", "cannot set up JetStream on " + url + ": " + lastErrorText(s)};
+        return makeError(NatsErrc::Nats, "cannot set up JetStream on " + url + ": " + lastErrorText(s));
     }
     return std::unique_ptr<NatsConnection>(new NatsConnection(connection, jetStream, url, waitMs));
 }
@@ -161,14 +162,14 @@ std::int64_t NatsConnection::maxPayload() const
 Error jetStreamError(const NatsConnection &connection, const std::string &what, int status, int jsErrorCode)
 {
     if (status == NATS_NO_RESPONDERS || jsErrorCode == JSNotEnabledErr || jsErrorCode == JSNotEnabledForAccountErr)
-        return Error {"no_jetstream",
+        return makeError(NatsErrc::NoJetStream,
             "the NATS server " + connection.url()
                 + " has no JetStream for this account; start nats-server with -js or enable"
-                  " jetstream in its configuration"};
+                  " jetstream in its configuration");
     std::string text = lastErrorText(static_cast<natsStatus>(status));
     if (status == NATS_TIMEOUT)
         text += " (no answer within " + std::to_string(connection.waitMs()) + " ms)";
-    return Error {"nats", what + " on " + connection.url() + ": " + text};
+    return makeError(NatsErrc::Nats, what + " on " + connection.url() + ": " + text);
 }
 
 } // namespace ccm::fleet

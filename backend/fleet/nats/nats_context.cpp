@@ -2,6 +2,7 @@
 #include "fleet/nats/nats_context.h"
 
 #include "base/file_reading.h"
+#include "fleet/nats/nats_errors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -124,10 +125,10 @@ Result<NatsSettings> loadNatsContext(const std::string &name, const ContextEnvir
     auto text = readRegularFile(file, kMaxContextBytes);
     if (!text) {
         if (text.error().kind == FileReadFailure::Kind::Missing)
-            return Error {"context_not_found",
+            return makeError(NatsErrc::ContextNotFound,
                 "NATS context '" + name + "' not found: " + file.string()
                     + " does not exist; create it with 'nats context save " + name
-                    + " --server URL', choose another with --context or NATS_CONTEXT, or pass --nats URL"};
+                    + " --server URL', choose another with --context or NATS_CONTEXT, or pass --nats URL");
         return contextError(file, "cannot be read");
     }
     return parseNatsContext(text.value(), file, environment.home);

@@ -4,6 +4,7 @@
 #include "base/base64.h"
 #include "base/sha256.h"
 #include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/partial_file.h"
 
@@ -139,9 +140,9 @@ Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::str
         = js_GetStreamInfo(&info, connection.jetStream(), store.m_stream.c_str(), nullptr, &errorCode);
     jsStreamInfo_Destroy(info);
     if (status == NATS_NOT_FOUND || errorCode == JSStreamNotFoundErr)
-        return Error {"bucket_not_found",
+        return makeError(NatsErrc::BucketNotFound,
             "object store bucket '" + bucket + "' does not exist on " + connection.url() + " (no stream "
-                + store.m_stream + "); publish to it to create it"};
+                + store.m_stream + "); publish to it to create it");
     if (status != NATS_OK)
         return jetStreamError(connection, "looking up bucket '" + bucket + "'", status, errorCode);
     return store;
@@ -180,7 +181,7 @@ Result<ObjectStore> ObjectStore::openOrCreate(
     // to change its stream, and the bucket is as usable without the time to live.
     if (existing && ttl.count() > 0)
         (void)limitAge(connection, bucket, existing->m_stream, ttl);
-    if (existing || existing.error().code != "bucket_not_found")
+    if (existing || !hasCode(existing.error(), NatsErrc::BucketNotFound))
         return existing;
 
     ObjectStore store(connection, bucket);
@@ -225,7 +226,7 @@ Result<ObjectInfo> parseObjectMeta(std::string_view json, std::string_view bucke
 {
     const std::string where = "object '" + std::string(name) + "' in bucket '" + std::string(bucket) + "'";
     auto bad = [&](const std::string &what) {
-        return Error {"bad_meta", "the meta record of " + where + " is refused: " + what};
+        return makeError(NatsErrc::BadMeta, "the meta record of " + where + " is refused: " + what);
     };
     nlohmann::json document;
     try {
@@ -283,7 +284,7 @@ Result<ObjectInfo> parseObjectMeta(std::string_view json, std::string_view bucke
         return bad("its bucket " + shown(info.bucket) + " is not this bucket");
     if (const auto options = document.find("options");
         options != document.end() && options->is_object() && options->contains("link") && !(*options)["link"].is_null())
-        return Error {"bad_meta", where + " is a link to another object, which is not supported"};
+        return makeError(NatsErrc::BadMeta, where + " is a link to another object, which is not supported");
     // The nuid becomes the subject $O.<bucket>.C.<nuid> that reads, replacements and removals use:
     // a wildcard there would reach the chunks of every object.
     if (!isPlainSubjectToken(info.nuid))
@@ -314,7 +315,7 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
     const natsStatus status
         = js_GetLastMsg(&raw, m_connection->jetStream(), m_stream.c_str(), subject.c_str(), nullptr, &errorCode);
     const NatsMsgPtr message(raw);
-    const Error notFound {"object_not_found", "no " + where + " on " + m_connection->url()};
+    const Error notFound = makeError(NatsErrc::ObjectNotFound, "no " + where + " on " + m_connection->url());
     if (status == NATS_NOT_FOUND || errorCode == JSNoMessageFoundErr)
         return notFound;
     if (status != NATS_OK)
@@ -335,7 +336,7 @@ Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubj
     natsMsg *raw = nullptr;
     if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
         s != NATS_OK)
-        return Error {"nats", natsStatus_GetText(s)};
+        return makeError(NatsErrc::Nats, natsStatus_GetText(s));
     const NatsMsgPtr message(raw);
     // The rollup keeps only this record on the subject: the object's previous versions go.
     natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
@@ -349,11 +350,12 @@ Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubj
 Result<std::string> expectedDigest(const ObjectInfo &meta, const std::string &where)
 {
     if (!meta.digest.starts_with(kDigestPrefix))
-        return Error {"bad_meta",
-            "the meta record of " + where + " has an unknown digest '" + meta.digest + "' (expected SHA-256=...)"};
+        return makeError(NatsErrc::BadMeta,
+            "the meta record of " + where + " has an unknown digest '" + meta.digest + "' (expected SHA-256=...)");
     const auto expected = decodeBase64Lenient(std::string_view(meta.digest).substr(kDigestPrefix.size()));
     if (!expected || expected->size() != 32)
-        return Error {"bad_meta", "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'"};
+        return makeError(
+            NatsErrc::BadMeta, "the meta record of " + where + " has an unreadable digest '" + meta.digest + "'");
     return *expected;
 }
 
@@ -397,17 +399,17 @@ Result<void> readChunks(NatsConnection &connection, const std::string &stream, c
         const natsStatus s = natsSubscription_NextMsg(&next, subscription->get(), connection.waitMs());
         const NatsMsgPtr message(next);
         if (s == NATS_TIMEOUT)
-            return Error {"size_mismatch",
+            return makeError(NatsErrc::SizeMismatch,
                 where + " is incomplete: " + std::to_string(tally.chunks) + " of " + std::to_string(meta.chunks)
-                    + " chunks arrived; it may have been replaced or removed meanwhile"};
+                    + " chunks arrived; it may have been replaced or removed meanwhile");
         if (s != NATS_OK)
             return jetStreamError(connection, "reading the chunks of " + where, s, 0);
         const auto length = static_cast<std::size_t>(natsMsg_GetDataLength(message.get()));
         tally.size += length;
         ++tally.chunks;
         if (tally.size > meta.size)
-            return Error {"size_mismatch",
-                where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes"};
+            return makeError(NatsErrc::SizeMismatch,
+                where + " holds more data than its meta record's " + std::to_string(meta.size) + " bytes");
         tally.sha.add(natsMsg_GetData(message.get()), length);
         if (!sink(natsMsg_GetData(message.get()), length))
             return Error {"io", "writing the contents of " + where + " failed"};
@@ -490,9 +492,10 @@ Result<ObjectInfo> ObjectStore::put(
     auto previous = info(name);
     // An unreadable or refused record is replaced like any other: publishing again is how it gets
     // fixed. Nothing is purged on its word, so a forged nuid cannot reach other objects' chunks.
-    if (!previous && previous.error().code != "object_not_found" && previous.error().code != "bad_meta")
+    if (!previous && !hasCode(previous.error(), NatsErrc::ObjectNotFound)
+        && !hasCode(previous.error(), NatsErrc::BadMeta))
         return previous.error().withContext("putting " + where);
-    if (!previous && previous.error().code == "bad_meta" && report)
+    if (!previous && hasCode(previous.error(), NatsErrc::BadMeta) && report)
         report->refusedRecord = previous.error();
 
     ObjectInfo result;
@@ -627,15 +630,15 @@ Result<ObjectInfo> ObjectStore::read(
             return copied.error();
     }
     if (tally.size != meta.size || tally.chunks != meta.chunks)
-        return Error {"size_mismatch",
+        return makeError(NatsErrc::SizeMismatch,
             where + " is incomplete: " + std::to_string(tally.size) + " bytes in " + std::to_string(tally.chunks)
                 + " chunks, its meta record says " + std::to_string(meta.size) + " bytes in "
-                + std::to_string(meta.chunks)};
+                + std::to_string(meta.chunks));
     const std::string actual = digestBytes(tally.sha.finish());
     if (actual != expected.value())
-        return Error {"digest_mismatch",
+        return makeError(NatsErrc::DigestMismatch,
             where + " is corrupt: its contents have digest SHA-256=" + encodeBase64Url(actual)
-                + ", its meta record says " + meta.digest + "; publish it again"};
+                + ", its meta record says " + meta.digest + "; publish it again");
     return found;
 }
 

@@ -5,6 +5,7 @@
 #include "core/bundle/bundle.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/object_store.h"
 #include "fleet/preview/preview_wire.h"
@@ -412,7 +413,8 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
         connection.connection(), subject.c_str(), payload->data(), static_cast<int>(payload->size()));
     if (status != NATS_OK) {
         (void)store.remove(name);
-        return Error {"nats", "cannot publish the preview request: " + std::string(natsStatus_GetText(status))};
+        return makeError(
+            NatsErrc::Nats, "cannot publish the preview request: " + std::string(natsStatus_GetText(status)));
     }
     natsConnection_Flush(connection.connection());
     return Published {request.id, name};
@@ -499,7 +501,7 @@ Result<FleetPreview> runFleetPreview(
     natsSubscription *rawSubscription = nullptr;
     if (rawInbox == nullptr
         || natsConnection_SubscribeSync(&rawSubscription, connection.connection(), rawInbox) != NATS_OK)
-        return Error {"nats", "cannot subscribe to an inbox for the answers"};
+        return makeError(NatsErrc::Nats, "cannot subscribe to an inbox for the answers");
     const NatsSubscriptionPtr subscription(rawSubscription);
     natsSubscription_SetPendingLimits(
         subscription.get(), -1, static_cast<int>(std::min<std::size_t>(options.maxAnswerBytes, INT32_MAX)));

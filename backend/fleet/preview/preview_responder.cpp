@@ -12,6 +12,7 @@
 #include "engine/run.h"
 #include "engine/util/user_identity.h"
 #include "fleet/nats/nats_connection.h"
+#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/object_store.h"
 
 #include <algorithm>
@@ -180,8 +181,8 @@ Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRe
     if (!info)
         return info.error().withContext(where);
     if (info->digest != bundle.digest)
-        return Error {"digest_mismatch",
-            where + ": the object's digest " + info->digest + " is not the signed " + bundle.digest + "; refused"};
+        return makeError(NatsErrc::DigestMismatch,
+            where + ": the object's digest " + info->digest + " is not the signed " + bundle.digest + "; refused");
     if (info->size > sources.maxBytes)
         return Error {"too_large", where + ": " + std::to_string(info->size) + " bytes is more than the limit"};
     const int fd = ::open(archive.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -196,7 +197,7 @@ Result<void> fetchSignedBundle(NatsConnection &connection, const PreviewBundleRe
     if (!fetched)
         return fetched.error().withContext(where);
     if (fetched->digest != bundle.digest)
-        return Error {"digest_mismatch", where + ": the object changed while it was fetched; refused"};
+        return makeError(NatsErrc::DigestMismatch, where + ": the object changed while it was fetched; refused");
     return {};
 }
 
