@@ -3,89 +3,116 @@
 
 #include "app/commands.h"
 
+#include <array>
 #include <iostream>
 #include <string_view>
 
 namespace ccm::cli {
 namespace {
 
-constexpr std::string_view kUsage = R"(Usage: ccm-backend COMMAND [OPTIONS]
+/// A command of ccm-backend: its synopsis (its name first) and what it does, as --help lists
+/// them, beside the function that runs it, so that no command is listed without running or runs
+/// without being listed.
+struct Command {
+    std::string_view synopsis;
+    std::string_view summary; ///< pre-wrapped lines
+    int (*run)(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
-Resolves, validates and applies CCM manifests.
+    [[nodiscard]] std::string_view name() const { return synopsis.substr(0, synopsis.find(' ')); }
+};
 
-Commands:
-  validate FILE... [--json]   check manifests against the schemas and rules of every
-                              resource type; prints FILE:LINE:COL: error: message lines
-                              and exits 0 when all are valid, 1 otherwise
-  render MANIFEST             resolve data, hierarchy, templates and defaults and print
-                              the manifest as an apply would run it
-  bundle MANIFEST -o FILE.tar.gz [--list] [--include PATH]...
-                              export the manifest and every file it reaches as a
-                              reproducible bundle
-  facts [PATH]                print the facts templates see, or the value at PATH
-  apply MANIFEST [--noop]     run a manifest on this host: one line per resource and a
-                              summary, or one JSON event per line with --json
-  serve [--socket PATH] [--user]
-                              run the daemon the designer talks to: JSON-RPC 2.0
-                              over a Unix socket
-  publish FILE --bucket BUCKET
-                              put a bundle into a NATS JetStream object store and
-                              print its obj:// URL
-  agent --config FILE [--once]
-                              keep this host converged on a fleet agent
-                              configuration's manifests
-  fleet preview|status|keygen
-                              preview a manifest on every host of a NATS fleet in
-                              noop, show the hosts' last runs, make a signing key
-  client METHOD [PARAMS]      call a method of a running backend and print its
-                              notifications and answer as JSON lines
+constexpr std::array kCommands {
+    Command {"validate FILE... [--json]",
+        "check manifests against the schemas and rules of every\n"
+        "resource type; prints FILE:LINE:COL: error: message lines\n"
+        "and exits 0 when all are valid, 1 otherwise",
+        validateCommand},
+    Command {"render MANIFEST",
+        "resolve data, hierarchy, templates and defaults and print\n"
+        "the manifest as an apply would run it",
+        renderCommand},
+    Command {"bundle MANIFEST -o FILE.tar.gz [--list] [--include PATH]...",
+        "export the manifest and every file it reaches as a\n"
+        "reproducible bundle",
+        bundleCommand},
+    Command {"facts [PATH]", "print the facts templates see, or the value at PATH", factsCommand},
+    Command {"apply MANIFEST [--noop]",
+        "run a manifest on this host: one line per resource and a\n"
+        "summary, or one JSON event per line with --json",
+        applyCommand},
+    Command {"serve [--socket PATH] [--user]",
+        "run the daemon the designer talks to: JSON-RPC 2.0\n"
+        "over a Unix socket",
+        serveCommand},
+    Command {"publish FILE --bucket BUCKET",
+        "put a bundle into a NATS JetStream object store and\n"
+        "print its obj:// URL",
+        publishCommand},
+    Command {"agent --config FILE [--once]",
+        "keep this host converged on a fleet agent\n"
+        "configuration's manifests",
+        agentCommand},
+    Command {"fleet preview|status|keygen",
+        "preview a manifest on every host of a NATS fleet in\n"
+        "noop, show the hosts' last runs, make a signing key",
+        fleetCommand},
+    Command {"client METHOD [PARAMS]",
+        "call a method of a running backend and print its\n"
+        "notifications and answer as JSON lines",
+        clientCommand},
+};
 
-Run 'ccm-backend COMMAND --help' for the options of a command.
+/// The column the summaries start at; a longer synopsis has its summary on the next line.
+constexpr std::size_t kSummaryColumn = 30;
 
-Options:
-  -h, --help                  show this help
-  --version                   show the version
-)";
+void printUsage(std::ostream &out)
+{
+    out << "Usage: ccm-backend COMMAND [OPTIONS]\n\nResolves, validates and applies CCM manifests.\n\nCommands:\n";
+    const std::string indent(kSummaryColumn, ' ');
+    for (const Command &command : kCommands) {
+        out << "  " << command.synopsis;
+        const std::size_t used = 2 + command.synopsis.size();
+        if (used + 3 <= kSummaryColumn)
+            out << std::string(kSummaryColumn - used, ' ');
+        else
+            out << '\n' << indent;
+        std::string_view summary = command.summary;
+        for (std::size_t end = summary.find('\n'); end != std::string_view::npos; end = summary.find('\n')) {
+            out << summary.substr(0, end) << '\n' << indent;
+            summary.remove_prefix(end + 1);
+        }
+        out << summary << '\n';
+    }
+    out << "\nRun 'ccm-backend COMMAND --help' for the options of a command.\n\n"
+           "Options:\n"
+           "  -h, --help                  show this help\n"
+           "  --version                   show the version\n";
+}
 
 } // namespace
 
 int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     if (args.empty()) {
-        err << kUsage;
+        printUsage(err);
         return UsageError;
     }
     const std::string &command = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "-h" || command == "--help" || command == "help") {
-        out << kUsage;
+        printUsage(out);
         return Success;
     }
     if (command == "--version") {
         out << "ccm-backend " << CCM_VERSION << '\n';
         return Success;
     }
-    if (command == "validate")
-        return validateCommand(rest, out, err);
-    if (command == "render")
-        return renderCommand(rest, out, err);
-    if (command == "bundle")
-        return bundleCommand(rest, out, err);
-    if (command == "facts")
-        return factsCommand(rest, out, err);
-    if (command == "agent")
-        return agentCommand(rest, out, err);
-    if (command == "apply")
-        return applyCommand(rest, out, err);
-    if (command == "serve")
-        return serveCommand(rest, out, err);
-    if (command == "publish")
-        return publishCommand(rest, out, err);
-    if (command == "fleet")
-        return fleetCommand(rest, out, err);
-    if (command == "client")
-        return clientCommand(rest, out, err);
-    err << "ccm-backend: unknown command '" << command << "'\n\n" << kUsage;
+    for (const Command &known : kCommands) {
+        if (known.name() == command)
+            return known.run(rest, out, err);
+    }
+    err << "ccm-backend: unknown command '" << command << "'\n\n";
+    printUsage(err);
     return UsageError;
 }
 

@@ -213,6 +213,27 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, exitCode);
         QVERIFY2((run.out + run.err).contains(expected), qPrintable(run.out + run.err));
     }
+
+    // Every command --help lists runs, and shows help of its own rather than the command list.
+    void everyListedCommandRuns()
+    {
+        const BackendRun help = runBackend({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        const QString commands
+            = help.out.section(QStringLiteral("Commands:\n"), 1).section(QStringLiteral("\n\n"), 0, 0);
+        QStringList names;
+        for (const QString &line : commands.split(QLatin1Char('\n'))) {
+            if (line.startsWith(QStringLiteral("  ")) && line.at(2) != QLatin1Char(' '))
+                names << line.mid(2).section(QLatin1Char(' '), 0, 0);
+        }
+        QCOMPARE(names.size(), 10);
+        for (const QString &name : names) {
+            const BackendRun run = runBackend({name, QStringLiteral("--help")});
+            QVERIFY2(run.exitCode == 0, qPrintable(name + QStringLiteral(": ") + run.err));
+            QVERIFY2(!run.out.contains(QStringLiteral("Resolves, validates and applies CCM manifests.")), qPrintable(name));
+            QVERIFY2(run.out.contains(name), qPrintable(name + QStringLiteral(": ") + run.out));
+        }
+    }
 };
 
 CCM_TEST_GUILESS_MAIN(TestValidateCli)
