@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/sha256.h"
 
+#include "base/c_handle.h"
 #include "base/hex.h"
+#include "base/unique_fd.h"
 
 #include <array>
 #include <cerrno>
@@ -42,21 +44,8 @@ const char *fileKind(mode_t mode)
     return "not a regular file";
 }
 
-struct FileDescriptor {
-    int fd = -1;
-    ~FileDescriptor()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-};
-
 struct AlignedDelete {
     void operator()(std::byte *buffer) const { ::operator delete[](buffer, std::align_val_t {chunkAlignment}); }
-};
-
-struct DigestContextDelete {
-    void operator()(EVP_MD_CTX *context) const { EVP_MD_CTX_free(context); }
 };
 
 /// SHA-256 fetched once: OpenSSL 3 otherwise looks the algorithm up in its provider tables on every
@@ -107,7 +96,7 @@ Sha256Digest sha256(std::string_view data)
 {
     // A context per thread, reused: making one for every call cost as much as hashing the short
     // contents manifests declare.
-    thread_local const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
+    thread_local const CHandle<EVP_MD_CTX, EVP_MD_CTX_free> context(EVP_MD_CTX_new());
     Sha256Digest digest {};
     unsigned length = 0;
     // These only fail when OpenSSL cannot allocate, which is the same condition under which
@@ -135,30 +124,27 @@ Result<std::string> sha256File(const std::filesystem::path &path)
                 + ", only regular files have a checksum"};
     };
     struct stat status { };
-    FileDescriptor file {::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
-    if (file.fd < 0) {
+    const UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (!file) {
         const int openError = errno;
         // Sockets cannot be opened at all; say what the path is rather than "no such device".
         if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
             return notRegular(status.st_mode);
         return ioError(path, "open", openError);
     }
-    if (::fstat(file.fd, &status) != 0)
+    if (::fstat(file.get(), &status) != 0)
         return ioError(path, "inspect", errno);
     if (!S_ISREG(status.st_mode))
         return notRegular(status.st_mode);
     if (status.st_size > static_cast<off_t>(chunkSize))
-        ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        ::posix_fadvise(file.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
 
-    return sha256Descriptor(file.fd, path);
+    return sha256Descriptor(file.get(), path);
 }
 
 Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path, std::optional<std::uint64_t> size)
 {
-    const EVP_MD *algorithm = sha256Algorithm();
-    const std::unique_ptr<EVP_MD_CTX, DigestContextDelete> context(EVP_MD_CTX_new());
-    if (!algorithm || !context || EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1)
-        return Error {"io", "cannot checksum '" + path.string() + "': SHA-256 is not available"};
+    Sha256 hash;
     const std::unique_ptr<std::byte[], AlignedDelete> buffer(
         new (std::align_val_t {chunkAlignment}) std::byte[chunkSize]);
     std::uint64_t total = 0;
@@ -171,15 +157,10 @@ Result<std::string> sha256Descriptor(int fd, const std::filesystem::path &path, 
         }
         if (count == 0)
             break;
-        if (EVP_DigestUpdate(context.get(), buffer.get(), static_cast<std::size_t>(count)) != 1)
-            return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
+        hash.add(buffer.get(), static_cast<std::size_t>(count));
         total += static_cast<std::uint64_t>(count);
     }
-    Sha256Digest digest {};
-    unsigned length = 0;
-    if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1)
-        return Error {"io", "cannot checksum '" + path.string() + "': hashing failed"};
-    return toHex(digest);
+    return hash.finishHex();
 }
 
 } // namespace ccm
