@@ -2,6 +2,7 @@
 #include "app/cli.h"
 
 #include "app/commands.h"
+#include "lazy_libraries/lazy_library.h"
 
 #include <array>
 #include <iostream>
@@ -121,6 +122,11 @@ int run(int argc, char **argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
         return runCommand(args, std::cout, std::cerr);
+    } catch (const lazy::LibraryUnavailable &e) {
+        // A library the command needs is not installed (or is too old): its message names it
+        // and what needed it.
+        std::cerr << "ccm-backend: " << e.what() << '\n';
+        return LibraryMissing;
     } catch (const std::exception &e) {
         // Last line of defence: a bug must still end with a message, not an abort.
         std::cerr << "ccm-backend: internal error: " << e.what() << '\n';

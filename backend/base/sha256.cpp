@@ -52,8 +52,7 @@ struct AlignedDelete {
 /// initialisation, which costs more than hashing a small file. Null when no provider offers it.
 const EVP_MD *sha256Algorithm()
 {
-    static const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> algorithm(
-        EVP_MD_fetch(nullptr, "SHA256", nullptr), &EVP_MD_free);
+    static const CHandle<EVP_MD, EVP_MD_free> algorithm(EVP_MD_fetch(nullptr, "SHA256", nullptr));
     return algorithm.get();
 }
 

@@ -5,9 +5,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-namespace {
-ccm::lazy::LazyLibrary libarchive(CCM_ARCHIVE_SONAME, "bundles and archive resources need");
+namespace ccm::lazy {
+LazyLibrary libarchive(CCM_ARCHIVE_SONAME, "bundles and archive resources need");
 }
+using ccm::lazy::libarchive;
 
 #define CCM_ARCHIVE_FUNCTION(result, name, parameters, arguments)                                                    \
     CCM_LAZY_FUNCTION(libarchive, result, name, parameters, arguments)

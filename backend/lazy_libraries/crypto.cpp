@@ -12,10 +12,11 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
-namespace {
-ccm::lazy::LazyLibrary libcrypto(
+namespace ccm::lazy {
+LazyLibrary libcrypto(
     CCM_CRYPTO_SONAME, "file checksums, bundles, the object store and the fleet's keys and signatures need");
 }
+using ccm::lazy::libcrypto;
 
 // None of them is variadic; the password callbacks PEM_read_* take are passed through as they are.
 #define CCM_CRYPTO_FUNCTION(result, name, parameters, arguments)                                                       \

@@ -1,38 +1,58 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lazy_libraries/lazy_library.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <dlfcn.h>
 
 namespace ccm::lazy {
 
-namespace {
-
-[[noreturn]] void cannotLoad(const char *what, const char *purpose)
+NeededFunction::NeededFunction(LazyLibrary &library, const char *name)
+    : m_name(name)
+    , m_next(library.m_needed)
 {
-    const char *reason = ::dlerror();
-    std::fprintf(stderr, "%s: cannot load %s, which %s: %s\n", program_invocation_short_name, what, purpose,
-        reason ? reason : "unknown error");
-    // The status the dynamic loader exits with when a library is missing at start.
-    std::_Exit(127);
+    library.m_needed = this;
 }
 
-} // namespace
+void LazyLibrary::load()
+{
+    const auto fail = [this](const char *what) {
+        const char *reason = ::dlerror();
+        m_failure
+            = std::string("cannot load ") + what + ", which " + m_purpose + ": " + (reason ? reason : "unknown error");
+    };
+    void *handle = ::dlopen(m_fileName, RTLD_LAZY | RTLD_LOCAL);
+    if (!handle)
+        return fail(m_fileName);
+    for (const NeededFunction *needed = m_needed; needed; needed = needed->m_next) {
+        ::dlerror();
+        if (!::dlsym(handle, needed->m_name)) {
+            fail((std::string(needed->m_name) + " from " + m_fileName).c_str());
+            ::dlclose(handle);
+            return;
+        }
+    }
+    m_handle = handle;
+}
+
+std::optional<std::string> LazyLibrary::unavailable()
+{
+    std::call_once(m_loaded, [this] { load(); });
+    if (m_handle)
+        return std::nullopt;
+    return m_failure;
+}
 
 void *LazyLibrary::symbol(const char *name)
 {
-    std::call_once(m_opened, [this] {
-        m_handle = ::dlopen(m_fileName, RTLD_LAZY | RTLD_LOCAL);
-        if (!m_handle)
-            cannotLoad(m_fileName, m_purpose);
-    });
+    if (auto missing = unavailable())
+        throw LibraryUnavailable(*missing);
     ::dlerror();
-    void *found = ::dlsym(m_handle, name);
-    if (!found)
-        cannotLoad(name, m_purpose);
-    return found;
+    if (void *found = ::dlsym(m_handle, name))
+        return found;
+    // Every function is registered and was found when the library loaded; one that was not
+    // registered is a mistake of this program, reported the same way.
+    const char *reason = ::dlerror();
+    throw LibraryUnavailable(std::string("cannot load ") + name + " from " + m_fileName + ", which " + m_purpose + ": "
+        + (reason ? reason : "not found"));
 }
 
 } // namespace ccm::lazy

@@ -5,10 +5,11 @@
 #include <cstdint>
 #include <nats/nats.h>
 
-namespace {
-ccm::lazy::LazyLibrary libnats(
+namespace ccm::lazy {
+LazyLibrary libnats(
     CCM_NATS_SONAME, "the fleet commands (publish, agent, fleet), obj:// and kv:// sources and kvGet need");
 }
+using ccm::lazy::libnats;
 
 // None of them is variadic or returns a struct; the message handler natsConnection_Subscribe takes
 // is a plain function pointer the library calls on its own threads, passed through as it is.

@@ -4,6 +4,8 @@
 // What the bundle's writer and reader share (private to core/bundle): libarchive's handles as
 // owners and the messages of its errors and the system's.
 
+#include "base/c_handle.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <string>
@@ -11,15 +13,9 @@
 
 namespace ccm::bundle_io {
 
-struct WriterFree {
-    void operator()(archive *a) const { archive_write_free(a); }
-};
-struct ReaderFree {
-    void operator()(archive *a) const { archive_read_free(a); }
-};
-struct EntryFree {
-    void operator()(archive_entry *e) const { archive_entry_free(e); }
-};
+using Writer = CHandle<archive, archive_write_free>;
+using Reader = CHandle<archive, archive_read_free>;
+using EntryHeader = CHandle<archive_entry, archive_entry_free>;
 
 /// The system's text for the errno value `error`.
 inline std::string systemMessage(int error)

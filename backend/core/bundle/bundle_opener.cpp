@@ -3,6 +3,7 @@
 #include "core/bundle/bundle_opener.h"
 
 #include "base/file_reading.h"
+#include "base/library_check.h"
 #include "base/sha256.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_io.h"
@@ -48,7 +49,9 @@ public:
         auto stream = verifyGzipStream();
         if (!stream)
             return stream.error();
-        std::unique_ptr<archive, bundle_io::ReaderFree> reader(archive_read_new());
+        if (auto loaded = requireLibrary(lazy::libarchive); !loaded)
+            return loaded.error();
+        bundle_io::Reader reader(archive_read_new());
         archive_read_support_filter_gzip(reader.get());
         archive_read_support_format_tar(reader.get());
         if (archive_read_open_filename(reader.get(), m_archivePath.c_str(), 64 * 1024) != ARCHIVE_OK)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writing a bundle: a reproducible gzip tar archive of a plan's members and their SHA256SUMS.
 #include "base/file_reading.h"
+#include "base/library_check.h"
 #include "base/sha256.h"
 #include "base/temp_file.h"
 #include "core/bundle/bundle.h"
@@ -58,11 +59,13 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output)
     }
     entries[std::string(kBundleChecksumsName)] = Entry {std::string(kBundleChecksumsName), false, sums, false};
 
+    if (auto loaded = requireLibrary(lazy::libarchive); !loaded)
+        return loaded.error();
     auto created = TempFile::beside(output);
     if (!created)
         return created.error();
     TempFile file = std::move(created).value();
-    std::unique_ptr<archive, bundle_io::WriterFree> writer(archive_write_new());
+    bundle_io::Writer writer(archive_write_new());
     const auto failed = [&](const std::string &what) {
         return Error {"io", "cannot write " + output.string() + ": " + what + ": " + archiveMessage(writer.get())};
     };
@@ -72,7 +75,7 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output)
         || archive_write_open_fd(writer.get(), file.fd()) != ARCHIVE_OK)
         return failed("setting up the archive");
     for (const auto &[path, entry] : entries) {
-        std::unique_ptr<archive_entry, bundle_io::EntryFree> header(archive_entry_new());
+        bundle_io::EntryHeader header(archive_entry_new());
         archive_entry_set_pathname(header.get(), path.c_str());
         archive_entry_set_filetype(header.get(), entry.directory ? AE_IFDIR : AE_IFREG);
         archive_entry_set_perm(header.get(), entry.executable ? 0755 : 0644);

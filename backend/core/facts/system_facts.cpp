@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/facts/system_facts.h"
 
+#include "base/c_handle.h"
 #include "base/hex.h"
 #include "base/text.h"
 
@@ -262,7 +263,7 @@ std::optional<std::vector<NetworkInterface>> listInterfaces()
     ifaddrs *list = nullptr;
     if (::getifaddrs(&list) != 0)
         return std::nullopt;
-    std::unique_ptr<ifaddrs, void (*)(ifaddrs *)> guard(list, ::freeifaddrs);
+    const CHandle<ifaddrs, ::freeifaddrs> guard(list);
     std::vector<NetworkInterface> interfaces;
     const auto entryFor = [&](const char *name) -> NetworkInterface & {
         for (NetworkInterface &known : interfaces) {

@@ -4,6 +4,7 @@
 #include "base/hex.h"
 #include "fleet/agent/agent_nats.h"
 #include "fleet/nats/nats_errors.h"
+#include "fleet/nats/nats_handles.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -85,7 +86,7 @@ Result<void> publishRegistration(
             &raw, message.subject.c_str(), nullptr, message.data.data(), static_cast<int>(message.data.size()))
         != NATS_OK)
         return makeError(NatsErrc::Nats, "cannot create the registration message for " + message.subject);
-    const std::unique_ptr<natsMsg, void (*)(natsMsg *)> owned(raw, natsMsg_Destroy);
+    const NatsMsgPtr owned(raw);
     natsStatus status = NATS_OK;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     if (destination == RegistrationDestination::JetStream) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/agent/metrics_server.h"
 
+#include "base/library_check.h"
+
 #include <array>
 #include <cerrno>
 #include <cstdarg>
@@ -274,6 +276,8 @@ void MetricsServer::close(Client &client, std::string_view reason, std::string_v
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, const AgentMetrics &metrics, LogSink log)
 {
+    if (auto loaded = requireLibrary(lazy::libmicrohttpd); !loaded)
+        return loaded.error();
     std::unique_ptr<MetricsServer> server(new MetricsServer(metrics, std::move(log)));
     sockaddr_in address {};
     address.sin_family = AF_INET;

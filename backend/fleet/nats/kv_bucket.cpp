@@ -8,12 +8,7 @@
 #include <nats/nats.h>
 
 namespace ccm::fleet {
-void KvBucket::StoreDeleter::operator()(__kvStore *store) const
-{
-    kvStore_Destroy(store);
-}
-
-KvBucket::KvBucket(NatsConnection &connection, std::string bucket, __kvStore *store)
+KvBucket::KvBucket(NatsConnection &connection, std::string bucket, kvStore *store)
     : m_connection(&connection)
     , m_bucket(std::move(bucket))
     , m_store(store)

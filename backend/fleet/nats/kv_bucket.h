@@ -2,13 +2,11 @@
 #pragma once
 
 #include "base/result.h"
+#include "fleet/nats/nats_handles.h"
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-struct __kvStore;
 
 namespace ccm::fleet {
 
@@ -36,14 +34,11 @@ public:
     Result<void> put(const std::string &key, const std::string &value);
 
 private:
-    struct StoreDeleter {
-        void operator()(__kvStore *store) const;
-    };
-    KvBucket(NatsConnection &connection, std::string bucket, __kvStore *store);
+    KvBucket(NatsConnection &connection, std::string bucket, kvStore *store);
 
     NatsConnection *m_connection;
     std::string m_bucket;
-    std::unique_ptr<__kvStore, StoreDeleter> m_store;
+    KvStorePtr m_store;
 };
 
 } // namespace ccm::fleet

@@ -2,6 +2,7 @@
 #include "fleet/nats/nats_connection.h"
 
 #include "base/file_reading.h"
+#include "base/library_check.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/nkey.h"
@@ -89,6 +90,8 @@ Result<void> applySettings(natsOptions *options, const NatsSettings &settings)
 
 Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettings &settings, int waitMs)
 {
+    if (auto loaded = requireLibrary(lazy::libnats); !loaded)
+        return loaded.error();
     const std::string url = settings.url.empty() ? std::string(kDefaultUrl) : settings.url;
     natsOptions *rawOptions = nullptr;
     if (natsStatus s = natsOptions_Create(&rawOptions); s != NATS_OK)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/nats/nkey.h"
 
+#include "base/c_handle.h"
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -101,8 +103,8 @@ Result<std::string> nkeyUserPublicKey(const std::string &text)
     if (!seed)
         return Error {"bad_nkey", "no valid user NKey seed (a line starting with SU) found"};
 
-    const std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
-        EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, seed->data(), seed->size()), EVP_PKEY_free);
+    const CHandle<EVP_PKEY, EVP_PKEY_free> key(
+        EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, seed->data(), seed->size()));
     std::vector<std::uint8_t> encoded(1 + kRawKeySize);
     std::size_t publicSize = kRawKeySize;
     if (!key || EVP_PKEY_get_raw_public_key(key.get(), encoded.data() + 1, &publicSize) != 1

@@ -157,7 +157,7 @@ Result<void> limitAge(
     jsStreamInfo *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     natsStatus status = js_GetStreamInfo(&raw, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
-    const std::unique_ptr<jsStreamInfo, void (*)(jsStreamInfo *)> info(raw, jsStreamInfo_Destroy);
+    const StreamInfoPtr info(raw);
     if (status != NATS_OK || info == nullptr || info->Config == nullptr)
         return jetStreamError(connection, "looking up bucket '" + bucket + "'", status, errorCode);
     if (info->Config->MaxAge > 0 && info->Config->MaxAge <= ttl.count())
@@ -434,7 +434,7 @@ Result<std::vector<std::pair<std::string, std::uint64_t>>> listSubjects(
     jsStreamInfo *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     const natsStatus status = js_GetStreamInfo(&raw, connection.jetStream(), stream.c_str(), &options, &errorCode);
-    const std::unique_ptr<jsStreamInfo, decltype(&jsStreamInfo_Destroy)> info(raw, jsStreamInfo_Destroy);
+    const StreamInfoPtr info(raw);
     if (status != NATS_OK)
         return jetStreamError(connection, "listing the subjects " + filter, status, errorCode);
     std::vector<std::pair<std::string, std::uint64_t>> subjects;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/preview/preview_signing.h"
 
+#include "base/c_handle.h"
 #include "base/hex.h"
 #include "base/sha256.h"
 
@@ -23,16 +24,9 @@
 namespace ccm::fleet {
 namespace {
 
-struct PkeyDeleter {
-    void operator()(EVP_PKEY *key) const { EVP_PKEY_free(key); }
-};
-struct BioDeleter {
-    void operator()(BIO *bio) const { BIO_free(bio); }
-};
-struct MdCtxDeleter {
-    void operator()(EVP_MD_CTX *context) const { EVP_MD_CTX_free(context); }
-};
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyDeleter>;
+using Pkey = CHandle<EVP_PKEY, EVP_PKEY_free>;
+using Bio = CHandle<BIO, BIO_free>;
+using DigestContext = CHandle<EVP_MD_CTX, EVP_MD_CTX_free>;
 
 const auto *bytes(std::string_view data)
 {
@@ -64,7 +58,7 @@ Result<PreviewSigningKey> fromPkey(EVP_PKEY *key)
 
 Result<std::string> pemOf(EVP_PKEY *key, bool isPrivate)
 {
-    const std::unique_ptr<BIO, BioDeleter> bio(BIO_new(BIO_s_mem()));
+    const Bio bio(BIO_new(BIO_s_mem()));
     const int written = isPrivate ? PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr)
                                   : PEM_write_bio_PUBKEY(bio.get(), key);
     if (bio == nullptr || written != 1)
@@ -99,10 +93,10 @@ Result<Pkey> parsePem(const std::filesystem::path &path, const std::string &text
     if (text.find("-----BEGIN ") == std::string::npos)
         return badKey(
             path, "not a PEM file (no -----BEGIN line); expected an Ed25519 key from `ccm-backend fleet keygen`");
-    const std::unique_ptr<BIO, BioDeleter> bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+    const Bio bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
     Pkey key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
     if (!key && !wantPrivate) {
-        const std::unique_ptr<BIO, BioDeleter> again(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+        const Bio again(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
         key.reset(PEM_read_bio_PUBKEY(again.get(), nullptr, nullptr, nullptr));
     }
     if (!key)
@@ -156,8 +150,7 @@ Result<void> createKeyDirectories(const std::filesystem::path &file)
 Result<PreviewSigningKey> generatePreviewKey()
 {
     EVP_PKEY *raw = nullptr;
-    const std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> context(
-        EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nullptr), EVP_PKEY_CTX_free);
+    const CHandle<EVP_PKEY_CTX, EVP_PKEY_CTX_free> context(EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nullptr));
     if (!context || EVP_PKEY_keygen_init(context.get()) != 1 || EVP_PKEY_keygen(context.get(), &raw) != 1)
         return Error {"crypto", "cannot generate an Ed25519 key"};
     const Pkey key(raw);
@@ -226,7 +219,7 @@ Result<std::string> loadPreviewPublicKey(const std::filesystem::path &path)
 Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view message)
 {
     const Pkey pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, bytes(key.seed), key.seed.size()));
-    const std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> context(EVP_MD_CTX_new());
+    const DigestContext context(EVP_MD_CTX_new());
     std::string signature(kEd25519SignatureSize, '\0');
     std::size_t length = signature.size();
     if (!pkey || !context || EVP_DigestSignInit(context.get(), nullptr, nullptr, nullptr, pkey.get()) != 1
@@ -243,7 +236,7 @@ bool verifyPreview(std::string_view publicKey, std::string_view message, std::st
     if (publicKey.size() != kEd25519KeySize || signature.size() != kEd25519SignatureSize)
         return false;
     const Pkey pkey(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, bytes(publicKey), publicKey.size()));
-    const std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> context(EVP_MD_CTX_new());
+    const DigestContext context(EVP_MD_CTX_new());
     return pkey && context && EVP_DigestVerifyInit(context.get(), nullptr, nullptr, nullptr, pkey.get()) == 1
         && EVP_DigestVerify(context.get(), bytes(signature), signature.size(), bytes(message), message.size()) == 1;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/resources/archive/http/archive_extraction.h"
 
+#include "base/c_handle.h"
+#include "base/library_check.h"
 #include "base/temp_dir.h"
 #include "engine/resources/archive/archive_entry_checker.h"
 #include "engine/resources/archive/archive_type.h"
@@ -27,8 +29,8 @@ namespace {
 
 constexpr std::size_t kReadBlock = 64 * 1024;
 
-using Reader = std::unique_ptr<struct archive, int (*)(struct archive *)>;
-using Writer = std::unique_ptr<struct archive, int (*)(struct archive *)>;
+using Reader = CHandle<struct archive, ::archive_read_free>;
+using Writer = CHandle<struct archive, ::archive_write_free>;
 
 std::string libraryError(struct archive *handle)
 {
@@ -38,7 +40,9 @@ std::string libraryError(struct archive *handle)
 
 Result<Reader> openArchive(const std::filesystem::path &archive)
 {
-    Reader reader(::archive_read_new(), ::archive_read_free);
+    if (auto loaded = requireLibrary(lazy::libarchive); !loaded)
+        return loaded.error();
+    Reader reader(::archive_read_new());
     if (!reader)
         return Error {"io", "cannot read " + archive.string() + ": out of memory"};
     const std::string extension = archiveExtension(archive.string());
@@ -72,7 +76,7 @@ Result<void> verifyGzip(const std::filesystem::path &archive)
     z_stream stream {};
     if (::inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
         return damaged("cannot start the gzip decompressor");
-    const std::unique_ptr<z_stream, int (*)(z_stream *)> owner(&stream, ::inflateEnd);
+    const CHandle<z_stream, ::inflateEnd> owner(&stream);
     std::vector<unsigned char> input(kReadBlock);
     std::vector<unsigned char> output(4 * kReadBlock);
     bool inMember = false;
@@ -156,7 +160,7 @@ Result<void> createDirectories(const std::filesystem::path &directory)
 
 Result<std::string> realDirectory(const std::filesystem::path &directory)
 {
-    std::unique_ptr<char, void (*)(void *)> resolved(::realpath(directory.c_str(), nullptr), std::free);
+    const CHandle<char, std::free> resolved(::realpath(directory.c_str(), nullptr));
     if (!resolved)
         return systemError("cannot resolve " + directory.string(), errno);
     return std::string(resolved.get());
@@ -209,7 +213,7 @@ Result<ExtractionSummary> writeEntries(const std::filesystem::path &archive, con
     auto reader = openArchive(archive);
     if (!reader)
         return reader.error();
-    Writer writer(::archive_write_disk_new(), ::archive_write_free);
+    Writer writer(::archive_write_disk_new());
     if (!writer)
         return Error {"io", "out of memory"};
     // Names are made absolute below the staging directory, which has no symbolic links in its

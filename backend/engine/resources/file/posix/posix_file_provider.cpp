@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/resources/file/posix/posix_file_provider.h"
 
+#include "base/c_handle.h"
 #include "base/file_reading.h"
 #include "base/sha256.h"
 #include "base/text.h"
@@ -90,7 +91,7 @@ std::chrono::system_clock::time_point modificationTime(const struct stat &info)
         std::chrono::duration_cast<std::chrono::system_clock::duration>(since));
 }
 
-using DirectoryHandle = std::unique_ptr<DIR, int (*)(DIR *)>;
+using DirectoryHandle = CHandle<DIR, ::closedir>;
 
 bool isDotEntry(const char *name)
 {
@@ -99,7 +100,7 @@ bool isDotEntry(const char *name)
 
 std::optional<bool> directoryIsEmpty(const std::filesystem::path &path)
 {
-    const DirectoryHandle directory(::opendir(path.c_str()), ::closedir);
+    const DirectoryHandle directory(::opendir(path.c_str()));
     if (!directory)
         return std::nullopt;
     errno = 0;
@@ -147,7 +148,7 @@ Result<OpenLevel, int> openLevel(int parent, const std::string &name, const char
         ::close(fd);
         return error;
     }
-    return OpenLevel {DirectoryHandle(handle, ::closedir), name, info.st_dev, info.st_ino};
+    return OpenLevel {DirectoryHandle(handle), name, info.st_dev, info.st_ino};
 }
 
 /// Makes the directory above the finished level usable again when it was closed, checking through
