@@ -165,6 +165,17 @@ public:
     [[nodiscard]] virtual Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const = 0;
 
+    /// The file whose content applying the resource `name` with these resolved `properties` will
+    /// read to compare with what it declares; nothing when it reads none (the default). The run
+    /// asks every resource before it starts, and reads the files ahead on another thread when
+    /// there are enough of them (engine/util/checksum_read_ahead.h), so that their checksums are
+    /// ready when apply wants them.
+    [[nodiscard]] virtual std::optional<std::filesystem::path> contentToCompare(
+        [[maybe_unused]] const std::string &name, [[maybe_unused]] const Json &properties) const
+    {
+        return std::nullopt;
+    }
+
     /// Whether apply still runs when a run only checks health. Only for a type whose apply changes
     /// nothing itself and leads to health checks (apply: its child manifest runs health-check-only
     /// too); every other type is skipped then and only the resource's own health checks run.

@@ -111,26 +111,15 @@ Result<bool> controlAllows(const Json &properties, const ExpressionScope &scope)
 /// Below this many files to compare, reading ahead costs more in starting a thread than it saves.
 constexpr std::size_t kReadAheadMinimum = 32;
 
-/// Whether the file resource will compare its file's content with what it declares.
-bool comparesFileContent(const ResolvedResource &resource)
-{
-    if (resource.type != "file" || stringMember(resource.properties, "ensure") != "present")
-        return false;
-    const auto isSetString = [&](const char *key) {
-        const auto found = resource.properties.find(key);
-        return found != resource.properties.end() && found->is_string();
-    };
-    return isSetString("content") || isSetString("source");
-}
-
-/// Reads ahead the files of the manifest's file resources that compare content, when there are
-/// enough of them; null otherwise.
-std::unique_ptr<ChecksumReadAhead> readAheadFor(const ResolvedManifest &manifest)
+/// Reads ahead the files whose content the manifest's resources will compare (each type says
+/// which, ResourceType::contentToCompare), when there are enough of them; null otherwise.
+std::unique_ptr<ChecksumReadAhead> readAheadFor(const ResolvedManifest &manifest, const Catalog &catalog)
 {
     std::vector<std::filesystem::path> paths;
     for (const ResolvedResource &resource : manifest.resources) {
-        if (comparesFileContent(resource))
-            paths.emplace_back(resource.name);
+        const ResourceType *type = catalog.type(resource.type);
+        if (auto path = type ? type->contentToCompare(resource.name, resource.properties) : std::nullopt)
+            paths.push_back(std::move(*path));
     }
     if (paths.size() < kReadAheadMinimum)
         return nullptr;
@@ -471,7 +460,7 @@ RunResult runManifest(const ResolvedManifest &manifest, const ResolveOptions &in
     std::optional<IdentityRunner> imposed;
     CommandRunner &processes
         = options.processCredentials ? imposed.emplace(runner, *options.processCredentials) : runner;
-    ManifestRun run(options, processes, observer, catalog, readAheadFor(manifest));
+    ManifestRun run(options, processes, observer, catalog, readAheadFor(manifest, catalog));
     const Frame frame {.manifest = manifest,
         .inputs = inputs,
         .noop = options.noop,

@@ -346,6 +346,19 @@ Error directoryNotEmptyError(const std::filesystem::path &path)
         "cannot remove " + path.string() + ": directory is not empty, set 'force: true' to remove it recursively"};
 }
 
+std::optional<std::filesystem::path> FileType::contentToCompare(const std::string &name, const Json &properties) const
+{
+    if (stringMember(properties, "ensure") != "present")
+        return std::nullopt;
+    const auto isSetString = [&](const char *key) {
+        const auto found = properties.find(key);
+        return found != properties.end() && found->is_string();
+    };
+    if (!isSetString("content") && !isSetString("source"))
+        return std::nullopt;
+    return std::filesystem::path(name);
+}
+
 Result<void> FileType::apply(const std::string &name, const Json &properties, Provider &provider, ApplyContext &context,
     TransactionEvent &event) const
 {

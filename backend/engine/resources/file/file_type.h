@@ -107,6 +107,10 @@ public:
     /// force. Values that came from templates are checked here again, with the validator's messages.
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;
+
+    /// The file itself, when it is to be present with a content or source to compare.
+    [[nodiscard]] std::optional<std::filesystem::path> contentToCompare(
+        const std::string &name, const Json &properties) const override;
 };
 
 } // namespace ccm::engine
