@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/file_reading.h"
 
+#include "base/unique_fd.h"
+
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -10,28 +12,6 @@
 
 namespace ccm {
 namespace {
-
-/// Closes a descriptor when it goes out of scope.
-class FileDescriptor
-{
-public:
-    explicit FileDescriptor(int fd)
-        : m_fd(fd)
-    {
-    }
-    ~FileDescriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    FileDescriptor(const FileDescriptor &) = delete;
-    FileDescriptor &operator=(const FileDescriptor &) = delete;
-
-    [[nodiscard]] int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
 
 FileReadFailure failureOf(int error)
 {
@@ -49,7 +29,7 @@ FileReadFailure failureOf(int error)
 Result<std::string, FileReadFailure> readRegularFile(const std::filesystem::path &path, std::size_t maxBytes)
 {
     using Kind = FileReadFailure::Kind;
-    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0)
         return failureOf(errno);
     struct stat info {};

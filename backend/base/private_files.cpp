@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/private_files.h"
 
+#include "base/unique_fd.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -15,22 +17,22 @@ Result<void> writePrivateFile(const std::filesystem::path &file, const std::stri
     temporary += ".new";
     // Left behind by a crash at most; O_EXCL below makes sure what is written is our own file.
     ::unlink(temporary.c_str());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
+    UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!fd)
         return Error {"io", "cannot create " + temporary.string() + ": " + std::strerror(errno)};
     std::size_t done = 0;
     int failure = 0;
     while (done < text.size() && failure == 0) {
-        const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+        const ssize_t wrote = ::write(fd.get(), text.data() + done, text.size() - done);
         if (wrote < 0 && errno != EINTR)
             failure = errno;
         else if (wrote > 0)
             done += static_cast<std::size_t>(wrote);
     }
-    if (failure == 0 && ::fsync(fd) != 0)
+    if (failure == 0 && ::fsync(fd.get()) != 0)
         failure = errno;
-    if (::close(fd) != 0 && failure == 0)
-        failure = errno;
+    if (const int closed = fd.close(); closed != 0 && failure == 0)
+        failure = closed;
     if (failure == 0 && ::rename(temporary.c_str(), file.c_str()) != 0)
         failure = errno;
     if (failure != 0) {
@@ -38,11 +40,8 @@ Result<void> writePrivateFile(const std::filesystem::path &file, const std::stri
         return Error {"io", "cannot write " + file.string() + ": " + std::strerror(failure)};
     }
     const std::filesystem::path parent = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    const int directory = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (directory >= 0) {
-        ::fsync(directory);
-        ::close(directory);
-    }
+    if (const UniqueFd directory(::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)); directory)
+        ::fsync(directory.get());
     return {};
 }
 

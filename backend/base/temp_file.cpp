@@ -59,7 +59,7 @@ TempFile::TempFile(fs::path path, int fd)
 
 TempFile::TempFile(TempFile &&other) noexcept
     : m_path(std::exchange(other.m_path, {}))
-    , m_fd(std::exchange(other.m_fd, -1))
+    , m_fd(std::move(other.m_fd))
 {
 }
 
@@ -68,7 +68,7 @@ TempFile &TempFile::operator=(TempFile &&other) noexcept
     if (this != &other) {
         discard();
         m_path = std::exchange(other.m_path, {});
-        m_fd = std::exchange(other.m_fd, -1);
+        m_fd = std::move(other.m_fd);
     }
     return *this;
 }
@@ -80,9 +80,7 @@ TempFile::~TempFile()
 
 void TempFile::discard()
 {
-    if (m_fd >= 0)
-        ::close(m_fd);
-    m_fd = -1;
+    m_fd.reset();
     if (!m_path.empty())
         ::unlink(m_path.c_str());
     m_path.clear();
@@ -90,18 +88,15 @@ void TempFile::discard()
 
 Result<void> TempFile::close()
 {
-    if (m_fd < 0)
-        return {};
-    const int fd = std::exchange(m_fd, -1);
-    if (::close(fd) != 0)
-        return systemError("cannot write " + m_path.string(), errno);
+    if (const int error = m_fd.close(); error != 0)
+        return systemError("cannot write " + m_path.string(), error);
     return {};
 }
 
 Result<void> TempFile::commit(const fs::path &destination, mode_t mode)
 {
     const bool written
-        = m_fd >= 0 ? ::fchmod(m_fd, mode) == 0 && ::fsync(m_fd) == 0 : ::chmod(m_path.c_str(), mode) == 0;
+        = m_fd ? ::fchmod(m_fd.get(), mode) == 0 && ::fsync(m_fd.get()) == 0 : ::chmod(m_path.c_str(), mode) == 0;
     if (!written)
         return systemError("cannot write " + m_path.string(), errno);
     if (auto closed = close(); !closed)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 
 #include <filesystem>
 #include <string_view>
@@ -29,7 +30,7 @@ public:
     ~TempFile();
 
     /// The open descriptor; -1 once closed.
-    [[nodiscard]] int fd() const { return m_fd; }
+    [[nodiscard]] int fd() const { return m_fd.get(); }
     /// The file; empty when the object holds none.
     [[nodiscard]] const std::filesystem::path &path() const { return m_path; }
 
@@ -44,7 +45,7 @@ private:
     void discard();
 
     std::filesystem::path m_path;
-    int m_fd = -1;
+    UniqueFd m_fd;
 };
 
 } // namespace ccm

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/util/atomic_file.h"
 
+#include "base/unique_fd.h"
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -52,36 +54,6 @@ std::string octal(mode_t mode)
     return text;
 }
 
-class Descriptor {
-public:
-    explicit Descriptor(int fd)
-        : m_fd(fd)
-    {
-    }
-    Descriptor(const Descriptor &) = delete;
-    Descriptor &operator=(const Descriptor &) = delete;
-    ~Descriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-
-    [[nodiscard]] int get() const { return m_fd; }
-    /// Gives up ownership: the descriptor is no longer closed here.
-    int release() { return std::exchange(m_fd, -1); }
-
-    /// Closes now and reports the error close() found, which on NFS can be a failed write.
-    int close()
-    {
-        const int result = ::close(m_fd);
-        m_fd = -1;
-        return result == 0 ? 0 : errno;
-    }
-
-private:
-    int m_fd;
-};
-
 /// The file being written under its temporary name; removed again unless it was renamed into place.
 /// It holds an exclusive flock() on the file from just after its creation until it is destroyed,
 /// through a second descriptor so that closing the written one early still reports close() errors:
@@ -113,8 +85,8 @@ public:
 private:
     int m_directory;
     std::string m_name;
-    Descriptor m_file;
-    Descriptor m_lock;
+    UniqueFd m_file;
+    UniqueFd m_lock;
     bool m_renamed = false;
 };
 
@@ -208,7 +180,7 @@ void removeIfAbandoned(int directory, const char *name, uid_t targetOwner)
     if (::fstatat(directory, name, &named, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(named.st_mode)
         || !ownedByUs(named, targetOwner))
         return;
-    const Descriptor candidate(::openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    const UniqueFd candidate(::openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     struct stat opened { };
     if (candidate.get() < 0 || ::fstat(candidate.get(), &opened) != 0 || !S_ISREG(opened.st_mode)
         || opened.st_dev != named.st_dev || opened.st_ino != named.st_ino || !ownedByUs(opened, targetOwner))
@@ -260,14 +232,14 @@ std::unique_ptr<TemporaryFile> createTemporary(int directory, const std::string 
     error = EEXIST;
     for (int attempt = 0; attempt < createAttempts; ++attempt) {
         std::string candidate = temporaryName(targetName);
-        Descriptor file(
+        UniqueFd file(
             ::openat(directory, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600));
         if (file.get() < 0) {
             if ((error = errno) == EEXIST)
                 continue;
             return nullptr;
         }
-        Descriptor lock(::fcntl(file.get(), F_DUPFD_CLOEXEC, 0));
+        UniqueFd lock(::fcntl(file.get(), F_DUPFD_CLOEXEC, 0));
         if (lock.get() < 0) {
             error = errno;
             ::unlinkat(directory, candidate.c_str(), 0);
@@ -316,7 +288,7 @@ Result<std::uint64_t> replaceAtomically(const std::filesystem::path &target, con
     std::filesystem::path directoryPath = target.parent_path();
     if (directoryPath.empty())
         directoryPath = ".";
-    Descriptor directory(::open(directoryPath.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd directory(::open(directoryPath.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (directory.get() < 0)
         return ioError(context, "cannot open its directory " + quoted(directoryPath), errno);
 
@@ -423,7 +395,7 @@ Result<std::uint64_t> copyFileAtomically(
     if (auto invalid = checkArguments(target, options, context))
         return *invalid;
     // O_NONBLOCK keeps open() from waiting for a writer when source is a FIFO; it is refused below.
-    Descriptor input(::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    UniqueFd input(::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (input.get() < 0)
         return ioError(context, "cannot open the source", errno);
     struct stat status { };

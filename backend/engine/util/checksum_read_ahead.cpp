@@ -2,6 +2,7 @@
 #include "engine/util/checksum_read_ahead.h"
 
 #include "base/sha256.h"
+#include "base/unique_fd.h"
 
 #include <ctime>
 #include <fcntl.h>
@@ -85,21 +86,20 @@ bool ChecksumReadAhead::read(const std::filesystem::path &path, Entry &entry) co
 {
     const std::chrono::nanoseconds started = now();
     // Links are left to the caller, who follows them; O_NONBLOCK keeps a FIFO from blocking open().
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0)
+    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY));
+    if (!fd)
         return false;
-    bool usable = ::fstat(fd, &entry.seen) == 0 && S_ISREG(entry.seen.st_mode)
+    bool usable = ::fstat(fd.get(), &entry.seen) == 0 && S_ISREG(entry.seen.st_mode)
         && sinceEpoch(entry.seen.st_mtim) < started - m_settledAfter
         && sinceEpoch(entry.seen.st_ctim) < started - m_settledAfter;
     if (usable) {
         // The size seen saves the read that would find the end: a file that changes after this
         // look no longer matches it when the run compares.
-        auto checksum = sha256Descriptor(fd, path, static_cast<std::uint64_t>(entry.seen.st_size));
+        auto checksum = sha256Descriptor(fd.get(), path, static_cast<std::uint64_t>(entry.seen.st_size));
         usable = checksum.ok();
         if (usable)
             entry.checksum = std::move(checksum).value();
     }
-    ::close(fd);
     return usable;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/util/command_runner.h"
 
+#include "base/unique_fd.h"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -55,58 +57,21 @@ Error spawnError(const std::string &what, int error)
     return Error {"spawn_failed", what + ": " + errorText(error)};
 }
 
-/// Owns a file descriptor.
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd)
-        : m_fd(fd)
-    {
-    }
-    Fd(Fd &&other) noexcept
-        : m_fd(std::exchange(other.m_fd, -1))
-    {
-    }
-    Fd &operator=(Fd &&other) noexcept
-    {
-        if (this != &other) {
-            reset();
-            m_fd = std::exchange(other.m_fd, -1);
-        }
-        return *this;
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    ~Fd() { reset(); }
-
-    [[nodiscard]] int get() const { return m_fd; }
-    [[nodiscard]] bool open() const { return m_fd >= 0; }
-    void reset()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_fd = -1;
-    }
-
-private:
-    int m_fd = -1;
-};
-
 /// Moves fd above 0-2: the child dup2()s its pipe ends onto 0, 1 and 2 in that order, which would
 /// clobber an end that happened to be one of them (a caller may run with stdin closed).
-Result<Fd> aboveStandardFds(Fd fd)
+Result<UniqueFd> aboveStandardFds(UniqueFd fd)
 {
     if (fd.get() > STDERR_FILENO)
         return fd;
     const int moved = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
     if (moved < 0)
         return spawnError("cannot duplicate a descriptor", errno);
-    return Fd(moved);
+    return UniqueFd(moved);
 }
 
 struct Pipe {
-    Fd read;
-    Fd write;
+    UniqueFd read;
+    UniqueFd write;
 };
 
 Result<Pipe> makePipe()
@@ -114,8 +79,8 @@ Result<Pipe> makePipe()
     std::array<int, 2> ends {};
     if (::pipe2(ends.data(), O_CLOEXEC) != 0)
         return spawnError("cannot create a pipe", errno);
-    auto read = aboveStandardFds(Fd(ends[0]));
-    auto write = aboveStandardFds(Fd(ends[1]));
+    auto read = aboveStandardFds(UniqueFd(ends[0]));
+    auto write = aboveStandardFds(UniqueFd(ends[1]));
     if (!read)
         return read.error();
     if (!write)
@@ -384,7 +349,7 @@ int waitForExit(pid_t pid)
 
 /// One captured output stream of the child.
 struct Capture {
-    Fd fd;
+    UniqueFd fd;
     std::string *text = nullptr;
     bool *truncated = nullptr;
     /// Bytes still to read once the child has exited: all it wrote fits in the pipe, and the
@@ -403,7 +368,7 @@ void keep(Capture &capture, std::size_t limit, const char *data, std::size_t siz
 
 void startDrain(Capture &capture)
 {
-    if (!capture.fd.open() || capture.drainBudget)
+    if (!capture.fd.valid() || capture.drainBudget)
         return;
     const int capacity = ::fcntl(capture.fd.get(), F_GETPIPE_SZ);
     capture.drainBudget = capacity > 0 ? static_cast<std::size_t>(capacity) : std::size_t {1} << 20;
@@ -430,7 +395,7 @@ void readSome(Capture &capture, std::size_t limit)
 
 /// Feeds stdinData to the child without ever blocking on it.
 struct Feed {
-    Fd fd;
+    UniqueFd fd;
     std::string_view rest;
 };
 
@@ -512,7 +477,7 @@ PollSet pollSetFor(std::array<Capture, 2> &captures, const Feed &feed, bool feed
 {
     PollSet set;
     for (Capture &capture : captures) {
-        if (capture.fd.open()) {
+        if (capture.fd.valid()) {
             set.owners[set.count] = &capture;
             set.fds[set.count++] = pollfd {capture.fd.get(), POLLIN, 0};
         }
@@ -566,8 +531,8 @@ Result<Pipe> makeStdin(const Command &command)
         if (flags < 0 || ::fcntl(in.write.get(), F_SETFL, flags | O_NONBLOCK) != 0)
             return spawnError("cannot make the stdin pipe non-blocking", errno);
     } else {
-        Fd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-        if (!null.open())
+        UniqueFd null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+        if (!null.valid())
             return spawnError("cannot open /dev/null", errno);
         auto lifted = aboveStandardFds(std::move(null));
         if (!lifted)
@@ -637,7 +602,7 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
     bool exited = false;
     int status = 0;
     const auto capturing
-        = [&] { return std::any_of(captures.begin(), captures.end(), [](const Capture &c) { return c.fd.open(); }); };
+        = [&] { return std::any_of(captures.begin(), captures.end(), [](const Capture &c) { return c.fd.valid(); }); };
 
     while (!exited || capturing()) {
         const Clock::time_point now = Clock::now();
@@ -650,7 +615,7 @@ Result<int> supervise(pid_t pid, const Command &command, Clock::time_point start
                 startDrain(capture);
         }
         const Clock::time_point timer = timeout.nextSignal();
-        const bool feeding = feed.fd.open() && !exited;
+        const bool feeding = feed.fd.valid() && !exited;
         if (!exited && !feeding && !capturing() && timer == never) {
             status = waitForExit(pid);
             exited = true;
@@ -742,7 +707,7 @@ Result<CommandResult> ProcessRunner::run(const Command &command)
         Capture {std::move(pipes.err.read), &result.stderrText, &result.stderrTruncated, {}}};
     Feed feed {
         std::move(pipes.in.write), command.stdinData ? std::string_view(*command.stdinData) : std::string_view()};
-    if (feed.fd.open() && feed.rest.empty())
+    if (feed.fd.valid() && feed.rest.empty())
         feed.fd.reset();
     const auto waitStatus = supervise(pid, command, start, m_killGrace, captures, feed, sigpipe, result.timedOut);
     if (!waitStatus)

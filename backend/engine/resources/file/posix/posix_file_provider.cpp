@@ -5,6 +5,7 @@
 #include "base/file_reading.h"
 #include "base/sha256.h"
 #include "base/text.h"
+#include "base/unique_fd.h"
 #include "base/user_database.h"
 #include "core/model/validator.h"
 #include "engine/resources/registration.h"
@@ -272,7 +273,7 @@ Result<FileState> PosixFileProvider::status(
         else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
             return systemError("cannot inspect the target of the link " + path.string(), errno);
     }
-    state.ensure = S_ISDIR(info.st_mode) ? "directory" : "present";
+    state.ensure = S_ISDIR(info.st_mode) ? Ensure::Directory : Ensure::Present;
     state.uid = info.st_uid;
     state.gid = info.st_gid;
     state.owner = cachedUserName(info.st_uid);
@@ -330,15 +331,15 @@ Result<void> PosixFileProvider::createDirectory(
     if (!S_ISDIR(info.st_mode))
         return Error {"not_directory", context + ": it exists and is not a directory"};
 
-    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd)
         return systemError(context, errno);
     // The owner first: chown may clear set-ID bits, so the mode must come after it.
-    const bool owned = ::fchown(fd, attributes->uid, attributes->gid) == 0;
+    const bool owned = ::fchown(fd.get(), attributes->uid, attributes->gid) == 0;
     const int chownError = errno;
-    const bool permitted = owned && ::fchmod(fd, attributes->mode) == 0;
+    const bool permitted = owned && ::fchmod(fd.get(), attributes->mode) == 0;
     const int chmodError = errno;
-    ::close(fd);
+    fd.reset();
     if (!owned)
         return systemError(context + ": cannot change its owner and group", chownError);
     if (!permitted)
