@@ -37,53 +37,17 @@ constexpr std::size_t kLongestLogged = 512;
 /// The longest string id a request may have; every answer repeats it.
 constexpr std::size_t kLongestId = 256;
 
-/// The member `name` of params when it is present; an error when it has the wrong type or is
-/// required and missing.
-template<typename Check>
-RpcResult<const Json *> param(
-    const Json &params, std::string_view name, bool required, Check isRightType, std::string_view typeWords)
-{
-    const auto found = params.find(name);
-    if (found == params.end()) {
-        if (required)
-            return invalidParam(name, "is required: " + std::string(typeWords));
-        return static_cast<const Json *>(nullptr);
-    }
-    if (!isRightType(*found))
-        return invalidParam(name, "must be " + std::string(typeWords) + ", not " + describeJsonType(*found));
-    return &*found;
-}
-
-RpcResult<const Json *> stringParam(const Json &params, std::string_view name, bool required)
-{
-    return param(
-        params, name, required, [](const Json &v) { return v.is_string(); }, "a string");
-}
-
-RpcResult<const Json *> boolParam(const Json &params, std::string_view name, bool required)
-{
-    return param(
-        params, name, required, [](const Json &v) { return v.is_boolean(); }, "a boolean");
-}
-
-RpcResult<const Json *> objectParam(const Json &params, std::string_view name)
-{
-    return param(
-        params, name, false, [](const Json &v) { return v.is_object(); }, "a map");
-}
-
 /// base_dir: absolute, default "/".
-RpcResult<std::filesystem::path> baseDirectory(const Json &params)
+RpcResult<std::filesystem::path> baseDirectory(const Params &params)
 {
-    auto found = stringParam(params, "base_dir", false);
+    auto found = params.optionalString("base_dir");
     if (!found)
         return found.error();
-    const Json *value = *found;
-    if (value == nullptr)
+    if (!found.value())
         return std::filesystem::path("/");
-    const std::string &text = value->get_ref<const std::string &>();
-    if (text.find('\0') != std::string::npos || !std::filesystem::path(text).is_absolute())
-        return invalidParam("base_dir", "must be an absolute path");
+    const std::string_view text = *found.value();
+    if (text.find('\0') != std::string_view::npos || !std::filesystem::path(text).is_absolute())
+        return Params::invalid("base_dir", "must be an absolute path");
     return std::filesystem::path(text);
 }
 
@@ -113,14 +77,14 @@ RpcError unauthorized(const Caller &caller, std::string_view what)
 /// over them, the daemon's own environment (a client's working directory and .env mean nothing
 /// here) and the request's data.
 RpcResult<ResolveOptions> resolveInputs(
-    const std::function<Result<Json>()> &gather, const Json &params, std::filesystem::path base, bool withData)
+    const std::function<Result<Json>()> &gather, const Params &params, std::filesystem::path base, bool withData)
 {
-    auto extraFacts = objectParam(params, "facts");
+    auto extraFacts = params.optionalObject("facts");
     if (!extraFacts)
         return extraFacts.error();
     const Json *data = nullptr;
     if (withData) {
-        auto found = objectParam(params, "data");
+        auto found = params.optionalObject("data");
         if (!found)
             return found.error();
         data = *found;
@@ -160,10 +124,10 @@ bool mayFetchRemote(const Peer &peer)
 RpcResult<void> checkSource(const Caller &caller, const std::string &source)
 {
     if (source.empty() || source.find('\0') != std::string::npos)
-        return invalidParam("source", "must be a bundle path or an http(s):// or obj:// URL");
+        return Params::invalid("source", "must be a bundle path or an http(s):// or obj:// URL");
     switch (fleet::sourceKind(source)) {
     case fleet::SourceKind::YamlFile:
-        return invalidParam("source",
+        return Params::invalid("source",
             "must be a .tar.gz or .tgz bundle, an http(s):// or an obj://BUCKET/KEY URL; send a manifest's text "
             "as manifest");
     case fleet::SourceKind::HttpBundle:
@@ -179,7 +143,7 @@ RpcResult<void> checkSource(const Caller &caller, const std::string &source)
         break;
     }
     if (!std::filesystem::path(source).is_absolute())
-        return invalidParam("source", "must be an absolute path when it names a local bundle");
+        return Params::invalid("source", "must be an absolute path when it names a local bundle");
     if (caller.peer.uid != ::geteuid() && !engine::userMayRead(caller.peer, source))
         return RpcError {ErrorCode::Unauthorized, "user " + caller.peer.name + " may not read " + source,
             Json {{"role", std::string(roleName(caller.role))}}};
@@ -316,7 +280,7 @@ RpcResult<std::optional<Request>> parseRequest(
     else if (method == message.end() || !method->is_string())
         problem = RpcError {ErrorCode::InvalidRequest, "method must be a string"};
     else if (params != message.end() && !params->is_object())
-        problem = invalidParam("params", "must be a map, not " + describeJsonType(*params));
+        problem = Params::invalid("params", "must be a map, not " + describeJsonType(*params));
     if (notification) {
         // Nobody waits for an answer to a notification; a broken one is only worth a log line.
         if (problem)
@@ -403,22 +367,21 @@ RpcResult<void> checkBound(std::string_view value, ParamKind kind, const std::st
     if (kind == ParamKind::Location && value.find("://") != std::string_view::npos)
         kind = ParamKind::Url;
     const KindLimit limit = limitOf(kind);
-    const auto tooLong = [&](std::string_view problem, std::size_t bytes) {
-        return RpcError {ErrorCode::InvalidParams,
-            "params." + shown + " " + std::string(problem) + " " + std::to_string(bytes) + " bytes, "
-                + std::string(limit.why),
-            Json {{"path", path}, {"limit", bytes}}};
+    const auto tooLong = [&](const std::string &problem, std::size_t bytes) {
+        RpcError error = Params::invalidAt(path, shown, problem);
+        error.data["limit"] = bytes;
+        return error;
     };
     if (value.size() > limit.bytes)
-        return tooLong("is longer than", limit.bytes);
+        return tooLong(
+            "is longer than " + std::to_string(limit.bytes) + " bytes, " + std::string(limit.why), limit.bytes);
     if (limit.componentBytes > 0) {
         for (std::size_t start = 0; start < value.size();) {
             const std::size_t end = std::min(value.find('/', start), value.size());
             if (end - start > limit.componentBytes)
-                return RpcError {ErrorCode::InvalidParams,
-                    "params." + shown + " has a component longer than " + std::to_string(limit.componentBytes)
+                return tooLong("has a component longer than " + std::to_string(limit.componentBytes)
                         + " bytes, the most a file name may have (NAME_MAX)",
-                    Json {{"path", path}, {"limit", limit.componentBytes}}};
+                    limit.componentBytes);
             start = end + 1;
         }
     }
@@ -595,8 +558,9 @@ Dispatched Dispatcher::route(const Caller &caller, std::string_view line, Json &
 
 RpcResult<Dispatched> Dispatcher::hello(const Caller &caller, Request &request)
 {
+    const Params params(request.params);
     for (const char *name : {"client", "version"}) {
-        if (auto checked = stringParam(request.params, name, true); !checked)
+        if (auto checked = params.string(name); !checked)
             return checked.error();
     }
     Json result = Json::object();
@@ -619,18 +583,18 @@ RpcResult<Dispatched> Dispatcher::factsGet(const Caller &, Request &request)
 
 RpcResult<Dispatched> Dispatcher::applyCancel(const Caller &caller, Request &request)
 {
-    auto run = stringParam(request.params, "run", true);
+    auto run = Params(request.params).string("run");
     if (!run)
         return run.error();
-    const std::string &runId = (*run)->get_ref<const std::string &>();
+    const std::string runId(run.value());
     const auto going = m_applies.running();
     if (!going || going->run != runId)
-        return invalidParam("run", "names no run that is going: '" + runId + "'");
+        return Params::invalid("run", "names no run that is going: '" + runId + "'");
     // A previewer may stop its own preview, not somebody else's apply.
     if (caller.role != Role::Apply && going->owner != caller.connection)
         return unauthorized(caller, "cancel another client's run");
     if (!m_applies.cancel(runId))
-        return invalidParam("run", "names no run that is going: '" + runId + "'");
+        return Params::invalid("run", "names no run that is going: '" + runId + "'");
     return answered(request.id, Json {{"run", runId}, {"cancelling", true}});
 }
 
@@ -682,24 +646,24 @@ namespace {
 
 /// The manifest of validate, render and apply.start: its text (`manifest`) or a bundle
 /// (`source`, authorized here), and the directory its relative paths start from.
-RpcResult<std::filesystem::path> manifestBase(const Caller &caller, const Json &params)
+RpcResult<std::filesystem::path> manifestBase(const Caller &caller, const Params &params)
 {
-    auto manifest = stringParam(params, "manifest", false);
+    auto manifest = params.optionalString("manifest");
     if (!manifest)
         return manifest.error();
-    auto source = stringParam(params, "source", false);
+    auto source = params.optionalString("source");
     if (!source)
         return source.error();
-    const bool hasManifest = *manifest != nullptr;
-    const Json *sourceValue = *source;
-    if (hasManifest && sourceValue != nullptr)
-        return invalidParam("source", "cannot go with manifest: send one of them");
-    if (!hasManifest && sourceValue == nullptr)
-        return invalidParam("manifest", "is required: a string (or source, a bundle path or URL)");
-    if (sourceValue != nullptr && params.contains("base_dir"))
-        return invalidParam("base_dir", "cannot go with source: a bundle's manifest directory is its base");
-    if (sourceValue != nullptr) {
-        if (auto allowed = checkSource(caller, sourceValue->get_ref<const std::string &>()); !allowed)
+    const bool hasManifest = manifest.value().has_value();
+    const std::optional<std::string_view> sourceValue = source.value();
+    if (hasManifest && sourceValue)
+        return Params::invalid("source", "cannot go with manifest: send one of them");
+    if (!hasManifest && !sourceValue)
+        return Params::invalid("manifest", "is required: a string (or source, a bundle path or URL)");
+    if (sourceValue && params.has("base_dir"))
+        return Params::invalid("base_dir", "cannot go with source: a bundle's manifest directory is its base");
+    if (sourceValue) {
+        if (auto allowed = checkSource(caller, std::string(*sourceValue)); !allowed)
             return allowed.error();
     }
     return baseDirectory(params);
@@ -709,7 +673,7 @@ RpcResult<std::filesystem::path> manifestBase(const Caller &caller, const Json &
 
 RpcResult<Dispatched> Dispatcher::manifestMethod(const Caller &caller, Request &request)
 {
-    auto base = manifestBase(caller, request.params);
+    auto base = manifestBase(caller, Params(request.params));
     if (!base)
         return base.error();
     return manifestWork(caller, request, ManifestRequest {std::move(base).value(), std::nullopt, false});
@@ -717,18 +681,17 @@ RpcResult<Dispatched> Dispatcher::manifestMethod(const Caller &caller, Request &
 
 RpcResult<Dispatched> Dispatcher::applyStart(const Caller &caller, Request &request)
 {
-    auto base = manifestBase(caller, request.params);
+    const Params params(request.params);
+    auto base = manifestBase(caller, params);
     if (!base)
         return base.error();
-    auto noop = boolParam(request.params, "noop", true);
+    auto noop = params.boolean("noop");
     if (!noop)
         return noop.error();
-    auto healthCheckOnly = boolParam(request.params, "health_check_only", false);
+    auto healthCheckOnly = params.flag("health_check_only");
     if (!healthCheckOnly)
         return healthCheckOnly.error();
-    ManifestRequest manifest {std::move(base).value(), (*noop)->get<bool>(), false};
-    if (const Json *value = *healthCheckOnly)
-        manifest.healthCheckOnly = value->get<bool>();
+    ManifestRequest manifest {std::move(base).value(), noop.value(), healthCheckOnly.value()};
     if (!*manifest.noop && caller.role != Role::Apply)
         return unauthorized(caller, "apply for real; only a preview (noop: true)");
     if (const auto going = m_applies.running())
@@ -845,7 +808,7 @@ RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
             Json {{"valid", !hasErrors(diagnostics)}, {"diagnostics", diagnosticsJson(diagnostics)}});
     }
     const bool isApply = method == "apply.start";
-    auto inputs = resolveInputs(m_facts, params, manifest->base, isApply);
+    auto inputs = resolveInputs(m_facts, Params(params), manifest->base, isApply);
     if (!inputs)
         return inputs.error();
     provideKvGet(inputs.value(), caller.peer);
@@ -881,12 +844,13 @@ RpcResult<std::optional<Json>> Dispatcher::prepareChecked(
 
 RpcResult<Dispatched> Dispatcher::editorMethod(const Caller &caller, Request &request)
 {
-    if (auto manifest = stringParam(request.params, "manifest", true); !manifest)
+    const Params params(request.params);
+    if (auto manifest = params.string("manifest"); !manifest)
         return manifest.error();
-    auto base = baseDirectory(request.params);
+    auto base = baseDirectory(params);
     if (!base)
         return base.error();
-    if (auto facts = objectParam(request.params, "facts"); !facts)
+    if (auto facts = params.optionalObject("facts"); !facts)
         return facts.error();
     if (auto checked = checkEditorParams(request.method, request.params); !checked)
         return checked.error();
@@ -906,7 +870,7 @@ RpcResult<Dispatched> Dispatcher::editorMethod(const Caller &caller, Request &re
 RpcResult<Json> Dispatcher::editorResult(
     const Caller &caller, const std::string &method, const Json &params, const std::filesystem::path &base)
 {
-    auto inputs = resolveInputs(m_facts, params, base, false);
+    auto inputs = resolveInputs(m_facts, Params(params), base, false);
     if (!inputs)
         return inputs.error();
     provideKvGet(inputs.value(), caller.peer);

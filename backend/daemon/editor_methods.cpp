@@ -9,6 +9,7 @@
 #include "core/template/template_scope.h"
 #include "core/template/template_string.h"
 #include "core/yaml/source_map.h"
+#include "daemon/params.h"
 
 #include <algorithm>
 #include <charconv>
@@ -22,55 +23,43 @@ constexpr std::size_t kMaxItems = 1000;
 /// The nodes the values of maps in data.resolve's `keys` may repeat in all.
 constexpr std::size_t kMaxRepeatedNodes = 1000000;
 
-RpcError invalidParamAt(const std::string &path, const std::string &shown, const std::string &problem)
+RpcResult<void> checkTemplateParams(const Params &params)
 {
-    return RpcError {ErrorCode::InvalidParams, "params." + shown + " " + problem, Json {{"path", path}}};
-}
-
-RpcResult<void> checkString(const Json &params, const std::string &name, bool required)
-{
-    const auto found = params.find(name);
-    if (found == params.end())
-        return required ? RpcResult<void>(invalidParamAt(name, name, "is required: a string")) : RpcResult<void>();
-    if (!found->is_string())
-        return invalidParamAt(name, name, "must be a string, not " + describeJsonType(*found));
-    return {};
-}
-
-RpcResult<void> checkTemplateParams(const Json &params)
-{
-    for (const auto &[name, required] : {std::pair {"text", true}, {"engine", true}, {"path", false}}) {
-        if (auto checked = checkString(params, name, required); !checked)
-            return checked;
+    for (const char *name : {"text", "engine"}) {
+        if (auto checked = params.string(name); !checked)
+            return checked.error();
     }
-    const std::string &engine = params.at("engine").get_ref<const std::string &>();
+    if (auto checked = params.optionalString("path"); !checked)
+        return checked.error();
+    const std::string_view engine = params.string("engine").value();
     if (engine != "jet" && engine != "go" && engine != "template")
-        return invalidParamAt(
-            "engine", "engine", "must be \"jet\", \"go\" or \"template\", not \"" + engine.substr(0, 32) + "\"");
+        return Params::invalid(
+            "engine", "must be \"jet\", \"go\" or \"template\", not \"" + std::string(engine.substr(0, 32)) + "\"");
     return {};
 }
 
-RpcResult<void> checkItems(const Json &params)
+RpcResult<void> checkItems(const Params &params)
 {
-    const auto items = params.find("items");
-    if (items == params.end())
-        return invalidParamAt("items", "items", "is required: a list of {kind, text}");
-    if (!items->is_array())
-        return invalidParamAt("items", "items", "must be a list, not " + describeJsonType(*items));
+    auto found = params.optionalList("items");
+    if (!found)
+        return found.error();
+    const Json *items = found.value();
+    if (items == nullptr)
+        return Params::invalid("items", "is required: a list of {kind, text}");
     if (items->size() > kMaxItems)
-        return invalidParamAt("items", "items", "has more than " + std::to_string(kMaxItems) + " items");
+        return Params::invalid("items", "has more than " + std::to_string(kMaxItems) + " items");
     for (std::size_t i = 0; i < items->size(); ++i) {
         const Json &item = (*items)[i];
         const std::string path = "items/" + std::to_string(i);
         const std::string shown = "items[" + std::to_string(i) + "]";
         if (!item.is_object())
-            return invalidParamAt(path, shown, "must be a map {kind, text}, not " + describeJsonType(item));
+            return Params::invalidAt(path, shown, "must be a map {kind, text}, not " + describeJsonType(item));
         const auto kind = item.find("kind");
         if (kind == item.end() || !kind->is_string() || (*kind != "template" && *kind != "expression"))
-            return invalidParamAt(path + "/kind", shown + ".kind", "must be \"template\" or \"expression\"");
+            return Params::invalidAt(path + "/kind", shown + ".kind", "must be \"template\" or \"expression\"");
         const auto text = item.find("text");
         if (text == item.end() || !text->is_string())
-            return invalidParamAt(path + "/text", shown + ".text", "must be a string");
+            return Params::invalidAt(path + "/text", shown + ".text", "must be a string");
     }
     return {};
 }
@@ -306,9 +295,9 @@ Json dataResolve(std::string_view manifest, const ResolveOptions &inputs)
 RpcResult<void> checkEditorParams(std::string_view method, const Json &params)
 {
     if (method == "template.render")
-        return checkTemplateParams(params);
+        return checkTemplateParams(Params(params));
     if (method == "expression.evaluate")
-        return checkItems(params);
+        return checkItems(Params(params));
     return {};
 }
 

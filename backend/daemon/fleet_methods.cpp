@@ -40,44 +40,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The string param `name`: nullopt when absent and not required; an error when it is required
-/// and missing, not a string, empty or holds a NUL.
-RpcResult<std::optional<std::string>> textParam(const Json &params, std::string_view name, bool required)
-{
-    const auto found = params.find(name);
-    if (found == params.end()) {
-        if (required)
-            return invalidParam(name, "is required: a string");
-        return std::optional<std::string>();
-    }
-    if (!found->is_string())
-        return invalidParam(name, "must be a string, not " + describeJsonType(*found));
-    const std::string &text = found->get_ref<const std::string &>();
-    if (text.empty() || text.find('\0') != std::string::npos)
-        return invalidParam(name, "must be a non-empty string without NUL characters");
-    return std::optional<std::string>(text);
-}
-
-/// An absolute path param.
-RpcResult<std::optional<std::string>> pathParam(const Json &params, std::string_view name, bool required)
-{
-    auto value = textParam(params, name, required);
-    if (value && value.value() && !fs::path(*value.value()).is_absolute())
-        return invalidParam(name, "must be an absolute path");
-    return value;
-}
-
-/// The bool param `name`: false when absent.
-RpcResult<bool> flagParam(const Json &params, std::string_view name)
-{
-    const auto found = params.find(name);
-    if (found == params.end())
-        return false;
-    if (!found->is_boolean())
-        return invalidParam(name, "must be a boolean, not " + describeJsonType(*found));
-    return found->get<bool>();
-}
-
 /// The bounds of fleet.preview's timeout_ms: a preview holds one of the daemon's worker threads.
 constexpr std::int64_t kShortestPreviewMs = 100;
 constexpr std::int64_t kLongestPreviewMs = 3600000;
@@ -131,33 +93,34 @@ Json findingsJson(const std::vector<BundleFinding> &findings)
 }
 
 /// The plan for bundle.list and bundle.export: the manifest's text, placed in base_dir.
-RpcResult<BundlePlan> planFromParams(const Json &params)
+RpcResult<BundlePlan> planFromParams(const Params &params)
 {
-    auto manifest = textParam(params, "manifest", true);
+    auto manifest = params.text("manifest");
     if (!manifest)
         return manifest.error();
-    auto base = pathParam(params, "base_dir", true);
+    auto base = params.path("base_dir");
     if (!base)
         return base.error();
-    const fs::path baseDirectory(*base.value());
+    const fs::path baseDirectory(base.value());
     std::error_code ec;
     if (!fs::is_directory(baseDirectory, ec))
-        return invalidParam("base_dir", "names no directory: " + baseDirectory.string());
-    auto name = textParam(params, "name", false);
+        return Params::invalid("base_dir", "names no directory: " + baseDirectory.string());
+    auto name = params.optionalText("name");
     if (!name)
         return name.error();
     const std::string fileName = name.value().value_or(std::string(kBundleManifestName));
     if (fileName.find('/') != std::string::npos || fileName == "." || fileName == "..")
-        return invalidParam("name", "must be a file name without '/'");
+        return Params::invalid("name", "must be a file name without '/'");
     BundleOptions options;
-    options.manifestText = *manifest.value();
-    if (const auto include = params.find("include"); include != params.end()) {
-        if (!include->is_array())
-            return invalidParam("include", "must be a list of paths, not " + describeJsonType(*include));
-        for (const Json &path : *include) {
+    options.manifestText = std::move(manifest).value();
+    auto include = params.optionalList("include", "a list of paths");
+    if (!include)
+        return include.error();
+    if (const Json *paths = include.value()) {
+        for (const Json &path : *paths) {
             if (!path.is_string() || path.get_ref<const std::string &>().empty()
                 || path.get_ref<const std::string &>().find('\0') != std::string::npos)
-                return invalidParam("include", "must hold non-empty paths");
+                return Params::invalid("include", "must hold non-empty paths");
             // Relative paths are the manifest's, not the daemon's working directory's.
             options.includes.push_back((baseDirectory / path.get<std::string>()).lexically_normal());
         }
@@ -174,7 +137,7 @@ Json membersJson(const BundlePlan &plan)
     return members;
 }
 
-RpcResult<Json> listBundle(const Json &params)
+RpcResult<Json> listBundle(const Params &params)
 {
     auto plan = planFromParams(params);
     if (!plan)
@@ -183,14 +146,14 @@ RpcResult<Json> listBundle(const Json &params)
     return Json {{"ok", planned.ok()}, {"members", membersJson(planned)}, {"findings", findingsJson(planned.findings)}};
 }
 
-RpcResult<Json> exportBundle(const Json &params)
+RpcResult<Json> exportBundle(const Params &params)
 {
-    auto output = pathParam(params, "output", true);
+    auto output = params.path("output");
     if (!output)
         return output.error();
-    const std::string target = *output.value();
+    const std::string target = output.value();
     if (!isBundlePath(target))
-        return invalidParam("output", "must end in .tar.gz or .tgz");
+        return Params::invalid("output", "must end in .tar.gz or .tgz");
     auto plan = planFromParams(params);
     if (!plan)
         return plan.error();
@@ -205,13 +168,13 @@ RpcResult<Json> exportBundle(const Json &params)
 }
 
 /// The NATS server a request names with `context` or `nats`, as `ccm-backend publish` picks it.
-RpcResult<fleet::NatsSettings> natsSettings(const Json &params)
+RpcResult<fleet::NatsSettings> natsSettings(const Params &params)
 {
     fleet::NatsSelection selection;
-    auto context = textParam(params, "context", false);
+    auto context = params.optionalText("context");
     if (!context)
         return context.error();
-    auto url = textParam(params, "nats", false);
+    auto url = params.optionalText("nats");
     if (!url)
         return url.error();
     selection.context = context.value();
@@ -222,26 +185,26 @@ RpcResult<fleet::NatsSettings> natsSettings(const Json &params)
     return std::move(settings).value();
 }
 
-RpcResult<Json> publishBundle(const Json &params, const Notify &notify)
+RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
 {
-    auto file = pathParam(params, "file", true);
+    auto file = params.path("file");
     if (!file)
         return file.error();
-    auto bucket = textParam(params, "bucket", true);
+    auto bucket = params.text("bucket");
     if (!bucket)
         return bucket.error();
-    auto name = textParam(params, "name", false);
+    auto name = params.optionalText("name");
     if (!name)
         return name.error();
     auto settings = natsSettings(params);
     if (!settings)
         return settings.error();
-    const fs::path path(*file.value());
+    const fs::path path(file.value());
     const std::string objectName = name.value().value_or(path.filename().string());
 
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
-        return invalidParam("file", "names no regular file: " + path.string());
+        return Params::invalid("file", "names no regular file: " + path.string());
     const std::uint64_t total = fs::file_size(path, ec);
     std::ifstream input(path, std::ios::binary);
     if (!input)
@@ -250,10 +213,10 @@ RpcResult<Json> publishBundle(const Json &params, const Notify &notify)
     auto connection = fleet::NatsConnection::connect(settings.value());
     if (!connection)
         return fleetError(connection.error());
-    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), *bucket.value());
+    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), bucket.value());
     if (!store) {
         if (store.error().code == "bad_name")
-            return invalidParam("bucket", "may hold only letters, digits, '-' and '_'");
+            return Params::invalid("bucket", "may hold only letters, digits, '-' and '_'");
         return fleetError(store.error());
     }
     const auto progress = [&](std::uint64_t sent) {
@@ -280,15 +243,15 @@ fs::path openedBundlesParent()
 }
 
 /// Downloads the bundle at a remote `location` (http(s):// or obj://) into `destination`.
-RpcResult<void> fetchRemote(const std::string &location, const Json &params, const fs::path &destination)
+RpcResult<void> fetchRemote(const std::string &location, const Params &params, const fs::path &destination)
 {
     const fleet::SourceKind kind = fleet::sourceKind(location);
     if (kind != fleet::SourceKind::HttpBundle && kind != fleet::SourceKind::ObjectBundle)
-        return invalidParam("location",
+        return Params::invalid("location",
             "must be an http(s):// or obj://BUCKET/NAME URL, or the absolute path of a .tar.gz or .tgz bundle");
     fleet::SourceOptions options;
     for (const char *name : {"context", "nats"}) {
-        auto value = textParam(params, name, false);
+        auto value = params.optionalText(name);
         if (!value)
             return value.error();
         (name == std::string_view("context") ? options.nats.context : options.nats.url) = value.value();
@@ -298,12 +261,12 @@ RpcResult<void> fetchRemote(const std::string &location, const Json &params, con
     return {};
 }
 
-RpcResult<Json> openBundle(const Json &params)
+RpcResult<Json> openBundle(const Params &params)
 {
-    auto location = textParam(params, "location", true);
+    auto location = params.text("location");
     if (!location)
         return location.error();
-    const std::string where = *location.value();
+    const std::string where = location.value();
     const fs::path parent = openedBundlesParent();
     std::optional<Result<UnpackedBundle>> unpacked;
     if (where.find("://") != std::string::npos) {
@@ -315,7 +278,7 @@ RpcResult<Json> openBundle(const Json &params)
         unpacked.emplace(UnpackedBundle::unpack(std::move(download).value()));
     } else {
         if (!fs::path(where).is_absolute() || !isBundlePath(where))
-            return invalidParam("location",
+            return Params::invalid("location",
                 "must be an http(s):// or obj://BUCKET/NAME URL, or the absolute path of a .tar.gz or .tgz bundle");
         unpacked.emplace(UnpackedBundle::unpack(where, {}, parent));
     }
@@ -330,7 +293,7 @@ RpcResult<Json> openBundle(const Json &params)
 }
 
 /// fleet.status: every host's last report in CCM_STATUS.
-RpcResult<Json> fleetStatus(const Json &params)
+RpcResult<Json> fleetStatus(const Params &params)
 {
     auto settings = natsSettings(params);
     if (!settings)
@@ -369,22 +332,22 @@ RpcResult<Json> publicKeyJson(const std::string &publicKey)
     return Json {{"public_pem", pem.value()}, {"fingerprint", fleet::previewKeyFingerprint(publicKey)}};
 }
 
-RpcResult<Json> fleetKeygen(const Json &params)
+RpcResult<Json> fleetKeygen(const Params &params)
 {
-    auto privatePath = pathParam(params, "private", true);
+    auto privatePath = params.path("private");
     if (!privatePath)
         return privatePath.error();
-    auto publicPath = pathParam(params, "public", false);
+    auto publicPath = params.optionalPath("public");
     if (!publicPath)
         return publicPath.error();
-    auto overwrite = flagParam(params, "overwrite");
+    auto overwrite = params.flag("overwrite");
     if (!overwrite)
         return overwrite.error();
-    const std::string privateFile = *privatePath.value();
+    const std::string privateFile = privatePath.value();
     const std::string publicFile = publicPath.value().value_or(
         (privateFile.ends_with(".pem") ? privateFile.substr(0, privateFile.size() - 4) : privateFile) + ".pub.pem");
     if (publicFile == privateFile)
-        return invalidParam("public", "must differ from params.private");
+        return Params::invalid("public", "must differ from params.private");
     auto key = fleet::generatePreviewKey();
     if (!key)
         return keyError("private", key.error());
@@ -398,19 +361,19 @@ RpcResult<Json> fleetKeygen(const Json &params)
     return result;
 }
 
-RpcResult<Json> fleetKeyinfo(const Json &params)
+RpcResult<Json> fleetKeyinfo(const Params &params)
 {
-    auto privatePath = pathParam(params, "private", true);
+    auto privatePath = params.path("private");
     if (!privatePath)
         return privatePath.error();
-    auto key = fleet::loadPreviewPrivateKey(*privatePath.value());
+    auto key = fleet::loadPreviewPrivateKey(privatePath.value());
     if (!key)
         return keyError("private", key.error());
     return publicKeyJson(key->publicKey);
 }
 
 /// The bytes of a bundle of the manifest text in params (manifest, base_dir, name, include).
-RpcResult<std::string> bundleOfText(const Json &params)
+RpcResult<std::string> bundleOfText(const Params &params)
 {
     auto plan = planFromParams(params);
     if (!plan)
@@ -434,16 +397,16 @@ RpcResult<std::string> bundleOfText(const Json &params)
 
 /// What fleet.preview runs: `source`, or a bundle of the manifest text, checked as apply.start
 /// checks them.
-RpcResult<void> previewInput(const Json &params, fleet::PreviewRequestOptions &options)
+RpcResult<void> previewInput(const Params &params, fleet::PreviewRequestOptions &options)
 {
-    auto source = textParam(params, "source", false);
+    auto source = params.optionalText("source");
     if (!source)
         return source.error();
-    const bool hasManifest = params.contains("manifest");
+    const bool hasManifest = params.has("manifest");
     if (hasManifest && source.value())
-        return invalidParam("source", "cannot go with manifest: send one of them");
+        return Params::invalid("source", "cannot go with manifest: send one of them");
     if (!hasManifest && !source.value())
-        return invalidParam("manifest", "is required: a string (or source, a bundle path or URL)");
+        return Params::invalid("manifest", "is required: a string (or source, a bundle path or URL)");
     if (!source.value()) {
         auto bytes = bundleOfText(params);
         if (!bytes)
@@ -451,54 +414,54 @@ RpcResult<void> previewInput(const Json &params, fleet::PreviewRequestOptions &o
         options.bundle = std::move(bytes).value();
         return {};
     }
-    if (params.contains("base_dir"))
-        return invalidParam("base_dir", "cannot go with source: a bundle's manifest directory is its base");
+    if (params.has("base_dir"))
+        return Params::invalid("base_dir", "cannot go with source: a bundle's manifest directory is its base");
     const std::string &where = *source.value();
     const fleet::SourceKind kind = fleet::sourceKind(where);
     if (kind == fleet::SourceKind::YamlFile)
-        return invalidParam("source",
+        return Params::invalid("source",
             "must be a .tar.gz or .tgz bundle, an http(s):// or an obj://BUCKET/KEY URL; send a manifest's text "
             "as manifest");
     if (kind == fleet::SourceKind::LocalBundle && !fs::path(where).is_absolute())
-        return invalidParam("source", "must be an absolute path when it names a local bundle");
+        return Params::invalid("source", "must be an absolute path when it names a local bundle");
     options.source = where;
     return {};
 }
 
 /// The options of fleet.preview but for its input: key, select, timeout_ms, context and nats.
-RpcResult<void> previewOptions(const Json &params, fleet::PreviewRequestOptions &options)
+RpcResult<void> previewOptions(const Params &params, fleet::PreviewRequestOptions &options)
 {
-    auto keyPath = pathParam(params, "key", true);
+    auto keyPath = params.path("key");
     if (!keyPath)
         return keyPath.error();
-    auto select = textParam(params, "select", false);
+    auto select = params.optionalText("select");
     if (!select)
         return select.error();
     if (select.value())
         if (const auto error = fleet::selectorError(*select.value()))
-            return invalidParam("select", "does not parse: " + error->describe() + "; nothing was sent");
+            return Params::invalid("select", "does not parse: " + error->describe() + "; nothing was sent");
     options.select = select.value();
-    if (const auto timeout = params.find("timeout_ms"); timeout != params.end()) {
-        if (!timeout->is_number_integer())
-            return invalidParam("timeout_ms", "must be an integer, not " + describeJsonType(*timeout));
-        const std::int64_t milliseconds = timeout->get<std::int64_t>();
-        if (milliseconds < kShortestPreviewMs || milliseconds > kLongestPreviewMs)
-            return invalidParam("timeout_ms",
+    auto timeout = params.optionalInteger("timeout_ms");
+    if (!timeout)
+        return timeout.error();
+    if (const std::optional<std::int64_t> milliseconds = timeout.value()) {
+        if (*milliseconds < kShortestPreviewMs || *milliseconds > kLongestPreviewMs)
+            return Params::invalid("timeout_ms",
                 "must be between " + std::to_string(kShortestPreviewMs) + " and " + std::to_string(kLongestPreviewMs)
                     + " (milliseconds)");
-        options.timeout = std::chrono::milliseconds(milliseconds);
+        options.timeout = std::chrono::milliseconds(*milliseconds);
     }
     for (const char *name : {"context", "nats"}) {
-        auto value = textParam(params, name, false);
+        auto value = params.optionalText(name);
         if (!value)
             return value.error();
         (name == std::string_view("context") ? options.sources.nats.context : options.sources.nats.url) = value.value();
     }
-    auto key = fleet::loadPreviewPrivateKey(*keyPath.value());
+    auto key = fleet::loadPreviewPrivateKey(keyPath.value());
     if (!key)
         return keyError("key", key.error());
     options.key = std::move(key).value();
-    options.keyFile = *keyPath.value();
+    options.keyFile = keyPath.value();
     options.keepEvents = false; // they go to the client as they come
     return {};
 }
@@ -552,7 +515,7 @@ Json previewResult(const fleet::FleetPreview &preview)
     return result;
 }
 
-RpcResult<Json> fleetPreview(const Json &params, const Notify &notify, const std::atomic<bool> &cancel)
+RpcResult<Json> fleetPreview(const Params &params, const Notify &notify, const std::atomic<bool> &cancel)
 {
     fleet::PreviewRequestOptions options;
     if (auto checked = previewOptions(params, options); !checked)
@@ -581,8 +544,9 @@ RpcResult<Json> fleetPreview(const Json &params, const Notify &notify, const std
 } // namespace
 
 RpcResult<Json> runFleetMethod(
-    std::string_view method, const Json &params, const Notify &notify, const std::atomic<bool> &cancel)
+    std::string_view method, const Json &json, const Notify &notify, const std::atomic<bool> &cancel)
 {
+    const Params params(json);
     if (method == "fleet.status")
         return fleetStatus(params);
     if (method == "fleet.preview")
