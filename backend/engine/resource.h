@@ -3,6 +3,7 @@
 
 #include "base/result.h"
 #include "core/facts/lazy_facts.h"
+#include "core/model/ensure.h"
 #include "core/model/json.h"
 #include "core/model/transaction_event.h"
 #include "core/template/template_scope.h"

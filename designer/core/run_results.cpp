@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "designer/core/run_results.h"
 
+#include "core/model/ensure.h"
+#include "core/model/json.h"
 #include "core/model/transaction_event.h"
 #include "designer/core/json_members.h"
 
@@ -400,7 +402,7 @@ FileChanges fileChangesOf(const Json &event)
         return changes;
     changes.diff = shownText(event, "diff");
     const Json properties = event.value("properties", Json::object());
-    if (shownText(properties, "ensure") == QLatin1String("absent"))
+    if (parseEnsure(stringMember(properties, "ensure")) == Ensure::Absent)
         return changes;
     const Json status = event.value("status", Json::object());
     const Json metadata = status.is_object() ? status.value("metadata", Json::object()) : Json::object();

@@ -110,7 +110,7 @@ private Q_SLOTS:
         PosixFileProvider provider;
         const auto state = provider.status(local(path), true, nullptr);
         QVERIFY2(state.ok(), state.ok() ? "" : state.error().message.c_str());
-        QCOMPARE(q(state->ensure), ensure);
+        QCOMPARE(q(ensureText(state->ensure)), ensure);
         QCOMPARE(state->link, link);
         QCOMPARE(state->checksum.has_value(), hasChecksum);
         if (hasChecksum)
@@ -130,7 +130,7 @@ private Q_SLOTS:
         PosixFileProvider provider;
         const auto state = provider.status(local(path), false, nullptr);
         QVERIFY(state.ok());
-        QCOMPARE(q(state->ensure), QStringLiteral("present"));
+        QCOMPARE(q(ensureText(state->ensure)), QStringLiteral("present"));
         QCOMPARE(q(state->owner), QStringLiteral("4242"));
         QCOMPARE(q(state->group), QStringLiteral("daemon"));
         QCOMPARE(state->uid, uid_t(4242));

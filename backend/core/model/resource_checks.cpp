@@ -4,6 +4,7 @@
 #include "base/shell_words.h"
 #include "core/expr/expression.h"
 #include "core/model/duration.h"
+#include "core/model/ensure.h"
 #include "core/model/schema_registry.h"
 #include "core/model/validator.h"
 #include "core/template/template_string.h"
@@ -127,9 +128,9 @@ private:
             return *value;
         const std::string &type = m_resource.type;
         if (type == "service")
-            return "running";
+            return ensureText(Ensure::Running);
         if (type == "exec" || type == "apply")
-            return "present";
+            return ensureText(Ensure::Present);
         return {};
     }
 
@@ -336,7 +337,8 @@ private:
     {
         checkNamePath("file");
         const std::string state = ensure();
-        if (state != "absent") {
+        const std::optional<Ensure> parsed = parseEnsure(state);
+        if (parsed != Ensure::Absent) {
             for (const char *property : {"owner", "group", "mode"})
                 requireProperty(property, " unless ensure is absent");
         }
@@ -354,12 +356,12 @@ private:
         if (has("content") && has("source"))
             atKey("source", "content and source are mutually exclusive; keep one of them");
         if (isTrue("force")) {
-            if (state != "absent")
+            if (parsed != Ensure::Absent)
                 atValue("force", "force is only valid with ensure: absent (ensure is " + state + ")");
             if (m_resource.name == "/")
                 atValue("force", "force cannot be used to remove /");
         }
-        if (state == "directory") {
+        if (parsed == Ensure::Directory) {
             for (const char *property : {"content", "source"}) {
                 if (has(property))
                     atKey(property, std::string(property) + " is ignored for ensure: directory", Severity::Warning);
@@ -472,7 +474,10 @@ private:
     {
         checkPackageOrServiceName("package");
         const auto version = text("ensure");
-        if (!version || isTemplated(*version) || *version == "present" || *version == "absent" || *version == "latest")
+        if (!version || isTemplated(*version))
+            return;
+        if (const auto named = parseEnsure(*version);
+            named == Ensure::Present || named == Ensure::Absent || named == Ensure::Latest)
             return;
         if (version->empty())
             atValue("ensure", "ensure must be present, absent, latest or a version");
@@ -485,11 +490,11 @@ private:
     void checkArchive()
     {
         checkNamePath("archive");
-        const std::string state = ensure();
+        const std::optional<Ensure> state = parseEnsure(ensure());
         const std::string nameExtension = archiveExtension(m_resource.name);
         if (!isTemplated(m_resource.name) && nameExtension.empty())
             atName("archive name '" + m_resource.name + "' must end in .tar.gz, .tgz, .tar or .zip");
-        if (state != "absent") {
+        if (state != Ensure::Absent) {
             for (const char *property : {"url", "owner", "group"})
                 requireProperty(property, " unless ensure is absent");
         }

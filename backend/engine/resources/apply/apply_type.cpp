@@ -27,8 +27,8 @@ std::string plural(std::size_t count, const char *word)
 Result<void> ApplyType::apply(const std::string &name, const Json &properties, Provider &provider,
     ApplyContext &context, TransactionEvent &event) const
 {
-    const std::string ensure = properties.value("ensure", std::string("present"));
-    if (ensure != "present")
+    const std::string ensure = properties.value("ensure", ensureText(Ensure::Present));
+    if (parseEnsure(ensure) != Ensure::Present)
         return invalidProperty("ensure must be \"present\" for apply resources, not \"" + ensure + "\"");
     if (name.empty())
         return invalidProperty("the child manifest path (name) is empty");
@@ -58,12 +58,12 @@ Result<void> ApplyType::apply(const std::string &name, const Json &properties, P
     if (!outcome)
         return outcome.error();
     const ChildManifestOutcome &child = outcome.value();
-    event.finalEnsure = "present";
+    event.finalEnsure = ensureText(Ensure::Present);
     // A child run in noop makes this resource's outcome a noop one, whatever the parent's mode.
     event.noop = event.noop || child.noop;
     event.healthCheckOnly = event.healthCheckOnly || child.healthCheckOnly;
-    event.status = {{"ensure", "present"}, {"resource_count", child.resources}, {"changed", child.changed},
-        {"failed", child.failed}, {"skipped", child.skipped}, {"noop", child.noop},
+    event.status = {{"ensure", ensureText(Ensure::Present)}, {"resource_count", child.resources},
+        {"changed", child.changed}, {"failed", child.failed}, {"skipped", child.skipped}, {"noop", child.noop},
         {"health_check_only", child.healthCheckOnly}};
     if (child.failed > 0)
         return Error {"child_failed",

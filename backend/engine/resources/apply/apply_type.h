@@ -20,7 +20,7 @@ public:
 class ApplyType : public ResourceType {
 public:
     [[nodiscard]] std::string_view name() const override { return "apply"; }
-    [[nodiscard]] std::string defaultEnsure() const override { return "present"; }
+    [[nodiscard]] std::string defaultEnsure() const override { return ensureText(Ensure::Present); }
     /// The child manifest runs health-check-only as well, so that its resources' checks run.
     [[nodiscard]] bool appliesWhenCheckingHealthOnly() const override { return true; }
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,

@@ -175,9 +175,10 @@ Result<void> readEnsure(const Json &properties, ArchiveSpec &spec)
         return ensure.error();
     if (!ensure.value())
         return invalidProperty("ensure is required (present, absent)");
-    spec.ensure = *ensure.value();
-    if (spec.ensure != "present" && spec.ensure != "absent")
-        return invalidProperty("ensure '" + spec.ensure + "' is not one of present, absent");
+    const std::optional<Ensure> state = parseEnsure(*ensure.value());
+    if (state != Ensure::Present && state != Ensure::Absent)
+        return invalidProperty("ensure '" + *ensure.value() + "' is not one of present, absent");
+    spec.ensure = *state;
     return {};
 }
 
@@ -271,7 +272,7 @@ Result<ArchiveSpec> readSpec(const std::string &name, const Json &properties)
         return read.error();
 
     // Removal never downloads, so a manifest that only removes may leave these out.
-    if (spec.ensure == "present") {
+    if (spec.ensure == Ensure::Present) {
         if (spec.url.empty())
             return invalidProperty(url.value() ? "url must not be empty" : "url is required unless ensure is absent");
         if (auto read = readOwnership(properties, spec); !read)
@@ -306,7 +307,7 @@ bool checksumDiffers(const ArchiveState &state, const ArchiveSpec &spec)
 std::vector<std::string> differences(const ArchiveState &state, const ArchiveSpec &spec, const Expected &expected)
 {
     const std::string archive = "archive " + spec.path.string();
-    if (spec.ensure == "absent") {
+    if (spec.ensure == Ensure::Absent) {
         if (state.archiveExists)
             return {archive + " exists"};
         return {};
@@ -358,7 +359,7 @@ Plan decide(const ArchiveState &state, const ArchiveSpec &spec, const Expected &
     Plan plan;
     if (differences(state, spec, expected).empty())
         return plan;
-    if (spec.ensure == "absent") {
+    if (spec.ensure == Ensure::Absent) {
         plan.remove = true;
         return plan;
     }
@@ -447,7 +448,7 @@ Json archiveStateToJson(const ArchiveSpec &spec, const ArchiveState &state, std:
     metadata["size"] = exists ? Json(state.size) : Json(nullptr);
     metadata["provider"] = std::string(provider);
     Json status = Json::object();
-    status["ensure"] = state.ensure;
+    status["ensure"] = ensureText(state.ensure);
     status["metadata"] = std::move(metadata);
     return status;
 }
@@ -462,7 +463,7 @@ Result<void> ArchiveType::apply(const std::string &name, const Json &properties,
     if (!spec)
         return spec.error();
     Expected expected;
-    if (spec->ensure == "present") {
+    if (spec->ensure == Ensure::Present) {
         auto uid = archives->userId(spec->owner);
         if (!uid)
             return uid.error();
@@ -476,7 +477,7 @@ Result<void> ArchiveType::apply(const std::string &name, const Json &properties,
     if (!current)
         return current.error();
     event.status = archiveStateToJson(spec.value(), current.value(), archives->name());
-    event.finalEnsure = current->ensure;
+    event.finalEnsure = ensureText(current->ensure);
 
     const Plan plan = decide(current.value(), spec.value(), expected);
     if (plan.empty())
@@ -495,7 +496,7 @@ Result<void> ArchiveType::apply(const std::string &name, const Json &properties,
     auto after = archives->status(spec.value());
     if (after) {
         event.status = archiveStateToJson(spec.value(), after.value(), archives->name());
-        event.finalEnsure = after->ensure;
+        event.finalEnsure = ensureText(after->ensure);
     }
     if (!done)
         return done.error();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/model/ensure.h"
 #include "engine/resource.h"
 
 #include <chrono>
@@ -19,7 +20,7 @@ namespace ccm::engine {
 struct ArchiveSpec {
     /// Where the archive is saved: an absolute, clean path ending in a supported extension.
     std::filesystem::path path;
-    std::string ensure;
+    Ensure ensure = Ensure::Present;
     std::string url;
     /// Expected SHA-256 in lower case, when the manifest pins one.
     std::optional<std::string> checksum;
@@ -37,8 +38,8 @@ struct ArchiveSpec {
 
 /// What an archive provider found on the system.
 struct ArchiveState {
-    /// "present" when the archive file exists, otherwise "absent".
-    std::string ensure = "absent";
+    /// Present when the archive file exists, otherwise Absent.
+    Ensure ensure = Ensure::Absent;
     bool archiveExists = false;
     /// The creates path exists; false when the resource sets none.
     bool createsExists = false;

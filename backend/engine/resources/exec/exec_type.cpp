@@ -310,7 +310,7 @@ Result<ExecProperties> ExecProperties::fromJson(
 Json execStateToJson(const ExecState &state)
 {
     const auto optional = [](const auto &value) { return value ? Json(*value) : Json(nullptr); };
-    return Json {{"ensure", "present"}, {"exit_code", optional(state.exitCode)},
+    return Json {{"ensure", ensureText(Ensure::Present)}, {"exit_code", optional(state.exitCode)},
         {"creates_satisfied", state.createsSatisfied}, {"onlyif_satisfied", optional(state.onlyIfSatisfied)},
         {"unless_satisfied", optional(state.unlessSatisfied)}};
 }
@@ -371,7 +371,7 @@ Result<void> ExecType::apply(const std::string &name, const Json &properties, Pr
     if (!initial)
         return initial.error();
     ExecState state = *initial;
-    event.finalEnsure = "present";
+    event.finalEnsure = ensureText(Ensure::Present);
 
     // An existing creates settles it; guards are for deciding, so they are not run then.
     if (wanted.creates.empty() || !state.createsSatisfied) {

@@ -95,7 +95,7 @@ Result<bool> guardVerdict(Result<CommandResult> outcome, const ExecProperties &p
 class ExecType : public ResourceType {
 public:
     [[nodiscard]] std::string_view name() const override { return "exec"; }
-    [[nodiscard]] std::string defaultEnsure() const override { return "present"; }
+    [[nodiscard]] std::string defaultEnsure() const override { return ensureText(Ensure::Present); }
 
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;

@@ -34,7 +34,7 @@ std::string parenthesized(const std::vector<std::string> &parts)
 /// The resource as the manifest asks for it, checked.
 struct Desired {
     std::filesystem::path path;
-    std::string ensure;
+    Ensure ensure = Ensure::Absent;
     std::optional<std::string> content;
     std::optional<std::filesystem::path> source;
     std::string owner;
@@ -102,9 +102,11 @@ Result<Desired> readDesired(const std::string &name, const Json &properties, con
         return invalidProperty("ensure is required (present, absent, directory)");
     if (!properties["ensure"].is_string())
         return invalidProperty("ensure must be a string, not " + describeJsonType(properties["ensure"]));
-    desired.ensure = properties["ensure"].get<std::string>();
-    if (desired.ensure != "present" && desired.ensure != "absent" && desired.ensure != "directory")
-        return invalidProperty("ensure '" + desired.ensure + "' is not one of present, absent, directory");
+    const auto &ensure = properties["ensure"].get_ref<const std::string &>();
+    const std::optional<Ensure> state = parseEnsure(ensure);
+    if (state != Ensure::Present && state != Ensure::Absent && state != Ensure::Directory)
+        return invalidProperty("ensure '" + ensure + "' is not one of present, absent, directory");
+    desired.ensure = *state;
 
     if (auto read = readContentOrSource(properties, context, desired); !read)
         return read.error();
@@ -114,13 +116,14 @@ Result<Desired> readDesired(const std::string &name, const Json &properties, con
             return invalidProperty("force must be true or false, not " + describeJsonType(properties["force"]));
         desired.force = properties["force"].get<bool>();
     }
-    if (desired.force && desired.ensure != "absent")
-        return invalidProperty("force is only valid with ensure: absent (ensure is " + desired.ensure + ")");
+    if (desired.force && desired.ensure != Ensure::Absent)
+        return invalidProperty(
+            "force is only valid with ensure: absent (ensure is " + ensureText(desired.ensure) + ")");
     if (desired.force && name == "/")
         return invalidProperty("force cannot be used to remove /");
 
     // Removal never consults the attributes, so a manifest that only removes may leave them out.
-    if (desired.ensure != "absent") {
+    if (desired.ensure != Ensure::Absent) {
         for (const auto &[key, into] : {std::pair {"owner", &desired.owner}, std::pair {"group", &desired.group},
                  std::pair {"mode", &desired.mode}}) {
             if (auto read = readAttribute(properties, key, *into); !read)
@@ -144,7 +147,7 @@ struct ExpectedFile {
 Result<ExpectedFile> expectedState(const Desired &desired, FileProvider &provider)
 {
     ExpectedFile expected;
-    if (desired.ensure == "absent")
+    if (desired.ensure == Ensure::Absent)
         return expected;
     auto uid = provider.userId(desired.owner);
     if (!uid)
@@ -154,9 +157,9 @@ Result<ExpectedFile> expectedState(const Desired &desired, FileProvider &provide
         return gid.error();
     expected.uid = uid.value();
     expected.gid = gid.value();
-    if (desired.ensure == "present" && desired.content) {
+    if (desired.ensure == Ensure::Present && desired.content) {
         expected.checksum = sha256Hex(*desired.content);
-    } else if (desired.ensure == "present" && desired.source) {
+    } else if (desired.ensure == Ensure::Present && desired.source) {
         // Streamed, so a source of any size is compared in constant memory.
         auto checksum = provider.checksum(*desired.source);
         if (!checksum)
@@ -168,7 +171,7 @@ Result<ExpectedFile> expectedState(const Desired &desired, FileProvider &provide
 
 bool comparesContent(const Desired &desired)
 {
-    return desired.ensure == "present" && desired.managesContent();
+    return desired.ensure == Ensure::Present && desired.managesContent();
 }
 
 bool contentDiffers(const FileState &current, const Desired &desired, const ExpectedFile &expected)
@@ -196,8 +199,8 @@ std::vector<std::string> attributeDifferences(
 std::vector<std::string> differences(const FileState &current, const Desired &desired, const ExpectedFile &expected)
 {
     if (current.ensure != desired.ensure)
-        return {"ensure " + current.ensure + " -> " + desired.ensure};
-    if (desired.ensure == "absent")
+        return {"ensure " + ensureText(current.ensure) + " -> " + ensureText(desired.ensure)};
+    if (desired.ensure == Ensure::Absent)
         return {};
     std::vector<std::string> found;
     if (contentDiffers(current, desired, expected)) {
@@ -220,7 +223,7 @@ std::optional<std::string> contentDiff(
         && (!context.mayShowDiff(desired.path) || (desired.source && !context.mayShowDiff(*desired.source))))
         return std::nullopt;
     std::string before;
-    const bool created = current.ensure == "absent";
+    const bool created = current.ensure == Ensure::Absent;
     if (!created) {
         if (current.size >= kDiffLimit)
             return std::nullopt;
@@ -259,10 +262,10 @@ struct FileDecision {
 Result<FileDecision> decide(const FileState &current, const Desired &desired, const ExpectedFile &expected)
 {
     const std::vector<std::string> attributes = attributeDifferences(current, desired, expected);
-    if (desired.ensure == "absent") {
-        if (current.ensure == "absent")
+    if (desired.ensure == Ensure::Absent) {
+        if (current.ensure == Ensure::Absent)
             return FileDecision {};
-        if (current.ensure != "directory" || current.link)
+        if (current.ensure != Ensure::Directory || current.link)
             return FileDecision {FileAction::Remove, "Would have removed the file"};
         if (desired.force)
             return FileDecision {FileAction::Remove, "Would have recursively removed the directory"};
@@ -271,19 +274,19 @@ Result<FileDecision> decide(const FileState &current, const Desired &desired, co
         return FileDecision {FileAction::Remove, "Would have removed the directory"};
     }
 
-    if (desired.ensure == "directory") {
-        if (current.ensure != "directory")
+    if (desired.ensure == Ensure::Directory) {
+        if (current.ensure != Ensure::Directory)
             return FileDecision {FileAction::CreateDirectory, "Would have created directory"};
         if (attributes.empty())
             return FileDecision {};
         return FileDecision {FileAction::CreateDirectory, "Would have updated attributes" + parenthesized(attributes)};
     }
 
-    if (current.ensure == "directory")
+    if (current.ensure == Ensure::Directory)
         return Error {"is_directory",
             "cannot manage " + desired.path.string()
                 + " as a file: it exists as a directory; use ensure: directory to manage directories"};
-    if (current.ensure == "absent")
+    if (current.ensure == Ensure::Absent)
         return FileDecision {FileAction::Store,
             desired.managesContent() ? "Would have created the file"
                                      : "Would have created an empty file with requested attributes"};
@@ -319,7 +322,7 @@ Result<void> act(FileAction action, const Desired &desired, FileProvider &provid
 
 Json fileStateToJson(const std::filesystem::path &path, const FileState &state, std::string_view provider)
 {
-    const bool exists = state.ensure != "absent";
+    const bool exists = state.ensure != Ensure::Absent;
     Json metadata = Json::object();
     // Room for every field at once, rather than growing four times for each stable file.
     metadata.get_ref<Json::object_t &>().reserve(11);
@@ -335,7 +338,7 @@ Json fileStateToJson(const std::filesystem::path &path, const FileState &state, 
     metadata["provider"] = std::string(provider);
     metadata["link"] = state.link;
     Json status = Json::object();
-    status["ensure"] = state.ensure;
+    status["ensure"] = ensureText(state.ensure);
     status["metadata"] = std::move(metadata);
     return status;
 }
@@ -348,7 +351,7 @@ Error directoryNotEmptyError(const std::filesystem::path &path)
 
 std::optional<std::filesystem::path> FileType::contentToCompare(const std::string &name, const Json &properties) const
 {
-    if (stringMember(properties, "ensure") != "present")
+    if (parseEnsure(stringMember(properties, "ensure")) != Ensure::Present)
         return std::nullopt;
     const auto isSetString = [&](const char *key) {
         const auto found = properties.find(key);
@@ -376,7 +379,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
     if (!current)
         return current.error();
     event.status = fileStateToJson(desired->path, current.value(), files->name());
-    event.finalEnsure = current->ensure;
+    event.finalEnsure = ensureText(current->ensure);
 
     auto decision = decide(current.value(), desired.value(), expected.value());
     if (!decision)
@@ -400,7 +403,7 @@ Result<void> FileType::apply(const std::string &name, const Json &properties, Pr
     if (!after)
         return after.error();
     event.status = fileStateToJson(desired->path, after.value(), files->name());
-    event.finalEnsure = after->ensure;
+    event.finalEnsure = ensureText(after->ensure);
     if (const auto remaining = differences(after.value(), desired.value(), expected.value()); !remaining.empty())
         return desiredStateNotAchieved(joined(remaining));
     return {};

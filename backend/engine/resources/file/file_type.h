@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/model/ensure.h"
 #include "engine/resource.h"
 
 #include <chrono>
@@ -15,9 +16,9 @@ namespace ccm::engine {
 
 /// What a file provider found at a path.
 struct FileState {
-    /// "present" for anything that is not a directory (a regular file, a FIFO, a device, a dangling
-    /// symbolic link), "directory" or "absent".
-    std::string ensure = "absent";
+    /// Present for anything that is not a directory (a regular file, a FIFO, a device, a dangling
+    /// symbolic link), Directory or Absent.
+    Ensure ensure = Ensure::Absent;
     /// The path is a symbolic link. The other fields describe the file it points to, or the link
     /// itself when it points nowhere.
     bool link = false;

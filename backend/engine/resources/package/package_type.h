@@ -15,9 +15,9 @@
 namespace ccm::engine {
 
 /// The ensure values with a meaning of their own; anything else is a version.
-inline constexpr std::string_view kPackagePresent = "present";
-inline constexpr std::string_view kPackageAbsent = "absent";
-inline constexpr std::string_view kPackageLatest = "latest";
+inline constexpr std::string_view kPackagePresent = ensureName(Ensure::Present);
+inline constexpr std::string_view kPackageAbsent = ensureName(Ensure::Absent);
+inline constexpr std::string_view kPackageLatest = ensureName(Ensure::Latest);
 
 /// What a package provider found on the system about one package.
 struct PackageState {

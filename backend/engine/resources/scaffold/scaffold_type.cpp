@@ -61,7 +61,7 @@ Result<std::vector<std::pair<std::string, std::string>>> readPost(const Json &pr
 std::size_t affectedCount(const ScaffoldProperties &properties, const ScaffoldState &state)
 {
     std::size_t count = state.changed.size() + (properties.purge ? state.purged.size() : 0);
-    if (properties.ensure == "absent")
+    if (properties.ensure == Ensure::Absent)
         count += state.stable.size();
     return count;
 }
@@ -80,7 +80,7 @@ std::string sample(const std::vector<std::string> &paths)
 
 std::string remainingDifference(const ScaffoldProperties &properties, const ScaffoldState &state)
 {
-    if (properties.ensure == "absent") {
+    if (properties.ensure == Ensure::Absent) {
         std::vector<std::string> managed = state.changed;
         managed.insert(managed.end(), state.stable.begin(), state.stable.end());
         return std::to_string(managed.size()) + " managed files remain: " + sample(managed);
@@ -111,9 +111,10 @@ Result<void> readEnsure(const Json &properties, ScaffoldProperties &result)
         return ensure.error();
     if (ensure->empty())
         return invalidProperty("ensure is required (present, absent)");
-    if (*ensure != "present" && *ensure != "absent")
+    const std::optional<Ensure> state = parseEnsure(*ensure);
+    if (state != Ensure::Present && state != Ensure::Absent)
         return invalidProperty("ensure '" + *ensure + "' is not one of present, absent");
-    result.ensure = *ensure;
+    result.ensure = *state;
     return {};
 }
 
@@ -217,14 +218,14 @@ Json scaffoldStateToJson(const ScaffoldProperties &properties, const ScaffoldSta
     metadata["stable"] = state.stable;
     metadata["engine"] = state.engine.empty() ? properties.engine : state.engine;
     Json status = Json::object();
-    status["ensure"] = state.ensure;
+    status["ensure"] = ensureText(state.ensure);
     status["metadata"] = std::move(metadata);
     return status;
 }
 
 bool scaffoldInDesiredState(const ScaffoldProperties &properties, const ScaffoldState &state)
 {
-    if (properties.ensure == "absent")
+    if (properties.ensure == Ensure::Absent)
         return !state.targetExists || (state.changed.empty() && state.stable.empty());
     return state.targetExists && state.changed.empty() && (!properties.purge || state.purged.empty());
 }
@@ -235,7 +236,7 @@ namespace {
 Result<void> changeFiles(ScaffoldProvider &scaffolds, const TemplateEnvironment &environment,
     const ScaffoldProperties &desired, const ScaffoldState &current, ApplyContext &context)
 {
-    if (desired.ensure == "absent") {
+    if (desired.ensure == Ensure::Absent) {
         if (auto removed = scaffolds.remove(desired, current); !removed)
             return removed.error();
         for (const auto *list : {&current.changed, &current.stable})
@@ -278,7 +279,7 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
     if (!current)
         return current.error();
     event.status = scaffoldStateToJson(desired.value(), current.value(), scaffolds->name());
-    event.finalEnsure = current->ensure;
+    event.finalEnsure = ensureText(current->ensure);
     if (scaffoldInDesiredState(desired.value(), current.value()))
         return {};
 
@@ -287,7 +288,7 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
         if (count == 0)
             return {};
         event.changed = true;
-        event.noopMessage = (desired->ensure == "absent" ? "Would have removed " : "Would have changed ")
+        event.noopMessage = (desired->ensure == Ensure::Absent ? "Would have removed " : "Would have changed ")
             + std::to_string(count) + " scaffold files";
         context.log.log(LogLevel::Debug, event.noopMessage);
         return {};
@@ -301,7 +302,7 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
     if (!after)
         return after.error();
     event.status = scaffoldStateToJson(desired.value(), after.value(), scaffolds->name());
-    event.finalEnsure = after->ensure;
+    event.finalEnsure = ensureText(after->ensure);
     if (!scaffoldInDesiredState(desired.value(), after.value()))
         return desiredStateNotAchieved(remainingDifference(desired.value(), after.value()));
     return {};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "core/model/ensure.h"
 #include "core/model/json.h"
 #include "engine/resource.h"
 
@@ -18,8 +19,8 @@ namespace ccm::engine {
 struct ScaffoldProperties {
     /// The directory that receives the rendered files: the resource's name.
     std::filesystem::path target;
-    /// "present" or "absent".
-    std::string ensure;
+    /// Present or Absent.
+    Ensure ensure = Ensure::Present;
     /// The template directory, made absolute against the manifest's directory.
     std::filesystem::path source;
     /// "jet" (the default) or "go".
@@ -58,8 +59,8 @@ struct TemplateEnvironment {
 /// What a scaffold provider found: the target's files sorted into lists of absolute paths, each
 /// sorted.
 struct ScaffoldState {
-    /// "present" when the target directory exists, else "absent".
-    std::string ensure = "absent";
+    /// Present when the target directory exists, else Absent.
+    Ensure ensure = Ensure::Absent;
     bool targetExists = false;
     /// Files the templates would create or whose content would change.
     std::vector<std::string> changed;

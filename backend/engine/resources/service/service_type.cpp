@@ -32,10 +32,9 @@ Result<bool> ensureProperty(const Json &properties)
         return true;
     if (found->is_string()) {
         const std::string &text = found->get_ref<const std::string &>();
-        if (text.empty() || text == "running")
-            return true;
-        if (text == "stopped")
-            return false;
+        const std::optional<Ensure> state = text.empty() ? Ensure::Running : parseEnsure(text);
+        if (state == Ensure::Running || state == Ensure::Stopped)
+            return state == Ensure::Running;
         return invalidProperty("ensure must be running or stopped, not '" + toValidUtf8(text) + "'");
     }
     return invalidProperty("ensure must be running or stopped, not " + found->dump());
@@ -119,8 +118,8 @@ std::string difference(const ServiceProperties &wanted, const ServiceState &stat
 {
     std::string text;
     if (wanted.running != state.running) {
-        const std::string want = wanted.running ? "running" : "stopped";
-        text = "service is " + described(state.ensure(), state.activeState) + ", wanted " + want;
+        text = "service is " + described(state.ensure(), state.activeState) + ", wanted "
+            + ensureText(wanted.running ? Ensure::Running : Ensure::Stopped);
     }
     if (wanted.enable && *wanted.enable != state.enabled) {
         const std::string is = state.enabled ? "enabled" : "disabled";

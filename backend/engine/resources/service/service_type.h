@@ -38,7 +38,7 @@ struct ServiceState {
     std::string enabledState;
 
     /// "running" or "stopped".
-    [[nodiscard]] std::string ensure() const { return running ? "running" : "stopped"; }
+    [[nodiscard]] std::string ensure() const { return ensureText(running ? Ensure::Running : Ensure::Stopped); }
 };
 
 /// The status as it goes into the event: {"ensure": "running"|"stopped", "metadata": {"name",
@@ -79,7 +79,7 @@ public:
 class ServiceType : public ResourceType {
 public:
     [[nodiscard]] std::string_view name() const override { return "service"; }
-    [[nodiscard]] std::string defaultEnsure() const override { return "running"; }
+    [[nodiscard]] std::string defaultEnsure() const override { return ensureText(Ensure::Running); }
 
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;

@@ -235,11 +235,11 @@ Result<ArchiveState> HttpArchiveProvider::status(const ArchiveSpec &spec)
     auto file = m_files.status(spec.path, true, nullptr);
     if (!file)
         return file.error();
-    if (file->ensure == "directory")
+    if (file->ensure == Ensure::Directory)
         return Error {"is_directory", "cannot manage " + spec.path.string() + " as an archive: it is a directory"};
     ArchiveState state;
-    state.archiveExists = file->ensure == "present";
-    state.ensure = state.archiveExists ? "present" : "absent";
+    state.archiveExists = file->ensure == Ensure::Present;
+    state.ensure = state.archiveExists ? Ensure::Present : Ensure::Absent;
     if (state.archiveExists) {
         if (!file->checksum)
             return Error {

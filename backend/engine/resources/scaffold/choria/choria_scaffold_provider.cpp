@@ -489,9 +489,9 @@ Result<ScaffoldState> ChoriaScaffoldProvider::status(
     if (!exists)
         return exists.error();
     state.targetExists = exists.value();
-    state.ensure = state.targetExists ? "present" : "absent";
+    state.ensure = state.targetExists ? Ensure::Present : Ensure::Absent;
     // Without a target there are no managed files to remove, so there is nothing to render for.
-    if (!state.targetExists && properties.ensure == "absent")
+    if (!state.targetExists && properties.ensure == Ensure::Absent)
         return state;
 
     auto staging = RenderDirectory::create(m_runner.identity());
@@ -504,7 +504,7 @@ Result<ScaffoldState> ChoriaScaffoldProvider::status(
     if (!comparison)
         return comparison.error();
 
-    if (properties.ensure == "absent") {
+    if (properties.ensure == Ensure::Absent) {
         // The render says what the scaffold would write; what matters for removal is what is there.
         const auto onDisk = [&](const std::string &relative) {
             std::error_code error;
@@ -556,7 +556,7 @@ Result<ScaffoldState> ChoriaScaffoldProvider::scaffold(
         }
     }
     state.targetExists = true;
-    state.ensure = "present";
+    state.ensure = Ensure::Present;
     state.changed = absolute(properties.target, comparison->changed);
     state.stable = absolute(properties.target, comparison->stable);
     state.purged = absolute(properties.target, comparison->purged);
