@@ -337,8 +337,8 @@ private:
     {
         checkNamePath("file");
         const std::string state = ensure();
-        const std::optional<Ensure> parsed = parseEnsure(state);
-        if (parsed != Ensure::Absent) {
+        const std::optional<Ensure> wanted = parseEnsure(state);
+        if (wanted != Ensure::Absent) {
             for (const char *property : {"owner", "group", "mode"})
                 requireProperty(property, " unless ensure is absent");
         }
@@ -356,12 +356,12 @@ private:
         if (has("content") && has("source"))
             atKey("source", "content and source are mutually exclusive; keep one of them");
         if (isTrue("force")) {
-            if (parsed != Ensure::Absent)
+            if (wanted != Ensure::Absent)
                 atValue("force", "force is only valid with ensure: absent (ensure is " + state + ")");
             if (m_resource.name == "/")
                 atValue("force", "force cannot be used to remove /");
         }
-        if (parsed == Ensure::Directory) {
+        if (wanted == Ensure::Directory) {
             for (const char *property : {"content", "source"}) {
                 if (has(property))
                     atKey(property, std::string(property) + " is ignored for ensure: directory", Severity::Warning);
