@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/resources/archive/http/http_archive_provider.h"
 
+#include "base/http_download.h"
 #include "base/sha256.h"
+#include "base/unique_fd.h"
 #include "engine/resources/archive/http/archive_extraction.h"
 #include "engine/resources/registration.h"
 
@@ -9,10 +11,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -24,7 +24,7 @@ namespace {
 
 // Newly downloaded archives are readable by everyone, as a download with the usual umask would be.
 constexpr mode_t kArchiveMode = 0644;
-constexpr int kMaximumRedirects = 10;
+constexpr long kMaximumRedirects = 10;
 constexpr int kCreateAttempts = 64;
 
 std::string randomSuffix()
@@ -50,18 +50,16 @@ public:
     TemporaryDownload &operator=(const TemporaryDownload &) = delete;
     ~TemporaryDownload()
     {
-        if (m_fd >= 0)
-            ::close(m_fd);
+        m_file.reset();
         if (!m_placed)
-            ::unlinkat(m_directory, m_name.c_str(), 0);
-        ::close(m_directory);
+            ::unlinkat(m_directory.get(), m_name.c_str(), 0);
     }
 
     static Result<std::unique_ptr<TemporaryDownload>> create(const std::filesystem::path &target)
     {
         const std::filesystem::path parent = target.parent_path();
-        const int directory = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (directory < 0) {
+        UniqueFd directory(::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (!directory) {
             const int error = errno;
             if (error == ENOENT || error == ENOTDIR)
                 return Error {"not_directory", parent.string() + " is not a directory"};
@@ -72,154 +70,95 @@ public:
         int error = 0;
         for (int attempt = 0; attempt < kCreateAttempts; ++attempt) {
             std::string name = base + randomSuffix();
-            const int fd
-                = ::openat(directory, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-            if (fd >= 0)
+            UniqueFd file(
+                ::openat(directory.get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+            if (file)
                 return std::unique_ptr<TemporaryDownload>(
-                    new TemporaryDownload(directory, parent, std::move(name), fd));
+                    new TemporaryDownload(std::move(directory), parent, std::move(name), std::move(file)));
             if ((error = errno) != EEXIST)
                 break;
         }
-        ::close(directory);
         return systemError("cannot create a temporary file in " + parent.string(), error);
     }
 
-    [[nodiscard]] int fd() const { return m_fd; }
+    [[nodiscard]] int fd() const { return m_file.get(); }
     [[nodiscard]] std::filesystem::path path() const { return m_parent / m_name; }
 
     /// Flushes and closes the file, then renames it over the target and flushes the directory.
     Result<void> place(const std::filesystem::path &target)
     {
-        if (::fsync(m_fd) != 0)
+        if (::fsync(m_file.get()) != 0)
             return systemError("cannot flush " + path().string() + " to disk", errno);
-        const int closed = ::close(m_fd);
-        m_fd = -1;
-        if (closed != 0)
-            return systemError("cannot close " + path().string(), errno);
+        if (const int closed = m_file.close(); closed != 0)
+            return systemError("cannot close " + path().string(), closed);
         const std::string name = target.filename().string();
-        if (::renameat(m_directory, m_name.c_str(), m_directory, name.c_str()) != 0)
+        if (::renameat(m_directory.get(), m_name.c_str(), m_directory.get(), name.c_str()) != 0)
             return systemError("cannot rename " + path().string() + " to " + target.string(), errno);
         m_placed = true;
-        if (::fsync(m_directory) != 0)
+        if (::fsync(m_directory.get()) != 0)
             return systemError(
                 "the archive is in place but " + m_parent.string() + " cannot be flushed to disk", errno);
         return {};
     }
 
 private:
-    TemporaryDownload(int directory, std::filesystem::path parent, std::string name, int fd)
-        : m_directory(directory)
+    TemporaryDownload(UniqueFd directory, std::filesystem::path parent, std::string name, UniqueFd file)
+        : m_directory(std::move(directory))
         , m_parent(std::move(parent))
         , m_name(std::move(name))
-        , m_fd(fd)
+        , m_file(std::move(file))
     {
     }
 
-    int m_directory;
+    UniqueFd m_directory;
     std::filesystem::path m_parent;
     std::string m_name;
-    int m_fd;
+    UniqueFd m_file;
     bool m_placed = false;
 };
 
-void initializeCurl()
+/// The download's error in the words archive resources have always used; the context added by
+/// the caller names the URL.
+Error archiveError(const HttpDownloadError &failed)
 {
-    static std::once_flag once;
-    std::call_once(once, [] { ::curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-/// Where the body goes, and why writing stopped when it did.
-struct Sink {
-    CURL *handle = nullptr;
-    int fd = -1;
-    long refusedStatus = 0;
-    int writeError = 0;
-};
-
-std::size_t writeBody(char *data, std::size_t size, std::size_t count, void *userData)
-{
-    auto *sink = static_cast<Sink *>(userData);
-    const std::size_t total = size * count;
-    long status = 0;
-    ::curl_easy_getinfo(sink->handle, CURLINFO_RESPONSE_CODE, &status);
-    // The body of an error page is not worth receiving; stopping here ends the transfer.
-    if (status != 200) {
-        sink->refusedStatus = status;
-        return 0;
+    const auto code = errorCodeOf<HttpDownloadErrc>(failed);
+    // libcurl that cannot be loaded keeps its own code.
+    if (!code)
+        return Error {failed.code, failed.detail};
+    switch (*code) {
+    case HttpDownloadErrc::Status:
+        return Error {
+            "http_status", "the server answered with HTTP status " + std::to_string(failed.status) + ", expected 200"};
+    case HttpDownloadErrc::Io:
+        return Error {"io", "writing the download failed: " + failed.detail};
+    case HttpDownloadErrc::Timeout:
+        return Error {"timeout", failed.detail};
+    case HttpDownloadErrc::TooLarge:
+    case HttpDownloadErrc::Tls:
+    case HttpDownloadErrc::Unreachable:
+    case HttpDownloadErrc::Transfer:
+        break;
     }
-    std::size_t written = 0;
-    while (written < total) {
-        const ssize_t result = ::write(sink->fd, data + written, total - written);
-        if (result < 0) {
-            if (errno == EINTR)
-                continue;
-            sink->writeError = errno;
-            return 0;
-        }
-        written += static_cast<std::size_t>(result);
-    }
-    return total;
+    return Error {"download", failed.detail};
 }
-
-using CurlHandle = std::unique_ptr<CURL, void (*)(CURL *)>;
-using HeaderList = std::unique_ptr<curl_slist, void (*)(curl_slist *)>;
 
 /// Fetches spec.url into fd; the error says what went wrong without repeating any secret.
 Result<void> fetch(const ArchiveSpec &spec, int fd, const DownloadTimeouts &timeouts)
 {
-    initializeCurl();
-    CurlHandle handle(::curl_easy_init(), ::curl_easy_cleanup);
-    if (!handle)
-        return Error {"download", "cannot set up the HTTP client"};
-    CURL *curl = handle.get();
-    HeaderList headers(nullptr, ::curl_slist_free_all);
-    for (const auto &[header, value] : spec.headers) {
-        // "Name;" is curl's way to send a header with an empty value.
-        const std::string line = value.empty() ? header + ";" : header + ": " + value;
-        curl_slist *appended = ::curl_slist_append(headers.get(), line.c_str());
-        if (!appended)
-            return Error {"download", "cannot set up the request headers"};
-        headers.release();
-        headers.reset(appended);
-    }
-
-    Sink sink {curl, fd, 0, 0};
-    char failure[CURL_ERROR_SIZE] {};
-    ::curl_easy_setopt(curl, CURLOPT_URL, spec.url.c_str());
-    ::curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    ::curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    ::curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    ::curl_easy_setopt(curl, CURLOPT_MAXREDIRS, static_cast<long>(kMaximumRedirects));
-    ::curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    ::curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, static_cast<long>(timeouts.connect.count()));
-    ::curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(timeouts.total.count()));
-    ::curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    ::curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(timeouts.stalled.count()));
-    ::curl_easy_setopt(curl, CURLOPT_USERAGENT, "ccm");
-    ::curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, failure);
-    ::curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, writeBody);
-    ::curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
-    if (headers)
-        ::curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
-    if (!spec.username.empty() || !spec.password.empty()) {
-        ::curl_easy_setopt(curl, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
-        ::curl_easy_setopt(curl, CURLOPT_USERNAME, spec.username.c_str());
-        ::curl_easy_setopt(curl, CURLOPT_PASSWORD, spec.password.c_str());
-    }
-
-    const CURLcode result = ::curl_easy_perform(curl);
-    long status = 0;
-    ::curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    if (sink.refusedStatus != 0 || (result == CURLE_OK && status != 200))
-        return Error {"http_status",
-            "the server answered with HTTP status " + std::to_string(sink.refusedStatus ? sink.refusedStatus : status)
-                + ", expected 200"};
-    if (sink.writeError != 0)
-        return systemError("writing the download failed", sink.writeError);
-    if (result != CURLE_OK) {
-        const std::string reason = failure[0] != '\0' ? failure : ::curl_easy_strerror(result);
-        return Error {result == CURLE_OPERATION_TIMEDOUT ? "timeout" : "download", reason};
-    }
+    HttpRequest request;
+    request.url = spec.url;
+    request.shownUrl = redactedUrl(spec.url);
+    request.headers = spec.headers;
+    request.username = spec.username;
+    request.password = spec.password;
+    request.userAgent = "ccm";
+    request.maxRedirects = kMaximumRedirects;
+    request.connectTimeout = timeouts.connect;
+    request.timeout = timeouts.total;
+    request.stallTimeout = timeouts.stalled;
+    request.bodyFd = fd;
+    if (auto fetched = httpDownload(request); !fetched)
+        return archiveError(fetched.error());
     return {};
 }
 
