@@ -59,19 +59,19 @@ Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &requ
     if (!request.externalDataUrl.empty()) {
         auto data = loadDataFile(request.externalDataUrl, sources);
         if (!data)
-            return Error {std::string(fleet::kExternalDataError), "external_data_url: " + data.error().message};
+            return makeError(fleet::ManifestRunErrc::ExternalData, "external_data_url: " + data.error().message);
         inputs.externalData = std::move(data).value();
     }
     inputs.baseDirectory = manifest->baseDirectory();
     const FileText file = readManifestFile(manifest->file().string());
     if (file.problem)
-        return Error {"invalid", request.shownName + ": " + file.problem->message};
+        return makeError(fleet::ManifestRunErrc::Invalid, request.shownName + ": " + file.problem->message);
     const std::string shown = manifest->shownName() == request.manifest.string()
         ? request.shownName
         : request.shownName + "(manifest.yaml)";
     const engine::PreparedManifest prepared = engine::prepareManifestText(file.text, shown, inputs);
     if (!prepared.ok())
-        return Error {"invalid", prepared.diagnosticText()};
+        return makeError(fleet::ManifestRunErrc::Invalid, prepared.diagnosticText());
     if (request.checkOnly)
         return engine::RunResult {};
     engine::RunOptions options;

@@ -217,7 +217,7 @@ Result<RpcResponse> runApply(RpcClient &client, const Json &params, std::ostream
         return sent.error();
     while (true) {
         auto response = client.waitForResponse(startId, onNotification);
-        if (response || response.error().code != "interrupted") {
+        if (response || !hasCode(response.error(), RpcClientErrc::Interrupted)) {
             client.setInterruptFd(-1);
             if (cancelFailure)
                 err << "ccm-backend client: cannot send apply.cancel: " << *cancelFailure << '\n';
@@ -226,7 +226,7 @@ Result<RpcResponse> runApply(RpcClient &client, const Json &params, std::ostream
         guard.drain();
         if (cancelWanted) {
             client.setInterruptFd(-1);
-            return Error {"interrupted", "interrupted again; the run may still be stopping"};
+            return makeError(RpcClientErrc::Interrupted, "interrupted again; the run may still be stopping");
         }
         cancelWanted = true;
         if (!run)

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "daemon/fleet_methods.h"
 
-#include "base/file_reading.h"
 #include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
 #include "core/model/diagnostic.h"
+#include "daemon/fleet_errors.h"
 #include "daemon/params.h"
 #include "fleet/agent/bundle_source.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_context.h"
-#include "fleet/nats/nats_errors.h"
 #include "fleet/nats/object_store.h"
 #include "fleet/nats/object_url.h"
 #include "fleet/preview/preview_requester.h"
@@ -43,42 +42,6 @@ namespace {
 /// The bounds of fleet.preview's timeout_ms: a preview holds one of the daemon's worker threads.
 constexpr std::int64_t kShortestPreviewMs = 100;
 constexpr std::int64_t kLongestPreviewMs = 3600000;
-
-/// The error code of a failed fleet operation, from the code of the Error it returned: NATS's
-/// codes one by one (a new one must be placed here, the switch has no default), a local file that
-/// is missing as NotFound, anything else as TransferFailed.
-ErrorCode fleetErrorCode(const Error &error)
-{
-    if (const auto nats = errorCodeOf<fleet::NatsErrc>(error)) {
-        switch (*nats) {
-        case fleet::NatsErrc::Unreachable:
-            return ErrorCode::Unreachable;
-        case fleet::NatsErrc::AuthFailed:
-            return ErrorCode::AuthFailed;
-        case fleet::NatsErrc::NoJetStream:
-            return ErrorCode::NoJetStream;
-        case fleet::NatsErrc::ContextNotFound:
-        case fleet::NatsErrc::BucketNotFound:
-        case fleet::NatsErrc::KeyNotFound:
-        case fleet::NatsErrc::ObjectNotFound:
-            return ErrorCode::NotFound;
-        case fleet::NatsErrc::TlsFailed:
-        case fleet::NatsErrc::Nats:
-        case fleet::NatsErrc::DigestMismatch:
-        case fleet::NatsErrc::SizeMismatch:
-        case fleet::NatsErrc::BadMeta:
-            return ErrorCode::TransferFailed;
-        }
-    }
-    return hasCode(error, ReadErrc::NotFound) ? ErrorCode::NotFound : ErrorCode::TransferFailed;
-}
-
-/// A failed fleet operation as the client sees it; the fleet library's messages already say
-/// what to check.
-RpcError fleetError(const Error &error)
-{
-    return RpcError {fleetErrorCode(error), error.message, Json {{"cause", error.code}}};
-}
 
 Json findingsJson(const std::vector<BundleFinding> &findings)
 {
@@ -214,11 +177,8 @@ RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
     if (!connection)
         return fleetError(connection.error());
     auto store = fleet::ObjectStore::openOrCreate(*connection.value(), bucket.value());
-    if (!store) {
-        if (store.error().code == "bad_name")
-            return Params::invalid("bucket", "may hold only letters, digits, '-' and '_'");
-        return fleetError(store.error());
-    }
+    if (!store)
+        return bucketError(store.error());
     const auto progress = [&](std::uint64_t sent) {
         if (notify)
             notify(notificationLine("bundle.progress", Json {{"sent", sent}, {"total", total}}));
@@ -308,19 +268,6 @@ RpcResult<Json> fleetStatus(const Params &params)
     for (const fleet::HostStatus &host : status->hosts)
         hosts.push_back(fleet::hostStatusToJson(host));
     return Json {{"hosts", std::move(hosts)}};
-}
-
-/// A key that could not be read or written, as an error on the param that named it.
-RpcError keyError(std::string_view param, const Error &error)
-{
-    std::string message = error.message;
-    if (error.code == "exists") {
-        message = message.substr(0, message.find("; use --force")) + "; send overwrite: true to replace it";
-        return RpcError {ErrorCode::InvalidParams, message, Json {{"path", "overwrite"}, {"cause", error.code}}};
-    }
-    if (error.code == "crypto")
-        return RpcError {ErrorCode::InternalError, message, Json {{"cause", error.code}}};
-    return RpcError {ErrorCode::InvalidParams, message, Json {{"path", std::string(param)}, {"cause", error.code}}};
 }
 
 /// public_pem and fingerprint of a raw public key.

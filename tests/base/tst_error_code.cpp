@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/error_code.h"
 #include "base/file_reading.h"
+#include "daemon/client/rpc_client.h"
+#include "fleet/agent/agent_worker.h"
 #include "fleet/nats/nats_errors.h"
+#include "fleet/preview/preview_signing.h"
 #include "test_main.h"
 
 #include <QTest>
@@ -68,14 +71,34 @@ private slots:
         QCOMPARE(codeName(fleet::NatsErrc::ContextNotFound), std::string_view("context_not_found"));
         QCOMPARE(codeName(fleet::NatsErrc::BucketNotFound), std::string_view("bucket_not_found"));
         QCOMPARE(codeName(fleet::NatsErrc::ObjectNotFound), std::string_view("object_not_found"));
+        QCOMPARE(codeName(fleet::NatsErrc::BadName), std::string_view("bad_name"));
+        QCOMPARE(codeName(fleet::NatsErrc::Exists), std::string_view("exists"));
         QCOMPARE(codeName(ReadErrc::NotFound), std::string_view("not_found"));
+        QCOMPARE(codeName(fleet::SigningErrc::KeyNotFound), std::string_view("key_not_found"));
+        QCOMPARE(codeName(fleet::SigningErrc::Io), std::string_view("io"));
+        QCOMPARE(codeName(fleet::SigningErrc::BadKey), std::string_view("bad_key"));
+        QCOMPARE(codeName(fleet::SigningErrc::Exists), std::string_view("exists"));
+        QCOMPARE(codeName(fleet::SigningErrc::Crypto), std::string_view("crypto"));
+        QCOMPARE(codeName(RpcClientErrc::ConnectFailed), std::string_view("connect_failed"));
+        QCOMPARE(codeName(RpcClientErrc::Closed), std::string_view("closed"));
+        QCOMPARE(codeName(RpcClientErrc::TooLarge), std::string_view("too_large"));
+        QCOMPARE(codeName(RpcClientErrc::InvalidMessage), std::string_view("invalid_message"));
+        QCOMPARE(codeName(RpcClientErrc::Timeout), std::string_view("timeout"));
+        QCOMPARE(codeName(RpcClientErrc::Interrupted), std::string_view("interrupted"));
+        QCOMPARE(codeName(RpcClientErrc::IoError), std::string_view("io_error"));
+        QCOMPARE(codeName(RpcClientErrc::InvalidRequest), std::string_view("invalid_request"));
+        QCOMPARE(codeName(fleet::ManifestRunErrc::ExternalData), std::string_view("external_data"));
+        QCOMPARE(codeName(fleet::ManifestRunErrc::Invalid), std::string_view("invalid"));
     }
 
     void everyCodeHasOneNameOfItsOwn()
     {
         QVERIFY(namedOnceEach(SampleErrc::Second));
-        QVERIFY(namedOnceEach(fleet::NatsErrc::BadMeta));
+        QVERIFY(namedOnceEach(fleet::NatsErrc::Exists));
         QVERIFY(namedOnceEach(ReadErrc::Unreadable));
+        QVERIFY(namedOnceEach(fleet::SigningErrc::Crypto));
+        QVERIFY(namedOnceEach(RpcClientErrc::InvalidRequest));
+        QVERIFY(namedOnceEach(fleet::ManifestRunErrc::Invalid));
     }
 
     void aMissingFileSaysNotFound()

@@ -25,7 +25,7 @@ using Deadline = std::optional<Clock::time_point>;
 
 Error ioError(const std::string &what)
 {
-    return Error {"io_error", what + ": " + std::strerror(errno)};
+    return makeError(RpcClientErrc::IoError, what + ": " + std::strerror(errno));
 }
 
 Deadline deadlineAfter(std::optional<std::chrono::milliseconds> timeout)
@@ -55,11 +55,11 @@ Result<RpcResponse> toResponse(const Json &message)
     RpcResponse response;
     response.id = message["id"];
     if (!response.id.is_null() && !isValidId(response.id))
-        return Error {"invalid_message", "response id is " + describeJsonType(response.id)};
+        return makeError(RpcClientErrc::InvalidMessage, "response id is " + describeJsonType(response.id));
     const bool hasResult = message.contains("result");
     const bool hasError = message.contains("error");
     if (hasResult == hasError)
-        return Error {"invalid_message", "a response needs exactly one of \"result\" and \"error\""};
+        return makeError(RpcClientErrc::InvalidMessage, "a response needs exactly one of \"result\" and \"error\"");
     if (hasResult) {
         response.result = message["result"];
         return response;
@@ -67,10 +67,11 @@ Result<RpcResponse> toResponse(const Json &message)
     const Json &error = message["error"];
     if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()
         || !error.contains("message") || !error["message"].is_string())
-        return Error {"invalid_message", "the error of a response needs an integer \"code\" and a string \"message\""};
+        return makeError(RpcClientErrc::InvalidMessage,
+            "the error of a response needs an integer \"code\" and a string \"message\"");
     const auto code = error["code"].get<long long>();
     if (code < INT_MIN || code > INT_MAX)
-        return Error {"invalid_message", "error code " + std::to_string(code) + " is out of range"};
+        return makeError(RpcClientErrc::InvalidMessage, "error code " + std::to_string(code) + " is out of range");
     response.error
         = RpcError {static_cast<int>(code), error["message"].get<std::string>(), error.value("data", Json())};
     return response;
@@ -89,11 +90,11 @@ Result<void> RpcClient::connect(const std::string &path)
     sockaddr_un address {};
     address.sun_family = AF_UNIX;
     if (path.empty() || path.size() >= sizeof(address.sun_path))
-        return Error {"connect_failed", "socket path '" + path + "' is empty or too long"};
+        return makeError(RpcClientErrc::ConnectFailed, "socket path '" + path + "' is empty or too long");
     std::memcpy(address.sun_path, path.data(), path.size());
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
-        return Error {"connect_failed", std::string("cannot create a socket: ") + std::strerror(errno)};
+        return makeError(RpcClientErrc::ConnectFailed, std::string("cannot create a socket: ") + std::strerror(errno));
     int rc = 0;
     do {
         rc = ::connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof(address));
@@ -101,7 +102,7 @@ Result<void> RpcClient::connect(const std::string &path)
     if (rc != 0) {
         const int saved = errno;
         ::close(fd);
-        return Error {"connect_failed", "cannot connect to " + path + ": " + std::strerror(saved)};
+        return makeError(RpcClientErrc::ConnectFailed, "cannot connect to " + path + ": " + std::strerror(saved));
     }
     m_fd = fd;
     return {};
@@ -120,33 +121,34 @@ void RpcClient::close()
 Result<void> RpcClient::sendRequest(const Json &id, std::string_view method, const Json &params)
 {
     if (!isValidId(id))
-        return Error {"invalid_request", "a request id must be a string or an integer, not " + describeJsonType(id)};
+        return makeError(
+            RpcClientErrc::InvalidRequest, "a request id must be a string or an integer, not " + describeJsonType(id));
     if (!params.is_object())
-        return Error {"invalid_request", "params must be a map, not " + describeJsonType(params)};
+        return makeError(RpcClientErrc::InvalidRequest, "params must be a map, not " + describeJsonType(params));
     return sendMessage(Json {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
 }
 
 Result<void> RpcClient::sendNotification(std::string_view method, const Json &params)
 {
     if (!params.is_object())
-        return Error {"invalid_request", "params must be a map, not " + describeJsonType(params)};
+        return makeError(RpcClientErrc::InvalidRequest, "params must be a map, not " + describeJsonType(params));
     return sendMessage(Json {{"jsonrpc", "2.0"}, {"method", method}, {"params", params}});
 }
 
 Result<void> RpcClient::sendMessage(const Json &message)
 {
     if (m_fd < 0)
-        return Error {"closed", "not connected"};
+        return makeError(RpcClientErrc::Closed, "not connected");
     std::string line;
     try {
         line = message.dump();
     } catch (const nlohmann::json::exception &) {
-        return Error {"invalid_request", "the message holds text that is not valid UTF-8"};
+        return makeError(RpcClientErrc::InvalidRequest, "the message holds text that is not valid UTF-8");
     }
     if (line.size() > kMaxLineBytes) {
-        return Error {"invalid_request",
+        return makeError(RpcClientErrc::InvalidRequest,
             "the message is " + std::to_string(line.size()) + " bytes long, more than the protocol's limit of "
-                + std::to_string(kMaxLineBytes)};
+                + std::to_string(kMaxLineBytes));
     }
     line += '\n';
     std::size_t sent = 0;
@@ -156,7 +158,7 @@ Result<void> RpcClient::sendMessage(const Json &message)
             if (errno == EINTR)
                 continue;
             if (errno == EPIPE || errno == ECONNRESET)
-                return Error {"closed", "the server closed the connection"};
+                return makeError(RpcClientErrc::Closed, "the server closed the connection");
             return ioError("cannot send to the server");
         }
         sent += static_cast<std::size_t>(n);
@@ -189,9 +191,9 @@ Result<void> RpcClient::readLine(std::string &line, Deadline deadline)
             return ioError("cannot wait for the server");
         }
         if (count == 2 && (fds[1].revents & (POLLIN | POLLHUP)) != 0)
-            return Error {"interrupted", "interrupted while waiting for the server"};
+            return makeError(RpcClientErrc::Interrupted, "interrupted while waiting for the server");
         if (ready == 0)
-            return Error {"timeout", "the server did not answer in time"};
+            return makeError(RpcClientErrc::Timeout, "the server did not answer in time");
 
         const std::size_t old = m_buffer.size();
         m_buffer.resize(old + kReadChunk);
@@ -202,7 +204,7 @@ Result<void> RpcClient::readLine(std::string &line, Deadline deadline)
                 continue;
             if (errno == ECONNRESET) {
                 close();
-                return Error {"closed", "the server reset the connection"};
+                return makeError(RpcClientErrc::Closed, "the server reset the connection");
             }
             return ioError("cannot read from the server");
         }
@@ -210,16 +212,16 @@ Result<void> RpcClient::readLine(std::string &line, Deadline deadline)
             const std::size_t partial = m_buffer.size();
             close();
             if (partial > 0) {
-                return Error {"closed",
+                return makeError(RpcClientErrc::Closed,
                     "the server closed the connection in the middle of a message (" + std::to_string(partial)
-                        + " bytes without a newline)"};
+                        + " bytes without a newline)");
             }
-            return Error {"closed", "the server closed the connection"};
+            return makeError(RpcClientErrc::Closed, "the server closed the connection");
         }
     }
     close();
-    return Error {"too_large",
-        "the server sent a line longer than " + std::to_string(kMaxLineBytes) + " bytes; the connection is closed"};
+    return makeError(RpcClientErrc::TooLarge,
+        "the server sent a line longer than " + std::to_string(kMaxLineBytes) + " bytes; the connection is closed");
 }
 
 Result<Json> RpcClient::readMessage(std::optional<std::chrono::milliseconds> timeout)
@@ -230,22 +232,23 @@ Result<Json> RpcClient::readMessage(std::optional<std::chrono::milliseconds> tim
 Result<Json> RpcClient::readMessageUntil(Deadline deadline)
 {
     if (m_fd < 0)
-        return Error {"closed", "not connected"};
+        return makeError(RpcClientErrc::Closed, "not connected");
     std::string line;
     if (auto read = readLine(line, deadline); !read)
         return read.error();
     if (const auto deep = jsonNestingBeyond(line, kMaxNesting)) {
-        return Error {"invalid_message",
+        return makeError(RpcClientErrc::InvalidMessage,
             "the server sent JSON nested deeper than " + std::to_string(kMaxNesting) + " levels (at byte "
-                + std::to_string(*deep + 1) + ")"};
+                + std::to_string(*deep + 1) + ")");
     }
     Json message = parseJson(line, false);
     if (message.is_discarded())
-        return Error {"invalid_message", "the server sent a line that is not JSON (or not valid UTF-8)"};
+        return makeError(RpcClientErrc::InvalidMessage, "the server sent a line that is not JSON (or not valid UTF-8)");
     if (!message.is_object())
-        return Error {"invalid_message", "the server sent " + describeJsonType(message) + " instead of an object"};
+        return makeError(
+            RpcClientErrc::InvalidMessage, "the server sent " + describeJsonType(message) + " instead of an object");
     if (message.value("jsonrpc", Json()) != "2.0")
-        return Error {"invalid_message", "the server sent a message without \"jsonrpc\": \"2.0\""};
+        return makeError(RpcClientErrc::InvalidMessage, "the server sent a message without \"jsonrpc\": \"2.0\"");
     return message;
 }
 
@@ -271,9 +274,11 @@ Result<RpcResponse> RpcClient::waitForResponse(
                 onNotification(value);
             continue;
         case protocol::MessageKind::Request:
-            return Error {"invalid_message", "the server sent a request, which this protocol does not have"};
+            return makeError(
+                RpcClientErrc::InvalidMessage, "the server sent a request, which this protocol does not have");
         case protocol::MessageKind::Invalid:
-            return Error {"invalid_message", "the server sent a message with neither an id nor a method"};
+            return makeError(
+                RpcClientErrc::InvalidMessage, "the server sent a message with neither an id nor a method");
         case protocol::MessageKind::Response:
             break;
         }

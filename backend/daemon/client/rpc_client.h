@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/error_code.h"
 #include "base/result.h"
 #include "core/model/json.h"
 
@@ -13,6 +14,19 @@
 #include <string_view>
 
 namespace ccm {
+
+/// What can go wrong talking to a server with RpcClient (its failures, not the error objects the
+/// server answers with).
+enum class RpcClientErrc {
+    ConnectFailed, ///< no connection to the socket
+    Closed, ///< the server closed the connection, or there is none
+    TooLarge, ///< a line over the protocol's limit; the connection is closed
+    InvalidMessage, ///< not a JSON object, or not a valid response or notification
+    Timeout, ///< no answer in time
+    Interrupted, ///< the interrupt descriptor became readable (setInterruptFd)
+    IoError, ///< sending or receiving failed
+    InvalidRequest, ///< what the caller asked to send cannot be sent
+};
 
 /// An error object a server answered with.
 struct RpcError {
@@ -31,7 +45,7 @@ struct RpcResponse {
 /// A connection to a JSON-RPC 2.0 server over an AF_UNIX stream socket, one JSON object per line
 /// (docs/protocol.md). Sends requests, reads lines with the protocol's 16 MiB limit and matches
 /// responses to requests by id, handing the notifications that arrive in between to a callback.
-/// Failures are errors with these codes: "connect_failed", "closed" (the server closed the
+/// Failures are errors with the codes of RpcClientErrc: "connect_failed", "closed" (the server closed the
 /// connection), "too_large" (a line over the limit; the connection is closed because the next
 /// message boundary is lost), "invalid_message" (not a JSON object, or not a valid response or
 /// notification), "timeout", "interrupted" (see setInterruptFd), "io_error", and for what the
@@ -96,3 +110,17 @@ private:
 };
 
 } // namespace ccm
+
+template<> struct ccm::ErrorCodeNames<ccm::RpcClientErrc> {
+    using E = ccm::RpcClientErrc;
+    static constexpr std::array kNames {
+        std::pair {E::ConnectFailed, std::string_view("connect_failed")},
+        std::pair {E::Closed, std::string_view("closed")},
+        std::pair {E::TooLarge, std::string_view("too_large")},
+        std::pair {E::InvalidMessage, std::string_view("invalid_message")},
+        std::pair {E::Timeout, std::string_view("timeout")},
+        std::pair {E::Interrupted, std::string_view("interrupted")},
+        std::pair {E::IoError, std::string_view("io_error")},
+        std::pair {E::InvalidRequest, std::string_view("invalid_request")},
+    };
+};

@@ -107,7 +107,7 @@ bool SourceWorker::adoptDownload(const std::filesystem::path &download, const st
     std::error_code ignored;
     if (!checked) {
         std::filesystem::remove(download, ignored);
-        if (checked.error().code == kExternalDataError)
+        if (hasCode(checked.error(), ManifestRunErrc::ExternalData))
             fetchFailed(checked.error().withContext("cannot check the new bundle " + digest));
         else
             refuse(digest, checked.error().message);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/error_code.h"
 #include "core/facts/facts.h"
 #include "core/model/json.h"
 #include "engine/run.h"
@@ -41,9 +42,14 @@ struct ManifestRunRequest {
     bool checkOnly = false;
 };
 
-/// The error code of a ManifestRunner when the external data could not be read: not the bundle's
-/// fault, so a bundle being checked is neither taken nor refused, and is checked again later.
-inline constexpr std::string_view kExternalDataError = "external_data";
+/// Why a ManifestRunner could not run a manifest, beyond the errors of opening it.
+enum class ManifestRunErrc {
+    /// The external data could not be read: not the bundle's fault, so a bundle being checked is
+    /// neither taken nor refused, and is checked again later.
+    ExternalData,
+    /// The manifest cannot be read, or is not valid.
+    Invalid,
+};
 
 /// Runs one manifest: opens it (unpacking a bundle), reads the external data, resolves and runs
 /// it with `observer`. An error when it could not run at all (unreadable, invalid, bad data).
@@ -171,3 +177,11 @@ private:
 std::filesystem::path cacheFileFor(const std::filesystem::path &cacheDir, const std::string &source);
 
 } // namespace ccm::fleet
+
+template<> struct ccm::ErrorCodeNames<ccm::fleet::ManifestRunErrc> {
+    using E = ccm::fleet::ManifestRunErrc;
+    static constexpr std::array kNames {
+        std::pair {E::ExternalData, std::string_view("external_data")},
+        std::pair {E::Invalid, std::string_view("invalid")},
+    };
+};

@@ -85,9 +85,9 @@ Result<void> KvReader::connect()
 Result<std::string> KvReader::get(const std::string &bucket, const std::string &key)
 {
     if (bucket.empty())
-        return Error {"bad_name", "the bucket name is required"};
+        return makeError(NatsErrc::BadName, "the bucket name is required");
     if (key.empty())
-        return Error {"bad_name", "the key is required"};
+        return makeError(NatsErrc::BadName, "the key is required");
     const std::lock_guard lock(m_mutex);
     const auto cached = m_values.find({bucket, key});
     if (cached != m_values.end())

@@ -21,6 +21,8 @@ enum class NatsErrc {
     DigestMismatch, ///< an object's contents do not have the digest its meta record gives
     SizeMismatch, ///< an object's contents do not have the size its meta record gives
     BadMeta, ///< an object's meta record is not one the store writes
+    BadName, ///< a bucket, key or object name the stores do not take (empty, or not [A-Za-z0-9_-]+ for a bucket)
+    Exists, ///< a download's partial file is already there: another download of it is going
 };
 
 } // namespace ccm::fleet
@@ -40,5 +42,7 @@ template<> struct ccm::ErrorCodeNames<ccm::fleet::NatsErrc> {
         std::pair {E::DigestMismatch, std::string_view("digest_mismatch")},
         std::pair {E::SizeMismatch, std::string_view("size_mismatch")},
         std::pair {E::BadMeta, std::string_view("bad_meta")},
+        std::pair {E::BadName, std::string_view("bad_name")},
+        std::pair {E::Exists, std::string_view("exists")},
     };
 };

@@ -132,7 +132,7 @@ ObjectStore::ObjectStore(NatsConnection &connection, std::string bucket)
 Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::string &bucket)
 {
     if (!validBucketName(bucket))
-        return Error {"bad_name", "invalid bucket name '" + bucket + "': use letters, digits, '-' and '_'"};
+        return makeError(NatsErrc::BadName, "invalid bucket name '" + bucket + "': use letters, digits, '-' and '_'");
     ObjectStore store(connection, bucket);
     jsStreamInfo *info = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
@@ -308,7 +308,7 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
 {
     const std::string where = "object '" + name + "' in bucket '" + m_bucket + "'";
     if (name.empty())
-        return Error {"bad_name", "an object name must not be empty"};
+        return makeError(NatsErrc::BadName, "an object name must not be empty");
     const std::string subject = "$O." + m_bucket + ".M." + encodeBase64Url(name);
     natsMsg *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
@@ -663,10 +663,10 @@ Result<ObjectInfo> ObjectStore::getToFile(const std::string &name, const std::fi
     if (fd < 0) {
         const int error = errno;
         if (error == EEXIST)
-            return Error {"exists",
+            return makeError(NatsErrc::Exists,
                 "cannot download object '" + name + "' to " + partialPath.string()
                     + ": that file already exists (an interrupted download, or someone else's file); remove it "
-                      "and try again"};
+                      "and try again");
         return Error {"io", "cannot create " + partialPath.string() + ": " + std::strerror(error)};
     }
     PartialFile partial(fd, partialPath);

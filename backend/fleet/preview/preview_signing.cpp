@@ -41,7 +41,7 @@ Result<std::string> rawKey(EVP_PKEY *key, bool isPrivate)
     const int done = isPrivate ? EVP_PKEY_get_raw_private_key(key, target, &length)
                                : EVP_PKEY_get_raw_public_key(key, target, &length);
     if (done != 1 || length != kEd25519KeySize)
-        return Error {"crypto", "cannot read the raw Ed25519 key"};
+        return makeError(SigningErrc::Crypto, "cannot read the raw Ed25519 key");
     return out;
 }
 
@@ -62,7 +62,7 @@ Result<std::string> pemOf(EVP_PKEY *key, bool isPrivate)
     const int written = isPrivate ? PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr)
                                   : PEM_write_bio_PUBKEY(bio.get(), key);
     if (bio == nullptr || written != 1)
-        return Error {"crypto", "cannot write the key as PEM"};
+        return makeError(SigningErrc::Crypto, "cannot write the key as PEM");
     char *data = nullptr;
     const long length = BIO_get_mem_data(bio.get(), &data);
     return std::string(data, static_cast<std::size_t>(length));
@@ -72,19 +72,19 @@ Result<std::string> readKeyFile(const std::filesystem::path &path)
 {
     std::error_code error;
     if (!std::filesystem::exists(path, error))
-        return Error {
-            "key_not_found", path.string() + ": no such key file; create one with `ccm-backend fleet keygen`"};
+        return makeError(
+            SigningErrc::KeyNotFound, path.string() + ": no such key file; create one with `ccm-backend fleet keygen`");
     std::ifstream stream(path, std::ios::binary);
     std::ostringstream text;
     text << stream.rdbuf();
     if (!stream && !stream.eof())
-        return Error {"io", path.string() + ": cannot read the key file: " + std::strerror(errno)};
+        return makeError(SigningErrc::Io, path.string() + ": cannot read the key file: " + std::strerror(errno));
     return text.str();
 }
 
 Error badKey(const std::filesystem::path &path, const std::string &what)
 {
-    return Error {"bad_key", path.string() + ": " + what};
+    return makeError(SigningErrc::BadKey, path.string() + ": " + what);
 }
 
 /// Parses PEM text as a private key, else as a public key; the key must be Ed25519.
@@ -115,15 +115,15 @@ Result<void> writeFile(const std::filesystem::path &path, const std::string &tex
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
     const int fd = ::open(path.c_str(), flags, mode);
     if (fd < 0 && errno == EEXIST)
-        return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
+        return makeError(SigningErrc::Exists, path.string() + ": the file exists; use --force to replace it");
     if (fd < 0)
-        return Error {"io", path.string() + ": cannot create: " + std::strerror(errno)};
+        return makeError(SigningErrc::Io, path.string() + ": cannot create: " + std::strerror(errno));
     const bool written
         = ::fchmod(fd, mode) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     const int savedErrno = errno;
     ::close(fd);
     if (!written)
-        return Error {"io", path.string() + ": cannot write: " + std::strerror(savedErrno)};
+        return makeError(SigningErrc::Io, path.string() + ": cannot write: " + std::strerror(savedErrno));
     return {};
 }
 
@@ -141,7 +141,8 @@ Result<void> createKeyDirectories(const std::filesystem::path &file)
     }
     for (auto dir = missing.rbegin(); dir != missing.rend(); ++dir)
         if (::mkdir(dir->c_str(), 0700) != 0 && errno != EEXIST)
-            return Error {"io", "cannot create the directory " + dir->string() + ": " + std::strerror(errno)};
+            return makeError(
+                SigningErrc::Io, "cannot create the directory " + dir->string() + ": " + std::strerror(errno));
     return {};
 }
 
@@ -152,7 +153,7 @@ Result<PreviewSigningKey> generatePreviewKey()
     EVP_PKEY *raw = nullptr;
     const CHandle<EVP_PKEY_CTX, EVP_PKEY_CTX_free> context(EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nullptr));
     if (!context || EVP_PKEY_keygen_init(context.get()) != 1 || EVP_PKEY_keygen(context.get(), &raw) != 1)
-        return Error {"crypto", "cannot generate an Ed25519 key"};
+        return makeError(SigningErrc::Crypto, "cannot generate an Ed25519 key");
     const Pkey key(raw);
     return fromPkey(key.get());
 }
@@ -161,7 +162,7 @@ Result<std::string> privateKeyPem(const PreviewSigningKey &key)
 {
     const Pkey pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, bytes(key.seed), key.seed.size()));
     if (!pkey)
-        return Error {"crypto", "not an Ed25519 private key"};
+        return makeError(SigningErrc::Crypto, "not an Ed25519 private key");
     return pemOf(pkey.get(), true);
 }
 
@@ -169,7 +170,7 @@ Result<std::string> publicKeyPem(std::string_view publicKey)
 {
     const Pkey pkey(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, bytes(publicKey), publicKey.size()));
     if (!pkey)
-        return Error {"crypto", "not an Ed25519 public key"};
+        return makeError(SigningErrc::Crypto, "not an Ed25519 public key");
     return pemOf(pkey.get(), false);
 }
 
@@ -184,7 +185,7 @@ Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesy
         return publicPem.error();
     for (const auto &path : {privatePath, publicPath})
         if (!overwrite && std::filesystem::exists(path))
-            return Error {"exists", path.string() + ": the file exists; use --force to replace it"};
+            return makeError(SigningErrc::Exists, path.string() + ": the file exists; use --force to replace it");
     for (const auto &path : {privatePath, publicPath})
         if (auto made = createKeyDirectories(path); !made)
             return made;
@@ -226,7 +227,7 @@ Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view m
         || EVP_DigestSign(context.get(), reinterpret_cast<unsigned char *>(signature.data()), &length, bytes(message),
                message.size())
             != 1)
-        return Error {"crypto", "cannot sign with the Ed25519 key"};
+        return makeError(SigningErrc::Crypto, "cannot sign with the Ed25519 key");
     signature.resize(length);
     return signature;
 }

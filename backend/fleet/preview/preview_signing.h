@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/base64.h"
+#include "base/error_code.h"
 #include "base/result.h"
 
 #include <filesystem>
@@ -9,6 +10,16 @@
 #include <string_view>
 
 namespace ccm::fleet {
+
+/// What can go wrong making, reading, writing and using a preview signing key. The daemon turns
+/// these into JSON-RPC errors on the param that named the key (fleet_errors.cpp).
+enum class SigningErrc {
+    KeyNotFound, ///< no key file at the path
+    Io, ///< the key file or its directory cannot be read, created or written
+    BadKey, ///< the file holds no PEM, or no Ed25519 key of the kind wanted
+    Exists, ///< a key file is there and was not to be replaced
+    Crypto, ///< OpenSSL cannot make, convert or use the key
+};
 
 /// An Ed25519 key that signs fleet preview requests: the raw 32-byte seed and its public key.
 struct PreviewSigningKey {
@@ -50,3 +61,14 @@ bool verifyPreview(std::string_view publicKey, std::string_view message, std::st
 std::string previewKeyFingerprint(std::string_view publicKey);
 
 } // namespace ccm::fleet
+
+template<> struct ccm::ErrorCodeNames<ccm::fleet::SigningErrc> {
+    using E = ccm::fleet::SigningErrc;
+    static constexpr std::array kNames {
+        std::pair {E::KeyNotFound, std::string_view("key_not_found")},
+        std::pair {E::Io, std::string_view("io")},
+        std::pair {E::BadKey, std::string_view("bad_key")},
+        std::pair {E::Exists, std::string_view("exists")},
+        std::pair {E::Crypto, std::string_view("crypto")},
+    };
+};
