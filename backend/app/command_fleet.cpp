@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/commands.h"
 #include "app/input_options.h"
+#include "base/signing_key.h"
 #include "core/model/duration.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/preview/preview_requester.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <algorithm>
 #include <atomic>
@@ -253,7 +253,7 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
     PreviewLine line;
     if (const auto status = parsePreviewLine(args, line, out, err))
         return *status;
-    auto key = fleet::loadPreviewPrivateKey(*line.key);
+    auto key = loadPrivateKey(*line.key);
     if (!key) {
         err << "ccm-backend fleet preview: " << key.error().message << '\n';
         return Failure;
@@ -392,14 +392,14 @@ int keygenCommand(const std::vector<std::string> &args, std::ostream &out, std::
             = privatePath->ends_with(".pem") ? privatePath->substr(0, privatePath->size() - 4) : *privatePath;
         publicPath = stem + ".pub.pem";
     }
-    auto key = fleet::generatePreviewKey();
-    auto written = key ? fleet::writePreviewKeyPair(*key, *privatePath, *publicPath, force) : Result<void>(key.error());
+    auto key = generateSigningKey();
+    auto written = key ? writeKeyPair(*key, *privatePath, *publicPath, force) : Result<void>(key.error());
     if (!written) {
         err << "ccm-backend fleet keygen: " << written.error().message << '\n';
         return Failure;
     }
     out << "private key: " << *privatePath << "\npublic key:  " << *publicPath
-        << "\nfingerprint: " << fleet::previewKeyFingerprint(key->publicKey) << '\n';
+        << "\nfingerprint: " << keyFingerprint(key->publicKey) << '\n';
     return Success;
 }
 

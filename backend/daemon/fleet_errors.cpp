@@ -2,9 +2,9 @@
 #include "daemon/fleet_errors.h"
 
 #include "base/file_reading.h"
+#include "base/signing_key.h"
 #include "daemon/params.h"
 #include "fleet/nats/nats_errors.h"
-#include "fleet/preview/preview_signing.h"
 
 namespace ccm::daemon {
 
@@ -55,20 +55,20 @@ RpcError keyError(std::string_view param, const Error &error)
 {
     const RpcError onParam {
         ErrorCode::InvalidParams, error.message, Json {{"path", std::string(param)}, {"cause", error.code}}};
-    const auto code = errorCodeOf<fleet::SigningErrc>(error);
+    const auto code = errorCodeOf<SigningErrc>(error);
     if (!code)
         return onParam;
     switch (*code) {
-    case fleet::SigningErrc::Exists: {
+    case SigningErrc::Exists: {
         const std::string message
             = error.message.substr(0, error.message.find("; use --force")) + "; send overwrite: true to replace it";
         return RpcError {ErrorCode::InvalidParams, message, Json {{"path", "overwrite"}, {"cause", error.code}}};
     }
-    case fleet::SigningErrc::Crypto:
+    case SigningErrc::Crypto:
         return RpcError {ErrorCode::InternalError, error.message, Json {{"cause", error.code}}};
-    case fleet::SigningErrc::KeyNotFound:
-    case fleet::SigningErrc::Io:
-    case fleet::SigningErrc::BadKey:
+    case SigningErrc::KeyNotFound:
+    case SigningErrc::Io:
+    case SigningErrc::BadKey:
         break;
     }
     return onParam;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "daemon/fleet_methods.h"
 
+#include "base/signing_key.h"
 #include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
@@ -14,7 +15,6 @@
 #include "fleet/nats/object_store.h"
 #include "fleet/nats/object_url.h"
 #include "fleet/preview/preview_requester.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <atomic>
 #include <cerrno>
@@ -273,10 +273,10 @@ RpcResult<Json> fleetStatus(const Params &params)
 /// public_pem and fingerprint of a raw public key.
 RpcResult<Json> publicKeyJson(const std::string &publicKey)
 {
-    auto pem = fleet::publicKeyPem(publicKey);
+    auto pem = publicKeyPem(publicKey);
     if (!pem)
         return keyError("private", pem.error());
-    return Json {{"public_pem", pem.value()}, {"fingerprint", fleet::previewKeyFingerprint(publicKey)}};
+    return Json {{"public_pem", pem.value()}, {"fingerprint", keyFingerprint(publicKey)}};
 }
 
 RpcResult<Json> fleetKeygen(const Params &params)
@@ -295,10 +295,10 @@ RpcResult<Json> fleetKeygen(const Params &params)
         (privateFile.ends_with(".pem") ? privateFile.substr(0, privateFile.size() - 4) : privateFile) + ".pub.pem");
     if (publicFile == privateFile)
         return Params::invalid("public", "must differ from params.private");
-    auto key = fleet::generatePreviewKey();
+    auto key = generateSigningKey();
     if (!key)
         return keyError("private", key.error());
-    if (auto written = fleet::writePreviewKeyPair(*key, privateFile, publicFile, overwrite.value()); !written)
+    if (auto written = writeKeyPair(*key, privateFile, publicFile, overwrite.value()); !written)
         return keyError("private", written.error());
     auto info = publicKeyJson(key->publicKey);
     if (!info)
@@ -313,7 +313,7 @@ RpcResult<Json> fleetKeyinfo(const Params &params)
     auto privatePath = params.path("private");
     if (!privatePath)
         return privatePath.error();
-    auto key = fleet::loadPreviewPrivateKey(privatePath.value());
+    auto key = loadPrivateKey(privatePath.value());
     if (!key)
         return keyError("private", key.error());
     return publicKeyJson(key->publicKey);
@@ -404,7 +404,7 @@ RpcResult<void> previewOptions(const Params &params, fleet::PreviewRequestOption
             return value.error();
         (name == std::string_view("context") ? options.sources.nats.context : options.sources.nats.url) = value.value();
     }
-    auto key = fleet::loadPreviewPrivateKey(keyPath.value());
+    auto key = loadPrivateKey(keyPath.value());
     if (!key)
         return keyError("key", key.error());
     options.key = std::move(key).value();

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/error_code.h"
 #include "base/file_reading.h"
+#include "base/signing_key.h"
 #include "daemon/client/rpc_client.h"
 #include "fleet/agent/agent_worker.h"
 #include "fleet/nats/nats_errors.h"
-#include "fleet/preview/preview_signing.h"
 #include "test_main.h"
 
 #include <QTest>
@@ -74,11 +74,11 @@ private slots:
         QCOMPARE(codeName(fleet::NatsErrc::BadName), std::string_view("bad_name"));
         QCOMPARE(codeName(fleet::NatsErrc::Exists), std::string_view("exists"));
         QCOMPARE(codeName(ReadErrc::NotFound), std::string_view("not_found"));
-        QCOMPARE(codeName(fleet::SigningErrc::KeyNotFound), std::string_view("key_not_found"));
-        QCOMPARE(codeName(fleet::SigningErrc::Io), std::string_view("io"));
-        QCOMPARE(codeName(fleet::SigningErrc::BadKey), std::string_view("bad_key"));
-        QCOMPARE(codeName(fleet::SigningErrc::Exists), std::string_view("exists"));
-        QCOMPARE(codeName(fleet::SigningErrc::Crypto), std::string_view("crypto"));
+        QCOMPARE(codeName(SigningErrc::KeyNotFound), std::string_view("key_not_found"));
+        QCOMPARE(codeName(SigningErrc::Io), std::string_view("io"));
+        QCOMPARE(codeName(SigningErrc::BadKey), std::string_view("bad_key"));
+        QCOMPARE(codeName(SigningErrc::Exists), std::string_view("exists"));
+        QCOMPARE(codeName(SigningErrc::Crypto), std::string_view("crypto"));
         QCOMPARE(codeName(RpcClientErrc::ConnectFailed), std::string_view("connect_failed"));
         QCOMPARE(codeName(RpcClientErrc::Closed), std::string_view("closed"));
         QCOMPARE(codeName(RpcClientErrc::TooLarge), std::string_view("too_large"));
@@ -96,7 +96,7 @@ private slots:
         QVERIFY(namedOnceEach(SampleErrc::Second));
         QVERIFY(namedOnceEach(fleet::NatsErrc::Exists));
         QVERIFY(namedOnceEach(ReadErrc::Unreadable));
-        QVERIFY(namedOnceEach(fleet::SigningErrc::Crypto));
+        QVERIFY(namedOnceEach(SigningErrc::Crypto));
         QVERIFY(namedOnceEach(RpcClientErrc::InvalidRequest));
         QVERIFY(namedOnceEach(fleet::ManifestRunErrc::Invalid));
     }

@@ -4,10 +4,10 @@
 // Prints the time from request to the last answer of 5 previews and their median. The agents are
 // started and have reported to CCM_STATUS before the clock runs.
 #include "../fleet/nats_server.h"
+#include "base/signing_key.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/preview/preview_requester.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -133,9 +133,9 @@ int main(int argc, char **argv)
         return 1;
     }
     QTemporaryDir dir;
-    const PreviewSigningKey key = generatePreviewKey().value();
+    const SigningKey key = generateSigningKey().value();
     const QString publicKey = dir.filePath(QStringLiteral("k.pub.pem"));
-    (void)writePreviewKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(), publicKey.toStdString(), false);
+    (void)writeKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(), publicKey.toStdString(), false);
     std::vector<std::unique_ptr<BenchAgent>> agents;
     for (int i = 0; i < kAgents; ++i) {
         agents.push_back(std::make_unique<BenchAgent>(i, server.url(), publicKey));

@@ -3,10 +3,10 @@
 // answers with 100 events each; the requester collects them from a real nats-server. Prints the
 // time from request to the last host finished and the answers per second.
 #include "../fleet/nats_server.h"
+#include "base/signing_key.h"
 #include "core/model/transaction_event.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/preview/preview_requester.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <QCoreApplication>
 #include <QProcess>
@@ -49,7 +49,7 @@ void writeRecording(const std::string &path)
 }
 
 /// One preview against `hosts` recorded identities; milliseconds, or a negative number on failure.
-double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const PreviewSigningKey &key, int hosts)
+double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const SigningKey &key, int hosts)
 {
     QProcess fleet;
     fleet.start(QStringLiteral(CCM_PREVIEW_FLEET_BIN),
@@ -87,8 +87,7 @@ double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const Pr
 
 /// One preview run for real by `hosts` responders (ccm-preview-fleet) on a manifest of `files`
 /// file resources; milliseconds, or a negative number on failure.
-double measureReal(
-    const ccm::test::NatsServer &server, QTemporaryDir &dir, const PreviewSigningKey &key, int hosts, int files)
+double measureReal(const ccm::test::NatsServer &server, QTemporaryDir &dir, const SigningKey &key, int hosts, int files)
 {
     const std::string target = dir.filePath(QStringLiteral("targets")).toStdString();
     std::ofstream manifest(dir.filePath(QStringLiteral("real.yaml")).toStdString());
@@ -143,8 +142,8 @@ int main(int argc, char **argv)
         return 1;
     }
     QTemporaryDir dir;
-    const PreviewSigningKey key = generatePreviewKey().value();
-    (void)writePreviewKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(),
+    const SigningKey key = generateSigningKey().value();
+    (void)writeKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(),
         dir.filePath(QStringLiteral("k.pub.pem")).toStdString(), false);
     writeRecording(dir.filePath(QStringLiteral("recorded.jsonl")).toStdString());
     std::ofstream(dir.filePath(QStringLiteral("manifest.yaml")).toStdString())

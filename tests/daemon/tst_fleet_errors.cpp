@@ -4,9 +4,9 @@
 // fleet and bundle methods answer with. The tables name every code, so a code placed elsewhere in
 // the mapping fails here.
 #include "base/file_reading.h"
+#include "base/signing_key.h"
 #include "daemon/fleet_errors.h"
 #include "fleet/nats/nats_errors.h"
-#include "fleet/preview/preview_signing.h"
 #include "test_main.h"
 
 #include <QTemporaryDir>
@@ -94,19 +94,19 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
         QTest::addColumn<QString>("data");
-        const auto row = [](const char *name, fleet::SigningErrc signing, ErrorCode code, const char *message,
+        const auto row = [](const char *name, SigningErrc signing, ErrorCode code, const char *message,
                              const char *data) {
             QTest::newRow(name) << int(signing) << int(code) << QString::fromUtf8(message) << QString::fromUtf8(data);
         };
-        row("exists: on params.overwrite", fleet::SigningErrc::Exists, ErrorCode::InvalidParams,
+        row("exists: on params.overwrite", SigningErrc::Exists, ErrorCode::InvalidParams,
             "/k.pem: the file exists; send overwrite: true to replace it", R"({"path":"overwrite","cause":"exists"})");
-        row("crypto: an internal error", fleet::SigningErrc::Crypto, ErrorCode::InternalError,
+        row("crypto: an internal error", SigningErrc::Crypto, ErrorCode::InternalError,
             "/k.pem: the file exists; use --force to replace it", R"({"cause":"crypto"})");
-        row("key_not_found: on the param", fleet::SigningErrc::KeyNotFound, ErrorCode::InvalidParams,
+        row("key_not_found: on the param", SigningErrc::KeyNotFound, ErrorCode::InvalidParams,
             "/k.pem: the file exists; use --force to replace it", R"({"path":"key","cause":"key_not_found"})");
-        row("io: on the param", fleet::SigningErrc::Io, ErrorCode::InvalidParams,
+        row("io: on the param", SigningErrc::Io, ErrorCode::InvalidParams,
             "/k.pem: the file exists; use --force to replace it", R"({"path":"key","cause":"io"})");
-        row("bad_key: on the param", fleet::SigningErrc::BadKey, ErrorCode::InvalidParams,
+        row("bad_key: on the param", SigningErrc::BadKey, ErrorCode::InvalidParams,
             "/k.pem: the file exists; use --force to replace it", R"({"path":"key","cause":"bad_key"})");
     }
     void eachSigningCodeHasItsRpcError()
@@ -117,7 +117,7 @@ private slots:
         QFETCH(QString, data);
         // One message for all: only `exists` rewrites it, for a client that sends no --force.
         const Error error
-            = makeError(static_cast<fleet::SigningErrc>(signing), "/k.pem: the file exists; use --force to replace it");
+            = makeError(static_cast<SigningErrc>(signing), "/k.pem: the file exists; use --force to replace it");
         const protocol::RpcError answer = keyError("key", error);
         QCOMPARE(int(answer.code), code);
         QCOMPARE(QString::fromStdString(answer.message), message);
@@ -125,10 +125,7 @@ private slots:
     }
 
     /// A code added to SigningErrc needs its row above.
-    void theTableHoldsEverySigningCode()
-    {
-        QCOMPARE(ErrorCodeNames<fleet::SigningErrc>::kNames.size(), std::size_t(5));
-    }
+    void theTableHoldsEverySigningCode() { QCOMPARE(ErrorCodeNames<SigningErrc>::kNames.size(), std::size_t(5)); }
 
     /// The errors the signing functions really make reach the client as the table says.
     void realKeyErrorsNameTheirParam()
@@ -138,18 +135,18 @@ private slots:
         const std::string privatePath = dir.filePath(QStringLiteral("k.pem")).toStdString();
         const std::string publicPath = dir.filePath(QStringLiteral("k.pub.pem")).toStdString();
 
-        const auto missing = fleet::loadPreviewPrivateKey(privatePath);
+        const auto missing = loadPrivateKey(privatePath);
         QVERIFY(!missing);
         const protocol::RpcError notFound = keyError("key", missing.error());
         QCOMPARE(notFound.code, ErrorCode::InvalidParams);
         QCOMPARE(fleetErrorData(notFound), std::string(R"({"path":"key","cause":"key_not_found"})"));
 
-        const auto key = fleet::generatePreviewKey();
+        const auto key = generateSigningKey();
         QVERIFY(key);
-        QVERIFY(fleet::writePreviewKeyPair(*key, privatePath, publicPath, false));
-        const auto again = fleet::writePreviewKeyPair(*key, privatePath, publicPath, false);
+        QVERIFY(writeKeyPair(*key, privatePath, publicPath, false));
+        const auto again = writeKeyPair(*key, privatePath, publicPath, false);
         QVERIFY(!again);
-        QVERIFY(hasCode(again.error(), fleet::SigningErrc::Exists));
+        QVERIFY(hasCode(again.error(), SigningErrc::Exists));
         const protocol::RpcError exists = keyError("private", again.error());
         QCOMPARE(exists.code, ErrorCode::InvalidParams);
         QCOMPARE(exists.message, privatePath + ": the file exists; send overwrite: true to replace it");

@@ -4,8 +4,8 @@
 // anything is sent, and a fleet that does not trust the key gives a result whose notice says so.
 #include "../fleet/nats_server.h"
 #include "../fleet/preview_fleet_process.h"
+#include "base/signing_key.h"
 #include "daemon_harness.h"
-#include "fleet/preview/preview_signing.h"
 #include "sent_messages.h"
 #include "test_main.h"
 
@@ -36,10 +36,10 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         for (const QString &key : {trustedKey(), otherKey()}) {
-            auto made = fleet::generatePreviewKey();
+            auto made = generateSigningKey();
             QVERIFY(made);
             const std::string file = text(key);
-            QVERIFY(fleet::writePreviewKeyPair(*made, file, file.substr(0, file.size() - 4) + ".pub.pem", false));
+            QVERIFY(writeKeyPair(*made, file, file.substr(0, file.size() - 4) + ".pub.pem", false));
         }
     }
 
@@ -74,9 +74,9 @@ private Q_SLOTS:
         DaemonProcess daemon(userMode());
         RpcClient client;
         QVERIFY(client.connectTo(daemon.socket()));
-        auto other = fleet::loadPreviewPrivateKey(text(otherKey()));
+        auto other = loadPrivateKey(text(otherKey()));
         QVERIFY(other);
-        const std::string fingerprint = fleet::previewKeyFingerprint(other->publicKey);
+        const std::string fingerprint = keyFingerprint(other->publicKey);
 
         Json params = previewParams(otherKey(), server.url());
         params["timeout_ms"] = 2000;

@@ -136,7 +136,7 @@ void answerRecorded(natsConnection *, natsSubscription *, natsMsg *message, void
 int runRecorded(const Arguments &arguments)
 {
     auto connection = connect(arguments.url);
-    Recorded recorded {&arguments, connection.get(), loadPreviewPublicKey(arguments.trusted).value(), {}};
+    Recorded recorded {&arguments, connection.get(), loadPublicKey(arguments.trusted).value(), {}};
     std::ifstream file(*arguments.recorded);
     for (std::string line; std::getline(file, line);)
         if (!line.empty())

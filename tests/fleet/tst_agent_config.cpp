@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The agent configuration: upstream's keys and their defaults, identity and preview, and every
 // bad value or unknown key reported with its line and column.
+#include "base/signing_key.h"
 #include "fleet/agent/agent_config.h"
-#include "fleet/preview/preview_signing.h"
 #include "test_common.h"
 #include "test_main.h"
 
@@ -17,11 +17,11 @@ namespace {
 /// Writes NAME.pem (private) and NAME.pub.pem into `dir`, as fleet keygen does.
 bool writeKeyPair(const QTemporaryDir &dir, const char *name)
 {
-    auto key = generatePreviewKey();
+    auto key = generateSigningKey();
     if (!key)
         return false;
     const std::string base = dir.filePath(QString::fromLatin1(name)).toStdString();
-    return writePreviewKeyPair(*key, base + ".pem", base + ".pub.pem", false).ok();
+    return writeKeyPair(*key, base + ".pem", base + ".pub.pem", false).ok();
 }
 
 } // namespace

@@ -35,10 +35,10 @@ public:
     {
         if (!m_server.start(ccm::test::NatsServer::Options {true, serverConfig}))
             return false;
-        m_key = generatePreviewKey().value();
+        m_key = generateSigningKey().value();
         m_publicKey = m_dir.filePath(QStringLiteral("trusted.pub.pem")).toStdString();
         const std::string privatePath = m_dir.filePath(QStringLiteral("signer.pem")).toStdString();
-        return writePreviewKeyPair(m_key, privatePath, m_publicKey, false).ok();
+        return writeKeyPair(m_key, privatePath, m_publicKey, false).ok();
     }
 
     std::unique_ptr<NatsConnection> connect()
@@ -96,7 +96,7 @@ public:
         return m_log;
     }
 
-    const PreviewSigningKey &key() const { return m_key; }
+    const SigningKey &key() const { return m_key; }
     QString path(const QString &name) const { return m_dir.filePath(name); }
     QString error() const { return m_server.error(); }
     QString workDirectory() const { return m_work.path(); }
@@ -105,7 +105,7 @@ private:
     ccm::test::NatsServer m_server;
     QTemporaryDir m_dir;
     QTemporaryDir m_work;
-    PreviewSigningKey m_key;
+    SigningKey m_key;
     std::string m_publicKey;
     std::vector<std::unique_ptr<NatsConnection>> m_connections;
     std::vector<std::unique_ptr<PreviewResponder>> m_responders;
@@ -293,9 +293,9 @@ private slots:
         request.expires = request.issued + std::chrono::minutes(5);
         request.reply = inbox.subject;
         request.bundle = {"CCM_PREVIEW", "preview-x", "SHA-256=x"};
-        PreviewSigningKey key = fleet.key();
+        SigningKey key = fleet.key();
         if (kind == QStringLiteral("untrusted"))
-            key = generatePreviewKey().value();
+            key = generateSigningKey().value();
         if (kind == QStringLiteral("expired")) {
             request.issued -= std::chrono::minutes(10);
             request.expires = request.issued + std::chrono::minutes(5);

@@ -4,9 +4,9 @@
 // fresh home, a --select that does not parse refused before anything is sent, and the notice
 // naming the untrusted key when no host answers.
 #include "backend_process.h"
+#include "base/signing_key.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_handles.h"
-#include "fleet/preview/preview_signing.h"
 #include "fleet/preview/preview_wire.h"
 #include "nats_server.h"
 #include "preview_fleet_process.h"

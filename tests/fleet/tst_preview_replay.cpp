@@ -443,7 +443,7 @@ private slots:
         // A request issued after the loss, plus the skew a captured one could carry, is taken. Its
         // bundle does not exist: an answer at all is what shows it was taken.
         std::this_thread::sleep_until(std::chrono::ceil<std::chrono::seconds>(seen));
-        auto key = fleet::loadPreviewPrivateKey(m_signer.toStdString());
+        auto key = loadPrivateKey(m_signer.toStdString());
         QVERIFY(key);
         auto forger = connect();
         QVERIFY(forger);

@@ -31,10 +31,10 @@ PreviewRequest sampleRequest()
 }
 
 /// A payload with body R, signed properly, so only R's fields are at fault.
-std::string signedBody(const Json &body, const PreviewSigningKey &key)
+std::string signedBody(const Json &body, const SigningKey &key)
 {
     const std::string text = body.dump();
-    return Json {{"request", encodeBase64(text)}, {"signature", encodeBase64(signPreview(key, text).value())},
+    return Json {{"request", encodeBase64(text)}, {"signature", encodeBase64(signEd25519(key, text).value())},
         {"key", encodeBase64(key.publicKey)}}
         .dump();
 }
@@ -47,7 +47,7 @@ class TestPreviewWire : public QObject {
 private slots:
     void requestRoundTrip()
     {
-        const auto key = generatePreviewKey().value();
+        const auto key = generateSigningKey().value();
         PreviewRequest request = sampleRequest();
         request.select = "Facts.os == 'linux'";
         auto decoded = decodeSignedRequest(encodeSignedRequest(request, key).value());
@@ -123,7 +123,7 @@ private slots:
         QFETCH(QString, field);
         QFETCH(QString, value);
         QFETCH(QString, says);
-        const auto key = generatePreviewKey().value();
+        const auto key = generateSigningKey().value();
         Json body = parseJson(encodeRequestBody(sampleRequest()));
         if (value == QStringLiteral("-"))
             body.erase(field.toStdString());
@@ -166,7 +166,7 @@ private slots:
 
     void tamperedBodyFailsTheSignature()
     {
-        const auto key = generatePreviewKey().value();
+        const auto key = generateSigningKey().value();
         Json envelope = parseJson(encodeSignedRequest(sampleRequest(), key).value());
         std::string body = decodeBase64(envelope["request"].get<std::string>()).value();
         body.replace(body.find("\"noop\":true"), 11, "\"noop\":fals");
@@ -319,7 +319,7 @@ private slots:
 
     void mutatedInputNeverCrashes()
     {
-        const auto key = generatePreviewKey().value();
+        const auto key = generateSigningKey().value();
         Json answer = answerHeader(kId, "h", 3, "done");
         answer["summary"] = Json::object();
         answer["cancelled"] = false;

@@ -7,7 +7,7 @@
 // crashes, hangs, leaks and undefined behaviour are bugs, and so is an accepted answer that does
 // not decode again from the text it would be forwarded as, or a reassembled message larger than
 // the limits that were set.
-#include "fleet/preview/preview_signing.h"
+#include "base/signing_key.h"
 #include "fleet/preview/preview_wire.h"
 #include "fleet/preview/seen_requests.h"
 
@@ -45,8 +45,8 @@ void request(std::string_view payload)
 
 void signedBody(std::string_view body)
 {
-    static const PreviewSigningKey key = generatePreviewKey().value();
-    auto signature = signPreview(key, body);
+    static const SigningKey key = generateSigningKey().value();
+    auto signature = signEd25519(key, body);
     if (!signature)
         std::abort();
     const ccm::Json envelope {

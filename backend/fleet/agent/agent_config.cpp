@@ -2,10 +2,10 @@
 #include "fleet/agent/agent_config.h"
 
 #include "base/file_reading.h"
+#include "base/signing_key.h"
 #include "core/model/duration.h"
 #include "core/yaml/source_map.h"
 #include "core/yaml/yaml_reader.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <algorithm>
 #include <functional>
@@ -252,9 +252,9 @@ Result<void> checkTrustedKeys(const Field &preview, const AgentConfig &config)
     for (std::size_t i = 0; i < config.preview.trustedKeys.size(); ++i) {
         const Field item {list[i], appendPointer(listPointer, i), preview.document, preview.fileName};
         const std::filesystem::path &path = config.preview.trustedKeys[i];
-        if (auto key = loadPreviewPublicKey(path); !key)
+        if (auto key = loadPublicKey(path); !key)
             return item.error(key.error().message);
-        if (loadPreviewPrivateKey(path))
+        if (loadPrivateKey(path))
             return item.error(path.string()
                 + " holds a private key: list its public half (the .pub.pem that fleet keygen writes) and keep "
                   "the private key with whoever signs");

@@ -425,7 +425,7 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
 /// CCM_STATUS lists as alive.
 std::string silenceNotice(const FleetPreview &preview, std::size_t expected, const PreviewRequestOptions &options)
 {
-    const std::string fingerprint = previewKeyFingerprint(options.key.publicKey);
+    const std::string fingerprint = keyFingerprint(options.key.publicKey);
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options.timeout).count();
     std::string text = expected == 0 ? "no agent answered within " + std::to_string(seconds)
             + "s, and CCM_STATUS lists no live agent. Either no agent with preview.enabled reports to this NATS "
@@ -524,7 +524,7 @@ Result<FleetPreview> runFleetPreview(
         preview.notice = silenceNotice(preview, expected, options);
         for (HostPreview &host : preview.hosts)
             host.message = "no answer: this agent may not trust the signing key (fingerprint "
-                + previewKeyFingerprint(options.key.publicKey) + ")";
+                + keyFingerprint(options.key.publicKey) + ")";
     }
     return preview;
 }

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "base/result.h"
+#include "base/signing_key.h"
 #include "core/expr/expression.h"
 #include "core/model/json.h"
 #include "fleet/agent/bundle_source.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <atomic>
 #include <chrono>
@@ -82,7 +82,7 @@ struct PreviewRequestOptions {
     /// The bytes of a bundle built already (a manifest sent as text); `source` is then not read.
     std::optional<std::string> bundle;
     SourceOptions sources; ///< how remote sources are fetched
-    PreviewSigningKey key;
+    SigningKey key;
     /// A manifest expression over Facts; every host when unset. It must parse (selectorError):
     /// runFleetPreview() refuses one that does not before anything is sent.
     std::optional<std::string> select;

@@ -302,7 +302,7 @@ Result<std::unique_ptr<PreviewResponder>> PreviewResponder::start(
         options.seen = std::make_shared<SeenRequests>();
     std::unique_ptr<PreviewResponder> responder(new PreviewResponder(connection, std::move(options)));
     for (const auto &path : responder->m_options.trustedKeys) {
-        auto key = loadPreviewPublicKey(path);
+        auto key = loadPublicKey(path);
         if (!key)
             return key.error().withContext("preview trusted key");
         responder->m_trusted.push_back(std::move(key).value());
@@ -366,7 +366,7 @@ void PreviewResponder::receive(std::string_view payload)
         return reject({}, decoded.error().message);
     const PreviewRequest &request = decoded->request;
     if (std::find(m_trusted.begin(), m_trusted.end(), decoded->publicKey) == m_trusted.end())
-        return reject(request.id, "signed by the untrusted key " + previewKeyFingerprint(decoded->publicKey));
+        return reject(request.id, "signed by the untrusted key " + keyFingerprint(decoded->publicKey));
     const auto now = Clock::now();
     if (auto rules = checkRequestRules(request, now); !rules)
         return reject(request.id, rules.error().message);

@@ -229,10 +229,10 @@ std::string encodeRequestBody(const PreviewRequest &request)
     return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-Result<std::string> encodeSignedRequest(const PreviewRequest &request, const PreviewSigningKey &key)
+Result<std::string> encodeSignedRequest(const PreviewRequest &request, const SigningKey &key)
 {
     const std::string body = encodeRequestBody(request);
-    auto signature = signPreview(key, body);
+    auto signature = signEd25519(key, body);
     if (!signature)
         return signature.error();
     const Json envelope {
@@ -254,7 +254,7 @@ Result<VerifiedRequest> decodeSignedRequest(std::string_view payload)
         return key.error();
     if (key->size() != kEd25519KeySize)
         return badRequest("\"key\" must be a raw 32-byte Ed25519 public key");
-    if (!verifyPreview(*key, *body, *signature))
+    if (!verifyEd25519(*key, *body, *signature))
         return Error {"bad_signature", "the request's signature does not verify with the key it names"};
     auto request = decodeRequestBody(*body);
     if (!request)

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "base/result.h"
+#include "base/signing_key.h"
 #include "core/model/json.h"
-#include "fleet/preview/preview_signing.h"
 
 #include <chrono>
 #include <cstdint>
@@ -58,7 +58,7 @@ Result<Clock::time_point> parseRfc3339(std::string_view text);
 /// The request body R as JSON text.
 std::string encodeRequestBody(const PreviewRequest &request);
 /// The payload published on ccm.preview.request: R signed with `key`.
-Result<std::string> encodeSignedRequest(const PreviewRequest &request, const PreviewSigningKey &key);
+Result<std::string> encodeSignedRequest(const PreviewRequest &request, const SigningKey &key);
 
 /// A request whose signature verified against `publicKey`.
 struct VerifiedRequest {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Ed25519 keys of fleet previews: generation, PEM files, load errors, signatures and tampering.
-#include "fleet/preview/preview_signing.h"
+// Ed25519 signing keys (fleet previews, bundles): generation, PEM files, load errors, signatures and tampering.
+#include "base/signing_key.h"
 #include "test_common.h"
 #include "test_main.h"
 
@@ -12,45 +12,44 @@
 #include <sys/stat.h>
 
 using namespace ccm;
-using namespace ccm::fleet;
 using ccm::test::q;
 
-class TestPreviewSigning : public QObject {
+class TestSigningKey : public QObject {
     Q_OBJECT
 
 private slots:
     void keygenWritesPrivateKeyOnlyForOwner()
     {
         QTemporaryDir dir;
-        auto key = generatePreviewKey();
+        auto key = generateSigningKey();
         QVERIFY(key);
         QCOMPARE(key->publicKey.size(), kEd25519KeySize);
         const std::string privatePath = dir.filePath(QStringLiteral("k.pem")).toStdString();
         const std::string publicPath = dir.filePath(QStringLiteral("k.pub.pem")).toStdString();
-        QVERIFY(writePreviewKeyPair(*key, privatePath, publicPath, false));
+        QVERIFY(writeKeyPair(*key, privatePath, publicPath, false));
         struct stat info { };
         QCOMPARE(::stat(privatePath.c_str(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0600u);
 
-        auto loaded = loadPreviewPrivateKey(privatePath);
+        auto loaded = loadPrivateKey(privatePath);
         QVERIFY(loaded);
         QCOMPARE(loaded->seed, key->seed);
         QCOMPARE(loaded->publicKey, key->publicKey);
-        auto publicKey = loadPreviewPublicKey(publicPath);
+        auto publicKey = loadPublicKey(publicPath);
         QVERIFY(publicKey);
         QCOMPARE(*publicKey, key->publicKey);
-        QCOMPARE(loadPreviewPublicKey(privatePath).value(), key->publicKey);
+        QCOMPARE(loadPublicKey(privatePath).value(), key->publicKey);
 
-        auto again = writePreviewKeyPair(*key, privatePath, publicPath, false);
+        auto again = writeKeyPair(*key, privatePath, publicPath, false);
         QVERIFY(!again);
         QCOMPARE(again.error().code, std::string("exists"));
-        QVERIFY(writePreviewKeyPair(*key, privatePath, publicPath, true));
+        QVERIFY(writeKeyPair(*key, privatePath, publicPath, true));
     }
 
     void fingerprintIsSixteenHexOfTheRawKey()
     {
         // SHA-256 of 32 zero bytes starts with 66687aadf862bd77.
-        QCOMPARE(q(previewKeyFingerprint(std::string(32, '\0'))), QStringLiteral("66687aadf862bd77"));
+        QCOMPARE(q(keyFingerprint(std::string(32, '\0'))), QStringLiteral("66687aadf862bd77"));
     }
 
     void loadErrors_data()
@@ -78,7 +77,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("key.pem"));
         if (create)
             QVERIFY(ccm::test::writeFile(path, content));
-        auto key = loadPreviewPrivateKey(path.toStdString());
+        auto key = loadPrivateKey(path.toStdString());
         QVERIFY(!key);
         QCOMPARE(q(key.error().code), code);
         QVERIFY2(q(key.error().message).contains(says), key.error().message.c_str());
@@ -96,7 +95,7 @@ private slots:
                          QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256"), QStringLiteral("-out"),
                          path}),
             0);
-        auto key = loadPreviewPrivateKey(path.toStdString());
+        auto key = loadPrivateKey(path.toStdString());
         QVERIFY(!key);
         QCOMPARE(key.error().code, std::string("bad_key"));
         QVERIFY2(q(key.error().message).contains(QStringLiteral("Ed25519")), key.error().message.c_str());
@@ -104,23 +103,23 @@ private slots:
 
     void signAndVerify()
     {
-        auto key = generatePreviewKey();
-        auto other = generatePreviewKey();
+        auto key = generateSigningKey();
+        auto other = generateSigningKey();
         QVERIFY(key && other);
         const std::string message = R"({"id":"abc"})";
-        auto signature = signPreview(*key, message);
+        auto signature = signEd25519(*key, message);
         QVERIFY(signature);
         QCOMPARE(signature->size(), kEd25519SignatureSize);
-        QVERIFY(verifyPreview(key->publicKey, message, *signature));
-        QVERIFY(!verifyPreview(other->publicKey, message, *signature));
+        QVERIFY(verifyEd25519(key->publicKey, message, *signature));
+        QVERIFY(!verifyEd25519(other->publicKey, message, *signature));
         std::string tampered = message;
         tampered[2] = 'x';
-        QVERIFY(!verifyPreview(key->publicKey, tampered, *signature));
+        QVERIFY(!verifyEd25519(key->publicKey, tampered, *signature));
         std::string badSignature = *signature;
         badSignature[0] = static_cast<char>(badSignature[0] ^ 1);
-        QVERIFY(!verifyPreview(key->publicKey, message, badSignature));
-        QVERIFY(!verifyPreview(key->publicKey.substr(1), message, *signature));
-        QVERIFY(!verifyPreview(key->publicKey, message, signature->substr(1)));
+        QVERIFY(!verifyEd25519(key->publicKey, message, badSignature));
+        QVERIFY(!verifyEd25519(key->publicKey.substr(1), message, *signature));
+        QVERIFY(!verifyEd25519(key->publicKey, message, signature->substr(1)));
     }
 
     void base64RoundTripAndStrictness()
@@ -133,5 +132,5 @@ private slots:
     }
 };
 
-CCM_TEST_GUILESS_MAIN(TestPreviewSigning)
-#include "tst_preview_signing.moc"
+CCM_TEST_GUILESS_MAIN(TestSigningKey)
+#include "tst_signing_key.moc"

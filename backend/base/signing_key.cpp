@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "fleet/preview/preview_signing.h"
+#include "base/signing_key.h"
 
 #include "base/c_handle.h"
 #include "base/hex.h"
@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace ccm::fleet {
+namespace ccm {
 namespace {
 
 using Pkey = CHandle<EVP_PKEY, EVP_PKEY_free>;
@@ -45,7 +45,7 @@ Result<std::string> rawKey(EVP_PKEY *key, bool isPrivate)
     return out;
 }
 
-Result<PreviewSigningKey> fromPkey(EVP_PKEY *key)
+Result<SigningKey> fromPkey(EVP_PKEY *key)
 {
     auto seed = rawKey(key, true);
     if (!seed)
@@ -53,7 +53,7 @@ Result<PreviewSigningKey> fromPkey(EVP_PKEY *key)
     auto publicKey = rawKey(key, false);
     if (!publicKey)
         return publicKey.error();
-    return PreviewSigningKey {std::move(seed).value(), std::move(publicKey).value()};
+    return SigningKey {std::move(seed).value(), std::move(publicKey).value()};
 }
 
 Result<std::string> pemOf(EVP_PKEY *key, bool isPrivate)
@@ -106,7 +106,8 @@ Result<Pkey> parsePem(const std::filesystem::path &path, const std::string &text
     if (EVP_PKEY_get_id(key.get()) != EVP_PKEY_ED25519)
         return badKey(path,
             std::string("holds a ") + OBJ_nid2sn(EVP_PKEY_get_id(key.get()))
-                + " key; fleet previews are signed with Ed25519 keys (make one with `ccm-backend fleet keygen`)");
+                + " key; fleet previews and bundles are signed with Ed25519 keys (make one with `ccm-backend fleet "
+                  "keygen`)");
     return key;
 }
 
@@ -148,7 +149,7 @@ Result<void> createKeyDirectories(const std::filesystem::path &file)
 
 } // namespace
 
-Result<PreviewSigningKey> generatePreviewKey()
+Result<SigningKey> generateSigningKey()
 {
     EVP_PKEY *raw = nullptr;
     const CHandle<EVP_PKEY_CTX, EVP_PKEY_CTX_free> context(EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nullptr));
@@ -158,7 +159,7 @@ Result<PreviewSigningKey> generatePreviewKey()
     return fromPkey(key.get());
 }
 
-Result<std::string> privateKeyPem(const PreviewSigningKey &key)
+Result<std::string> privateKeyPem(const SigningKey &key)
 {
     const Pkey pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, bytes(key.seed), key.seed.size()));
     if (!pkey)
@@ -174,7 +175,7 @@ Result<std::string> publicKeyPem(std::string_view publicKey)
     return pemOf(pkey.get(), false);
 }
 
-Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesystem::path &privatePath,
+Result<void> writeKeyPair(const SigningKey &key, const std::filesystem::path &privatePath,
     const std::filesystem::path &publicPath, bool overwrite)
 {
     auto privatePem = privateKeyPem(key);
@@ -195,7 +196,7 @@ Result<void> writePreviewKeyPair(const PreviewSigningKey &key, const std::filesy
     return writeFile(publicPath, *publicPem, 0644, overwrite);
 }
 
-Result<PreviewSigningKey> loadPreviewPrivateKey(const std::filesystem::path &path)
+Result<SigningKey> loadPrivateKey(const std::filesystem::path &path)
 {
     auto text = readKeyFile(path);
     if (!text)
@@ -206,7 +207,7 @@ Result<PreviewSigningKey> loadPreviewPrivateKey(const std::filesystem::path &pat
     return fromPkey(key->get());
 }
 
-Result<std::string> loadPreviewPublicKey(const std::filesystem::path &path)
+Result<std::string> loadPublicKey(const std::filesystem::path &path)
 {
     auto text = readKeyFile(path);
     if (!text)
@@ -217,7 +218,7 @@ Result<std::string> loadPreviewPublicKey(const std::filesystem::path &path)
     return rawKey(key->get(), false);
 }
 
-Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view message)
+Result<std::string> signEd25519(const SigningKey &key, std::string_view message)
 {
     const Pkey pkey(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, bytes(key.seed), key.seed.size()));
     const DigestContext context(EVP_MD_CTX_new());
@@ -232,7 +233,7 @@ Result<std::string> signPreview(const PreviewSigningKey &key, std::string_view m
     return signature;
 }
 
-bool verifyPreview(std::string_view publicKey, std::string_view message, std::string_view signature)
+bool verifyEd25519(std::string_view publicKey, std::string_view message, std::string_view signature)
 {
     if (publicKey.size() != kEd25519KeySize || signature.size() != kEd25519SignatureSize)
         return false;
@@ -242,11 +243,11 @@ bool verifyPreview(std::string_view publicKey, std::string_view message, std::st
         && EVP_DigestVerify(context.get(), bytes(signature), signature.size(), bytes(message), message.size()) == 1;
 }
 
-std::string previewKeyFingerprint(std::string_view publicKey)
+std::string keyFingerprint(std::string_view publicKey)
 {
     // The first 8 bytes of the key's SHA-256, as 16 hexadecimal digits.
     const Sha256Digest digest = sha256(publicKey);
     return toHex(std::span(digest).first(8));
 }
 
-} // namespace ccm::fleet
+} // namespace ccm
