@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "base/signing_key.h"
 #include "core/model/diagnostic.h"
 
 #include <cstdint>
@@ -73,7 +74,10 @@ std::string normaliseForUpstream(std::string_view text, std::vector<Diagnostic> 
 
 /// Writes the plan as a reproducible bundle: sorted members, fixed mtime, owner and group 0,
 /// modes 0644 (0755 for directories and executables), gzip without a timestamp, so the same
-/// input gives the same bytes. Written to a temporary file beside `output`, then renamed.
-Result<void> writeBundle(const BundlePlan &plan, const std::filesystem::path &output);
+/// input gives the same bytes. Written to a temporary file beside `output`, then renamed. With a
+/// `signer`, SHA256SUMS.sig beside SHA256SUMS holds its signature (bundle_signature.h); Ed25519
+/// signatures are deterministic, so signed bundles are reproducible too.
+Result<void> writeBundle(
+    const BundlePlan &plan, const std::filesystem::path &output, const SigningKey *signer = nullptr);
 
 } // namespace ccm

@@ -44,7 +44,7 @@ public:
     {
     }
 
-    Result<fs::path> run()
+    Result<fs::path> run(BundleSignatureCheck &signature)
     {
         auto stream = verifyGzipStream();
         if (!stream)
@@ -77,6 +77,7 @@ public:
         auto verified = verifyChecksums(base.generic_string());
         if (!verified)
             return verified.error();
+        signature = checkSignature(base.generic_string());
         return m_directory / *m_manifest;
     }
 
@@ -299,11 +300,54 @@ private:
                 return fail(where + "the SHA-256 of '" + name + "' does not match; the bundle was changed or damaged");
             listed.insert(prefix + name);
         }
+        const std::string signaturePath = prefix + std::string(kBundleSignatureName);
         for (const auto &[path, digest] : m_digests)
-            if (path != sumsPath && path.starts_with(prefix) && !listed.contains(path))
+            if (path != sumsPath && path != signaturePath && path.starts_with(prefix) && !listed.contains(path))
                 return fail("'" + path + "' is not listed in " + std::string(kBundleChecksumsName)
                     + "; the bundle was changed after it was made");
         return {};
+    }
+
+    /// What base/SHA256SUMS.sig says about base/SHA256SUMS, which verified against every file
+    /// below base; a file outside base is not covered, so a signature cannot vouch for it.
+    BundleSignatureCheck checkSignature(const std::string &base) const
+    {
+        using State = BundleSignatureCheck::State;
+        const std::string prefix = base.empty() ? std::string() : base + '/';
+        const std::string sumsPath = prefix + std::string(kBundleChecksumsName);
+        BundleSignatureCheck check;
+        if (!m_digests.contains(prefix + std::string(kBundleSignatureName)))
+            return check;
+        check.state = State::Invalid;
+        if (!m_digests.contains(sumsPath)) {
+            check.problem = "the bundle has no " + std::string(kBundleChecksumsName) + " for it to sign";
+            return check;
+        }
+        auto text = readTextFile(m_directory / prefix / kBundleSignatureName, 64 * 1024);
+        auto sums = readTextFile(m_directory / sumsPath, 16 * 1024 * 1024);
+        if (!text || !sums) {
+            check.problem = (!text ? text.error() : sums.error()).message;
+            return check;
+        }
+        auto parsed = parseBundleSignature(text.value());
+        if (!parsed) {
+            check.problem = parsed.error().message;
+            return check;
+        }
+        check.signature = std::move(parsed).value();
+        for (const auto &[path, digest] : m_digests)
+            if (!path.starts_with(prefix)) {
+                check.problem = "'" + path + "' lies outside the manifest's directory, where "
+                    + std::string(kBundleChecksumsName) + " does not cover it";
+                return check;
+            }
+        if (!verifyEd25519(check.signature->publicKey, sums.value(), check.signature->signature)) {
+            check.problem = "it does not verify over " + std::string(kBundleChecksumsName) + " with key "
+                + check.signature->fingerprint() + "; the bundle was changed after it was signed";
+            return check;
+        }
+        check.state = State::Signed;
+        return check;
     }
 
     const fs::path &m_archivePath;
@@ -351,7 +395,7 @@ Result<UnpackedBundle> UnpackedBundle::unpack(
     UnpackedBundle bundle;
     bundle.m_directory = std::move(directory).value();
     Unpacker unpacker(archive, limits, bundle.m_directory.path(), bundle.m_created);
-    auto manifest = unpacker.run();
+    auto manifest = unpacker.run(bundle.m_signature);
     if (!manifest)
         return manifest.error();
     bundle.m_manifest = std::move(manifest).value();

@@ -3,6 +3,7 @@
 
 #include "base/result.h"
 #include "base/temp_dir.h"
+#include "core/bundle/bundle_signature.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -70,6 +71,10 @@ public:
     /// The manifest, and the directory relative files resolve against.
     [[nodiscard]] const std::filesystem::path &manifestPath() const { return m_manifest; }
     [[nodiscard]] std::filesystem::path baseDirectory() const { return m_manifest.parent_path(); }
+    /// What SHA256SUMS.sig says, checked against SHA256SUMS once that verified: whether the
+    /// bundle is signed, by whom, or why its signature does not hold. Whether that is enough is
+    /// the caller's to decide (an agent with bundle_keys, --require-signature).
+    [[nodiscard]] const BundleSignatureCheck &signatureCheck() const { return m_signature; }
     /// Every file and directory unpacking created, the directory itself last, deepest first: what
     /// a signal handler removes with unlink() and rmdir() when the process is stopped.
     [[nodiscard]] const std::vector<std::string> &createdPaths() const { return m_created; }
@@ -83,6 +88,7 @@ private:
 
     TempDir m_directory; ///< removed with everything in it when the object goes
     std::filesystem::path m_manifest;
+    BundleSignatureCheck m_signature;
     std::vector<std::string> m_created;
 };
 

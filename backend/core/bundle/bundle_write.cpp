@@ -6,6 +6,7 @@
 #include "base/temp_file.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_io.h"
+#include "core/bundle/bundle_signature.h"
 
 #include <map>
 #include <memory>
@@ -30,7 +31,7 @@ std::vector<std::string> parentsOf(const std::string &path)
 
 } // namespace
 
-Result<void> writeBundle(const BundlePlan &plan, const fs::path &output)
+Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const SigningKey *signer)
 {
     if (!plan.ok())
         return Error {"invalid_bundle", "the bundle has errors; nothing was written"};
@@ -56,6 +57,13 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output)
         for (const std::string &parent : parentsOf(member.path))
             entries.emplace(parent, Entry {parent, true, {}, true});
         entries[member.path] = std::move(entry);
+    }
+    if (signer) {
+        auto signature = signChecksums(*signer, sums);
+        if (!signature)
+            return signature.error().withContext("cannot sign " + output.string());
+        entries[std::string(kBundleSignatureName)]
+            = Entry {std::string(kBundleSignatureName), false, formatBundleSignature(signature.value()), false};
     }
     entries[std::string(kBundleChecksumsName)] = Entry {std::string(kBundleChecksumsName), false, sums, false};
 
