@@ -263,6 +263,8 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
             << manifest.error().message << '\n';
         return invalidInput;
     }
+    if (const std::string note = manifest->signatureNote(); !note.empty())
+        err << "ccm-backend apply: " << note << '\n';
     ResolveOptions runInputs = std::move(inputs).value();
     runInputs.baseDirectory = manifest->baseDirectory();
     const FileText file = readManifestFile(manifest->file().string());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/commands.h"
+#include "base/signing_key.h"
 #include "core/bundle/bundle.h"
+#include "core/bundle/bundle_signature.h"
 
 #include <filesystem>
 #include <optional>
@@ -11,7 +13,7 @@ namespace ccm::cli {
 namespace {
 
 constexpr std::string_view kBundleUsage
-    = R"(Usage: ccm-backend bundle MANIFEST -o FILE.tar.gz [--list] [--include PATH]...
+    = R"(Usage: ccm-backend bundle MANIFEST -o FILE.tar.gz [--list] [--include PATH]... [--sign KEY.pem]
 
 Exports a manifest as a bundle: a gzip tar archive holding the manifest as manifest.yaml,
 every file it reaches (file and scaffold sources, files read by template(), readFile(),
@@ -24,6 +26,9 @@ Options:
   --list              print what would go in, and the warnings, without writing
   --include PATH      add a file, or a directory whole, that the manifest reads in a way
                       that cannot be followed (a path computed at run time); repeatable
+  --sign KEY.pem      sign the bundle with this Ed25519 private key (from `ccm-backend
+                      fleet keygen`): SHA256SUMS.sig holds the signature over SHA256SUMS
+                      and the key's fingerprint; the same input and key give the same bytes
   -h, --help          show this help
 
 Exit status: 0 when the bundle was written (or listed), 1 when the manifest or a file
@@ -33,6 +38,7 @@ it reaches is invalid or missing, 2 for a usage error.
 struct BundleArguments {
     std::optional<std::string> manifestPath;
     std::optional<std::string> output;
+    std::optional<std::string> signingKey;
     BundleOptions options;
     bool list = false;
 };
@@ -67,6 +73,10 @@ std::optional<int> parseBundleArguments(
             if (file->empty())
                 return usageError("option " + arg + " needs a file name");
             arguments.output = *file;
+        } else if (auto key = value("--sign")) {
+            if (key->empty())
+                return usageError("option --sign needs a key file");
+            arguments.signingKey = *key;
         } else if (auto include = value("--include")) {
             if (include->empty())
                 return usageError("option --include needs a path");
@@ -98,6 +108,15 @@ int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::
     const std::string &manifestPath = *arguments.manifestPath;
     const std::optional<std::string> &output = arguments.output;
 
+    std::optional<SigningKey> key;
+    if (arguments.signingKey) {
+        auto loaded = loadPrivateKey(*arguments.signingKey);
+        if (!loaded) {
+            err << "ccm-backend bundle: --sign: " << loaded.error().message << '\n';
+            return Failure;
+        }
+        key = std::move(loaded).value();
+    }
     const BundlePlan plan = planBundle(manifestPath, arguments.options);
     for (const BundleFinding &finding : plan.findings)
         err << formatBundleFinding(finding) << '\n';
@@ -109,14 +128,19 @@ int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::
         for (const BundleMember &member : plan.members)
             out << member.path << '\n';
         out << kBundleChecksumsName << '\n';
+        if (key)
+            out << kBundleSignatureName << '\n';
         return Success;
     }
-    auto written = writeBundle(plan, *output);
+    auto written = writeBundle(plan, *output, key ? &*key : nullptr);
     if (!written) {
         err << "ccm-backend bundle: " << written.error().message << '\n';
         return Failure;
     }
-    err << "ccm-backend bundle: wrote " << *output << " (" << plan.members.size() + 1 << " files)\n";
+    err << "ccm-backend bundle: wrote " << *output << " (" << plan.members.size() + (key ? 2 : 1) << " files)";
+    if (key)
+        err << ", signed by key " << keyFingerprint(key->publicKey);
+    err << '\n';
     return Success;
 }
 

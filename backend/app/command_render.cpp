@@ -100,6 +100,8 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
             << manifest.error().message << '\n';
         return Failure;
     }
+    if (const std::string note = manifest->signatureNote(); !note.empty())
+        err << "ccm-backend render: " << note << '\n';
     const std::string &shownName = manifest->shownName();
     const FileText file = readManifestFile(manifest->file().string());
     if (file.problem) {

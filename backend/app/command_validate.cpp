@@ -22,7 +22,8 @@ type's JSON Schema, and the rules of each type (paths, modes, names, URLs, durat
 references). Prints one line per finding as FILE:LINE:COL: SEVERITY: MESSAGE.
 
 Options:
-  --json       print {"valid": bool, "files": [{"file", "valid", "diagnostics": [...]}]}
+  --json       print {"valid": bool, "files": [{"file", "valid", "diagnostics": [...]}]}; a
+               bundle's entry has "signature": {"state", "fingerprint", "problem"}
   -h, --help   show this help
 )";
 
@@ -46,6 +47,8 @@ std::optional<int> parseValidateOptions(
         const std::string &arg = args[i];
         if (!optionsEnded) {
             auto taken = takeSourceOption(args, i, options.sources);
+            if (taken && !taken.value())
+                taken = takeSignatureOption(args, i, options.sources);
             if (!taken) {
                 err << "ccm-backend validate: " << taken.error().message << '\n';
                 return UsageError;
@@ -75,6 +78,21 @@ std::optional<int> parseValidateOptions(
     return std::nullopt;
 }
 
+/// {"state": "signed"|"unsigned"|"invalid", "fingerprint": ..., "problem": ...} for --json.
+nlohmann::json signatureToJson(const BundleSignatureCheck &check)
+{
+    using State = BundleSignatureCheck::State;
+    nlohmann::json json = {{"state",
+        check.state == State::Signed        ? "signed"
+            : check.state == State::Invalid ? "invalid"
+                                            : "unsigned"}};
+    if (check.signature)
+        json["fingerprint"] = check.signature->fingerprint();
+    if (check.state == State::Invalid)
+        json["problem"] = check.problem;
+    return json;
+}
+
 } // namespace
 
 int validateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
@@ -92,12 +110,17 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
     std::size_t warnings = 0;
     for (const std::string &file : files) {
         Diagnostics diagnostics;
+        nlohmann::json signature;
         std::string shownName = ManifestInput::displayName(file);
         auto input = ManifestInput::open(file, sources);
         if (!input) {
             diagnostics.push_back({Severity::Error, input.error().message, "", {}});
         } else {
             shownName = input->shownName();
+            if (const std::string note = input->signatureNote(); !note.empty() && !json)
+                err << "ccm-backend validate: " << note << '\n';
+            if (const BundleSignatureCheck *check = input->signatureCheck())
+                signature = signatureToJson(*check);
             FileText read = readManifestFile(input->file().string());
             if (read.problem)
                 diagnostics.push_back(*read.problem);
@@ -114,8 +137,10 @@ int validateCommand(const std::vector<std::string> &args, std::ostream &out, std
             else
                 out << formatDiagnostic(shownName, diagnostic) << '\n';
         }
-        report["files"].push_back(
-            {{"file", ManifestInput::displayName(file)}, {"valid", valid}, {"diagnostics", entries}});
+        nlohmann::json entry = {{"file", ManifestInput::displayName(file)}, {"valid", valid}, {"diagnostics", entries}};
+        if (!signature.is_null())
+            entry["signature"] = std::move(signature);
+        report["files"].push_back(std::move(entry));
     }
     if (json) {
         report["valid"] = allValid;

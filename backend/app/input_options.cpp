@@ -2,6 +2,7 @@
 #include "app/input_options.h"
 
 #include "app/manifest_input.h"
+#include "base/signing_key.h"
 #include "core/facts/environ.h"
 #include "core/model/manifest.h"
 #include "core/yaml/yaml_reader.h"
@@ -25,6 +26,10 @@ const char *const kSourceOptionsUsage = R"(  --http-user USER[:PASSWORD]
   --context NAME      the NATS context for obj:// and kv:// sources and kvGet (default:
                       $NATS_CONTEXT, else CCM)
   --nats URL          connect to this NATS server instead; no context is read
+  --require-signature KEY.pem
+                      refuse a bundle not signed by this key (an Ed25519 public or
+                      private key PEM; repeatable: any of them); without it, who
+                      signed a bundle is printed on stderr
 )";
 
 namespace {
@@ -85,6 +90,21 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
     return false;
 }
 
+Result<bool> takeSignatureOption(
+    const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
+{
+    auto value = optionValue(args, index, "--require-signature");
+    if (!value)
+        return false;
+    if (!*value)
+        return value->error();
+    auto key = loadPublicKey(value->value());
+    if (!key)
+        return Error {"usage", "--require-signature: " + key.error().message};
+    options.requiredSigners.push_back(std::move(key).value());
+    return true;
+}
+
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData)
 {
@@ -92,6 +112,9 @@ Result<bool> takeInputOption(
         auto source = takeSourceOption(args, index, options.sources);
         if (!source || source.value())
             return source;
+        auto signature = takeSignatureOption(args, index, options.sources);
+        if (!signature || signature.value())
+            return signature;
     }
     if (auto fact = optionValue(args, index, "--fact")) {
         if (!*fact)

@@ -27,8 +27,13 @@ struct InputOptions {
 
 /// The usage lines of the options above, for the commands' help texts.
 extern const char *const kInputOptionsUsage;
-/// The usage lines of --http-user, --http-ca, --context and --nats.
+/// The usage lines of --http-user, --http-ca, --context, --nats and --require-signature.
 extern const char *const kSourceOptionsUsage;
+
+/// Consumes --require-signature KEY.pem at args[index] like takeInputOption(), reading the key
+/// (a public or private Ed25519 PEM) at once so that a bad one is a usage error.
+Result<bool> takeSignatureOption(
+    const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
 /// Consumes --http-user, --http-ca, --context or --nats at args[index] like takeInputOption().
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);

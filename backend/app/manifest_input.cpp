@@ -116,6 +116,10 @@ Result<ManifestInput> ManifestInput::open(const std::string &argument, const fle
     ManifestInput input;
     const fleet::SourceKind kind = fleet::sourceKind(argument);
     if (kind == fleet::SourceKind::YamlFile) {
+        if (!sources.requiredSigners.empty())
+            return Error {"signature",
+                "a manifest file cannot carry a signature; --require-signature takes a bundle (make one with "
+                "`ccm-backend bundle --sign`)"};
         input.m_file = argument;
         input.m_shownName = argument;
         return input;
@@ -144,15 +148,31 @@ Result<ManifestInput> ManifestInput::open(const std::string &argument, const fle
         input.m_bundle.emplace(std::move(bundle).value());
         input.m_onSignal = std::make_unique<RemoveOnSignal>(input.m_bundle->createdPaths());
     }
+    if (!sources.requiredSigners.empty()) {
+        const std::string refusal = input.m_bundle->signatureCheck().refusal(sources.requiredSigners);
+        if (!refusal.empty())
+            return Error {"signature", "refused: " + refusal};
+    }
     input.m_file = input.m_bundle->manifestPath();
-    input.m_shownName = displayName(argument) + '('
+    input.m_displayName = displayName(argument);
+    input.m_shownName = input.m_displayName + '('
         + input.m_file.lexically_relative(input.m_bundle->directory()).generic_string() + ')';
     return input;
+}
+
+std::string ManifestInput::signatureNote() const
+{
+    if (!m_bundle)
+        return {};
+    const BundleSignatureCheck &check = m_bundle->signatureCheck();
+    const bool invalid = check.state == BundleSignatureCheck::State::Invalid;
+    return m_displayName + ": " + (invalid ? "warning: " : "") + check.describe();
 }
 
 ManifestInput::ManifestInput(ManifestInput &&other) noexcept
     : m_file(std::move(other.m_file))
     , m_shownName(std::move(other.m_shownName))
+    , m_displayName(std::move(other.m_displayName))
     , m_bundle(std::move(other.m_bundle))
     , m_onSignal(std::move(other.m_onSignal))
 {

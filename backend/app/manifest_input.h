@@ -58,7 +58,9 @@ private:
 class ManifestInput {
 public:
     /// Opens `argument`; errors say what failed (the HTTP status, the member at fault) without
-    /// naming the argument, which callers name with displayName().
+    /// naming the argument, which callers name with displayName(). With
+    /// `sources.requiredSigners`, a bundle not signed by one of them (and a manifest file, which
+    /// cannot be signed) is refused with error code "signature".
     static Result<ManifestInput> open(const std::string &argument, const fleet::SourceOptions &sources = {});
 
     /// How messages name `argument`: as given, with a URL's credentials hidden.
@@ -76,12 +78,22 @@ public:
     [[nodiscard]] const std::string &shownName() const { return m_shownName; }
     /// Where the manifest's relative files are looked up.
     [[nodiscard]] std::filesystem::path baseDirectory() const;
+    /// Who signed the bundle, for the commands to print: "site.tar.gz: signed by key
+    /// 3f9a0c2e81b7d465", "...: not signed", "...: warning: its signature is invalid: ...";
+    /// empty for a manifest file.
+    [[nodiscard]] std::string signatureNote() const;
+    /// The bundle's signature, or nullptr for a manifest file.
+    [[nodiscard]] const BundleSignatureCheck *signatureCheck() const
+    {
+        return m_bundle ? &m_bundle->signatureCheck() : nullptr;
+    }
 
 private:
     ManifestInput() = default;
 
     std::filesystem::path m_file;
     std::string m_shownName;
+    std::string m_displayName;
     std::optional<UnpackedBundle> m_bundle;
     std::unique_ptr<RemoveOnSignal> m_onSignal;
 };

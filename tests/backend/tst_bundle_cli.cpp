@@ -80,6 +80,96 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(out).size() > 0);
     }
 
+    void signsAndEveryCommandSaysWhoSigned()
+    {
+        const BackendRun keygen = backend({QStringLiteral("fleet"), QStringLiteral("keygen"), QStringLiteral("--out"),
+            m_dir.filePath(QStringLiteral("keys/ana.pem"))});
+        QCOMPARE(keygen.exitCode, 0);
+        const QString fingerprint = keygen.out.section(QStringLiteral("fingerprint: "), 1).trimmed();
+        QCOMPARE(fingerprint.size(), 16);
+        QCOMPARE(backend({QStringLiteral("fleet"), QStringLiteral("keygen"), QStringLiteral("--out"),
+                             m_dir.filePath(QStringLiteral("keys/bo.pem"))})
+                     .exitCode,
+            0);
+        const QString key = m_dir.filePath(QStringLiteral("keys/ana.pem"));
+        const QString publicKey = m_dir.filePath(QStringLiteral("keys/ana.pub.pem"));
+        const QString otherKey = m_dir.filePath(QStringLiteral("keys/bo.pub.pem"));
+        const QString manifest = examplePath(QStringLiteral("static-site.yaml"));
+        const QString signedBundle = m_dir.filePath(QStringLiteral("signed.tgz"));
+        const QString again = m_dir.filePath(QStringLiteral("again.tgz"));
+        const QString plain = m_dir.filePath(QStringLiteral("plain.tgz"));
+
+        const BackendRun list
+            = backend({QStringLiteral("bundle"), manifest, QStringLiteral("--list"), QStringLiteral("--sign"), key});
+        QCOMPARE(list.out,
+            QStringLiteral("files/robots.txt\nmanifest.yaml\nparts/site-logs.yaml\nSHA256SUMS\nSHA256SUMS.sig\n"));
+        for (const QString &out : {signedBundle, again}) {
+            const BackendRun run = backend(
+                {QStringLiteral("bundle"), manifest, QStringLiteral("-o"), out, QStringLiteral("--sign"), key});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            QVERIFY2(run.err.contains(QStringLiteral("(5 files), signed by key ") + fingerprint), qPrintable(run.err));
+        }
+        QCOMPARE(readAll(signedBundle), readAll(again));
+        QCOMPARE(backend({QStringLiteral("bundle"), manifest, QStringLiteral("-o"), plain}).exitCode, 0);
+
+        const QString note = QStringLiteral(": signed.tgz: signed by key ") + fingerprint + QLatin1Char('\n');
+        const BackendRun validate = backend({QStringLiteral("validate"), QStringLiteral("signed.tgz")});
+        QCOMPARE(validate.exitCode, 0);
+        QVERIFY2(validate.err.contains(QStringLiteral("ccm-backend validate") + note), qPrintable(validate.err));
+        const BackendRun render = backend({QStringLiteral("render"), QStringLiteral("signed.tgz")});
+        QCOMPARE(render.exitCode, 0);
+        QVERIFY2(render.err.contains(QStringLiteral("ccm-backend render") + note), qPrintable(render.err));
+        const BackendRun apply = backend({QStringLiteral("apply"), QStringLiteral("--noop"),
+            QStringLiteral("signed.tgz"), QStringLiteral("--require-signature"), publicKey});
+        QVERIFY2(apply.err.contains(QStringLiteral("ccm-backend apply") + note), qPrintable(apply.err));
+        const BackendRun json
+            = backend({QStringLiteral("validate"), QStringLiteral("--json"), QStringLiteral("signed.tgz")});
+        const Json report = Json::parse(json.out.toStdString());
+        QCOMPARE(stringMember(report["files"][0]["signature"], "state"), std::string("signed"));
+        QCOMPARE(stringMember(report["files"][0]["signature"], "fingerprint"), fingerprint.toStdString());
+
+        const BackendRun unsignedRun = backend({QStringLiteral("validate"), QStringLiteral("plain.tgz")});
+        QCOMPARE(unsignedRun.exitCode, 0);
+        QVERIFY2(unsignedRun.err.contains(QStringLiteral("plain.tgz: not signed")), qPrintable(unsignedRun.err));
+    }
+
+    void requireSignatureRefuses_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("bundle");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("message");
+        for (const char *command : {"validate", "render", "apply"}) {
+            QTest::addRow("%s unsigned", command)
+                << s(command) << s("plain.tgz") << s("keys/ana.pub.pem") << s("refused: it is not signed");
+            QTest::addRow("%s other key", command)
+                << s(command) << s("signed.tgz") << s("keys/bo.pub.pem") << s("which is not trusted");
+            QTest::addRow("%s manifest file", command)
+                << s(command) << examplePath(QStringLiteral("static-site.yaml")) << s("keys/ana.pem")
+                << s("a manifest file cannot carry a signature");
+            QTest::addRow("%s no key", command) << s(command) << s("signed.tgz") << s("keys/none.pem")
+                                                << s("--require-signature: keys/none.pem: no such key file");
+        }
+    }
+
+    void requireSignatureRefuses()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, bundle);
+        QFETCH(QString, key);
+        QFETCH(QString, message);
+        QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("signed.tgz"))));
+        QStringList arguments {command, bundle, QStringLiteral("--require-signature"), key};
+        if (command == QLatin1String("apply"))
+            arguments.insert(1, QStringLiteral("--noop"));
+        const BackendRun run = backend(arguments);
+        // A refused bundle is an invalid manifest: apply's status for that is 2, the others' 1.
+        const bool usage = key.endsWith(QLatin1String("none.pem")) || command == QLatin1String("apply");
+        QVERIFY2(run.exitCode == (usage ? 2 : 1), qPrintable(run.err + run.out));
+        QVERIFY2((run.err + run.out).contains(message), qPrintable(run.err + run.out));
+        QVERIFY(!(run.err + run.out).contains(QStringLiteral("Applying")));
+    }
+
     void reportsWhatItCannotHold()
     {
         const QString site = writeFile(m_dir, QStringLiteral("site/site.yaml"),

@@ -436,7 +436,7 @@ private slots:
             QCOMPARE(fields.at(0).mid(1), executable ? QByteArray("rwxr-xr-x") : QByteArray("rw-r--r--"));
         }
         QCOMPARE(listed,
-            names({"SHA256SUMS", "files/", "files/motd", "manifest.yaml", "tpl/", "tpl/run.sh", "tpl/z/",
+            names({"manifest.yaml", "SHA256SUMS", "files/", "files/motd", "tpl/", "tpl/run.sh", "tpl/z/",
                 "tpl/z/a.conf"}));
 
         const QString unpacked = dir.filePath(QStringLiteral("unpacked"));

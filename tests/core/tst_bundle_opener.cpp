@@ -2,6 +2,7 @@
 // The bundle opener every program uses: a local bundle or one fetched into a private directory,
 // unpacked and verified into a private directory that goes with the object, on errors too; and
 // which paths name a bundle.
+#include "bundle_archives.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
 #include "test_main.h"
@@ -14,8 +15,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <memory>
 #include <sys/stat.h>
 
@@ -27,33 +26,6 @@ namespace {
 constexpr const char *kManifest = "ccm:\n  resources:\n    - file:\n        - /etc/motd:\n"
                                   "            ensure: present\n            owner: root\n            group: root\n"
                                   "            mode: \"0644\"\n            source: files/motd\n";
-
-using Members = QList<std::pair<QByteArray, QByteArray>>;
-
-/// A gzip tar archive at `path` holding `members` (name, content) as regular files, in order.
-void writeArchive(const QString &path, const Members &members)
-{
-    std::unique_ptr<archive, decltype(&archive_write_free)> writer(archive_write_new(), archive_write_free);
-    archive_write_set_format_pax_restricted(writer.get());
-    archive_write_add_filter_gzip(writer.get());
-    if (archive_write_open_filename(writer.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
-        qFatal("cannot write %s", qPrintable(path));
-    for (const auto &[name, content] : members) {
-        std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-        archive_entry_set_pathname(entry.get(), name.constData());
-        archive_entry_set_filetype(entry.get(), AE_IFREG);
-        archive_entry_set_perm(entry.get(), 0644);
-        archive_entry_set_size(entry.get(), content.size());
-        archive_write_header(writer.get(), entry.get());
-        archive_write_data(writer.get(), content.constData(), std::size_t(content.size()));
-    }
-    archive_write_close(writer.get());
-}
-
-QByteArray sumsLine(const QByteArray &content, const QByteArray &name)
-{
-    return QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex() + "  " + name + '\n';
-}
 
 QStringList entries(const QString &directory)
 {

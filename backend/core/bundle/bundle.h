@@ -72,7 +72,8 @@ BundlePlan planBundle(const std::filesystem::path &manifestPath, const BundleOpt
 /// what could not be normalised (modes computed at run time).
 std::string normaliseForUpstream(std::string_view text, std::vector<Diagnostic> *findings = nullptr);
 
-/// Writes the plan as a reproducible bundle: sorted members, fixed mtime, owner and group 0,
+/// Writes the plan as a reproducible bundle: manifest.yaml first (upstream runs the first one in
+/// archive order), the other members sorted, fixed mtime, owner and group 0,
 /// modes 0644 (0755 for directories and executables), gzip without a timestamp, so the same
 /// input gives the same bytes. Written to a temporary file beside `output`, then renamed. With a
 /// `signer`, SHA256SUMS.sig beside SHA256SUMS holds its signature (bundle_signature.h); Ed25519

@@ -82,7 +82,7 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const S
         || archive_write_set_filter_option(writer.get(), "gzip", "timestamp", nullptr) != ARCHIVE_OK
         || archive_write_open_fd(writer.get(), file.fd()) != ARCHIVE_OK)
         return failed("setting up the archive");
-    for (const auto &[path, entry] : entries) {
+    const auto writeEntry = [&](const std::string &path, const Entry &entry) {
         bundle_io::EntryHeader header(archive_entry_new());
         archive_entry_set_pathname(header.get(), path.c_str());
         archive_entry_set_filetype(header.get(), entry.directory ? AE_IFDIR : AE_IFREG);
@@ -91,13 +91,19 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const S
         archive_entry_set_mtime(header.get(), 0, 0);
         archive_entry_set_uid(header.get(), 0);
         archive_entry_set_gid(header.get(), 0);
-        if (archive_write_header(writer.get(), header.get()) != ARCHIVE_OK)
+        return archive_write_header(writer.get(), header.get()) == ARCHIVE_OK
+            && (entry.directory || entry.content.empty()
+                || archive_write_data(writer.get(), entry.content.data(), entry.content.size())
+                    == la_ssize_t(entry.content.size()));
+    };
+    // Upstream's agent runs the first manifest.yaml in archive order, so the bundle's own goes
+    // first, ahead of child manifests of that name in directories that sort before it.
+    const std::string manifest(kBundleManifestName);
+    if (const auto root = entries.find(manifest); root != entries.end() && !writeEntry(manifest, root->second))
+        return failed(manifest);
+    for (const auto &[path, entry] : entries)
+        if (path != manifest && !writeEntry(path, entry))
             return failed(path);
-        if (!entry.directory && !entry.content.empty()
-            && archive_write_data(writer.get(), entry.content.data(), entry.content.size())
-                != la_ssize_t(entry.content.size()))
-            return failed(path);
-    }
     if (archive_write_close(writer.get()) != ARCHIVE_OK)
         return failed("finishing the archive");
     return file.commit(output, 0644);

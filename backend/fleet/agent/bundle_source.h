@@ -39,6 +39,9 @@ struct SourceOptions {
     std::uint64_t maxBytes = 256ull * 1024 * 1024; ///< the largest body accepted
     /// Called as bytes arrive: (received, total or 0 when unknown). May be empty.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    /// Raw Ed25519 public keys (--require-signature KEY.pem): when any is given, a bundle must be
+    /// signed by one of them, local bundles too; empty: signatures are reported, not required.
+    std::vector<std::string> requiredSigners;
 };
 
 /// Fetches the bundle at `url` (http(s):// or obj://) into the file `destination`, which appears
