@@ -48,6 +48,7 @@ Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &requ
 {
     fleet::SourceOptions sources = sourceOptionsFromEnvironment();
     sources.nats.context = request.natsContext;
+    sources.requiredSigners = request.requiredSigners;
     auto manifest = ManifestInput::open(request.manifest.string(), sources);
     if (!manifest)
         return manifest.error();

@@ -117,9 +117,9 @@ Result<ManifestInput> ManifestInput::open(const std::string &argument, const fle
     const fleet::SourceKind kind = fleet::sourceKind(argument);
     if (kind == fleet::SourceKind::YamlFile) {
         if (!sources.requiredSigners.empty())
-            return Error {"signature",
+            return makeError(BundleSignatureErrc::Unsigned,
                 "a manifest file cannot carry a signature; --require-signature takes a bundle (make one with "
-                "`ccm-backend bundle --sign`)"};
+                "`ccm-backend bundle --sign`)");
         input.m_file = argument;
         input.m_shownName = argument;
         return input;
@@ -148,11 +148,9 @@ Result<ManifestInput> ManifestInput::open(const std::string &argument, const fle
         input.m_bundle.emplace(std::move(bundle).value());
         input.m_onSignal = std::make_unique<RemoveOnSignal>(input.m_bundle->createdPaths());
     }
-    if (!sources.requiredSigners.empty()) {
-        const std::string refusal = input.m_bundle->signatureCheck().refusal(sources.requiredSigners);
-        if (!refusal.empty())
-            return Error {"signature", "refused: " + refusal};
-    }
+    if (!sources.requiredSigners.empty())
+        if (auto refused = input.m_bundle->signatureCheck().refusalError(sources.requiredSigners))
+            return *refused;
     input.m_file = input.m_bundle->manifestPath();
     input.m_displayName = displayName(argument);
     input.m_shownName = input.m_displayName + '('

@@ -60,7 +60,7 @@ public:
     /// Opens `argument`; errors say what failed (the HTTP status, the member at fault) without
     /// naming the argument, which callers name with displayName(). With
     /// `sources.requiredSigners`, a bundle not signed by one of them (and a manifest file, which
-    /// cannot be signed) is refused with error code "signature".
+    /// cannot be signed) is refused with a BundleSignatureErrc.
     static Result<ManifestInput> open(const std::string &argument, const fleet::SourceOptions &sources = {});
 
     /// How messages name `argument`: as given, with a URL's credentials hidden.

@@ -137,7 +137,8 @@ preview:
         QTest::newRow("external_data_url a map") << QByteArray(
             "external_data_url: {a: 1}\n") << QStringLiteral("agent.yaml:1:20: external_data_url: must be a string");
         QTest::newRow("unknown key") << QByteArray("interval: 1m\nintervall: 2m\n")
-                                     << QStringLiteral("agent.yaml:2:1: unknown key 'intervall' (known: cache_dir,");
+                                     << QStringLiteral(
+                                            "agent.yaml:2:1: unknown key 'intervall' (known: bundle_keys, cache_dir,");
         QTest::newRow("unknown preview key")
             << QByteArray("preview:\n  enabled: false\n  keys: []\n")
             << QStringLiteral("agent.yaml:3:3: unknown key 'keys' (known: enabled, trusted_keys, user)");
@@ -233,6 +234,58 @@ preview:
         const QString actual = QString::fromStdString(config.error().message);
         const QString expected = QString(message).replace(QStringLiteral("KEYS"), dir.path());
         QVERIFY2(actual.startsWith(expected), qPrintable(actual));
+    }
+
+    void bundleKeys_data()
+    {
+        QTest::addColumn<QByteArray>("keys"); // the bundle_keys lines; KEYS is the key directory
+        QTest::addColumn<QString>("message"); // empty: valid; else the message's start
+
+        QTest::newRow("public keys") << QByteArray("bundle_keys:\n  - KEYS/alice.pub.pem\n  - KEYS/ci.pub.pem\n")
+                                     << QString();
+        QTest::newRow("missing file") << QByteArray("bundle_keys:\n  - KEYS/alice.pub.pem\n  - KEYS/bob.pub.pem\n")
+                                      << QStringLiteral(
+                                             "agent.yaml:3:5: bundle_keys.1: KEYS/bob.pub.pem: no such key file");
+        QTest::newRow("a private key") << QByteArray("bundle_keys: [KEYS/alice.pem]\n")
+                                       << QStringLiteral(
+                                              "agent.yaml:1:15: bundle_keys.0: KEYS/alice.pem holds a private key");
+        QTest::newRow("not PEM") << QByteArray("bundle_keys:\n  - KEYS/notes.txt\n")
+                                 << QStringLiteral("agent.yaml:2:5: bundle_keys.0: KEYS/notes.txt: not a PEM file");
+        QTest::newRow("empty list") << QByteArray("bundle_keys: []\n")
+                                    << QStringLiteral(
+                                           "agent.yaml:1:14: bundle_keys: must list at least one public key file");
+        QTest::newRow("not a list") << QByteArray("bundle_keys: KEYS/alice.pub.pem\n")
+                                    << QStringLiteral("agent.yaml:1:14: bundle_keys: ");
+    }
+
+    void bundleKeys()
+    {
+        QFETCH(QByteArray, keys);
+        QFETCH(QString, message);
+        const QTemporaryDir dir;
+        QVERIFY(writeKeyPair(dir, "alice") && writeKeyPair(dir, "ci"));
+        QVERIFY(test::writeFile(dir.filePath(QStringLiteral("notes.txt")), "not a key\n"));
+        const QByteArray text = QByteArray(keys).replace("KEYS", dir.path().toUtf8());
+        const auto config = parseAgentConfig(text.toStdString(), "agent.yaml");
+        if (message.isEmpty()) {
+            QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+            QCOMPARE(config->bundleKeys.size(), std::size_t(2));
+            QCOMPARE(config->bundleKeys[0],
+                loadPublicKey(dir.filePath(QStringLiteral("alice.pub.pem")).toStdString()).value());
+            return;
+        }
+        QVERIFY(!config.ok());
+        QCOMPARE(config.error().code, std::string("bad_config"));
+        const QString actual = QString::fromStdString(config.error().message);
+        const QString expected = QString(message).replace(QStringLiteral("KEYS"), dir.path());
+        QVERIFY2(actual.startsWith(expected), qPrintable(actual));
+    }
+
+    void withoutBundleKeysNothingIsRequired()
+    {
+        const auto config = parseAgentConfig("manifests: [obj://b/site.tgz]\n", "agent.yaml");
+        QVERIFY(config.ok());
+        QVERIFY(config->bundleKeys.empty());
     }
 
     void trustedKeysUncheckedWhilePreviewIsOff()

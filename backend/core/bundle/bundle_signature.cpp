@@ -149,6 +149,16 @@ std::string BundleSignatureCheck::refusal(const std::vector<std::string> &keys) 
     return {};
 }
 
+std::optional<Error> BundleSignatureCheck::refusalError(const std::vector<std::string> &keys) const
+{
+    if (signedByOneOf(keys))
+        return std::nullopt;
+    const BundleSignatureErrc code = state == State::Unsigned ? BundleSignatureErrc::Unsigned
+        : state == State::Signed                              ? BundleSignatureErrc::Untrusted
+                                                              : BundleSignatureErrc::Invalid;
+    return makeError(code, refusal(keys));
+}
+
 Result<BundleSignatureCheck> signBundleFile(const fs::path &input, const SigningKey &key, const fs::path &output)
 {
     auto bundle = UnpackedBundle::unpack(input);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/error_code.h"
 #include "base/result.h"
 #include "base/signing_key.h"
 
@@ -39,6 +40,13 @@ Result<BundleSignature> parseBundleSignature(std::string_view text);
 /// The signature of `checksums` (the bytes of SHA256SUMS) with `key`.
 Result<BundleSignature> signChecksums(const SigningKey &key, std::string_view checksums);
 
+/// Why a bundle that had to be signed by a trusted key was refused.
+enum class BundleSignatureErrc {
+    Unsigned, ///< it carries no signature
+    Untrusted, ///< it is signed, by a key not among the trusted ones
+    Invalid, ///< its signature does not verify, cannot be read or does not cover every file
+};
+
 /// What a bundle's signature says, as UnpackedBundle reports it after the checksums verified.
 struct BundleSignatureCheck {
     enum class State {
@@ -58,6 +66,8 @@ struct BundleSignatureCheck {
     /// signed by key X, which is not trusted", "its signature is invalid: ..."); empty when it is
     /// signed by one of them.
     [[nodiscard]] std::string refusal(const std::vector<std::string> &keys) const;
+    /// refusal() as an error with its BundleSignatureErrc; nothing when signed by one of `keys`.
+    [[nodiscard]] std::optional<Error> refusalError(const std::vector<std::string> &keys) const;
 };
 
 /// Signs the bundle `input` with `key` and writes the result to `output` (they may be the same
@@ -74,3 +84,12 @@ Result<BundleSignatureCheck> signBundleFile(
 Result<BundleSignatureCheck> readBundleSignature(const std::filesystem::path &archive);
 
 } // namespace ccm
+
+template<> struct ccm::ErrorCodeNames<ccm::BundleSignatureErrc> {
+    using E = ccm::BundleSignatureErrc;
+    static constexpr std::array kNames {
+        std::pair {E::Unsigned, std::string_view("unsigned")},
+        std::pair {E::Untrusted, std::string_view("untrusted_signer")},
+        std::pair {E::Invalid, std::string_view("invalid_signature")},
+    };
+};

@@ -161,6 +161,41 @@ std::function<Result<void>(const Field &, AgentConfig &)> nonEmptyString(
 
 Result<void> readPreview(const Field &field, AgentConfig &config);
 
+/// A public key file listed in the configuration: readable, Ed25519, and not a private key (the
+/// agent needs only the public half). Returns the raw key.
+Result<std::string> readListedPublicKey(const Field &item, const std::filesystem::path &path)
+{
+    auto key = loadPublicKey(path);
+    if (!key)
+        return item.error(key.error().message);
+    if (loadPrivateKey(path))
+        return item.error(path.string()
+            + " holds a private key: list its public half (the .pub.pem that fleet keygen writes) and keep "
+              "the private key with whoever signs");
+    return key;
+}
+
+/// `bundle_keys`: the keys whose signatures make a remote bundle acceptable, each read now so a
+/// missing or wrong file is found when the configuration is loaded.
+Result<void> readBundleKeys(const Field &field, AgentConfig &config)
+{
+    auto items = stringListField(field);
+    if (!items)
+        return items.error();
+    if (items->empty())
+        return field.error("must list at least one public key file; without the key, bundles need no signature");
+    config.bundleKeyFiles.assign(items->begin(), items->end());
+    config.bundleKeys.clear();
+    for (std::size_t i = 0; i < items->size(); ++i) {
+        const Field item {field.value[i], appendPointer(field.pointer, i), field.document, field.fileName};
+        auto key = readListedPublicKey(item, (*items)[i]);
+        if (!key)
+            return key.error();
+        config.bundleKeys.push_back(std::move(key).value());
+    }
+    return {};
+}
+
 using Reader = std::function<Result<void>(const Field &, AgentConfig &)>;
 
 const std::map<std::string, Reader> &topLevelReaders()
@@ -184,6 +219,7 @@ const std::map<std::string, Reader> &topLevelReaders()
         {"nats_context", nonEmptyString([](AgentConfig &c, std::string v) { c.natsContext = std::move(v); })},
         {"registration", readRegistration},
         {"identity", nonEmptyString([](AgentConfig &c, std::string v) { c.identity = std::move(v); })},
+        {"bundle_keys", readBundleKeys},
         {"preview", readPreview},
     };
     return readers;
@@ -251,13 +287,8 @@ Result<void> checkTrustedKeys(const Field &preview, const AgentConfig &config)
     const Json &list = preview.value["trusted_keys"];
     for (std::size_t i = 0; i < config.preview.trustedKeys.size(); ++i) {
         const Field item {list[i], appendPointer(listPointer, i), preview.document, preview.fileName};
-        const std::filesystem::path &path = config.preview.trustedKeys[i];
-        if (auto key = loadPublicKey(path); !key)
-            return item.error(key.error().message);
-        if (loadPrivateKey(path))
-            return item.error(path.string()
-                + " holds a private key: list its public half (the .pub.pem that fleet keygen writes) and keep "
-                  "the private key with whoever signs");
+        if (auto key = readListedPublicKey(item, config.preview.trustedKeys[i]); !key)
+            return key.error();
     }
     return {};
 }

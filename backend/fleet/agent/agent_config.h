@@ -23,8 +23,8 @@ struct AgentPreviewConfig {
 /// Where the agent publishes registration entries of resources with register_when_stable.
 enum class RegistrationDestination { None, Nats, JetStream };
 
-/// The agent's configuration: upstream CCM's agent.yaml keys unchanged, plus `identity` and
-/// `preview`.
+/// The agent's configuration: upstream CCM's agent.yaml keys unchanged, plus `identity`,
+/// `bundle_keys` and `preview`.
 struct AgentConfig {
     static constexpr std::chrono::seconds kMinInterval {30};
     static constexpr std::chrono::minutes kDefaultInterval {5};
@@ -44,6 +44,9 @@ struct AgentConfig {
     std::string natsContext = "CCM";
     RegistrationDestination registration = RegistrationDestination::None;
     std::string identity; ///< default: the host name
+    /// `bundle_keys`: when not empty, remote bundles must be signed by one of these keys.
+    std::vector<std::filesystem::path> bundleKeyFiles; ///< PEM public key files, as written
+    std::vector<std::string> bundleKeys; ///< their raw Ed25519 public keys, read at load
     AgentPreviewConfig preview;
 };
 

@@ -69,16 +69,18 @@ bool SourceWorker::stillRefused(const std::string &digest)
     return true;
 }
 
-void SourceWorker::refuse(const std::string &digest, const std::string &reason)
+void SourceWorker::refuse(const std::string &digest, const Error &reason)
 {
     m_lastFetchError.clear();
-    std::string why = reason;
+    std::string why = reason.message;
     while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back())))
         why.pop_back();
     m_refused = BundleRefusal {digest, why, std::chrono::system_clock::now()};
     saveCacheMeta();
     // Counted before it is logged, so that whoever reads the log line finds it counted.
     m_shared.metrics.recordRefusedBundle(m_shown);
+    if (const auto refusal = errorCodeOf<BundleSignatureErrc>(reason))
+        m_shared.metrics.recordSignatureRefusal(m_shown, *refusal);
     m_shared.status.recordRefusal(m_shown, m_refused);
     std::error_code ignored;
     const bool cached = std::filesystem::is_regular_file(m_cacheFile, ignored);
@@ -102,6 +104,7 @@ bool SourceWorker::adoptDownload(const std::filesystem::path &download, const st
     ManifestRunRequest check {download, m_shown, RunMode::Apply, m_shared.facts.get(), m_shared.config.externalDataUrl,
         m_shared.config.natsContext, &m_shared.cancel};
     check.checkOnly = true;
+    check.requiredSigners = m_shared.config.bundleKeys;
     engine::RunObserver quiet;
     auto checked = m_shared.runner(check, quiet);
     std::error_code ignored;
@@ -110,7 +113,7 @@ bool SourceWorker::adoptDownload(const std::filesystem::path &download, const st
         if (hasCode(checked.error(), ManifestRunErrc::ExternalData))
             fetchFailed(checked.error().withContext("cannot check the new bundle " + digest));
         else
-            refuse(digest, checked.error().message);
+            refuse(digest, checked.error());
         return false;
     }
     std::error_code error;
@@ -174,8 +177,9 @@ bool SourceWorker::refreshObject()
     // The meta record says how big the object is: a bundle too large is refused unfetched.
     if (info->size > kMaxBundleBytes) {
         refuse(info->digest,
-            "larger than the limit of " + std::to_string(kMaxBundleBytes / (1024 * 1024)) + " MiB ("
-                + std::to_string(info->size) + " bytes)");
+            Error {"too_large",
+                "larger than the limit of " + std::to_string(kMaxBundleBytes / (1024 * 1024)) + " MiB ("
+                    + std::to_string(info->size) + " bytes)"});
         return false;
     }
     // The download is created 0600 with O_EXCL: a leftover of an interrupted fetch goes first.

@@ -182,8 +182,10 @@ SourceRunReport SourceWorker::run(RunMode mode)
         report.manifestDigest = objectDigest(*bytes);
         const std::lock_guard lock(m_shared.runMutex);
         AgentObserver observer(m_shared, report);
-        const ManifestRunRequest request {manifest, m_shown, mode, m_shared.facts.get(),
-            m_shared.config.externalDataUrl, m_shared.config.natsContext, &m_shared.cancel};
+        ManifestRunRequest request {manifest, m_shown, mode, m_shared.facts.get(), m_shared.config.externalDataUrl,
+            m_shared.config.natsContext, &m_shared.cancel};
+        if (isRemote())
+            request.requiredSigners = m_shared.config.bundleKeys;
         auto result = m_shared.runner(request, observer);
         if (!result) {
             report.error = result.error().message;

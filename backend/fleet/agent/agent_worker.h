@@ -40,6 +40,9 @@ struct ManifestRunRequest {
     /// the resources (unpacked, checksums verified, the data read, resolved and validated), no
     /// resource run; the result is empty.
     bool checkOnly = false;
+    /// Raw Ed25519 public keys (bundle_keys) one of which must have signed the bundle; empty:
+    /// any bundle, signed or not, as upstream's agent takes them. Set for remote sources only.
+    std::vector<std::string> requiredSigners {};
 };
 
 /// Why a ManifestRunner could not run a manifest, beyond the errors of opening it.
@@ -135,7 +138,8 @@ private:
     bool adoptDownload(const std::filesystem::path &download, const std::string &digest);
     /// True (logged at debug) when `digest` is the refused bundle, which is not taken again.
     bool stillRefused(const std::string &digest);
-    void refuse(const std::string &digest, const std::string &reason);
+    /// Refuses the bundle `digest` for `reason` (logged once, counted, in the status and runs).
+    void refuse(const std::string &digest, const Error &reason);
     void clearRefusal();
     void fetchFailed(const Error &error);
     SourceRunReport run(RunMode mode);

@@ -95,6 +95,12 @@ void AgentMetrics::recordRefusedBundle(const std::string &source)
     ++m_refusedBundles[source];
 }
 
+void AgentMetrics::recordSignatureRefusal(const std::string &source, BundleSignatureErrc reason)
+{
+    const std::lock_guard lock(m_mutex);
+    ++m_signatureRefusals[{source, std::string(codeName(reason))}];
+}
+
 std::string AgentMetrics::renderRuns() const
 {
     std::ostringstream out;
@@ -114,6 +120,11 @@ std::string AgentMetrics::renderRuns() const
         "Bundles of a source refused (too large, hostile or invalid); runs went on from the last good one.");
     for (const auto &[source, count] : m_refusedBundles)
         out << "ccm_agent_bundles_refused_total{source=" << labelValue(source) << "} " << count << '\n';
+    header(out, "ccm_agent_bundle_signature_refusals_total", "counter",
+        "Bundles of a source refused by bundle_keys: unsigned, untrusted_signer or invalid_signature.");
+    for (const auto &[key, count] : m_signatureRefusals)
+        out << "ccm_agent_bundle_signature_refusals_total{source=" << labelValue(key.first)
+            << ",reason=" << labelValue(key.second) << "} " << count << '\n';
     header(out, "ccm_agent_health_status", "gauge",
         "The latest health check status of a source: 0 ok, 1 warning, 2 critical, 3 unknown.");
     for (const auto &[source, status] : m_health)

@@ -3,6 +3,7 @@
 
 #include "base/rate_limited_log.h"
 #include "base/result.h"
+#include "core/bundle/bundle_signature.h"
 #include "fleet/agent/agent_report.h"
 
 #include <chrono>
@@ -31,6 +32,8 @@ public:
     void recordFetchError(const std::string &source);
     /// Counts a bundle of `source` refused (too large, hostile or invalid): once per bundle.
     void recordRefusedBundle(const std::string &source);
+    /// Counts a bundle of `source` refused for its signature (bundle_keys), by why: once per bundle.
+    void recordSignatureRefusal(const std::string &source, BundleSignatureErrc reason);
     /// The exposition text (Prometheus text format 0.0.4).
     std::string render() const;
 
@@ -51,6 +54,7 @@ private:
     std::map<std::string, double> m_lastRun; ///< by source, Unix seconds
     std::map<std::string, std::uint64_t> m_fetchErrors; ///< by source
     std::map<std::string, std::uint64_t> m_refusedBundles; ///< by source
+    std::map<std::pair<std::string, std::string>, std::uint64_t> m_signatureRefusals; ///< source, reason
     std::map<std::string, int> m_health; ///< by source: 0 ok, 1 warning, 2 critical, 3 unknown
 };
 
