@@ -33,6 +33,7 @@ ErrorCode fleetErrorCode(const Error &error)
         case fleet::NatsErrc::BadMeta:
         case fleet::NatsErrc::BadName:
         case fleet::NatsErrc::Exists:
+        case fleet::NatsErrc::Changed:
             return ErrorCode::TransferFailed;
         }
     }

@@ -2,6 +2,7 @@
 #include "base/error_code.h"
 #include "base/file_reading.h"
 #include "base/signing_key.h"
+#include "core/bundle/bundle_signature.h"
 #include "daemon/client/rpc_client.h"
 #include "fleet/agent/agent_worker.h"
 #include "fleet/nats/nats_errors.h"
@@ -73,6 +74,10 @@ private slots:
         QCOMPARE(codeName(fleet::NatsErrc::ObjectNotFound), std::string_view("object_not_found"));
         QCOMPARE(codeName(fleet::NatsErrc::BadName), std::string_view("bad_name"));
         QCOMPARE(codeName(fleet::NatsErrc::Exists), std::string_view("exists"));
+        QCOMPARE(codeName(fleet::NatsErrc::Changed), std::string_view("changed"));
+        QCOMPARE(codeName(BundleSignatureErrc::Unsigned), std::string_view("unsigned"));
+        QCOMPARE(codeName(BundleSignatureErrc::Untrusted), std::string_view("untrusted_signer"));
+        QCOMPARE(codeName(BundleSignatureErrc::Invalid), std::string_view("invalid_signature"));
         QCOMPARE(codeName(ReadErrc::NotFound), std::string_view("not_found"));
         QCOMPARE(codeName(SigningErrc::KeyNotFound), std::string_view("key_not_found"));
         QCOMPARE(codeName(SigningErrc::Io), std::string_view("io"));
@@ -94,7 +99,8 @@ private slots:
     void everyCodeHasOneNameOfItsOwn()
     {
         QVERIFY(namedOnceEach(SampleErrc::Second));
-        QVERIFY(namedOnceEach(fleet::NatsErrc::Exists));
+        QVERIFY(namedOnceEach(fleet::NatsErrc::Changed));
+        QVERIFY(namedOnceEach(BundleSignatureErrc::Invalid));
         QVERIFY(namedOnceEach(ReadErrc::Unreadable));
         QVERIFY(namedOnceEach(SigningErrc::Crypto));
         QVERIFY(namedOnceEach(RpcClientErrc::InvalidRequest));

@@ -36,6 +36,7 @@ const std::map<fleet::NatsErrc, ErrorCode> kNatsRpcCodes {
     {fleet::NatsErrc::BadMeta, ErrorCode::TransferFailed},
     {fleet::NatsErrc::BadName, ErrorCode::TransferFailed},
     {fleet::NatsErrc::Exists, ErrorCode::TransferFailed},
+    {fleet::NatsErrc::Changed, ErrorCode::TransferFailed},
 };
 
 /// error.data of an answer, compact.

@@ -87,4 +87,41 @@ Result<void> KvBucket::put(const std::string &key, const std::string &value)
     return {};
 }
 
+Result<std::optional<KvEntry>> KvBucket::entry(const std::string &key)
+{
+    kvEntry *raw = nullptr;
+    const natsStatus status = kvStore_Get(&raw, m_store.get(), key.c_str());
+    const KvEntryPtr found(raw);
+    if (status == NATS_NOT_FOUND)
+        return std::optional<KvEntry>();
+    if (status != NATS_OK)
+        return jetStreamError(*m_connection, "get " + key + " from key-value bucket " + m_bucket, status, 0);
+    const auto *data = static_cast<const char *>(kvEntry_Value(found.get()));
+    const int length = kvEntry_ValueLen(found.get());
+    KvEntry entry;
+    if (data != nullptr && length > 0)
+        entry.value.assign(data, static_cast<std::size_t>(length));
+    entry.revision = kvEntry_Revision(found.get());
+    return std::optional<KvEntry>(std::move(entry));
+}
+
+Result<std::uint64_t> KvBucket::update(const std::string &key, const std::string &value, std::uint64_t revision)
+{
+    std::uint64_t written = 0;
+    const int length = static_cast<int>(value.size());
+    const natsStatus status = revision == 0
+        ? kvStore_Create(&written, m_store.get(), key.c_str(), value.data(), length)
+        : kvStore_Update(&written, m_store.get(), key.c_str(), value.data(), length, revision);
+    if (status == NATS_OK)
+        return written;
+    // JetStream refuses with "wrong last sequence" when the key moved on; rather than match
+    // the text, the revision is read back to tell that from any other failure.
+    auto current = entry(key);
+    if (current && (revision == 0 ? current->has_value() : (!current->has_value() || (*current)->revision != revision)))
+        return makeError(NatsErrc::Changed,
+            "the value of " + key + " in key-value bucket " + m_bucket
+                + " was written by someone else since it was read");
+    return jetStreamError(*m_connection, "update " + key + " in key-value bucket " + m_bucket, status, 0);
+}
+
 } // namespace ccm::fleet

@@ -4,6 +4,7 @@
 #include "base/result.h"
 #include "fleet/nats/nats_handles.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,12 @@
 namespace ccm::fleet {
 
 class NatsConnection;
+
+/// A value with the revision (the stream sequence) that wrote it.
+struct KvEntry {
+    std::string value;
+    std::uint64_t revision = 0;
+};
 
 /// One NATS JetStream key-value bucket, for reading it whole (fleet status) and for writing a
 /// value. The connection must outlive the bucket.
@@ -32,6 +39,12 @@ public:
     Result<std::optional<std::string>> get(const std::string &key);
     /// Stores `value` under `key`.
     Result<void> put(const std::string &key, const std::string &value);
+    /// The value of `key` with its revision; nullopt when the key holds none.
+    Result<std::optional<KvEntry>> entry(const std::string &key);
+    /// Stores `value` under `key` only when the key's latest revision is `revision` (0: only when
+    /// the key holds no value), so that two writers cannot both think they own it. Returns the new
+    /// revision; error code "changed" when another writer came first.
+    Result<std::uint64_t> update(const std::string &key, const std::string &value, std::uint64_t revision);
 
 private:
     KvBucket(NatsConnection &connection, std::string bucket, kvStore *store);

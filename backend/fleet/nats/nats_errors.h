@@ -23,6 +23,7 @@ enum class NatsErrc {
     BadMeta, ///< an object's meta record is not one the store writes
     BadName, ///< a bucket, key or object name the stores do not take (empty, or not [A-Za-z0-9_-]+ for a bucket)
     Exists, ///< a download's partial file is already there: another download of it is going
+    Changed, ///< a key-value entry was written by someone else since it was read
 };
 
 } // namespace ccm::fleet
@@ -44,5 +45,6 @@ template<> struct ccm::ErrorCodeNames<ccm::fleet::NatsErrc> {
         std::pair {E::BadMeta, std::string_view("bad_meta")},
         std::pair {E::BadName, std::string_view("bad_name")},
         std::pair {E::Exists, std::string_view("exists")},
+        std::pair {E::Changed, std::string_view("changed")},
     };
 };
