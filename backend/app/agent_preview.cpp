@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/agent_preview.h"
 
+#include "fleet/agent/agent_worker.h"
+#include "fleet/agent/bundle_source.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/preview/preview_responder.h"
 
@@ -27,6 +29,45 @@ void makeSearchable(const std::filesystem::path &directory, fleet::AgentLog &log
             + " searchable by the preview user; previews will fail to read the bundle");
 }
 
+bool isRemoteSource(const std::string &source)
+{
+    const fleet::SourceKind kind = fleet::sourceKind(source);
+    return kind == fleet::SourceKind::HttpBundle || kind == fleet::SourceKind::ObjectBundle;
+}
+
+fleet::CurrentBundle cachedBundleOf(const fleet::AgentConfig &config, const std::string &source)
+{
+    return fleet::CurrentBundle {
+        fleet::cacheFileFor(config.cacheDir, source), fleet::redactUrl(source), config.bundleKeys};
+}
+
+} // namespace
+
+Result<fleet::CurrentBundle> AgentPreviewService::currentBundle(
+    const fleet::AgentConfig &config, const std::optional<std::string> &target)
+{
+    std::vector<std::string> remote;
+    for (const std::string &source : config.manifests)
+        if (isRemoteSource(source))
+            remote.push_back(source);
+    if (target) {
+        // Only the agent's own sources are looked up: the request never names a file.
+        for (const std::string &source : remote)
+            if (source == *target)
+                return cachedBundleOf(config, source);
+        return Error {"no_current", "no current bundle: this agent does not follow " + *target};
+    }
+    if (remote.size() == 1)
+        return cachedBundleOf(config, remote.front());
+    if (remote.empty())
+        return Error {"no_current", "no current bundle: this agent follows no remote source"};
+    return Error {"no_current",
+        "no current bundle: this agent follows " + std::to_string(remote.size())
+            + " remote sources; name the one the proposal replaces (--target)"};
+}
+
+namespace {
+
 fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent, std::shared_ptr<fleet::SeenRequests> seen)
 {
     const fleet::AgentConfig &config = agent.config();
@@ -37,6 +78,9 @@ fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent, std::shared
     options.previewUser = config.preview.user;
     options.facts = [&agent] { return agent.facts(); };
     options.workDirectory = AgentPreviewService::workDirectory(config.cacheDir);
+    options.currentBundle = [config](const std::optional<std::string> &target) {
+        return AgentPreviewService::currentBundle(config, target);
+    };
     options.log = [&log = agent.log()](engine::LogLevel level, const std::string &message) {
         switch (level) {
         case engine::LogLevel::Debug:

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 namespace ccm::fleet {
 class NatsConnection;
 class PreviewResponder;
+struct CurrentBundle;
 class SeenRequests;
 } // namespace ccm::fleet
 
@@ -33,6 +35,12 @@ public:
     static std::filesystem::path workDirectory(const std::filesystem::path &cacheDir);
     /// The file under `cacheDir` that keeps the ids of the requests seen across restarts.
     static std::filesystem::path seenRequestsFile(const std::filesystem::path &cacheDir);
+
+    /// The current bundle a preview compares its proposal with: the cached bundle of `target`
+    /// when it is one of the configured remote sources, else of the only remote source when there
+    /// is exactly one; otherwise an error (code "no_current") saying why there is none.
+    static Result<fleet::CurrentBundle> currentBundle(
+        const fleet::AgentConfig &config, const std::optional<std::string> &target);
 
     /// Makes cache_dir searchable by the preview user, then watches the agent's connection from a
     /// thread of its own.

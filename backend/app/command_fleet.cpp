@@ -35,8 +35,8 @@ Run 'ccm-backend fleet COMMAND --help' for the options of a command.
 )";
 
 constexpr std::string_view kPreviewUsage
-    = R"(Usage: ccm-backend fleet preview SOURCE --key PEM [--select EXPR] [--timeout D] [--json]
-                                [--context NAME | --nats URL]
+    = R"(Usage: ccm-backend fleet preview SOURCE --key PEM [--select EXPR] [--target URL]
+                                [--timeout D] [--json] [--context NAME | --nats URL]
 
 Puts SOURCE (a manifest file, a .tar.gz bundle, or an http(s):// or obj:// bundle URL)
 in the CCM_PREVIEW object store bucket, publishes a request signed with the private
@@ -48,11 +48,20 @@ Options:
   --key PEM           the private key (from 'ccm-backend fleet keygen')
   --select EXPR       a manifest expression over Facts; only hosts where it is true run
                       the preview, e.g. 'Facts.host.info.os == "linux"'
+  --target URL        the agent source obj://BUCKET/NAME that SOURCE would replace: each
+                      agent compares SOURCE with its cached bundle of it (default: the
+                      agent's only remote source)
   --timeout D         how long to wait for answers (default 30s; e.g. 90s, 2m)
-  --json              one JSON object per host and line: identity, state, summary, events
+  --json              one JSON object per host and line: identity, state, summary,
+                      compare, events (each with its class)
   --context NAME      the NATS CLI context to connect with (default: $NATS_CONTEXT,
                       else CCM)
   --nats URL          connect to this server instead; no context is read
+
+Each agent also runs, in noop, its current bundle for the resources SOURCE changes, and
+classes each: INTENDED (only SOURCE changes it), DRIFT (the current bundle would change
+it too: the host drifted), or added, failed, uncompared. A host with no current bundle
+says so in MESSAGE.
 
 The selector is checked before anything is sent: one that does not parse is a usage
 error. When no host answers at all, a note on standard error says the likely reason
@@ -104,6 +113,7 @@ struct PreviewLine {
     std::optional<std::string> source;
     std::optional<std::string> key;
     std::optional<std::string> select;
+    std::optional<std::string> target;
     std::chrono::milliseconds timeout {std::chrono::seconds(30)};
     bool json = false;
     fleet::SourceOptions sources = sourceOptionsFromEnvironment();
@@ -166,10 +176,11 @@ std::optional<int> parsePreviewLine(
         }
         if (arg == "--json") {
             line.json = true;
-        } else if (arg == "--key" || arg == "--select" || arg == "--timeout") {
+        } else if (arg == "--key" || arg == "--select" || arg == "--target" || arg == "--timeout") {
             if (!takeValue(args, i,
                     arg == "--key"          ? line.key
                         : arg == "--select" ? line.select
+                        : arg == "--target" ? line.target
                                             : timeout,
                     "preview", err))
                 return UsageError;
@@ -190,7 +201,37 @@ std::optional<int> parsePreviewLine(
             << kPreviewUsage;
         return UsageError;
     }
+    if (auto target = fleet::checkTarget(line.target); !target) {
+        err << "ccm-backend fleet preview: --target: " << target.error().message << "\nnothing was sent\n";
+        return UsageError;
+    }
     return checkSelector(line, err);
+}
+
+/// A host's count of `change`, or "-" when it did not compare.
+std::string classColumn(const fleet::HostPreview &host, fleet::ChangeClass change)
+{
+    if (host.comparison.state != fleet::PreviewComparison::State::Compared)
+        return "-";
+    return std::to_string(fleet::classCount(host, change));
+}
+
+void printPreviewHost(const fleet::HostPreview &host, std::size_t width, std::ostream &out)
+{
+    out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(10)
+        << fleet::hostStateName(host.state) << std::right;
+    if (host.summary.is_object()) {
+        out << std::setw(8) << fleet::summaryCount(host.summary, "changed") << std::setw(9)
+            << classColumn(host, fleet::ChangeClass::Intended) << std::setw(6)
+            << classColumn(host, fleet::ChangeClass::Drift) << std::setw(8)
+            << fleet::summaryCount(host.summary, "failed") << std::setw(8)
+            << fleet::summaryCount(host.summary, "total");
+    } else {
+        out << std::setw(8) << '-' << std::setw(9) << '-' << std::setw(6) << '-' << std::setw(8) << '-' << std::setw(8)
+            << '-';
+    }
+    const std::string message = host.message.empty() ? fleet::comparisonNote(host) : host.message;
+    out << "  " << message.substr(0, message.find('\n')) << '\n';
 }
 
 void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
@@ -199,25 +240,17 @@ void printPreviewTable(const fleet::FleetPreview &preview, std::ostream &out)
     for (const auto &host : preview.hosts)
         width = std::max(width, host.identity.size());
     out << std::left << std::setw(static_cast<int>(width + 2)) << "IDENTITY" << std::setw(10) << "STATE" << std::right
-        << std::setw(8) << "CHANGED" << std::setw(8) << "FAILED" << std::setw(8) << "TOTAL"
+        << std::setw(8) << "CHANGED" << std::setw(9) << "INTENDED" << std::setw(6) << "DRIFT" << std::setw(8)
+        << "FAILED" << std::setw(8) << "TOTAL"
         << "  MESSAGE\n";
-    for (const auto &host : preview.hosts) {
-        out << std::left << std::setw(static_cast<int>(width + 2)) << host.identity << std::setw(10)
-            << fleet::hostStateName(host.state) << std::right;
-        if (host.summary.is_object()) {
-            out << std::setw(8) << fleet::summaryCount(host.summary, "changed") << std::setw(8)
-                << fleet::summaryCount(host.summary, "failed") << std::setw(8)
-                << fleet::summaryCount(host.summary, "total");
-        } else {
-            out << std::setw(8) << '-' << std::setw(8) << '-' << std::setw(8) << '-';
-        }
-        out << "  " << host.message.substr(0, host.message.find('\n')) << '\n';
-    }
+    for (const auto &host : preview.hosts)
+        printPreviewHost(host, width, out);
     const Json totals = fleet::fleetPreviewTotals(preview);
     out << '\n'
         << totals["hosts"] << (totals["hosts"] == 1 ? " host: " : " hosts: ") << totals["answered"] << " answered, "
         << totals["silent"] << " silent, " << totals["declined"] << " declined, " << totals["failed"] << " failed; "
-        << totals["changed"] << " resources would change, " << totals["resources_failed"] << " failed\n";
+        << totals["changed"] << " resources would change (" << totals["intended"] << " intended, " << totals["drift"]
+        << " drift), " << totals["resources_failed"] << " failed\n";
 }
 
 void printPreviewJson(const fleet::FleetPreview &preview, std::ostream &out)
@@ -225,6 +258,8 @@ void printPreviewJson(const fleet::FleetPreview &preview, std::ostream &out)
     for (const auto &host : preview.hosts) {
         Json line {{"identity", host.identity}, {"state", fleet::hostStateName(host.state)}, {"summary", host.summary},
             {"events", host.events}};
+        if (host.state == fleet::HostState::Done)
+            line["compare"] = fleet::comparisonSummary(host);
         if (!host.message.empty())
             line["message"] = host.message;
         out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
@@ -269,6 +304,7 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
     options.key = std::move(key).value();
     options.keyFile = *line.key;
     options.select = line.select;
+    options.target = line.target;
     options.timeout = line.timeout;
     options.keepEvents = line.json;
     options.cancel = &g_cancelPreview;

@@ -388,6 +388,12 @@ RpcResult<void> previewOptions(const Params &params, fleet::PreviewRequestOption
         if (const auto error = fleet::selectorError(*select.value()))
             return Params::invalid("select", "does not parse: " + error->describe() + "; nothing was sent");
     options.select = select.value();
+    auto target = params.optionalText("target");
+    if (!target)
+        return target.error();
+    if (auto checked = fleet::checkTarget(target.value()); !checked)
+        return Params::invalid("target", "must be an obj://BUCKET/NAME URL; nothing was sent");
+    options.target = target.value();
     auto timeout = params.optionalInteger("timeout_ms");
     if (!timeout)
         return timeout.error();
@@ -413,6 +419,20 @@ RpcResult<void> previewOptions(const Params &params, fleet::PreviewRequestOption
     return {};
 }
 
+/// What a done host's fleet.host notification adds: "compare" (comparisonSummary) and, when it
+/// compared, "classes": the class of each resource that changed or failed (others unchanged).
+Json comparisonParams(const fleet::HostPreview &host)
+{
+    Json params {{"compare", fleet::comparisonSummary(host)}};
+    if (host.comparison.state != fleet::PreviewComparison::State::Compared)
+        return params;
+    Json classes = Json::object();
+    for (const auto &[resource, change] : host.comparison.classes)
+        classes[resource] = fleet::changeClassName(change);
+    params["classes"] = std::move(classes);
+    return params;
+}
+
 /// The fleet.host and fleet.event notifications of a preview whose id `request` holds once it
 /// is published.
 fleet::PreviewCallbacks previewNotifications(const Notify &notify, std::string &request)
@@ -435,7 +455,8 @@ fleet::PreviewCallbacks previewNotifications(const Notify &notify, std::string &
             notify(
                 notificationLine("fleet.event", Json {{"request", request}, {"identity", identity}, {"event", event}}));
     };
-    callbacks.done = [host](const fleet::HostPreview &finished) { host(finished.identity, "done", Json::object()); };
+    callbacks.done
+        = [host](const fleet::HostPreview &finished) { host(finished.identity, "done", comparisonParams(finished)); };
     callbacks.failed = [host](const std::string &identity, const std::string &message) {
         host(identity, "failed", Json {{"message", message}});
     };
@@ -452,6 +473,8 @@ Json previewResult(const fleet::FleetPreview &preview)
         Json entry {{"identity", host.identity}, {"state", std::string(fleet::hostStateName(host.state))}};
         if (!host.summary.is_null())
             entry["summary"] = host.summary;
+        if (host.state == fleet::HostState::Done)
+            entry["compare"] = fleet::comparisonSummary(host);
         if (!host.message.empty())
             entry["message"] = host.message;
         hosts.push_back(std::move(entry));

@@ -55,12 +55,15 @@ public:
     }
     ~FleetAgent() { kill(); }
 
-    /// Writes the configuration; `preview` is the preview section's body (empty: none).
-    void configure(const QByteArray &preview)
+    /// Writes the configuration; `preview` is the preview section's body (empty: none), `sources`
+    /// manifests the agent keeps applied beside its local one (remote bundle URLs, say).
+    void configure(const QByteArray &preview, const QByteArrayList &sources = {})
     {
         QByteArray text = "identity: " + m_identity.toUtf8()
             + "\ncache_dir: " + m_dir.filePath(QStringLiteral("cache")).toUtf8() + "\nmanifests:\n  - "
             + m_dir.filePath(QStringLiteral("local.yaml")).toUtf8() + "\n";
+        for (const QByteArray &source : sources)
+            text += "  - " + source + "\n";
         if (!preview.isEmpty())
             text += "preview:\n" + preview;
         test::writeFile(m_dir, QStringLiteral("agent.yaml"), text);

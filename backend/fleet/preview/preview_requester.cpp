@@ -8,6 +8,7 @@
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/object_store.h"
+#include "fleet/nats/object_url.h"
 #include "fleet/preview/preview_wire.h"
 
 #include <algorithm>
@@ -99,18 +100,79 @@ std::size_t summaryCount(const Json &summary, const char *key)
     return found->get<std::size_t>();
 }
 
+std::size_t classCount(const HostPreview &host, ChangeClass change)
+{
+    if (host.comparison.state != PreviewComparison::State::Compared)
+        return 0;
+    return static_cast<std::size_t>(
+        std::ranges::count_if(host.comparison.classes, [change](const auto &entry) { return entry.second == change; }));
+}
+
+std::string comparisonNote(const HostPreview &host)
+{
+    if (host.state != HostState::Done)
+        return {};
+    switch (host.comparison.state) {
+    case PreviewComparison::State::Compared:
+        return {};
+    case PreviewComparison::State::None:
+        return host.comparison.reason;
+    case PreviewComparison::State::Absent:
+        break;
+    }
+    return "not compared: the agent predates drift classes";
+}
+
+Json comparisonSummary(const HostPreview &host)
+{
+    const PreviewComparison &comparison = host.comparison;
+    if (comparison.state == PreviewComparison::State::None)
+        return Json {{"state", "none"}, {"reason", comparison.reason}};
+    if (comparison.state == PreviewComparison::State::Absent)
+        return Json {{"state", "absent"}};
+    Json summary {{"state", "compared"}, {"source", comparison.source}, {"digest", comparison.digest}};
+    for (const ChangeClass change :
+        {ChangeClass::Intended, ChangeClass::Drift, ChangeClass::Added, ChangeClass::Failed, ChangeClass::Uncompared})
+        summary[std::string(changeClassName(change))] = classCount(host, change);
+    return summary;
+}
+
+namespace {
+
+/// Puts each kept event's class into it, once the host compared.
+void classEvents(HostPreview &host)
+{
+    if (host.comparison.state != PreviewComparison::State::Compared)
+        return;
+    for (Json &event : host.events) {
+        if (!event.is_object())
+            continue;
+        const std::string resource = event.contains("resource") && event["resource"].is_string()
+            ? event["resource"].get<std::string>()
+            : stringMember(event, "type") + '#' + stringMember(event, "name");
+        event["class"] = changeClassName(classOf(host.comparison, resource).value_or(ChangeClass::Unchanged));
+    }
+}
+
+} // namespace
+
 Json fleetPreviewTotals(const FleetPreview &preview)
 {
     std::size_t silent = 0, declined = 0, failed = 0, changed = 0, resourcesFailed = 0;
+    std::size_t intended = 0, drift = 0, uncompared = 0;
     for (const HostPreview &host : preview.hosts) {
         silent += host.state == HostState::Silent;
         declined += host.state == HostState::Declined;
         failed += host.state == HostState::Failed;
         changed += summaryCount(host.summary, "changed");
         resourcesFailed += summaryCount(host.summary, "failed");
+        intended += classCount(host, ChangeClass::Intended);
+        drift += classCount(host, ChangeClass::Drift);
+        uncompared += host.state == HostState::Done && host.comparison.state != PreviewComparison::State::Compared;
     }
     return Json {{"hosts", preview.hosts.size()}, {"answered", preview.hosts.size() - silent}, {"silent", silent},
-        {"declined", declined}, {"failed", failed}, {"changed", changed}, {"resources_failed", resourcesFailed}};
+        {"declined", declined}, {"failed", failed}, {"changed", changed}, {"resources_failed", resourcesFailed},
+        {"intended", intended}, {"drift", drift}, {"uncompared_hosts", uncompared}};
 }
 
 std::optional<ExpressionError> selectorError(std::string_view select)
@@ -302,6 +364,10 @@ void Collector::apply(Track &track, PreviewAnswer &answer)
         host.aborted = message["aborted"].get<bool>();
         for (const Json &line : message["diagnostics"])
             host.diagnostics.push_back(line.get<std::string>());
+        if (const auto compare = message.find("compare"); compare != message.end())
+            if (auto comparison = comparisonFromJson(*compare))
+                host.comparison = std::move(comparison).value();
+        classEvents(host);
         finishHost(track, HostState::Done);
         if (m_callbacks.done)
             m_callbacks.done(host);
@@ -399,6 +465,7 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
         = request.issued + std::min<Clock::duration>(kMaxRequestLifetime, options.timeout + std::chrono::minutes(1));
     request.reply = inbox;
     request.select = options.select;
+    request.compare = PreviewCompare {options.target};
     const std::string name = "preview-" + request.id;
     std::istringstream data(bundle);
     auto stored = store.put(name, data);
@@ -475,12 +542,23 @@ bool collect(
 
 } // namespace
 
+Result<void> checkTarget(const std::optional<std::string> &target)
+{
+    if (target
+        && (!isObjectUrl(*target) || !parseObjectUrl(*target) || target->size() > 1024
+            || target->find_first_of(" \t\r\n") != std::string::npos))
+        return Error {"target", "the target '" + *target + "' is not an obj://BUCKET/NAME URL"};
+    return {};
+}
+
 Result<FleetPreview> runFleetPreview(
     NatsConnection &connection, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
 {
     if (options.select)
         if (const auto error = selectorError(*options.select))
             return Error {"selector", "the selector '" + *options.select + "': " + error->describe()};
+    if (auto target = checkTarget(options.target); !target)
+        return target.error();
     auto bundle
         = options.bundle ? Result<std::string>(*options.bundle) : previewBundleBytes(options.source, options.sources);
     if (!bundle)

@@ -6,6 +6,7 @@
 #include "core/expr/expression.h"
 #include "core/model/json.h"
 #include "fleet/agent/bundle_source.h"
+#include "fleet/preview/preview_wire.h"
 
 #include <atomic>
 #include <chrono>
@@ -38,9 +39,24 @@ struct HostPreview {
     bool aborted = false;
     std::vector<std::string> diagnostics;
     std::string message; ///< why it failed or declined
-    std::vector<Json> events; ///< eventToJson objects in run order, when kept
+    std::vector<Json> events; ///< eventToJson objects in run order, when kept; with "class" once compared
     std::size_t eventCount = 0;
+    /// What the host compared the proposal with, and the classes; Absent until done, and from
+    /// agents that predate classes.
+    PreviewComparison comparison;
 };
+
+/// The host's resources in `change` (intended, drift, ...); 0 when it did not compare.
+std::size_t classCount(const HostPreview &host, ChangeClass change);
+
+/// The host's comparison for people: "no current bundle: ..." or "not compared: the agent
+/// predates drift classes" when it did not compare, empty when it did or has not finished.
+std::string comparisonNote(const HostPreview &host);
+
+/// The host's comparison as the JSON of `fleet preview --json` and fleet.preview: {"state":
+/// "compared", "source", "digest", "intended", "drift", "added", "failed", "uncompared"},
+/// {"state": "none", "reason"} or {"state": "absent"}.
+Json comparisonSummary(const HostPreview &host);
 
 /// The whole fleet's answer.
 struct FleetPreview {
@@ -58,7 +74,8 @@ struct FleetPreview {
 /// the member is not a count: summaries come from other hosts and are not trusted.
 std::size_t summaryCount(const Json &summary, const char *key);
 
-/// The contract's totals: hosts, answered, silent, declined, failed, changed, resources_failed.
+/// The contract's totals: hosts, answered, silent, declined, failed, changed, resources_failed,
+/// and the classes: intended, drift, and uncompared_hosts (done hosts with no comparison).
 Json fleetPreviewTotals(const FleetPreview &preview);
 
 /// Called as answers arrive, on the thread that runs runFleetPreview(), in each host's order.
@@ -86,6 +103,9 @@ struct PreviewRequestOptions {
     /// A manifest expression over Facts; every host when unset. It must parse (selectorError):
     /// runFleetPreview() refuses one that does not before anything is sent.
     std::optional<std::string> select;
+    /// The agent source ("obj://BUCKET/NAME") the proposal would replace: each agent compares the
+    /// proposal with its cached bundle of it. Unset: each agent's only remote source.
+    std::optional<std::string> target;
     /// The file `key` was read from, named in the notice when no host answers; may be empty.
     std::string keyFile;
     std::chrono::milliseconds timeout {std::chrono::seconds(30)};
@@ -102,6 +122,10 @@ struct PreviewRequestOptions {
 /// The syntax error of a selector, if any. Agents evaluate the selector on their own facts, so
 /// one that does not parse would be declined by every host: requesters check it before sending.
 std::optional<ExpressionError> selectorError(std::string_view select);
+
+/// Whether `target` is a target requests may carry (an obj://BUCKET/NAME URL of at most 1024
+/// bytes); error code "target" saying what is wrong. Requesters check it before sending.
+Result<void> checkTarget(const std::optional<std::string> &target);
 
 /// Reads the bytes of the bundle `source` names: a manifest file is bundled (planBundle) on the
 /// way, a bundle file read, a URL fetched. Errors say what failed and where.

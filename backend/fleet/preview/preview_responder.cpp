@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/preview/preview_responder.h"
 
+#include "base/file_reading.h"
 #include "base/user_database.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
@@ -14,6 +15,7 @@
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/object_store.h"
+#include "fleet/preview/preview_compare.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,6 +23,7 @@
 #include <fcntl.h>
 #include <nats/nats.h>
 #include <ostream>
+#include <set>
 #include <streambuf>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -70,8 +73,9 @@ private:
 /// Streams the run's progress and events as answers.
 class AnswerObserver : public engine::RunObserver {
 public:
-    explicit AnswerObserver(Answerer &answerer)
+    AnswerObserver(Answerer &answerer, ProposalOutcome &outcome)
         : m_answerer(answerer)
+        , m_outcome(outcome)
     {
     }
 
@@ -86,6 +90,7 @@ public:
 
     void resourceFinished(const TransactionEvent &event) override
     {
+        m_outcome.add(event);
         Json message = m_answerer.next("event");
         message["event"] = eventToJson(event);
         m_answerer.send(message);
@@ -93,6 +98,21 @@ public:
 
 private:
     Answerer &m_answerer;
+    ProposalOutcome &m_outcome;
+};
+
+/// Keeps the events of the current bundle's run; nothing of it is sent but the classes.
+class CurrentObserver : public engine::RunObserver {
+public:
+    explicit CurrentObserver(CurrentOutcome &outcome)
+        : m_outcome(outcome)
+    {
+    }
+
+    void resourceFinished(const TransactionEvent &event) override { m_outcome.add(event); }
+
+private:
+    CurrentOutcome &m_outcome;
 };
 
 /// The selector's verdict: true (run), false (declined: selector), or the evaluation error.
@@ -223,13 +243,10 @@ std::vector<std::string> diagnosticLines(const engine::PreparedManifest &prepare
     return lines;
 }
 
-/// Runs the unpacked bundle in noop as `peer` would see it, streaming events, and sends `done`.
-Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const engine::UserIdentity &peer,
-    const std::atomic<bool> &cancel, Answerer &answerer)
+/// The unpacked bundle's manifest, read and resolved with the preview user's rights.
+Result<engine::PreparedManifest> prepareAs(
+    const UnpackedBundle &bundle, const ResolveOptions &inputs, const engine::UserIdentity &peer)
 {
-    ResolveOptions inputs;
-    inputs.facts = facts;
-    inputs.baseDirectory = bundle.baseDirectory();
     const FileText file = readManifestFile(bundle.manifestPath().string());
     if (file.problem)
         return Error {"invalid_manifest", formatDiagnostic("manifest.yaml", *file.problem)};
@@ -242,18 +259,119 @@ Result<void> runUnpacked(const UnpackedBundle &bundle, const Json &facts, const 
     }
     if (!prepared.ok())
         return Error {"invalid_manifest", "the bundle's manifest is invalid:\n" + prepared.diagnosticText()};
+    return prepared;
+}
+
+/// The rules every run of a preview follows: noop, whatever the request says, and every process
+/// as the preview user.
+engine::RunOptions previewRunOptions(const engine::UserIdentity &peer, const std::atomic<bool> &cancel)
+{
     engine::RunOptions options;
     options.noop = true; // whatever the request says: a preview never changes the host
     options.cancel = &cancel;
     engine::runAsUser(options, peer, true);
+    return options;
+}
+
+ResolveOptions inputsOf(const UnpackedBundle &bundle, const Json &facts)
+{
+    ResolveOptions inputs;
+    inputs.facts = facts;
+    inputs.baseDirectory = bundle.baseDirectory();
+    return inputs;
+}
+
+/// What a preview needs beside the request to run a bundle.
+struct PreviewContext {
+    const PreviewResponderOptions &settings;
+    const Json &facts;
+    const engine::UserIdentity &peer;
+    const std::atomic<bool> &cancel;
+};
+
+/// Runs the current bundle's resources that the proposal changes (and what they need) in noop,
+/// under the same rules as the proposal, and classes the proposal's resources.
+Result<std::map<std::string, ChangeClass>> classAgainst(
+    const CurrentBundle &current, const PreviewContext &context, const ProposalOutcome &proposal)
+{
+    const std::set<std::string> changed = proposal.changed();
+    if (changed.empty())
+        return classify(proposal, CurrentOutcome(), {});
+    auto unpacked = UnpackedBundle::unpack(current.archive, {}, context.settings.workDirectory);
+    if (!unpacked)
+        return unpacked.error().withContext("unpacking it");
+    if (!current.requiredSigners.empty())
+        if (auto refused = unpacked->signatureCheck().refusalError(current.requiredSigners))
+            return *refused;
+    shareWithGroup(unpacked.value(), context.peer.gid);
+    const ResolveOptions inputs = inputsOf(unpacked.value(), context.facts);
+    auto prepared = prepareAs(unpacked.value(), inputs, context.peer);
+    if (!prepared)
+        return prepared.error();
+    std::set<std::string> declared;
+    for (const ResolvedResource &resource : prepared->resolved.resources)
+        declared.insert(resource.label());
+    const ResolvedManifest subset = subsetOf(prepared->resolved, resourcesToCompare(prepared->resolved, changed));
+    CurrentOutcome outcome;
+    CurrentObserver observer(outcome);
     ProcessRunner runner;
-    AnswerObserver observer(answerer);
-    const engine::RunResult result = engine::runManifest(prepared.resolved, inputs, options, runner, observer);
+    engine::runManifest(subset, inputs, previewRunOptions(context.peer, context.cancel), runner, observer);
+    return classify(proposal, outcome, declared);
+}
+
+/// The request's comparison: the current bundle the agent names, its digest, and the classes.
+PreviewComparison compareWithCurrent(
+    const PreviewCompare &compare, const PreviewContext &context, const ProposalOutcome &proposal)
+{
+    PreviewComparison comparison;
+    comparison.state = PreviewComparison::State::None;
+    if (!context.settings.currentBundle) {
+        comparison.reason = "this host keeps no current bundle";
+        return comparison;
+    }
+    auto current = context.settings.currentBundle(compare.target);
+    if (!current) {
+        comparison.reason = current.error().message;
+        return comparison;
+    }
+    auto bytes = readTextFile(current->archive, context.settings.sources.maxBytes);
+    if (!bytes) {
+        comparison.reason = current->source + ": no good bundle cached yet";
+        return comparison;
+    }
+    auto classes = classAgainst(*current, context, proposal);
+    if (!classes) {
+        comparison.reason = current->source + ": the cached bundle cannot be compared: " + classes.error().message;
+        return comparison;
+    }
+    comparison.state = PreviewComparison::State::Compared;
+    comparison.source = current->source;
+    comparison.digest = objectDigest(*bytes);
+    comparison.classes = std::move(classes).value();
+    return comparison;
+}
+
+/// Runs the unpacked bundle in noop as `peer` would see it, streaming events, compares it with
+/// the current bundle when the request asks, and sends `done`.
+Result<void> runUnpacked(
+    const UnpackedBundle &bundle, const PreviewRequest &request, const PreviewContext &context, Answerer &answerer)
+{
+    const ResolveOptions inputs = inputsOf(bundle, context.facts);
+    auto prepared = prepareAs(bundle, inputs, context.peer);
+    if (!prepared)
+        return prepared.error();
+    ProcessRunner runner;
+    ProposalOutcome proposal;
+    AnswerObserver observer(answerer, proposal);
+    const engine::RunResult result = engine::runManifest(
+        prepared->resolved, inputs, previewRunOptions(context.peer, context.cancel), runner, observer);
     Json done = answerer.next("done");
     done["summary"] = summaryToJson(result.summary);
     done["cancelled"] = result.cancelled;
     done["aborted"] = result.aborted;
-    done["diagnostics"] = diagnosticLines(prepared);
+    done["diagnostics"] = diagnosticLines(prepared.value());
+    if (request.compare)
+        done["compare"] = comparisonToJson(compareWithCurrent(*request.compare, context, proposal));
     answerer.send(done);
     return {};
 }
@@ -282,7 +400,7 @@ Result<void> runPreview(NatsConnection &connection, const PreviewResponderOption
     if (!unpacked)
         return unpacked.error().withContext("unpacking the bundle");
     shareWithGroup(unpacked.value(), peer.gid);
-    return runUnpacked(unpacked.value(), facts, peer, cancel, answerer);
+    return runUnpacked(unpacked.value(), request, PreviewContext {settings, facts, peer, cancel}, answerer);
 }
 
 } // namespace

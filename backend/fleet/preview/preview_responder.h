@@ -28,6 +28,15 @@ namespace ccm::fleet {
 
 class NatsConnection;
 
+/// The bundle a host runs now for one of its sources, as its cache keeps it: what a proposal is
+/// compared with (docs/fleet.md, "Drift versus intent").
+struct CurrentBundle {
+    std::filesystem::path archive; ///< the cached bundle; read, never written
+    std::string source; ///< the source's URL as shown (no credentials)
+    /// Raw Ed25519 keys one of which must have signed it (the agent's bundle_keys); empty: any.
+    std::vector<std::string> requiredSigners;
+};
+
 struct PreviewResponderOptions {
     std::string identity; ///< this host's name in answers
     /// PEM public keys whose signatures this host accepts (preview.trusted_keys); at least one.
@@ -42,6 +51,10 @@ struct PreviewResponderOptions {
     std::filesystem::path workDirectory;
     /// Caps for fetched bundles (maxBytes).
     SourceOptions sources;
+    /// The current bundle to compare a proposal with, for the request's target ("obj://...") or,
+    /// without one, the host's only remote source; an error whose message says why there is none.
+    /// Called from the worker thread. Unset: no host bundle is ever compared.
+    std::function<Result<CurrentBundle>(const std::optional<std::string> &target)> currentBundle;
     /// Where rejections and failures are reported; may be empty. Called from NATS and worker threads.
     std::function<void(engine::LogLevel, const std::string &)> log;
     /// Requests waiting while one runs; more are refused (logged, not answered).

@@ -2,8 +2,10 @@
 #include "fleet/preview/preview_wire.h"
 
 #include "core/model/transaction_event.h"
+#include "fleet/nats/object_url.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <ctime>
 #include <random>
@@ -85,6 +87,23 @@ Result<PreviewBundleRef> decodeBundleRef(const Json &body)
     return PreviewBundleRef {*bucket, *name, *digest};
 }
 
+/// The optional "compare" member: exactly {"target": "obj://BUCKET/NAME" or null}.
+Result<std::optional<PreviewCompare>> decodeCompare(const Json &body)
+{
+    const auto compare = body.find("compare");
+    if (compare == body.end())
+        return std::optional<PreviewCompare>();
+    if (!compare->is_object() || compare->size() != 1 || !compare->contains("target"))
+        return badRequest("\"compare\" must be an object with \"target\" alone");
+    const Json &target = (*compare)["target"];
+    if (target.is_null())
+        return std::optional<PreviewCompare>(PreviewCompare {});
+    auto text = stringField(*compare, "target", 1024);
+    if (!text || !parseObjectUrl(*text) || text->find_first_of(" \t\r\n") != std::string::npos)
+        return badRequest("\"compare.target\" must be an obj://BUCKET/NAME URL or null");
+    return std::optional<PreviewCompare>(PreviewCompare {*text});
+}
+
 Result<PreviewRequest> decodeRequestBody(std::string_view text)
 {
     const auto body = parseObject(text);
@@ -120,6 +139,10 @@ Result<PreviewRequest> decodeRequestBody(std::string_view text)
     if (!hasType(*body, "noop", Json::value_t::boolean))
         return badRequest("\"noop\" must be a boolean");
     request.noop = (*body)["noop"].get<bool>();
+    auto compare = decodeCompare(*body);
+    if (!compare)
+        return compare.error();
+    request.compare = std::move(compare).value();
     return request;
 }
 
@@ -155,6 +178,9 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
     if (type == "event")
         return hasType(m, "event", Json::value_t::object) ? Result<void>() : badAnswer("\"event\" must be an object");
     if (type == "done") {
+        if (const auto compare = m.find("compare"); compare != m.end())
+            if (auto comparison = comparisonFromJson(*compare); !comparison)
+                return comparison.error();
         const auto diagnostics = m.find("diagnostics");
         const bool diagnosticsOk = diagnostics != m.end() && diagnostics->is_array()
             && std::all_of(diagnostics->begin(), diagnostics->end(), [](const Json &d) { return d.is_string(); });
@@ -186,6 +212,99 @@ std::size_t escapedSize(unsigned char c)
 }
 
 } // namespace
+
+namespace {
+
+constexpr std::array<std::pair<ChangeClass, std::string_view>, 6> kChangeClassNames {{
+    {ChangeClass::Unchanged, "unchanged"},
+    {ChangeClass::Intended, "intended"},
+    {ChangeClass::Drift, "drift"},
+    {ChangeClass::Added, "added"},
+    {ChangeClass::Failed, "failed"},
+    {ChangeClass::Uncompared, "uncompared"},
+}};
+
+Result<std::map<std::string, ChangeClass>> classesFromJson(const Json &json)
+{
+    if (!json.is_object() || json.size() > kMaxComparedResources)
+        return badAnswer(
+            "\"compare.classes\" must be an object of at most " + std::to_string(kMaxComparedResources) + " resources");
+    std::map<std::string, ChangeClass> classes;
+    for (const auto &[resource, value] : json.items()) {
+        const auto change = value.is_string() ? changeClassFromName(value.get_ref<const std::string &>())
+                                              : std::optional<ChangeClass>();
+        if (resource.empty() || resource.size() > kMaxFieldLength || !change || *change == ChangeClass::Unchanged)
+            return badAnswer("\"compare.classes\" maps resources to intended, drift, added, failed or uncompared");
+        classes.emplace(resource, *change);
+    }
+    return classes;
+}
+
+} // namespace
+
+std::string_view changeClassName(ChangeClass change)
+{
+    for (const auto &[value, name] : kChangeClassNames)
+        if (value == change)
+            return name;
+    return "unchanged";
+}
+
+std::optional<ChangeClass> changeClassFromName(std::string_view name)
+{
+    for (const auto &[value, text] : kChangeClassNames)
+        if (text == name)
+            return value;
+    return std::nullopt;
+}
+
+Json comparisonToJson(const PreviewComparison &comparison)
+{
+    if (comparison.state != PreviewComparison::State::Compared)
+        return Json {{"state", "none"}, {"reason", comparison.reason}};
+    Json classes = Json::object();
+    for (const auto &[resource, change] : comparison.classes)
+        if (change != ChangeClass::Unchanged)
+            classes[resource] = changeClassName(change);
+    return Json {{"state", "compared"}, {"source", comparison.source}, {"digest", comparison.digest},
+        {"classes", std::move(classes)}};
+}
+
+Result<PreviewComparison> comparisonFromJson(const Json &json)
+{
+    PreviewComparison comparison;
+    const auto state = json.is_object() ? stringField(json, "state", 16) : std::nullopt;
+    if (state == "none") {
+        auto reason = stringField(json, "reason");
+        if (json.size() != 2 || !reason)
+            return badAnswer("\"compare\" of state none has \"reason\" and nothing else");
+        comparison.state = PreviewComparison::State::None;
+        comparison.reason = std::move(*reason);
+        return comparison;
+    }
+    if (state != "compared")
+        return badAnswer("\"compare.state\" must be \"compared\" or \"none\"");
+    auto source = stringField(json, "source", 1024);
+    auto digest = stringField(json, "digest", 128);
+    if (json.size() != 4 || !source || !digest || !digest->starts_with("SHA-256=") || !json.contains("classes"))
+        return badAnswer("\"compare\" of state compared has \"source\", \"digest\" and \"classes\" only");
+    auto classes = classesFromJson(json["classes"]);
+    if (!classes)
+        return classes.error();
+    comparison.state = PreviewComparison::State::Compared;
+    comparison.source = std::move(*source);
+    comparison.digest = std::move(*digest);
+    comparison.classes = std::move(classes).value();
+    return comparison;
+}
+
+std::optional<ChangeClass> classOf(const PreviewComparison &comparison, const std::string &resource)
+{
+    if (comparison.state != PreviewComparison::State::Compared)
+        return std::nullopt;
+    const auto found = comparison.classes.find(resource);
+    return found == comparison.classes.end() ? ChangeClass::Unchanged : found->second;
+}
 
 std::string newPreviewId()
 {
@@ -226,6 +345,8 @@ std::string encodeRequestBody(const PreviewRequest &request)
         {"bundle",
             {{"bucket", request.bundle.bucket}, {"name", request.bundle.name}, {"digest", request.bundle.digest}}},
         {"select", request.select ? Json(*request.select) : Json(nullptr)}, {"noop", request.noop}};
+    if (request.compare)
+        body["compare"] = Json {{"target", request.compare->target ? Json(*request.compare->target) : Json(nullptr)}};
     return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

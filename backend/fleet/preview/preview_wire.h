@@ -36,6 +36,14 @@ struct PreviewBundleRef {
     std::string digest; ///< "SHA-256=..." of the bundle's bytes
 };
 
+/// What a requester that reads resource classes asks for (the request's "compare" member): the
+/// current bundle to compare the proposal with (docs/fleet.md, "Drift versus intent").
+struct PreviewCompare {
+    /// "obj://BUCKET/NAME": the agent source the proposal would replace; unset lets the agent take
+    /// its only remote source.
+    std::optional<std::string> target;
+};
+
 /// The signed part of a request (R in the contract).
 struct PreviewRequest {
     std::string id; ///< [A-Za-z0-9_-]{16,64}
@@ -45,7 +53,46 @@ struct PreviewRequest {
     PreviewBundleRef bundle;
     std::optional<std::string> select;
     bool noop = true;
+    /// Set by requesters that read resource classes; an agent classes only then, so a requester
+    /// that predates classes gets the answers it knows.
+    std::optional<PreviewCompare> compare;
 };
+
+/// What a resource's change is, comparing the proposed bundle with the host's current one:
+/// unchanged (no change under the proposal), intended (only the proposal changes it), drift (the
+/// current bundle would change it too: the host drifted from it), added (the current bundle does
+/// not have it), failed (it fails under the proposal), uncompared (its run under the current
+/// bundle failed, was skipped or did not happen).
+enum class ChangeClass { Unchanged, Intended, Drift, Added, Failed, Uncompared };
+
+std::string_view changeClassName(ChangeClass change);
+std::optional<ChangeClass> changeClassFromName(std::string_view name);
+
+/// A host's comparison, in its `done` answer as "compare".
+struct PreviewComparison {
+    /// Compared: `source` and `digest` name the current bundle. None: there was no current bundle
+    /// to compare with (`reason` says why). Absent: the host sent no comparison (an agent that
+    /// predates classes); requester side only, never on the wire.
+    enum class State { Compared, None, Absent };
+    State state = State::Absent;
+    std::string source;
+    std::string digest;
+    std::string reason;
+    /// The class of every resource that changed or failed under the proposal; the others are
+    /// unchanged. Empty unless compared.
+    std::map<std::string, ChangeClass> classes;
+};
+
+/// The most resources one comparison classes.
+inline constexpr std::size_t kMaxComparedResources = 1'000'000;
+
+Json comparisonToJson(const PreviewComparison &comparison);
+/// Strict: the members of the state and no others, classes among those sent (not unchanged).
+/// Error code "bad_answer".
+Result<PreviewComparison> comparisonFromJson(const Json &json);
+/// The class of `resource` in a host's comparison: from `classes`, else unchanged; nullopt when
+/// the host did not compare.
+std::optional<ChangeClass> classOf(const PreviewComparison &comparison, const std::string &resource);
 
 /// A fresh request id: 32 random characters of [A-Za-z0-9].
 std::string newPreviewId();
