@@ -4,6 +4,7 @@
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/kv_bucket.h"
 #include "fleet/nats/nats_connection.h"
+#include "fleet/nats/object_store.h"
 #include "fleet/preview/preview_requester.h"
 #include "fleet/preview/preview_responder.h"
 #include "fleet/preview/preview_wire.h"
@@ -20,6 +21,8 @@
 #include <mutex>
 #include <nats/nats.h>
 #include <pwd.h>
+#include <set>
+#include <sstream>
 #include <sys/stat.h>
 
 using namespace ccm;
@@ -49,7 +52,8 @@ public:
     }
 
     /// Starts a responder for `identity` with `facts`, listed in CCM_STATUS unless `unlisted`.
-    PreviewResponder &addHost(const std::string &identity, Json facts, const std::string &user = "root")
+    PreviewResponder &addHost(const std::string &identity, Json facts, const std::string &user = "root",
+        std::optional<CurrentBundle> current = std::nullopt)
     {
         m_connections.push_back(connect());
         PreviewResponderOptions options;
@@ -62,6 +66,8 @@ public:
             const std::lock_guard lock(m_logMutex);
             m_log.push_back(line);
         };
+        if (current)
+            options.currentBundle = [current](const std::optional<std::string> &) { return *current; };
         m_responders.push_back(PreviewResponder::start(*m_connections.back(), options).value());
         listStatus(identity, std::chrono::system_clock::now());
         return *m_responders.back();
@@ -177,6 +183,34 @@ bool waitForAnswer(Inbox &inbox, const std::string &type)
     return false;
 }
 
+/// The answers to a raw request on `inbox` up to and including `done` (or `failed`); empty after 20 s.
+std::vector<Json> answersUntilDone(Inbox &inbox)
+{
+    std::vector<Json> answers;
+    for (int i = 0; i < 200; ++i) {
+        natsMsg *message = nullptr;
+        if (natsSubscription_NextMsg(&message, inbox.subscription, 100) != NATS_OK)
+            continue;
+        auto answer = decodeAnswer(
+            std::string_view(natsMsg_GetData(message), static_cast<std::size_t>(natsMsg_GetDataLength(message))));
+        natsMsg_Destroy(message);
+        if (!answer)
+            continue;
+        answers.push_back(answer->message);
+        if (answer->type == "done" || answer->type == "failed")
+            return answers;
+    }
+    return {};
+}
+
+std::set<std::string> membersOf(const Json &object)
+{
+    std::set<std::string> members;
+    for (const auto &item : object.items())
+        members.insert(item.key());
+    return members;
+}
+
 } // namespace
 
 class TestFleetPreview : public QObject {
@@ -223,6 +257,89 @@ private slots:
         QCOMPARE(
             QDir(fleet.workDirectory() + QStringLiteral("/db-1")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
             QStringList());
+    }
+
+    void anOlderRequesterGetsTheAnswersItKnows()
+    {
+        // A requester that predates classes sends no compare member: a host with a current
+        // bundle answers it with exactly the members that requester checks, and no comparison.
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        const std::string bundle = previewBundleBytes(manifest.toStdString(), {}).value();
+        const QString current = fleet.path(QStringLiteral("current.tar.gz"));
+        QVERIFY(ccm::test::writeFile(current, QByteArray::fromStdString(bundle)));
+        fleet.addHost("web-1", {{"role", "web"}}, "root", CurrentBundle {current.toStdString(), "obj://SITE/site", {}});
+
+        auto connection = fleet.connect();
+        auto store = ObjectStore::openOrCreate(*connection, std::string(kPreviewBucket), std::chrono::seconds(960));
+        QVERIFY(store);
+        std::istringstream data(bundle);
+        PreviewRequest request;
+        request.id = newPreviewId();
+        const auto stored = store.value().put("preview-" + request.id, data);
+        QVERIFY(stored);
+        Inbox inbox;
+        inbox.subject = "_INBOX.old" + newPreviewId();
+        QCOMPARE(natsConnection_SubscribeSync(&inbox.subscription, connection->connection(), inbox.subject.c_str()),
+            NATS_OK);
+        request.issued = Clock::now();
+        request.expires = request.issued + std::chrono::minutes(5);
+        request.reply = inbox.subject;
+        request.bundle = {std::string(kPreviewBucket), "preview-" + request.id, stored->digest};
+        publishRaw(*connection, encodeSignedRequest(request, fleet.key()).value());
+        const std::vector<Json> answers = answersUntilDone(inbox);
+        QVERIFY(!answers.empty());
+        const std::set<std::string> header {"id", "identity", "seq", "type"};
+        for (const Json &answer : answers) {
+            std::set<std::string> expected = header;
+            const std::string type = answer["type"].get<std::string>();
+            if (type == "accepted")
+                expected.insert("facts_digest");
+            else if (type == "progress")
+                expected.insert({"done", "total", "current"});
+            else if (type == "event")
+                expected.insert("event");
+            else if (type == "done")
+                expected.insert({"summary", "cancelled", "aborted", "diagnostics"});
+            QVERIFY2(membersOf(answer) == expected, answer.dump().c_str());
+        }
+        QCOMPARE(answers.back()["type"].get<std::string>(), std::string("done"));
+    }
+
+    void aCachedBundleTheKeysDidNotSignIsNotCompared()
+    {
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        const QString manifest = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(
+            ccm::test::writeFile(manifest, QByteArray::fromStdString(roleManifest(fleet.path(QStringLiteral("f"))))));
+        const QString current = fleet.path(QStringLiteral("current.tar.gz"));
+        QVERIFY(ccm::test::writeFile(
+            current, QByteArray::fromStdString(previewBundleBytes(manifest.toStdString(), {}).value())));
+        const std::string someKey = generateSigningKey().value().publicKey;
+        fleet.addHost(
+            "web-1", {{"role", "web"}}, "root", CurrentBundle {current.toStdString(), "obj://SITE/site", {someKey}});
+        fleet.addHost("web-2", {{"role", "web"}}, "root",
+            CurrentBundle {fleet.path(QStringLiteral("missing.tar.gz")).toStdString(), "obj://SITE/site", {}});
+        fleet.addHost("web-3", {{"role", "web"}}, "root", CurrentBundle {current.toStdString(), "obj://SITE/site", {}});
+
+        auto preview = fleet.preview(manifest.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        const HostPreview *unsigned_ = findHost(*preview, "web-1");
+        QVERIFY(unsigned_ && unsigned_->comparison.state == PreviewComparison::State::None);
+        QVERIFY2(q(unsigned_->comparison.reason).contains(QStringLiteral("obj://SITE/site: the cached bundle cannot")),
+            unsigned_->comparison.reason.c_str());
+        const HostPreview *missing = findHost(*preview, "web-2");
+        QVERIFY(missing && missing->comparison.state == PreviewComparison::State::None);
+        QCOMPARE(missing->comparison.reason, std::string("obj://SITE/site: no good bundle cached yet"));
+        // The same bundle as the proposal: what the proposal changes, the current one changes too.
+        const HostPreview *same = findHost(*preview, "web-3");
+        QVERIFY(same && same->comparison.state == PreviewComparison::State::Compared);
+        QCOMPARE(classCount(*same, ChangeClass::Drift), std::size_t {1});
+        QCOMPARE(same->events.at(0)["class"].get<std::string>(), std::string("drift"));
     }
 
     void theSelectorPicksHosts()

@@ -116,6 +116,24 @@ private slots:
         QTest::newRow("noop missing") << "noop"
                                       << "-"
                                       << "\"noop\"";
+        QTest::newRow("compare string") << "compare"
+                                        << "\"obj://B/n\""
+                                        << "\"compare\"";
+        QTest::newRow("compare empty") << "compare"
+                                       << "{}"
+                                       << "\"compare\"";
+        QTest::newRow("compare extra member") << "compare"
+                                              << R"({"target":null,"all":true})"
+                                              << "\"compare\"";
+        QTest::newRow("compare target http") << "compare"
+                                             << "{\"target\":\"https://example.com/b.tar.gz\"}"
+                                             << "compare.target";
+        QTest::newRow("compare target no key") << "compare"
+                                               << "{\"target\":\"obj://B\"}"
+                                               << "compare.target";
+        QTest::newRow("compare target number") << "compare"
+                                               << R"({"target":1})"
+                                               << "compare.target";
     }
 
     void malformedRequestBodies()
@@ -133,6 +151,87 @@ private slots:
         QVERIFY(!decoded);
         QCOMPARE(decoded.error().code, std::string("bad_request"));
         QVERIFY2(q(decoded.error().message).contains(says), decoded.error().message.c_str());
+    }
+
+    void compareRoundTrip()
+    {
+        const auto key = generateSigningKey().value();
+        PreviewRequest request = sampleRequest();
+        request.compare = PreviewCompare {"obj://SITE/site"};
+        auto decoded = decodeSignedRequest(encodeSignedRequest(request, key).value());
+        QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+        QVERIFY(decoded->request.compare);
+        QCOMPARE(decoded->request.compare->target.value(), std::string("obj://SITE/site"));
+
+        request.compare = PreviewCompare {};
+        QVERIFY(parseJson(encodeRequestBody(request))["compare"]["target"].is_null());
+        decoded = decodeSignedRequest(encodeSignedRequest(request, key).value());
+        QVERIFY(decoded && decoded->request.compare && !decoded->request.compare->target);
+    }
+
+    void anOlderRequestersBodyIsUnchanged()
+    {
+        // A requester that predates classes sends no compare member: it is decoded as before,
+        // and the body a request without compare encodes to has exactly the older members.
+        const Json body = parseJson(encodeRequestBody(sampleRequest()));
+        std::vector<std::string> members;
+        for (const auto &item : body.items())
+            members.push_back(item.key());
+        std::sort(members.begin(), members.end());
+        QCOMPARE(members, (std::vector<std::string> {"bundle", "expires", "id", "issued", "noop", "reply", "select"}));
+        const auto key = generateSigningKey().value();
+        auto decoded = decodeSignedRequest(signedBody(body, key));
+        QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+        QVERIFY(!decoded->request.compare);
+    }
+
+    void comparisonRoundTrip()
+    {
+        PreviewComparison compared;
+        compared.state = PreviewComparison::State::Compared;
+        compared.source = "obj://SITE/site";
+        compared.digest = "SHA-256=abc=";
+        compared.classes = {{"file#/a", ChangeClass::Drift}, {"file#/b", ChangeClass::Intended},
+            {"file#/c", ChangeClass::Added}, {"exec#x", ChangeClass::Failed}, {"service#y", ChangeClass::Uncompared}};
+        Json done = answerHeader(kId, "h1", 3, "done");
+        done["summary"] = Json::object();
+        done["cancelled"] = false;
+        done["aborted"] = false;
+        done["diagnostics"] = Json::array();
+        done["compare"] = comparisonToJson(compared);
+        auto answer = decodeAnswer(done.dump());
+        QVERIFY2(answer, answer ? "" : answer.error().message.c_str());
+        auto back = comparisonFromJson(answer->message["compare"]).value();
+        QCOMPARE(back.source, compared.source);
+        QCOMPARE(back.digest, compared.digest);
+        QVERIFY(back.classes == compared.classes);
+        QVERIFY(classOf(back, "file#/a") == ChangeClass::Drift);
+        QVERIFY(classOf(back, "file#/other") == ChangeClass::Unchanged);
+
+        PreviewComparison none;
+        none.state = PreviewComparison::State::None;
+        none.reason = "no current bundle: this agent follows no remote source";
+        back = comparisonFromJson(comparisonToJson(none)).value();
+        QVERIFY(back.state == PreviewComparison::State::None);
+        QCOMPARE(back.reason, none.reason);
+        QVERIFY(!classOf(back, "file#/a"));
+        for (const ChangeClass change : {ChangeClass::Unchanged, ChangeClass::Intended, ChangeClass::Drift,
+                 ChangeClass::Added, ChangeClass::Failed, ChangeClass::Uncompared})
+            QVERIFY(changeClassFromName(changeClassName(change)) == change);
+    }
+
+    void anOlderAgentsDoneIsNotCompared()
+    {
+        // An agent that predates classes ignores the compare member and sends done without one.
+        const Json done {{"id", kId}, {"identity", "h1"}, {"seq", 1}, {"type", "done"}, {"summary", {{"changed", 1}}},
+            {"cancelled", false}, {"aborted", false}, {"diagnostics", Json::array()}};
+        QVERIFY(decodeAnswer(done.dump()));
+        HostPreview host;
+        host.state = HostState::Done;
+        QVERIFY(host.comparison.state == PreviewComparison::State::Absent);
+        QCOMPARE(comparisonNote(host), std::string("not compared: the agent predates drift classes"));
+        QCOMPARE(comparisonSummary(host), Json({{"state", "absent"}}));
+        QCOMPARE(classCount(host, ChangeClass::Drift), std::size_t {0});
     }
 
     void malformedEnvelopes_data()
@@ -242,6 +341,31 @@ private slots:
         QTest::newRow("failed") << (head + R"("type":"failed"})").c_str();
         QTest::newRow("part index") << (head + R"("type":"part","part":2,"parts":2,"data":""})").c_str();
         QTest::newRow("part data") << (head + R"("type":"part","part":0,"parts":2})").c_str();
+        const std::string done = head
+            + "\"type\":\"done\",\"summary\":{},\"cancelled\":false,\"aborted\":false,\"diagnostics\":[],\"compare\":";
+        QTest::newRow("compare not object") << (done + "1}").c_str();
+        QTest::newRow("compare state") << (done + "{\"state\":\"maybe\",\"reason\":\"x\"}}").c_str();
+        QTest::newRow("compare none without reason") << (done + "{\"state\":\"none\"}}").c_str();
+        QTest::newRow("compare none extra") << (done + "{\"state\":\"none\",\"reason\":\"x\",\"classes\":{}}}").c_str();
+        QTest::newRow("compare no classes")
+            << (done + "{\"state\":\"compared\",\"source\":\"obj://B/n\",\"digest\":\"SHA-256=x\"}}").c_str();
+        QTest::newRow("compare bad digest")
+            << (done + "{\"state\":\"compared\",\"source\":\"obj://B/n\",\"digest\":\"x\",\"classes\":{}}}").c_str();
+        QTest::newRow("compare extra member")
+            << (done + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{},\"x\":1}}")
+                   .c_str();
+        QTest::newRow("compare unknown class") << (done
+            + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{\"a#b\":\"odd\"}}}")
+                                                      .c_str();
+        QTest::newRow("compare unchanged sent") << (done
+            + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{\"a#b\":\"unchanged\"}}}")
+                                                       .c_str();
+        QTest::newRow("compare class number")
+            << (done + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{\"a#b\":1}}}")
+                   .c_str();
+        QTest::newRow("compare empty resource") << (done
+            + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{\"\":\"drift\"}}}")
+                                                       .c_str();
     }
 
     void malformedAnswers()
@@ -365,6 +489,25 @@ private slots:
         QCOMPARE(totals["changed"].get<int>(), 2);
         QCOMPARE(totals["resources_failed"].get<int>(), 1);
         QCOMPARE(totals["silent"].get<int>(), 1);
+        QCOMPARE(totals["intended"].get<int>(), 0);
+        QCOMPARE(totals["uncompared_hosts"].get<int>(), 2);
+    }
+
+    void totalsCountTheClasses()
+    {
+        FleetPreview preview;
+        preview.hosts.resize(2);
+        for (HostPreview &host : preview.hosts) {
+            host.state = HostState::Done;
+            host.comparison.state = PreviewComparison::State::Compared;
+        }
+        preview.hosts[0].comparison.classes = {{"a#1", ChangeClass::Drift}, {"a#2", ChangeClass::Intended}};
+        preview.hosts[1].comparison.classes = {{"a#1", ChangeClass::Intended}, {"a#3", ChangeClass::Added}};
+        const Json totals = fleetPreviewTotals(preview);
+        QCOMPARE(totals["intended"].get<int>(), 2);
+        QCOMPARE(totals["drift"].get<int>(), 1);
+        QCOMPARE(totals["uncompared_hosts"].get<int>(), 0);
+        QCOMPARE(comparisonSummary(preview.hosts[1])["added"].get<int>(), 1);
     }
 };
 
