@@ -49,6 +49,11 @@ constexpr std::array kCommands {
         "put a bundle into a NATS JetStream object store and\n"
         "print its obj:// URL",
         publishCommand},
+    Command {"rollout FILE --bucket B --ring NAME...",
+        "roll a signed release out ring by ring, each behind a\n"
+        "health gate, rolling back when one closes; status,\n"
+        "resume, pause and abort of rollouts",
+        rolloutCommand},
     Command {"agent --config FILE [--once]",
         "keep this host converged on a fleet agent\n"
         "configuration's manifests",

@@ -17,6 +17,7 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
 int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int publishCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int rolloutCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int fleetCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);

@@ -41,12 +41,15 @@ std::string failureOf(const Json &run)
         for (const Json &name : run["failed_resources"])
             if (name.is_string())
                 names += (names.empty() ? "" : ", ") + name.get<std::string>();
+    std::string failure;
     if (failed > 0)
-        return std::to_string(failed) + " failed resource" + (failed == 1 ? "" : "s")
+        failure = std::to_string(failed) + " failed resource" + (failed == 1 ? "" : "s")
             + (names.empty() ? "" : " (" + names + ")");
     if (critical > 0)
-        return std::to_string(critical) + " CRITICAL health check" + (critical == 1 ? "" : "s") + " ("
-            + stringMember(run, "mode") + " run)";
+        failure += (failure.empty() ? "" : ", ") + std::to_string(critical) + " CRITICAL health check"
+            + (critical == 1 ? "" : "s") + " (" + stringMember(run, "mode") + " run)";
+    if (!failure.empty())
+        return failure;
     if (run.value("aborted", false) == true)
         return "the run was aborted";
     return {};
@@ -185,14 +188,17 @@ GateVerdict RingWatch::verdict(const FailureBudget &budget) const
     verdict.hosts = m_hosts.size();
     for (const auto &[identity, host] : m_hosts) {
         verdict.applied += host.state == RingHostState::Applied ? 1 : 0;
-        verdict.silent += host.state == RingHostState::Silent || host.state == RingHostState::Waiting ? 1 : 0;
-        verdict.failed += host.state == RingHostState::Applied ? 0 : 1;
+        verdict.silent += host.state == RingHostState::Silent ? 1 : 0;
+        verdict.waiting += host.state == RingHostState::Waiting ? 1 : 0;
+        verdict.failed += host.state == RingHostState::Failed || host.state == RingHostState::Silent ? 1 : 0;
     }
     verdict.allowed = budget.allowed(verdict.hosts);
-    verdict.passed = verdict.hosts > 0 && verdict.failed <= verdict.allowed;
+    verdict.passed = verdict.hosts > 0 && verdict.waiting == 0 && verdict.failed <= verdict.allowed;
     verdict.summary = std::to_string(verdict.hosts) + " host" + (verdict.hosts == 1 ? "" : "s") + ": "
         + std::to_string(verdict.applied) + " applied, " + std::to_string(verdict.failed) + " failed ("
-        + std::to_string(verdict.silent) + " silent); at most " + std::to_string(verdict.allowed) + " may fail";
+        + std::to_string(verdict.silent) + " silent)"
+        + (verdict.waiting ? ", " + std::to_string(verdict.waiting) + " waiting" : std::string()) + "; at most "
+        + std::to_string(verdict.allowed) + " may fail";
     if (verdict.hosts == 0)
         verdict.summary = "no live agent watches " + m_source + ", so there is nothing to judge the release by";
     return verdict;

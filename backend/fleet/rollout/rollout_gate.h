@@ -52,6 +52,7 @@ struct GateVerdict {
     std::size_t applied = 0;
     std::size_t failed = 0; ///< failed and silent hosts together
     std::size_t silent = 0;
+    std::size_t waiting = 0; ///< not reported yet: the gate cannot pass while any is
     std::size_t allowed = 0;
     std::string summary; ///< one line: "3 hosts: 2 applied, 1 failed (1 silent); at most 0 may fail"
 };

@@ -12,6 +12,9 @@
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/object_url.h"
 
+#include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <nats/nats.h>
 #include <thread>
 #include <unistd.h>
@@ -78,6 +81,22 @@ public:
 private:
     NatsSubscriptionPtr m_subscription;
 };
+
+/// True when `owner` ("user@host pid N") names a process of this host that no longer exists: a
+/// rollout it ran needs no waiting for its heartbeat to age.
+bool ownerGone(const std::string &owner)
+{
+    const std::string self = processOwner();
+    const std::string prefix = self + " pid ";
+    if (!owner.starts_with(prefix))
+        return false;
+    pid_t pid = 0;
+    const std::string number = owner.substr(prefix.size());
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), pid);
+    if (error != std::errc() || end != number.data() + number.size() || pid <= 0)
+        return false;
+    return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
 
 } // namespace
 
@@ -189,7 +208,8 @@ Result<RolloutRecord> RolloutRunner::takeOver(const std::string &id, bool forAbo
     if (finished(record.state))
         return Error {"finished",
             "rollout " + id + " has ended (" + std::string(rolloutStateName(record.state)) + "): " + record.report};
-    if (record.state == RolloutState::Running && !record.abandoned(Clock::now(), m_timing.abandonedAfter))
+    if (record.state == RolloutState::Running && !record.abandoned(Clock::now(), m_timing.abandonedAfter)
+        && !ownerGone(record.owner))
         return Error {"busy",
             "rollout " + id + " is being run by " + record.owner + " (its record was written "
                 + std::to_string(
@@ -226,8 +246,8 @@ Result<RolloutRecord> RolloutRunner::request(const std::string &id, const std::s
         RolloutRecord record = std::move(loaded).value();
         if (finished(record.state))
             return record;
-        const bool live
-            = record.state == RolloutState::Running && !record.abandoned(Clock::now(), m_timing.abandonedAfter);
+        const bool live = record.state == RolloutState::Running
+            && !record.abandoned(Clock::now(), m_timing.abandonedAfter) && !ownerGone(record.owner);
         if (!live && what == "pause") {
             if (record.state == RolloutState::Paused)
                 return record;
@@ -400,6 +420,10 @@ Result<GateVerdict> RolloutRunner::waitForRing(
     auto nextStatus = Clock::now();
     bool statusRead = false;
     std::map<std::string, RingHost> told;
+    const auto ending = [&ring, &watch](GateVerdict verdict) {
+        ring.hosts = watch.hostsToJson();
+        return verdict;
+    };
     for (;;) {
         if (m_interrupted)
             return Error {"interrupted", "interrupted; `ccm-backend rollout resume " + record.id + "` goes on"};
@@ -432,12 +456,12 @@ Result<GateVerdict> RolloutRunner::waitForRing(
         }
         const GateVerdict verdict = watch.verdict(*budget);
         if (statusRead && watch.hosts().empty())
-            return verdict; // nobody watches this ring: nothing to wait for, nothing to judge by
+            return ending(verdict); // nobody watches this ring: nothing to wait for, nothing to judge by
         if (gate && verdict.failed > verdict.allowed)
-            return verdict;
+            return ending(verdict);
         if (watch.allReported()) {
             if (!gate || record.settle.count() == 0)
-                return verdict;
+                return ending(verdict);
             if (!settleEnd) {
                 settleEnd = Clock::now() + record.settle;
                 ring.state = RingState::Settling;
@@ -445,13 +469,12 @@ Result<GateVerdict> RolloutRunner::waitForRing(
                     return saved.error();
                 emit(record, "settling", Json {{"ring", ring.name}, {"settle_seconds", record.settle.count()}});
             } else if (Clock::now() >= *settleEnd) {
-                return verdict;
+                return ending(verdict);
             }
         }
         if (Clock::now() >= deadline) {
             watch.closeWaiting("reported no run of " + digest + " within " + seconds(timeLimit));
-            ring.hosts = watch.hostsToJson();
-            return watch.verdict(*budget);
+            return ending(watch.verdict(*budget));
         }
     }
 }
