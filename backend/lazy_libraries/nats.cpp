@@ -143,6 +143,7 @@ CCM_NATS_FUNCTION(const void *, kvEntry_Value, (kvEntry * entry), (entry))
 CCM_NATS_FUNCTION(int, kvEntry_ValueLen, (kvEntry * entry), (entry))
 CCM_NATS_FUNCTION(void, kvEntry_Destroy, (kvEntry * entry), (entry))
 CCM_NATS_FUNCTION(std::uint64_t, kvEntry_Revision, (kvEntry * entry), (entry))
+CCM_NATS_FUNCTION(natsStatus, kvStore_Delete, (kvStore * store, const char *key), (store, key))
 CCM_NATS_FUNCTION(natsStatus, kvStore_Create,
     (std::uint64_t * revision, kvStore *store, const char *key, const void *data, int length),
     (revision, store, key, data, length))

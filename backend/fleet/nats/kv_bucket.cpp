@@ -87,6 +87,14 @@ Result<void> KvBucket::put(const std::string &key, const std::string &value)
     return {};
 }
 
+Result<void> KvBucket::remove(const std::string &key)
+{
+    const natsStatus status = kvStore_Delete(m_store.get(), key.c_str());
+    if (status != NATS_OK)
+        return jetStreamError(*m_connection, "delete " + key + " from key-value bucket " + m_bucket, status, 0);
+    return {};
+}
+
 Result<std::optional<KvEntry>> KvBucket::entry(const std::string &key)
 {
     kvEntry *raw = nullptr;

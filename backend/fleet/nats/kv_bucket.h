@@ -39,6 +39,8 @@ public:
     Result<std::optional<std::string>> get(const std::string &key);
     /// Stores `value` under `key`.
     Result<void> put(const std::string &key, const std::string &value);
+    /// Deletes the value of `key` (a delete marker; keys() leaves it out).
+    Result<void> remove(const std::string &key);
     /// The value of `key` with its revision; nullopt when the key holds none.
     Result<std::optional<KvEntry>> entry(const std::string &key);
     /// Stores `value` under `key` only when the key's latest revision is `revision` (0: only when
