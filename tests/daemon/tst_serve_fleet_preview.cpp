@@ -165,6 +165,10 @@ private Q_SLOTS:
         QTest::newRow("relative base_dir")
             << QByteArray("fleet.preview") << QByteArray(R"({"manifest": "ccm: {}", "base_dir": "x", "key": "KEY"})")
             << QByteArray("base_dir");
+        QTest::newRow("target not obj")
+            << QByteArray("fleet.preview")
+            << QByteArray(R"({"manifest": "ccm: {}", "base_dir": "/", "key": "KEY", "target": "/site.tgz"})")
+            << QByteArray("target");
         QTest::newRow("nats not a string")
             << QByteArray("fleet.status") << QByteArray(R"({"nats": 4222})") << QByteArray("nats");
         QTest::newRow("keygen relative") << QByteArray("fleet.keygen") << QByteArray(R"({"private": "k.pem"})")
@@ -239,8 +243,12 @@ private Q_SLOTS:
         const Json &totals = result["totals"];
         QVERIFY2(totals
                 == (Json {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0}, {"changed", 1},
-                    {"resources_failed", 0}}),
+                    {"resources_failed", 0}, {"intended", 0}, {"drift", 0}, {"uncompared_hosts", 2}}),
             totals.dump().c_str());
+        // These hosts keep no current bundle: each says so, in the result and in its done.
+        QVERIFY2((*db)["compare"] == (Json {{"state", "none"}, {"reason", "this host keeps no current bundle"}}),
+            db->dump().c_str());
+        QVERIFY(!gone->contains("compare"));
 
         // What the daemon sends is what docs/protocol.md and protocol.json describe.
         QStringList problems
@@ -252,7 +260,9 @@ private Q_SLOTS:
             const Json &params = note["params"];
             QCOMPARE(params.value("request", ""), request);
             if (note.value("method", "") == "fleet.host" && params.value("identity", "") == "host-1")
-                dbDone = dbDone || params.value("state", "") == "done";
+                dbDone = dbDone
+                    || (params.value("state", "") == "done"
+                        && params["compare"].value("reason", "") == "this host keeps no current bundle");
             if (note.value("method", "") == "fleet.event" && params.value("identity", "") == "host-1")
                 dbDiff = params["event"].value("diff", "").find("+role db") != std::string::npos;
             QVERIFY(params.value("identity", "") != "host-gone");
