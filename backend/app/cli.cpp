@@ -49,6 +49,14 @@ constexpr std::array kCommands {
         "put a bundle into a NATS JetStream object store and\n"
         "print its obj:// URL",
         publishCommand},
+    Command {"releases --bucket B [--name N] [--json]",
+        "list the recorded releases of a bucket's objects, newest\n"
+        "first; --prune --keep N removes older ones",
+        releasesCommand},
+    Command {"rollback --bucket B --name N --sign KEY.pem",
+        "publish an earlier release of an object again (the one\n"
+        "before the current, or --to DIGEST), signed",
+        rollbackCommand},
     Command {"rollout FILE --bucket B --ring NAME...",
         "roll a signed release out ring by ring, each behind a\n"
         "health gate, rolling back when one closes; status,\n"

@@ -17,6 +17,8 @@ int renderCommand(const std::vector<std::string> &args, std::ostream &out, std::
 int serveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int bundleCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int publishCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int releasesCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int rollbackCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int rolloutCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int fleetCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
