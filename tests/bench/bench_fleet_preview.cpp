@@ -33,7 +33,9 @@ double cpuMilliseconds()
         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
 }
 
-void writeRecording(const std::string &path)
+/// With `classes`, the done answer carries a comparison that classes every event (half drift, half
+/// intended), as an agent that compared with its current bundle sends it.
+void writeRecording(const std::string &path, bool classes)
 {
     std::ofstream out(path);
     out << R"({"type":"accepted"})" << '\n';
@@ -44,19 +46,27 @@ void writeRecording(const std::string &path)
                     {"diff", "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n"}}}}
                    .dump()
             << '\n';
-    out << R"({"type":"done","summary":{"total":100,"changed":100,"failed":0},"cancelled":false,"aborted":false,"diagnostics":[]})"
-        << '\n';
+    Json done = parseJson(
+        R"({"type":"done","summary":{"total":100,"changed":100,"failed":0},"cancelled":false,"aborted":false,"diagnostics":[]})");
+    if (classes) {
+        Json map = Json::object();
+        for (int i = 0; i < kEvents; ++i)
+            map["file#/etc/f" + std::to_string(i)] = i % 2 == 0 ? "drift" : "intended";
+        done["compare"] = Json {{"state", "compared"}, {"source", "obj://SITE/site"},
+            {"digest", "SHA-256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU="}, {"classes", std::move(map)}};
+    }
+    out << done.dump() << '\n';
 }
 
 /// One preview against `hosts` recorded identities; milliseconds, or a negative number on failure.
-double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const SigningKey &key, int hosts)
+double measure(
+    const ccm::test::NatsServer &server, QTemporaryDir &dir, const SigningKey &key, int hosts, const QString &recording)
 {
     QProcess fleet;
     fleet.start(QStringLiteral(CCM_PREVIEW_FLEET_BIN),
         {QStringLiteral("--nats"), server.url(), QStringLiteral("--trusted"), dir.filePath(QStringLiteral("k.pub.pem")),
             QStringLiteral("--hosts"), QString::number(hosts), QStringLiteral("--prefix"), QStringLiteral("h"),
-            QStringLiteral("--recorded"), dir.filePath(QStringLiteral("recorded.jsonl")), QStringLiteral("--status"),
-            QStringLiteral("yes")});
+            QStringLiteral("--recorded"), dir.filePath(recording), QStringLiteral("--status"), QStringLiteral("yes")});
     QByteArray output;
     while (!output.contains("ready") && fleet.waitForReadyRead(60000))
         output += fleet.readAllStandardOutput();
@@ -80,8 +90,9 @@ double measure(const ccm::test::NatsServer &server, QTemporaryDir &dir, const Si
         return -1;
     }
     const Json totals = fleetPreviewTotals(*preview);
-    std::printf("  %6d hosts x %d events: %9.1f ms  %10.0f answers/s  requester CPU %9.1f ms  (%s)\n", hosts, kEvents,
-        ms, hosts * (kEvents + 2) / (ms / 1000.0), cpu, totals.dump().c_str());
+    std::printf("  %6d hosts x %d events%s: %9.1f ms  %10.0f answers/s  requester CPU %9.1f ms  (%s)\n", hosts, kEvents,
+        recording.contains(QStringLiteral("classes")) ? ", classed" : "", ms, hosts * (kEvents + 2) / (ms / 1000.0),
+        cpu, totals.dump().c_str());
     return ms;
 }
 
@@ -145,13 +156,16 @@ int main(int argc, char **argv)
     const SigningKey key = generateSigningKey().value();
     (void)writeKeyPair(key, dir.filePath(QStringLiteral("k.pem")).toStdString(),
         dir.filePath(QStringLiteral("k.pub.pem")).toStdString(), false);
-    writeRecording(dir.filePath(QStringLiteral("recorded.jsonl")).toStdString());
+    writeRecording(dir.filePath(QStringLiteral("recorded.jsonl")).toStdString(), false);
+    writeRecording(dir.filePath(QStringLiteral("recorded-classes.jsonl")).toStdString(), true);
     std::ofstream(dir.filePath(QStringLiteral("manifest.yaml")).toStdString())
         << "ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n";
-    std::printf("fleet preview, recorded fleet, request to last answer:\n");
+    std::printf("fleet preview, recorded fleet, request to last answer (classed: every done carries its 100 "
+                "resources' classes):\n");
     for (const int hosts : {1000, 10000})
-        if (measure(server, dir, key, hosts) < 0)
-            return 1;
+        for (const QString &recording : {QStringLiteral("recorded.jsonl"), QStringLiteral("recorded-classes.jsonl")})
+            if (measure(server, dir, key, hosts, recording) < 0)
+                return 1;
     std::printf("fleet preview, responders running the manifest in noop (2 cores shared), request to last answer:\n");
     // A server of its own: CCM_STATUS of the first lists the recorded hosts, gone by now.
     ccm::test::NatsServer realServer;

@@ -465,7 +465,8 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
         = request.issued + std::min<Clock::duration>(kMaxRequestLifetime, options.timeout + std::chrono::minutes(1));
     request.reply = inbox;
     request.select = options.select;
-    request.compare = PreviewCompare {options.target};
+    if (options.compare)
+        request.compare = PreviewCompare {options.target};
     const std::string name = "preview-" + request.id;
     std::istringstream data(bundle);
     auto stored = store.put(name, data);

@@ -106,6 +106,9 @@ struct PreviewRequestOptions {
     /// The agent source ("obj://BUCKET/NAME") the proposal would replace: each agent compares the
     /// proposal with its cached bundle of it. Unset: each agent's only remote source.
     std::optional<std::string> target;
+    /// Whether hosts are asked to class each change against their current bundle (the request's
+    /// compare member); without it they answer as agents that predate classes do.
+    bool compare = true;
     /// The file `key` was read from, named in the notice when no host answers; may be empty.
     std::string keyFile;
     std::chrono::milliseconds timeout {std::chrono::seconds(30)};
