@@ -381,7 +381,7 @@ int startRollout(const RolloutLine &line, std::ostream &out, std::ostream &err)
     }
     Session session = std::move(connected).value();
     auto publisher = fleet::ReleasePublisher::open(*session.connection, *line.bucket);
-    auto kept = publisher ? (*publisher)->keep(*bundle, line.message.value_or(""))
+    auto kept = publisher ? (*publisher)->keep(*bundle, keyFingerprint(key->publicKey))
                           : Result<fleet::KeptRelease>(publisher.error());
     if (!kept) {
         err << "ccm-backend rollout: " << kept.error().message << '\n';

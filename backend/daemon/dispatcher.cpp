@@ -481,6 +481,18 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
                 {"key", Path}, {"select", Selector}, {"context", Name}, {"nats", Url}}},
         {"fleet.keygen", Role::Preview, true, &Dispatcher::fleetMethod, {{"private", Path}, {"public", Path}}},
         {"fleet.keyinfo", Role::Preview, true, &Dispatcher::fleetMethod, {{"private", Path}}},
+        {"fleet.releases", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"bucket", Name}, {"name", ObjectName}, {"context", Name}, {"nats", Url}}},
+        {"fleet.rollback", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"bucket", Name}, {"name", ObjectName}, {"to", Label}, {"key", Path}, {"message", Text}, {"context", Name},
+                {"nats", Url}}},
+        {"fleet.rollouts", Role::Preview, true, &Dispatcher::fleetMethod, {{"context", Name}, {"nats", Url}}},
+        {"fleet.rollout", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"manifest", Text}, {"base_dir", Path}, {"name", Name}, {"include", Path, true}, {"source", Path},
+                {"bucket", Name}, {"rings", ObjectName, true}, {"key", Path}, {"max_failed", Label}, {"message", Text},
+                {"context", Name}, {"nats", Url}}},
+        {"fleet.rollout.control", Role::Preview, true, &Dispatcher::fleetMethod,
+            {{"id", Label}, {"action", Label}, {"context", Name}, {"nats", Url}}},
     };
     for (const Method &method : kMethods)
         if (method.name == name)

@@ -8,6 +8,7 @@
 #include "core/model/diagnostic.h"
 #include "daemon/fleet_errors.h"
 #include "daemon/params.h"
+#include "daemon/release_methods.h"
 #include "fleet/agent/bundle_source.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
@@ -513,9 +514,26 @@ RpcResult<Json> fleetPreview(const Params &params, const Notify &notify, const s
 
 } // namespace
 
+RpcResult<BundlePlan> bundlePlanOfParams(const Params &params)
+{
+    return planFromParams(params);
+}
+
+Json bundleFindingsJson(const std::vector<BundleFinding> &findings)
+{
+    return findingsJson(findings);
+}
+
+RpcResult<fleet::NatsSettings> natsSettingsOfParams(const Params &params)
+{
+    return natsSettings(params);
+}
+
 RpcResult<Json> runFleetMethod(
     std::string_view method, const Json &json, const Notify &notify, const std::atomic<bool> &cancel)
 {
+    if (isReleaseMethod(method))
+        return runReleaseMethod(method, json, notify, cancel);
     const Params params(json);
     if (method == "fleet.status")
         return fleetStatus(params);

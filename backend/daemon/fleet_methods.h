@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/bundle/bundle.h"
 #include "core/model/json.h"
+#include "fleet/nats/nats_context.h"
 #include "protocol/protocol.h"
 
 #include <atomic>
@@ -24,5 +26,15 @@ using Notify = std::function<void(std::string line)>;
 /// any input. Setting `cancel` (from any thread) ends a fleet.preview early: its client has gone.
 protocol::RpcResult<Json> runFleetMethod(
     std::string_view method, const Json &params, const Notify &notify, const std::atomic<bool> &cancel);
+
+class Params;
+
+/// What bundle.list, bundle.export and fleet.preview bundle: the plan of params.manifest (with
+/// base_dir, name and include), checked.
+protocol::RpcResult<BundlePlan> bundlePlanOfParams(const Params &params);
+/// A plan's findings as the bundle methods answer them.
+Json bundleFindingsJson(const std::vector<BundleFinding> &findings);
+/// The NATS settings of params.context or params.nats (the default context when neither).
+protocol::RpcResult<fleet::NatsSettings> natsSettingsOfParams(const Params &params);
 
 } // namespace ccm::daemon

@@ -111,8 +111,8 @@ private Q_SLOTS:
             ++kinds;
             QVERIFY2(shown.contains(kind), qPrintable(QStringLiteral("no example of ") + kind));
         }
-        // 17 methods with a request and a response each, 7 notifications, 17 error codes.
-        QCOMPARE(kinds, 17 * 2 + 7 + 17);
+        // 22 methods with a request and a response each, 8 notifications, 17 error codes.
+        QCOMPARE(kinds, 22 * 2 + 8 + 17);
     }
 
     void examplesConform_data()

@@ -129,7 +129,8 @@ private slots:
             << none << uint(::geteuid()) << QStringLiteral("bundle.open") << QStringLiteral("{}");
         QTest::newRow("apply other uid bundle, location missing")
             << int(Role::Apply) << other << QStringLiteral("bundle.open") << QStringLiteral("{}");
-        for (const char *method : {"fleet.status", "fleet.preview", "fleet.keygen", "fleet.keyinfo"}) {
+        for (const char *method : {"fleet.status", "fleet.preview", "fleet.keygen", "fleet.keyinfo", "fleet.releases",
+                 "fleet.rollback", "fleet.rollouts", "fleet.rollout", "fleet.rollout.control"}) {
             const QString name = QString::fromLatin1(method);
             QTest::newRow(qPrintable(QStringLiteral("apply other uid ") + name))
                 << int(Role::Apply) << other << name << QStringLiteral(R"({"private":"/k.pem","key":"/k.pem"})");

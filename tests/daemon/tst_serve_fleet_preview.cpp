@@ -322,7 +322,8 @@ private Q_SLOTS:
                 connected = client.connectTo(daemon.socket());
         }).join();
         QVERIFY(connected);
-        for (const char *method : {"fleet.status", "fleet.preview", "fleet.keygen", "fleet.keyinfo"}) {
+        for (const char *method : {"fleet.status", "fleet.preview", "fleet.keygen", "fleet.keyinfo", "fleet.releases",
+                 "fleet.rollback", "fleet.rollouts", "fleet.rollout", "fleet.rollout.control"}) {
             const auto reply = client.call(method, {{"private", text(keyPath())}});
             QVERIFY(reply);
             QCOMPARE(errorCode(*reply), -32001);

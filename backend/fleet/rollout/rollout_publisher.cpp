@@ -1,100 +1,76 @@
 // SPDX-License-Identifier: Apache-2.0
-// Publishing a rollout's releases to its rings through the bucket's object store, keeping every
-// release by its digest.
+// Publishing a rollout's releases to its rings through the bucket's release history.
 #include "fleet/rollout/rollout_publisher.h"
 
-#include "base/file_reading.h"
-#include "base/temp_dir.h"
 #include "fleet/nats/nats_errors.h"
-#include "fleet/nats/object_store.h"
-
-#include <fstream>
-#include <sstream>
+#include "fleet/release/release_store.h"
 
 namespace ccm::fleet {
 namespace {
 
-/// The largest bundle a rollout takes, as agents do.
-constexpr std::uint64_t kMaxBundleBytes = 256ULL * 1024 * 1024;
-
-/// Where the release `digest` is kept: under a name no agent watches.
-std::string keptName(const std::string &digest)
-{
-    return ".releases/" + digest;
-}
-
-class StorePublisher final : public ReleasePublisher {
+class HistoryPublisher final : public ReleasePublisher {
 public:
-    explicit StorePublisher(ObjectStore store)
+    explicit HistoryPublisher(ReleaseStore store)
         : m_store(std::move(store))
     {
     }
 
-    Result<KeptRelease> keep(const std::filesystem::path &bundle, const std::string &) override
+    Result<KeptRelease> keep(const std::filesystem::path &bundle, const std::string &signer) override
     {
-        auto bytes = readTextFile(bundle, kMaxBundleBytes);
-        if (!bytes)
-            return bytes.error();
-        const std::string digest = objectDigest(*bytes);
-        if (auto stored = storeKept(digest, *bytes); !stored)
-            return stored.error();
-        return KeptRelease {digest, bytes->size()};
+        m_signer = signer;
+        auto kept = m_store.keep(bundle);
+        if (!kept)
+            return kept.error();
+        return KeptRelease {kept->digest, kept->size};
     }
 
+    /// Keeps what the ring holds now; a bundle put there without a release (by hand, by another
+    /// tool) is recorded as one, so that it can be rolled back to like any other.
     Result<std::string> snapshot(const std::string &name) override
     {
-        auto info = m_store.info(name);
-        if (!info && hasCode(info.error(), NatsErrc::ObjectNotFound))
-            return std::string();
+        auto digest = m_store.snapshot(name);
+        if (!digest || digest->empty())
+            return digest;
+        auto known = m_store.find(name, *digest);
+        if (!known)
+            return known.error();
+        if (known->has_value())
+            return digest;
+        auto info = m_store.objects().info(name);
         if (!info)
             return info.error();
-        if (auto kept = m_store.info(keptName(info->digest)); kept)
-            return info->digest;
-        std::ostringstream contents;
-        auto read = m_store.get(name, contents);
-        if (!read)
-            return read.error().withContext("keeping the release of " + name);
-        if (auto stored = storeKept(read->digest, contents.str()); !stored)
-            return stored.error();
-        return read->digest;
+        Release found;
+        found.name = name;
+        found.bucket = m_store.bucket();
+        found.digest = *digest;
+        found.size = info->size;
+        found.time = std::chrono::system_clock::now();
+        found.publisher = processOwner();
+        found.message = "found in place when a rollout first changed " + name;
+        if (auto recorded = m_store.record(found); !recorded)
+            return recorded.error();
+        return digest;
     }
 
-    Result<void> publish(const std::string &name, const std::string &digest, const std::string &) override
+    Result<void> publish(const std::string &name, const std::string &digest, const std::string &message) override
     {
-        std::ostringstream contents;
-        auto read = m_store.get(keptName(digest), contents);
-        if (!read)
-            return read.error().withContext("the kept release " + digest);
-        if (read->digest != digest)
-            return Error {"digest_mismatch", "the kept release " + digest + " has the digest " + read->digest};
-        std::istringstream data(contents.str());
-        auto stored = m_store.put(name, data);
-        if (!stored)
-            return stored.error();
+        auto published = m_store.publishKept(name, digest, ReleaseDetails {processOwner(), m_signer, message});
+        if (!published)
+            return published.error();
         return {};
     }
 
     Result<void> remove(const std::string &name, const std::string &) override
     {
-        auto removed = m_store.remove(name);
+        auto removed = m_store.objects().remove(name);
         if (!removed && hasCode(removed.error(), NatsErrc::ObjectNotFound))
             return {};
         return removed;
     }
 
 private:
-    Result<void> storeKept(const std::string &digest, const std::string &bytes)
-    {
-        if (auto kept = m_store.info(keptName(digest)); kept && kept->digest == digest)
-            return {};
-        std::istringstream data(bytes);
-        auto stored = m_store.put(keptName(digest), data);
-        if (!stored)
-            return stored.error().withContext("keeping the release " + digest);
-        return {};
-    }
-
-    ObjectStore m_store;
+    ReleaseStore m_store;
+    std::string m_signer;
 };
 
 } // namespace
@@ -103,10 +79,10 @@ ReleasePublisher::~ReleasePublisher() = default;
 
 Result<std::unique_ptr<ReleasePublisher>> ReleasePublisher::open(NatsConnection &connection, const std::string &bucket)
 {
-    auto store = ObjectStore::openOrCreate(connection, bucket);
+    auto store = ReleaseStore::open(connection, bucket, true);
     if (!store)
         return store.error();
-    return std::unique_ptr<ReleasePublisher>(std::make_unique<StorePublisher>(std::move(store).value()));
+    return std::unique_ptr<ReleasePublisher>(std::make_unique<HistoryPublisher>(std::move(store).value()));
 }
 
 } // namespace ccm::fleet

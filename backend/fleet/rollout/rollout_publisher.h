@@ -26,8 +26,9 @@ public:
     static Result<std::unique_ptr<ReleasePublisher>> open(NatsConnection &connection, const std::string &bucket);
     ~ReleasePublisher() override;
 
-    /// Keeps the bundle file by its digest, ready to be published to rings.
-    virtual Result<KeptRelease> keep(const std::filesystem::path &bundle, const std::string &message) = 0;
+    /// Keeps the bundle file by its digest, ready to be published to rings; the releases it makes
+    /// record `signer` (the signing key's fingerprint).
+    virtual Result<KeptRelease> keep(const std::filesystem::path &bundle, const std::string &signer) = 0;
 };
 
 } // namespace ccm::fleet

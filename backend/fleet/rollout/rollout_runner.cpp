@@ -281,7 +281,7 @@ Result<RolloutRecord> RolloutRunner::request(const std::string &id, const std::s
         if (what == "pause")
             return record;
         // The process running it rolls back; follow the record until it ends or its process dies.
-        if (m_interrupted)
+        if (stopping())
             return Error {"interrupted", "stopped following rollout " + id + "; its abort goes on"};
         std::this_thread::sleep_for(m_timing.statusEvery);
     }
@@ -425,7 +425,7 @@ Result<GateVerdict> RolloutRunner::waitForRing(
         return verdict;
     };
     for (;;) {
-        if (m_interrupted)
+        if (stopping())
             return Error {"interrupted", "interrupted; `ccm-backend rollout resume " + record.id + "` goes on"};
         const auto now = Clock::now();
         if (now >= nextStatus) {

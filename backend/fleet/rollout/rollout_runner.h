@@ -64,6 +64,8 @@ public:
 
     /// Stops waiting soon (Ctrl-C): the record stays as it is, to be resumed.
     void interrupt() { m_interrupted = true; }
+    /// Also stops waiting soon once `*cancel` is set (a client that went away).
+    void setCancel(const std::atomic<bool> *cancel) { m_cancel = cancel; }
 
 private:
     Result<void> run(RolloutRecord &record);
@@ -83,6 +85,9 @@ private:
     RolloutProgress m_progress;
     RolloutTiming m_timing;
     std::atomic<bool> m_interrupted {false};
+    const std::atomic<bool> *m_cancel = nullptr;
+
+    [[nodiscard]] bool stopping() const { return m_interrupted || (m_cancel && *m_cancel); }
 };
 
 /// "user@host" of this process, for records.
