@@ -56,6 +56,50 @@ QString symbolOf(int outcome)
     return {};
 }
 
+std::optional<FleetChange> changeNamed(const QString &name)
+{
+    static const QHash<QString, FleetChange> changes {{QStringLiteral("unchanged"), FleetChange::Unchanged},
+        {QStringLiteral("intended"), FleetChange::Intended}, {QStringLiteral("drift"), FleetChange::Drift},
+        {QStringLiteral("added"), FleetChange::Added}, {QStringLiteral("failed"), FleetChange::Failed},
+        {QStringLiteral("uncompared"), FleetChange::Uncompared}};
+    const auto found = changes.find(name);
+    if (found == changes.end())
+        return std::nullopt;
+    return *found;
+}
+
+/// A changed cell's symbol by its class: drift and additions stand apart from intended changes.
+QString changeSymbol(int change)
+{
+    switch (FleetChange(change)) {
+    case FleetChange::Drift:
+        return QStringLiteral("≈");
+    case FleetChange::Added:
+        return QStringLiteral("+");
+    case FleetChange::Uncompared:
+        return QStringLiteral("?");
+    default:
+        return {};
+    }
+}
+
+QString changeExplanation(FleetChange change)
+{
+    switch (change) {
+    case FleetChange::Intended:
+        return FleetPreviewModel::tr("intended: only this proposal changes it");
+    case FleetChange::Drift:
+        return FleetPreviewModel::tr(
+            "drift: the host differs from its current bundle too; this proposal would also repair it");
+    case FleetChange::Added:
+        return FleetPreviewModel::tr("added: the host's current bundle does not have it");
+    case FleetChange::Uncompared:
+        return FleetPreviewModel::tr("uncompared: its run under the current bundle failed or did not happen");
+    default:
+        return {};
+    }
+}
+
 /// What fits a narrow column header: the name without its type and, for paths, the last part.
 QString shortName(const QString &resource)
 {
@@ -105,17 +149,29 @@ QVariant FleetPreviewModel::totalsData(int column, int role) const
             return resource.changed;
         if (role == FailedCountRole)
             return resource.failed;
+        if (role == IntendedCountRole)
+            return resource.intended;
+        if (role == DriftCountRole)
+            return resource.drift;
         if (role == Qt::DisplayRole && resource.failed > 0)
             return tr("%1 ✗").arg(resource.failed);
         if (role == Qt::DisplayRole && resource.changed > 0)
             return tr("%1 ●").arg(resource.changed);
         if (role == Qt::ToolTipRole)
-            return tr("%1: would change on %2 hosts, failed on %3")
+            return tr("%1: would change on %2 hosts (intended on %3, drift on %4), failed on %5")
                 .arg(resource.name)
                 .arg(resource.changed)
+                .arg(resource.intended)
+                .arg(resource.drift)
                 .arg(resource.failed);
         return {};
     }
+    if (role == IntendedCountRole)
+        return m_intendedTotal;
+    if (role == DriftCountRole)
+        return m_driftTotal;
+    if (role == Qt::ToolTipRole && column == ChangedColumn)
+        return tr("%1 would change: %2 intended, %3 drift").arg(m_changedTotal).arg(m_intendedTotal).arg(m_driftTotal);
     if (role == ChangedCountRole || (role == Qt::DisplayRole && column == ChangedColumn))
         return m_changedTotal;
     if (role == FailedCountRole || (role == Qt::DisplayRole && column == FailedColumn))
@@ -139,8 +195,16 @@ QVariant FleetPreviewModel::hostData(const Host &host, int column, int role) con
         return host.failed;
     if (role == HostStateRole)
         return int(host.state);
+    if (role == IntendedCountRole)
+        return host.intended;
+    if (role == DriftCountRole)
+        return host.drift;
     if (role == Qt::ToolTipRole && column == StateColumn && !host.message.isEmpty())
         return host.message;
+    if (role == Qt::ToolTipRole && column == StateColumn && !host.comparisonNote.isEmpty())
+        return host.comparisonNote;
+    if (role == Qt::ToolTipRole && column == ChangedColumn && host.comparison == FleetComparison::Compared)
+        return tr("%1 would change: %2 intended, %3 drift").arg(host.changed).arg(host.intended).arg(host.drift);
     if (role != Qt::DisplayRole)
         return {};
     switch (column) {
@@ -164,18 +228,75 @@ QVariant FleetPreviewModel::cellData(const Host &host, int resource, int role) c
         return outcome;
     if (outcome == kNoOutcome)
         return {};
-    if (role == Qt::DisplayRole)
-        return symbolOf(outcome);
+    const int change = changeOf(host, resource);
+    if (role == ChangeRole)
+        return change;
+    if (role == TileColourRole)
+        return tileColour(outcome, change);
+    if (role == Qt::DisplayRole) {
+        const QString symbol = isChange(outcome) ? changeSymbol(change) : QString();
+        return symbol.isEmpty() ? symbolOf(outcome) : symbol;
+    }
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignCenter);
     if (role == Qt::ToolTipRole) {
         QString tip = tr("%1 on %2: %3")
                           .arg(m_resources[size_t(resource)].name, host.identity, outcomeName(Outcome(outcome), true));
+        if (const QString why = change < 0 ? QString() : changeExplanation(FleetChange(change)); !why.isEmpty())
+            tip += QLatin1Char('\n') + why;
         const auto event = m_events.find(cellKey(int(&host - m_hosts.data()), resource));
         if (const QString message = event == m_events.end() ? QString() : eventMessage(event->second);
             !message.isEmpty())
             tip += QLatin1Char('\n') + message;
         return tip;
+    }
+    return {};
+}
+
+int FleetPreviewModel::changeOf(const Host &host, int resource) const
+{
+    if (host.comparison != FleetComparison::Compared)
+        return kNoOutcome;
+    const int change = size_t(resource) < host.changes.size() ? host.changes[size_t(resource)] : kNoOutcome;
+    return change == kNoOutcome ? int(FleetChange::Unchanged) : change;
+}
+
+QColor FleetPreviewModel::tileColour(int outcome, int change)
+{
+    if (isChange(outcome) && change == int(FleetChange::Drift))
+        return {0x8e, 0x24, 0xaa};
+    switch (Outcome(outcome)) {
+    case Outcome::Changed:
+        return {0xe0, 0x8a, 0x00};
+    case Outcome::Failed:
+        return {0xd3, 0x2f, 0x2f};
+    case Outcome::Refreshed:
+        return {0x1e, 0x88, 0xe5};
+    case Outcome::Unmet:
+        return {0xe6, 0x51, 0x00};
+    case Outcome::Skipped:
+        return {0x9e, 0x9e, 0x9e};
+    case Outcome::Stable:
+        return {0x43, 0xa0, 0x47};
+    }
+    return {0x9e, 0x9e, 0x9e};
+}
+
+QString FleetPreviewModel::changeName(FleetChange change)
+{
+    switch (change) {
+    case FleetChange::Unchanged:
+        return tr("unchanged");
+    case FleetChange::Intended:
+        return tr("intended");
+    case FleetChange::Drift:
+        return tr("drift");
+    case FleetChange::Added:
+        return tr("added");
+    case FleetChange::Failed:
+        return tr("failed");
+    case FleetChange::Uncompared:
+        return tr("uncompared");
     }
     return {};
 }
@@ -188,7 +309,7 @@ QString FleetPreviewModel::stateText(const Host &host) const
     case FleetHostState::Running:
         return host.total > 0 ? tr("running %1/%2").arg(host.done).arg(host.total) : tr("running");
     case FleetHostState::Done:
-        return tr("done");
+        return host.comparison == FleetComparison::None ? tr("done · no current bundle") : tr("done");
     case FleetHostState::Failed:
         return tr("failed");
     case FleetHostState::Declined:
@@ -239,6 +360,7 @@ void FleetPreviewModel::clear()
     m_finished = false;
     m_notice.clear();
     m_changedTotal = m_failedTotal = 0;
+    m_intendedTotal = m_driftTotal = 0;
     m_stateCounts.fill(0);
     endResetModel();
 }
@@ -288,7 +410,54 @@ void FleetPreviewModel::addHostReport(const Json &params)
         entry.total = int(integerOf(params, "total").value_or(0));
         entry.current = stringOf(params, "current");
     }
+    if (*state == FleetHostState::Done)
+        takeComparison(host, params);
     setHostState(host, *state, stringOf(params, "message"));
+}
+
+void FleetPreviewModel::takeComparison(int host, const Json &params)
+{
+    const auto compare = params.find("compare");
+    if (compare == params.end() || !compare->is_object()
+        || m_hosts[size_t(host)].comparison != FleetComparison::Unknown)
+        return;
+    const QString state = stringOf(*compare, "state");
+    if (state == QLatin1String("none")) {
+        m_hosts[size_t(host)].comparison = FleetComparison::None;
+        m_hosts[size_t(host)].comparisonNote = stringOf(*compare, "reason");
+        return;
+    }
+    if (state != QLatin1String("compared"))
+        return;
+    m_hosts[size_t(host)].comparison = FleetComparison::Compared;
+    const auto classes = params.find("classes");
+    if (classes == params.end() || !classes->is_object())
+        return;
+    for (const auto &[resource, value] : classes->items()) {
+        const auto change
+            = value.is_string() ? changeNamed(QString::fromStdString(value.get<std::string>())) : std::nullopt;
+        if (change && !resource.empty())
+            setChange(host, resourceIndex(QString::fromStdString(resource)), int(*change));
+    }
+}
+
+void FleetPreviewModel::setChange(int host, int resource, int change)
+{
+    Host &entry = m_hosts[size_t(host)];
+    Resource &column = m_resources[size_t(resource)];
+    if (entry.changes.size() <= size_t(resource))
+        entry.changes.resize(size_t(resource) + 1, qint8(kNoOutcome));
+    const int old = entry.changes[size_t(resource)];
+    const int intended = int(change == int(FleetChange::Intended)) - int(old == int(FleetChange::Intended));
+    const int drift = int(change == int(FleetChange::Drift)) - int(old == int(FleetChange::Drift));
+    entry.changes[size_t(resource)] = qint8(change);
+    entry.intended += intended;
+    entry.drift += drift;
+    column.intended += intended;
+    column.drift += drift;
+    m_intendedTotal += intended;
+    m_driftTotal += drift;
+    markDirty(host);
 }
 
 void FleetPreviewModel::setHostState(int host, FleetHostState state, const QString &message)
@@ -445,6 +614,23 @@ FleetHostState FleetPreviewModel::stateAt(int row) const
     return row >= 1 && row <= m_shownHosts ? m_hosts[size_t(row - 1)].state : FleetHostState::Silent;
 }
 
+int FleetPreviewModel::changeAt(int row, int column) const
+{
+    if (outcomeAt(row, column) == kNoOutcome)
+        return kNoOutcome;
+    return changeOf(m_hosts[size_t(row - 1)], column - FirstResourceColumn);
+}
+
+FleetComparison FleetPreviewModel::comparisonAt(int row) const
+{
+    return row >= 1 && row <= m_shownHosts ? m_hosts[size_t(row - 1)].comparison : FleetComparison::Unknown;
+}
+
+QString FleetPreviewModel::comparisonNoteAt(int row) const
+{
+    return row >= 1 && row <= m_shownHosts ? m_hosts[size_t(row - 1)].comparisonNote : QString();
+}
+
 int FleetPreviewModel::outcomeAt(int row, int column) const
 {
     if (row < 1 || row > m_shownHosts || column < FirstResourceColumn || column >= columnCount())
@@ -498,15 +684,20 @@ void FleetPreviewFilter::setHost(const QString &identity)
     invalidateRowsFilter();
 }
 
-bool FleetPreviewFilter::accepts(int changed, int failed) const
+bool FleetPreviewFilter::accepts(const QModelIndex &counts) const
 {
+    const auto count = [&counts](int role) { return counts.data(role).toInt(); };
     switch (m_mode) {
     case Mode::All:
         return true;
     case Mode::ChangesOnly:
-        return changed > 0 || failed > 0;
+        return count(FleetPreviewModel::ChangedCountRole) > 0 || count(FleetPreviewModel::FailedCountRole) > 0;
     case Mode::FailuresOnly:
-        return failed > 0;
+        return count(FleetPreviewModel::FailedCountRole) > 0;
+    case Mode::DriftOnly:
+        return count(FleetPreviewModel::DriftCountRole) > 0;
+    case Mode::IntendedOnly:
+        return count(FleetPreviewModel::IntendedCountRole) > 0;
     }
     return true;
 }
@@ -524,19 +715,17 @@ bool FleetPreviewFilter::filterAcceptsRow(int row, const QModelIndex &parent) co
         if (exact ? identity != m_host : !identity.contains(m_host, Qt::CaseInsensitive))
             return false;
     }
-    if (m_mode != Mode::All && host.data(FleetPreviewModel::HostStateRole).toInt() == int(FleetHostState::Failed))
+    if ((m_mode == Mode::ChangesOnly || m_mode == Mode::FailuresOnly)
+        && host.data(FleetPreviewModel::HostStateRole).toInt() == int(FleetHostState::Failed))
         return true;
-    return accepts(
-        host.data(FleetPreviewModel::ChangedCountRole).toInt(), host.data(FleetPreviewModel::FailedCountRole).toInt());
+    return accepts(host);
 }
 
 bool FleetPreviewFilter::filterAcceptsColumn(int column, const QModelIndex &parent) const
 {
     if (column < FleetPreviewModel::FirstResourceColumn)
         return true;
-    const QModelIndex totals = sourceModel()->index(FleetPreviewModel::kTotalsRow, column, parent);
-    return accepts(totals.data(FleetPreviewModel::ChangedCountRole).toInt(),
-        totals.data(FleetPreviewModel::FailedCountRole).toInt());
+    return accepts(sourceModel()->index(FleetPreviewModel::kTotalsRow, column, parent));
 }
 
 } // namespace ccm::designer

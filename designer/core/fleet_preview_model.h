@@ -5,6 +5,7 @@
 #include "designer/core/run_results.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 #include <QHash>
 #include <QSortFilterProxyModel>
 #include <QString>
@@ -17,6 +18,16 @@ namespace ccm::designer {
 
 /// Where a host is in a fleet preview (Silent last: it sizes the per-state counters).
 enum class FleetHostState { Accepted, Running, Done, Failed, Declined, Silent };
+
+/// What a resource's change on a host is, as the host classed it comparing the proposal with its
+/// current bundle (docs/fleet.md, "Drift versus intent"): intended (only the proposal changes
+/// it), drift (the current bundle would change it too), added (the current bundle lacks it),
+/// failed, uncompared (the current bundle's run of it failed or did not happen).
+enum class FleetChange { Unchanged, Intended, Drift, Added, Failed, Uncompared };
+
+/// Whether a host compared the proposal with a current bundle: not known (not finished, or an
+/// agent that does not compare), compared, or none (it has no current bundle; the host says why).
+enum class FleetComparison { Unknown, Compared, None };
 
 /// A fleet preview as a matrix: a row per host, a column per resource, each cell the outcome of
 /// that resource on that host. Row 0 holds the totals of every resource column; columns before
@@ -38,6 +49,10 @@ public:
         FailedCountRole, ///< int: the same for failures
         HostStateRole, ///< int: FleetHostState of a host row
         TotalsRole, ///< bool: the index is in the totals row
+        ChangeRole, ///< int: a cell's FleetChange once its host compared, else -1
+        IntendedCountRole, ///< int: intended changes of a host row, or hosts where a resource's is (row 0)
+        DriftCountRole, ///< int: the same for drift
+        TileColourRole, ///< QColor: the colour a cell is painted in (tileColour())
     };
     static constexpr int kTotalsRow = 0;
 
@@ -61,6 +76,12 @@ public:
     void setResult(const ccm::Json &result);
     /// Announces what came since the last flush to the views.
     void flush();
+
+    /// The colour of a cell of `outcome` (Outcome) whose change is `change` (FleetChange, -1 when
+    /// not classed): drift apart from every other change.
+    [[nodiscard]] static QColor tileColour(int outcome, int change);
+    /// "intended", "drift", ... as the legend and tooltips say it.
+    [[nodiscard]] static QString changeName(FleetChange change);
 
     [[nodiscard]] bool isFinished() const { return m_finished; }
     /// The result's notice when no host answered at all: the likely reason (no agent trusts the
@@ -87,6 +108,14 @@ public:
     [[nodiscard]] ccm::Json eventAt(int row, int column) const;
     /// The outcome of a cell, or -1.
     [[nodiscard]] int outcomeAt(int row, int column) const;
+    /// The FleetChange of a cell with an outcome whose host compared, or -1.
+    [[nodiscard]] int changeAt(int row, int column) const;
+    [[nodiscard]] FleetComparison comparisonAt(int row) const;
+    /// Why a host has no current bundle to compare with; empty otherwise.
+    [[nodiscard]] QString comparisonNoteAt(int row) const;
+    /// Intended and drift changes over every host.
+    [[nodiscard]] int intendedTotal() const { return m_intendedTotal; }
+    [[nodiscard]] int driftTotal() const { return m_driftTotal; }
     /// What a cell's event says for people (eventMessage()): its errors, its noop message, or what
     /// made it refresh ("would refresh: subscribed to file#/etc/app.conf, which would change");
     /// empty for unchanged cells and cells without an event.
@@ -105,18 +134,28 @@ private:
         QString current;
         QString message;
         std::vector<qint8> cells;
+        std::vector<qint8> changes; ///< FleetChange of the cells the host classed, -1 elsewhere
         int changed = 0;
         int failed = 0;
+        int intended = 0;
+        int drift = 0;
+        FleetComparison comparison = FleetComparison::Unknown;
+        QString comparisonNote;
     };
     struct Resource {
         QString name;
         int changed = 0;
         int failed = 0;
+        int intended = 0;
+        int drift = 0;
     };
 
     int hostIndex(const QString &identity);
     int resourceIndex(const QString &resource);
     void setCell(int host, int resource, int outcome);
+    void setChange(int host, int resource, int change);
+    void takeComparison(int host, const ccm::Json &params);
+    [[nodiscard]] int changeOf(const Host &host, int resource) const;
     void setHostState(int host, FleetHostState state, const QString &message);
     void markDirty(int host);
     void scheduleFlush();
@@ -141,15 +180,18 @@ private:
     std::array<int, size_t(FleetHostState::Silent) + 1> m_stateCounts {};
     int m_changedTotal = 0;
     int m_failedTotal = 0;
+    int m_intendedTotal = 0;
+    int m_driftTotal = 0;
 };
 
-/// The matrix with filters: every host and resource, the ones that change (or fail), or only the
-/// failures; and one host or all. The totals row and the host columns always stay.
+/// The matrix with filters: every host and resource, the ones that change (or fail), only the
+/// failures, only the drift or only the intended changes; and one host or all. The totals row and
+/// the host columns always stay.
 class FleetPreviewFilter : public QSortFilterProxyModel {
     Q_OBJECT
 
 public:
-    enum class Mode { All, ChangesOnly, FailuresOnly };
+    enum class Mode { All, ChangesOnly, FailuresOnly, DriftOnly, IntendedOnly };
 
     explicit FleetPreviewFilter(QObject *parent = nullptr);
 
@@ -166,7 +208,7 @@ protected:
     [[nodiscard]] bool filterAcceptsColumn(int column, const QModelIndex &parent) const override;
 
 private:
-    [[nodiscard]] bool accepts(int changed, int failed) const;
+    [[nodiscard]] bool accepts(const QModelIndex &counts) const;
 
     Mode m_mode = Mode::All;
     QString m_host;

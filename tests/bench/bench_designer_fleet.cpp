@@ -51,8 +51,11 @@ long peakRssKiB()
 /// both variants (stable and changed, with a diff), and the fleet.host reports.
 class Recording {
 public:
-    explicit Recording(int hosts)
+    /// With `classes`, each host's done carries its comparison: its changed resources classed,
+    /// every other one drift, the rest intended.
+    Recording(int hosts, bool classes)
         : m_hosts(hosts)
+        , m_classes(classes)
     {
         for (int r = 0; r < kResources; ++r) {
             const std::string name = "/etc/app/conf.d/setting-" + std::to_string(r) + ".conf";
@@ -84,7 +87,7 @@ public:
         if (step == 0)
             return {false, head + R"("state":"accepted"})"};
         if (step == kStepsPerHost - 1)
-            return {false, head + R"("state":"done"})"};
+            return {false, head + R"("state":"done")" + comparison(host) + "}"};
         const int resource = (step - 1) / 2;
         if ((step - 1) % 2 == 0)
             return {false,
@@ -108,7 +111,25 @@ public:
     }
 
 private:
+    /// The compare and classes members of a host's done, with their leading comma; empty without.
+    std::string comparison(int host) const
+    {
+        if (!m_classes)
+            return {};
+        ccm::Json classes = ccm::Json::object();
+        int changed = 0;
+        for (int resource = 0; resource < kResources; ++resource)
+            if ((resource + host) % 10 == 0)
+                classes["file#/etc/app/conf.d/setting-" + std::to_string(resource) + ".conf"]
+                    = changed++ % 2 == 0 ? "drift" : "intended";
+        const ccm::Json compare {{"state", "compared"}, {"source", "obj://SITE/site"}, {"digest", "SHA-256=x"},
+            {"intended", changed / 2}, {"drift", changed - changed / 2}, {"added", 0}, {"failed", 0},
+            {"uncompared", 0}};
+        return R"(,"compare":)" + compare.dump() + R"(,"classes":)" + classes.dump();
+    }
+
     int m_hosts;
+    bool m_classes;
     std::vector<std::string> m_events[2];
 };
 
@@ -123,7 +144,7 @@ void showMatrix(FleetDock *dock)
 }
 
 /// Feeds one preview of `hosts` hosts to the window's Fleet dock and prints its figures.
-int feed(int hosts)
+int feed(int hosts, bool classes)
 {
     MainWindow window;
     window.resize(1400, 900);
@@ -132,7 +153,7 @@ int feed(int hosts)
     showMatrix(dock);
     FleetPreviewModel *model = dock->previewModel();
     QApplication::processEvents();
-    const Recording recording(hosts);
+    const Recording recording(hosts, classes);
     const std::string result = recording.result();
     const long rssBefore = peakRssKiB();
 
@@ -167,11 +188,11 @@ int feed(int hosts)
 
     const bool filled = model->hostCount() == hosts && model->resourceCount() == kResources
         && model->countIn(FleetHostState::Done) == hosts && model->isFinished()
-        && dock->previewFilter()->rowCount() == hosts + 1;
-    std::printf("  %6d hosts x %d resources: %8.1f ms to matrix filled  peak RSS %7.1f MiB (%.1f before)  "
+        && dock->previewFilter()->rowCount() == hosts + 1 && (!classes || model->driftTotal() == hosts * 5);
+    std::printf("  %6d hosts x %d resources%s: %8.1f ms to matrix filled  peak RSS %7.1f MiB (%.1f before)  "
                 "longest stall %6.1f ms  %s\n",
-        hosts, kResources, totalMs, double(peakRssKiB()) / 1024.0, double(rssBefore) / 1024.0,
-        double(longestTurn) / 1e6, filled ? "" : "MATRIX INCOMPLETE");
+        hosts, kResources, classes ? ", classed" : "", totalMs, double(peakRssKiB()) / 1024.0,
+        double(rssBefore) / 1024.0, double(longestTurn) / 1e6, filled ? "" : "MATRIX INCOMPLETE");
     std::fflush(stdout);
     return filled ? 0 : 1;
 }
@@ -185,14 +206,18 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     const QStringList arguments = QApplication::arguments();
-    if (arguments.size() == 3 && arguments[1] == QLatin1String("--hosts"))
-        return feed(arguments[2].toInt());
+    if (arguments.size() >= 3 && arguments[1] == QLatin1String("--hosts"))
+        return feed(arguments[2].toInt(), arguments.contains(QStringLiteral("--classes")));
     std::printf("designer fleet preview matrix, recorded notifications (slices of %d per event-loop turn):\n", kSlice);
     std::fflush(stdout);
-    for (const int hosts : {20, 1000, 10000}) {
+    // Then 10,000 hosts whose done answers class their changes (drift versus intent).
+    for (const auto &[hosts, classes] : {std::pair {20, false}, {1000, false}, {10000, false}, {10000, true}}) {
         QProcess child;
         child.setProcessChannelMode(QProcess::ForwardedChannels);
-        child.start(QApplication::applicationFilePath(), {QStringLiteral("--hosts"), QString::number(hosts)});
+        QStringList childArguments {QStringLiteral("--hosts"), QString::number(hosts)};
+        if (classes)
+            childArguments << QStringLiteral("--classes");
+        child.start(QApplication::applicationFilePath(), childArguments);
         if (!child.waitForFinished(-1) || child.exitCode() != 0)
             return 1;
     }

@@ -97,6 +97,39 @@ Responder recordedPreview(const char *web2Exec)
     };
 }
 
+/// web1 compared: its motd change is drift; web2 has no current bundle.
+Responder driftPreview()
+{
+    return [](const Json &request) {
+        const auto host = [](const char *identity, Json fields) {
+            Json params {{"request", "r-0123456789abcdef"}, {"identity", identity}};
+            params.update(fields);
+            return notification("fleet.host", params);
+        };
+        const auto event = [](const char *identity, Json value) {
+            return notification("fleet.event",
+                {{"request", "r-0123456789abcdef"}, {"identity", identity}, {"event", std::move(value)}});
+        };
+        const Json summary {{"total", 2}, {"changed", 1}, {"failed", 0}};
+        const Json compared {{"state", "compared"}, {"source", "obj://SITE/site"}, {"digest", "SHA-256=x"},
+            {"intended", 0}, {"drift", 1}, {"added", 0}, {"failed", 0}, {"uncompared", 0}};
+        const Json none {{"state", "none"}, {"reason", "no current bundle: this agent follows no remote source"}};
+        return std::vector<Json> {host("web1", {{"state", "accepted"}}), host("web2", {{"state", "accepted"}}),
+            event("web1", fileEvent("changed")), event("web2", fileEvent("changed")),
+            event("web1", execEvent("stable")), event("web2", execEvent("stable")),
+            host("web1", {{"state", "done"}, {"compare", compared}, {"classes", {{"file#/etc/motd", "drift"}}}}),
+            host("web2", {{"state", "done"}, {"compare", none}}),
+            answer(request,
+                {{"request", "r-0123456789abcdef"},
+                    {"hosts",
+                        {{{"identity", "web1"}, {"state", "done"}, {"summary", summary}, {"compare", compared}},
+                            {{"identity", "web2"}, {"state", "done"}, {"summary", summary}, {"compare", none}}}},
+                    {"totals",
+                        {{"hosts", 2}, {"answered", 2}, {"silent", 0}, {"declined", 0}, {"failed", 0}, {"changed", 2},
+                            {"resources_failed", 0}, {"intended", 0}, {"drift", 1}, {"uncompared_hosts", 1}}}})};
+    };
+}
+
 Responder errorReply(int code, const char *message)
 {
     return [code, message](const Json &request) {
@@ -137,6 +170,7 @@ private slots:
     void previewSendsTheDocumentAndFillsTheMatrix();
     void selectingACellShowsItsDiff();
     void filtersNarrowTheMatrix();
+    void driftShowsApartWithALegendAndAFilter();
     void publishOnlyAfterACleanPreview_data();
     void publishOnlyAfterACleanPreview();
     void errorRepliesAreShown_data();
@@ -264,6 +298,38 @@ void TestFleetDock::filtersNarrowTheMatrix()
     QCOMPARE(shown->rowCount(), 2);
     QCOMPARE(shown->index(1, FleetPreviewModel::HostColumn).data().toString(), s("web1"));
     dock->hostFilterEdit()->setText(s("web"));
+    QCOMPARE(shown->rowCount(), 3);
+}
+
+void TestFleetDock::driftShowsApartWithALegendAndAFilter()
+{
+    useKey(true);
+    ScriptedWindow harness({{"fleet.preview", driftPreview()}});
+    QVERIFY(harness.connected());
+    FleetDock *dock = harness.dock();
+    dock->startPreview();
+    QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+    const QString legend = dock->legendLabel()->text();
+    for (const char *name : {"intended", "drift", "added", "uncompared", "failed", "unchanged"})
+        QVERIFY2(legend.contains(QLatin1String(name)), qPrintable(legend));
+    QCOMPARE(dock->filterBox()->count(), 5);
+
+    QAbstractItemModel *shown = dock->matrixView()->model();
+    const int motd = dock->previewModel()->columnOf(s("file#/etc/motd"));
+    const QModelIndex web1 = shown->index(1, motd);
+    const QModelIndex web2 = shown->index(2, motd);
+    QCOMPARE(shown->index(1, FleetPreviewModel::HostColumn).data().toString(), s("web1"));
+    QVERIFY(web1.data(FleetPreviewModel::TileColourRole).value<QColor>()
+        != web2.data(FleetPreviewModel::TileColourRole).value<QColor>());
+    QCOMPARE(shown->index(2, FleetPreviewModel::StateColumn).data().toString(), s("done · no current bundle"));
+
+    dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::DriftOnly));
+    QCOMPARE(shown->rowCount(), 2);
+    QCOMPARE(shown->index(1, FleetPreviewModel::HostColumn).data().toString(), s("web1"));
+    QCOMPARE(shown->columnCount(), FleetPreviewModel::FirstResourceColumn + 1);
+    dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::IntendedOnly));
+    QCOMPARE(shown->rowCount(), 1);
+    dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::All));
     QCOMPARE(shown->rowCount(), 3);
 }
 

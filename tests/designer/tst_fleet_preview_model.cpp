@@ -8,6 +8,8 @@
 #include <QTest>
 
 using ccm::Json;
+using ccm::designer::FleetChange;
+using ccm::designer::FleetComparison;
 using ccm::designer::FleetHostState;
 using ccm::designer::FleetPreviewFilter;
 using ccm::designer::FleetPreviewModel;
@@ -30,6 +32,31 @@ Json report(const std::string &identity, const std::string &resource, const char
 Json host(const std::string &identity, const char *state)
 {
     return Json {{"request", "r1"}, {"identity", identity}, {"state", state}};
+}
+
+/// A fleet.host "done" of a host that compared: `classes` maps resources to their class.
+Json comparedHost(const std::string &identity, const Json &classes)
+{
+    Json params = host(identity, "done");
+    params["compare"] = Json {{"state", "compared"}, {"source", "obj://SITE/site"}, {"digest", "SHA-256=x"}};
+    params["classes"] = classes;
+    return params;
+}
+
+/// Three hosts: a with drift on file#/x and an intended exec#y, b with an intended file#/x, c
+/// with nothing changing.
+void feedDrift(FleetPreviewModel &model)
+{
+    model.addEventReport(report("a", "file#/x", "changed"));
+    model.addEventReport(report("a", "exec#y", "changed"));
+    model.addEventReport(report("a", "exec#z", "stable"));
+    model.addHostReport(comparedHost("a", {{"file#/x", "drift"}, {"exec#y", "intended"}}));
+    model.addEventReport(report("b", "file#/x", "changed"));
+    model.addEventReport(report("b", "exec#z", "stable"));
+    model.addHostReport(comparedHost("b", {{"file#/x", "intended"}}));
+    model.addEventReport(report("c", "exec#z", "stable"));
+    model.addHostReport(comparedHost("c", Json::object()));
+    model.flush();
 }
 
 /// One recorded notification: "h" (fleet.host) or "e" (fleet.event) with its params.
@@ -68,6 +95,10 @@ private slots:
     void stateColumn_data();
     void stateColumn();
     void thousandHostsWithoutResets();
+    void driftStandsApartFromIntent();
+    void driftAndIntendedFilters_data();
+    void driftAndIntendedFilters();
+    void aHostWithoutACurrentBundleSaysSo();
 };
 
 void TestFleetPreviewModel::matrix_data()
@@ -276,6 +307,111 @@ void TestFleetPreviewModel::thousandHostsWithoutResets()
     QCOMPARE(model.index(0, FleetPreviewModel::FirstResourceColumn).data(FleetPreviewModel::ChangedCountRole).toInt(),
         kHosts / kResources);
     QCOMPARE(model.answeredCount(), kHosts);
+}
+
+void TestFleetPreviewModel::driftStandsApartFromIntent()
+{
+    FleetPreviewModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    feedDrift(model);
+    const int a = model.rowOf(s("a"));
+    const int x = model.columnOf(s("file#/x"));
+    const int y = model.columnOf(s("exec#y"));
+    const int z = model.columnOf(s("exec#z"));
+    QCOMPARE(model.changeAt(a, x), int(FleetChange::Drift));
+    QCOMPARE(model.changeAt(a, y), int(FleetChange::Intended));
+    QCOMPARE(model.changeAt(a, z), int(FleetChange::Unchanged));
+    QCOMPARE(model.changeAt(model.rowOf(s("b")), x), int(FleetChange::Intended));
+    QCOMPARE(model.changeAt(model.rowOf(s("c")), x), -1); // no event there
+    QCOMPARE(model.comparisonAt(a), FleetComparison::Compared);
+
+    // Drift is painted apart from intended changes, with its own symbol; intended keeps the
+    // colour of a change.
+    const QColor drift = model.index(a, x).data(FleetPreviewModel::TileColourRole).value<QColor>();
+    const QColor intended = model.index(a, y).data(FleetPreviewModel::TileColourRole).value<QColor>();
+    QVERIFY(drift.isValid() && intended.isValid());
+    QVERIFY(drift != intended);
+    QCOMPARE(intended, FleetPreviewModel::tileColour(int(Outcome::Changed), -1));
+    QCOMPARE(model.index(a, x).data().toString(), s("≈"));
+    QCOMPARE(model.index(a, y).data().toString(), s("●"));
+    QVERIFY2(model.index(a, x).data(Qt::ToolTipRole).toString().contains(s("drift:")),
+        qPrintable(model.index(a, x).data(Qt::ToolTipRole).toString()));
+
+    // Counts per host, per resource and over all.
+    QCOMPARE(model.index(a, FleetPreviewModel::HostColumn).data(FleetPreviewModel::DriftCountRole).toInt(), 1);
+    QCOMPARE(model.index(a, FleetPreviewModel::HostColumn).data(FleetPreviewModel::IntendedCountRole).toInt(), 1);
+    QCOMPARE(model.index(FleetPreviewModel::kTotalsRow, x).data(FleetPreviewModel::DriftCountRole).toInt(), 1);
+    QCOMPARE(model.index(FleetPreviewModel::kTotalsRow, x).data(FleetPreviewModel::IntendedCountRole).toInt(), 1);
+    QCOMPARE(model.intendedTotal(), 2);
+    QCOMPARE(model.driftTotal(), 1);
+    QVERIFY(model.index(a, FleetPreviewModel::ChangedColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(s("1 intended, 1 drift")));
+
+    // A second done (reports may repeat) does not count twice; clear() forgets it all.
+    model.addHostReport(comparedHost("a", {{"file#/x", "drift"}}));
+    model.flush();
+    QCOMPARE(model.driftTotal(), 1);
+    model.clear();
+    QCOMPARE(model.driftTotal(), 0);
+    QCOMPARE(model.intendedTotal(), 0);
+}
+
+void TestFleetPreviewModel::driftAndIntendedFilters_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QStringList>("rows");
+    QTest::addColumn<QStringList>("columns");
+    QTest::newRow("drift only") << int(FleetPreviewFilter::Mode::DriftOnly) << QStringList {s("a")}
+                                << QStringList {s("file#/x")};
+    QTest::newRow("intended only") << int(FleetPreviewFilter::Mode::IntendedOnly) << QStringList {s("a"), s("b")}
+                                   << QStringList {s("file#/x"), s("exec#y")};
+}
+
+void TestFleetPreviewModel::driftAndIntendedFilters()
+{
+    QFETCH(int, mode);
+    QFETCH(QStringList, rows);
+    QFETCH(QStringList, columns);
+    FleetPreviewModel model;
+    feedDrift(model);
+    FleetPreviewFilter filter;
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    filter.setSourceModel(&model);
+    filter.setMode(FleetPreviewFilter::Mode(mode));
+    QStringList shownRows;
+    for (int row = 1; row < filter.rowCount(); ++row)
+        shownRows << filter.index(row, FleetPreviewModel::HostColumn).data().toString();
+    QStringList shownColumns;
+    for (int column = FleetPreviewModel::FirstResourceColumn; column < filter.columnCount(); ++column)
+        shownColumns << filter.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
+    QCOMPARE(shownRows, rows);
+    QCOMPARE(shownColumns, columns);
+}
+
+void TestFleetPreviewModel::aHostWithoutACurrentBundleSaysSo()
+{
+    FleetPreviewModel model;
+    model.addEventReport(report("web-2", "file#/x", "changed"));
+    Json done = host("web-2", "done");
+    done["compare"] = Json {{"state", "none"}, {"reason", "no current bundle: this agent follows no remote source"}};
+    model.addHostReport(done);
+    model.addEventReport(report("old-1", "file#/x", "changed"));
+    model.addHostReport(host("old-1", "done")); // an agent that does not compare
+    model.flush();
+    const int row = model.rowOf(s("web-2"));
+    QCOMPARE(model.comparisonAt(row), FleetComparison::None);
+    QCOMPARE(model.index(row, FleetPreviewModel::StateColumn).data().toString(), s("done · no current bundle"));
+    QCOMPARE(model.index(row, FleetPreviewModel::StateColumn).data(Qt::ToolTipRole).toString(),
+        s("no current bundle: this agent follows no remote source"));
+    QCOMPARE(model.comparisonNoteAt(row), s("no current bundle: this agent follows no remote source"));
+    const int x = model.columnOf(s("file#/x"));
+    QCOMPARE(model.changeAt(row, x), -1);
+    QCOMPARE(model.index(row, x).data().toString(), s("●"));
+    const int old = model.rowOf(s("old-1"));
+    QCOMPARE(model.comparisonAt(old), FleetComparison::Unknown);
+    QCOMPARE(model.index(old, FleetPreviewModel::StateColumn).data().toString(), s("done"));
 }
 
 CCM_TEST_GUILESS_MAIN(TestFleetPreviewModel)

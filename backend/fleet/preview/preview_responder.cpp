@@ -334,6 +334,12 @@ PreviewComparison compareWithCurrent(
         comparison.reason = current.error().message;
         return comparison;
     }
+    const auto &resources = proposal.resources();
+    if (resources.size() > kMaxComparedResources
+        || std::ranges::any_of(resources, [](const auto &entry) { return entry.first.size() > kMaxComparedName; })) {
+        comparison.reason = "the proposal's changes are too many, or their names too long, to class";
+        return comparison;
+    }
     auto bytes = readTextFile(current->archive, context.settings.sources.maxBytes);
     if (!bytes) {
         comparison.reason = current->source + ": no good bundle cached yet";

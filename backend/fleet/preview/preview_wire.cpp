@@ -233,7 +233,7 @@ Result<std::map<std::string, ChangeClass>> classesFromJson(const Json &json)
     for (const auto &[resource, value] : json.items()) {
         const auto change = value.is_string() ? changeClassFromName(value.get_ref<const std::string &>())
                                               : std::optional<ChangeClass>();
-        if (resource.empty() || resource.size() > kMaxFieldLength || !change || *change == ChangeClass::Unchanged)
+        if (resource.empty() || resource.size() > kMaxComparedName || !change || *change == ChangeClass::Unchanged)
             return badAnswer("\"compare.classes\" maps resources to intended, drift, added, failed or uncompared");
         classes.emplace(resource, *change);
     }

@@ -83,8 +83,9 @@ struct PreviewComparison {
     std::map<std::string, ChangeClass> classes;
 };
 
-/// The most resources one comparison classes.
+/// The most resources one comparison classes, and the longest resource name it carries.
 inline constexpr std::size_t kMaxComparedResources = 1'000'000;
+inline constexpr std::size_t kMaxComparedName = 4096;
 
 Json comparisonToJson(const PreviewComparison &comparison);
 /// Strict: the members of the state and no others, classes among those sent (not unchanged).

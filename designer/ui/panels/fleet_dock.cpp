@@ -50,7 +50,7 @@ public:
         }
         painter->save();
         const bool selected = option.state.testFlag(QStyle::State_Selected);
-        const QColor colour = colourOf(outcome.toInt());
+        const QColor colour = index.data(FleetPreviewModel::TileColourRole).value<QColor>();
         QColor tile = colour;
         tile.setAlpha(selected ? 255 : 70);
         if (outcome.toInt() >= 0)
@@ -63,26 +63,20 @@ public:
         }
         painter->restore();
     }
-
-    static QColor colourOf(int outcome)
-    {
-        switch (Outcome(outcome)) {
-        case Outcome::Changed:
-            return {0xe0, 0x8a, 0x00};
-        case Outcome::Failed:
-            return {0xd3, 0x2f, 0x2f};
-        case Outcome::Refreshed:
-            return {0x1e, 0x88, 0xe5};
-        case Outcome::Unmet:
-            return {0xe6, 0x51, 0x00};
-        case Outcome::Skipped:
-            return {0x9e, 0x9e, 0x9e};
-        case Outcome::Stable:
-            return {0x43, 0xa0, 0x47};
-        }
-        return {0x9e, 0x9e, 0x9e};
-    }
 };
+
+/// One entry of the matrix legend: a tile of the cell's colour with its symbol, and its name.
+QString legendEntry(int outcome, int change, const QString &symbol, const QString &name, const QString &tip)
+{
+    const QColor colour = FleetPreviewModel::tileColour(outcome, change);
+    return QStringLiteral(
+        "<span title=\"%5\" style=\"background-color:rgba(%1,%2,%3,70);color:%4\">&nbsp;%6&nbsp;</span>"
+        "&nbsp;%7&nbsp;&nbsp;")
+        .arg(colour.red())
+        .arg(colour.green())
+        .arg(colour.blue())
+        .arg(colour.darker(130).name(), tip.toHtmlEscaped(), symbol, name.toHtmlEscaped());
+}
 
 } // namespace
 
@@ -218,7 +212,12 @@ QWidget *FleetDock::createMatrixPage()
     layout->setContentsMargins(0, 0, 0, 0);
     auto *filters = new QHBoxLayout;
     m_filterMode = new QComboBox(page);
-    m_filterMode->addItems({tr("All resources"), tr("Changes only"), tr("Failures only")});
+    m_filterMode->addItems(
+        {tr("All resources"), tr("Changes only"), tr("Failures only"), tr("Drift only"), tr("Intended only")});
+    m_filterMode->setItemData(int(FleetPreviewFilter::Mode::DriftOnly),
+        tr("Changes the hosts' current bundles would make too: the hosts drifted from them"), Qt::ToolTipRole);
+    m_filterMode->setItemData(
+        int(FleetPreviewFilter::Mode::IntendedOnly), tr("Changes only this proposal makes"), Qt::ToolTipRole);
     connect(m_filterMode, &QComboBox::currentIndexChanged, this,
         [this](int mode) { m_filter->setMode(FleetPreviewFilter::Mode(mode)); });
     filters->addWidget(m_filterMode);
@@ -235,6 +234,12 @@ QWidget *FleetDock::createMatrixPage()
     connect(m_publish, &QPushButton::clicked, m_controller, &FleetController::showPublishDialog);
     filters->addWidget(m_publish);
     layout->addLayout(filters);
+    m_legend = new QLabel(legendText(), page);
+    m_legend->setObjectName(QStringLiteral("fleetLegend"));
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setToolTip(tr("Each host compares the proposal with its current bundle: a drift change would be made "
+                            "by that bundle too, since the host no longer matches it"));
+    layout->addWidget(m_legend);
     auto *splitter = new QSplitter(Qt::Vertical, page);
     m_matrix = new QTableView(splitter);
     setupMatrixView();
@@ -243,6 +248,21 @@ QWidget *FleetDock::createMatrixPage()
     splitter->setStretchFactor(1, 2);
     layout->addWidget(splitter, 1);
     return page;
+}
+
+QString FleetDock::legendText()
+{
+    const int changed = int(Outcome::Changed);
+    return legendEntry(changed, int(FleetChange::Intended), QStringLiteral("●"), tr("intended"),
+               tr("only this proposal changes it"))
+        + legendEntry(changed, int(FleetChange::Drift), QStringLiteral("≈"), tr("drift"),
+            tr("the host's current bundle would change it too: the host drifted"))
+        + legendEntry(changed, int(FleetChange::Added), QStringLiteral("+"), tr("added"),
+            tr("the host's current bundle does not have it"))
+        + legendEntry(changed, int(FleetChange::Uncompared), QStringLiteral("?"), tr("uncompared"),
+            tr("its run under the current bundle failed or did not happen"))
+        + legendEntry(int(Outcome::Failed), -1, QStringLiteral("✗"), tr("failed"), tr("it would fail"))
+        + legendEntry(int(Outcome::Stable), -1, QStringLiteral("✓"), tr("unchanged"), tr("nothing would change"));
 }
 
 void FleetDock::setupMatrixView()

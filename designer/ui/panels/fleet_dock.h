@@ -66,6 +66,9 @@ public:
     FleetPreviewFilter *previewFilter() const { return m_filter; }
     DiffView *diffView() const { return m_diff; }
     QPushButton *publishButton() const { return m_publish; }
+    /// The matrix legend: what each colour and symbol means, drift apart from intended changes.
+    QLabel *legendLabel() const { return m_legend; }
+    static QString legendText();
 
 private:
     QWidget *createStatusTab();
@@ -100,6 +103,7 @@ private:
     QComboBox *m_filterMode = nullptr;
     QLineEdit *m_hostFilter = nullptr;
     QPushButton *m_publish = nullptr;
+    QLabel *m_legend = nullptr;
     QStackedWidget *m_previewStack = nullptr;
     QTableView *m_matrix = nullptr;
     FleetPreviewModel *m_previewModel = nullptr;
