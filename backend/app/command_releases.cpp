@@ -163,15 +163,20 @@ void printReleaseTable(const std::vector<fleet::Release> &releases, std::ostream
     }
 }
 
-int pruneReleases(fleet::ReleaseStore &store, const ReleaseLine &line, std::ostream &out, std::ostream &err)
+/// --keep's count; nullopt when it is not one of at least 1.
+std::optional<std::size_t> keepCount(const ReleaseLine &line)
 {
-    const std::string keepText = line.value("--keep").value_or("");
+    const std::string text = line.value("--keep").value_or("");
     std::size_t keep = 0;
-    const auto [end, error] = std::from_chars(keepText.data(), keepText.data() + keepText.size(), keep);
-    if (error != std::errc() || end != keepText.data() + keepText.size() || keep == 0) {
-        err << "ccm-backend releases: --keep '" << keepText << "' is not a count of at least 1\n";
-        return UsageError;
-    }
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), keep);
+    if (error != std::errc() || end != text.data() + text.size() || keep == 0)
+        return std::nullopt;
+    return keep;
+}
+
+int pruneReleases(
+    fleet::ReleaseStore &store, const ReleaseLine &line, std::size_t keep, std::ostream &out, std::ostream &err)
+{
     std::vector<fleet::SkippedRelease> skipped;
     auto pruned = store.prune(keep, line.value("--name").value_or(""), &skipped);
     warnSkipped(skipped, "releases", err);
@@ -201,6 +206,8 @@ int releasesCommand(const std::vector<std::string> &args, std::ostream &out, std
         problem = "--prune and --keep go together";
     else if (line.prune && line.json)
         problem = "--json lists releases; --prune lists nothing";
+    else if (line.prune && !keepCount(line))
+        problem = "--keep '" + *line.value("--keep") + "' is not a count of at least 1";
     if (!problem.empty()) {
         err << "ccm-backend releases: " << problem << '\n' << kReleasesUsage;
         return UsageError;
@@ -212,7 +219,7 @@ int releasesCommand(const std::vector<std::string> &args, std::ostream &out, std
         return Failure;
     }
     if (line.prune)
-        return pruneReleases(store.value(), line, out, err);
+        return pruneReleases(store.value(), line, *keepCount(line), out, err);
     auto listed = store.value().list(line.value("--name").value_or(""));
     if (!listed) {
         err << "ccm-backend releases: " << listed.error().message << '\n';

@@ -293,7 +293,7 @@ Result<ReleaseStore> ReleaseStore::open(NatsConnection &connection, const std::s
     return ReleaseStore(connection, std::move(objects).value(), std::move(records).value());
 }
 
-Result<ObjectInfo> ReleaseStore::keep(const std::filesystem::path &file)
+Result<ObjectInfo> ReleaseStore::keep(const std::filesystem::path &file, PutReport *report)
 {
     auto local = digestFile(file);
     if (!local)
@@ -308,7 +308,7 @@ Result<ObjectInfo> ReleaseStore::keep(const std::filesystem::path &file)
     std::ifstream input(file, std::ios::binary);
     if (!input)
         return Error {"io", file.string() + ": cannot be read"};
-    auto stored = m_objects.put(archive, input);
+    auto stored = m_objects.put(archive, input, {}, report);
     if (!stored)
         return stored.error().withContext("keeping the release " + local->digest + " as " + archive);
     if (stored->digest != local->digest)
@@ -345,7 +345,8 @@ Result<PublishedRelease> ReleaseStore::publish(
         return makeError(NatsErrc::BadName,
             "the object name '" + name + "' cannot be released: it is empty or under "
                 + std::string(kReleaseArchivePrefix) + ", where released bundles are kept");
-    auto kept = keep(file);
+    PutReport keeping;
+    auto kept = keep(file, &keeping);
     if (!kept)
         return kept.error();
     std::ifstream input(file, std::ios::binary);
@@ -355,6 +356,13 @@ Result<PublishedRelease> ReleaseStore::publish(
     auto object = m_objects.put(name, input, {}, &published.report);
     if (!object)
         return object.error();
+    // Keeping the bundle was a put too, which may have removed the orphans this one would have.
+    OrphanReport &orphans = published.report.orphans;
+    orphans.objects += keeping.orphans.objects;
+    orphans.chunks += keeping.orphans.chunks;
+    orphans.bytes += keeping.orphans.bytes;
+    if (!published.report.orphanCleanup)
+        published.report.orphanCleanup = keeping.orphanCleanup;
     if (object->digest != kept->digest)
         return Error {"changed", file.string() + ": the file changed while it was being published"};
     published.object = std::move(object).value();

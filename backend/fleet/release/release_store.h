@@ -108,12 +108,14 @@ public:
 
     /// Keeps the bundle `file` as `.releases/<digest>` unless a copy of that digest is there, and
     /// returns its meta record. The digest is computed here first; a copy whose stored digest
-    /// differs (the file changed meanwhile) is an error.
-    Result<ObjectInfo> keep(const std::filesystem::path &file);
+    /// differs (the file changed meanwhile) is an error. `report`, when given, tells what the
+    /// put did besides (orphaned chunks it removed).
+    Result<ObjectInfo> keep(const std::filesystem::path &file, PutReport *report = nullptr);
     /// Keeps the object `name` holds now (see keep()) and returns its digest; empty when there is
     /// no such object.
     Result<std::string> snapshot(const std::string &name);
-    /// Publishes `file` as the object `name`: keeps it, puts it, and records the release.
+    /// Publishes `file` as the object `name`: keeps it, puts it, and records the release. The
+    /// report holds what both puts did besides.
     Result<PublishedRelease> publish(
         const std::string &name, const std::filesystem::path &file, const ReleaseDetails &details);
     /// Writes the kept bundle of `digest` to `destination` (see ObjectStore::getToFile), refused
