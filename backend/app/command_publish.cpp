@@ -66,6 +66,35 @@ struct PublishOptions {
     fleet::NatsSelection selection;
 };
 
+/// Checks the options read as a whole; the exit code when the command ends there.
+std::optional<int> checkPublishOptions(PublishOptions &options, std::ostream &err)
+{
+    if (options.prune && (options.file || options.name || options.key || options.message)) {
+        err << "ccm-backend publish: --prune takes no FILE, --name, --sign or --message: it stores nothing\n"
+            << kPublishUsage;
+        return UsageError;
+    }
+    if (options.message && !fleet::isReleaseMessage(*options.message)) {
+        err << "ccm-backend publish: --message must be one line of at most 64 KiB without control characters\n";
+        return UsageError;
+    }
+    if ((!options.file && !options.prune) || !options.bucket) {
+        err << "ccm-backend publish: "
+            << (options.file || options.prune ? "--bucket is required" : "a FILE is required") << "\n"
+            << kPublishUsage;
+        return UsageError;
+    }
+    if (options.orphanAgeText) {
+        const auto age = parseDuration(*options.orphanAgeText);
+        if (!age) {
+            err << "ccm-backend publish: --orphan-age: " << age.error().message << '\n';
+            return UsageError;
+        }
+        options.orphanAge = std::chrono::duration_cast<std::chrono::seconds>(age.value());
+    }
+    return std::nullopt;
+}
+
 /// Reads the command line into options; the exit code when the command ends there (help or a usage error).
 std::optional<int> parsePublishOptions(
     const std::vector<std::string> &args, PublishOptions &options, std::ostream &out, std::ostream &err)
@@ -107,30 +136,7 @@ std::optional<int> parsePublishOptions(
             options.file = arg;
         }
     }
-    if (options.prune && (options.file || options.name || options.key || options.message)) {
-        err << "ccm-backend publish: --prune takes no FILE, --name, --sign or --message: it stores nothing\n"
-            << kPublishUsage;
-        return UsageError;
-    }
-    if (options.message && !fleet::isReleaseMessage(*options.message)) {
-        err << "ccm-backend publish: --message must be one line of at most 64 KiB without control characters\n";
-        return UsageError;
-    }
-    if ((!options.file && !options.prune) || !options.bucket) {
-        err << "ccm-backend publish: "
-            << (options.file || options.prune ? "--bucket is required" : "a FILE is required") << "\n"
-            << kPublishUsage;
-        return UsageError;
-    }
-    if (options.orphanAgeText) {
-        const auto age = parseDuration(*options.orphanAgeText);
-        if (!age) {
-            err << "ccm-backend publish: --orphan-age: " << age.error().message << '\n';
-            return UsageError;
-        }
-        options.orphanAge = std::chrono::duration_cast<std::chrono::seconds>(age.value());
-    }
-    return std::nullopt;
+    return checkPublishOptions(options, err);
 }
 
 /// Connects as the options say.
