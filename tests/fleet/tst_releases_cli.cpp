@@ -7,6 +7,7 @@
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/object_store.h"
 #include "fleet/release/release_store.h"
+#include "fleet/rollout/rollout_record.h"
 #include "nats_server.h"
 #include "test_common.h"
 #include "test_main.h"
@@ -255,6 +256,51 @@ private slots:
             QStringLiteral("--name"), name, QStringLiteral("--to"), digests[2], QStringLiteral("--sign"), m_key});
         QCOMPARE(gone.exitCode, 1);
         QVERIFY2(gone.err.contains(QStringLiteral("is not a release")), qPrintable(gone.err));
+    }
+
+    // Prune removes a kept bundle only when nothing refers to it: not another name's release or
+    // object, nor a rollout of the bucket.
+    void pruneKeepsWhatIsReferenced()
+    {
+        const QString bucket = QStringLiteral("shared");
+        const QString x = bundle(QStringLiteral("packages.yaml"), QStringLiteral("p1.tar.gz"));
+        const QString shared = publishSigned(x, bucket, QStringLiteral("a.tgz"), QStringLiteral("x"));
+        QCOMPARE(publishSigned(x, bucket, QStringLiteral("b.tgz"), QStringLiteral("x too")), shared);
+        const QString ringPrevious = publishSigned(
+            bundle(QStringLiteral("services.yaml"), QStringLiteral("p2.tar.gz")), bucket, QStringLiteral("a.tgz"), {});
+        const QString unreferenced = publishSigned(
+            bundle(QStringLiteral("webserver.yaml"), QStringLiteral("p3.tar.gz")), bucket, QStringLiteral("a.tgz"), {});
+        const QString latest = publishSigned(bundle(QStringLiteral("static-site.yaml"), QStringLiteral("p4.tar.gz")),
+            bucket, QStringLiteral("a.tgz"), {});
+        QVERIFY(!shared.isEmpty() && !ringPrevious.isEmpty() && !unreferenced.isEmpty() && !latest.isEmpty());
+
+        auto connection = connect();
+        QVERIFY(connection);
+        auto rollouts = KvBucket::openOrCreate(*connection, std::string(kRolloutsBucket));
+        QVERIFY(rollouts);
+        RolloutRecord rollout;
+        rollout.id = newRolloutId();
+        rollout.bucket = bucket.toStdString();
+        rollout.digest = latest.toStdString();
+        rollout.created = rollout.updated = std::chrono::system_clock::now();
+        RingRecord ring;
+        ring.name = "a.tgz";
+        ring.previous = ringPrevious.toStdString();
+        rollout.rings.push_back(ring);
+        QVERIFY(rollouts.value().put(rollout.id, rolloutToJson(rollout).dump()));
+
+        const test::BackendRun pruned
+            = run({QStringLiteral("releases"), QStringLiteral("--prune"), QStringLiteral("--keep"), QStringLiteral("1"),
+                QStringLiteral("--bucket"), bucket, QStringLiteral("--name"), QStringLiteral("a.tgz")});
+        QVERIFY2(pruned.exitCode == 0, qPrintable(pruned.err));
+        QCOMPARE(field(pruned.out, QStringLiteral("records")), QStringLiteral("3"));
+        QCOMPARE(field(pruned.out, QStringLiteral("bundles")), QStringLiteral("1"));
+        QCOMPARE(releases(bucket, QStringLiteral("a.tgz")).size(), 1);
+        QCOMPARE(releases(bucket, QStringLiteral("b.tgz")).size(), 1);
+        QVERIFY(exists(bucket, QStringLiteral(".releases/") + shared));
+        QVERIFY(exists(bucket, QStringLiteral(".releases/") + ringPrevious));
+        QVERIFY(exists(bucket, QStringLiteral(".releases/") + latest));
+        QVERIFY(!exists(bucket, QStringLiteral(".releases/") + unreferenced));
     }
 
     void nothingToRollBackTo()
