@@ -5,6 +5,7 @@
 #include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
+#include "core/bundle/bundle_signature.h"
 #include "core/model/diagnostic.h"
 #include "daemon/fleet_errors.h"
 #include "daemon/params.h"
@@ -16,6 +17,8 @@
 #include "fleet/nats/object_store.h"
 #include "fleet/nats/object_url.h"
 #include "fleet/preview/preview_requester.h"
+#include "fleet/release/release_store.h"
+#include "fleet/rollout/rollout_runner.h"
 
 #include <atomic>
 #include <cerrno>
@@ -149,6 +152,29 @@ RpcResult<fleet::NatsSettings> natsSettings(const Params &params)
     return std::move(settings).value();
 }
 
+/// The file bundle.publish puts: params.file, or its copy signed with params.key in `directory`;
+/// and the fingerprint of the key that signed it ("" when unsigned).
+RpcResult<std::pair<fs::path, std::string>> releaseFile(
+    const Params &params, const fs::path &file, const fs::path &directory)
+{
+    auto keyPath = params.optionalPath("key");
+    if (!keyPath)
+        return keyPath.error();
+    if (!keyPath.value()) {
+        auto check = readBundleSignature(file);
+        const bool signedBundle = check && check->state == BundleSignatureCheck::State::Signed;
+        return std::pair {file, signedBundle ? check->signature->fingerprint() : std::string()};
+    }
+    auto key = loadPrivateKey(*keyPath.value());
+    if (!key)
+        return keyError("key", key.error());
+    const fs::path signedFile = directory / "signed.tar.gz";
+    auto check = signBundleFile(file, key.value(), signedFile);
+    if (!check)
+        return RpcError {ErrorCode::InvalidBundle, "cannot sign " + file.string() + ": " + check.error().message};
+    return std::pair {signedFile, check->signature->fingerprint()};
+}
+
 RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
 {
     auto file = params.path("file");
@@ -158,17 +184,25 @@ RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
     if (!bucket)
         return bucket.error();
     auto name = params.optionalText("name");
-    if (!name)
-        return name.error();
+    auto message = params.optionalText("message");
+    if (!name || !message)
+        return !name ? name.error() : message.error();
     auto settings = natsSettings(params);
     if (!settings)
         return settings.error();
-    const fs::path path(file.value());
-    const std::string objectName = name.value().value_or(path.filename().string());
+    const fs::path source(file.value());
+    const std::string objectName = name.value().value_or(source.filename().string());
 
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Params::invalid("file", "names no regular file: " + path.string());
+    if (!fs::is_regular_file(source, ec))
+        return Params::invalid("file", "names no regular file: " + source.string());
+    const auto scratch = TempDir::create("ccm-publish");
+    if (!scratch)
+        return RpcError {ErrorCode::InternalError, scratch.error().message};
+    auto release = releaseFile(params, source, scratch->path());
+    if (!release)
+        return release.error();
+    const fs::path &path = release->first;
     const std::uint64_t total = fs::file_size(path, ec);
     std::ifstream input(path, std::ios::binary);
     if (!input)
@@ -177,18 +211,33 @@ RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
     auto connection = fleet::NatsConnection::connect(settings.value());
     if (!connection)
         return fleetError(connection.error());
-    auto store = fleet::ObjectStore::openOrCreate(*connection.value(), bucket.value());
+    auto store = fleet::ReleaseStore::open(*connection.value(), bucket.value(), true);
     if (!store)
         return bucketError(store.error());
     const auto progress = [&](std::uint64_t sent) {
         if (notify)
             notify(notificationLine("bundle.progress", Json {{"sent", sent}, {"total", total}}));
     };
-    auto info = store.value().put(objectName, input, progress);
+    auto info = store.value().objects().put(objectName, input, progress);
     if (!info)
         return fleetError(info.error().withContext(path.string()));
+    if (auto kept = store.value().keep(path); !kept)
+        return fleetError(kept.error().withContext("the object is published, but it could not be kept for rollbacks"));
+    fleet::Release recorded;
+    recorded.name = info->name;
+    recorded.bucket = info->bucket;
+    recorded.digest = info->digest;
+    recorded.size = info->size;
+    recorded.time = std::chrono::system_clock::now();
+    recorded.publisher = fleet::processOwner();
+    recorded.signer = release->second;
+    recorded.message = message.value().value_or("");
+    if (auto written = store.value().record(recorded); !written)
+        return fleetError(
+            written.error().withContext("the object is published, but its release could not be recorded"));
     return Json {{"bucket", info->bucket}, {"name", info->name}, {"size", info->size}, {"digest", info->digest},
-        {"url", fleet::ObjectUrl {info->bucket, info->name}.toString()}};
+        {"url", fleet::ObjectUrl {info->bucket, info->name}.toString()}, {"signer", release->second},
+        {"release", releaseResultJson(recorded)}};
 }
 
 /// Where opened bundles go: the user's runtime directory, else the temporary directory.

@@ -50,15 +50,6 @@ RpcResult<SigningKey> keyOf(const Params &params)
     return std::move(key).value();
 }
 
-Json releaseJson(const fleet::Release &release)
-{
-    Json json = fleet::releaseToJson(release, false);
-    if (json["signer"].is_null())
-        json["signer"] = "";
-    json["location"] = fleet::ObjectUrl {release.bucket, fleet::releaseArchiveName(release.digest)}.toString();
-    return json;
-}
-
 RpcResult<fleet::ReleaseStore> storeOf(fleet::NatsConnection &connection, const Params &params, bool create)
 {
     auto bucket = params.text("bucket");
@@ -86,7 +77,7 @@ RpcResult<Json> listReleases(const Params &params)
         return fleetError(listed.error());
     Json releases = Json::array();
     for (const fleet::Release &release : listed->releases)
-        releases.push_back(releaseJson(release));
+        releases.push_back(releaseResultJson(release));
     Json skipped = Json::array();
     for (const fleet::SkippedRelease &entry : listed->skipped)
         skipped.push_back(Json {{"key", entry.key}, {"message", entry.error.message}});
@@ -150,7 +141,7 @@ RpcResult<Json> rollBack(const Params &params)
     if (!published)
         return fleetError(published.error());
     spdlog::info("rolled {}/{} back to {}", store.value().bucket(), name.value(), target->digest);
-    return Json {{"release", releaseJson(published->release)}, {"to", target->digest}};
+    return Json {{"release", releaseResultJson(published->release)}, {"to", target->digest}};
 }
 
 RpcResult<fleet::KvBucket> rolloutRecords(fleet::NatsConnection &connection)
@@ -374,6 +365,15 @@ RpcResult<Json> controlRollout(const Params &params, const Notify &notify, const
 }
 
 } // namespace
+
+Json releaseResultJson(const fleet::Release &release)
+{
+    Json json = fleet::releaseToJson(release, false);
+    if (json["signer"].is_null())
+        json["signer"] = "";
+    json["location"] = fleet::ObjectUrl {release.bucket, fleet::releaseArchiveName(release.digest)}.toString();
+    return json;
+}
 
 bool isReleaseMethod(std::string_view method)
 {

@@ -4,6 +4,7 @@
 // server can fail.
 #include "../fleet/http_server.h"
 #include "../fleet/nats_server.h"
+#include "base/signing_key.h"
 #include "daemon_harness.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/object_store.h"
@@ -172,6 +173,28 @@ private Q_SLOTS:
         std::ostringstream back;
         QVERIFY(store.value().get("web/site.tar.gz", back));
         QCOMPARE(QByteArray::fromStdString(back.str()), bytes);
+        QVERIFY2(result.value("signer", "-").empty(), published->dump().c_str());
+        QCOMPARE(result["release"].value("digest", ""), result.value("digest", ""));
+
+        // Signed with a key on the way, and recorded as a release with the message.
+        auto key = generateSigningKey();
+        QVERIFY(key);
+        const std::string keyFile = text(m_dir.filePath(QStringLiteral("release.pem")));
+        QVERIFY(writeKeyPair(*key, keyFile, keyFile + ".pub", true));
+        const auto signedPublish = client.call("bundle.publish",
+            {{"file", text(output)}, {"bucket", "sites"}, {"name", "web/signed.tar.gz"}, {"key", keyFile},
+                {"message", "signed on the way"}, {"context", "fleet"}});
+        QVERIFY(signedPublish);
+        const Json &signedResult = (*signedPublish)["result"];
+        QCOMPARE(signedResult.value("signer", ""), keyFingerprint(key->publicKey));
+        QCOMPARE(signedResult["release"].value("message", ""), std::string("signed on the way"));
+        std::ostringstream signedBack;
+        QVERIFY(store.value().get("web/signed.tar.gz", signedBack));
+        QVERIFY(qsizetype(signedBack.str().size()) > bytes.size());
+        const auto badKey = client.call("bundle.publish",
+            {{"file", text(output)}, {"bucket", "sites"}, {"key", "/nonexistent/k.pem"}, {"context", "fleet"}});
+        QVERIFY(badKey);
+        QCOMPARE((*badKey)["error"]["data"].value("path", ""), std::string("key"));
 
         HttpServer http;
         QVERIFY2(http.start(), qPrintable(http.error()));
