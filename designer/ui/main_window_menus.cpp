@@ -187,6 +187,8 @@ void MainWindow::createFleetMenu()
     QMenu *fleetMenu = menuBar()->addMenu(tr("F&leet"));
     fleetMenu->addAction(m_fleetDock->previewAction());
     fleetMenu->addAction(m_fleet->publishAction());
+    fleetMenu->addAction(m_fleet->releasesAction());
+    fleetMenu->addAction(m_fleet->rolloutAction());
     fleetMenu->addSeparator();
     fleetMenu->addAction(m_fleetDock->keyAction());
     fleetMenu->addAction(m_fleetDock->toggleViewAction());

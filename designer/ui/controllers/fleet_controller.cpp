@@ -5,11 +5,15 @@
 #include "designer/core/manifest_document.h"
 #include "designer/core/nats_contexts.h"
 #include "designer/ui/dialogs/export_bundle_dialog.h"
+#include "designer/ui/dialogs/fleet_key_dialog.h"
 #include "designer/ui/dialogs/open_location_dialog.h"
 #include "designer/ui/dialogs/publish_dialog.h"
+#include "designer/ui/dialogs/releases_dialog.h"
+#include "designer/ui/dialogs/rollout_dialog.h"
 #include "designer/ui/icons.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -76,6 +80,12 @@ FleetController::FleetController(
     m_openLocationAction = new QAction(tr("Open &Location…"), this);
     m_openLocationAction->setStatusTip(tr("Open the manifest of a bundle from a URL or a .tar.gz file"));
     connect(m_openLocationAction, &QAction::triggered, this, &FleetController::openLocationWithDialog);
+    m_releasesAction = new QAction(tr("&Releases…"), this);
+    m_releasesAction->setStatusTip(tr("The release history of an object: compare releases, roll back"));
+    connect(m_releasesAction, &QAction::triggered, this, &FleetController::showReleasesDialog);
+    m_rolloutAction = new QAction(tr("Roll &Out…"), this);
+    m_rolloutAction->setStatusTip(tr("Publish the manifest ring by ring, each ring gated on the one before"));
+    connect(m_rolloutAction, &QAction::triggered, this, &FleetController::showRolloutDialog);
 
     connect(m_previewClient, &BackendClient::notificationReceived, this, &FleetController::showProgress);
 }
@@ -248,6 +258,8 @@ PublishDialog *FleetController::showPublishDialog()
         const QFileInfo file(document->filePath().isEmpty() ? QStringLiteral("manifest.yaml") : document->filePath());
         dialog->setObjectName(file.completeBaseName() + QStringLiteral(".tar.gz"));
     }
+    const QString key = FleetKeyDialog::keyPath();
+    dialog->setSigningKey(key, QFileInfo::exists(key));
     const QPointer<PublishDialog> guard(dialog);
     connect(dialog, &PublishDialog::publishRequested, this, [this, guard] {
         if (guard)
@@ -274,6 +286,10 @@ void FleetController::publish(PublishDialog *dialog)
         publishParams["nats"] = dialog->serverUrl().toStdString();
     else if (!dialog->context().isEmpty())
         publishParams["context"] = dialog->context().toStdString();
+    if (!dialog->signingKey().isEmpty())
+        publishParams["key"] = dialog->signingKey().toStdString();
+    if (!dialog->releaseMessage().isEmpty())
+        publishParams["message"] = dialog->releaseMessage().toStdString();
     dialog->setBusy(tr("Exporting the bundle…"));
     withUserBackend([this, guard, file, publishParams](BackendClient *client, const QString &error) {
         if (!guard)
@@ -304,11 +320,33 @@ void FleetController::publish(PublishDialog *dialog)
                             return;
                         }
                         const QString url = stringOf(published.result, "url");
-                        guard->setPublished(url);
+                        guard->setPublished(url, stringOf(published.result, "signer"));
                         emit statusMessage(tr("Published %1").arg(url));
                     });
             });
     });
+}
+
+ReleasesDialog *FleetController::showReleasesDialog()
+{
+    auto *dialog = new ReleasesDialog(this, natsContextNames(), defaultNatsContext(), m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString location = m_document->bundleLocation();
+    if (location.startsWith(QStringLiteral("obj://")))
+        dialog->objectBox()->setCurrentText(location);
+    dialog->show();
+    dialog->loadObjects();
+    return dialog;
+}
+
+RolloutDialog *FleetController::showRolloutDialog()
+{
+    auto *dialog = new RolloutDialog(this, natsContextNames(), defaultNatsContext(), m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    dialog->loadObjects();
+    dialog->loadRollouts();
+    return dialog;
 }
 
 void FleetController::openLocationWithDialog()

@@ -21,11 +21,13 @@ namespace ccm::designer {
 class ExportBundleDialog;
 class ManifestDocument;
 class PublishDialog;
+class ReleasesDialog;
+class RolloutDialog;
 
 /// The designer's fleet features: File ▸ Export Bundle…, Publish to Fleet… and Open Location…,
-/// and saving a document that came from a bundle back into it. They run on a user backend, which
-/// serves them with the user's own files and NATS credentials: the preview's connection when it
-/// is one, else a connection of its own to the user's backend, started when none runs.
+/// Fleet ▸ Releases… and Roll Out…, and saving a document that came from a bundle back into it. They run on a user
+/// backend, which serves them with the user's own files and NATS credentials: the preview's connection when it is one,
+/// else a connection of its own to the user's backend, started when none runs.
 class FleetController : public QObject {
     Q_OBJECT
 
@@ -40,6 +42,8 @@ public:
     QAction *exportAction() const { return m_exportAction; }
     QAction *publishAction() const { return m_publishAction; }
     QAction *openLocationAction() const { return m_openLocationAction; }
+    QAction *releasesAction() const { return m_releasesAction; }
+    QAction *rolloutAction() const { return m_rolloutAction; }
 
     /// Opens the export dialog and lists what goes into the bundle.
     ExportBundleDialog *showExportDialog();
@@ -47,8 +51,13 @@ public:
     void exportTo(const QString &path, ExportBundleDialog *dialog);
     /// Opens the publish dialog.
     PublishDialog *showPublishDialog();
-    /// Exports the document to a temporary bundle and publishes it as the dialog says.
+    /// Exports the document to a temporary bundle and publishes it as the dialog says, signed
+    /// with the fleet key when the dialog says so, with its release message.
     void publish(PublishDialog *dialog);
+    /// Opens the release history dialog and offers the objects agents watch.
+    ReleasesDialog *showReleasesDialog();
+    /// Opens the rollout dialog, offers the objects agents watch as rings and lists the rollouts.
+    RolloutDialog *showRolloutDialog();
     /// Asks for a location, then opens it.
     void openLocationWithDialog();
     /// Fetches and unpacks the bundle at `location` (`context` for obj://) and opens its
@@ -92,6 +101,8 @@ private:
     QAction *m_exportAction = nullptr;
     QAction *m_publishAction = nullptr;
     QAction *m_openLocationAction = nullptr;
+    QAction *m_releasesAction = nullptr;
+    QAction *m_rolloutAction = nullptr;
 };
 
 } // namespace ccm::designer

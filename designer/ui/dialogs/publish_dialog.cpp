@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "designer/ui/dialogs/publish_dialog.h"
 
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -81,6 +83,14 @@ QFormLayout *PublishDialog::createTargetForm(const QStringList &contexts, const 
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("objectName"));
     form->addRow(tr("Object &name:"), m_name);
+    m_releaseMessage = new QLineEdit(this);
+    m_releaseMessage->setObjectName(QStringLiteral("releaseMessage"));
+    m_releaseMessage->setPlaceholderText(tr("what changes and why, for the release history"));
+    form->addRow(tr("Release &message:"), m_releaseMessage);
+    m_sign = new QCheckBox(this);
+    m_sign->setObjectName(QStringLiteral("signRelease"));
+    form->addRow(tr("&Sign:"), m_sign);
+    setSigningKey(QString(), false);
     return form;
 }
 
@@ -96,8 +106,17 @@ QWidget *PublishDialog::createResultRow()
     m_copy->setObjectName(QStringLiteral("copyUrl"));
     resultLayout->addWidget(m_result, 1);
     resultLayout->addWidget(m_copy);
+    m_signer = new QLabel(this);
+    m_signer->setObjectName(QStringLiteral("publishedSigner"));
+    m_signer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_signer->setVisible(false);
+    auto *column = new QWidget(this);
+    auto *columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(m_resultRow);
+    columnLayout->addWidget(m_signer);
     m_resultRow->setVisible(false);
-    return m_resultRow;
+    return column;
 }
 
 void PublishDialog::connectSignals(QDialogButtonBox *buttons)
@@ -146,10 +165,36 @@ void PublishDialog::setObjectName(const QString &name)
     m_name->setText(name);
 }
 
+void PublishDialog::setSigningKey(const QString &path, bool exists)
+{
+    m_keyPath = path;
+    m_keyExists = exists;
+    if (exists) {
+        m_sign->setText(tr("with the fleet key %1").arg(QDir::toNativeSeparators(path)));
+        m_sign->setToolTip(tr("Agents with bundle_keys run only bundles signed by a key they list."));
+    } else {
+        m_sign->setText(tr("no fleet key yet: create one with Fleet ▸ Fleet Key… to sign releases"));
+        m_sign->setToolTip(QString());
+    }
+    m_sign->setChecked(exists);
+    m_sign->setEnabled(exists && !m_busy);
+}
+
+QString PublishDialog::signingKey() const
+{
+    return m_sign->isChecked() ? m_keyPath : QString();
+}
+
+QString PublishDialog::releaseMessage() const
+{
+    return m_releaseMessage->text().trimmed();
+}
+
 void PublishDialog::setBusy(const QString &text)
 {
     m_busy = true;
     m_resultRow->setVisible(false);
+    m_signer->setVisible(false);
     m_progress->setVisible(true);
     m_progress->setRange(0, 0);
     m_message->setText(text);
@@ -166,13 +211,16 @@ void PublishDialog::setProgress(qint64 sent, qint64 total)
     m_message->setText(tr("Sending: %1 of %2 KiB").arg((sent + 1023) / 1024).arg((total + 1023) / 1024));
 }
 
-void PublishDialog::setPublished(const QString &url)
+void PublishDialog::setPublished(const QString &url, const QString &signer)
 {
     m_busy = false;
     m_progress->setVisible(false);
     m_message->setText(tr("Published. Agents fetch the bundle from:"));
     m_result->setText(url);
     m_resultRow->setVisible(true);
+    m_signer->setText(signer.isEmpty() ? tr("Not signed: agents that require a signature refuse it.")
+                                       : tr("Signed by the key with fingerprint %1.").arg(signer));
+    m_signer->setVisible(true);
     updateState();
 }
 
@@ -191,6 +239,8 @@ void PublishDialog::updateState()
     m_context->setEnabled(!m_busy);
     m_bucket->setEnabled(!m_busy);
     m_name->setEnabled(!m_busy);
+    m_releaseMessage->setEnabled(!m_busy);
+    m_sign->setEnabled(m_keyExists && !m_busy);
     const bool complete = !bucket().isEmpty() && !objectName().isEmpty() && (!byUrl || !serverUrl().isEmpty());
     m_publish->setEnabled(complete && !m_busy);
 }
