@@ -291,13 +291,35 @@ struct PreviewContext {
 
 /// Runs the current bundle's resources that the proposal changes (and what they need) in noop,
 /// under the same rules as the proposal, and classes the proposal's resources.
-Result<std::map<std::string, ChangeClass>> classAgainst(
-    const CurrentBundle &current, const PreviewContext &context, const ProposalOutcome &proposal)
+/// The cached bundle's `bytes` unpacked: from a private copy, so that the bundle classed is the
+/// one whose digest the answer names even when the agent replaces its cache meanwhile.
+Result<UnpackedBundle> unpackCopy(const std::string &bytes, const std::filesystem::path &workDirectory)
+{
+    const std::filesystem::path archive = workDirectory / ("current-" + newPreviewId() + ".tar.gz");
+    const int fd = ::open(archive.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Error {"io", archive.string() + ": cannot create: " + std::strerror(errno)};
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    const bool written = out.good();
+    std::error_code ignored;
+    if (::close(fd) != 0 || !written) {
+        std::filesystem::remove(archive, ignored);
+        return Error {"io", archive.string() + ": cannot write the copy of the cached bundle"};
+    }
+    auto unpacked = UnpackedBundle::unpack(archive, {}, workDirectory);
+    std::filesystem::remove(archive, ignored);
+    return unpacked;
+}
+
+Result<std::map<std::string, ChangeClass>> classAgainst(const CurrentBundle &current, const std::string &bytes,
+    const PreviewContext &context, const ProposalOutcome &proposal)
 {
     const std::set<std::string> changed = proposal.changed();
     if (changed.empty())
         return classify(proposal, CurrentOutcome(), {});
-    auto unpacked = UnpackedBundle::unpack(current.archive, {}, context.settings.workDirectory);
+    auto unpacked = unpackCopy(bytes, context.settings.workDirectory);
     if (!unpacked)
         return unpacked.error().withContext("unpacking it");
     if (!current.requiredSigners.empty())
@@ -345,7 +367,7 @@ PreviewComparison compareWithCurrent(
         comparison.reason = current->source + ": no good bundle cached yet";
         return comparison;
     }
-    auto classes = classAgainst(*current, context, proposal);
+    auto classes = classAgainst(*current, *bytes, context, proposal);
     if (!classes) {
         comparison.reason = current->source + ": the cached bundle cannot be compared: " + classes.error().message;
         return comparison;
