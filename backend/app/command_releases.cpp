@@ -214,6 +214,14 @@ int releasesCommand(const std::vector<std::string> &args, std::ostream &out, std
     }
     std::unique_ptr<fleet::NatsConnection> connection;
     auto store = openReleases(line, connection, false);
+    if (!store && connection && hasCode(store.error(), fleet::NatsErrc::BucketNotFound)
+        && fleet::ObjectStore::open(*connection, *line.value("--bucket"))) {
+        // The bucket is there but no release was ever recorded on this server: an empty history.
+        err << "ccm-backend releases: no release is recorded in " << fleet::kReleasesBucket << " yet\n";
+        if (!line.json && !line.prune)
+            printReleaseTable({}, out);
+        return Success;
+    }
     if (!store) {
         err << "ccm-backend releases: " << store.error().message << '\n';
         return Failure;

@@ -162,6 +162,27 @@ private slots:
         QCOMPARE(m_fingerprint.size(), 16);
     }
 
+    void anEmptyHistoryIsNoError()
+    {
+        // Runs first: the server has a bucket but has never recorded a release.
+        test::NatsServer fresh;
+        QVERIFY2(fresh.start(), qPrintable(fresh.error()));
+        fleet::NatsSettings settings;
+        settings.url = fresh.urlString();
+        auto connection = fleet::NatsConnection::connect(settings);
+        QVERIFY(connection);
+        QVERIFY(fleet::ObjectStore::openOrCreate(**connection, "empty"));
+        const auto listed = test::runBackend({QStringLiteral("releases"), QStringLiteral("--bucket"),
+            QStringLiteral("empty"), QStringLiteral("--json"), QStringLiteral("--nats"), fresh.url()});
+        QVERIFY2(listed.exitCode == 0, qPrintable(listed.err));
+        QCOMPARE(listed.out, QString());
+        QVERIFY2(
+            listed.err.contains(QStringLiteral("no release is recorded in CCM_RELEASES yet")), qPrintable(listed.err));
+        const auto missing = test::runBackend({QStringLiteral("releases"), QStringLiteral("--bucket"),
+            QStringLiteral("nosuch"), QStringLiteral("--nats"), fresh.url()});
+        QCOMPARE(missing.exitCode, 1);
+    }
+
     void historyRollbackAndPrune()
     {
         const QString bucket = QStringLiteral("history");
