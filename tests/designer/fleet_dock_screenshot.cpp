@@ -43,7 +43,9 @@ Json siteEvent(const std::string &resource, const char *outcome, const char *dif
     return event;
 }
 
-/// A preview of static-site.yaml on six web servers: two still serve the old front page.
+/// A preview of static-site.yaml on six web servers: two still serve the old front page; on web02
+/// the edit changes it (intended), on web04 someone changed it by hand (drift); web06 follows no
+/// published bundle, so it has nothing to compare with.
 std::vector<Json> recordedPreview(const Json &request)
 {
     const char *diff = "--- /srv/www/demo/index.html\n+++ /srv/www/demo/index.html\n@@ -1,4 +1,4 @@\n"
@@ -71,15 +73,23 @@ std::vector<Json> recordedPreview(const Json &request)
                  siteEvent("exec#rebuild-site-index", old ? "refreshed" : "skipped")})
             out.push_back(
                 notification("fleet.event", {{"request", kRequest}, {"identity", identity}, {"event", event}}));
-        host({{"state", "done"}});
-        hosts.push_back({{"identity", identity}, {"state", "done"}});
+        const char *change = n == 4 ? "drift" : "intended";
+        const Json compared {{"state", "compared"}, {"source", "obj://SITES/static-site"}, {"digest", "SHA-256=x"},
+            {"intended", old && n == 2 ? 2 : 0}, {"drift", n == 4 ? 2 : 0}, {"added", 0}, {"failed", 0},
+            {"uncompared", 0}};
+        const Json none {{"state", "none"}, {"reason", "no current bundle: this agent follows no remote source"}};
+        Json done {{"state", "done"}, {"compare", n == 6 ? none : compared}};
+        if (old)
+            done["classes"] = {{"file#/srv/www/demo/index.html", change}, {"exec#rebuild-site-index", change}};
+        host(done);
+        hosts.push_back({{"identity", identity}, {"state", "done"}, {"compare", n == 6 ? none : compared}});
     }
     hosts.push_back({{"identity", "db01.example.net"}, {"state", "declined"}});
     out.push_back(answer(request,
         {{"request", kRequest}, {"hosts", hosts},
             {"totals",
                 {{"hosts", 7}, {"answered", 6}, {"silent", 1}, {"declined", 1}, {"failed", 0}, {"changed", 4},
-                    {"resources_failed", 0}}}}));
+                    {"resources_failed", 0}, {"intended", 2}, {"drift", 2}, {"uncompared_hosts", 1}}}}));
     return out;
 }
 

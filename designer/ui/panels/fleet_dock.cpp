@@ -280,7 +280,7 @@ void FleetDock::setupMatrixView()
     m_matrix->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     const auto widenHostColumns = [this] {
         m_matrix->setColumnWidth(FleetPreviewModel::HostColumn, 180);
-        m_matrix->setColumnWidth(FleetPreviewModel::StateColumn, 110);
+        m_matrix->setColumnWidth(FleetPreviewModel::StateColumn, 180);
         m_matrix->setColumnWidth(FleetPreviewModel::ChangedColumn, 70);
         m_matrix->setColumnWidth(FleetPreviewModel::FailedColumn, 70);
     };
