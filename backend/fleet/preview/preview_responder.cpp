@@ -289,8 +289,6 @@ struct PreviewContext {
     const std::atomic<bool> &cancel;
 };
 
-/// Runs the current bundle's resources that the proposal changes (and what they need) in noop,
-/// under the same rules as the proposal, and classes the proposal's resources.
 /// The cached bundle's `bytes` unpacked: from a private copy, so that the bundle classed is the
 /// one whose digest the answer names even when the agent replaces its cache meanwhile.
 Result<UnpackedBundle> unpackCopy(const std::string &bytes, const std::filesystem::path &workDirectory)
@@ -313,6 +311,8 @@ Result<UnpackedBundle> unpackCopy(const std::string &bytes, const std::filesyste
     return unpacked;
 }
 
+/// Runs the current bundle's resources that the proposal changes (and what they need) in noop,
+/// under the same rules as the proposal, and classes the proposal's resources.
 Result<std::map<std::string, ChangeClass>> classAgainst(const CurrentBundle &current, const std::string &bytes,
     const PreviewContext &context, const ProposalOutcome &proposal)
 {
@@ -364,7 +364,10 @@ PreviewComparison compareWithCurrent(
     }
     auto bytes = readTextFile(current->archive, context.settings.sources.maxBytes);
     if (!bytes) {
-        comparison.reason = current->source + ": no good bundle cached yet";
+        comparison.reason = current->source
+            + (hasCode(bytes.error(), ReadErrc::NotFound)
+                    ? std::string(": no good bundle cached yet")
+                    : ": the cached bundle cannot be read: " + bytes.error().message);
         return comparison;
     }
     auto classes = classAgainst(*current, *bytes, context, proposal);
