@@ -29,22 +29,21 @@ std::vector<std::string> parentsOf(const std::string &path)
     return parents;
 }
 
-} // namespace
+/// One member of the archive as it is written.
+struct Entry {
+    bool directory = false;
+    std::string content;
+    bool executable = false;
+};
 
-Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const SigningKey *signer)
+/// The members of `plan` with their parent directories, SHA256SUMS over the files, and
+/// SHA256SUMS.sig when `signer` is given, by path.
+Result<std::map<std::string, Entry>> entriesOf(const BundlePlan &plan, const SigningKey *signer)
 {
-    if (!plan.ok())
-        return Error {"invalid_bundle", "the bundle has errors; nothing was written"};
-    struct Entry {
-        std::string path;
-        bool directory = false;
-        std::string content;
-        bool executable = false;
-    };
     std::map<std::string, Entry> entries;
     std::string sums;
     for (const BundleMember &member : plan.members) {
-        Entry entry {member.path, false, {}, member.executable};
+        Entry entry {false, {}, member.executable};
         if (member.content) {
             entry.content = *member.content;
         } else {
@@ -55,18 +54,46 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const S
         }
         sums += sha256Hex(entry.content) + "  " + member.path + '\n';
         for (const std::string &parent : parentsOf(member.path))
-            entries.emplace(parent, Entry {parent, true, {}, true});
+            entries.emplace(parent, Entry {true, {}, true});
         entries[member.path] = std::move(entry);
     }
     if (signer) {
         auto signature = signChecksums(*signer, sums);
         if (!signature)
-            return signature.error().withContext("cannot sign " + output.string());
-        entries[std::string(kBundleSignatureName)]
-            = Entry {std::string(kBundleSignatureName), false, formatBundleSignature(signature.value()), false};
+            return signature.error().withContext("cannot sign the bundle");
+        entries[std::string(kBundleSignatureName)] = Entry {false, formatBundleSignature(signature.value()), false};
     }
-    entries[std::string(kBundleChecksumsName)] = Entry {std::string(kBundleChecksumsName), false, sums, false};
+    entries[std::string(kBundleChecksumsName)] = Entry {false, sums, false};
+    return entries;
+}
 
+/// Writes one member with the reproducible header: mtime 0, owner and group 0, 0644 or 0755.
+bool writeEntry(archive *writer, const std::string &path, const Entry &entry)
+{
+    bundle_io::EntryHeader header(archive_entry_new());
+    archive_entry_set_pathname(header.get(), path.c_str());
+    archive_entry_set_filetype(header.get(), entry.directory ? AE_IFDIR : AE_IFREG);
+    archive_entry_set_perm(header.get(), entry.executable ? 0755 : 0644);
+    archive_entry_set_size(header.get(), entry.directory ? 0 : la_int64_t(entry.content.size()));
+    archive_entry_set_mtime(header.get(), 0, 0);
+    archive_entry_set_uid(header.get(), 0);
+    archive_entry_set_gid(header.get(), 0);
+    return archive_write_header(writer, header.get()) == ARCHIVE_OK
+        && (entry.directory || entry.content.empty()
+            || archive_write_data(writer, entry.content.data(), entry.content.size())
+                == la_ssize_t(entry.content.size()));
+}
+
+} // namespace
+
+Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const SigningKey *signer)
+{
+    if (!plan.ok())
+        return Error {"invalid_bundle", "the bundle has errors; nothing was written"};
+    auto collected = entriesOf(plan, signer);
+    if (!collected)
+        return collected.error();
+    const std::map<std::string, Entry> &entries = collected.value();
     if (auto loaded = requireLibrary(lazy::libarchive); !loaded)
         return loaded.error();
     auto created = TempFile::beside(output);
@@ -82,27 +109,14 @@ Result<void> writeBundle(const BundlePlan &plan, const fs::path &output, const S
         || archive_write_set_filter_option(writer.get(), "gzip", "timestamp", nullptr) != ARCHIVE_OK
         || archive_write_open_fd(writer.get(), file.fd()) != ARCHIVE_OK)
         return failed("setting up the archive");
-    const auto writeEntry = [&](const std::string &path, const Entry &entry) {
-        bundle_io::EntryHeader header(archive_entry_new());
-        archive_entry_set_pathname(header.get(), path.c_str());
-        archive_entry_set_filetype(header.get(), entry.directory ? AE_IFDIR : AE_IFREG);
-        archive_entry_set_perm(header.get(), entry.executable ? 0755 : 0644);
-        archive_entry_set_size(header.get(), entry.directory ? 0 : la_int64_t(entry.content.size()));
-        archive_entry_set_mtime(header.get(), 0, 0);
-        archive_entry_set_uid(header.get(), 0);
-        archive_entry_set_gid(header.get(), 0);
-        return archive_write_header(writer.get(), header.get()) == ARCHIVE_OK
-            && (entry.directory || entry.content.empty()
-                || archive_write_data(writer.get(), entry.content.data(), entry.content.size())
-                    == la_ssize_t(entry.content.size()));
-    };
     // Upstream's agent runs the first manifest.yaml in archive order, so the bundle's own goes
     // first, ahead of child manifests of that name in directories that sort before it.
     const std::string manifest(kBundleManifestName);
-    if (const auto root = entries.find(manifest); root != entries.end() && !writeEntry(manifest, root->second))
+    if (const auto root = entries.find(manifest);
+        root != entries.end() && !writeEntry(writer.get(), manifest, root->second))
         return failed(manifest);
     for (const auto &[path, entry] : entries)
-        if (path != manifest && !writeEntry(path, entry))
+        if (path != manifest && !writeEntry(writer.get(), path, entry))
             return failed(path);
     if (archive_write_close(writer.get()) != ARCHIVE_OK)
         return failed("finishing the archive");

@@ -289,12 +289,6 @@ Result<RolloutRecord> RolloutRunner::request(const std::string &id, const std::s
 
 Result<void> RolloutRunner::run(RolloutRecord &record)
 {
-    const auto changedRing = [&record] {
-        for (std::size_t i = record.rings.size(); i-- > 0;)
-            if (!untouched(record.rings[i]))
-                return i;
-        return std::size_t(0);
-    };
     const auto gateClosed = [&record] {
         for (const RingRecord &ring : record.rings)
             if (ring.state == RingState::Failed || ring.state == RingState::RollingBack
@@ -323,8 +317,25 @@ Result<void> RolloutRunner::run(RolloutRecord &record)
         if (!*passed)
             break;
     }
+    if (auto ended = conclude(record, gateClosed()); !ended)
+        return ended;
+    record.request.clear();
+    if (auto saved = save(record); !saved)
+        return saved;
+    emit(record, "done", Json {{"state", std::string(rolloutStateName(record.state))}, {"report", record.report}});
+    return {};
+}
+
+Result<void> RolloutRunner::conclude(RolloutRecord &record, bool gateClosed)
+{
+    const auto changedRing = [&record] {
+        for (std::size_t i = record.rings.size(); i-- > 0;)
+            if (!untouched(record.rings[i]))
+                return i;
+        return std::size_t(0);
+    };
     const bool aborted = record.request == "abort";
-    if (!aborted && !gateClosed() && record.currentRing() == record.rings.size()) {
+    if (!aborted && !gateClosed && record.currentRing() == record.rings.size()) {
         record.state = RolloutState::Passed;
         record.report = "every ring passed its gate";
     } else {
@@ -347,10 +358,6 @@ Result<void> RolloutRunner::run(RolloutRecord &record)
             record.report = why + "; the rings were left as they are (--no-rollback)";
         }
     }
-    record.request.clear();
-    if (auto saved = save(record); !saved)
-        return saved;
-    emit(record, "done", Json {{"state", std::string(rolloutStateName(record.state))}, {"report", record.report}});
     return {};
 }
 
@@ -444,16 +451,7 @@ Result<GateVerdict> RolloutRunner::waitForRing(
                        std::chrono::duration_cast<std::chrono::milliseconds>(nextStatus - now)))) {
             watch.observeRun(*run);
         }
-        for (const auto &[identity, host] : watch.hosts()) {
-            const auto known = told.find(identity);
-            if (known != told.end() && known->second.state == host.state)
-                continue;
-            told[identity] = host;
-            emit(record, "host",
-                Json {{"ring", ring.name}, {"identity", identity},
-                    {"state", std::string(ringHostStateName(host.state))}, {"reason", host.reason},
-                    {"digest", digest}});
-        }
+        tellHosts(record, ring.name, watch, told);
         const GateVerdict verdict = watch.verdict(*budget);
         if (statusRead && watch.hosts().empty())
             return ending(verdict); // nobody watches this ring: nothing to wait for, nothing to judge by
@@ -476,6 +474,20 @@ Result<GateVerdict> RolloutRunner::waitForRing(
             watch.closeWaiting("reported no run of " + digest + " within " + seconds(timeLimit));
             return ending(watch.verdict(*budget));
         }
+    }
+}
+
+void RolloutRunner::tellHosts(
+    const RolloutRecord &record, const std::string &ring, const RingWatch &watch, std::map<std::string, RingHost> &told)
+{
+    for (const auto &[identity, host] : watch.hosts()) {
+        const auto known = told.find(identity);
+        if (known != told.end() && known->second.state == host.state)
+            continue;
+        told[identity] = host;
+        emit(record, "host",
+            Json {{"ring", ring}, {"identity", identity}, {"state", std::string(ringHostStateName(host.state))},
+                {"reason", host.reason}, {"digest", watch.digest()}});
     }
 }
 

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,12 @@ private:
     Result<void> publishRing(RolloutRecord &record, RingRecord &ring);
     Result<GateVerdict> waitForRing(RolloutRecord &record, RingRecord &ring, const std::string &digest, bool gate);
     Result<void> rollBack(RolloutRecord &record, std::size_t through);
+    /// The rollout's end: passed, or rolled back (or left, with --no-rollback) after a closed gate
+    /// or an abort; the state and report set.
+    Result<void> conclude(RolloutRecord &record, bool gateClosed);
+    /// A `host` event for each host whose state changed since `told`.
+    void tellHosts(const RolloutRecord &record, const std::string &ring, const RingWatch &watch,
+        std::map<std::string, RingHost> &told);
     Result<void> save(RolloutRecord &record);
     Result<RolloutRecord> load(const std::string &id);
     Result<RolloutRecord> takeOver(const std::string &id, bool forAbort);
