@@ -16,12 +16,39 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace ccm::test {
 
 inline constexpr int kConverge = 20000; ///< ms an agent gets to converge on a change
+
+/// The body of GET http://127.0.0.1:PORT/metrics (an agent's metrics endpoint); empty when
+/// nothing answers.
+inline QString agentMetrics(quint16 port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QByteArray answer;
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
+        const QByteArray request = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+        if (::write(fd, request.data(), static_cast<size_t>(request.size())) == request.size()) {
+            char buffer[4096];
+            ssize_t n = 0;
+            while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+                answer.append(buffer, static_cast<int>(n));
+        }
+    }
+    ::close(fd);
+    return QString::fromUtf8(answer.mid(answer.indexOf("\r\n\r\n") + 4));
+}
 
 /// One `ccm-backend agent` process with its own configuration home, cache and managed file.
 class AgentUnderTest {

@@ -63,28 +63,6 @@ QByteArray versionCheckedManifest(const QByteArray &version)
         + version + " {{ Facts.out }} || exit 2'\"}\n";
 }
 
-/// The body of GET http://127.0.0.1:PORT/metrics.
-QString metrics(quint16 port)
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    QByteArray answer;
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
-        const QByteArray request = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-        if (::write(fd, request.data(), static_cast<size_t>(request.size())) == request.size()) {
-            char buffer[4096];
-            ssize_t n = 0;
-            while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
-                answer.append(buffer, static_cast<int>(n));
-        }
-    }
-    ::close(fd);
-    return QString::fromUtf8(answer.mid(answer.indexOf("\r\n\r\n") + 4));
-}
-
 /// A gzip tar archive of `files` (name -> content; a content starting with "->" is a symbolic
 /// link to the rest), with a SHA256SUMS over the regular files (wrong ones with `wrongSums`), as
 /// `tar` writes it.
@@ -389,9 +367,9 @@ void TestAgentCache::refusedBundleKeepsTheLastGood()
     QVERIFY2(
         agent.log().contains(QStringLiteral("; running the last good bundle ") + q(objectDigest(good.toStdString()))),
         qPrintable(agent.log()));
-    QVERIFY2(metrics(port).contains(
+    QVERIFY2(test::agentMetrics(port).contains(
                  QStringLiteral("ccm_agent_bundles_refused_total{source=\"") + source + QStringLiteral("\"} 1")),
-        qPrintable(metrics(port)));
+        qPrintable(test::agentMetrics(port)));
     QTRY_VERIFY_WITH_TIMEOUT(refusedBundles(agent.identity()).size() == 1, kConverge);
     const Json refused = refusedBundles(agent.identity())[0];
     QCOMPARE(q(refused.value("source", "")), source);
@@ -415,7 +393,7 @@ void TestAgentCache::refusedBundleKeepsTheLastGood()
     const qsizetype end = agent.log().indexOf(QLatin1Char('\n'), agent.log().indexOf(refusal));
     static const QRegularExpression message(QStringLiteral("^(debug|info|warn|error): "));
     QVERIFY2(message.match(agent.log().mid(end + 1)).hasMatch(), qPrintable(agent.log().mid(end - 500, 1000)));
-    QVERIFY(metrics(port).contains(
+    QVERIFY(test::agentMetrics(port).contains(
         QStringLiteral("ccm_agent_bundles_refused_total{source=\"") + source + QStringLiteral("\"} 1")));
     QTRY_VERIFY_WITH_TIMEOUT(latestRunRefusal(agent.identity()) == digest.toStdString(), kConverge);
 
@@ -470,7 +448,7 @@ void TestAgentCache::oversizeObjectIsRefusedUnfetched()
         qPrintable(agent.log().mid(mark)));
     QCOMPARE(agent.log().count(refusal), 1);
     QVERIFY2(!agent.log().mid(mark).contains(QStringLiteral("fetch failed")), qPrintable(agent.log().mid(mark)));
-    const QString text = metrics(port);
+    const QString text = test::agentMetrics(port);
     QVERIFY2(
         text.contains(QStringLiteral("ccm_agent_bundles_refused_total{source=\"") + source + QStringLiteral("\"} 1")),
         qPrintable(text));
