@@ -157,6 +157,42 @@ Result<std::string> base64Field(const Json &envelope, const char *key)
     return decoded;
 }
 
+/// Checks the classes without copying them: decodeAnswer() checks every done, and only the
+/// requester's collector keeps them.
+Result<void> checkClasses(const Json &json)
+{
+    if (!json.is_object() || json.size() > kMaxComparedResources)
+        return badAnswer(
+            "\"compare.classes\" must be an object of at most " + std::to_string(kMaxComparedResources) + " resources");
+    for (const auto &[resource, value] : json.items()) {
+        const auto change = value.is_string() ? changeClassFromName(value.get_ref<const std::string &>())
+                                              : std::optional<ChangeClass>();
+        if (resource.empty() || resource.size() > kMaxComparedName || !change || *change == ChangeClass::Unchanged)
+            return badAnswer("\"compare.classes\" maps resources to intended, drift, added, failed or uncompared");
+    }
+    return {};
+}
+
+/// The state of a comparison whose members are all as they must be.
+Result<PreviewComparison::State> checkComparison(const Json &json)
+{
+    const auto state = json.is_object() ? stringField(json, "state", 16) : std::nullopt;
+    if (state == "none") {
+        if (json.size() != 2 || !stringField(json, "reason"))
+            return badAnswer("\"compare\" of state none has \"reason\" and nothing else");
+        return PreviewComparison::State::None;
+    }
+    if (state != "compared")
+        return badAnswer("\"compare.state\" must be \"compared\" or \"none\"");
+    auto digest = stringField(json, "digest", 128);
+    if (json.size() != 4 || !stringField(json, "source", 1024) || !digest || !digest->starts_with("SHA-256=")
+        || !json.contains("classes"))
+        return badAnswer("\"compare\" of state compared has \"source\", \"digest\" and \"classes\" only");
+    if (auto classes = checkClasses(json["classes"]); !classes)
+        return classes.error();
+    return PreviewComparison::State::Compared;
+}
+
 Result<void> checkAnswerFields(const PreviewAnswer &answer)
 {
     const Json &m = answer.message;
@@ -179,7 +215,7 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
         return hasType(m, "event", Json::value_t::object) ? Result<void>() : badAnswer("\"event\" must be an object");
     if (type == "done") {
         if (const auto compare = m.find("compare"); compare != m.end())
-            if (auto comparison = comparisonFromJson(*compare); !comparison)
+            if (auto comparison = checkComparison(*compare); !comparison)
                 return comparison.error();
         const auto diagnostics = m.find("diagnostics");
         const bool diagnosticsOk = diagnostics != m.end() && diagnostics->is_array()
@@ -224,22 +260,6 @@ constexpr std::array<std::pair<ChangeClass, std::string_view>, 6> kChangeClassNa
     {ChangeClass::Uncompared, "uncompared"},
 }};
 
-Result<std::map<std::string, ChangeClass>> classesFromJson(const Json &json)
-{
-    if (!json.is_object() || json.size() > kMaxComparedResources)
-        return badAnswer(
-            "\"compare.classes\" must be an object of at most " + std::to_string(kMaxComparedResources) + " resources");
-    std::map<std::string, ChangeClass> classes;
-    for (const auto &[resource, value] : json.items()) {
-        const auto change = value.is_string() ? changeClassFromName(value.get_ref<const std::string &>())
-                                              : std::optional<ChangeClass>();
-        if (resource.empty() || resource.size() > kMaxComparedName || !change || *change == ChangeClass::Unchanged)
-            return badAnswer("\"compare.classes\" maps resources to intended, drift, added, failed or uncompared");
-        classes.emplace(resource, *change);
-    }
-    return classes;
-}
-
 } // namespace
 
 std::string_view changeClassName(ChangeClass change)
@@ -272,29 +292,20 @@ Json comparisonToJson(const PreviewComparison &comparison)
 
 Result<PreviewComparison> comparisonFromJson(const Json &json)
 {
+    auto state = checkComparison(json);
+    if (!state)
+        return state.error();
     PreviewComparison comparison;
-    const auto state = json.is_object() ? stringField(json, "state", 16) : std::nullopt;
-    if (state == "none") {
-        auto reason = stringField(json, "reason");
-        if (json.size() != 2 || !reason)
-            return badAnswer("\"compare\" of state none has \"reason\" and nothing else");
-        comparison.state = PreviewComparison::State::None;
-        comparison.reason = std::move(*reason);
+    comparison.state = *state;
+    if (*state == PreviewComparison::State::None) {
+        comparison.reason = json["reason"].get<std::string>();
         return comparison;
     }
-    if (state != "compared")
-        return badAnswer("\"compare.state\" must be \"compared\" or \"none\"");
-    auto source = stringField(json, "source", 1024);
-    auto digest = stringField(json, "digest", 128);
-    if (json.size() != 4 || !source || !digest || !digest->starts_with("SHA-256=") || !json.contains("classes"))
-        return badAnswer("\"compare\" of state compared has \"source\", \"digest\" and \"classes\" only");
-    auto classes = classesFromJson(json["classes"]);
-    if (!classes)
-        return classes.error();
-    comparison.state = PreviewComparison::State::Compared;
-    comparison.source = std::move(*source);
-    comparison.digest = std::move(*digest);
-    comparison.classes = std::move(classes).value();
+    comparison.source = json["source"].get<std::string>();
+    comparison.digest = json["digest"].get<std::string>();
+    for (const auto &[resource, value] : json["classes"].items())
+        comparison.classes.emplace_hint(
+            comparison.classes.end(), resource, *changeClassFromName(value.get_ref<const std::string &>()));
     return comparison;
 }
 
