@@ -21,6 +21,7 @@
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -75,7 +76,8 @@ class TestRolloutBackend : public QObject {
     bool openVersion(const QString &version)
     {
         const QString path = m_work.filePath(version + QStringLiteral("/site.yaml"));
-        return QDir().mkpath(m_work.filePath(version)) && writeFile(path, versionedManifest(version)) && m_window->openFile(path);
+        return QDir().mkpath(m_work.filePath(version)) && writeFile(path, versionedManifest(version))
+            && m_window->openFile(path);
     }
 
     /// Publishes the open manifest as obj://bundles/`name` with `message`; the signer it reports.
@@ -233,6 +235,59 @@ private slots:
         dialog->openRollout(0);
         QCOMPARE(dialog->model()->state(), QStringLiteral("passed"));
         QVERIFY(!dialog->resumeButton()->isEnabled());
+        dialog->close();
+    }
+
+    void rolloutPausedAndResumed()
+    {
+        QVERIFY(openVersion(QStringLiteral("v4")));
+        RolloutDialog *dialog = m_window->fleetController()->showRolloutDialog();
+        dialog->addRing(QStringLiteral("obj://bundles/canary.tgz"));
+        dialog->addRing(QStringLiteral("obj://bundles/main.tgz"));
+        dialog->ringTimeoutBox()->setValue(1);
+        dialog->startButton()->click();
+        RolloutModel *model = dialog->model();
+        // Paused as soon as it runs: it stops after its first ring.
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->pauseButton()->isEnabled(), kRolloutPatienceMs);
+        dialog->pauseButton()->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(model->state() == QStringLiteral("paused"),
+            qPrintable(model->state() + QLatin1Char(' ') + dialog->reportLabel()->text()), kRolloutPatienceMs);
+        QCOMPARE(model->rings().at(0).state, QStringLiteral("passed"));
+        QCOMPARE(model->rings().at(1).state, QStringLiteral("pending"));
+        QVERIFY(managedIs(*m_canary, QStringLiteral("v4")) && managedIs(*m_main, QStringLiteral("v3")));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->resumeButton()->isEnabled(), kPatienceMs);
+        dialog->resumeButton()->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(model->isFinished(), qPrintable(dialog->reportLabel()->text()), kRolloutPatienceMs);
+        QCOMPARE(model->state(), QStringLiteral("passed"));
+        QVERIFY(managedIs(*m_main, QStringLiteral("v4")));
+        dialog->close();
+    }
+
+    void aFailingRingIsRolledBack()
+    {
+        // An owner no host has: the file resource fails on the canary.
+        const QString path = m_work.filePath(QStringLiteral("broken/site.yaml"));
+        QVERIFY(QDir().mkpath(m_work.filePath(QStringLiteral("broken"))));
+        QVERIFY(
+            writeFile(path, versionedManifest(QStringLiteral("v5")).replace("owner: root", "owner: no-such-ccm-user")));
+        QVERIFY(m_window->openFile(path));
+        RolloutDialog *dialog = m_window->fleetController()->showRolloutDialog();
+        dialog->addRing(QStringLiteral("obj://bundles/canary.tgz"));
+        dialog->addRing(QStringLiteral("obj://bundles/main.tgz"));
+        dialog->ringTimeoutBox()->setValue(1);
+        dialog->startButton()->click();
+        RolloutModel *model = dialog->model();
+        QTRY_VERIFY2_WITH_TIMEOUT(model->isFinished(), qPrintable(dialog->reportLabel()->text()), kRolloutPatienceMs);
+        QCOMPARE(model->state(), QStringLiteral("rolled_back"));
+        const RolloutRing canary = model->rings().at(0);
+        QCOMPARE(canary.state, QStringLiteral("restored"));
+        QCOMPARE(canary.hosts.size(), 1);
+        QVERIFY(!model->report().isEmpty());
+        QVERIFY(dialog->reportLabel()->property("error").toBool());
+        QVERIFY(dialog->reportLabel()->text().contains(model->report()));
+        QCOMPARE(model->rings().at(1).state, QStringLiteral("pending"));
+        QTRY_VERIFY_WITH_TIMEOUT(managedIs(*m_canary, QStringLiteral("v4")), kConverge);
+        QVERIFY(managedIs(*m_main, QStringLiteral("v4")));
         dialog->close();
     }
 };

@@ -32,7 +32,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <map>
 #include <mutex>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
 
 using ccm::Json;
 using namespace ccm::designer;
@@ -86,17 +92,166 @@ Json progress(const char *kind, Json fields)
     return notification("fleet.rollout.progress", std::move(fields));
 }
 
+/// A scripted user backend that takes any number of connections, each served in a thread of its
+/// own as scriptedBackend() serves one: the designer runs rollouts and their controls on
+/// connections of their own. A responder gets the connection it answers on and may write to
+/// another (a rollout's connection, answered when a control arrives).
+class MultiBackend {
+public:
+    using PeerResponder = std::function<std::vector<Json>(const Json &request, int fd)>;
+
+    MultiBackend(const QString &path, std::map<std::string, PeerResponder> responders)
+        : m_responders(std::move(responders))
+    {
+        m_listen = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un address {};
+        address.sun_family = AF_UNIX;
+        const QByteArray bytes = path.toLocal8Bit();
+        std::copy(bytes.begin(), bytes.end(), address.sun_path);
+        m_ok = ::bind(m_listen, reinterpret_cast<const sockaddr *>(&address), sizeof(address)) == 0
+            && ::listen(m_listen, 8) == 0;
+        m_acceptor = std::thread([this] { acceptLoop(); });
+    }
+    ~MultiBackend()
+    {
+        m_stop = true;
+        ::shutdown(m_listen, SHUT_RDWR);
+        {
+            std::lock_guard lock(m_mutex);
+            for (const int fd : m_connections)
+                ::shutdown(fd, SHUT_RDWR);
+        }
+        m_acceptor.join();
+        for (std::thread &thread : m_threads)
+            thread.join();
+        for (const int fd : m_connections)
+            ::close(fd);
+        ::close(m_listen);
+    }
+    MultiBackend(const MultiBackend &) = delete;
+    MultiBackend &operator=(const MultiBackend &) = delete;
+
+    [[nodiscard]] bool ok() const { return m_ok; }
+    /// How many connections the designer opened.
+    [[nodiscard]] int connections()
+    {
+        std::lock_guard lock(m_mutex);
+        return int(m_connections.size());
+    }
+
+    std::shared_ptr<Recorder> recorder = std::make_shared<Recorder>();
+
+    static bool send(int fd, const std::vector<Json> &replies)
+    {
+        std::string bytes;
+        for (const Json &reply : replies)
+            bytes += reply.dump() + "\n";
+        for (size_t sent = 0; sent < bytes.size();) {
+            const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+            if (n <= 0)
+                return false;
+            sent += size_t(n);
+        }
+        return true;
+    }
+
+private:
+    void acceptLoop()
+    {
+        while (!m_stop) {
+            const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd < 0)
+                return;
+            std::lock_guard lock(m_mutex);
+            m_connections.push_back(fd);
+            m_threads.emplace_back([this, fd] { serve(fd); });
+        }
+    }
+
+    void serve(int fd)
+    {
+        std::string buffer;
+        char chunk[4096];
+        while (!m_stop) {
+            const size_t newline = buffer.find('\n');
+            if (newline == std::string::npos) {
+                const ssize_t n = ::read(fd, chunk, sizeof(chunk));
+                if (n <= 0)
+                    return;
+                buffer.append(chunk, size_t(n));
+                continue;
+            }
+            const Json request = Json::parse(buffer.substr(0, newline), nullptr, false);
+            buffer.erase(0, newline + 1);
+            {
+                std::lock_guard lock(recorder->mutex);
+                recorder->requests.push_back(request);
+            }
+            const std::string method = request.is_object() ? request.value("method", "") : "";
+            std::vector<Json> replies;
+            if (method == "backend.hello")
+                replies.push_back(answer(request,
+                    {{"server", "ccm-backend"}, {"version", "9.9.9"}, {"protocol", 1}, {"role", "apply"},
+                        {"user", "alice"}, {"uid", 1000}}));
+            else if (const auto found = m_responders.find(method); found != m_responders.end())
+                replies = found->second(request, fd);
+            else
+                replies.push_back(answer(request, Json::object()));
+            if (!send(fd, replies))
+                return;
+        }
+    }
+
+    std::map<std::string, PeerResponder> m_responders;
+    int m_listen = -1;
+    bool m_ok = false;
+    std::atomic<bool> m_stop = false;
+    std::mutex m_mutex;
+    std::vector<int> m_connections;
+    std::vector<std::thread> m_threads;
+    std::thread m_acceptor;
+};
+
+/// A main window whose user backend is a MultiBackend.
+struct MultiWindow {
+    explicit MultiWindow(std::map<std::string, MultiBackend::PeerResponder> responders)
+        : backend(dir.filePath(QStringLiteral("backend.sock")), std::move(responders))
+    {
+        BackendClient *client = window.previewController()->client();
+        client->setSystemSocket(dir.filePath(QStringLiteral("no-system.sock")));
+        client->setUserSocket(dir.filePath(QStringLiteral("backend.sock")));
+        window.connectToBackend();
+    }
+    bool connected() const
+    {
+        return backend.ok()
+            && QTest::qWaitFor([this] { return window.previewController()->client()->isConnected(); }, kPatienceMs);
+    }
+
+    QTemporaryDir dir;
+    MultiBackend backend;
+    MainWindow window;
+};
+
+/// A responder of the shared connection that answers `result`.
+MultiBackend::PeerResponder answering(Json result)
+{
+    return [result](const Json &request, int) { return std::vector<Json> {answer(request, result)}; };
+}
+
 /// The fleet.rollout request held unanswered until a control answers it, as a rollout runs on.
 struct HeldRollout {
     std::mutex mutex;
     Json request;
+    int fd = -1;
 };
 
-Responder rolloutResponder(std::shared_ptr<HeldRollout> held)
+MultiBackend::PeerResponder rolloutResponder(std::shared_ptr<HeldRollout> held)
 {
-    return [held](const Json &request) {
+    return [held](const Json &request, int fd) {
         std::lock_guard lock(held->mutex);
         held->request = request;
+        held->fd = fd;
         return std::vector<Json> {progress("started",
                                       {{"digest", "SHA-256=new"}, {"rings", {"canary.tar.gz", "web.tar.gz"}},
                                           {"max_failed", "10%"}, {"ring_timeout_seconds", 600}, {"settle_seconds", 0}}),
@@ -109,19 +264,19 @@ Responder rolloutResponder(std::shared_ptr<HeldRollout> held)
     };
 }
 
-/// Answers pause with the record at once, then the held rollout as paused; resume runs the last
-/// ring to a pass; abort rolls back.
-Responder controlResponder(std::shared_ptr<HeldRollout> held)
+/// Answers pause with the record at once and ends the held rollout, on its own connection, as
+/// paused; resume runs the last ring to a pass; abort rolls back.
+MultiBackend::PeerResponder controlResponder(std::shared_ptr<HeldRollout> held)
 {
-    return [held](const Json &request) {
+    return [held](const Json &request, int) {
         const std::string action = request["params"].value("action", "");
         std::vector<Json> replies;
         if (action == "pause") {
             replies.push_back(answer(request, rolloutRecordOf("running", "pause", "pending")));
-            replies.push_back(progress("requested", {{"request", "pause"}}));
-            replies.push_back(progress("paused", {{"ring", "web.tar.gz"}}));
             std::lock_guard lock(held->mutex);
-            replies.push_back(answer(held->request, rolloutRecordOf("paused", "", "pending")));
+            MultiBackend::send(held->fd,
+                {progress("requested", {{"request", "pause"}}), progress("paused", {{"ring", "web.tar.gz"}}),
+                    answer(held->request, rolloutRecordOf("paused", "", "pending"))});
         } else if (action == "resume") {
             replies.push_back(progress("resumed", {{"owner", "alice@ws"}}));
             replies.push_back(progress("ring", {{"ring", "web.tar.gz"}, {"index", 1}, {"rings", 2}}));
@@ -358,9 +513,8 @@ void TestRolloutDialogs::releasesErrorsSayWhatToDo()
 void TestRolloutDialogs::rolloutStartsFollowsPausesAndResumes()
 {
     auto held = std::make_shared<HeldRollout>();
-    ScriptedWindow scripted(
-        {{"fleet.status", [](const Json &request) { return std::vector<Json> {answer(request, statusWithSources())}; }},
-            {"fleet.rollout", rolloutResponder(held)}, {"fleet.rollout.control", controlResponder(held)}});
+    MultiWindow scripted({{"fleet.status", answering(statusWithSources())}, {"fleet.rollout", rolloutResponder(held)},
+        {"fleet.rollout.control", controlResponder(held)}});
     QVERIFY(scripted.connected());
     RolloutDialog *dialog = scripted.window.fleetController()->showRolloutDialog();
     QTRY_COMPARE_WITH_TIMEOUT(dialog->objectBox()->count(), 2, kPatienceMs);
@@ -382,7 +536,7 @@ void TestRolloutDialogs::rolloutStartsFollowsPausesAndResumes()
     QVERIFY(dialog->startButton()->isEnabled());
     dialog->startButton()->click();
 
-    Json params = paramsOf(*scripted.recorder, "fleet.rollout");
+    Json params = paramsOf(*scripted.backend.recorder, "fleet.rollout");
     QCOMPARE(params.value("bucket", ""), std::string("sites"));
     QVERIFY(params["rings"] == Json({"canary.tar.gz", "web.tar.gz"}));
     QCOMPARE(q(params.value("key", "")), m_key);
@@ -410,6 +564,9 @@ void TestRolloutDialogs::rolloutStartsFollowsPausesAndResumes()
     QTRY_COMPARE_WITH_TIMEOUT(model->state(), QStringLiteral("passed"), kPatienceMs);
     QTRY_VERIFY_WITH_TIMEOUT(dialog->reportLabel()->text().contains(QStringLiteral("Every ring passed")), kPatienceMs);
     QCOMPARE(model->rings().value(1).state, QStringLiteral("passed"));
+    // The shared connection, then one each for the rollout, the pause and the resume: a control
+    // is not held up behind the rollout it controls.
+    QCOMPARE(scripted.backend.connections(), 4);
     QVERIFY(!dialog->abortButton()->isEnabled());
     QVERIFY(!dialog->resumeButton()->isEnabled());
     dialog->close();
@@ -418,12 +575,9 @@ void TestRolloutDialogs::rolloutStartsFollowsPausesAndResumes()
 void TestRolloutDialogs::rolloutAbortAsksFirstAndRollsBack()
 {
     auto held = std::make_shared<HeldRollout>();
-    ScriptedWindow scripted({{"fleet.rollouts",
-                                 [](const Json &request) {
-                                     return std::vector<Json> {answer(request,
-                                         {{"rollouts", Json::array({rolloutRecordOf("paused", "", "pending")})}})};
-                                 }},
-        {"fleet.rollout.control", controlResponder(held)}});
+    MultiWindow scripted(
+        {{"fleet.rollouts", answering({{"rollouts", Json::array({rolloutRecordOf("paused", "", "pending")})}})},
+            {"fleet.rollout.control", controlResponder(held)}});
     QVERIFY(scripted.connected());
     RolloutDialog *dialog = scripted.window.fleetController()->showRolloutDialog();
     QTRY_COMPARE_WITH_TIMEOUT(dialog->rolloutsModel()->rowCount(), 1, kPatienceMs);
@@ -439,7 +593,7 @@ void TestRolloutDialogs::rolloutAbortAsksFirstAndRollsBack()
     QVERIFY(box->text().contains(QStringLiteral("r0llout00042")));
     clickButtonNamed(box, QStringLiteral("Abort and Roll Back"));
     QTRY_COMPARE_WITH_TIMEOUT(dialog->model()->state(), QStringLiteral("rolled_back"), kPatienceMs);
-    QCOMPARE(paramsOf(*scripted.recorder, "fleet.rollout.control").value("action", ""), std::string("abort"));
+    QCOMPARE(paramsOf(*scripted.backend.recorder, "fleet.rollout.control").value("action", ""), std::string("abort"));
     QTRY_VERIFY_WITH_TIMEOUT(dialog->reportLabel()->text().contains(QStringLiteral("every ring is back")), kPatienceMs);
     QVERIFY(dialog->reportLabel()->property("error").toBool());
     QVERIFY(!dialog->abortButton()->isEnabled());
@@ -448,10 +602,10 @@ void TestRolloutDialogs::rolloutAbortAsksFirstAndRollsBack()
 
 void TestRolloutDialogs::rolloutSetupErrors()
 {
-    ScriptedWindow scripted({{"fleet.rollout", [](const Json &request) {
-                                  return std::vector<Json> {
-                                      rpcError(request, -32011, "bucket 'sites' not found; publish to it first")};
-                              }}});
+    MultiWindow scripted({{"fleet.rollout", [](const Json &request, int) {
+                               return std::vector<Json> {
+                                   rpcError(request, -32011, "bucket 'sites' not found; publish to it first")};
+                           }}});
     QVERIFY(scripted.connected());
     RolloutDialog *dialog = scripted.window.fleetController()->showRolloutDialog();
     dialog->addRing(QStringLiteral("sites/web.tar.gz"));
@@ -472,8 +626,8 @@ void TestRolloutDialogs::rolloutSetupErrors()
     QCOMPARE(dialog->tabs()->currentIndex(), 0);
 
     dialog->start();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        dialog->reportLabel()->text().contains(QStringLiteral("publish to it first")), kPatienceMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(dialog->reportLabel()->text().contains(QStringLiteral("publish to it first")),
+        qPrintable(dialog->reportLabel()->text()), kPatienceMs);
     QVERIFY(dialog->reportLabel()->text().startsWith(QStringLiteral("The rollout did not start")));
     QVERIFY(dialog->startButton()->isEnabled());
     dialog->close();

@@ -24,7 +24,9 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
+#include <memory>
 #include <optional>
+#include <utility>
 
 namespace ccm::designer {
 namespace {
@@ -126,6 +128,29 @@ void FleetController::withUserBackend(ClientHandler then)
     }
     m_waiting.push_back(std::move(then));
     m_ownClient->connectToBackend();
+}
+
+void FleetController::withOwnConnection(ClientHandler then)
+{
+    BackendClient *preview = m_previewClient;
+    auto *client = new BackendClient(this);
+    client->setUserOnly(true);
+    client->setUserSocket(preview->userSocket());
+    if (!preview->backendProgram().isEmpty())
+        client->setBackendProgram(preview->backendProgram());
+    // Either signal settles it once; a later error belongs to the call, which gets it as its answer.
+    auto pending = std::make_shared<ClientHandler>(std::move(then));
+    connect(client, &BackendClient::connected, this, [client, pending] {
+        if (const ClientHandler handler = std::exchange(*pending, {}))
+            handler(client, {});
+    });
+    connect(client, &BackendClient::errorOccurred, this, [client, pending](const QString &message) {
+        if (const ClientHandler handler = std::exchange(*pending, {})) {
+            client->deleteLater();
+            handler(nullptr, message);
+        }
+    });
+    client->connectToBackend();
 }
 
 void FleetController::showProgress(const QString &method, const Json &params)

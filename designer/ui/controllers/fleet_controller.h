@@ -77,6 +77,12 @@ public:
     using ClientHandler = std::function<void(BackendClient *client, const QString &error)>;
     /// Calls `then` with a connected user backend, or with the reason there is none.
     void withUserBackend(ClientHandler then);
+    /// Calls `then` with a new connection of its own to the user's backend, or with the reason
+    /// there is none. For calls that run long (a rollout, an abort): the backend serves one
+    /// request of a connection at a time, so on the shared connection such a call would hold up
+    /// every other until it ends. The connection belongs to the controller, so a call goes on when
+    /// its dialog closes; whoever gets it deletes it (deleteLater) once its call is answered.
+    void withOwnConnection(ClientHandler then);
     /// The document's text and absolute base directory, as apply.start and fleet.preview take them.
     ccm::Json manifestParams() const;
 

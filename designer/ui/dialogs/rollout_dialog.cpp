@@ -405,9 +405,12 @@ void RolloutDialog::runLong(const QString &method, Json params, const QString &f
     updateSetup();
     updateProgress();
     const QPointer<RolloutDialog> guard(this);
-    m_controller->withUserBackend([guard, method, params, failure](BackendClient *client, const QString &error) {
-        if (!guard)
+    m_controller->withOwnConnection([guard, method, params, failure](BackendClient *client, const QString &error) {
+        if (!guard) {
+            if (client)
+                client->deleteLater();
             return;
+        }
         if (!client) {
             --guard->m_running;
             guard->updateSetup();
@@ -415,8 +418,12 @@ void RolloutDialog::runLong(const QString &method, Json params, const QString &f
             showText(guard->m_report, tr("Your own backend cannot be reached: %1").arg(error), true);
             return;
         }
-        guard->follow(client);
-        client->call(method, params, [guard, failure](const BackendClient::Answer &answer) {
+        connect(client, &BackendClient::notificationReceived, guard, &RolloutDialog::onProgress);
+        const QPointer<BackendClient> connection(client);
+        client->call(method, params, [guard, connection, failure](const BackendClient::Answer &answer) {
+            // The rollout's own connection ends with its call, whether or not the dialog is still open.
+            if (connection)
+                connection->deleteLater();
             if (!guard)
                 return;
             --guard->m_running;
@@ -428,16 +435,6 @@ void RolloutDialog::runLong(const QString &method, Json params, const QString &f
                 showText(guard->m_report, failure.arg(answer.message), true);
         });
     });
-}
-
-void RolloutDialog::follow(BackendClient *client)
-{
-    if (m_followed == client)
-        return;
-    if (m_followed)
-        disconnect(m_followed, &BackendClient::notificationReceived, this, &RolloutDialog::onProgress);
-    m_followed = client;
-    connect(client, &BackendClient::notificationReceived, this, &RolloutDialog::onProgress);
 }
 
 void RolloutDialog::onProgress(const QString &method, const Json &params)
@@ -459,23 +456,30 @@ void RolloutDialog::control(const QString &action, std::function<void(const Back
     m_controlPending = true;
     updateProgress();
     const QPointer<RolloutDialog> guard(this);
-    m_controller->withUserBackend([guard, params, then](BackendClient *client, const QString &error) {
-        if (!guard)
+    m_controller->withOwnConnection([guard, params, then](BackendClient *client, const QString &error) {
+        if (!guard) {
+            if (client)
+                client->deleteLater();
             return;
+        }
         if (!client) {
             guard->m_controlPending = false;
             guard->updateProgress();
             showText(guard->m_report, tr("Your own backend cannot be reached: %1").arg(error), true);
             return;
         }
-        guard->follow(client);
-        client->call(QStringLiteral("fleet.rollout.control"), params, [guard, then](const BackendClient::Answer &a) {
-            if (!guard)
-                return;
-            guard->m_controlPending = false;
-            then(a);
-            guard->updateProgress();
-        });
+        connect(client, &BackendClient::notificationReceived, guard, &RolloutDialog::onProgress);
+        const QPointer<BackendClient> connection(client);
+        client->call(QStringLiteral("fleet.rollout.control"), params,
+            [guard, connection, then](const BackendClient::Answer &answer) {
+                if (connection)
+                    connection->deleteLater();
+                if (!guard)
+                    return;
+                guard->m_controlPending = false;
+                then(answer);
+                guard->updateProgress();
+            });
     });
 }
 
@@ -487,8 +491,11 @@ void RolloutDialog::pause()
             showText(guard->m_report, tr("The rollout could not be paused: %1").arg(answer.message), true);
             return;
         }
-        guard->showRecord(answer.result);
-        showText(guard->m_report, tr("Pausing: the rollout stops once the current ring is judged."), false);
+        // A rollout followed here reports its pause itself, possibly before this answer comes.
+        if (guard->m_running == 0 && guard->m_model->state() == QLatin1String("running"))
+            guard->showRecord(answer.result);
+        if (!guard->m_model->isFinished() && guard->m_model->state() != QLatin1String("paused"))
+            showText(guard->m_report, tr("Pausing: the rollout stops once the current ring is judged."), false);
     });
 }
 
@@ -570,13 +577,9 @@ void RolloutDialog::openRollout(int row)
     m_model->clear();
     m_report->clear();
     m_model->setRecord(rollout);
+    // A rollout run elsewhere reports nothing here: its record is what there is until it is
+    // resumed or aborted from here.
     m_tabs->setCurrentIndex(ProgressTab);
-    // A rollout another backend runs reports nothing here; its record is what there is.
-    const QPointer<RolloutDialog> guard(this);
-    m_controller->withUserBackend([guard](BackendClient *client, const QString &) {
-        if (guard && client)
-            guard->follow(client);
-    });
 }
 
 void RolloutDialog::updateProgress()

@@ -93,11 +93,11 @@ private:
     QWidget *createGateForm();
     QWidget *createProgressTab();
     QWidget *createRolloutsTab();
-    /// Runs a long call (fleet.rollout, or a control that runs the rollout here) and follows it.
+    /// Runs a long call (fleet.rollout, or a resume) on a connection of its own and follows it.
     void runLong(const QString &method, ccm::Json params, const QString &failure);
-    /// Sends fleet.rollout.control `action`; `then` gets the answer.
+    /// Sends fleet.rollout.control `action` on a connection of its own, so it is not held up
+    /// behind a running rollout; `then` gets the answer.
     void control(const QString &action, std::function<void(const BackendClient::Answer &)> then);
-    void follow(BackendClient *client);
     void onProgress(const QString &method, const ccm::Json &params);
     void showRecord(const ccm::Json &rollout);
     void updateProgress();
@@ -128,7 +128,6 @@ private:
     RolloutListModel *m_rollouts = nullptr;
     QTableView *m_rolloutsView = nullptr;
     QLabel *m_rolloutsMessage = nullptr;
-    QPointer<BackendClient> m_followed;
     /// Long calls of this dialog still running (a start, a resume, an abort).
     int m_running = 0;
     bool m_controlPending = false;
