@@ -245,6 +245,8 @@ private slots:
         dialog->addRing(QStringLiteral("obj://bundles/canary.tgz"));
         dialog->addRing(QStringLiteral("obj://bundles/main.tgz"));
         dialog->ringTimeoutBox()->setValue(1);
+        // The canary's gate holds a while, so the pause comes while the first ring runs.
+        dialog->settleBox()->setValue(3);
         dialog->startButton()->click();
         RolloutModel *model = dialog->model();
         // Paused as soon as it runs: it stops after its first ring.

@@ -74,8 +74,8 @@ ReleasesDialog::ReleasesDialog(
     m_diff = new DiffView(splitter);
     splitter->addWidget(m_view);
     splitter->addWidget(m_diff);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
+    // The diff gets most of the height: a history is a few rows, a manifest many lines.
+    splitter->setSizes({170, 330});
     layout->addWidget(splitter, 1);
     layout->addWidget(createActionRow());
 
@@ -114,7 +114,7 @@ QWidget *ReleasesDialog::createObjectRow(const QStringList &contexts, const QStr
     m_show->setDefault(true);
     connect(m_show, &QPushButton::clicked, this, [this] { loadReleases(); });
     objectRow->addWidget(m_show);
-    form->addRow(tr("&Object:"), objectRow);
+    form->addRow(tr("Object:"), objectRow);
     connect(m_object, &QComboBox::currentTextChanged, this, &ReleasesDialog::updateButtons);
     connect(m_context, &QComboBox::currentTextChanged, this, &ReleasesDialog::loadObjects);
     return row;
@@ -130,8 +130,10 @@ QWidget *ReleasesDialog::createActionRow()
     connect(m_diffButton, &QPushButton::clicked, this, &ReleasesDialog::diffSelected);
     layout->addWidget(m_diffButton);
     layout->addStretch(1);
-    layout->addWidget(new QLabel(tr("Roll back &message:"), row));
+    auto *messageLabel = new QLabel(tr("Roll back &message:"), row);
+    layout->addWidget(messageLabel);
     m_rollBackMessage = new QLineEdit(row);
+    messageLabel->setBuddy(m_rollBackMessage);
     m_rollBackMessage->setPlaceholderText(tr("why, for the release history"));
     layout->addWidget(m_rollBackMessage, 1);
     m_rollBack = new QPushButton(tr("&Roll Back…"), row);

@@ -110,8 +110,10 @@ QWidget *RolloutDialog::createRingEditor()
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     auto *addRow = new QHBoxLayout;
-    addRow->addWidget(new QLabel(tr("&Rings, in order:"), box));
+    auto *ringsLabel = new QLabel(tr("&Rings, in order:"), box);
+    addRow->addWidget(ringsLabel);
     m_object = new QComboBox(box);
+    ringsLabel->setBuddy(m_object);
     m_object->setEditable(true);
     m_object->setMinimumContentsLength(36);
     m_object->lineEdit()->setPlaceholderText(QStringLiteral("obj://BUCKET/NAME"));
@@ -167,7 +169,7 @@ QWidget *RolloutDialog::createGateForm()
         [this](int index) { m_maxFailed->setMaximum(index == 1 ? 100 : 100000); });
     failedRow->addWidget(m_maxFailed);
     failedRow->addWidget(m_maxFailedUnit, 1);
-    form->addRow(tr("Gate: at most &failed:"), failedRow);
+    form->addRow(tr("Gate: at most failed:"), failedRow);
     m_ringTimeout = new QSpinBox(box);
     m_ringTimeout->setRange(1, 24 * 60);
     m_ringTimeout->setValue(10);
@@ -603,7 +605,7 @@ void RolloutDialog::updateProgress()
     if (m_model->isFinished()) {
         const bool passed = state == QLatin1String("passed");
         QString report = passed ? tr("Every ring passed its gate.") : m_model->report();
-        showText(m_report, tr("%1. %2").arg(RolloutModel::stateText(state), report), !passed);
+        showText(m_report, tr("%1: %2").arg(RolloutModel::stateText(state), report), !passed);
     } else if (state == QLatin1String("paused") && m_running == 0) {
         showText(m_report, tr("Paused. %1 Resume goes on with the next ring.").arg(m_model->report()), false);
     }
