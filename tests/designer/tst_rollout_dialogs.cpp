@@ -426,9 +426,10 @@ void TestRolloutDialogs::releasesListDiffAndRollBack()
                 [](const Json &request) {
                     return std::vector<Json> {answer(request,
                         {{"releases",
-                            Json::array({release("SHA-256=ccc", "2026-11-29T01:02:00Z", "bc95f2d449733f04", "third"),
-                                release("SHA-256=bbb", "2026-11-29T01:01:00Z", "0011223344556677", "second"),
-                                release("SHA-256=aaa", "2026-11-29T01:00:00Z", "", "first")})}})};
+                             Json::array({release("SHA-256=ccc", "2026-11-29T01:02:00Z", "bc95f2d449733f04", "third"),
+                                 release("SHA-256=bbb", "2026-11-29T01:01:00Z", "0011223344556677", "second"),
+                                 release("SHA-256=aaa", "2026-11-29T01:00:00Z", "", "first")})},
+                            {"skipped", Json::array({Json {{"key", "sites.d2Vi.9"}, {"message", "bad_release"}}})}})};
                 }},
             {"bundle.open",
                 [base](const Json &request) {
@@ -448,6 +449,7 @@ void TestRolloutDialogs::releasesListDiffAndRollBack()
     dialog->objectBox()->setCurrentIndex(1);
     dialog->showButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(dialog->releasesModel()->rowCount(), 3, kPatienceMs);
+    QVERIFY(dialog->messageLabel()->text().contains(QStringLiteral("1 record(s) of the history could not be read")));
     const Json listed = paramsOf(*scripted.recorder, "fleet.releases");
     QCOMPARE(q(listed.value("bucket", "")), QStringLiteral("sites"));
     QCOMPARE(q(listed.value("name", "")), QStringLiteral("web.tar.gz"));

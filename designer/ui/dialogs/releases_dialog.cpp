@@ -221,13 +221,18 @@ void ReleasesDialog::loadReleases(const QString &doneText)
             guard->m_diff->clear();
             guard->updateButtons();
             const int count = guard->m_model->rowCount();
-            if (!doneText.isEmpty())
-                guard->showMessage(doneText, false);
-            else
-                guard->showMessage(count == 0 ? tr("%1 has no releases yet. Publish to Fleet makes one.")
-                                                    .arg(guard->m_object->currentText().trimmed())
-                                              : tr("%n release(s), newest first.", nullptr, count),
-                    false);
+            QString text = !doneText.isEmpty() ? doneText
+                : count == 0                   ? tr("%1 has no releases yet. Publish to Fleet makes one.")
+                                   .arg(guard->m_object->currentText().trimmed())
+                             : tr("%n release(s), newest first.", nullptr, count);
+            // Anyone who may write the history's bucket can store anything there; what does not
+            // read is left out, and said so.
+            const auto skipped = answer.result.find("skipped");
+            if (skipped != answer.result.end() && skipped->is_array() && !skipped->empty())
+                text += QLatin1Char(' ')
+                    + tr("%n record(s) of the history could not be read and are not shown.", nullptr,
+                        int(skipped->size()));
+            guard->showMessage(text, false);
         });
     });
 }
