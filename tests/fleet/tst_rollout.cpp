@@ -202,6 +202,9 @@ private slots:
         QVERIFY(done);
         QCOMPARE(done->state, RolloutState::RolledBack);
         QCOMPARE(done->rings[0].state, RingState::Restored);
+        QVERIFY2(done->rings[0].verdict.starts_with("2 hosts: 0 applied, ")
+                && done->rings[0].verdict.find("; restore: 2 hosts: 2 applied") != std::string::npos,
+            done->rings[0].verdict.c_str());
         QCOMPARE(done->rings[1].state, RingState::Pending);
         QCOMPARE(stringMember(done->rings[0].hosts.begin().value(), "state"), std::string("applied"));
     }

@@ -505,15 +505,18 @@ Result<void> RolloutRunner::rollBack(RolloutRecord &record, std::size_t through)
         auto current = m_publisher.snapshot(ring.name);
         if (!current)
             return current.error().withContext("ring " + ring.name);
+        // The gate's verdict stays, the restore's is added: both explain the ring's state.
+        const std::string gate = ring.verdict.substr(0, ring.verdict.find("; restore: "));
+        const std::string before = gate.empty() ? std::string() : gate + "; ";
         if (ring.previous.empty()) {
             if (auto removed = m_publisher.remove(ring.name, message); !removed)
                 return removed;
-            ring.verdict = "removed " + ring.name
+            ring.verdict = before + "removed " + ring.name
                 + ", which did not exist before the rollout; its agents keep running what they fetched from their "
                   "cache";
             ring.state = RingState::Restored;
         } else if (*current == ring.previous) {
-            ring.verdict = "still on its previous release";
+            ring.verdict = before + "still on its previous release";
             ring.state = RingState::Restored;
         } else {
             if (auto published = m_publisher.publish(ring.name, ring.previous, message); !published)
@@ -524,7 +527,7 @@ Result<void> RolloutRunner::rollBack(RolloutRecord &record, std::size_t through)
                 return verdict.error();
             const bool back = verdict->silent == 0;
             ring.state = back ? RingState::Restored : RingState::RestoreFailed;
-            ring.verdict = "restore: " + verdict->summary;
+            ring.verdict = before + "restore: " + verdict->summary;
         }
         if (auto saved = save(record); !saved)
             return saved;
