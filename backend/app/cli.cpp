@@ -70,11 +70,42 @@ constexpr std::array kCommands {
         "preview a manifest on every host of a NATS fleet in\n"
         "noop, show the hosts' last runs, make a signing key",
         fleetCommand},
+    Command {"ensure TYPE NAME [ENSURE] [OPTIONS]",
+        "ensure one resource (package, service, file, exec,\n"
+        "archive, scaffold) as upstream's ccm ensure does;\n"
+        "ensure api pipe answers JSON or YAML requests on stdin",
+        ensureCommand},
+    Command {"status TYPE NAME [--json]",
+        "show a resource's current state on this host as its\n"
+        "provider reports it (also: info)",
+        resourceStatusCommand},
+    Command {"session new|report",
+        "start a session that carries require and subscribe\n"
+        "across ensure calls; report on it",
+        sessionCommand},
+    Command {"hiera parse|facts",
+        "resolve a hierarchical data file against facts; show\n"
+        "the facts it resolves with",
+        hieraCommand},
+    Command {"registration init|create|rm|query|watch",
+        "manage and look up service registrations in the NATS\n"
+        "registration stream (also: reg)",
+        registrationCommand},
     Command {"client METHOD [PARAMS]",
         "call a method of a running backend and print its\n"
         "notifications and answer as JSON lines",
         clientCommand},
 };
+
+/// Upstream's other names for commands, accepted so that its users' scripts keep working.
+std::string_view canonicalName(std::string_view command)
+{
+    if (command == "info")
+        return "status";
+    if (command == "reg" || command == "r")
+        return "registration";
+    return command;
+}
 
 /// The column the summaries start at; a longer synopsis has its summary on the next line.
 constexpr std::size_t kSummaryColumn = 30;
@@ -122,7 +153,7 @@ int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ost
         return Success;
     }
     for (const Command &known : kCommands) {
-        if (known.name() == command)
+        if (known.name() == canonicalName(command))
             return known.run(rest, out, err);
     }
     err << "ccm-backend: unknown command '" << command << "'\n\n";

@@ -23,5 +23,10 @@ int rolloutCommand(const std::vector<std::string> &args, std::ostream &out, std:
 int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int fleetCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int clientCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int ensureCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int resourceStatusCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int sessionCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int hieraCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int registrationCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace ccm::cli

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/commands.h"
+#include "app/ensure_run.h"
+
+#include <ostream>
+
+namespace ccm::cli {
+
+} // namespace ccm::cli
