@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/batched_output.h"
 #include "app/commands.h"
 #include "app/input_options.h"
 #include "app/manifest_input.h"
+#include "app/run_reporter.h"
 #include "engine/prepared_manifest.h"
 #include "engine/run.h"
 
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <ostream>
 #include <string_view>
@@ -43,136 +41,6 @@ Exit status: 0 when no resource failed, 1 when one failed or the run was cancell
 2 when the manifest is invalid or the command line is wrong. SIGINT or SIGTERM stops
 the run before the next resource; a second one ends it at once.
 )";
-
-std::atomic<bool> g_cancelRequested {false};
-
-extern "C" void requestCancel(int signal)
-{
-    if (g_cancelRequested.exchange(true))
-        removeBundlesAndDie(signal);
-}
-
-/// Turns SIGINT and SIGTERM into a cancellation between resources while a run is going; a second
-/// signal ends the process, removing an unpacked bundle first.
-class CancelOnSignal {
-public:
-    CancelOnSignal()
-    {
-        g_cancelRequested.store(false);
-        struct sigaction action { };
-        action.sa_handler = requestCancel;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_oldInt);
-        ::sigaction(SIGTERM, &action, &m_oldTerm);
-    }
-    ~CancelOnSignal()
-    {
-        ::sigaction(SIGINT, &m_oldInt, nullptr);
-        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
-    }
-    CancelOnSignal(const CancelOnSignal &) = delete;
-    CancelOnSignal &operator=(const CancelOnSignal &) = delete;
-
-private:
-    struct sigaction m_oldInt { };
-    struct sigaction m_oldTerm { };
-};
-
-std::string_view levelWord(engine::LogLevel level)
-{
-    switch (level) {
-    case engine::LogLevel::Debug:
-        return "debug  ";
-    case engine::LogLevel::Info:
-        return "info   ";
-    case engine::LogLevel::Warning:
-        return "warning";
-    case engine::LogLevel::Error:
-        return "error  ";
-    }
-    return "info   ";
-}
-
-std::string_view levelWord(ReportLevel level)
-{
-    switch (level) {
-    case ReportLevel::Info:
-        return levelWord(engine::LogLevel::Info);
-    case ReportLevel::Warning:
-        return levelWord(engine::LogLevel::Warning);
-    case ReportLevel::Error:
-        return levelWord(engine::LogLevel::Error);
-    }
-    return levelWord(engine::LogLevel::Info);
-}
-
-/// Prints a run as it goes: report lines (or JSON events) on `out`, messages and logs beside.
-/// What goes to `out` is written in batches (BatchedOutput): a line is there within a tenth of a
-/// second, and a run of many quick resources does not cost the reader a wake-up per line.
-class Reporter : public engine::RunObserver {
-public:
-    Reporter(std::ostream &out, std::ostream &err, bool json, bool showDiff)
-        : m_out(out)
-        , m_err(err)
-        , m_json(json)
-        , m_showDiff(showDiff)
-    {
-    }
-
-    void message(std::string_view text) override
-    {
-        writeText([&](std::ostream &stream) { stream << text << (text.ends_with('\n') ? "" : "\n"); });
-    }
-
-    void log(engine::LogLevel level, std::string_view resource, std::string_view message) override
-    {
-        writeText([&](std::ostream &stream) { stream << levelWord(level) << ' ' << resource << ": " << message << '\n'; });
-    }
-
-    void resourceFinished(const TransactionEvent &event) override
-    {
-        if (m_json) {
-            const std::string line = eventToJson(event).dump();
-            m_out.write([&](std::ostream &stream) { stream << line << '\n'; });
-            return;
-        }
-        const ReportLine line = reportLine(event);
-        m_out.write([&](std::ostream &stream) {
-            stream << levelWord(line.level) << ' ' << line.text << '\n';
-            if (m_showDiff && event.diff && !event.diff->empty())
-                stream << *event.diff << (event.diff->ends_with('\n') ? "" : "\n");
-        });
-    }
-
-    /// Flushes what the run printed; `out` is the caller's again.
-    void finish() { m_out.close(); }
-
-private:
-    /// Messages and logs: beside the report lines in text mode, on `err` at once with --json.
-    template <typename Write>
-    void writeText(Write &&write)
-    {
-        if (!m_json) {
-            m_out.write(std::forward<Write>(write));
-            return;
-        }
-        write(m_err);
-        m_err.flush();
-    }
-
-    BatchedOutput m_out;
-    std::ostream &m_err;
-    bool m_json;
-    bool m_showDiff;
-};
-
-int exitStatus(const engine::RunResult &result, bool detailed)
-{
-    const bool failed = result.summary.failed > 0 || result.cancelled || result.aborted;
-    if (!detailed)
-        return failed ? Failure : Success;
-    return (result.summary.changed > 0 ? 2 : 0) | (failed ? 4 : 0);
-}
 
 /// What the command line of apply asks for.
 struct ApplyCommandLine {
@@ -279,10 +147,10 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     if (!prepared.ok())
         return invalidInput;
 
-    Reporter reporter(out, err, json, showDiff);
+    RunReporter reporter(out, err, json, showDiff);
     ProcessRunner runner;
     const CancelOnSignal cancelOnSignal;
-    options.cancel = &g_cancelRequested;
+    options.cancel = cancelOnSignal.flag();
     const engine::RunResult result = engine::runManifest(prepared.resolved, runInputs, options, runner, reporter);
     reporter.finish();
 
@@ -294,7 +162,7 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         out << '\n' << summaryText(result.summary);
     }
     out << std::flush;
-    return exitStatus(result, detailed);
+    return runExitStatus(result, detailed);
 }
 
 } // namespace ccm::cli
