@@ -2,9 +2,320 @@
 #include "app/ensure_run.h"
 
 #include "app/commands.h"
+#include "app/input_options.h"
+#include "app/manifest_input.h"
+#include "app/session_store.h"
+#include "base/error_code.h"
+#include "base/file_reading.h"
+#include "core/facts/environ.h"
+#include "core/hiera/hiera.h"
+#include "core/model/manifest.h"
+#include "engine/prepared_manifest.h"
+#include "engine/util/command_runner.h"
+#include "fleet/nats/kv_reader.h"
 
+#include <cstdlib>
 #include <ostream>
 
 namespace ccm::cli {
+namespace {
+
+/// Hiera documents larger than this are refused.
+constexpr std::size_t kMaxEnsureHieraBytes = 16 * 1024 * 1024;
+
+/// The types `ensure` manages.
+constexpr std::array<std::string_view, 6> kEnsureTypes {"package", "service", "file", "exec", "archive", "scaffold"};
+
+/// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
+std::optional<Result<std::string>> ensureOptionValue(
+    const std::vector<std::string> &args, std::size_t &index, std::string_view name)
+{
+    const std::string &arg = args[index];
+    if (arg.size() > name.size() && arg.starts_with(name) && arg[name.size()] == '=')
+        return Result<std::string>(arg.substr(name.size() + 1));
+    if (arg != name)
+        return std::nullopt;
+    if (index + 1 >= args.size())
+        return Result<std::string>(Error {"usage", "option " + std::string(name) + " needs a value"});
+    return Result<std::string>(args[++index]);
+}
+
+Result<bool> parseEnsureBool(std::string_view option, const std::string &text)
+{
+    if (text == "true" || text == "1" || text == "yes" || text == "on")
+        return true;
+    if (text == "false" || text == "0" || text == "no" || text == "off")
+        return false;
+    return Error {"usage", std::string(option) + " takes true or false, not '" + text + "'"};
+}
+
+/// The text of the Hiera source: a file (nullopt when it does not exist), an http(s):// URL or
+/// kv://BUCKET/KEY, as upstream's hiera.ResolveUrl reads them.
+Result<std::optional<std::string>> readHieraSource(const std::string &source, const fleet::SourceOptions &sources)
+{
+    if (fleet::isHttpUrl(source)) {
+        auto text = fetchText(source, sources, kMaxEnsureHieraBytes);
+        if (!text)
+            return Error {"hiera", text.error().message};
+        return std::optional<std::string>(std::move(text).value());
+    }
+    if (fleet::isKvUrl(source)) {
+        auto url = fleet::parseKvUrl(source);
+        if (!url)
+            return Error {"hiera", url.error().message};
+        fleet::KvReader reader(sources.nats, sources.environment);
+        auto text = reader.get(url->bucket, url->key);
+        if (!text && text.error().code == "key_not_found")
+            return std::optional<std::string>();
+        if (!text)
+            return Error {"hiera", source + ": " + text.error().message};
+        return std::optional<std::string>(std::move(text).value());
+    }
+    auto text = readTextFile(source, kMaxEnsureHieraBytes);
+    if (!text && hasCode(text.error(), ReadErrc::NotFound))
+        return std::optional<std::string>();
+    if (!text)
+        return Error {"hiera", text.error().message};
+    return std::optional<std::string>(std::move(text).value());
+}
+
+/// Upstream's hiera reads hierarchy, data and overrides and ignores other keys; a manifest's
+/// loader calls those errors, and its lack of a ccm section a warning.
+bool hieraDiagnosticMatters(const Diagnostic &diagnostic)
+{
+    if (diagnostic.severity != Severity::Error)
+        return false;
+    const bool topLevel = diagnostic.path.size() > 1 && diagnostic.path.find('/', 1) == std::string::npos;
+    return !(topLevel && diagnostic.message.starts_with("unknown top-level key"));
+}
+
+/// The data of a Hiera document (hierarchy, data, overrides; YAML or JSON) resolved against the
+/// facts with the same resolver as a manifest's data. Errors say SOURCE:LINE:COL.
+Result<Json> resolveHieraText(const std::string &source, const std::string &text, const LazyFacts &facts)
+{
+    const LoadedManifest loaded = loadManifest(text);
+    for (const Diagnostic &diagnostic : loaded.diagnostics) {
+        if (hieraDiagnosticMatters(diagnostic))
+            return Error {"hiera", formatDiagnostic(source, diagnostic)};
+    }
+    if (!loaded.parsed)
+        return Error {"hiera", source + ": not a YAML or JSON document"};
+    DataResolution resolution = resolveData(loaded, text, facts);
+    for (const Diagnostic &diagnostic : resolution.diagnostics) {
+        if (diagnostic.severity == Severity::Error)
+            return Error {"hiera", formatDiagnostic(source, diagnostic)};
+    }
+    return std::move(resolution.data);
+}
+
+bool isEnsureType(std::string_view type)
+{
+    return std::ranges::find(kEnsureTypes, type) != kEnsureTypes.end();
+}
+
+bool hasEnsureReferences(const Json &properties, const char *key)
+{
+    const auto found = properties.find(key);
+    return found != properties.end() && !found->is_null() && !(found->is_array() && found->empty());
+}
+
+/// "PROPERTY: message" for a diagnostic about the one resource of an ensure manifest (whose body is
+/// at /ccm/resources/0/TYPE), the property path written with dots ("health_checks.0.command").
+std::string describeEnsureProblem(std::string_view type, const Diagnostic &diagnostic)
+{
+    const std::string prefix = "/ccm/resources/0/" + std::string(type);
+    std::string property;
+    if (diagnostic.path.starts_with(prefix) && diagnostic.path.size() > prefix.size() + 1) {
+        property = diagnostic.path.substr(prefix.size() + 1);
+        std::ranges::replace(property, '/', '.');
+    }
+    return property.empty() ? diagnostic.message : property + ": " + diagnostic.message;
+}
+
+/// Passes a run's reports on and keeps the resource's event.
+class EnsureEventCapture : public engine::RunObserver {
+public:
+    explicit EnsureEventCapture(engine::RunObserver &inner)
+        : m_inner(inner)
+    {
+    }
+    void message(std::string_view text) override { m_inner.message(text); }
+    void resourceStarting(std::string_view resource, std::size_t done, std::size_t total) override
+    {
+        m_inner.resourceStarting(resource, done, total);
+    }
+    void resourceFinished(const TransactionEvent &event) override
+    {
+        m_event = event;
+        m_inner.resourceFinished(event);
+    }
+    void log(engine::LogLevel level, std::string_view resource, std::string_view message) override
+    {
+        m_inner.log(level, resource, message);
+    }
+
+    std::optional<TransactionEvent> &event() { return m_event; }
+
+private:
+    engine::RunObserver &m_inner;
+    std::optional<TransactionEvent> m_event;
+};
+
+/// The one-resource manifest, validated and resolved; an error names the property at fault.
+Result<engine::PreparedManifest> prepareEnsure(std::string_view type, const Json &properties,
+    const ResolveOptions &inputs, bool withSession, engine::RunObserver &observer)
+{
+    Json resource = Json::object();
+    resource[std::string(type)] = properties;
+    const Json manifest {{"ccm", {{"resources", Json::array({resource})}}}};
+    engine::PreparedManifest prepared = engine::prepareManifestText(manifest.dump(2), "ensure", inputs);
+    const std::string label = std::string(type) + '#' + properties.value("name", std::string());
+    std::string problems;
+    for (const Diagnostic &diagnostic : prepared.diagnostics) {
+        const bool reference = diagnostic.path.find("/require/") != std::string::npos
+            || diagnostic.path.find("/subscribe/") != std::string::npos;
+        if (diagnostic.severity == Severity::Error)
+            problems += (problems.empty() ? "" : "; ") + describeEnsureProblem(type, diagnostic);
+        else if (diagnostic.severity == Severity::Warning && !(withSession && reference))
+            observer.log(engine::LogLevel::Warning, label, describeEnsureProblem(type, diagnostic));
+    }
+    if (!problems.empty())
+        return Error {"invalid_resource", label + ": " + problems};
+    if (prepared.resolved.resources.size() != 1)
+        return Error {"invalid_resource", label + ": not one resource"};
+    return prepared;
+}
+
+} // namespace
+
+Result<bool> takeEnsureOption(const std::vector<std::string> &args, std::size_t &index, EnsureSettings &settings)
+{
+    const std::string &arg = args[index];
+    if (arg == "--noop") {
+        settings.noop = true;
+        return true;
+    }
+    if (arg == "--read-env" || arg == "--no-read-env") {
+        settings.readEnv = arg == "--read-env";
+        return true;
+    }
+    if (arg.starts_with("--read-env=")) {
+        auto value = parseEnsureBool("--read-env", arg.substr(std::string_view("--read-env=").size()));
+        if (!value)
+            return value.error();
+        settings.readEnv = value.value();
+        return true;
+    }
+    if (auto session = ensureOptionValue(args, index, "--session")) {
+        if (!*session)
+            return session->error();
+        if (session->value().empty())
+            return Error {"usage", "--session: the session store should not be empty"};
+        settings.session = session->value();
+        return true;
+    }
+    if (auto hiera = ensureOptionValue(args, index, "--hiera")) {
+        if (!*hiera)
+            return hiera->error();
+        settings.hieraFile = hiera->value();
+        return true;
+    }
+    return takeSourceOption(args, index, settings.sources);
+}
+
+EnsureSettings ensureSettingsFromEnvironment()
+{
+    EnsureSettings settings;
+    settings.sources = sourceOptionsFromEnvironment();
+    if (const char *session = std::getenv("CCM_SESSION_STORE"); session && *session)
+        settings.session = session;
+    if (const char *hiera = std::getenv("CCM_HIERA_DATA"); hiera && *hiera)
+        settings.hieraFile = hiera;
+    return settings;
+}
+
+Result<ResolveOptions> ensureInputs(const EnsureSettings &settings)
+{
+    InputOptions options;
+    options.facts = settings.facts;
+    options.sources = settings.sources;
+    auto resolved = resolveInputs(options);
+    if (!resolved)
+        return resolved.error();
+    ResolveOptions inputs = std::move(resolved).value();
+    // resolveInputs() merges ./.env; without --read-env the environment is the process's alone.
+    if (!settings.readEnv)
+        inputs.environ = processEnviron(std::filesystem::path());
+    if (!settings.hieraFile.empty()) {
+        auto text = readHieraSource(settings.hieraFile, settings.sources);
+        if (!text)
+            return text.error();
+        if (text.value()) {
+            auto data = resolveHieraText(settings.hieraFile, *text.value(), inputs.facts);
+            if (!data)
+                return data.error();
+            inputs.externalData = std::move(data).value();
+        }
+    }
+    if (settings.dataFile) {
+        auto data = loadDataFile(*settings.dataFile, settings.sources);
+        if (!data)
+            return data.error();
+        deepMerge(inputs.externalData, data.value());
+    }
+    return inputs;
+}
+
+Result<TransactionEvent> ensureResource(
+    std::string_view type, const Json &properties, const EnsureSettings &settings, engine::RunObserver &observer)
+{
+    if (!isEnsureType(type))
+        return Error {"invalid_resource",
+            "unknown resource type '" + std::string(type)
+                + "'; ensure manages package, service, file, exec, archive "
+                  "and scaffold"};
+    if (!properties.is_object() || !properties.contains("name") || !properties["name"].is_string()
+        || properties["name"].get<std::string>().empty())
+        return Error {"invalid_resource", std::string(type) + ": name: a resource needs a name"};
+    const bool references = hasEnsureReferences(properties, "require") || hasEnsureReferences(properties, "subscribe");
+    if (references && !settings.session)
+        return Error {"usage",
+            "require and subscribe name resources of earlier ensure calls, which only a session records: give "
+            "--session DIR or set CCM_SESSION_STORE (eval \"$(ccm-backend session new)\")"};
+    std::optional<SessionStore> store;
+    if (settings.session) {
+        auto opened = SessionStore::open(*settings.session);
+        if (!opened)
+            return opened.error();
+        store.emplace(std::move(opened).value());
+    }
+    auto inputs = ensureInputs(settings);
+    if (!inputs)
+        return inputs.error();
+    auto prepared = prepareEnsure(type, properties, inputs.value(), store.has_value(), observer);
+    if (!prepared)
+        return prepared.error();
+
+    engine::RunOptions options;
+    options.noop = settings.noop;
+    SessionContents contents;
+    if (store && references) {
+        auto read = store->read();
+        if (!read)
+            return read.error();
+        contents = std::move(read).value();
+        options.priorOutcome = [&contents](const std::string &reference) { return latestOutcome(contents, reference); };
+    }
+    EnsureEventCapture capture(observer);
+    ProcessRunner runner;
+    engine::runManifest(prepared->resolved, inputs.value(), options, runner, capture);
+    if (!capture.event())
+        return Error {"ensure", "the resource did not run"};
+    if (store) {
+        if (auto recorded = store->record(*capture.event()); !recorded)
+            return recorded.error();
+    }
+    return std::move(*capture.event());
+}
 
 } // namespace ccm::cli

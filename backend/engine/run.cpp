@@ -193,6 +193,8 @@ private:
     std::unique_ptr<ChecksumReadAhead> m_readAhead;
     RunResult m_result;
     std::unordered_map<std::string, ReferenceState> m_latest;
+    /// What RunOptions::priorOutcome answered, kept for the pointers latestRun() hands out.
+    mutable std::unordered_map<std::string, ReferenceState> m_prior;
     std::unordered_map<const ProviderFactory *, std::unique_ptr<Provider>> m_providers;
     std::size_t m_done = 0;
     std::size_t m_total = 0;
@@ -364,6 +366,15 @@ const ReferenceState *ManifestRun::latestRun(
     const auto latest = m_latest.find(reference);
     if (latest != m_latest.end())
         return &latest->second;
+    if (m_options.priorOutcome) {
+        if (const auto prior = m_options.priorOutcome(reference)) {
+            const ReferenceState state {prior->failed, prior->unmet, prior->changed, prior->noop};
+            return &m_prior.insert_or_assign(reference, state).first->second;
+        }
+        event.fail(
+            relation + " " + reference + ": no such resource has run before this one, in this run or its session");
+        return nullptr;
+    }
     event.fail(relation + " " + reference + ": no such resource has run before this one");
     return nullptr;
 }

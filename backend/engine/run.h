@@ -10,9 +10,21 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ccm::engine {
+
+/// How a resource outside the manifest last ended, as a session recorded it: what a require or
+/// subscribe naming it needs to know.
+struct PriorOutcome {
+    bool failed = false;
+    /// It was skipped for unmet requirements.
+    bool unmet = false;
+    bool changed = false;
+    /// The change only would have happened (noop).
+    bool noop = false;
+};
 
 /// How a manifest is run.
 struct RunOptions {
@@ -37,6 +49,10 @@ struct RunOptions {
     std::filesystem::path gossBinary;
     /// How deep apply resources may nest child manifests.
     int maxApplyDepth = 10;
+    /// Answers a require or subscribe ("type#name" or "type#alias") that names no resource that
+    /// ran before in this run: the latest outcome of that resource elsewhere (an ensure session),
+    /// or nullopt when there is none. Unset, such a reference fails the resource.
+    std::function<std::optional<PriorOutcome>(const std::string &reference)> priorOutcome;
 };
 
 /// What a run reports while it goes. Every callback is made on the thread that runs the manifest.
