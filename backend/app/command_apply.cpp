@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/commands.h"
+#include "app/hiera_source.h"
 #include "app/input_options.h"
 #include "app/manifest_input.h"
 #include "app/run_reporter.h"
 #include "engine/prepared_manifest.h"
 #include "engine/run.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <ostream>
 #include <string_view>
@@ -15,7 +17,8 @@ namespace {
 
 constexpr std::string_view kApplyUsage
     = R"(Usage: ccm-backend apply MANIFEST [--noop] [--json] [--show-diff] [--detailed-exitcodes]
-                          [--health-check-only] [--fact KEY=VALUE]... [--facts FILE] [--data FILE|URL]
+                          [--health-check-only] [--render] [--no-report] [--hiera SOURCE]
+                          [--no-read-env] [--fact KEY=VALUE]... [--facts FILE] [--data FILE|URL]
 
 Runs a manifest (a YAML file, a .tar.gz or .tgz bundle, or a bundle at an http(s):// or
 obj://BUCKET/KEY URL) on this host: validates and resolves it, then applies its resources in
@@ -30,6 +33,15 @@ Options:
                       exit 0 when nothing changed, 2 when something changed, 4 when
                       something failed, 6 when both; 1 when the manifest is invalid
   --health-check-only run only the resources' health checks (also --monitor-only)
+  --render            resolve the manifest and print it as it would run; apply nothing
+  --report, --no-report
+                      print the summary after the resource lines (default: --report)
+  --hiera SOURCE      Hiera data (a file, http(s):// URL or kv://BUCKET/KEY holding
+                      hierarchy, data and overrides) resolved against the facts and
+                      merged over the manifest's data (default: $CCM_HIERA_DATA)
+  --read-env, --no-read-env
+                      merge the KEY=VALUE lines of ./.env into the environment that
+                      templates see (default: --read-env)
 )";
 
 constexpr std::string_view kApplyTail
@@ -42,6 +54,28 @@ Exit status: 0 when no resource failed, 1 when one failed or the run was cancell
 the run before the next resource; a second one ends it at once.
 )";
 
+/// The value of the environment variable `name`, unset when it is unset or empty.
+std::optional<std::string> environmentValue(const char *name)
+{
+    const char *value = std::getenv(name);
+    if (value == nullptr || *value == '\0')
+        return std::nullopt;
+    return std::string(value);
+}
+
+/// --hiera SOURCE or --hiera=SOURCE at args[index], advancing past its value.
+std::optional<Result<std::string>> hieraOption(const std::vector<std::string> &args, std::size_t &index)
+{
+    const std::string &arg = args[index];
+    if (arg.starts_with("--hiera="))
+        return Result<std::string>(arg.substr(8));
+    if (arg != "--hiera")
+        return std::nullopt;
+    if (index + 1 >= args.size())
+        return Result<std::string>(Error {"usage", "option --hiera needs a value"});
+    return Result<std::string>(args[++index]);
+}
+
 /// What the command line of apply asks for.
 struct ApplyCommandLine {
     std::optional<std::string> manifestPath;
@@ -50,6 +84,10 @@ struct ApplyCommandLine {
     bool json = false;
     bool showDiff = false;
     bool detailed = false;
+    bool renderOnly = false;
+    bool report = true;
+    bool readEnv = true;
+    std::optional<std::string> hieraSource = environmentValue("CCM_HIERA_DATA");
 };
 
 void printApplyUsage(std::ostream &stream)
@@ -85,7 +123,19 @@ std::optional<int> parseApplyArguments(
             line.detailed = true;
         else if (arg == "--health-check-only" || arg == "--monitor-only")
             line.options.healthCheckOnly = true;
-        else if (arg.size() > 1 && arg.front() == '-') {
+        else if (arg == "--render")
+            line.renderOnly = true;
+        else if (arg == "--report" || arg == "--report=true" || arg == "--no-report" || arg == "--report=false")
+            line.report = arg == "--report" || arg == "--report=true";
+        else if (arg == "--read-env" || arg == "--read-env=true" || arg == "--no-read-env" || arg == "--read-env=false")
+            line.readEnv = arg == "--read-env" || arg == "--read-env=true";
+        else if (const auto hiera = hieraOption(args, i)) {
+            if (!*hiera) {
+                err << "ccm-backend apply: " << hiera->error().message << '\n';
+                return UsageError;
+            }
+            line.hieraSource = hiera->value();
+        } else if (arg.size() > 1 && arg.front() == '-') {
             err << "ccm-backend apply: unknown option '" << arg << "'\n";
             printApplyUsage(err);
             return UsageError;
@@ -104,6 +154,46 @@ std::optional<int> parseApplyArguments(
     return std::nullopt;
 }
 
+/// What the manifest resolves against: the input options' facts, data and environment, with
+/// the --hiera source's data (resolved against those facts) under --data.
+Result<ResolveOptions> applyInputs(const ApplyCommandLine &line)
+{
+    auto inputs = resolveInputs(line.input);
+    if (!inputs || !line.hieraSource)
+        return inputs;
+    auto hiera = resolveHieraSource(*line.hieraSource, inputs->facts, Json::object(), line.input.sources);
+    if (!hiera)
+        return hiera.error().withContext("--hiera");
+    Json data = std::move(hiera).value();
+    deepMerge(data, inputs->externalData);
+    ResolveOptions resolved = std::move(inputs).value();
+    resolved.externalData = std::move(data);
+    return resolved;
+}
+
+/// Runs a prepared manifest, printing its lines (or events) and then its summary.
+int runPrepared(const engine::PreparedManifest &prepared, const ResolveOptions &runInputs, ApplyCommandLine &line,
+    std::ostream &out, std::ostream &err)
+{
+    RunReporter reporter(out, err, line.json, line.showDiff);
+    ProcessRunner runner;
+    const CancelOnSignal cancelOnSignal;
+    line.options.cancel = cancelOnSignal.flag();
+    const engine::RunResult result = engine::runManifest(prepared.resolved, runInputs, line.options, runner, reporter);
+    reporter.finish();
+
+    if (line.json) {
+        out << engine::runResultToJson(result, line.options.noop).dump() << '\n';
+    } else {
+        if (result.cancelled)
+            out << "\nThe run was cancelled before all resources ran.\n";
+        if (line.report)
+            out << '\n' << summaryText(result.summary);
+    }
+    out << std::flush;
+    return runExitStatus(result, line.detailed);
+}
+
 } // namespace
 
 int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
@@ -111,23 +201,17 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     ApplyCommandLine line;
     if (const auto status = parseApplyArguments(args, line, out, err))
         return *status;
-    const std::optional<std::string> &manifestPath = line.manifestPath;
-    InputOptions &input = line.input;
-    engine::RunOptions &options = line.options;
-    const bool json = line.json;
-    const bool showDiff = line.showDiff;
-    const bool detailed = line.detailed;
     // Puppet's convention: with detailed exit codes 2 means "changes", so invalid input is 1.
-    const int invalidInput = detailed ? Failure : UsageError;
+    const int invalidInput = line.detailed ? Failure : UsageError;
 
-    auto inputs = resolveInputs(input);
+    auto inputs = applyInputs(line);
     if (!inputs) {
         err << "ccm-backend apply: " << inputs.error().message << '\n';
         return invalidInput;
     }
-    const auto manifest = ManifestInput::open(*manifestPath, input.sources);
+    const auto manifest = ManifestInput::open(*line.manifestPath, line.input.sources);
     if (!manifest) {
-        err << "ccm-backend apply: bundle " << ManifestInput::displayName(*manifestPath) << ": "
+        err << "ccm-backend apply: bundle " << ManifestInput::displayName(*line.manifestPath) << ": "
             << manifest.error().message << '\n';
         return invalidInput;
     }
@@ -146,23 +230,11 @@ int applyCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     err << prepared.diagnosticText();
     if (!prepared.ok())
         return invalidInput;
-
-    RunReporter reporter(out, err, json, showDiff);
-    ProcessRunner runner;
-    const CancelOnSignal cancelOnSignal;
-    options.cancel = cancelOnSignal.flag();
-    const engine::RunResult result = engine::runManifest(prepared.resolved, runInputs, options, runner, reporter);
-    reporter.finish();
-
-    if (json) {
-        out << engine::runResultToJson(result, options.noop).dump() << '\n';
-    } else {
-        if (result.cancelled)
-            out << "\nThe run was cancelled before all resources ran.\n";
-        out << '\n' << summaryText(result.summary);
+    if (line.renderOnly) {
+        out << renderedManifestYaml(prepared.resolved) << std::flush;
+        return Success;
     }
-    out << std::flush;
-    return runExitStatus(result, detailed);
+    return runPrepared(prepared, runInputs, line, out, err);
 }
 
 } // namespace ccm::cli
