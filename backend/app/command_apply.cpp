@@ -4,6 +4,7 @@
 #include "app/input_options.h"
 #include "app/manifest_input.h"
 #include "app/run_reporter.h"
+#include "core/facts/environ.h"
 #include "engine/prepared_manifest.h"
 #include "engine/run.h"
 
@@ -158,17 +159,21 @@ std::optional<int> parseApplyArguments(
 /// the --hiera source's data (resolved against those facts) under --data.
 Result<ResolveOptions> applyInputs(const ApplyCommandLine &line)
 {
-    auto inputs = resolveInputs(line.input);
-    if (!inputs || !line.hieraSource)
-        return inputs;
-    auto hiera = resolveHieraSource(*line.hieraSource, inputs->facts, Json::object(), line.input.sources);
-    if (!hiera)
-        return hiera.error().withContext("--hiera");
-    Json data = std::move(hiera).value();
-    deepMerge(data, inputs->externalData);
-    ResolveOptions resolved = std::move(inputs).value();
-    resolved.externalData = std::move(data);
-    return resolved;
+    auto resolved = resolveInputs(line.input);
+    if (!resolved)
+        return resolved;
+    ResolveOptions inputs = std::move(resolved).value();
+    if (!line.readEnv)
+        inputs.environ = processEnviron(std::filesystem::path());
+    if (line.hieraSource) {
+        auto hiera = resolveHieraSource(*line.hieraSource, inputs.facts, Json::object(), line.input.sources);
+        if (!hiera)
+            return hiera.error().withContext("--hiera");
+        Json data = std::move(hiera).value();
+        deepMerge(data, inputs.externalData);
+        inputs.externalData = std::move(data);
+    }
+    return inputs;
 }
 
 /// Runs a prepared manifest, printing its lines (or events) and then its summary.

@@ -4,7 +4,6 @@
 #include "app/manifest_input.h"
 #include "core/hiera/hiera.h"
 #include "core/model/manifest.h"
-#include "core/yaml/yaml_reader.h"
 #include "fleet/nats/kv_reader.h"
 
 #include <filesystem>
@@ -15,6 +14,16 @@ namespace {
 
 /// Data sources larger than this are refused.
 constexpr std::uint64_t kMaxSourceBytes = 16 * 1024 * 1024;
+
+/// Upstream's Hiera reads hierarchy, data and overrides and ignores other keys; the manifest
+/// loader calls those errors, and the lack of a ccm section a warning.
+bool hieraDiagnosticMatters(const Diagnostic &diagnostic)
+{
+    if (diagnostic.severity != Severity::Error)
+        return false;
+    const bool topLevel = diagnostic.path.size() > 1 && diagnostic.path.find('/', 1) == std::string::npos;
+    return !(topLevel && diagnostic.message.starts_with("unknown top-level key"));
+}
 
 } // namespace
 
@@ -51,17 +60,14 @@ Result<Json> resolveHieraSource(
     auto read = readDataSource(source, sources);
     if (!read)
         return read.error();
-    const YamlReadResult yaml = readYaml(read->text);
-    if (!yaml.document) {
-        if (yaml.diagnostics.empty())
-            return Error {"data", read->shownName + ": not a YAML or JSON document"};
-        return Error {"data", formatDiagnostic(read->shownName, yaml.diagnostics.front())};
-    }
-    if (!yaml.document->root.is_object())
-        return Error {"data",
-            read->shownName + ": Hiera data must be a map with hierarchy, data and overrides, not "
-                + describeJsonType(yaml.document->root)};
     const LoadedManifest loaded = loadManifest(read->text);
+    for (const Diagnostic &diagnostic : loaded.diagnostics) {
+        if (hieraDiagnosticMatters(diagnostic))
+            return Error {"data", formatDiagnostic(read->shownName, diagnostic)};
+    }
+    if (!loaded.parsed || !loaded.document.is_object())
+        return Error {
+            "data", read->shownName + ": Hiera data must be a YAML or JSON map with hierarchy, data and overrides"};
     DataResolution resolution = resolveData(loaded, read->text, facts, overrides);
     for (const Diagnostic &diagnostic : resolution.diagnostics) {
         if (diagnostic.severity == Severity::Error)

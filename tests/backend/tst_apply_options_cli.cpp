@@ -138,6 +138,31 @@ overrides:
         QCOMPARE(apply({manifest, s("--hiera")}).exitCode, 2);
     }
 
+    void readEnvMergesTheDotEnvFileUnlessTurnedOff()
+    {
+        const QString manifest = write("env.yaml", R"(ccm:
+  resources:
+    - file:
+        - DIR/env-out:
+            ensure: present
+            content: "{{ lookup('environ.CCM_TEST_FROM_DOT_ENV', 'unset') }}"
+            owner: root
+            group: root
+            mode: "0644"
+)");
+        write(".env", "CCM_TEST_FROM_DOT_ENV=\"from dot env\"\n");
+        BackendRun run = apply({manifest});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+        QCOMPARE(contentOf(path("env-out")), s("from dot env"));
+        for (const QString &flag : {s("--no-read-env"), s("--read-env=false")}) {
+            run = apply({manifest, flag});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+            QCOMPARE(contentOf(path("env-out")), s("unset"));
+            run = apply({manifest});
+            QCOMPARE(contentOf(path("env-out")), s("from dot env"));
+        }
+    }
+
     void monitorOnlyRunsTheHealthChecksAndChangesNothing()
     {
         const QString manifest = write("checks.yaml", R"(ccm:
