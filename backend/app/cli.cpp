@@ -2,6 +2,7 @@
 #include "app/cli.h"
 
 #include "app/commands.h"
+#include "app/run_reporter.h"
 #include "lazy_libraries/lazy_library.h"
 
 #include <array>
@@ -131,19 +132,27 @@ void printUsage(std::ostream &out)
     out << "\nRun 'ccm-backend COMMAND --help' for the options of a command.\n\n"
            "Options:\n"
            "  -h, --help                  show this help\n"
-           "  --version                   show the version\n";
+           "  --version                   show the version\n"
+           "  --debug                     print the debug lines of runs too (before the command)\n"
+           "  --info                      print informational lines of runs (the default)\n";
 }
 
 } // namespace
 
 int runCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    if (args.empty()) {
+    // Upstream's global --debug and --info come before the command.
+    std::size_t first = 0;
+    for (; first < args.size() && (args[first] == "--debug" || args[first] == "--info"); ++first) {
+        if (args[first] == "--debug")
+            setRunLogLevel(engine::LogLevel::Debug);
+    }
+    if (first == args.size()) {
         printUsage(err);
         return UsageError;
     }
-    const std::string &command = args.front();
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    const std::string &command = args[first];
+    const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(first) + 1, args.end());
     if (command == "-h" || command == "--help" || command == "help") {
         printUsage(out);
         return Success;

@@ -34,6 +34,8 @@ Options:
                       exit 0 when nothing changed, 2 when something changed, 4 when
                       something failed, 6 when both; 1 when the manifest is invalid
   --health-check-only run only the resources' health checks (also --monitor-only)
+  --debug, --info     print the debug lines of the run too, or only from info up (the
+                      default); also accepted before the command, as upstream has them
   --render            resolve the manifest and print it as it would run; apply nothing
   --report, --no-report
                       print the summary after the resource lines (default: --report)
@@ -124,6 +126,8 @@ std::optional<int> parseApplyArguments(
             line.detailed = true;
         else if (arg == "--health-check-only" || arg == "--monitor-only")
             line.options.healthCheckOnly = true;
+        else if (arg == "--debug" || arg == "--info")
+            setRunLogLevel(arg == "--debug" ? engine::LogLevel::Debug : engine::LogLevel::Info);
         else if (arg == "--render")
             line.renderOnly = true;
         else if (arg == "--report" || arg == "--report=true" || arg == "--no-report" || arg == "--report=false")

@@ -12,6 +12,7 @@ namespace ccm::cli {
 namespace {
 
 std::atomic<bool> g_cancelRequested {false};
+std::atomic<engine::LogLevel> g_logLevel {engine::LogLevel::Info};
 
 extern "C" void requestCancel(int signal)
 {
@@ -83,8 +84,15 @@ void RunReporter::message(std::string_view text)
     writeText([&](std::ostream &stream) { stream << text << (text.ends_with('\n') ? "" : "\n"); });
 }
 
+void setRunLogLevel(engine::LogLevel level)
+{
+    g_logLevel.store(level);
+}
+
 void RunReporter::log(engine::LogLevel level, std::string_view resource, std::string_view message)
 {
+    if (level < g_logLevel.load())
+        return;
     writeText([&](std::ostream &stream) { stream << levelWord(level) << ' ' << resource << ": " << message << '\n'; });
 }
 

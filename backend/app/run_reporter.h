@@ -52,6 +52,10 @@ private:
     bool m_showDiff;
 };
 
+/// The least level of the log lines a run prints: Info unless upstream's global --debug asked
+/// for Debug. Set once, before a command runs.
+void setRunLogLevel(engine::LogLevel level);
+
 /// The exit status of a run: 1 when a resource failed or the run stopped early, else 0; with
 /// `detailed` (--detailed-exitcodes) 2 for changes, 4 for failures, 6 for both.
 int runExitStatus(const engine::RunResult &result, bool detailed);

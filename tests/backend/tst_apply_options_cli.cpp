@@ -163,6 +163,25 @@ overrides:
         }
     }
 
+    void debugLinesShowOnlyWithDebug()
+    {
+        const QString manifest = greetingManifest();
+        const BackendRun quiet = apply(QStringList {manifest, s("--noop")} + identityFacts());
+        QVERIFY2(quiet.exitCode == 0, qPrintable(quiet.err));
+        QVERIFY2(!quiet.out.contains(s("debug ")), qPrintable(quiet.out));
+        for (const QStringList &arguments :
+            {QStringList {s("--debug"), s("apply")}, QStringList {s("apply"), s("--debug")}}) {
+            const BackendRun loud = runBackend(arguments + QStringList {manifest, s("--noop")} + identityFacts(),
+                m_dir->path(), isolatedEnvironment(*m_dir));
+            QVERIFY2(loud.exitCode == 0, qPrintable(loud.err));
+            QVERIFY2(loud.out.contains(s("debug   file#") + path("out")), qPrintable(loud.out));
+        }
+        QCOMPARE(runBackend({s("--info"), s("apply"), manifest, s("--noop"), s("--fact"), s("user=root")},
+                     m_dir->path(), isolatedEnvironment(*m_dir))
+                     .exitCode,
+            0);
+    }
+
     void monitorOnlyRunsTheHealthChecksAndChangesNothing()
     {
         const QString manifest = write("checks.yaml", R"(ccm:
