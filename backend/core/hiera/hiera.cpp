@@ -542,4 +542,28 @@ DataResolution resolveData(const LoadedManifest &manifest, std::string_view text
     return out;
 }
 
+DataResolution resolveHieraDocument(std::string_view text, const LazyFacts &facts, const Json &external)
+{
+    const LoadedManifest loaded = loadManifest(text);
+    DataResolution out;
+    if (loaded.parsed && !loaded.document.is_object()) {
+        out.diagnostics.push_back({Severity::Error,
+            "a Hiera document is a map with hierarchy, data and overrides, not " + describeJsonType(loaded.document),
+            "", loaded.sourceMap.valueAt("")});
+        return out;
+    }
+    for (const Diagnostic &diagnostic : loaded.diagnostics) {
+        const std::vector<std::string> tokens = splitPointer(diagnostic.path);
+        const std::string section = tokens.empty() ? std::string() : tokens.front();
+        const bool hiera = section == "data" || section == "hierarchy" || section == "overrides";
+        if (hiera || (section.empty() && diagnostic.severity == Severity::Error))
+            out.diagnostics.push_back(diagnostic);
+    }
+    if (!out.ok())
+        return out;
+    DataResolution resolved = resolveData(loaded, text, facts, external);
+    resolved.diagnostics.insert(resolved.diagnostics.begin(), out.diagnostics.begin(), out.diagnostics.end());
+    return resolved;
+}
+
 } // namespace ccm

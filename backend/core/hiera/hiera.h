@@ -77,6 +77,13 @@ inline DataResolution resolveData(const LoadedManifest &manifest, std::string_vi
     return resolveData(manifest, text, LazyFacts(facts), external, provenance);
 }
 
+/// Resolves a standalone Hiera document (upstream's `ccm hiera parse`) as resolveData() resolves a
+/// manifest's data: `text` is a YAML or JSON map whose `data`, `hierarchy` and `overrides` are read
+/// as a manifest's; other top-level keys (a whole manifest's `ccm`) are left alone. The
+/// diagnostics are the text's and those of the three sections.
+DataResolution resolveHieraDocument(
+    std::string_view text, const LazyFacts &facts, const Json &external = Json::object());
+
 /// A `# @validate EXPR` annotation of a data value.
 struct DataValidation {
     std::string pointer; ///< of the value, under /data
