@@ -24,7 +24,8 @@
 namespace ccm::cli {
 namespace {
 
-constexpr std::string_view kAgentUsage = R"(Usage: ccm-backend agent --config FILE [--once]
+constexpr std::string_view kAgentUsage
+    = R"(Usage: ccm-backend agent --config FILE [--once] [--context NAME] [--debug|--info]
 
 Keeps this host converged on the manifests of an agent configuration (upstream CCM's
 agent.yaml, plus identity and preview; see docs/agent.md): watches obj:// sources, polls
@@ -34,6 +35,9 @@ publishes events, runs and status to NATS and serves Prometheus metrics.
 Options:
   --config FILE   the agent configuration
   --once          fetch and apply every source once, then exit: 0 when no run failed
+  --context NAME  the NATS context to connect with, over the configuration's
+                  nats_context (default: $NATS_CONTEXT when set)
+  --debug, --info log from debug or from info up, over the configuration's log_level
   -h, --help      show this help
 
 Signals: SIGTERM and SIGINT stop runs before their next resource and exit; SIGHUP reads
@@ -202,9 +206,34 @@ private:
     sigset_t m_old {};
 };
 
-void reload(AgentProcess &process, const std::string &configFile, fleet::AgentLog &log)
+/// What the agent's command line asks for.
+struct AgentCommandLine {
+    std::string configFile;
+    bool once = false;
+    /// --context, else $NATS_CONTEXT: over the configuration's nats_context.
+    std::optional<std::string> context;
+    /// --debug or --info: over the configuration's log_level.
+    std::optional<std::string> logLevel;
+};
+
+/// The configuration file with the command line's overrides.
+Result<fleet::AgentConfig> loadConfig(const AgentCommandLine &commandLine)
 {
-    auto config = fleet::loadAgentConfig(configFile);
+    auto loaded = fleet::loadAgentConfig(commandLine.configFile);
+    if (!loaded)
+        return loaded;
+    fleet::AgentConfig config = std::move(loaded).value();
+    if (commandLine.context)
+        config.natsContext = *commandLine.context;
+    if (commandLine.logLevel)
+        config.logLevel = *commandLine.logLevel;
+    return config;
+}
+
+void reload(AgentProcess &process, const AgentCommandLine &commandLine, fleet::AgentLog &log)
+{
+    const std::string &configFile = commandLine.configFile;
+    auto config = loadConfig(commandLine);
     if (!config) {
         std::istringstream problems(config.error().message);
         for (std::string line; std::getline(problems, line);)
@@ -217,13 +246,14 @@ void reload(AgentProcess &process, const std::string &configFile, fleet::AgentLo
 }
 
 /// Serves signals until the agent is told to end (or, with --once, has run every source).
-int serveSignals(AgentProcess &process, const BlockedSignals &signals, const std::string &configFile,
-    fleet::AgentLog &log, bool once)
+int serveSignals(
+    AgentProcess &process, const BlockedSignals &signals, const AgentCommandLine &commandLine, fleet::AgentLog &log)
 {
+    const bool once = commandLine.once;
     for (;;) {
         const int signal = signals.waitForSignal(std::chrono::milliseconds(once ? 100 : 1000));
         if (signal == SIGHUP && !once) {
-            reload(process, configFile, log);
+            reload(process, commandLine, log);
         } else if (signal == SIGINT || signal == SIGTERM) {
             log.info(std::string("stopping on ") + (signal == SIGINT ? "SIGINT" : "SIGTERM"));
             process.stop(true);
@@ -239,25 +269,31 @@ int serveSignals(AgentProcess &process, const BlockedSignals &signals, const std
 
 /// Reads the command line; the exit status when it ends here.
 std::optional<int> parseAgentArguments(
-    const std::vector<std::string> &args, std::string &configFile, bool &once, std::ostream &out, std::ostream &err)
+    const std::vector<std::string> &args, AgentCommandLine &commandLine, std::ostream &out, std::ostream &err)
 {
+    if (const char *context = std::getenv("NATS_CONTEXT"); context != nullptr && *context != '\0')
+        commandLine.context = context;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "-h" || args[i] == "--help") {
+        const std::string &arg = args[i];
+        if (arg == "-h" || arg == "--help") {
             out << kAgentUsage;
             return Success;
         }
-        if (args[i] == "--once") {
-            once = true;
-        } else if (args[i] == "--config" && i + 1 < args.size()) {
-            configFile = args[++i];
+        if (arg == "--once") {
+            commandLine.once = true;
+        } else if (arg == "--debug" || arg == "--info") {
+            commandLine.logLevel = arg.substr(2);
+        } else if ((arg == "--config" || arg == "--context") && i + 1 < args.size()) {
+            (arg == "--config" ? commandLine.configFile : commandLine.context.emplace()) = args[++i];
         } else {
             err << "ccm-backend agent: "
-                << (args[i] == "--config" ? "--config needs a FILE" : "unknown argument '" + args[i] + "'") << '\n'
+                << (arg == "--config" || arg == "--context" ? arg + " needs a value" : "unknown argument '" + arg + "'")
+                << '\n'
                 << kAgentUsage;
             return UsageError;
         }
     }
-    if (configFile.empty()) {
+    if (commandLine.configFile.empty()) {
         err << "ccm-backend agent: --config FILE is required\n" << kAgentUsage;
         return UsageError;
     }
@@ -268,26 +304,25 @@ std::optional<int> parseAgentArguments(
 
 int agentCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    std::string configFile;
-    bool once = false;
-    if (const auto status = parseAgentArguments(args, configFile, once, out, err))
+    AgentCommandLine commandLine;
+    if (const auto status = parseAgentArguments(args, commandLine, out, err))
         return *status;
-    auto config = fleet::loadAgentConfig(configFile);
+    auto config = loadConfig(commandLine);
     if (!config) {
         std::istringstream problems(config.error().message);
-        for (std::string line; std::getline(problems, line);)
-            err << "ccm-backend agent: " << line << '\n';
+        for (std::string problem; std::getline(problems, problem);)
+            err << "ccm-backend agent: " << problem << '\n';
         return UsageError;
     }
     const char *journal = std::getenv("JOURNAL_STREAM");
     fleet::AgentLog log(err, journal != nullptr && *journal != '\0');
     const BlockedSignals signals;
-    AgentProcess process(log, once);
+    AgentProcess process(log, commandLine.once);
     if (auto started = process.start(std::move(config).value(), false); !started) {
         log.error(started.error().message);
         return Failure;
     }
-    return serveSignals(process, signals, configFile, log, once);
+    return serveSignals(process, signals, commandLine, log);
 }
 
 } // namespace ccm::cli
