@@ -7,6 +7,7 @@
 #include "designer/core/resource_list_model.h"
 #include "designer/ui/controllers/files_controller.h"
 #include "designer/ui/controllers/fleet_controller.h"
+#include "designer/ui/controllers/host_state_controller.h"
 #include "designer/ui/controllers/live_values_controller.h"
 #include "designer/ui/controllers/preview_controller.h"
 #include "designer/ui/editors/manifest_settings_editor.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_resourceList = new ResourceListPanel(m_document, this);
     m_preview = new PreviewController(m_document, m_resourceList, m_results, m_whatIf, this);
     m_fleet = new FleetController(m_document, m_preview->client(), this, this);
+    m_hostState = new HostStateController(m_preview, m_propertyEditor, this);
 
     m_editorTabs = new QTabWidget(this);
     m_editorTabs->setObjectName(QStringLiteral("editorTabs"));
@@ -404,6 +406,11 @@ ProblemsPanel *MainWindow::problemsPanel() const
     return m_problems;
 }
 
+HostStateController *MainWindow::hostStateController() const
+{
+    return m_hostState;
+}
+
 LiveValuesController *MainWindow::liveValues() const
 {
     return m_liveValues;
@@ -599,6 +606,7 @@ void MainWindow::showSelectedEntry()
         else
             m_propertyEditor->clear();
         m_yamlEditor->highlightLines(0, -1);
+        followOnHost({});
         return;
     }
     const ResourceBlock &block = m_document->blocks()[entry.block];
@@ -608,6 +616,7 @@ void MainWindow::showSelectedEntry()
     m_propertyEditor->setResource(QString::fromStdString(block.type), QString::fromStdString(resource.name),
         resource.properties, m_document->inheritedProperties(entry), resource.isDefaults);
     m_propertyEditor->setDiagnostics(m_document->diagnosticsFor(entry), m_document->entryPointer(entry));
+    followOnHost(entry);
 
     const auto [first, last] = m_document->lineRange(entry);
     m_yamlEditor->highlightLines(first, last);
@@ -620,6 +629,25 @@ void MainWindow::showSelectedEntry()
         if (focused)
             focused->setFocus(Qt::OtherFocusReason);
     }
+}
+
+void MainWindow::followOnHost(EntryRef entry)
+{
+    if (!m_document->hasEntry(entry) || m_document->blocks()[entry.block].entries[entry.entry].isDefaults) {
+        m_hostState->follow({}, {}, {});
+        return;
+    }
+    const ResourceBlock &block = m_document->blocks()[entry.block];
+    const ResourceEntry &resource = block.entries[entry.entry];
+    // The effective properties: the block's defaults, then the resource's own over them.
+    Json properties = m_document->inheritedProperties(entry);
+    if (!properties.is_object())
+        properties = Json::object();
+    if (resource.properties.is_object()) {
+        for (const auto &[key, value] : resource.properties.items())
+            properties[key] = value;
+    }
+    m_hostState->follow(QString::fromStdString(block.type), QString::fromStdString(resource.name), properties);
 }
 
 void MainWindow::addResource(const QString &type)

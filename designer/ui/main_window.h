@@ -22,6 +22,7 @@ namespace ccm::designer {
 class FleetController;
 class FilesController;
 class FleetDock;
+class HostStateController;
 class LiveValuesController;
 class ManifestSettingsEditor;
 class PreviewController;
@@ -79,6 +80,7 @@ public:
     YamlEditor *yamlEditor() const;
     ProblemsPanel *problemsPanel() const;
     LiveValuesController *liveValues() const;
+    HostStateController *hostStateController() const;
 
     /// The entry selected in the resource list; invalid when none is.
     EntryRef selectedEntry() const;
@@ -136,6 +138,8 @@ private:
 
     void documentChanged();
     void showSelectedEntry();
+    /// Has the form show what this host has of `entry` (nothing for an invalid entry or defaults).
+    void followOnHost(EntryRef entry);
     void addResource(const QString &type);
     void duplicateSelected();
     void deleteSelected();
@@ -174,6 +178,7 @@ private:
     FleetController *m_fleet = nullptr;
     FleetDock *m_fleetDock = nullptr;
     LiveValuesController *m_liveValues = nullptr;
+    HostStateController *m_hostState = nullptr;
     QTabWidget *m_editorTabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_problemSummary = nullptr;

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The main window's actions, menus and toolbar: what each offers and where, apart from what the
 // window does when they are triggered (main_window.cpp).
-#include "designer/ui/main_window.h"
-
 #include "designer/ui/controllers/files_controller.h"
 #include "designer/ui/controllers/fleet_controller.h"
+#include "designer/ui/controllers/host_state_controller.h"
 #include "designer/ui/controllers/live_values_controller.h"
 #include "designer/ui/controllers/preview_controller.h"
 #include "designer/ui/editors/yaml_editor.h"
 #include "designer/ui/help_menu.h"
 #include "designer/ui/icons.h"
+#include "designer/ui/main_window.h"
 #include "designer/ui/panels/files_dock.h"
 #include "designer/ui/panels/fleet_dock.h"
 #include "designer/ui/panels/problems_panel.h"
@@ -164,6 +164,7 @@ void MainWindow::createResourceActions(QMenu *editMenu, QToolBar *toolBar)
             m_resourceList->view()->addAction(action);
         toolBar->addAction(action);
     }
+    m_resourceList->view()->addAction(m_hostState->refreshAction());
 }
 
 void MainWindow::createRunMenu(QToolBar *toolBar)
@@ -172,6 +173,8 @@ void MainWindow::createRunMenu(QToolBar *toolBar)
     runMenu->addAction(m_preview->previewAction());
     runMenu->addAction(m_preview->applyAction());
     runMenu->addAction(m_preview->cancelAction());
+    runMenu->addSeparator();
+    runMenu->addAction(m_hostState->refreshAction());
     runMenu->addSeparator();
     runMenu->addAction(m_preview->exportJsonAction());
     runMenu->addAction(m_preview->exportTextAction());

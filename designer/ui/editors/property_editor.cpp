@@ -4,10 +4,14 @@
 #include "core/model/validator.h"
 #include "designer/core/form_description.h"
 #include "designer/ui/editors/field_editors.h"
+#include "designer/ui/icons.h"
+#include "designer/ui/palette_tone.h"
 #include "designer/ui/panels/empty_state.h"
+#include "designer/ui/panels/results_panel.h"
 
 #include <QEvent>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
@@ -48,6 +52,34 @@ void colourLabel(QLabel *label, const QColor &colour)
     QPalette palette = label->palette();
     palette.setColor(QPalette::WindowText, colour);
     label->setPalette(palette);
+}
+
+/// A property the host has otherwise: what applying would change, in the colour the results and
+/// the resource list give a change.
+QColor differsColour(const QPalette &palette)
+{
+    return ResultsPanel::outcomeColor(QStringLiteral("changed"), palette);
+}
+
+/// The glyph and colour that start the host line: the resource list's marks for a resource that
+/// stays as it is (✓), would change (●) or failed (✗); a grey ? or … while nothing is known.
+std::pair<QString, QColor> hostGlyph(const HostStateView &view, const QPalette &palette)
+{
+    const QColor quiet = palette.color(QPalette::PlaceholderText);
+    switch (view.kind) {
+    case HostStateView::Kind::Known:
+        if (!view.markers.empty())
+            return {QStringLiteral("●"), differsColour(palette)};
+        return {QStringLiteral("✓"), isDarkPalette(palette) ? QColor(0x81, 0xc7, 0x84) : QColor(0x2e, 0x7d, 0x32)};
+    case HostStateView::Kind::Failed:
+        return {QStringLiteral("✗"), ResultsPanel::outcomeColor(QStringLiteral("failed"), palette)};
+    case HostStateView::Kind::Unknown:
+        return {QStringLiteral("?"), quiet};
+    case HostStateView::Kind::Checking:
+    case HostStateView::Kind::Hidden:
+        break;
+    }
+    return {QStringLiteral("…"), quiet};
 }
 
 /// Shows lines of a given worst severity in a message label, hiding it when there are none.
@@ -160,6 +192,10 @@ void PropertyEditor::startContent()
     m_name = nullptr;
     m_nameMessage = nullptr;
     m_messages = nullptr;
+    m_hostBar = nullptr;
+    m_hostText = nullptr;
+    m_hostDetail = nullptr;
+    m_hostRefresh = nullptr;
     m_type.clear();
     m_label.clear();
     m_built = false;
@@ -193,6 +229,8 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
                                                : schemaText(form.summary)));
     auto *layout = static_cast<QVBoxLayout *>(m_content->layout());
 
+    if (!isDefaults && !form.empty())
+        addHostBar(layout);
     m_messages = messageLabel(m_content, QStringLiteral("messages"));
     layout->addWidget(m_messages);
     if (!isDefaults)
@@ -201,7 +239,72 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
     for (const GroupDescription &group : form.groups)
         addGroup(layout, group);
     layout->addStretch(1);
+    updateHostState();
     installContent();
+}
+
+/// The line saying what this host has of the resource, with its refresh button, and the lines of
+/// detail below it.
+void PropertyEditor::addHostBar(QVBoxLayout *layout)
+{
+    m_hostBar = new QWidget(m_content);
+    m_hostBar->setObjectName(QStringLiteral("hostState"));
+    auto *rows = new QVBoxLayout(m_hostBar);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->setSpacing(0);
+    auto *line = new QHBoxLayout;
+    line->setContentsMargins(0, 0, 0, 0);
+    m_hostText = new QLabel(m_hostBar);
+    m_hostText->setObjectName(QStringLiteral("hostStateText"));
+    m_hostText->setTextFormat(Qt::RichText);
+    m_hostText->setWordWrap(true);
+    m_hostText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hostRefresh = new QToolButton(m_hostBar);
+    m_hostRefresh->setObjectName(QStringLiteral("hostStateRefresh"));
+    m_hostRefresh->setIcon(actionIcon(QStringLiteral("view-refresh")));
+    m_hostRefresh->setAutoRaise(true);
+    m_hostRefresh->setToolTip(tr("Look at this resource on this host again"));
+    m_hostRefresh->setAccessibleName(tr("Refresh the state on this host"));
+    connect(m_hostRefresh, &QToolButton::clicked, this, &PropertyEditor::hostStateRefreshRequested);
+    line->addWidget(m_hostText, 1);
+    line->addWidget(m_hostRefresh, 0, Qt::AlignTop);
+    rows->addLayout(line);
+    m_hostDetail = messageLabel(m_hostBar, QStringLiteral("hostStateDetail"));
+    rows->addWidget(m_hostDetail);
+    layout->addWidget(m_hostBar);
+}
+
+void PropertyEditor::setHostState(const HostStateView &view)
+{
+    if (view == m_hostState)
+        return;
+    m_hostState = view;
+    updateHostState();
+}
+
+void PropertyEditor::updateHostState()
+{
+    for (auto &[property, row] : m_rows) {
+        const auto marker = m_hostState.markers.find(property);
+        const bool marked = marker != m_hostState.markers.end() && m_hostBar != nullptr;
+        row.hostMarker->setToolTip(marked ? marker->second : QString());
+        row.hostMarker->setAccessibleName(marked ? marker->second : QString());
+        row.hostMarker->setVisible(marked);
+    }
+    if (m_hostBar == nullptr)
+        return;
+    m_hostBar->setVisible(m_hostState.kind != HostStateView::Kind::Hidden);
+    const auto [glyph, colour] = hostGlyph(m_hostState, palette());
+    m_hostText->setText(QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>&nbsp;%3")
+                            .arg(colour.name(), glyph, m_hostState.text.toHtmlEscaped()));
+    m_hostText->setAccessibleName(m_hostState.text);
+    m_hostText->setToolTip(m_hostState.markers.empty()
+            ? QString()
+            : tr("%n marked properties differ on this host", nullptr, int(m_hostState.markers.size())));
+    m_hostDetail->setText(m_hostState.detail);
+    colourLabel(m_hostDetail, palette().color(QPalette::PlaceholderText));
+    m_hostDetail->setVisible(!m_hostState.detail.isEmpty());
+    m_hostRefresh->setEnabled(!m_hostState.checking);
 }
 
 /// Adds a collapsible section for `group`, or nothing when all its fields are left out of the form.
@@ -247,7 +350,18 @@ void PropertyEditor::addFieldRow(
         m_fieldHook(row.editor);
     row.inheritedHint = messageLabel(cell, property + QStringLiteral("-inherited"));
     row.message = messageLabel(cell, property + QStringLiteral("-message"));
-    cellLayout->addWidget(row.editor);
+    row.hostMarker = new QLabel(QStringLiteral("●"), cell);
+    row.hostMarker->setObjectName(property + QStringLiteral("-host"));
+    colourLabel(row.hostMarker, differsColour(palette()));
+    QFont bold = row.hostMarker->font();
+    bold.setBold(true);
+    row.hostMarker->setFont(bold);
+    row.hostMarker->hide();
+    auto *editorLine = new QHBoxLayout;
+    editorLine->setContentsMargins(0, 0, 0, 0);
+    editorLine->addWidget(row.editor, 1);
+    editorLine->addWidget(row.hostMarker, 0, Qt::AlignTop);
+    cellLayout->addLayout(editorLine);
     cellLayout->addWidget(row.inheritedHint);
     cellLayout->addWidget(row.message);
     row.label = new QLabel(schemaText(field.label), section);
@@ -539,7 +653,9 @@ void PropertyEditor::updateColours()
     for (auto &[property, row] : m_rows) {
         recolour(row.message);
         colourLabel(row.inheritedHint, palette().color(QPalette::PlaceholderText));
+        colourLabel(row.hostMarker, differsColour(palette()));
     }
+    updateHostState();
 }
 
 } // namespace ccm::designer

@@ -3,6 +3,7 @@
 
 #include "core/model/diagnostic.h"
 #include "core/model/json.h"
+#include "designer/core/resource_status.h"
 
 #include <QScrollArea>
 
@@ -55,6 +56,12 @@ public:
     /// Scrolls to a field and gives it the keyboard focus; false when the form has no such field.
     bool focusProperty(const QString &property);
 
+    /// Shows what this host has of the resource: a line under the form's title with a refresh
+    /// button, and a marker beside each field whose value the host does not have, its tooltip
+    /// saying what the host has. Kept across forms; a block's defaults show none of it.
+    void setHostState(const HostStateView &view);
+    [[nodiscard]] const HostStateView &hostState() const { return m_hostState; }
+
     /// The type shown; empty after clear().
     [[nodiscard]] QString type() const { return m_type; }
 
@@ -65,6 +72,8 @@ signals:
     void propertyCleared(const QString &property);
     /// The user changed the resource's name.
     void nameEdited(const QString &name);
+    /// The user asked to look at the resource on this host again.
+    void hostStateRefreshRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -75,6 +84,7 @@ private:
         QLabel *label = nullptr;
         QLabel *message = nullptr;
         QLabel *inheritedHint = nullptr;
+        QLabel *hostMarker = nullptr;
         QWidget *section = nullptr;
         QToolButton *header = nullptr;
         std::vector<ccm::Diagnostic> diagnostics;
@@ -88,6 +98,8 @@ private:
     void addGroup(QVBoxLayout *layout, const GroupDescription &group);
     void addFieldRow(const FieldDescription &field, QToolButton *header, QWidget *section, QFormLayout *fields);
     void addNameRow(QVBoxLayout *layout);
+    void addHostBar(QVBoxLayout *layout);
+    void updateHostState();
     void onEdited(const QString &property);
     void updateMessage(const QString &property);
     void updateNameMessage();
@@ -100,6 +112,11 @@ private:
     QWidget *m_content = nullptr;
     QLabel *m_staleBanner = nullptr;
     QLabel *m_hint = nullptr;
+    QWidget *m_hostBar = nullptr;
+    QLabel *m_hostText = nullptr;
+    QLabel *m_hostDetail = nullptr;
+    QToolButton *m_hostRefresh = nullptr;
+    HostStateView m_hostState;
     QLabel *m_messages = nullptr;
     QLineEdit *m_name = nullptr;
     QLabel *m_nameMessage = nullptr;
