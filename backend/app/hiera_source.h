@@ -12,7 +12,7 @@ namespace ccm::cli {
 
 /// The text of a data source as upstream's --hiera, `hiera parse` and --data take one: a file, an
 /// http(s):// URL or kv://BUCKET/KEY. `shownName` is how messages name it (a URL without its
-/// credentials). A file that does not exist is the error code "not_found".
+/// credentials). A file that does not exist is ReadErrc::NotFound (base/file_reading.h).
 struct SourceText {
     std::string text;
     std::string shownName;
@@ -21,7 +21,7 @@ Result<SourceText> readDataSource(const std::string &source, const fleet::Source
 
 /// Resolves a Hiera document (a YAML or JSON map with `hierarchy`, `data` and `overrides`, as a
 /// manifest has them) read from `source` against `facts`, with `overrides` merged over the result:
-/// the data it gives. Errors say SOURCE:LINE:COL and what is wrong; a missing file is "not_found".
+/// the data it gives. Errors say SOURCE:LINE:COL and what is wrong; a missing file is ReadErrc::NotFound.
 Result<Json> resolveHieraSource(
     const std::string &source, const LazyFacts &facts, const Json &overrides, const fleet::SourceOptions &sources);
 
