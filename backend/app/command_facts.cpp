@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/commands.h"
 #include "app/input_options.h"
-#include "core/expr/expression.h"
 #include "core/facts/facts.h"
+#include "core/model/json_query.h"
 #include "core/model/manifest_writer.h"
 
 #include <ostream>
@@ -11,13 +11,16 @@
 namespace ccm::cli {
 namespace {
 
-constexpr std::string_view kFactsUsage = R"(Usage: ccm-backend facts [PATH] [--yaml] [--fact KEY=VALUE]... [--facts FILE]
+constexpr std::string_view kFactsUsage
+    = R"(Usage: ccm-backend facts [PATH] [--yaml] [--fact KEY=VALUE]... [--facts FILE]
 
 Prints the facts manifests see as Facts: the system's (host, cpu, memory, network,
 partitions), merged with the custom fact files of /etc/choria/ccm and
-~/.config/choria/ccm and the command line. With PATH, prints only the value there
-(a dotted path such as host.info.platformFamily or network.interfaces.0.name; a
-string value is printed as it is).
+~/.config/choria/ccm and the command line. With PATH, prints only the value there:
+a gjson query as upstream's `ccm facts QUERY` takes (a dotted path such as
+host.info.platformFamily or network.interfaces.0.name, `#` for a list's length,
+`network.interfaces.#.name`, `#(...)` queries and @modifiers; docs/cli.md lists the
+subset); a string value is printed as it is.
 
 Options:
   --yaml              print YAML instead of JSON
@@ -62,7 +65,12 @@ int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     }
     Json value = std::move(facts).value();
     if (path) {
-        auto found = lookupPath(value, *path);
+        auto queried = queryJson(value, *path);
+        if (!queried) {
+            err << "ccm-backend facts: " << queried.error().message << '\n';
+            return UsageError;
+        }
+        std::optional<Json> found = std::move(queried).value();
         if (!found) {
             err << "ccm-backend facts: no fact at '" << *path << "'\n";
             return Failure;

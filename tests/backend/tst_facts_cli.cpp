@@ -65,13 +65,23 @@ private Q_SLOTS:
         QTest::newRow("list length") << QStringList{QStringLiteral("--facts"), QStringLiteral("extra.json"),
                                                     QStringLiteral("app.tags.#")}
                                      << QStringLiteral("1\n");
+        QTest::newRow("gjson: a field of every element") << QStringList {QStringLiteral("--facts"),
+            QStringLiteral("extra.json"), QStringLiteral("servers.#.name"), QStringLiteral("--yaml")}
+                                                         << QStringLiteral("- a\n- b\n");
+        QTest::newRow("gjson: a query") << QStringList {QStringLiteral("--facts"), QStringLiteral("extra.json"),
+            QStringLiteral("servers.#(port>80).name")}
+                                        << QStringLiteral("b\n");
+        QTest::newRow("gjson: a modifier") << QStringList {QStringLiteral("--facts"), QStringLiteral("extra.json"),
+            QStringLiteral("app|@keys"), QStringLiteral("--yaml")}
+                                           << QStringLiteral("- port\n- tags\n");
     }
 
     void valueAtPath()
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, output);
-        writeFile(m_dir, QStringLiteral("extra.json"), R"({"app": {"port": 8080, "tags": ["a"]}})");
+        writeFile(m_dir, QStringLiteral("extra.json"),
+            R"({"app": {"port": 8080, "tags": ["a"]}, "servers": [{"name": "a", "port": 80}, {"name": "b", "port": 443}]})");
         const BackendRun run = facts(arguments);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(run.out, output);
@@ -93,6 +103,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("missing path") << QStringList{QStringLiteral("host.nothing.here")} << 1
                                       << QStringLiteral("no fact at 'host.nothing.here'");
+        QTest::newRow("gjson feature left out")
+            << QStringList {QStringLiteral("[host,cpu]")} << 2 << QStringLiteral("multipath");
         QTest::newRow("two paths") << QStringList{QStringLiteral("a"), QStringLiteral("b")} << 2
                                    << QStringLiteral("only one PATH");
         QTest::newRow("unknown option") << QStringList{QStringLiteral("--json")} << 2
