@@ -10,6 +10,7 @@
 #include "daemon/editor_methods.h"
 #include "daemon/fleet_methods.h"
 #include "daemon/params.h"
+#include "daemon/status_method.h"
 #include "engine/prepared_manifest.h"
 #include "fleet/agent/bundle_source.h"
 #include "fleet/nats/kv_reader.h"
@@ -467,6 +468,8 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
         {"expression.evaluate", Role::Preview, false, &Dispatcher::editorMethod,
             {{"manifest", Text}, {"base_dir", Path}}},
         {"data.resolve", Role::Preview, false, &Dispatcher::editorMethod, {{"manifest", Text}, {"base_dir", Path}}},
+        {"resource.status", Role::Preview, false, &Dispatcher::resourceStatus,
+            {{"type", Label}, {"name", Text}, {"base_dir", Path}}},
         {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod,
             {{"manifest", Text}, {"base_dir", Path}, {"name", Name}, {"include", Path, true}}},
         {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod,
@@ -872,6 +875,22 @@ RpcResult<Dispatched> Dispatcher::editorMethod(const Caller &caller, Request &re
                      base = std::move(base).value()]() -> std::optional<std::string> {
         try {
             auto result = editorResult(caller, method, params, base);
+            return result ? responseLine(id, *result) : errorLine(id, result.error());
+        } catch (const std::exception &e) {
+            return internalErrorLine(caller, id, e);
+        }
+    };
+    return heavy;
+}
+
+RpcResult<Dispatched> Dispatcher::resourceStatus(const Caller &caller, Request &request)
+{
+    if (auto checked = checkStatusParams(request.params); !checked)
+        return checked.error();
+    Dispatched heavy;
+    heavy.work = [this, caller, id = request.id, params = std::move(request.params)]() -> std::optional<std::string> {
+        try {
+            auto result = resourceStatusResult(caller.peer, isSomeoneElse(caller.peer), params, m_facts);
             return result ? responseLine(id, *result) : errorLine(id, result.error());
         } catch (const std::exception &e) {
             return internalErrorLine(caller, id, e);

@@ -151,6 +151,7 @@ private:
     RpcResult<Dispatched> applyStart(const Caller &caller, Request &request);
     RpcResult<Dispatched> fleetMethod(const Caller &caller, Request &request);
     RpcResult<Dispatched> editorMethod(const Caller &caller, Request &request);
+    RpcResult<Dispatched> resourceStatus(const Caller &caller, Request &request);
     /// The result of template.render, expression.evaluate or data.resolve, off the I/O thread.
     RpcResult<Json> editorResult(
         const Caller &caller, const std::string &method, const Json &params, const std::filesystem::path &base);

@@ -146,6 +146,45 @@ struct ApplyContext {
     [[nodiscard]] std::string refreshMessage() const;
 };
 
+/// One property in which a resource on this host differs from what its properties ask for.
+struct StateDifference {
+    std::string property;
+    /// What the host has, and what the property asks for, in the property's own terms.
+    Json current;
+    Json wanted;
+};
+
+/// What a resource is on this host now, as ResourceType::currentState() tells it.
+struct ResourceState {
+    /// false when the state of such a resource cannot be told without changing something (an exec
+    /// without creates): `reason` says why, the other fields are empty.
+    bool supported = true;
+    std::string reason;
+    /// One line for people: "present, 0644 root:root, sha256 1f2e3d4c5b6a…", "installed 1.24.0-1".
+    std::string summary;
+    /// The state as the type's events carry it ({"ensure": ..., "metadata": {...}}).
+    Json state = Json::object();
+    /// The properties that differ, in the order apply checks them; empty without properties.
+    std::vector<StateDifference> differences;
+    /// What could not be told or compared, and why ("the content of /etc/shadow is not compared:
+    /// uid 1000 may not read it").
+    std::vector<std::string> notes;
+};
+
+/// What a type sees while it tells a resource's current state. Nothing is changed on the host.
+struct StatusContext {
+    /// Every process a provider starts to look (dpkg-query, systemctl) goes through it.
+    CommandRunner &runner;
+    const LazyFacts &facts;
+    /// Relative paths in the properties (source, creates) resolve against it.
+    std::filesystem::path workingDirectory;
+    /// Whether the caller may read a file's content (for its checksum); unset allows every file.
+    std::function<bool(const std::filesystem::path &)> mayRead;
+
+    /// Whether the caller may read `path`.
+    [[nodiscard]] bool readable(const std::filesystem::path &path) const { return !mayRead || mayRead(path); }
+};
+
 /// The text of the error a type gives when the provider acted but a second look at the system
 /// shows the resource still differs from what was asked.
 inline constexpr std::string_view kDesiredStateNotAchieved = "desired state not achieved";
@@ -181,6 +220,13 @@ public:
     /// nothing itself and leads to health checks (apply: its child manifest runs health-check-only
     /// too); every other type is skipped then and only the resource's own health checks run.
     [[nodiscard]] virtual bool appliesWhenCheckingHealthOnly() const { return false; }
+
+    /// The state of resource `name` on this host as `provider` reports it, changing nothing.
+    /// `properties` (resolved; an empty map when none are given) are compared with that state with
+    /// the comparisons apply makes; only the properties set are compared. The default says the
+    /// state of this type cannot be told.
+    [[nodiscard]] virtual Result<ResourceState> currentState(
+        const std::string &name, const Json &properties, Provider &provider, const StatusContext &context) const;
 
     /// Hides secrets in a resource's resolved properties before they are put into its event, which
     /// is logged, shown and published. Called after apply, on the properties the event carries;

@@ -104,6 +104,11 @@ public:
 
     /// The password, every header value and the password in the url become "[redacted]".
     void redact(Json &properties) const override;
+
+    /// The archive file (present, checksum when the caller may read it, size, owner) and, when
+    /// `creates` is given, whether it exists; differences in ensure, checksum, owner, group, creates.
+    [[nodiscard]] Result<ResourceState> currentState(const std::string &name, const Json &properties,
+        Provider &provider, const StatusContext &context) const override;
 };
 
 } // namespace ccm::engine

@@ -99,6 +99,11 @@ public:
 
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;
+
+    /// Whether `creates` exists, when it is given; without it the state of a command cannot be
+    /// told without running it (or its guards), and the state says so.
+    [[nodiscard]] Result<ResourceState> currentState(const std::string &name, const Json &properties,
+        Provider &provider, const StatusContext &context) const override;
 };
 
 } // namespace ccm::engine

@@ -112,6 +112,11 @@ public:
     /// The file itself, when it is to be present with a content or source to compare.
     [[nodiscard]] std::optional<std::filesystem::path> contentToCompare(
         const std::string &name, const Json &properties) const override;
+
+    /// The path's state (its content's checksum only when the caller may read it) and how ensure,
+    /// content or source, owner, group and mode differ.
+    [[nodiscard]] Result<ResourceState> currentState(const std::string &name, const Json &properties,
+        Provider &provider, const StatusContext &context) const override;
 };
 
 } // namespace ccm::engine

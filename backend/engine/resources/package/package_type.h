@@ -113,6 +113,11 @@ public:
 
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;
+
+    /// Installed or absent and the version, and whether ensure (present, absent, latest, a
+    /// version) is met, versions compared the provider's way.
+    [[nodiscard]] Result<ResourceState> currentState(const std::string &name, const Json &properties,
+        Provider &provider, const StatusContext &context) const override;
 };
 
 } // namespace ccm::engine

@@ -113,6 +113,12 @@ public:
 
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;
+
+    /// With a source: the templates rendered and compared with the target (nothing is written),
+    /// the files that would change or be purged as differences. Without a source there is nothing
+    /// to compare the target with, and the state says so.
+    [[nodiscard]] Result<ResourceState> currentState(const std::string &name, const Json &properties,
+        Provider &provider, const StatusContext &context) const override;
 };
 
 } // namespace ccm::engine

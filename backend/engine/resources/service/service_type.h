@@ -83,6 +83,10 @@ public:
 
     [[nodiscard]] Result<void> apply(const std::string &name, const Json &properties, Provider &provider,
         ApplyContext &context, TransactionEvent &event) const override;
+
+    /// Running or stopped, enabled or not, and whether ensure and enable (when set) are met.
+    [[nodiscard]] Result<ResourceState> currentState(const std::string &name, const Json &properties,
+        Provider &provider, const StatusContext &context) const override;
 };
 
 } // namespace ccm::engine
