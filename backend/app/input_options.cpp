@@ -7,6 +7,7 @@
 #include "core/model/manifest.h"
 #include "core/yaml/yaml_reader.h"
 #include "fleet/nats/kv_reader.h"
+#include "fleet/registration/registration_store.h"
 
 #include <cstdlib>
 #include <memory>
@@ -23,9 +24,12 @@ const char *const kSourceOptionsUsage = R"(  --http-user USER[:PASSWORD]
                       basic auth for http(s):// sources (password from
                       $CCM_HTTP_PASSWORD when omitted); credentials in the URL win
   --http-ca FILE      verify https:// servers with this PEM CA bundle, not the system's
-  --context NAME      the NATS context for obj:// and kv:// sources and kvGet (default:
-                      $NATS_CONTEXT, else CCM)
+  --context NAME      the NATS context for obj:// and kv:// sources, kvGet and
+                      registrations (default: $NATS_CONTEXT, else CCM)
   --nats URL          connect to this NATS server instead; no context is read
+  -R, --registration STREAM
+                      the JetStream stream registrations() looks services up in
+                      (default: REGISTRATION)
   --require-signature KEY.pem
                       refuse a bundle not signed by this key (an Ed25519 public or
                       private key PEM; repeatable: any of them); without it, who
@@ -69,7 +73,7 @@ fleet::SourceOptions sourceOptionsFromEnvironment()
 
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
 {
-    for (const char *name : {"--http-user", "--http-ca", "--context", "--nats"}) {
+    for (const char *name : {"--http-user", "--http-ca", "--context", "--nats", "--registration", "-R"}) {
         auto value = optionValue(args, index, name);
         if (!value)
             continue;
@@ -83,6 +87,8 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
             options.caFile = text;
         else if (option == "--context")
             options.nats.context = text;
+        else if (option == "--registration" || option == "-R")
+            options.registrationStream = text;
         else
             options.nats.url = text;
         return true;
@@ -193,6 +199,11 @@ Result<ResolveOptions> resolveInputs(const InputOptions &options)
     inputs.environ = processEnviron();
     auto reader = std::make_shared<fleet::KvReader>(options.sources.nats, options.sources.environment);
     inputs.kvGet = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
+    auto registry = std::make_shared<fleet::RegistrationReader>(
+        options.sources.nats, options.sources.environment, options.sources.registrationStream);
+    inputs.registrations
+        = [registry](const std::string &cluster, const std::string &protocol, const std::string &service,
+              const std::string &address) { return registry->lookup(cluster, protocol, service, address); };
     if (options.dataFile) {
         auto data = loadDataFile(*options.dataFile, options.sources);
         if (!data)

@@ -27,7 +27,8 @@ struct InputOptions {
 
 /// The usage lines of the options above, for the commands' help texts.
 extern const char *const kInputOptionsUsage;
-/// The usage lines of --http-user, --http-ca, --context, --nats and --require-signature.
+/// The usage lines of --http-user, --http-ca, --context, --nats, -R/--registration and
+/// --require-signature.
 extern const char *const kSourceOptionsUsage;
 
 /// Consumes --require-signature KEY.pem at args[index] like takeInputOption(), reading the key
@@ -35,7 +36,8 @@ extern const char *const kSourceOptionsUsage;
 Result<bool> takeSignatureOption(
     const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
-/// Consumes --http-user, --http-ca, --context or --nats at args[index] like takeInputOption().
+/// Consumes --http-user, --http-ca, --context, --nats or -R/--registration at args[index] like
+/// takeInputOption().
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
 /// Consumes the input option at args[index] (and its value, advancing index) when it is one; with
@@ -50,8 +52,9 @@ Result<Json> loadDataFile(const std::string &path, const fleet::SourceOptions &s
 
 /// What a manifest is resolved against: facts with the options' overrides (the system's gathered
 /// when first read; the files of the overrides read now, so that their errors come first), the process
-/// environment, --data and kvGet() through a NATS connection made on its first call. The base
-/// directory is left for the caller. Errors say which input failed.
+/// environment, --data, and kvGet() and registrations() (in the -R stream) through NATS connections
+/// made on their first calls. The base directory is left for the caller. Errors say which input
+/// failed.
 Result<ResolveOptions> resolveInputs(const InputOptions &options);
 
 } // namespace ccm::cli

@@ -250,8 +250,8 @@ TransactionEvent ManifestRun::runResource(const Frame &frame, const ResolvedReso
     const ResourceType *type = m_catalog.type(resource.type);
     TransactionEvent event = startEvent(frame, resource, type);
 
-    const TemplateScope scope(
-        frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory, frame.inputs.kvGet);
+    const TemplateScope scope(frame.inputs.facts, frame.manifest.data, frame.inputs.environ, frame.inputs.baseDirectory,
+        frame.inputs.kvGet, frame.inputs.registrations);
     // Control expressions and deferred templates may read files: they do so as the caller.
     std::optional<Result<bool>> managed;
     std::optional<Result<Json, TemplateFailure>> resolved;

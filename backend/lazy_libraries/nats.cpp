@@ -6,8 +6,8 @@
 #include <nats/nats.h>
 
 namespace ccm::lazy {
-LazyLibrary libnats(
-    CCM_NATS_SONAME, "the fleet commands (publish, agent, fleet), obj:// and kv:// sources and kvGet need");
+LazyLibrary libnats(CCM_NATS_SONAME,
+    "the fleet commands (publish, agent, fleet, registration), obj:// and kv:// sources, kvGet and registrations need");
 }
 using ccm::lazy::libnats;
 
@@ -86,6 +86,12 @@ CCM_NATS_FUNCTION(const char *, natsMsg_GetData, (const natsMsg *message), (mess
 CCM_NATS_FUNCTION(int, natsMsg_GetDataLength, (const natsMsg *message), (message))
 CCM_NATS_FUNCTION(
     natsStatus, natsMsgHeader_Set, (natsMsg * message, const char *key, const char *value), (message, key, value))
+CCM_NATS_FUNCTION(
+    natsStatus, natsMsgHeader_Get, (natsMsg * message, const char *key, const char **value), (message, key, value))
+CCM_NATS_FUNCTION(natsStatus, natsConnection_Request,
+    (natsMsg * *reply, natsConnection *connection, const char *subject, const void *data, int dataLength,
+        std::int64_t timeout),
+    (reply, connection, subject, data, dataLength, timeout))
 CCM_NATS_FUNCTION(natsStatus, natsInbox_Create, (natsInbox * *inbox), (inbox))
 CCM_NATS_FUNCTION(void, natsInbox_Destroy, (natsInbox * inbox), (inbox))
 

@@ -719,14 +719,19 @@ private:
     }
 
     /// registrations(cluster, protocol, service, address): upstream's lookup in the registration
-    /// registry of a NATS stream. There is no registry here, so it finds nothing.
+    /// stream, through the scope's lookup; a scope without one finds nothing.
     ExpressionResult<Json> registrations(std::vector<Json> &arguments, const Node &node) const
     {
         for (const Json &argument : arguments) {
             if (!argument.is_string())
                 return needs(node, "four strings (cluster, protocol, service, address)", argument);
         }
-        return Json::array();
+        auto found = m_scope.callFunction(node.name, arguments);
+        if (!found)
+            return Json::array();
+        if (!*found)
+            return errorAt(found->error().message, node.column);
+        return std::move(*found).value();
     }
 
     ExpressionResult<Json> toInt(std::vector<Json> &arguments, const Node &node) const

@@ -68,14 +68,16 @@ public:
         }
         DataResolution data = resolveData(m_manifest, m_text, m_options.facts, m_options.externalData);
         m_out.diagnostics = std::move(data.diagnostics);
-        for (Diagnostic &warning : registryWarnings(m_manifest, m_text))
-            m_out.diagnostics.push_back(std::move(warning));
+        if (!m_options.registrations) {
+            for (Diagnostic &warning : registryWarnings(m_manifest, m_text))
+                m_out.diagnostics.push_back(std::move(warning));
+        }
         if (!m_out.ok())
             return;
         m_out.data = std::move(data.data);
 
-        const TemplateScope scope(
-            m_options.facts, m_out.data, m_options.environ, m_options.baseDirectory, m_options.kvGet);
+        const TemplateScope scope(m_options.facts, m_out.data, m_options.environ, m_options.baseDirectory,
+            m_options.kvGet, m_options.registrations);
         // A reference, not value_or(): a copy would duplicate every resource of the manifest.
         static const CcmSettings kNoSettings;
         const CcmSettings &settings = m_manifest.manifest.ccm ? *m_manifest.manifest.ccm : kNoSettings;
@@ -141,7 +143,7 @@ private:
             fail("resources_jet_file: " + source.error().message);
             return;
         }
-        if (!registrationsCalls(source.value()).empty()) {
+        if (!m_options.registrations && !registrationsCalls(source.value()).empty()) {
             const LineIndex lines(source.value());
             for (const std::size_t call : registrationsCalls(source.value()))
                 m_out.diagnostics.push_back(

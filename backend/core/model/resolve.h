@@ -27,6 +27,9 @@ struct ResolveOptions {
     std::filesystem::path baseDirectory = ".";
     /// kvGet()'s source of NATS key-value entries; empty when there is none (kvGet then fails).
     KvGetFunction kvGet;
+    /// registrations()' lookup in the registration stream; empty when there is none (it then gives
+    /// an empty list, and the manifest's calls are warned about).
+    RegistrationsFunction registrations;
 };
 
 /// How templates in a property are resolved.

@@ -294,7 +294,7 @@ private:
                 return evalOperand(argOperands[i], dot);
             return *final;
         };
-        if (function.call == nullptr) {
+        if (function.call == nullptr && function.callWithScope == nullptr) {
             const bool isAnd = function.name == "and";
             for (std::size_t i = 0;; ++i) {
                 auto value = argument(i);
@@ -310,7 +310,7 @@ private:
                 return value.error();
             args.push_back(std::move(value).value());
         }
-        auto result = function.call(args);
+        auto result = function.call != nullptr ? function.call(args) : function.callWithScope(args, m_scope);
         if (!result)
             return Failure {
                 operand.offset, "error calling " + std::string(function.name) + ": " + result.error().message};

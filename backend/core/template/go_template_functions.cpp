@@ -147,16 +147,25 @@ Checked<Value> callNot(const Args &args)
     return Value::owned(!isTrue(args[0]));
 }
 
-/// registrations cluster protocol service address: upstream's lookup in the registration registry
-/// of a NATS stream. There is no registry here, so it finds nothing.
-Checked<Value> callRegistrations(const Args &args)
+/// registrations cluster protocol service address: upstream's lookup in the registration stream,
+/// through the scope's lookup; without a scope or a lookup it finds nothing.
+Checked<Value> callRegistrations(const Args &args, const ExpressionScope *scope)
 {
+    std::vector<Json> values;
     for (const Value &arg : args) {
         if (arg.isNil() || !arg.json().is_string())
             return Problem {
                 "registrations needs four strings (cluster, protocol, service, address), got " + describeValue(arg)};
+        values.push_back(arg.json());
     }
-    return Value::owned(Json::array());
+    if (scope == nullptr)
+        return Value::owned(Json::array());
+    auto found = scope->callFunction("registrations", values);
+    if (!found)
+        return Value::owned(Json::array());
+    if (!*found)
+        return Problem {found->error().message};
+    return Value::owned(std::move(*found).value());
 }
 
 Checked<Value> callLen(const Args &args)
@@ -672,7 +681,7 @@ constexpr std::array<Function, 19> functions {{
     {"html", 0, unlimited, callHtml},
     {"js", 0, unlimited, callJs},
     {"urlquery", 0, unlimited, callUrlquery},
-    {"registrations", 4, 4, callRegistrations},
+    {"registrations", 4, 4, nullptr, callRegistrations},
 }};
 
 } // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "core/expr/expression.h"
 #include "core/template/go_template_value.h"
 
 #include <cstddef>
@@ -25,6 +26,9 @@ struct Function {
     std::size_t minArgs;
     std::size_t maxArgs;
     Checked<Value> (*call)(const Args &); ///< nullptr for and/or, which evaluate their arguments lazily
+    /// Instead of `call` for functions that need the template's scope (registrations); the scope is
+    /// null when the template is executed without one.
+    Checked<Value> (*callWithScope)(const Args &, const ExpressionScope *) = nullptr;
 };
 
 /// The built-in function called `name`, or nullptr.

@@ -73,18 +73,20 @@ Result<std::string> readTemplateFile(const std::string &path, const std::filesys
 }
 
 TemplateScope::TemplateScope(const Json &facts, const Json &data, const Json &environment,
-    std::filesystem::path baseDirectory, KvGetFunction kvGet)
+    std::filesystem::path baseDirectory, KvGetFunction kvGet, RegistrationsFunction registrations)
     : m_variables(facts, data, environment)
     , m_baseDirectory(std::move(baseDirectory))
     , m_kvGet(std::move(kvGet))
+    , m_registrations(std::move(registrations))
 {
 }
 
 TemplateScope::TemplateScope(const LazyFacts &facts, const Json &data, const Json &environment,
-    std::filesystem::path baseDirectory, KvGetFunction kvGet)
+    std::filesystem::path baseDirectory, KvGetFunction kvGet, RegistrationsFunction registrations)
     : m_variables(facts, data, environment)
     , m_baseDirectory(std::move(baseDirectory))
     , m_kvGet(std::move(kvGet))
+    , m_registrations(std::move(registrations))
 {
 }
 
@@ -112,7 +114,28 @@ std::optional<Result<Json>> TemplateScope::callFunction(std::string_view name, c
         return jetFunction(args);
     if (name == "kvGet")
         return kvGetFunction(args);
+    if (name == "registrations" && m_registrations)
+        return registrationsFunction(args);
     return std::nullopt;
+}
+
+Result<Json> TemplateScope::registrationsFunction(const std::vector<Json> &args) const
+{
+    if (args.size() != 4)
+        return functionError("registrations() takes 4 arguments (cluster, protocol, service, address), got "
+            + std::to_string(args.size()));
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        auto value = stringArgument(args, i, "registrations");
+        if (!value)
+            return value.error();
+        values.push_back(std::move(value).value());
+    }
+    auto found = m_registrations(values[0], values[1], values[2], values[3]);
+    if (!found)
+        return functionError("registrations(\"" + values[0] + "\", \"" + values[1] + "\", \"" + values[2] + "\", \""
+            + values[3] + "\"): " + found.error().message);
+    return std::move(found).value();
 }
 
 Result<Json> TemplateScope::kvGetFunction(const std::vector<Json> &args) const

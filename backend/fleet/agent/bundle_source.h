@@ -26,6 +26,8 @@ SourceKind sourceKind(const std::string &argument);
 /// How remote sources are reached.
 struct SourceOptions {
     NatsSelection nats; ///< --context / --nats, for obj:// and kv://
+    /// -R/--registration: the stream registrations() looks entries up in.
+    std::string registrationStream = "REGISTRATION";
     ContextEnvironment environment = ContextEnvironment::fromProcess();
     std::string httpUser; ///< --http-user USER[:PASSWORD]; credentials in the URL win
     /// The password when httpUser has none (the CLI fills it from $CCM_HTTP_PASSWORD).
