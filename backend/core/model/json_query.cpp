@@ -416,6 +416,8 @@ private:
     /// The components of a path on a value (gjson's parseObject and parseArray).
     Result<Found> walk(const Json &value, std::string_view path, int depth)
     {
+        if (depth > kMaxDepth)
+            return error(path, "the path nests deeper than " + std::to_string(kMaxDepth) + " levels");
         if (value.is_object())
             return walkObject(value, path, depth);
         if (value.is_array())
