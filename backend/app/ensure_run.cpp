@@ -2,26 +2,19 @@
 #include "app/ensure_run.h"
 
 #include "app/commands.h"
+#include "app/hiera_source.h"
 #include "app/input_options.h"
-#include "app/manifest_input.h"
 #include "app/session_store.h"
-#include "base/error_code.h"
-#include "base/file_reading.h"
 #include "core/facts/environ.h"
-#include "core/hiera/hiera.h"
 #include "core/model/manifest.h"
 #include "engine/prepared_manifest.h"
 #include "engine/util/command_runner.h"
-#include "fleet/nats/kv_reader.h"
 
 #include <cstdlib>
 #include <ostream>
 
 namespace ccm::cli {
 namespace {
-
-/// Hiera documents larger than this are refused.
-constexpr std::size_t kMaxEnsureHieraBytes = 16 * 1024 * 1024;
 
 /// The types `ensure` manages.
 constexpr std::array<std::string_view, 6> kEnsureTypes {"package", "service", "file", "exec", "archive", "scaffold"};
@@ -49,65 +42,6 @@ Result<bool> parseEnsureBool(std::string_view option, const std::string &text)
     return Error {"usage", std::string(option) + " takes true or false, not '" + text + "'"};
 }
 
-/// The text of the Hiera source: a file (nullopt when it does not exist), an http(s):// URL or
-/// kv://BUCKET/KEY, as upstream's hiera.ResolveUrl reads them.
-Result<std::optional<std::string>> readHieraSource(const std::string &source, const fleet::SourceOptions &sources)
-{
-    if (fleet::isHttpUrl(source)) {
-        auto text = fetchText(source, sources, kMaxEnsureHieraBytes);
-        if (!text)
-            return Error {"hiera", text.error().message};
-        return std::optional<std::string>(std::move(text).value());
-    }
-    if (fleet::isKvUrl(source)) {
-        auto url = fleet::parseKvUrl(source);
-        if (!url)
-            return Error {"hiera", url.error().message};
-        fleet::KvReader reader(sources.nats, sources.environment);
-        auto text = reader.get(url->bucket, url->key);
-        if (!text && text.error().code == "key_not_found")
-            return std::optional<std::string>();
-        if (!text)
-            return Error {"hiera", source + ": " + text.error().message};
-        return std::optional<std::string>(std::move(text).value());
-    }
-    auto text = readTextFile(source, kMaxEnsureHieraBytes);
-    if (!text && hasCode(text.error(), ReadErrc::NotFound))
-        return std::optional<std::string>();
-    if (!text)
-        return Error {"hiera", text.error().message};
-    return std::optional<std::string>(std::move(text).value());
-}
-
-/// Upstream's hiera reads hierarchy, data and overrides and ignores other keys; a manifest's
-/// loader calls those errors, and its lack of a ccm section a warning.
-bool hieraDiagnosticMatters(const Diagnostic &diagnostic)
-{
-    if (diagnostic.severity != Severity::Error)
-        return false;
-    const bool topLevel = diagnostic.path.size() > 1 && diagnostic.path.find('/', 1) == std::string::npos;
-    return !(topLevel && diagnostic.message.starts_with("unknown top-level key"));
-}
-
-/// The data of a Hiera document (hierarchy, data, overrides; YAML or JSON) resolved against the
-/// facts with the same resolver as a manifest's data. Errors say SOURCE:LINE:COL.
-Result<Json> resolveHieraText(const std::string &source, const std::string &text, const LazyFacts &facts)
-{
-    const LoadedManifest loaded = loadManifest(text);
-    for (const Diagnostic &diagnostic : loaded.diagnostics) {
-        if (hieraDiagnosticMatters(diagnostic))
-            return Error {"hiera", formatDiagnostic(source, diagnostic)};
-    }
-    if (!loaded.parsed)
-        return Error {"hiera", source + ": not a YAML or JSON document"};
-    DataResolution resolution = resolveData(loaded, text, facts);
-    for (const Diagnostic &diagnostic : resolution.diagnostics) {
-        if (diagnostic.severity == Severity::Error)
-            return Error {"hiera", formatDiagnostic(source, diagnostic)};
-    }
-    return std::move(resolution.data);
-}
-
 bool isEnsureType(std::string_view type)
 {
     return std::ranges::find(kEnsureTypes, type) != kEnsureTypes.end();
@@ -120,16 +54,22 @@ bool hasEnsureReferences(const Json &properties, const char *key)
 }
 
 /// "PROPERTY: message" for a diagnostic about the one resource of an ensure manifest (whose body is
-/// at /ccm/resources/0/TYPE), the property path written with dots ("health_checks.0.command").
-std::string describeEnsureProblem(std::string_view type, const Diagnostic &diagnostic)
+/// at /ccm/resources/0/TYPE), the property path written with dots ("health_checks.0.command"); the
+/// message loses the resource's label, which the caller puts in front once.
+std::string describeEnsureProblem(std::string_view type, const std::string &label, const Diagnostic &diagnostic)
 {
+    std::string message = diagnostic.message;
+    if (message.starts_with(label + ": "))
+        message.erase(0, label.size() + 2);
     const std::string prefix = "/ccm/resources/0/" + std::string(type);
     std::string property;
-    if (diagnostic.path.starts_with(prefix) && diagnostic.path.size() > prefix.size() + 1) {
+    if (diagnostic.path.starts_with(prefix + "/")) {
         property = diagnostic.path.substr(prefix.size() + 1);
         std::ranges::replace(property, '/', '.');
     }
-    return property.empty() ? diagnostic.message : property + ": " + diagnostic.message;
+    if (property.empty() || message.starts_with(property + " ") || message.starts_with(property + ":"))
+        return message;
+    return property + ": " + message;
 }
 
 /// Passes a run's reports on and keeps the resource's event.
@@ -175,9 +115,9 @@ Result<engine::PreparedManifest> prepareEnsure(std::string_view type, const Json
         const bool reference = diagnostic.path.find("/require/") != std::string::npos
             || diagnostic.path.find("/subscribe/") != std::string::npos;
         if (diagnostic.severity == Severity::Error)
-            problems += (problems.empty() ? "" : "; ") + describeEnsureProblem(type, diagnostic);
+            problems += (problems.empty() ? "" : "; ") + describeEnsureProblem(type, label, diagnostic);
         else if (diagnostic.severity == Severity::Warning && !(withSession && reference))
-            observer.log(engine::LogLevel::Warning, label, describeEnsureProblem(type, diagnostic));
+            observer.log(engine::LogLevel::Warning, label, describeEnsureProblem(type, label, diagnostic));
     }
     if (!problems.empty())
         return Error {"invalid_resource", label + ": " + problems};
@@ -246,22 +186,20 @@ Result<ResolveOptions> ensureInputs(const EnsureSettings &settings)
     // resolveInputs() merges ./.env; without --read-env the environment is the process's alone.
     if (!settings.readEnv)
         inputs.environ = processEnviron(std::filesystem::path());
-    if (!settings.hieraFile.empty()) {
-        auto text = readHieraSource(settings.hieraFile, settings.sources);
-        if (!text)
-            return text.error();
-        if (text.value()) {
-            auto data = resolveHieraText(settings.hieraFile, *text.value(), inputs.facts);
-            if (!data)
-                return data.error();
-            inputs.externalData = std::move(data).value();
-        }
-    }
+    Json overrides = Json::object();
     if (settings.dataFile) {
         auto data = loadDataFile(*settings.dataFile, settings.sources);
         if (!data)
             return data.error();
-        deepMerge(inputs.externalData, data.value());
+        overrides = std::move(data).value();
+    }
+    inputs.externalData = overrides;
+    if (!settings.hieraFile.empty()) {
+        auto data = resolveHieraSource(settings.hieraFile, inputs.facts, overrides, settings.sources);
+        if (!data && data.error().code != "not_found")
+            return data.error();
+        if (data)
+            inputs.externalData = std::move(data).value();
     }
     return inputs;
 }
@@ -313,7 +251,7 @@ Result<TransactionEvent> ensureResource(
         return Error {"ensure", "the resource did not run"};
     if (store) {
         if (auto recorded = store->record(*capture.event()); !recorded)
-            return recorded.error();
+            return Error {"session_record", recorded.error().message};
     }
     return std::move(*capture.event());
 }

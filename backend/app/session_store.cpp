@@ -220,6 +220,11 @@ Result<SessionStore> SessionStore::create(const std::filesystem::path &directory
         return Error {"session", "session store " + directory.string() + " already exists"};
     if (::mkdir(directory.c_str(), 0700) != 0)
         return systemError("cannot create the session store " + directory.string(), errno);
+    return start(directory);
+}
+
+Result<SessionStore> SessionStore::start(const std::filesystem::path &directory)
+{
     auto store = open(directory);
     if (!store)
         return store.error();

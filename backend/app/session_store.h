@@ -82,6 +82,8 @@ public:
     /// Makes the directory (refusing one that exists, as upstream does; mode 0700) and records a
     /// session start event in it.
     static Result<SessionStore> create(const std::filesystem::path &directory);
+    /// The store at an existing (empty) directory, with a session start event recorded in it.
+    static Result<SessionStore> start(const std::filesystem::path &directory);
 
     [[nodiscard]] const std::filesystem::path &directory() const { return m_directory; }
 
