@@ -4,6 +4,8 @@
 #include "designer/core/backend_client.h"
 #include "designer/core/form_description.h"
 
+#include <QDir>
+
 namespace ccm::designer {
 
 namespace {
@@ -27,6 +29,11 @@ HostState::HostState(BackendClient *client, QObject *parent)
 void HostState::setHold(std::function<bool()> hold)
 {
     m_hold = std::move(hold);
+}
+
+void HostState::setBaseDirectory(const QString &directory)
+{
+    m_baseDirectory = directory;
 }
 
 void HostState::setDelay(int milliseconds)
@@ -67,6 +74,12 @@ void HostState::follow(const QString &type, const QString &name, const ccm::Json
     m_name = name;
     m_properties = normalised;
     ++m_generation;
+    if (another && holdsTemplate(ccm::Json(name.toStdString()))) {
+        m_status.reset();
+        m_timer.stop();
+        showTemplatedName();
+        return;
+    }
     if (another) {
         // Another resource: nothing is known of it until the backend answers, which it is asked
         // once the selection (or the name being typed) has rested.
@@ -95,6 +108,10 @@ void HostState::refresh()
     m_timer.stop();
     if (m_type.isEmpty())
         return;
+    if (holdsTemplate(ccm::Json(m_name.toStdString()))) {
+        showTemplatedName();
+        return;
+    }
     if (m_inFlight || held()) {
         m_wanted = true;
         return;
@@ -110,6 +127,14 @@ void HostState::refresh()
     send();
 }
 
+void HostState::showTemplatedName()
+{
+    HostStateView view;
+    view.kind = HostStateView::Kind::Unknown;
+    view.text = tr("On this host: not known; the name holds a template, which only a run resolves.");
+    setView(std::move(view));
+}
+
 void HostState::send()
 {
     m_inFlight = true;
@@ -117,8 +142,15 @@ void HostState::send()
     HostStateView view = m_view;
     view.checking = true;
     setView(std::move(view));
-    const ccm::Json params
-        = {{"type", m_type.toStdString()}, {"name", m_name.toStdString()}, {"properties", m_properties}};
+    // Templates are resolved by a run; the backend compares only what the form holds resolved.
+    ccm::Json resolved = ccm::Json::object();
+    for (const auto &[key, value] : m_properties.items()) {
+        if (!holdsTemplate(value))
+            resolved[key] = value;
+    }
+    ccm::Json params = {{"type", m_type.toStdString()}, {"name", m_name.toStdString()}, {"properties", resolved}};
+    if (QDir::isAbsolutePath(m_baseDirectory))
+        params["base_dir"] = m_baseDirectory.toStdString();
     m_client->call(QStringLiteral("resource.status"), params,
         [guard = QPointer<HostState>(this), generation = m_generation](const BackendClient::Answer &answer) {
             if (guard != nullptr)
@@ -163,6 +195,16 @@ HostStateView HostState::describe(const QString &type, const ccm::Json &properti
         detail.append(status.reason);
     else if (!status.supported)
         detail.append(tr("The backend gave no reason."));
+    detail.append(status.notes);
+    QStringList templated;
+    if (properties.is_object()) {
+        for (const auto &[key, value] : properties.items()) {
+            if (holdsTemplate(value))
+                templated.append(QString::fromStdString(key));
+        }
+    }
+    if (status.supported && !templated.isEmpty())
+        detail.append(tr("Not compared, as they hold templates: %1").arg(templated.join(QStringLiteral(", "))));
     const FormDescription &form = formDescription(type.toStdString());
     for (const HostDifference &difference : status.differences) {
         const std::string key = difference.property.toStdString();

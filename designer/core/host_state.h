@@ -32,6 +32,9 @@ public:
     /// block's defaults, templates unrendered) are `properties`. Nothing is shown for an empty type
     /// or name (no resource, a block's defaults).
     void follow(const QString &type, const QString &name, const ccm::Json &properties);
+    /// The directory relative paths of the properties start from (the manifest's); empty for the
+    /// backend's default.
+    void setBaseDirectory(const QString &directory);
     /// Asks about the followed resource now; when requests are held, as soon as they are not.
     void refresh();
     /// While `hold` returns true, nothing is sent: a run holds the backend's connection, and the
@@ -50,8 +53,9 @@ public:
     [[nodiscard]] bool isChecking() const { return m_inFlight; }
 
     /// The view of `status` for a resource of `type` whose form holds `properties`: the summary
-    /// line, the markers of the differences the form still has, and the differences that have no
-    /// field in the form (and so no marker) among the detail lines.
+    /// line, the markers of the differences the form still has, and among the detail lines the
+    /// backend's notes, the properties not compared because they hold templates, and the
+    /// differences that have no field in the form (and so no marker).
     [[nodiscard]] static HostStateView describe(
         const QString &type, const ccm::Json &properties, const ResourceStatus &status);
 
@@ -61,6 +65,8 @@ signals:
 
 private:
     void send();
+    /// The view for a resource whose name holds a template: nothing on the host goes by that name.
+    void showTemplatedName();
     void answered(quint64 generation, bool ok, const ccm::Json &result, int code, const QString &message);
     void setView(HostStateView view);
     [[nodiscard]] bool held() const;
@@ -68,6 +74,7 @@ private:
     QPointer<BackendClient> m_client;
     QString m_type;
     QString m_name;
+    QString m_baseDirectory;
     ccm::Json m_properties = ccm::Json::object();
     std::optional<ResourceStatus> m_status;
     HostStateView m_view;

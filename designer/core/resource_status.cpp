@@ -48,6 +48,24 @@ std::vector<HostDifference> differencesOf(const ccm::Json &result, QString *prob
     return differences;
 }
 
+/// The notes member: a list of strings; other entries are left out.
+QStringList notesOf(const ccm::Json &result, QString *problem)
+{
+    QStringList notes;
+    const auto found = result.find("notes");
+    if (found == result.end() || found->is_null())
+        return notes;
+    if (!found->is_array()) {
+        *problem = Texts::tr("its notes are not a list");
+        return notes;
+    }
+    for (const ccm::Json &note : *found) {
+        if (note.is_string() && !note.get_ref<const std::string &>().empty())
+            notes.append(QString::fromStdString(note.get<std::string>()));
+    }
+    return notes;
+}
+
 /// A mode as a number: octal digits in a string ("0644", "644") or the digits of a number as
 /// written in YAML (644).
 std::optional<int> octalModeOf(const ccm::Json &value)
@@ -87,6 +105,7 @@ ResourceStatus ResourceStatus::fromJson(const ccm::Json &result)
     if (const auto state = result.find("state"); state != result.end() && state->is_object())
         status.state = *state;
     status.differences = differencesOf(result, &problem);
+    status.notes = notesOf(result, &problem);
     if (!problem.isEmpty()) {
         status = ResourceStatus();
         status.reason = Texts::tr("The backend's answer cannot be read: %1.").arg(problem);
@@ -109,6 +128,11 @@ bool sameHostValue(const QString &property, const ccm::Json &formValue, const cc
             return *form == *host;
     }
     return hostScalarText(formValue) == hostScalarText(hostValue);
+}
+
+bool holdsTemplate(const ccm::Json &value)
+{
+    return value.is_string() && value.get_ref<const std::string &>().find("{{") != std::string::npos;
 }
 
 QString hostValueText(const ccm::Json &value)

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <vector>
@@ -23,8 +24,10 @@ struct HostDifference {
 struct ResourceStatus {
     /// Whether the backend could tell the state at all; false for a type or provider that cannot.
     bool supported = false;
-    /// Why the state cannot be told, or which part of it is unknown; may be empty.
+    /// Why the state cannot be told; may be empty.
     QString reason;
+    /// What the backend could not look at or compare (a file it may not read, say).
+    QStringList notes;
     /// One line for people: "present, 0644 root:root, sha256 …", "installed 1.24.0-1".
     QString summary;
     /// The type's own description of the state (the `status --json` output's state).
@@ -40,6 +43,9 @@ struct ResourceStatus {
 /// Whether a form's value and a host's value of `property` are the same setting: equal JSON, the
 /// same text for scalars ("3" and 3), and the same octal number for a mode ("644" and "0644").
 bool sameHostValue(const QString &property, const ccm::Json &formValue, const ccm::Json &hostValue);
+
+/// Whether `value` is a string that still holds a template ("{{"), which only a run resolves.
+bool holdsTemplate(const ccm::Json &value);
 
 /// A host's value as one short line: strings as they are, anything else as JSON, "nothing" for
 /// null, long values cut with an ellipsis.
@@ -57,7 +63,8 @@ struct HostStateView {
     Kind kind = Kind::Hidden;
     /// The line under the form's title: "On this host: present, 0644 root:root".
     QString text;
-    /// Further lines: what of the state is unknown, differences that have no field in the form.
+    /// Further lines: what of the state is unknown or was not compared, differences that have no
+    /// field in the form.
     QString detail;
     /// The properties marked as different, each with its tooltip ("On this host: 0600").
     std::map<QString, QString> markers;

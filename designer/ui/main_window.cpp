@@ -647,7 +647,8 @@ void MainWindow::followOnHost(EntryRef entry)
         for (const auto &[key, value] : resource.properties.items())
             properties[key] = value;
     }
-    m_hostState->follow(QString::fromStdString(block.type), QString::fromStdString(resource.name), properties);
+    m_hostState->follow(QString::fromStdString(block.type), QString::fromStdString(resource.name), properties,
+        m_document->baseDirectory());
 }
 
 void MainWindow::addResource(const QString &type)

@@ -19,6 +19,7 @@
 #include "window_test_support.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSemaphore>
@@ -150,6 +151,12 @@ private slots:
             << s("service") << QByteArray(R"({"ensure":"running"})")
             << QByteArray(R"({"supported":true,"summary":"running","reason":"whether it is enabled is unknown"})")
             << known << s("On this host: running") << HostMarkers {} << s("whether it is enabled is unknown");
+        QTest::newRow("notes, and properties holding templates")
+            << s("file") << QByteArray(R"({"mode":"0644","owner":"{{ lookup('data.user') }}"})")
+            << QByteArray(R"({"supported":true,"summary":"present","differences":[],
+                 "notes":["the content was not read: permission denied"]})")
+            << known << s("On this host: present") << HostMarkers {}
+            << s("the content was not read: permission denied\nNot compared, as they hold templates: owner");
         QTest::newRow("cannot tell, with the backend's reason")
             << s("exec") << QByteArray(R"({"command":"/bin/true"})")
             << QByteArray(R"({"supported":false,"reason":"an exec without creates leaves no state to read"})")
@@ -170,6 +177,10 @@ private slots:
             << s("file") << QByteArray(R"({})") << QByteArray(R"({"supported":true,"summary":7})") << unknown
             << s("On this host: the state cannot be told.") << HostMarkers {}
             << s("The backend's answer cannot be read: its summary is not a string.");
+        QTest::newRow("notes not a list")
+            << s("file") << QByteArray(R"({})") << QByteArray(R"({"supported":true,"summary":"x","notes":"n"})")
+            << unknown << s("On this host: the state cannot be told.") << HostMarkers {}
+            << s("The backend's answer cannot be read: its notes are not a list.");
         QTest::newRow("supported missing") << s("file") << QByteArray(R"({})") << QByteArray(R"({"summary":"x"})")
                                            << unknown << s("On this host: the state cannot be told.") << HostMarkers {}
                                            << s("The backend's answer cannot be read: it does not say whether "
@@ -286,7 +297,8 @@ private slots:
         const QString path = scripted.dir.filePath(s("site.yaml"));
         QVERIFY(writeFile(path,
             "ccm:\n  resources:\n    - file:\n        - defaults:\n            owner: root\n"
-            "        - /srv/motd:\n            ensure: present\n            mode: \"0644\"\n"));
+            "        - /srv/motd:\n            ensure: present\n            mode: \"0644\"\n"
+            "            group: \"{{ lookup('data.group') }}\"\n"));
         QVERIFY(window.openFile(path));
         window.selectEntry({0, 1});
         PropertyEditor &form = *window.propertyEditor();
@@ -294,11 +306,15 @@ private slots:
         QCOMPARE(hostMarkerOf(form, s("mode"))->toolTip(), s("On this host: 0600"));
         QCOMPARE(hostLineOf(form), s("On this host: present, 0600 root:root, sha256 5891b5b5"));
 
-        // The effective properties are asked about: the block's defaults under the resource's own.
+        // The effective properties are asked about: the block's defaults under the resource's own,
+        // without those a run would still have to resolve, from the manifest's directory.
         const Json params = lastStatusParams(*scripted.recorder, "resource.status");
         QCOMPARE(params.value("type", ""), std::string("file"));
         QCOMPARE(params.value("name", ""), std::string("/srv/motd"));
         COMPARE_JSON(params["properties"], (Json {{"owner", "root"}, {"ensure", "present"}, {"mode", "0644"}}));
+        QCOMPARE(QString::fromStdString(params.value("base_dir", "")), QFileInfo(path).absolutePath());
+        QCOMPARE(
+            form.findChild<QLabel *>(s("hostStateDetail"))->text(), s("Not compared, as they hold templates: group"));
 
         // Typed to what the host has: the marker goes at once, without asking again.
         const int asked = statusRequestCount(*scripted.recorder, "resource.status");
@@ -447,6 +463,15 @@ private slots:
         state.follow(s("package"), s("other"), Json::object());
         QTRY_COMPARE_WITH_TIMEOUT(int(state.view().kind), int(HostStateView::Kind::Failed), kPatienceMs);
         QVERIFY2(state.view().text.contains(s("params.type: unknown type")), qPrintable(state.view().text));
+
+        // A name a run still has to resolve names nothing on the host: nothing is asked.
+        const int asked = statusRequestCount(*recorder, "resource.status");
+        state.follow(s("package"), s("{{ lookup('data.package') }}"), Json::object());
+        QCOMPARE(int(state.view().kind), int(HostStateView::Kind::Unknown));
+        QVERIFY2(state.view().text.contains(s("template")), qPrintable(state.view().text));
+        state.refresh();
+        QTest::qWait(50);
+        QCOMPARE(statusRequestCount(*recorder, "resource.status"), asked);
     }
 };
 

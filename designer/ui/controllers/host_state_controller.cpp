@@ -32,8 +32,10 @@ HostStateController::HostStateController(PreviewController *preview, PropertyEdi
     });
 }
 
-void HostStateController::follow(const QString &type, const QString &name, const ccm::Json &properties)
+void HostStateController::follow(
+    const QString &type, const QString &name, const ccm::Json &properties, const QString &baseDirectory)
 {
+    m_state->setBaseDirectory(baseDirectory);
     m_state->follow(type, name, properties);
 }
 

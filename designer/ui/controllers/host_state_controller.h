@@ -25,7 +25,9 @@ public:
     HostStateController(PreviewController *preview, PropertyEditor *form, QObject *parent);
 
     /// Follows the resource the form shows (see HostState::follow()); empty type or name for none.
-    void follow(const QString &type, const QString &name, const ccm::Json &properties);
+    /// Relative paths in its properties start from `baseDirectory`.
+    void follow(
+        const QString &type, const QString &name, const ccm::Json &properties, const QString &baseDirectory = {});
 
     [[nodiscard]] HostState *hostState() const { return m_state; }
     /// Refresh State on This Host: asks again about the resource shown.
