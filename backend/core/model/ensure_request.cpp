@@ -170,7 +170,7 @@ Result<RequestBlock> blockFromProperties(const Json &properties)
 /// A diagnostic's pointer into the one-resource manifest, as the pointer into the request.
 std::string requestPointer(const std::string &pointer, const std::string &type, const RequestBlock &block)
 {
-    const std::string blockPointer = appendPointer(appendPointer("/ccm/resources/0", 0), type);
+    const std::string blockPointer = appendPointer("/ccm/resources/0", type);
     if (!pointer.starts_with(blockPointer))
         return "/properties";
     std::string rest = pointer.substr(blockPointer.size());
