@@ -23,10 +23,12 @@ resource's transaction event as "state", or why nothing was applied as "error". 
 starts with '{' or '[' is read as JSON, anything else as YAML. Requests over 4 MiB are
 refused. `ensure api piped` is the same command.
 
-Request:
-  {"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "file",
-   "properties": {"name": "/tmp/x", "ensure": "present", "content": "hello\n",
-                  "owner": "root", "group": "root", "mode": "0644"}}
+A request names the protocol, the resource's type (package, service, file, exec, archive
+or scaffold) and its properties, `name` among them, which obey the same schema and rules
+as in a manifest: {"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "file",
+"properties": {"name": "/etc/motd", "ensure": "present", "content": "hello", "owner": "root",
+"group": "root", "mode": "0644"}}. The properties may also be given as in a manifest: a
+list of one {NAME: {...}} entry, with an optional {defaults: {...}} entry.
 
 Options:
   --yaml              write the response as YAML instead of JSON

@@ -390,6 +390,40 @@ properties:
         skipWithoutReference();
     }
 
+    /// A resource that fails is a state with failed set, not an error, and the exit status stays 0.
+    void failedResourceIsAState()
+    {
+        const QByteArray body = text(R"({"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "exec",
+            "properties": {"name": "/bin/sh -c 'exit 3'"}})");
+        const Json answer = response(pipe(body));
+        QVERIFY2(answer.contains("state"), qPrintable(q(answer.dump())));
+        QVERIFY(answer["state"]["failed"].get<bool>());
+        QVERIFY(!answer["state"]["error"].empty());
+        skipWithoutReference();
+    }
+
+    /// Bytes that are not UTF-8 are refused, and the error response is still valid JSON and YAML.
+    void invalidUtf8IsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<bool>("yaml");
+        const QByteArray json("{\"protocol\": \"io.choria.ccm.v1.resource.ensure.request\", \"type\": \"f\xff\"}");
+        const QByteArray yaml("protocol: io.choria.ccm.v1.resource.ensure.request\ntype: f\xff\xfe\n");
+        QTest::newRow("JSON") << json << false;
+        QTest::newRow("JSON, YAML response") << json << true;
+        QTest::newRow("YAML") << yaml << false;
+        QTest::newRow("YAML, YAML response") << yaml << true;
+    }
+
+    void invalidUtf8IsRefused()
+    {
+        QFETCH(QByteArray, input);
+        QFETCH(bool, yaml);
+        const Json answer = response(pipe(input, yaml ? QStringList {s("--yaml")} : QStringList {}), yaml);
+        QVERIFY2(q(answer.value("error", "")).startsWith(s("the request is not valid ")), qPrintable(q(answer.dump())));
+        skipWithoutReference();
+    }
+
     void oversizedRequestIsRefused()
     {
         QByteArray body(static_cast<qsizetype>(kMaxEnsureRequestBytes) + 1, ' ');
