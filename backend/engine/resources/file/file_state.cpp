@@ -102,6 +102,13 @@ Result<void> compareFile(const FileState &state, const Json &properties, FilePro
             return {};
         }
     }
+    // A mode apply would refuse is an error whatever the path is now.
+    if (auto mode = textProperty(properties, "mode"); !mode) {
+        return mode.error();
+    } else if (*mode && !(*mode)->empty()) {
+        if (auto bits = parseFileMode(**mode); !bits)
+            return invalidProperty(bits.error().message);
+    }
     if (state.ensure == Ensure::Absent)
         return {};
     if (state.ensure == Ensure::Present) {
