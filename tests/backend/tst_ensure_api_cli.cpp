@@ -402,6 +402,25 @@ properties:
         skipWithoutReference();
     }
 
+    /// With --session, a request's require refers to what earlier requests of the session ensured.
+    void sessionCarriesRequirements()
+    {
+        QDir(m_dir->path()).mkdir(s("session"));
+        const QStringList session {s("--session"), path("session")};
+        const Json failed = response(pipe(text(R"({"protocol": "io.choria.ccm.v1.resource.ensure.request",
+            "type": "exec", "properties": {"name": "/bin/false"}})"),
+            session));
+        QVERIFY2(failed["state"]["failed"].get<bool>(), qPrintable(q(failed.dump())));
+        const QByteArray dependent = text(R"({"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "exec",
+            "properties": {"name": "/bin/sh -c 'echo ran >> DIR/ran'", "require": ["exec:/bin/false"]}})")
+                                         .replace("exec:/bin/false", "exec#/bin/false");
+        const Json skipped = response(pipe(dependent, session));
+        QVERIFY2(skipped["state"]["skipped"].get<bool>(), qPrintable(q(skipped.dump())));
+        QCOMPARE(q(skipped["state"]["unmet_requirements"].dump()), s("[\"exec#/bin/false\"]"));
+        QVERIFY(!QFile::exists(path("ran")));
+        skipWithoutReference();
+    }
+
     /// Bytes that are not UTF-8 are refused, and the error response is still valid JSON and YAML.
     void invalidUtf8IsRefused_data()
     {
