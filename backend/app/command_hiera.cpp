@@ -67,6 +67,13 @@ Options:
                       case and sorted: strings as they are, numbers, anything else as
                       JSON; a value that is not a map prints PREFIX_VALUE=JSON
   --env-prefix PREFIX the prefix of --env's names (default: HIERA)
+  --http-user USER[:PASSWORD]
+                      basic auth for http(s):// documents (password from
+                      $CCM_HTTP_PASSWORD when omitted); credentials in the URL win
+  --http-ca FILE      verify https:// servers with this PEM CA bundle, not the system's
+  --context NAME      the NATS context for kv:// documents (default: $NATS_CONTEXT,
+                      else CCM)
+  --nats URL          connect to this NATS server instead; no context is read
 )";
 
 constexpr std::string_view kFactsUsage
@@ -378,9 +385,7 @@ int parseCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     bool help = false;
     auto options = parseArguments(args, true, help);
     if (help) {
-        // The source options of the other commands but --require-signature: a document is not a bundle.
-        const std::string_view sources(kSourceOptionsUsage);
-        out << kParseUsage << sources.substr(0, sources.find("  --require-signature"));
+        out << kParseUsage;
         return Success;
     }
     if (!options) {
