@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "designer/core/resource_status.h"
 
+#include <QCryptographicHash>
+
 #include <optional>
 
 namespace ccm::designer {
@@ -121,6 +123,16 @@ bool sameHostValue(const QString &property, const ccm::Json &formValue, const cc
         return true;
     if (formValue.is_null() || hostValue.is_null() || formValue.is_structured() || hostValue.is_structured())
         return false;
+    // A content the backend describes by its checksum.
+    static const QString checksumPrefix = QStringLiteral("sha256:");
+    if (formValue.is_string() && hostValue.is_string()) {
+        const QString host = QString::fromStdString(hostValue.get<std::string>());
+        if (host.startsWith(checksumPrefix)) {
+            const QByteArray content = QByteArray::fromStdString(formValue.get<std::string>());
+            return QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex()
+                == host.mid(checksumPrefix.size()).toLatin1();
+        }
+    }
     if (property == QLatin1String("mode")) {
         const auto form = octalModeOf(formValue);
         const auto host = octalModeOf(hostValue);

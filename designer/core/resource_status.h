@@ -41,7 +41,8 @@ struct ResourceStatus {
 };
 
 /// Whether a form's value and a host's value of `property` are the same setting: equal JSON, the
-/// same text for scalars ("3" and 3), and the same octal number for a mode ("644" and "0644").
+/// same text for scalars ("3" and 3), the same octal number for a mode ("644" and "0644"), and a
+/// text whose SHA-256 is the host's "sha256:<hex>" (a file's content).
 bool sameHostValue(const QString &property, const ccm::Json &formValue, const ccm::Json &hostValue);
 
 /// Whether `value` is a string that still holds a template ("{{"), which only a run resolves.

@@ -222,6 +222,12 @@ private slots:
         QTest::newRow("a template is not the value")
             << s("owner") << QByteArray(R"("{{ lookup('u') }}")") << QByteArray(R"("root")") << false;
         QTest::newRow("null host") << s("owner") << QByteArray(R"("root")") << QByteArray("null") << false;
+        QTest::newRow("content by its checksum")
+            << s("content") << QByteArray(R"("Welcome\n")")
+            << QByteArray(R"("sha256:e2f7ff9df9a7dfe0fbe0e3a2ba6a8e5a4abd3bd2fb2d5b6e9f4c8d0fdc1c1a0c")") << false;
+        QTest::newRow("content of that checksum")
+            << s("content") << QByteArray(R"("abc")")
+            << QByteArray(R"("sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")") << true;
         QTest::newRow("lists") << s("require") << QByteArray(R"(["a"])") << QByteArray(R"(["a"])") << true;
     }
 

@@ -61,6 +61,21 @@ QColor differsColour(const QPalette &palette)
     return ResultsPanel::outcomeColor(QStringLiteral("changed"), palette);
 }
 
+/// The marker beside a field the host has otherwise, centred on the field's first line.
+QLabel *hostMarker(QWidget *cell, const QString &property, int lineHeight)
+{
+    auto *marker = new QLabel(QStringLiteral("●"), cell);
+    marker->setObjectName(property + QStringLiteral("-host"));
+    colourLabel(marker, differsColour(cell->palette()));
+    QFont bold = marker->font();
+    bold.setBold(true);
+    marker->setFont(bold);
+    marker->setAlignment(Qt::AlignCenter);
+    marker->setMinimumHeight(lineHeight);
+    marker->hide();
+    return marker;
+}
+
 /// The glyph and colour that start the host line: the resource list's marks for a resource that
 /// stays as it is (✓), would change (●) or failed (✗); a grey ? or … while nothing is known.
 std::pair<QString, QColor> hostGlyph(const HostStateView &view, const QPalette &palette)
@@ -223,6 +238,7 @@ void PropertyEditor::build(const QString &type, bool isDefaults)
     m_type = type;
     m_isDefaults = isDefaults;
     m_built = true;
+    m_lineHeight = QLineEdit().sizeHint().height();
     const FormDescription &form = formDescription(type.toStdString());
     m_hint->setText(form.empty() ? tr("The type \"%1\" is unknown; edit it in the YAML view.").arg(type)
                                  : (isDefaults ? tr("Defaults of every %1 in this block").arg(schemaText(form.label))
@@ -350,13 +366,7 @@ void PropertyEditor::addFieldRow(
         m_fieldHook(row.editor);
     row.inheritedHint = messageLabel(cell, property + QStringLiteral("-inherited"));
     row.message = messageLabel(cell, property + QStringLiteral("-message"));
-    row.hostMarker = new QLabel(QStringLiteral("●"), cell);
-    row.hostMarker->setObjectName(property + QStringLiteral("-host"));
-    colourLabel(row.hostMarker, differsColour(palette()));
-    QFont bold = row.hostMarker->font();
-    bold.setBold(true);
-    row.hostMarker->setFont(bold);
-    row.hostMarker->hide();
+    row.hostMarker = hostMarker(cell, property, m_lineHeight);
     auto *editorLine = new QHBoxLayout;
     editorLine->setContentsMargins(0, 0, 0, 0);
     editorLine->addWidget(row.editor, 1);

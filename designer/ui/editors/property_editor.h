@@ -117,6 +117,8 @@ private:
     QLabel *m_hostDetail = nullptr;
     QToolButton *m_hostRefresh = nullptr;
     HostStateView m_hostState;
+    /// The height of a one-line field, which the markers beside the fields are centred on.
+    int m_lineHeight = 0;
     QLabel *m_messages = nullptr;
     QLineEdit *m_name = nullptr;
     QLabel *m_nameMessage = nullptr;
