@@ -163,7 +163,14 @@ int ensureApiPipe(const std::vector<std::string> &args, const EnsureSettings &de
         }
     }
     const Json response = answer(in, settings, err);
-    out << formatEnsureResponse(response, yaml) << std::flush;
+    std::string text;
+    try {
+        text = formatEnsureResponse(response, yaml);
+    } catch (const std::exception &e) {
+        text = formatEnsureResponse(
+            ensureErrorResponse(std::string("the response could not be written: ") + e.what()), false);
+    }
+    out << text << std::flush;
     if (!out) {
         err << "ccm-backend ensure api pipe: cannot write the response\n";
         return Failure;
