@@ -330,7 +330,7 @@ Result<fleet::RegistrationEntry> entryOfLine(const RegistrationLine &line, bool 
     if (withTtl) {
         auto ttl = fleet::normalizeRegistrationTtl(line.value("--ttl", "30s"));
         if (!ttl)
-            return ttl.error();
+            return Error {"usage", "invalid registration entry: " + ttl.error().message};
         entry.ttl = ttl.value();
         for (const std::string &annotation : line.annotations) {
             const std::size_t equals = annotation.find('=');
@@ -473,7 +473,7 @@ int queryCommand(const std::vector<std::string> &args, std::ostream &out, std::o
         Json list = Json::array();
         for (const fleet::RegistrationEntry &entry : found->entries)
             list.push_back(fleet::registrationJson(entry));
-        out << (line.json ? list.dump(2) + '\n' : toYaml(list));
+        out << (line.json ? list.dump(2) + '\n' : list.empty() ? "[]\n" : toYaml(list));
         return Success;
     }
     if (found->entries.empty())

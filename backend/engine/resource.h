@@ -134,6 +134,8 @@ struct ApplyContext {
     const Json *environ = nullptr;
     /// kvGet() for those templates; empty when the run has no NATS access.
     KvGetFunction kvGet {};
+    /// registrations() for those templates; empty: it finds nothing.
+    RegistrationsFunction registrations {};
     /// Checksums of the run's files read ahead on another thread (file type); null when none are.
     ChecksumReadAhead *checksumReadAhead = nullptr;
 

@@ -343,6 +343,7 @@ void ManifestRun::apply(
             .data = &frame.manifest.data,
             .environ = &frame.inputs.environ,
             .kvGet = frame.inputs.kvGet,
+            .registrations = frame.inputs.registrations,
             .checksumReadAhead = m_readAhead.get()};
         std::unique_ptr<Provider> &provider = m_providers[factory.value()];
         if (!provider)

@@ -21,6 +21,7 @@ namespace {
 constexpr int kStreamNotFound = 10059;
 constexpr int kNoMessageFound = 10037;
 constexpr int kStreamNameInUse = 10058;
+constexpr int kStreamNotMatch = 10060;
 
 /// Subjects' tokens: cluster, protocol, service, address, instance after the 4 of the prefix.
 constexpr std::size_t kFirstToken = 4;
@@ -509,11 +510,15 @@ Result<void> publishRegistrationEntry(
     const natsStatus status = js_PublishMsg(nullptr, connection.jetStream(), raw, nullptr, &errorCode);
     if (status == NATS_OK)
         return {};
-    if (status == NATS_NO_RESPONDERS || errorCode == kStreamNotFound) {
-        // Nothing takes the subject: say whether the stream is missing rather than JetStream.
+    if (status == NATS_NO_RESPONDERS || errorCode == kStreamNotFound || errorCode == kStreamNotMatch) {
+        // Nothing or another stream takes the subject: say which rather than cnats' words.
         auto subjects = streamSubjects(connection, stream, subject);
         if (!subjects && subjects.error().code == "stream_not_found")
             return subjects.error();
+        if (errorCode == kStreamNotMatch)
+            return makeError(NatsErrc::Nats,
+                "publishing the registration " + subject + " on " + connection.url() + ": another stream than '"
+                    + stream + "' stores the registration subjects");
     }
     return jetStreamError(connection, "publishing the registration " + subject, status, errorCode);
 }

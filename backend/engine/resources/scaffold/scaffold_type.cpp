@@ -273,7 +273,8 @@ Result<void> ScaffoldType::apply(const std::string &name, const Json &properties
         .data = desired->data ? *desired->data : manifestData,
         .environ = context.environ ? *context.environ : empty,
         .baseDirectory = context.workingDirectory,
-        .kvGet = context.kvGet};
+        .kvGet = context.kvGet,
+        .registrations = context.registrations};
 
     auto current = scaffolds->status(environment, desired.value());
     if (!current)

@@ -54,6 +54,7 @@ struct TemplateEnvironment {
     const Json &environ;
     std::filesystem::path baseDirectory;
     KvGetFunction kvGet; ///< kvGet() in Jet templates; empty: kvGet fails
+    RegistrationsFunction registrations; ///< registrations() in templates; empty: it finds nothing
 };
 
 /// What a scaffold provider found: the target's files sorted into lists of absolute paths, each

@@ -163,8 +163,8 @@ public:
         , m_runner(runner)
         , m_temporaries(temporaries)
         , m_staging(staging)
-        , m_scope(
-              environment.facts, environment.data, environment.environ, environment.baseDirectory, environment.kvGet)
+        , m_scope(environment.facts, environment.data, environment.environ, environment.baseDirectory,
+              environment.kvGet, environment.registrations)
     {
         m_dot["Data"] = environment.data;
         m_dot["Facts"] = environment.facts;
