@@ -54,6 +54,13 @@ constexpr std::string_view kCommonUsage = R"(Common options:
                       see (default: --read-env)
   --context NAME      the NATS context for kv lookups (default: $NATS_CONTEXT, else CCM)
   --nats URL          connect to this NATS server instead; no context is read
+  -R, --registration STREAM
+                      the JetStream stream registrations() looks services up in
+                      (default: REGISTRATION)
+  --http-user USER[:PASSWORD]
+                      basic auth for an http(s):// Hiera source (password from
+                      $CCM_HTTP_PASSWORD when omitted)
+  --http-ca FILE      verify an https:// Hiera source with this PEM CA bundle
   --alias NAME        the resource's alias, for requires and subscribes
   --provider NAME     the provider to use instead of the one the facts select
   --require TYPE#NAME require success of a resource an earlier ensure of the session
@@ -106,9 +113,6 @@ Options:
   --content TEXT      the file's content, resolved as a template
   --content-file FILE the file's content read from FILE, resolved as a template
   --source FILE       a file copied in place verbatim
-  -R, --registration STREAM
-                      accepted for upstream's command line; registration lookups read
-                      the agent's registration KV
 )"},
     {"exec", "exec COMMAND [--creates FILE] [--returns CODE]... [--timeout DURATION] ...",
         R"(Runs a command, unless --creates names a file that exists or a guard says no.
@@ -189,7 +193,6 @@ const std::vector<FlagSpec> &flagSpecs()
         {"--content", "", true, {"file"}},
         {"--content-file", "", true, {"file"}},
         {"--source", "", true, {"file"}},
-        {"--registration", "-R", true, {"file"}},
         {"--creates", "", true, {"exec", "archive"}},
         {"--returns", "", true, {"exec"}},
         {"--timeout", "", true, {"exec"}},

@@ -39,6 +39,36 @@ Exit status: 0 on success, 1 when the store cannot be created, read or removed, 
 the command line is wrong or no session store is given.
 )usage";
 
+constexpr std::string_view kNewUsage = R"usage(Usage: ccm-backend session new [--directory DIR]
+
+Creates a session store and prints the line that makes later ensure calls use it, for
+eval "$(ccm-backend session new)". Also called start and create.
+
+Options:
+  --directory DIR     the store's directory, which must not exist yet (default: a new
+                      ccm-session-XXXXXX in the temporary directory, $TMPDIR or /tmp)
+  -h, --help          show this help
+
+Exit status: 0 on success, 1 when the store cannot be created (it exists), 2 when the
+command line is wrong.
+)usage";
+
+constexpr std::string_view kReportUsage = R"usage(Usage: ccm-backend session report [--session DIR] [--remove]
+
+Prints the summary of a session: its run time, and how many resources its events have,
+how many are unique, stable, changed, failed, skipped and refreshed, and its errors.
+Event files that cannot be read are skipped, each said on stderr.
+
+Options:
+  --session DIR       the session store (default: $CCM_SESSION_STORE)
+  --remove            remove the store after the report when it is inside the temporary
+                      directory ($TMPDIR or /tmp); a store elsewhere is kept, and said so
+  -h, --help          show this help
+
+Exit status: 0 on success, 1 when the store cannot be read or removed, 2 when the
+command line is wrong or no session store is given.
+)usage";
+
 /// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
 std::optional<Result<std::string>> sessionOptionValue(
     const std::vector<std::string> &args, std::size_t &index, std::string_view name)
@@ -182,11 +212,12 @@ int sessionCommand(const std::vector<std::string> &args, std::ostream &out, std:
         err << "ccm-backend session: expected new or report\n" << kSessionUsage;
         return UsageError;
     }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (std::ranges::any_of(args, [](const std::string &arg) { return arg == "-h" || arg == "--help"; })) {
-        out << kSessionUsage;
+        const bool isNew = args[0] == "new" || args[0] == "start" || args[0] == "create";
+        out << (isNew ? kNewUsage : args[0] == "report" ? kReportUsage : kSessionUsage);
         return Success;
     }
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "new" || args[0] == "start" || args[0] == "create")
         return newSession(rest, out, err);
     if (args[0] == "report")

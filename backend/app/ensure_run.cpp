@@ -225,6 +225,8 @@ Result<TransactionEvent> ensureResource(
         auto opened = SessionStore::open(*settings.session);
         if (!opened)
             return opened.error();
+        if (auto writable = opened->checkWritable(); !writable)
+            return writable.error();
         store.emplace(std::move(opened).value());
     }
     auto inputs = ensureInputs(settings);

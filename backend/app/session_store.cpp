@@ -236,6 +236,16 @@ Result<SessionStore> SessionStore::start(const std::filesystem::path &directory)
     return store;
 }
 
+Result<void> SessionStore::checkWritable() const
+{
+    auto lock = SessionDirectoryLock::take(m_directory, true);
+    if (!lock)
+        return lock.error();
+    if (::access(m_directory.c_str(), W_OK) != 0)
+        return systemError("cannot write to the session store " + m_directory.string(), errno);
+    return {};
+}
+
 Result<void> SessionStore::record(const TransactionEvent &event) const
 {
     return write(event.eventId, sessionEventJson(event));

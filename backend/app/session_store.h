@@ -87,6 +87,9 @@ public:
 
     [[nodiscard]] const std::filesystem::path &directory() const { return m_directory; }
 
+    /// Whether events can be recorded here (the lock file can be opened for writing), so that a
+    /// caller can refuse before it changes anything.
+    Result<void> checkWritable() const;
     /// Writes the event as upstream writes a transaction event (health check statuses as numbers).
     Result<void> record(const TransactionEvent &event) const;
     /// Every event, in order.
