@@ -242,8 +242,8 @@ Result<EnsureRequest> parseEnsureRequest(std::string_view text)
     if (text.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos)
         return requestError("the request is empty");
     EnsureRequest request;
-    request.encoding = looksLikeJson(text) ? RequestEncoding::Json : RequestEncoding::Yaml;
-    Result<Json> parsed = request.encoding == RequestEncoding::Json ? parseJsonRequest(text) : parseYamlRequest(text);
+    request.encoding = looksLikeJson(text) ? RequestEncoding::JsonText : RequestEncoding::YamlText;
+    Result<Json> parsed = request.encoding == RequestEncoding::JsonText ? parseJsonRequest(text) : parseYamlRequest(text);
     if (!parsed)
         return parsed.error();
     const Json &root = parsed.value();

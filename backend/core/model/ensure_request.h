@@ -21,7 +21,7 @@ inline constexpr std::size_t kMaxEnsureRequestBytes = 4 * 1024 * 1024;
 
 /// How a request was written; text that starts with '{' or '[' (after white space) is JSON,
 /// anything else YAML, as CCM v1 tells them apart.
-enum class RequestEncoding { Json, Yaml };
+enum class RequestEncoding { JsonText, YamlText };
 
 /// A request that parsed and whose resource passed the manifest's schema and rules.
 struct EnsureRequest {
@@ -29,7 +29,7 @@ struct EnsureRequest {
     /// The one resource's properties, `name` included; a list of resources with defaults (the
     /// manifest's form) arrives here flattened.
     Json properties = Json::object();
-    RequestEncoding encoding = RequestEncoding::Json;
+    RequestEncoding encoding = RequestEncoding::JsonText;
 };
 
 /// Parses a resource_ensure_request in JSON or YAML and checks it: the protocol, a known type,
