@@ -13,13 +13,13 @@ namespace ccm::cli {
 namespace {
 
 constexpr std::string_view kStatusUsage
-    = R"(Usage: ccm-backend status TYPE NAME [--json] [--provider P] [--property KEY=VALUE]...
-       ccm-backend info TYPE NAME [...]
+    = R"(Usage: ccm-backend status TYPE NAME [--json] [--provider NAME] [--property KEY=VALUE]... [--properties JSON]
 
 Shows the current state of one resource on this host as its provider reports it,
 changing nothing: a summary line, then the state as the type's events carry it
 (ensure and metadata). TYPE is one of archive, exec, file, package, scaffold,
-service; NAME is the resource's name (a path, a package, a unit).
+service; NAME is the resource's name (a path, a package, a unit). info is another
+name of the command.
 
 With properties (--property, --properties) it also lists the differences between
 them and the state, compared as apply compares them: ensure, content or source
@@ -37,7 +37,7 @@ Options:
   --json                 print JSON: the state with "summary", "differences" and
                          "notes" added ({"supported": false, "reason"} when the
                          state cannot be told)
-  --provider P           use provider P (default: the one apply would choose)
+  --provider NAME        use this provider (default: the one apply would choose)
   --property KEY=VALUE   a property to compare with the state (repeatable); VALUE
                          is a string, true and false are booleans
   --properties JSON      the properties to compare as one JSON map
