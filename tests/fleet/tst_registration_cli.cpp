@@ -2,11 +2,15 @@
 // `ccm-backend registration init|create|rm|query|watch` as real processes against a real
 // nats-server, entries the agent publishes, and registrations() in manifests rendered and applied.
 #include "../backend/backend_process.h"
+#include "core/expr/expression.h"
 #include "core/model/transaction_event.h"
+#include "core/template/go_template.h"
+#include "core/template/template_scope.h"
 #include "fleet/agent/agent_nats.h"
 #include "fleet/agent/agent_registration.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_handles.h"
+#include "fleet/registration/registration_store.h"
 #include "nats_server.h"
 #include "test_common.h"
 #include "test_main.h"
@@ -517,6 +521,99 @@ private slots:
         QVERIFY2(rendered.err.contains(QStringLiteral("registrations(\"tpl\", \"http\", \"web\", \"*\")")),
             qPrintable(rendered.err));
         QVERIFY2(rendered.err.contains(QStringLiteral("needs a NATS connection")), qPrintable(rendered.err));
+    }
+
+    void hostileEntriesAreLeftOut()
+    {
+        NatsSettings settings;
+        settings.url = m_server.urlString();
+        auto connection = NatsConnection::connect(settings);
+        QVERIFY(connection);
+        const std::pair<const char *, std::string> bad[] = {
+            {"choria.ccm.registration.v1.bad.http.web.10_9_9_1.a1", "not json"},
+            {"choria.ccm.registration.v1.bad.http.web.10_9_9_2.a2", std::string(200, '[') + std::string(200, ']')},
+            {"choria.ccm.registration.v1.bad.http.web.10_9_9_3.a3", R"({"cluster": 7, "port": {}})"},
+        };
+        for (const auto &[subject, data] : bad)
+            QCOMPARE(js_Publish(nullptr, connection.value()->jetStream(), subject, data.data(),
+                         static_cast<int>(data.size()), nullptr, nullptr),
+                NATS_OK);
+        QCOMPARE(
+            create(QStringLiteral("bad"), QStringLiteral("http"), QStringLiteral("web"), QStringLiteral("10.9.9.9"), 80)
+                .exitCode,
+            0);
+        const test::BackendRun listed = reg({QStringLiteral("query"), QStringLiteral("bad"), QStringLiteral("--json")});
+        QCOMPARE(listed.exitCode, 0);
+        QCOMPARE(addresses(QJsonDocument::fromJson(listed.out.toUtf8()).array()),
+            QStringList {QStringLiteral("10.9.9.9:80")});
+        QCOMPARE(listed.err.count(QStringLiteral("warning: left out choria.ccm.registration.v1.bad.")), 3);
+    }
+
+    void lookupHookInTemplates()
+    {
+        int calls = 0;
+        const RegistrationsFunction hook = [&calls](const std::string &cluster, const std::string &protocol,
+                                               const std::string &service, const std::string &address) -> Result<Json> {
+            ++calls;
+            if (cluster == "down")
+                return Error {"nats", "no server"};
+            return Json::array({Json {{"Address", address}, {"Service", protocol + "/" + service}}});
+        };
+        const Json empty = Json::object();
+        const TemplateScope scope(empty, empty, empty, ".", {}, hook);
+        auto found = evaluateExpression("registrations('c', 'p', 's', '10.0.0.1')[0].Service", scope);
+        QVERIFY(found);
+        QCOMPARE(found.value(), Json("p/s"));
+        auto failed = evaluateExpression("registrations('down', 'p', 's', '*')", scope);
+        QVERIFY(!failed);
+        QVERIFY2(QString::fromStdString(failed.error().message).contains(QStringLiteral("no server")),
+            failed.error().message.c_str());
+
+        auto parsed = GoTemplate::parse(R"({{ range registrations "c" "p" "s" "*" }}{{ .Address }}{{ end }})");
+        QVERIFY(parsed);
+        auto rendered = parsed->execute(Json::object(), &scope);
+        QVERIFY2(rendered, rendered ? "" : rendered.error().message.c_str());
+        QCOMPARE(rendered.value(), std::string("*"));
+        QCOMPARE(calls, 3);
+        // Without a lookup both forms find nothing, as before.
+        const TemplateScope none(empty, empty, empty, ".");
+        QCOMPARE(evaluateExpression("len(registrations('c', 'p', 's', '*'))", none).value(), Json(0));
+        QCOMPARE(parsed->execute(Json::object(), &none).value(), std::string());
+    }
+
+    void entryRules()
+    {
+        QCOMPARE(normalizeRegistrationTtl("30s").value(), std::string("30s"));
+        QCOMPARE(normalizeRegistrationTtl("1m").value(), std::string("1m0s"));
+        QCOMPARE(normalizeRegistrationTtl("90m").value(), std::string("1h30m0s"));
+        QCOMPARE(normalizeRegistrationTtl("1.5s").value(), std::string("1.5s"));
+        QCOMPARE(normalizeRegistrationTtl("250ms").value(), std::string("250ms"));
+        QCOMPARE(normalizeRegistrationTtl("never").value(), std::string("never"));
+        QVERIFY(!normalizeRegistrationTtl("-1s"));
+        RegistrationEntry entry;
+        entry.cluster = "prod";
+        entry.service = "web";
+        entry.protocol = "http";
+        entry.address = "10.0.0.1";
+        entry.port = 80;
+        // FNV-1a 64 of "prodwebhttp10.0.0.180", as upstream's InstanceId.
+        QCOMPARE(registrationSubject(entry),
+            std::string("choria.ccm.registration.v1.prod.http.web.10_0_0_1.b5dab0e5bff8ac7a"));
+        QVERIFY(validateRegistration(entry));
+        entry.address = "fe80::1";
+        QVERIFY(validateRegistration(entry));
+        entry.port = Json();
+        QVERIFY(validateRegistration(entry));
+        entry.priority = 0;
+        QVERIFY(!validateRegistration(entry));
+        QCOMPARE(registrationFilter("", "*", "web", "10.0.0.1"),
+            std::string("choria.ccm.registration.v1.*.*.web.10_0_0_1.*"));
+        QVERIFY(!parseRegistration("[]"));
+        QVERIFY(!parseRegistration(R"({"annotations": {"a": 1}})"));
+        auto nanoseconds = parseRegistration(R"({"cluster": "c", "port": 80.0, "ttl": 30000000000})");
+        QVERIFY(nanoseconds);
+        QCOMPARE(nanoseconds->ttl, std::string("30s"));
+        QCOMPARE(nanoseconds->port, Json(80));
     }
 
     void helpListsCommandsAndOptions()
