@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // `ccm-backend hiera parse|resolve` and `hiera facts` as a user runs them: real processes, real
-// files in a temporary directory, a real HTTP server for a document at a URL.
+// files in a temporary directory, a real HTTP server and a real nats-server for documents at URLs.
 #include "../fleet/http_server.h"
+#include "../fleet/nats_server.h"
 #include "backend_process.h"
+#include "fleet/nats/nats_connection.h"
 #include "test_main.h"
 
 #include <QJsonDocument>
@@ -10,6 +12,8 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cstring>
+#include <nats/nats.h>
 
 using namespace ccm::test;
 
@@ -292,6 +296,47 @@ private Q_SLOTS:
         run = hiera({QStringLiteral("parse"), server.url(QStringLiteral("/files/missing.yaml"))});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("404")), qPrintable(run.err));
+    }
+
+    // kv://BUCKET/KEY through --nats, and through a NATS context.
+    void documentInKeyValue()
+    {
+        if (!NatsServer::available())
+            QSKIP("nats-server is needed (scripts/install-deps installs it)");
+        NatsServer nats;
+        QVERIFY2(nats.start(), qPrintable(nats.error()));
+        ccm::fleet::NatsSettings settings;
+        settings.url = nats.urlString();
+        auto connection = ccm::fleet::NatsConnection::connect(settings);
+        QVERIFY(connection);
+        kvConfig config;
+        kvConfig_Init(&config);
+        config.Bucket = "CONFIG";
+        kvStore *store = nullptr;
+        QCOMPARE(js_CreateKeyValue(&store, connection.value()->jetStream(), &config), NATS_OK);
+        uint64_t revision = 0;
+        const natsStatus put
+            = kvStore_Put(&revision, store, "site", kFirstDocument, static_cast<int>(std::strlen(kFirstDocument)));
+        kvStore_Destroy(store);
+        QCOMPARE(put, NATS_OK);
+
+        BackendRun run
+            = hiera({QStringLiteral("parse"), QStringLiteral("kv://CONFIG/site"), QStringLiteral("os=debian"),
+                QStringLiteral("--nats"), nats.url(), QStringLiteral("--query"), QStringLiteral("package")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.out, QStringLiteral("\"apache2\"\n"));
+
+        writeFile(
+            m_dir, QStringLiteral("config/nats/context/hiera.json"), "{\"url\": \"" + nats.url().toUtf8() + "\"}");
+        run = hiera({QStringLiteral("resolve"), QStringLiteral("kv://CONFIG/site"), QStringLiteral("role=web"),
+            QStringLiteral("--context"), QStringLiteral("hiera"), QStringLiteral("--env")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.out, QStringLiteral("HIERA_PACKAGE=httpd\nHIERA_PORT=8080\nHIERA_ROLE=web\n"));
+
+        run = hiera(
+            {QStringLiteral("parse"), QStringLiteral("kv://CONFIG/absent"), QStringLiteral("--nats"), nats.url()});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("kv://CONFIG/absent")), qPrintable(run.err));
     }
 
     void facts()
