@@ -271,36 +271,50 @@ private slots:
     {
         const QString session = newSession();
         const QProcessEnvironment env = environment(session);
+        QCOMPARE(backend({s("ensure"), s("exec"), s("/bin/true"), s("--alias"), s("ready")}, env).exitCode, 0);
+        // Half the calls write only; the other half read the session for their requirement first.
         constexpr int kCalls = 16;
         std::vector<std::unique_ptr<QProcess>> processes;
         for (int i = 0; i < kCalls; ++i) {
             auto process = std::make_unique<QProcess>();
             process->setProcessEnvironment(env);
             process->setWorkingDirectory(m_dir->path());
-            process->start(s(CCM_BACKEND_BIN),
-                {s("ensure"), s("file"), path(s("f%1").arg(i)), s("--content"), QString::number(i)});
+            QStringList arguments {s("ensure"), s("file"), path(s("f%1").arg(i)), s("--content"), QString::number(i)};
+            if (i % 2 == 1)
+                arguments << s("--require") << s("exec#ready");
+            process->start(s(CCM_BACKEND_BIN), arguments);
             processes.push_back(std::move(process));
         }
         for (auto &process : processes) {
             QVERIFY(process->waitForFinished(60000));
             QVERIFY2(process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0,
-                qPrintable(QString::fromUtf8(process->readAllStandardError())));
+                qPrintable(QString::fromUtf8(process->readAllStandardOutput() + process->readAllStandardError())));
         }
+        for (int i = 0; i < kCalls; ++i)
+            QCOMPARE(readFile(path(s("f%1").arg(i))), QString::number(i).toUtf8());
         const BackendRun run = backend({s("session"), s("report")}, env);
         QVERIFY2(run.exitCode == 0 && run.err.isEmpty(), qPrintable(describe(run)));
-        QCOMPARE(reportValue(run.out, "Total Resources"), QString::number(kCalls));
-        QCOMPARE(reportValue(run.out, "Changed Resources"), QString::number(kCalls));
+        QCOMPARE(reportValue(run.out, "Total Resources"), QString::number(kCalls + 1));
+        QCOMPARE(reportValue(run.out, "Changed Resources"), QString::number(kCalls + 1));
         const QStringList files = eventFiles(session);
-        QCOMPARE(files.size(), kCalls + 1);
+        QCOMPARE(files.size(), kCalls + 2);
         for (const QString &file : files) {
             QJsonParseError error {};
             const QJsonDocument document = QJsonDocument::fromJson(readFile(session + s("/") + file), &error);
             QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(file + s(": ") + error.errorString()));
             QVERIFY(document.object()[s("protocol")].toString().startsWith(s("io.choria.ccm.v1.")));
         }
-        // No temporary file is left behind.
-        const QStringList all = QDir(session).entryList(QDir::Files | QDir::Hidden);
-        QCOMPARE(all.size(), kCalls + 2); // the events, the start event and the lock file
+        // No temporary file is left behind: the events, the start event and the lock file.
+        QCOMPARE(QDir(session).entryList(QDir::Files | QDir::Hidden).size(), kCalls + 3);
+    }
+
+    void theSessionOptionAfterTheType()
+    {
+        const QString session = newSession();
+        const BackendRun run = backend(
+            {s("ensure"), s("file"), path(s("a")), s("--session"), session, s("-R"), s("REGISTRATION")}, environment());
+        QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+        QCOMPARE(eventFiles(session).size(), 2);
     }
 
     void removeOnlyRemovesAStoreInTheTemporaryDirectory()
