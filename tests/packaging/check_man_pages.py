@@ -76,7 +76,11 @@ def check_backend(source_dir, page, program):
         with open(path, encoding="utf-8") as file:
             sources += file.read()
     for command in set(re.findall(r'command == "([a-z]+)"', sources)) - {"help"}:
-        if not re.search(rf"^   (fleet )?{command}\b", text, re.M):
+        # A command, a command of a group ("fleet preview", "registration init"), or an alias
+        # its help names ("Also: reg, r.", "(also: c)").
+        heading = re.search(rf"^   ([a-z]+ )?{command}\b", text, re.M)
+        alias = re.search(rf"\b[Aa]lso:? [^.)]*\b{command}\b", text)
+        if not heading and not alias:
             fail(f"the command '{command}' that backend/app dispatches is not in ccm-backend(1)")
     for option in set(re.findall(r'"(--[a-z][a-z-]*)', sources)):
         if option not in text:
