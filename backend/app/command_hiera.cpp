@@ -148,7 +148,11 @@ Result<bool> takeFactOption(const std::vector<std::string> &args, std::size_t &i
             continue;
         if (!*value)
             return value->error();
-        (name == "--facts" ? options.factsFile : options.query) = value->value();
+        // As upstream, an empty --query is no query.
+        if (name == "--facts")
+            options.factsFile = value->value();
+        else if (!value->value().empty())
+            options.query = value->value();
         return true;
     }
     return false;

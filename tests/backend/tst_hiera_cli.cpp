@@ -212,6 +212,13 @@ private Q_SLOTS:
         QTest::newRow("keys sorted") << QStringLiteral("@keys")
                                      << QStringLiteral("[\n  \"admins\",\n  \"users\",\n  \"web\"\n]\n");
         QTest::newRow("missing") << QStringLiteral("web.nothing") << QStringLiteral("null\n");
+        QTest::newRow("empty is no query")
+            << QString()
+            << QStringLiteral("{\n  \"admins\": [\n    {\n      \"admin\": true,\n      \"name\": \"alice\"\n    },\n"
+                              "    {\n      \"admin\": false,\n      \"name\": \"bob\"\n    },\n"
+                              "    {\n      \"admin\": true,\n      \"name\": \"carol\"\n    }\n  ],\n"
+                              "  \"users\": [\n    \"alice\",\n    \"bob\",\n    \"carol\"\n  ],\n"
+                              "  \"web\": {\n    \"port\": 443,\n    \"tls\": true\n  }\n}\n");
     }
     void query()
     {
