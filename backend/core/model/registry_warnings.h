@@ -10,10 +10,12 @@
 
 namespace ccm {
 
-/// What is said where a template calls registrations(): upstream looks services up in the
-/// registration registry of a NATS stream; there is none here, so the list is always empty.
+/// What is said where a template calls registrations() and nothing gives it a registration stream
+/// to look in (validate, the designer): the list is empty there, while render and apply look in
+/// the -R stream.
 inline constexpr std::string_view kNoRegistryMessage
-    = "registrations() finds nothing here: there is no registration registry, so it always gives an empty list";
+    = "registrations() finds nothing here: there is no registration stream to look in, so it gives an empty "
+      "list (render and apply look in the -R stream, REGISTRATION by default)";
 
 /// Byte offsets in `text` of each call of registrations(): the word followed by '(' (expressions,
 /// Jet) or by a space (Go templates).
