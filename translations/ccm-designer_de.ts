@@ -2340,6 +2340,18 @@
         <source>Required. %1</source>
         <translation>Erforderlich. %1</translation>
     </message>
+    <message>
+        <source>Look at this resource on this host again</source>
+        <translation>Diese Ressource auf diesem Host erneut ansehen</translation>
+    </message>
+    <message>
+        <source>Refresh the state on this host</source>
+        <translation>Zustand auf diesem Host aktualisieren</translation>
+    </message>
+    <message>
+        <source>Properties that differ on this host: %1</source>
+        <translation>Eigenschaften, die auf diesem Host abweichen: %1</translation>
+    </message>
 </context>
 <context>
     <name>ccm::designer::PublishDialog</name>
@@ -3509,6 +3521,95 @@
     <message>
         <source>true enables the service at boot, false disables it; leave unset to keep the boot configuration as it is.</source>
         <translation>true aktiviert den Dienst beim Booten, false deaktiviert ihn; nicht setzen, um die Boot-Konfiguration unverändert zu lassen.</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::HostState</name>
+    <message>
+        <source>On this host: checking…</source>
+        <translation>Auf diesem Host: wird geprüft…</translation>
+    </message>
+    <message>
+        <source>On this host: not known until the designer is connected to a backend.</source>
+        <translation>Auf diesem Host: unbekannt, bis der Designer mit einem Backend verbunden ist.</translation>
+    </message>
+    <message>
+        <source>On this host: not known; the name holds a template, which only a run resolves.</source>
+        <translation>Auf diesem Host: unbekannt; der Name enthält eine Vorlage, die erst ein Lauf auflöst.</translation>
+    </message>
+    <message>
+        <source>On this host: not known; this backend cannot tell (update ccm-backend).</source>
+        <translation>Auf diesem Host: unbekannt; dieses Backend kann es nicht sagen (aktualisieren Sie ccm-backend).</translation>
+    </message>
+    <message>
+        <source>On this host: not known; asking the backend failed: %1</source>
+        <translation>Auf diesem Host: unbekannt; die Anfrage an das Backend ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>On this host: %1</source>
+        <translation>Auf diesem Host: %1</translation>
+    </message>
+    <message>
+        <source>On this host: the backend gave no summary.</source>
+        <translation>Auf diesem Host: das Backend hat keine Zusammenfassung geliefert.</translation>
+    </message>
+    <message>
+        <source>On this host: the state cannot be told.</source>
+        <translation>Auf diesem Host: der Zustand lässt sich nicht feststellen.</translation>
+    </message>
+    <message>
+        <source>The backend gave no reason.</source>
+        <translation>Das Backend hat keinen Grund genannt.</translation>
+    </message>
+    <message>
+        <source>Not compared, as they hold templates: %1</source>
+        <translation>Nicht verglichen, da sie Vorlagen enthalten: %1</translation>
+    </message>
+    <message>
+        <source>%1 on this host: %2</source>
+        <translation>%1 auf diesem Host: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::HostStateController</name>
+    <message>
+        <source>Refresh State on This &amp;Host</source>
+        <translation>Zustand auf diesem &amp;Host aktualisieren</translation>
+    </message>
+    <message>
+        <source>Look again at what this host has of the selected resource</source>
+        <translation>Erneut nachsehen, was dieser Host von der ausgewählten Ressource hat</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::ResourceStatus</name>
+    <message>
+        <source>its %1 is not a string</source>
+        <translation>ihr Feld %1 ist keine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>its differences are not a list</source>
+        <translation>ihr Feld differences ist keine Liste</translation>
+    </message>
+    <message>
+        <source>its notes are not a list</source>
+        <translation>ihr Feld notes ist keine Liste</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s answer is not an object.</source>
+        <translation>Die Antwort des Backends ist kein Objekt.</translation>
+    </message>
+    <message>
+        <source>it does not say whether the state can be told</source>
+        <translation>sie sagt nicht, ob sich der Zustand feststellen lässt</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s answer cannot be read: %1.</source>
+        <translation>Die Antwort des Backends ist nicht lesbar: %1.</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
     </message>
 </context>
 </TS>

@@ -316,7 +316,7 @@ void PropertyEditor::updateHostState()
     m_hostText->setAccessibleName(m_hostState.text);
     m_hostText->setToolTip(m_hostState.markers.empty()
             ? QString()
-            : tr("%n marked properties differ on this host", nullptr, int(m_hostState.markers.size())));
+            : tr("Properties that differ on this host: %1").arg(m_hostState.markers.size()));
     m_hostDetail->setText(m_hostState.detail);
     colourLabel(m_hostDetail, palette().color(QPalette::PlaceholderText));
     m_hostDetail->setVisible(!m_hostState.detail.isEmpty());
