@@ -305,9 +305,9 @@ std::optional<std::string> parseEnsureArguments(const std::vector<std::string> &
                 return std::nullopt;
             }
             if (i + 1 < args.size() && args[i + 1] != "pipe" && args[i + 1] != "piped")
-                return "ensure api: unknown command '" + args[i + 1] + "'; expected pipe";
+                return "api: unknown command '" + args[i + 1] + "'; expected pipe";
             if (i + 1 >= args.size())
-                return "ensure api: expected pipe";
+                return "api: expected pipe";
             line.apiArguments = std::vector<std::string>(args.begin() + static_cast<std::ptrdiff_t>(i) + 2, args.end());
             return std::nullopt;
         }
