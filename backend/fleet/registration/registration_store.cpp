@@ -718,13 +718,17 @@ Result<Json> RegistrationReader::lookup(
     }
     if (m_connectError)
         return *m_connectError;
+    const std::array<std::string, 4> key {cluster, protocol, service, address};
+    if (const auto known = m_answers.find(key); known != m_answers.end())
+        return known->second;
     auto found = lookupRegistrations(*m_connection, m_stream, cluster, protocol, service, address);
-    if (!found)
-        return found.error();
-    Json entries = Json::array();
-    for (const RegistrationEntry &entry : found->entries)
-        entries.push_back(registrationTemplateJson(entry));
-    return entries;
+    Result<Json> answer = found ? Result<Json>(Json::array()) : Result<Json>(found.error());
+    if (found) {
+        for (const RegistrationEntry &entry : found->entries)
+            answer.value().push_back(registrationTemplateJson(entry));
+    }
+    m_answers.emplace(key, answer);
+    return answer;
 }
 
 } // namespace ccm::fleet

@@ -8,6 +8,7 @@
 #include "core/model/json.h"
 #include "fleet/nats/nats_context.h"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -149,8 +150,8 @@ private:
 };
 
 /// registrations() for templates: looks entries up in one stream through a NATS connection made
-/// on the first lookup (a failed connection is kept, so a manifest calling it many times fails
-/// once). Thread-safe.
+/// on the first lookup, and keeps each answer (and a failed connection), so a manifest calling it
+/// many times sees one list and fails once. Thread-safe.
 class RegistrationReader {
 public:
     RegistrationReader(NatsSelection selection, ContextEnvironment environment, std::string stream);
@@ -169,6 +170,7 @@ private:
     std::string m_stream;
     std::unique_ptr<NatsConnection> m_connection;
     std::optional<Error> m_connectError;
+    std::map<std::array<std::string, 4>, Result<Json>> m_answers;
 };
 
 } // namespace ccm::fleet
