@@ -46,9 +46,22 @@ RpcResult<void> checkStatusParams(const Json &params)
             return value.error();
         if (value->empty())
             return Params::invalid(name, "must not be empty");
+        if (value->find('\0') != std::string_view::npos)
+            return Params::invalid(name, "must not contain a NUL character");
     }
-    if (auto properties = read.optionalObject("properties"); !properties)
+    auto properties = read.optionalObject("properties");
+    if (!properties)
         return properties.error();
+    // Paths the providers look at: a NUL would end them early, so another path would be looked at.
+    for (const char *key : {"source", "creates", "extract_parent"}) {
+        if (!*properties)
+            break;
+        const auto found = (*properties)->find(key);
+        if (found != (*properties)->end() && found->is_string()
+            && found->get_ref<const std::string &>().find('\0') != std::string::npos)
+            return Params::invalidAt(std::string("/properties/") + key, std::string("properties.") + key,
+                "must not contain a NUL character");
+    }
     if (auto base = read.optionalString("base_dir"); !base) {
         return base.error();
     } else if (*base && !std::filesystem::path(**base).is_absolute()) {

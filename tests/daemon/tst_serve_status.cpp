@@ -153,6 +153,10 @@ private Q_SLOTS:
             << s(R"({"type": "file", "name": "/x", "properties": [1]})") << s("properties");
         QTest::newRow("invalid property")
             << s(R"({"type": "file", "name": "/x", "properties": {"mode": "abc"}})") << s("mode");
+        QTest::newRow("NUL in the name") << s(R"({"type": "file", "name": "/etc/passwd\u0000x"})") << s("NUL");
+        QTest::newRow("NUL in a path property")
+            << s(R"({"type": "exec", "name": "/bin/true", "properties": {"creates": "/etc/passwd\u0000x"}})")
+            << s("properties.creates");
         QTest::newRow("relative base_dir")
             << s(R"({"type": "exec", "name": "/bin/true", "base_dir": "rel"})") << s("base_dir");
     }
