@@ -562,10 +562,30 @@ int watchCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     return status;
 }
 
+/// The arguments with the connection options given before the command (as upstream takes
+/// `registration --context X query`) moved after it.
+std::vector<std::string> commandFirst(const std::vector<std::string> &args)
+{
+    std::size_t i = 0;
+    while (i < args.size()) {
+        const auto [name, inlineValue] = splitOption(args[i]);
+        if (name != "--context" && name != "--nats" && name != "-R" && name != "--registration")
+            break;
+        i += inlineValue || i + 1 >= args.size() ? 1 : 2;
+    }
+    if (i == 0 || i >= args.size())
+        return args;
+    std::vector<std::string> ordered {args[i]};
+    ordered.insert(ordered.end(), args.begin(), args.begin() + static_cast<std::ptrdiff_t>(i));
+    ordered.insert(ordered.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+    return ordered;
+}
+
 } // namespace
 
-int registrationCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+int registrationCommand(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
+    const std::vector<std::string> args = commandFirst(arguments);
     if (args.empty() || args[0] == "-h" || args[0] == "--help") {
         (args.empty() ? err : out) << kRegistrationUsage;
         return args.empty() ? UsageError : Success;

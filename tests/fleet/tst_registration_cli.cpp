@@ -295,6 +295,15 @@ private slots:
             addresses(query({QStringLiteral("q2"), QStringLiteral("*"), QStringLiteral("*"), QStringLiteral("::1")})),
             QStringList {QStringLiteral("::1:80")});
         QVERIFY(query({QStringLiteral("nothing")}).isEmpty());
+        // Connection options before the command, as upstream takes them.
+        const test::BackendRun before
+            = test::runBackend({QStringLiteral("registration"), QStringLiteral("--nats"), m_server.url(),
+                                   QStringLiteral("-R"), QStringLiteral("REGISTRATION"), QStringLiteral("query"),
+                                   QStringLiteral("q2"), QStringLiteral("--json")},
+                {}, test::isolatedEnvironment(m_dir));
+        QVERIFY2(before.exitCode == 0, qPrintable(before.err));
+        QCOMPARE(
+            addresses(QJsonDocument::fromJson(before.out.toUtf8()).array()), QStringList {QStringLiteral("::1:80")});
     }
 
     void queryText()
