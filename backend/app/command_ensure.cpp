@@ -600,14 +600,19 @@ Result<Json> ensureProperties(const EnsureCommandLine &line)
 }
 
 /// Ensures the resource and prints its report line and the summary as apply does.
-int runEnsure(const EnsureCommandLine &line, const Json &properties, std::ostream &out, std::ostream &err)
+int runEnsure(EnsureCommandLine &line, const Json &properties, std::ostream &out, std::ostream &err)
 {
+    // As apply: SIGINT or SIGTERM lets a resource that has begun finish (and be recorded in the
+    // session); a second one ends the process at once.
+    const CancelOnSignal cancelOnSignal;
+    line.settings.cancel = cancelOnSignal.flag();
     RunReporter reporter(out, err, false, false);
     auto event = ensureResource(line.type, properties, line.settings, reporter);
     reporter.finish();
     if (!event) {
         err << "ccm-backend ensure: " << event.error().message << '\n';
-        return event.error().code == "session_record" ? Failure : UsageError;
+        const bool failed = event.error().code == "session_record" || event.error().code == "cancelled";
+        return failed ? Failure : UsageError;
     }
     engine::RunResult result;
     result.summary.add(event.value());

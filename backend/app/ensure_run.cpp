@@ -238,6 +238,7 @@ Result<TransactionEvent> ensureResource(
 
     engine::RunOptions options;
     options.noop = settings.noop;
+    options.cancel = settings.cancel;
     SessionContents contents;
     if (store && references) {
         auto read = store->read();
@@ -250,7 +251,7 @@ Result<TransactionEvent> ensureResource(
     ProcessRunner runner;
     engine::runManifest(prepared->resolved, inputs.value(), options, runner, capture);
     if (!capture.event())
-        return Error {"ensure", "the resource did not run"};
+        return Error {"cancelled", "the run was cancelled before the resource ran"};
     if (store) {
         if (auto recorded = store->record(*capture.event()); !recorded)
             return Error {"session_record", recorded.error().message};

@@ -8,6 +8,7 @@
 #include "engine/run.h"
 #include "fleet/agent/bundle_source.h"
 
+#include <atomic>
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
@@ -34,6 +35,9 @@ struct EnsureSettings {
     FactSources facts;
     /// Data merged over the Hiera file's (`ensure api pipe --data`).
     std::optional<std::string> dataFile;
+    /// Set (by a signal handler) to stop before the resource runs; unset never stops. A resource
+    /// that has begun runs to its end and is recorded.
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 /// Consumes a common ensure option at args[index] (and its value, advancing index): --noop,

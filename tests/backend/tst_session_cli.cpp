@@ -13,6 +13,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <csignal>
 #include <memory>
 #include <vector>
 
@@ -306,6 +307,25 @@ private slots:
         }
         // No temporary file is left behind: the events, the start event and the lock file.
         QCOMPARE(QDir(session).entryList(QDir::Files | QDir::Hidden).size(), kCalls + 3);
+    }
+
+    void aSignalLetsTheResourceFinishAndBeRecorded()
+    {
+        const QString session = newSession();
+        QProcess process;
+        process.setProcessEnvironment(environment(session));
+        process.setWorkingDirectory(m_dir->path());
+        process.start(s(CCM_BACKEND_BIN),
+            {s("ensure"), s("exec"), s("/bin/sh -c 'touch started; sleep 1; touch finished'"), s("--cwd"),
+                m_dir->path()});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(path(s("started"))), 30000);
+        ::kill(static_cast<pid_t>(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(QFileInfo::exists(path(s("finished"))));
+        QCOMPARE(eventFiles(session).size(), 2);
     }
 
     void theSessionOptionAfterTheType()
