@@ -130,7 +130,16 @@ private Q_SLOTS:
         QCOMPARE(done.exitCode, 0);
         QJsonObject json = jsonOf(done);
         QCOMPARE(json[QStringLiteral("metadata")][QStringLiteral("creates_exists")].toBool(), true);
+        QCOMPARE(json[QStringLiteral("metadata")][QStringLiteral("provider")].toString(), QStringLiteral("posix"));
         QVERIFY(json[QStringLiteral("differences")].toArray().isEmpty());
+
+        // --provider chooses another provider, as provider: does in a manifest.
+        const BackendRun shell = status(
+            {QStringLiteral("exec"), QStringLiteral("/bin/true"), QStringLiteral("--provider"), QStringLiteral("shell"),
+                QStringLiteral("--property"), QStringLiteral("creates=installed.flag"), QStringLiteral("--json")});
+        QCOMPARE(shell.exitCode, 0);
+        QCOMPARE(
+            jsonOf(shell)[QStringLiteral("metadata")][QStringLiteral("provider")].toString(), QStringLiteral("shell"));
 
         const BackendRun pending = status({QStringLiteral("exec"), QStringLiteral("/bin/true"),
             QStringLiteral("--property"), QStringLiteral("creates=") + path("never")});
