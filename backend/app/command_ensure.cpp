@@ -77,7 +77,8 @@ constexpr std::string_view kCommonUsage = R"(Common options:
 constexpr std::string_view kExitUsage = R"(
 Exit status: 0 when the resource is as asked (changed or stable) or was skipped by its
 control, 1 when it failed (or a requirement failed), 2 when the command line, the
-resource's properties or the Hiera data are wrong (nothing is applied then).
+resource's properties or the Hiera data are wrong (nothing is applied then). SIGINT or
+SIGTERM lets a resource that has begun finish; a second one ends the command at once.
 )";
 
 /// What each type takes besides the common options.
