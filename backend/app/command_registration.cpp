@@ -253,7 +253,7 @@ Result<std::unique_ptr<fleet::NatsConnection>> connect(const RegistrationLine &l
 int fail(std::ostream &err, std::string_view command, const Error &error)
 {
     err << "ccm-backend registration " << command << ": " << error.message << '\n';
-    return error.code == "usage" ? UsageError : Failure;
+    return error.code == "usage" || error.code == "invalid_registration" ? UsageError : Failure;
 }
 
 Result<std::int64_t> integerOption(const RegistrationLine &line, const std::string &option, std::int64_t fallback)

@@ -321,7 +321,7 @@ private slots:
         QCOMPARE(none.exitCode, 0);
         QCOMPARE(none.out, QStringLiteral("No results found\n"));
         const test::BackendRun bad = reg({QStringLiteral("query"), QStringLiteral("a.b")});
-        QCOMPARE(bad.exitCode, 1);
+        QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains(QStringLiteral("cluster 'a.b' cannot be looked up")), qPrintable(bad.err));
     }
 
