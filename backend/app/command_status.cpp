@@ -18,8 +18,7 @@ constexpr std::string_view kStatusUsage
 Shows the current state of one resource on this host as its provider reports it,
 changing nothing: a summary line, then the state as the type's events carry it
 (ensure and metadata). TYPE is one of archive, exec, file, package, scaffold,
-service; NAME is the resource's name (a path, a package, a unit). info is another
-name of the command.
+service; NAME is the resource's name (a path, a package, a unit). Also: info.
 
 With properties (--property, --properties) it also lists the differences between
 them and the state, compared as apply compares them: ensure, content or source
