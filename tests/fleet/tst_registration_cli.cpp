@@ -373,6 +373,39 @@ private slots:
         QVERIFY(query({QStringLiteral("rm1")}).isEmpty());
     }
 
+    void rmAsksOnATerminal()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            QSKIP("script(1) is not installed: no terminal to answer on");
+        QCOMPARE(
+            create(QStringLiteral("tty"), QStringLiteral("http"), QStringLiteral("web"), QStringLiteral("10.0.0.7"), 80)
+                .exitCode,
+            0);
+        // Under script(1) standard input is a terminal: the answer decides.
+        const auto answer = [&](const QByteArray &reply) {
+            QProcess process;
+            process.setProcessEnvironment(test::isolatedEnvironment(m_dir));
+            const QString command = QStringLiteral(CCM_BACKEND_BIN)
+                + QStringLiteral(" registration rm --cluster tty --service web --protocol http --address 10.0.0.7 "
+                                 "--port 80 --nats ")
+                + m_server.url();
+            process.start(script, {QStringLiteral("-qec"), command, QStringLiteral("/dev/null")});
+            process.write(reply);
+            process.closeWriteChannel();
+            process.waitForFinished(60000);
+            return QString::fromUtf8(process.readAllStandardOutput());
+        };
+        const QString declined = answer("n\n");
+        QVERIFY2(declined.contains(QStringLiteral("Remove registration entry tty/web/http at 10.0.0.7:80?")),
+            qPrintable(declined));
+        QVERIFY2(declined.contains(QStringLiteral("Not removed")), qPrintable(declined));
+        QCOMPARE(query({QStringLiteral("tty")}).size(), 1);
+        const QString accepted = answer("y\n");
+        QVERIFY2(accepted.contains(QStringLiteral("Registration entry removed")), qPrintable(accepted));
+        QVERIFY(query({QStringLiteral("tty")}).isEmpty());
+    }
+
     void agentEntriesAreSeen()
     {
         TransactionEvent event;
