@@ -31,11 +31,6 @@ void HostState::setHold(std::function<bool()> hold)
     m_hold = std::move(hold);
 }
 
-void HostState::setBaseDirectory(const QString &directory)
-{
-    m_baseDirectory = directory;
-}
-
 void HostState::setDelay(int milliseconds)
 {
     m_timer.setInterval(milliseconds);
@@ -51,7 +46,8 @@ bool HostState::held() const
     return m_hold && m_hold();
 }
 
-void HostState::follow(const QString &type, const QString &name, const ccm::Json &properties)
+void HostState::follow(
+    const QString &type, const QString &name, const ccm::Json &properties, const QString &baseDirectory)
 {
     const ccm::Json normalised = properties.is_object() ? properties : ccm::Json::object();
     if (type.isEmpty() || name.isEmpty()) {
@@ -59,6 +55,7 @@ void HostState::follow(const QString &type, const QString &name, const ccm::Json
             return;
         m_type.clear();
         m_name.clear();
+        m_baseDirectory.clear();
         m_properties = ccm::Json::object();
         ++m_generation;
         m_status.reset();
@@ -67,11 +64,12 @@ void HostState::follow(const QString &type, const QString &name, const ccm::Json
         setView({});
         return;
     }
-    const bool another = type != m_type || name != m_name;
+    const bool another = type != m_type || name != m_name || baseDirectory != m_baseDirectory;
     if (!another && normalised == m_properties)
         return;
     m_type = type;
     m_name = name;
+    m_baseDirectory = baseDirectory;
     m_properties = normalised;
     ++m_generation;
     if (another && holdsTemplate(ccm::Json(name.toStdString()))) {

@@ -29,12 +29,12 @@ public:
     explicit HostState(BackendClient *client, QObject *parent = nullptr);
 
     /// Follows the form: the resource `type` `name` whose effective properties (its own over its
-    /// block's defaults, templates unrendered) are `properties`. Nothing is shown for an empty type
-    /// or name (no resource, a block's defaults).
-    void follow(const QString &type, const QString &name, const ccm::Json &properties);
-    /// The directory relative paths of the properties start from (the manifest's); empty for the
-    /// backend's default.
-    void setBaseDirectory(const QString &directory);
+    /// block's defaults, templates unrendered) are `properties`, with relative paths from
+    /// `baseDirectory` (the manifest's; empty for the backend's default). Nothing is shown for an
+    /// empty type or name (no resource, a block's defaults). Another type, name or directory is
+    /// another resource.
+    void follow(
+        const QString &type, const QString &name, const ccm::Json &properties, const QString &baseDirectory = {});
     /// Asks about the followed resource now; when requests are held, as soon as they are not.
     void refresh();
     /// While `hold` returns true, nothing is sent: a run holds the backend's connection, and the

@@ -19,6 +19,7 @@
 #include "window_test_support.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -338,6 +339,17 @@ private slots:
         // The block's defaults show no host state.
         window.selectEntry({0, 0});
         QTRY_VERIFY(form.findChild<QWidget *>(s("hostState")) == nullptr);
+
+        // Another manifest, elsewhere, with the same resource: asked about again, from there.
+        window.selectEntry({0, 1});
+        QVERIFY(QDir(scripted.dir.path()).mkpath(s("other")));
+        const QString other = scripted.dir.filePath(s("other/site.yaml"));
+        QVERIFY(
+            writeFile(other, "ccm:\n  resources:\n    - file:\n        - /srv/motd:\n            mode: \"0644\"\n"));
+        QVERIFY(window.openFile(other));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            QString::fromStdString(lastStatusParams(*scripted.recorder, "resource.status").value("base_dir", "")),
+            QFileInfo(other).absolutePath(), kPatienceMs);
     }
 
     void refreshesAfterARunAndOnRequest()
@@ -478,6 +490,14 @@ private slots:
         state.refresh();
         QTest::qWait(50);
         QCOMPARE(statusRequestCount(*recorder, "resource.status"), asked);
+
+        // The same resource with its paths starting elsewhere is another one.
+        state.follow(s("file"), s("/srv/motd"), Json::object(), s("/srv/a"));
+        QTRY_COMPARE_WITH_TIMEOUT(statusRequestCount(*recorder, "resource.status"), asked + 1, kPatienceMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!state.isChecking(), kPatienceMs);
+        state.follow(s("file"), s("/srv/motd"), Json::object(), s("/srv/b"));
+        QTRY_COMPARE_WITH_TIMEOUT(statusRequestCount(*recorder, "resource.status"), asked + 2, kPatienceMs);
+        QCOMPARE(lastStatusParams(*recorder, "resource.status").value("base_dir", ""), std::string("/srv/b"));
     }
 };
 

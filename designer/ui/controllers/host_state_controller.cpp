@@ -35,8 +35,7 @@ HostStateController::HostStateController(PreviewController *preview, PropertyEdi
 void HostStateController::follow(
     const QString &type, const QString &name, const ccm::Json &properties, const QString &baseDirectory)
 {
-    m_state->setBaseDirectory(baseDirectory);
-    m_state->follow(type, name, properties);
+    m_state->follow(type, name, properties, baseDirectory);
 }
 
 } // namespace ccm::designer
