@@ -293,6 +293,17 @@ private slots:
         QVERIFY(!refresh->isEnabled());
         editor.setHostState({});
         QVERIFY(!editor.findChild<QWidget *>(s("hostState"))->isVisibleTo(&editor));
+
+        // A backend's words are shown as they are, never as markup.
+        HostStateView markup;
+        markup.kind = HostStateView::Kind::Known;
+        markup.text = s("On this host: <b>present</b>");
+        markup.detail = s("<img src=x>");
+        markup.markers = {{s("owner"), s("On this host: <i>root</i>")}};
+        editor.setHostState(markup);
+        QVERIFY(editor.findChild<QLabel *>(s("hostStateText"))->text().contains(s("&lt;b&gt;present&lt;/b&gt;")));
+        QCOMPARE(editor.findChild<QLabel *>(s("hostStateDetail"))->textFormat(), Qt::PlainText);
+        QCOMPARE(hostMarkerOf(editor, s("owner"))->toolTip(), s("<p>On this host: &lt;i&gt;root&lt;/i&gt;</p>"));
     }
 
     void windowMarksAndEditsClear()

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -59,6 +60,13 @@ void colourLabel(QLabel *label, const QColor &colour)
 QColor differsColour(const QPalette &palette)
 {
     return ResultsPanel::outcomeColor(QStringLiteral("changed"), palette);
+}
+
+/// A tooltip that shows `text` as it is: a backend's words that happen to look like HTML are not
+/// rendered as such.
+QString literalToolTip(const QString &text)
+{
+    return Qt::mightBeRichText(text) ? QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped()) : text;
 }
 
 /// The marker beside a field the host has otherwise, centred on the field's first line.
@@ -286,6 +294,7 @@ void PropertyEditor::addHostBar(QVBoxLayout *layout)
     line->addWidget(m_hostRefresh, 0, Qt::AlignTop);
     rows->addLayout(line);
     m_hostDetail = messageLabel(m_hostBar, QStringLiteral("hostStateDetail"));
+    m_hostDetail->setTextFormat(Qt::PlainText);
     rows->addWidget(m_hostDetail);
     layout->addWidget(m_hostBar);
 }
@@ -303,7 +312,7 @@ void PropertyEditor::updateHostState()
     for (auto &[property, row] : m_rows) {
         const auto marker = m_hostState.markers.find(property);
         const bool marked = marker != m_hostState.markers.end() && m_hostBar != nullptr;
-        row.hostMarker->setToolTip(marked ? marker->second : QString());
+        row.hostMarker->setToolTip(marked ? literalToolTip(marker->second) : QString());
         row.hostMarker->setAccessibleName(marked ? marker->second : QString());
         row.hostMarker->setVisible(marked);
     }
