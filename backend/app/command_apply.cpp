@@ -3,6 +3,7 @@
 #include "app/hiera_source.h"
 #include "app/input_options.h"
 #include "app/manifest_input.h"
+#include "app/option_value.h"
 #include "app/run_reporter.h"
 #include "core/facts/environ.h"
 #include "engine/prepared_manifest.h"
@@ -66,19 +67,6 @@ std::optional<std::string> environmentValue(const char *name)
     return std::string(value);
 }
 
-/// --hiera SOURCE or --hiera=SOURCE at args[index], advancing past its value.
-std::optional<Result<std::string>> hieraOption(const std::vector<std::string> &args, std::size_t &index)
-{
-    const std::string &arg = args[index];
-    if (arg.starts_with("--hiera="))
-        return Result<std::string>(arg.substr(8));
-    if (arg != "--hiera")
-        return std::nullopt;
-    if (index + 1 >= args.size())
-        return Result<std::string>(Error {"usage", "option --hiera needs a value"});
-    return Result<std::string>(args[++index]);
-}
-
 /// What the command line of apply asks for.
 struct ApplyCommandLine {
     std::optional<std::string> manifestPath;
@@ -134,7 +122,7 @@ std::optional<int> parseApplyArguments(
             line.report = arg == "--report" || arg == "--report=true";
         else if (arg == "--read-env" || arg == "--read-env=true" || arg == "--no-read-env" || arg == "--read-env=false")
             line.readEnv = arg == "--read-env" || arg == "--read-env=true";
-        else if (const auto hiera = hieraOption(args, i)) {
+        else if (const auto hiera = optionValue(args, i, "--hiera")) {
             if (!*hiera) {
                 err << "ccm-backend apply: " << hiera->error().message << '\n';
                 return UsageError;

@@ -26,6 +26,23 @@ Options:
   --yaml              print YAML instead of JSON
 )";
 
+/// The value the gjson query `path` picks from the facts; the exit status when there is none
+/// (the message written to `err`).
+Result<Json, int> queriedFact(const Json &facts, const std::string &path, std::ostream &err)
+{
+    auto queried = queryJson(facts, path);
+    if (!queried) {
+        err << "ccm-backend facts: " << queried.error().message << '\n';
+        return UsageError;
+    }
+    std::optional<Json> found = std::move(queried).value();
+    if (!found) {
+        err << "ccm-backend facts: no fact at '" << path << "'\n";
+        return Failure;
+    }
+    return std::move(*found);
+}
+
 } // namespace
 
 int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
@@ -65,21 +82,14 @@ int factsCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     }
     Json value = std::move(facts).value();
     if (path) {
-        auto queried = queryJson(value, *path);
-        if (!queried) {
-            err << "ccm-backend facts: " << queried.error().message << '\n';
-            return UsageError;
-        }
-        std::optional<Json> found = std::move(queried).value();
-        if (!found) {
-            err << "ccm-backend facts: no fact at '" << *path << "'\n";
-            return Failure;
-        }
+        auto found = queriedFact(value, *path, err);
+        if (!found)
+            return found.error();
         if (found->is_string() && !yaml) {
             out << found->get<std::string>() << '\n';
             return Success;
         }
-        value = std::move(*found);
+        value = std::move(found).value();
     }
     if (yaml) {
         const std::string text = toYaml(value);

@@ -2,6 +2,7 @@
 #include "app/commands.h"
 #include "app/hiera_source.h"
 #include "app/input_options.h"
+#include "app/option_value.h"
 #include "base/utf8.h"
 #include "core/facts/facts.h"
 #include "core/hiera/hiera.h"
@@ -115,23 +116,6 @@ std::optional<std::pair<std::string, std::string>> keyValue(const std::string &t
     if (equals == std::string::npos || equals == 0)
         return std::nullopt;
     return std::pair {toValidUtf8(text.substr(0, equals)), toValidUtf8(text.substr(equals + 1))};
-}
-
-/// The value of an option at args[index] written as NAME VALUE, NAME=VALUE or (with a one-letter
-/// `shortName`) -XVALUE; advances index past it. nullopt when args[index] is not the option.
-std::optional<Result<std::string>> optionValue(
-    const std::vector<std::string> &args, std::size_t &index, std::string_view name, std::string_view shortName = {})
-{
-    const std::string &arg = args[index];
-    if (arg.size() > name.size() && arg.starts_with(name) && arg[name.size()] == '=')
-        return Result<std::string>(arg.substr(name.size() + 1));
-    if (!shortName.empty() && arg.size() > shortName.size() && arg.starts_with(shortName))
-        return Result<std::string>(arg.substr(shortName.size()));
-    if (arg != name && (shortName.empty() || arg != shortName))
-        return std::nullopt;
-    if (index + 1 >= args.size())
-        return Result<std::string>(Error {"usage", "option " + std::string(name) + " needs a value"});
-    return Result<std::string>(args[++index]);
 }
 
 /// Takes the option at args[index] that `hiera facts` and `hiera parse` share; false when it is

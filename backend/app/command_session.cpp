@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/commands.h"
 #include "app/ensure_run.h"
+#include "app/option_value.h"
 #include "app/session_store.h"
 #include "base/temp_dir.h"
 
@@ -69,20 +70,6 @@ Exit status: 0 on success, 1 when the store cannot be read or removed, 2 when th
 command line is wrong or no session store is given.
 )usage";
 
-/// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
-std::optional<Result<std::string>> sessionOptionValue(
-    const std::vector<std::string> &args, std::size_t &index, std::string_view name)
-{
-    const std::string &arg = args[index];
-    if (arg.size() > name.size() && arg.starts_with(name) && arg[name.size()] == '=')
-        return Result<std::string>(arg.substr(name.size() + 1));
-    if (arg != name)
-        return std::nullopt;
-    if (index + 1 >= args.size())
-        return Result<std::string>(Error {"usage", "option " + std::string(name) + " needs a value"});
-    return Result<std::string>(args[++index]);
-}
-
 /// A path as a shell word: as it is when that is safe, else in single quotes.
 std::string shellWord(const std::string &text)
 {
@@ -102,7 +89,7 @@ int newSession(const std::vector<std::string> &args, std::ostream &out, std::ost
 {
     std::optional<std::string> directory;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (auto value = sessionOptionValue(args, i, "--directory")) {
+        if (auto value = optionValue(args, i, "--directory")) {
             if (!*value) {
                 err << "ccm-backend session new: " << value->error().message << '\n';
                 return UsageError;
@@ -179,7 +166,7 @@ int reportSession(const std::vector<std::string> &args, std::ostream &out, std::
             remove = true;
             continue;
         }
-        auto value = sessionOptionValue(args, i, "--session");
+        auto value = optionValue(args, i, "--session");
         if (!value || !*value) {
             err << "ccm-backend session report: "
                 << (value ? value->error().message : "unexpected argument '" + args[i] + "'") << '\n';

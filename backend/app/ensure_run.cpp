@@ -4,6 +4,7 @@
 #include "app/commands.h"
 #include "app/hiera_source.h"
 #include "app/input_options.h"
+#include "app/option_value.h"
 #include "app/session_store.h"
 #include "core/facts/environ.h"
 #include "core/model/manifest.h"
@@ -18,20 +19,6 @@ namespace {
 
 /// The types `ensure` manages.
 constexpr std::array<std::string_view, 6> kEnsureTypes {"package", "service", "file", "exec", "archive", "scaffold"};
-
-/// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
-std::optional<Result<std::string>> ensureOptionValue(
-    const std::vector<std::string> &args, std::size_t &index, std::string_view name)
-{
-    const std::string &arg = args[index];
-    if (arg.size() > name.size() && arg.starts_with(name) && arg[name.size()] == '=')
-        return Result<std::string>(arg.substr(name.size() + 1));
-    if (arg != name)
-        return std::nullopt;
-    if (index + 1 >= args.size())
-        return Result<std::string>(Error {"usage", "option " + std::string(name) + " needs a value"});
-    return Result<std::string>(args[++index]);
-}
 
 Result<bool> parseEnsureBool(std::string_view option, const std::string &text)
 {
@@ -146,7 +133,7 @@ Result<bool> takeEnsureOption(const std::vector<std::string> &args, std::size_t 
         settings.readEnv = value.value();
         return true;
     }
-    if (auto session = ensureOptionValue(args, index, "--session")) {
+    if (auto session = optionValue(args, index, "--session")) {
         if (!*session)
             return session->error();
         if (session->value().empty())
@@ -154,7 +141,7 @@ Result<bool> takeEnsureOption(const std::vector<std::string> &args, std::size_t 
         settings.session = session->value();
         return true;
     }
-    if (auto hiera = ensureOptionValue(args, index, "--hiera")) {
+    if (auto hiera = optionValue(args, index, "--hiera")) {
         if (!*hiera)
             return hiera->error();
         settings.hieraFile = hiera->value();
