@@ -10,6 +10,7 @@
 #include "fleet/agent/agent.h"
 #include "fleet/nats/kv_reader.h"
 #include "fleet/preview/seen_requests.h"
+#include "fleet/registration/registration_store.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -61,6 +62,12 @@ Result<engine::RunResult> runAgentManifest(const fleet::ManifestRunRequest &requ
     inputs.environ = processEnviron();
     auto reader = std::make_shared<fleet::KvReader>(sources.nats, sources.environment);
     inputs.kvGet = [reader](const std::string &bucket, const std::string &key) { return reader->get(bucket, key); };
+    // registrations() looks in the stream the agent's register_when_stable entries go to.
+    auto registry
+        = std::make_shared<fleet::RegistrationReader>(sources.nats, sources.environment, sources.registrationStream);
+    inputs.registrations
+        = [registry](const std::string &cluster, const std::string &protocol, const std::string &service,
+              const std::string &address) { return registry->lookup(cluster, protocol, service, address); };
     if (!request.externalDataUrl.empty()) {
         auto data = loadDataFile(request.externalDataUrl, sources);
         if (!data)

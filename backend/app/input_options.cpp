@@ -42,7 +42,7 @@ namespace {
 constexpr std::uint64_t kMaxDataBytes = 16 * 1024 * 1024;
 
 /// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
-std::optional<Result<std::string>> optionValue(
+std::optional<Result<std::string>> inputOptionValue(
     const std::vector<std::string> &args, std::size_t &index, const std::string &name)
 {
     const std::string &arg = args[index];
@@ -74,7 +74,7 @@ fleet::SourceOptions sourceOptionsFromEnvironment()
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
 {
     for (const char *name : {"--http-user", "--http-ca", "--context", "--nats", "--registration", "-R"}) {
-        auto value = optionValue(args, index, name);
+        auto value = inputOptionValue(args, index, name);
         if (!value)
             continue;
         if (!*value)
@@ -99,7 +99,7 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
 Result<bool> takeSignatureOption(
     const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
 {
-    auto value = optionValue(args, index, "--require-signature");
+    auto value = inputOptionValue(args, index, "--require-signature");
     if (!value)
         return false;
     if (!*value)
@@ -122,7 +122,7 @@ Result<bool> takeInputOption(
         if (!signature || signature.value())
             return signature;
     }
-    if (auto fact = optionValue(args, index, "--fact")) {
+    if (auto fact = inputOptionValue(args, index, "--fact")) {
         if (!*fact)
             return fact->error();
         if (fact->value().find('=') == std::string::npos)
@@ -130,14 +130,14 @@ Result<bool> takeInputOption(
         options.facts.commandLineFacts.push_back(fact->value());
         return true;
     }
-    if (auto file = optionValue(args, index, "--facts")) {
+    if (auto file = inputOptionValue(args, index, "--facts")) {
         if (!*file)
             return file->error();
         options.facts.factsFile = file->value();
         return true;
     }
     if (withData) {
-        if (auto file = optionValue(args, index, "--data")) {
+        if (auto file = inputOptionValue(args, index, "--data")) {
             if (!*file)
                 return file->error();
             options.dataFile = file->value();

@@ -22,8 +22,11 @@
 
 #include <csignal>
 #include <functional>
+#include <grp.h>
 #include <memory>
 #include <nats/nats.h>
+#include <pwd.h>
+#include <unistd.h>
 
 using namespace ccm;
 using namespace ccm::fleet;
@@ -549,6 +552,37 @@ private slots:
         QFile rendered(target + QStringLiteral("/peers.conf"));
         QVERIFY2(rendered.open(QIODevice::ReadOnly), qPrintable(applied.out));
         QCOMPARE(rendered.readAll(), QByteArray("server 10.0.3.1:8080\nserver 10.0.3.2:80\n"));
+    }
+
+    void agentRunsSeeRegistrations()
+    {
+        // An agent's runs look in the stream its register_when_stable entries go to.
+        QCOMPARE(
+            create(QStringLiteral("ag"), QStringLiteral("http"), QStringLiteral("web"), QStringLiteral("10.0.5.1"), 80)
+                .exitCode,
+            0);
+        test::writeFile(
+            m_dir, QStringLiteral("config/nats/context/CCM.json"), "{\"url\": \"" + m_server.url().toUtf8() + "\"}");
+        const QString out = m_dir.filePath(QStringLiteral("agent-out.txt"));
+        const passwd *user = ::getpwuid(::getuid());
+        const group *userGroup = ::getgrgid(::getgid());
+        QVERIFY(user && userGroup);
+        const QString path = manifest(QStringLiteral("agent-site.yaml"),
+            "ccm:\n  resources:\n    - file:\n        - " + out.toUtf8()
+                + ":\n            ensure: present\n"
+                  "            owner: "
+                + QByteArray(user->pw_name) + "\n            group: " + QByteArray(userGroup->gr_name)
+                + "\n            mode: \"0644\"\n"
+                  "            content: \"{{ registrations('ag', 'http', 'web', '*')[0].Address }}\"\n");
+        const QString config = test::writeFile(
+            m_dir, QStringLiteral("agent.yaml"), "interval: 5m\nmanifests:\n  - " + path.toUtf8() + "\n");
+        const test::BackendRun ran
+            = test::runBackend({QStringLiteral("agent"), QStringLiteral("--config"), config, QStringLiteral("--once")},
+                {}, test::isolatedEnvironment(m_dir));
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
+        QFile written(out);
+        QVERIFY2(written.open(QIODevice::ReadOnly), qPrintable(ran.err));
+        QCOMPARE(written.readAll(), QByteArray("10.0.5.1"));
     }
 
     void registrationsWithoutNats()
