@@ -221,6 +221,16 @@ const std::vector<FlagSpec> &flagSpecs()
     return specs;
 }
 
+/// `ensure api --help`: the commands of the API.
+constexpr std::string_view kEnsureApiUsage = R"(Usage: ccm-backend ensure api COMMAND
+
+The ensure API, for programs in other languages: one request in, one response out.
+
+Commands:
+  pipe                read one request (JSON or YAML) on stdin, ensure its resource and
+                      write one response on stdout (also: piped)
+)";
+
 /// The ensure command line as read: the common settings, the type, its positional arguments and
 /// the values of every other option by its long name, in the order given.
 struct EnsureCommandLine {
@@ -231,6 +241,7 @@ struct EnsureCommandLine {
     bool help = false;
     /// The arguments after `api pipe` (or `api piped`), when that was asked.
     std::optional<std::vector<std::string>> apiArguments;
+    bool apiHelp = false; ///< `ensure api --help`: the commands of the API
 
     [[nodiscard]] bool has(std::string_view name) const { return flags.find(name) != flags.end(); }
     [[nodiscard]] std::optional<std::string> value(std::string_view name) const
@@ -302,7 +313,7 @@ std::optional<std::string> parseEnsureArguments(const std::vector<std::string> &
         const std::string &arg = args[i];
         if (line.positional.empty() && line.type.empty() && arg == "api") {
             if (i + 1 < args.size() && (args[i + 1] == "-h" || args[i + 1] == "--help")) {
-                line.apiArguments = std::vector<std::string> {"--help"};
+                line.apiHelp = true;
                 return std::nullopt;
             }
             if (i + 1 < args.size() && args[i + 1] != "pipe" && args[i + 1] != "piped")
@@ -632,6 +643,10 @@ int ensureCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (auto problem = parseEnsureArguments(args, line)) {
         err << "ccm-backend ensure: " << *problem << '\n';
         return UsageError;
+    }
+    if (line.apiHelp) {
+        out << kEnsureApiUsage;
+        return Success;
     }
     if (line.apiArguments)
         return ensureApiPipe(*line.apiArguments, line.settings, std::cin, out, err);

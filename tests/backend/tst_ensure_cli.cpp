@@ -269,6 +269,12 @@ private slots:
         }
         const BackendRun run = ensure({s("--help")});
         QVERIFY2(run.exitCode == 0 && run.out.contains(s("Commands:")), qPrintable(describe(run)));
+        // The API's group lists its one command, so completion and the manual page find it.
+        const BackendRun api = ensure({s("api"), s("--help")});
+        QVERIFY2(api.exitCode == 0 && api.out.contains(s("Commands:\n  pipe ")), qPrintable(describe(api)));
+        const BackendRun pipe = ensure({s("api"), s("pipe"), s("--help")});
+        QVERIFY2(pipe.exitCode == 0 && pipe.out.startsWith(s("Usage: ccm-backend ensure api pipe")),
+            qPrintable(describe(pipe)));
     }
 
     void execFlags()
