@@ -51,6 +51,8 @@ public:
     [[nodiscard]] const HostStateView &view() const { return m_view; }
     /// Whether a request is waiting for its answer.
     [[nodiscard]] bool isChecking() const { return m_inFlight; }
+    /// Whether a request will go once the selection has rested (the delay is running).
+    [[nodiscard]] bool isScheduled() const { return m_timer.isActive(); }
 
     /// The view of `status` for a resource of `type` whose form holds `properties`: the summary
     /// line, the markers of the differences the form still has, and among the detail lines the

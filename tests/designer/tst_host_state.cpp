@@ -344,7 +344,10 @@ private slots:
         line->selectAll();
         QTest::keyClicks(line, s("0640"));
         QVERIFY(hostMarkerOf(form, s("mode"))->isVisibleTo(&form));
-        QTest::qWait(window.hostStateController()->hostState()->delay() * 2);
+        // Nothing was sent, and nothing waits to be: a request is sent (and isChecking() set) or
+        // scheduled (isScheduled()) at the moment it is decided on.
+        QVERIFY(!window.hostStateController()->hostState()->isChecking());
+        QVERIFY(!window.hostStateController()->hostState()->isScheduled());
         QCOMPARE(statusRequestCount(*scripted.recorder, "resource.status"), asked);
 
         // The block's defaults show no host state.
@@ -395,7 +398,8 @@ private slots:
         bool running = true;
         state->setHold([&running] { return running; });
         state->refresh();
-        QTest::qWait(50);
+        QVERIFY(!state->isChecking());
+        QVERIFY(!state->isScheduled());
         QCOMPARE(statusRequestCount(*scripted.recorder, "resource.status"), asked);
         running = false;
         state->refresh();
@@ -499,7 +503,8 @@ private slots:
         QCOMPARE(int(state.view().kind), int(HostStateView::Kind::Unknown));
         QVERIFY2(state.view().text.contains(s("template")), qPrintable(state.view().text));
         state.refresh();
-        QTest::qWait(50);
+        QVERIFY(!state.isChecking());
+        QVERIFY(!state.isScheduled());
         QCOMPARE(statusRequestCount(*recorder, "resource.status"), asked);
 
         // The same resource with its paths starting elsewhere is another one.
