@@ -83,7 +83,7 @@ struct ApplyCommandLine {
 
 void printApplyUsage(std::ostream &stream)
 {
-    stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kApplyTail;
+    stream << kApplyUsage << kInputOptionsUsage << kSourceOptionsUsage << kRegistrationOptionUsage << kApplyTail;
 }
 
 /// Reads the arguments into `line`; the exit status when the command ends here, after its help or

@@ -62,12 +62,12 @@ std::optional<int> parseRenderArguments(
         if (taken.value())
             continue;
         if (arg == "-h" || arg == "--help") {
-            out << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
+            out << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kRegistrationOptionUsage << kDataUsage;
             return Success;
         }
         if (arg.size() > 1 && arg.front() == '-') {
             err << "ccm-backend render: unknown option '" << arg << "'\n"
-                << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
+                << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kRegistrationOptionUsage << kDataUsage;
             return UsageError;
         }
         if (arguments.manifestPath) {
@@ -78,7 +78,7 @@ std::optional<int> parseRenderArguments(
     }
     if (!arguments.manifestPath) {
         err << "ccm-backend render: no manifest given\n"
-            << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kDataUsage;
+            << kRenderUsage << kInputOptionsUsage << kSourceOptionsUsage << kRegistrationOptionUsage << kDataUsage;
         return UsageError;
     }
     return std::nullopt;

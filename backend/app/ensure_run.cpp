@@ -147,6 +147,9 @@ Result<bool> takeEnsureOption(const std::vector<std::string> &args, std::size_t 
         settings.hieraFile = hiera->value();
         return true;
     }
+    auto registration = takeRegistrationOption(args, index, settings.sources);
+    if (!registration || registration.value())
+        return registration;
     return takeSourceOption(args, index, settings.sources);
 }
 

@@ -2,6 +2,7 @@
 #include "app/input_options.h"
 
 #include "app/manifest_input.h"
+#include "app/option_value.h"
 #include "base/signing_key.h"
 #include "core/facts/environ.h"
 #include "core/model/manifest.h"
@@ -27,33 +28,21 @@ const char *const kSourceOptionsUsage = R"(  --http-user USER[:PASSWORD]
   --context NAME      the NATS context for obj:// and kv:// sources, kvGet and
                       registrations (default: $NATS_CONTEXT, else CCM)
   --nats URL          connect to this NATS server instead; no context is read
-  -R, --registration STREAM
-                      the JetStream stream registrations() looks services up in
-                      (default: REGISTRATION)
   --require-signature KEY.pem
                       refuse a bundle not signed by this key (an Ed25519 public or
                       private key PEM; repeatable: any of them); without it, who
                       signed a bundle is printed on stderr
 )";
 
+const char *const kRegistrationOptionUsage = R"(  -R, --registration STREAM
+                      the JetStream stream registrations() looks services up in
+                      (default: REGISTRATION)
+)";
+
 namespace {
 
 /// --data documents larger than this are refused.
 constexpr std::uint64_t kMaxDataBytes = 16 * 1024 * 1024;
-
-/// The value of "--name VALUE" or "--name=VALUE" at args[index], advancing index past it.
-std::optional<Result<std::string>> inputOptionValue(
-    const std::vector<std::string> &args, std::size_t &index, const std::string &name)
-{
-    const std::string &arg = args[index];
-    if (arg.starts_with(name + "="))
-        return Result<std::string>(arg.substr(name.size() + 1));
-    if (arg != name)
-        return std::nullopt;
-    if (index + 1 >= args.size())
-        return Result<std::string>(Error {"usage", "option " + name + " needs a value"});
-    return Result<std::string>(args[++index]);
-}
 
 } // namespace
 
@@ -73,8 +62,8 @@ fleet::SourceOptions sourceOptionsFromEnvironment()
 
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
 {
-    for (const char *name : {"--http-user", "--http-ca", "--context", "--nats", "--registration", "-R"}) {
-        auto value = inputOptionValue(args, index, name);
+    for (const char *name : {"--http-user", "--http-ca", "--context", "--nats"}) {
+        auto value = optionValue(args, index, name);
         if (!value)
             continue;
         if (!*value)
@@ -87,8 +76,6 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
             options.caFile = text;
         else if (option == "--context")
             options.nats.context = text;
-        else if (option == "--registration" || option == "-R")
-            options.registrationStream = text;
         else
             options.nats.url = text;
         return true;
@@ -96,10 +83,24 @@ Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t 
     return false;
 }
 
+Result<bool> takeRegistrationOption(
+    const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
+{
+    auto value = optionValue(args, index, "--registration", "-R");
+    if (!value)
+        return false;
+    if (!*value)
+        return value->error();
+    if (value->value().empty())
+        return Error {"usage", "--registration needs a stream name"};
+    options.registrationStream = value->value();
+    return true;
+}
+
 Result<bool> takeSignatureOption(
     const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options)
 {
-    auto value = inputOptionValue(args, index, "--require-signature");
+    auto value = optionValue(args, index, "--require-signature");
     if (!value)
         return false;
     if (!*value)
@@ -121,8 +122,11 @@ Result<bool> takeInputOption(
         auto signature = takeSignatureOption(args, index, options.sources);
         if (!signature || signature.value())
             return signature;
+        auto registration = takeRegistrationOption(args, index, options.sources);
+        if (!registration || registration.value())
+            return registration;
     }
-    if (auto fact = inputOptionValue(args, index, "--fact")) {
+    if (auto fact = optionValue(args, index, "--fact")) {
         if (!*fact)
             return fact->error();
         if (fact->value().find('=') == std::string::npos)
@@ -130,14 +134,14 @@ Result<bool> takeInputOption(
         options.facts.commandLineFacts.push_back(fact->value());
         return true;
     }
-    if (auto file = inputOptionValue(args, index, "--facts")) {
+    if (auto file = optionValue(args, index, "--facts")) {
         if (!*file)
             return file->error();
         options.facts.factsFile = file->value();
         return true;
     }
     if (withData) {
-        if (auto file = inputOptionValue(args, index, "--data")) {
+        if (auto file = optionValue(args, index, "--data")) {
             if (!*file)
                 return file->error();
             options.dataFile = file->value();

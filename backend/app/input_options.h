@@ -27,21 +27,27 @@ struct InputOptions {
 
 /// The usage lines of the options above, for the commands' help texts.
 extern const char *const kInputOptionsUsage;
-/// The usage lines of --http-user, --http-ca, --context, --nats, -R/--registration and
-/// --require-signature.
+/// The usage lines of --http-user, --http-ca, --context, --nats and --require-signature.
 extern const char *const kSourceOptionsUsage;
+/// The usage lines of -R/--registration, for the commands that resolve templates.
+extern const char *const kRegistrationOptionUsage;
+
+/// Consumes -R STREAM or --registration STREAM at args[index] like takeInputOption(): the stream
+/// registrations() in templates and expressions looks entries up in.
+Result<bool> takeRegistrationOption(
+    const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
 /// Consumes --require-signature KEY.pem at args[index] like takeInputOption(), reading the key
 /// (a public or private Ed25519 PEM) at once so that a bad one is a usage error.
 Result<bool> takeSignatureOption(
     const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
-/// Consumes --http-user, --http-ca, --context, --nats or -R/--registration at args[index] like
-/// takeInputOption().
+/// Consumes --http-user, --http-ca, --context or --nats at args[index] like takeInputOption().
 Result<bool> takeSourceOption(const std::vector<std::string> &args, std::size_t &index, fleet::SourceOptions &options);
 
 /// Consumes the input option at args[index] (and its value, advancing index) when it is one; with
-/// `withData` also --data and the options of takeSourceOption().
+/// `withData` also --data and the options of takeSourceOption(), takeSignatureOption() and
+/// takeRegistrationOption().
 /// Returns false when args[index] is not an input option; an error when its value is missing.
 Result<bool> takeInputOption(
     const std::vector<std::string> &args, std::size_t &index, InputOptions &options, bool withData);
