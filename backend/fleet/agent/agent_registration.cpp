@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/agent/agent_registration.h"
 
-#include "base/hex.h"
 #include "fleet/agent/agent_nats.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
+#include "fleet/registration/registration_store.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,30 +13,6 @@
 
 namespace ccm::fleet {
 namespace {
-
-constexpr const char *kSubjectPrefix = "choria.ccm.registration.v1";
-
-/// FNV-1a 64 of the fields that identify an instance, in hex: upstream's instance id.
-std::string instanceId(const std::string &text)
-{
-    std::uint64_t hash = 14695981039346656037ull;
-    for (const unsigned char c : text) {
-        hash ^= c;
-        hash *= 1099511628211ull;
-    }
-    std::string out;
-    appendHexDigits(out, hash, 16);
-    return out;
-}
-
-std::string portText(const Json &port)
-{
-    if (port.is_number_integer())
-        return std::to_string(port.get<long long>());
-    if (port.is_string())
-        return port.get<std::string>();
-    return "0";
-}
 
 bool allChecksOk(const TransactionEvent &event)
 {
@@ -55,18 +31,16 @@ std::vector<RegistrationMessage> registrationMessages(const TransactionEvent &ev
     for (const Json &entry : *entries) {
         if (!entry.is_object())
             continue;
-        const std::string cluster = entry.value("cluster", "");
-        const std::string service = entry.value("service", "");
-        const std::string protocol = entry.value("protocol", "");
-        std::string address = entry.value("address", "");
-        if (cluster.empty() || service.empty() || protocol.empty() || address.empty())
+        RegistrationEntry fields;
+        fields.cluster = entry.value("cluster", "");
+        fields.service = entry.value("service", "");
+        fields.protocol = entry.value("protocol", "");
+        fields.address = entry.value("address", "");
+        fields.port = entry.value("port", Json());
+        if (fields.cluster.empty() || fields.service.empty() || fields.protocol.empty() || fields.address.empty())
             continue;
-        const std::string id
-            = instanceId(cluster + service + protocol + address + portText(entry.value("port", Json())));
-        std::replace(address.begin(), address.end(), '.', '_');
         RegistrationMessage message;
-        message.subject
-            = std::string(kSubjectPrefix) + '.' + cluster + '.' + protocol + '.' + service + '.' + address + '.' + id;
+        message.subject = registrationSubject(fields);
         message.data = entry.dump();
         if (entry.contains("ttl") && entry["ttl"].is_string())
             message.ttl = entry["ttl"].get<std::string>();

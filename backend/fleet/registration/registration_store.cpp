@@ -336,8 +336,11 @@ Result<std::string> normalizeRegistrationTtl(const std::string &text)
 std::string registrationInstanceId(const RegistrationEntry &entry)
 {
     std::string text = entry.cluster + entry.service + entry.protocol + entry.address;
+    // Upstream hashes fmt.Sprintf("%d", port): the digits, or Go's text for a missing port.
     if (const auto port = portNumber(entry.port))
         text += std::to_string(*port);
+    else
+        text += "%!d(<nil>)";
     std::uint64_t hash = 14695981039346656037ull;
     for (const unsigned char c : text) {
         hash ^= c;
