@@ -657,6 +657,31 @@ private slots:
         QCOMPARE(parsed->execute(Json::object(), &none).value(), std::string());
     }
 
+    // FNV-1a 64 of cluster, service, protocol, address and fmt.Sprintf("%d", port), as upstream's
+    // InstanceId: the agent's entries and the CLI's land on the same subjects as upstream's.
+    void instanceIdsAreUpstreams()
+    {
+        RegistrationEntry entry;
+        entry.cluster = "prod";
+        entry.service = "web";
+        entry.protocol = "http";
+        entry.address = "10.0.0.1";
+        entry.port = 8080;
+        QCOMPARE(registrationInstanceId(entry), std::string("8615c9f698160162"));
+        QCOMPARE(registrationSubject(entry),
+            std::string("choria.ccm.registration.v1.prod.http.web.10_0_0_1.8615c9f698160162"));
+        entry.port = Json();
+        QCOMPARE(registrationInstanceId(entry), std::string("ca0a1c02a9aaab02"));
+
+        TransactionEvent event;
+        event.properties["register_when_stable"] = Json::array(
+            {{{"cluster", "prod"}, {"service", "web"}, {"protocol", "http"}, {"address", "10.0.0.1"}, {"port", 8080}}});
+        const auto messages = registrationMessages(event);
+        QCOMPARE(messages.size(), std::size_t(1));
+        QCOMPARE(messages.front().subject,
+            std::string("choria.ccm.registration.v1.prod.http.web.10_0_0_1.8615c9f698160162"));
+    }
+
     void entryRules()
     {
         QCOMPARE(normalizeRegistrationTtl("30s").value(), std::string("30s"));
