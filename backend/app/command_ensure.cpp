@@ -306,6 +306,29 @@ std::optional<std::string> takeTypeFlag(
     return "";
 }
 
+/// Upstream's documentation writes options as PROPERTY=VALUE after the name
+/// (`ensure file F content="Listen 8080"`); its code does not take them. An argument after the
+/// name whose PROPERTY is an option taking a value is read as --PROPERTY=VALUE; an error message
+/// when that option is wrong, "" when taken, nullopt when the argument is none.
+std::optional<std::string> takePropertyArgument(const std::string &arg, EnsureCommandLine &line)
+{
+    const auto equals = arg.find('=');
+    if (line.positional.empty() || equals == std::string::npos || equals == 0)
+        return std::nullopt;
+    std::string option = "--" + arg.substr(0, equals);
+    if (!std::ranges::all_of(option.substr(2), [](char c) { return (c >= 'a' && c <= 'z') || c == '_' || c == '-'; }))
+        return std::nullopt;
+    std::ranges::replace(option, '_', '-');
+    std::string inlineValue;
+    bool hasInline = false;
+    const FlagSpec *spec = findFlag(option, inlineValue, hasInline);
+    if (!spec || !spec->takesValue)
+        return std::nullopt;
+    const std::vector<std::string> spelled {option + arg.substr(equals)};
+    std::size_t index = 0;
+    return takeTypeFlag(spelled, index, line);
+}
+
 /// Reads the arguments; an error message for a usage error.
 std::optional<std::string> parseEnsureArguments(const std::vector<std::string> &args, EnsureCommandLine &line)
 {
@@ -339,10 +362,14 @@ std::optional<std::string> parseEnsureArguments(const std::vector<std::string> &
         }
         if (arg.size() > 1 && arg.front() == '-')
             return "unknown option '" + arg + "'";
-        if (line.type.empty())
+        if (line.type.empty()) {
             line.type = canonicalType(arg);
-        else
+        } else if (auto property = takePropertyArgument(arg, line)) {
+            if (!property->empty())
+                return *property;
+        } else {
             line.positional.push_back(arg);
+        }
     }
     return std::nullopt;
 }

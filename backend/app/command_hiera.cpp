@@ -60,6 +60,8 @@ Options:
                       http(s):// URL or kv://BUCKET/KEY
   --facts FILE        facts from a JSON or YAML map, merged over the system's and -E
   -E, --env-facts     the process environment as facts (one string fact per variable)
+  -S, --system-facts  this host's facts, which are always used (accepted as upstream's
+                      documentation spells it)
   --query QUERY       print only what the gjson path QUERY selects in the data, such as
                       web.port, packages.#, users.#(admin==true)#.name; null when it
                       selects nothing
@@ -89,6 +91,8 @@ Arguments:
 Options:
   --facts FILE        facts from a JSON or YAML map, merged over the system's and -E
   -E, --env-facts     the process environment as facts (one string fact per variable)
+  -S, --system-facts  this host's facts, which are always used (accepted as upstream's
+                      documentation spells it)
   --query QUERY       print only what the gjson path QUERY selects: a string as it is,
                       a number or boolean as written, maps and lists as JSON, and an
                       empty line when it selects nothing or null
@@ -126,6 +130,9 @@ Result<bool> takeFactOption(const std::vector<std::string> &args, std::size_t &i
         options.environmentFacts = true;
         return true;
     }
+    // Upstream's documentation has -S/--system-facts; its code always uses this host's facts.
+    if (args[index] == "-S" || args[index] == "--system-facts")
+        return true;
     for (std::string_view name : {"--facts", "--query"}) {
         auto value = optionValue(args, index, name);
         if (!value)

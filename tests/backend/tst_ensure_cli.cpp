@@ -85,6 +85,22 @@ private slots:
         QVERIFY(!QFileInfo::exists(path(s("gone"))));
     }
 
+    // Upstream's documentation writes `ensure file F content="..."`; such PROPERTY=VALUE arguments
+    // after the name are the options of that name. An exec's command keeps its '='.
+    void propertyArgumentsAfterTheName()
+    {
+        BackendRun run = ensure({s("file"), path(s("listen.conf")), s("content=Listen 8080"), s("mode=0600")});
+        QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+        QCOMPARE(readFile(path(s("listen.conf"))), QByteArray("Listen 8080"));
+        QCOMPARE(QFileInfo(path(s("listen.conf"))).permissions(),
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+        run = ensure({s("exec"), s("MARK=1 touch ") + path(s("marked")), s("--noop")});
+        QVERIFY2(run.exitCode == 0 && run.out.contains(s("exec#MARK=1 touch ")), qPrintable(describe(run)));
+        run = ensure({s("file"), path(s("other.conf")), s("enable=true")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(!QFileInfo::exists(path(s("other.conf"))));
+    }
+
     void contentFileAndSource()
     {
         writeFile(*m_dir, s("template.txt"), "os {{ Facts.role }}\n");

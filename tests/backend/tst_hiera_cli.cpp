@@ -368,6 +368,12 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(object(run)[QStringLiteral("n")].toString(), QStringLiteral("1"));
         QVERIFY(object(run)[QStringLiteral("cpu")].isObject());
+        // Upstream's documentation spells -S/--system-facts; this host's facts are there anyway.
+        for (const QString &flag : {QStringLiteral("-S"), QStringLiteral("--system-facts")}) {
+            run = hiera({QStringLiteral("facts"), flag, QStringLiteral("--query"), QStringLiteral("host.info.os")});
+            QCOMPARE(run.exitCode, 0);
+            QCOMPARE(run.out, QStringLiteral("linux\n"));
+        }
     }
 
     void errors_data()
