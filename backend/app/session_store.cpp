@@ -194,6 +194,29 @@ Json sessionEventJson(const TransactionEvent &event)
     return json;
 }
 
+namespace {
+
+/// A session decides whether resources run (require) and refresh (subscribe), so its events must
+/// be this user's: the directory belongs to this user (or root) and nobody else may write to it.
+Result<void> checkTrusted(const std::filesystem::path &directory)
+{
+    struct stat info { };
+    if (::stat(directory.c_str(), &info) != 0)
+        return systemError("cannot look at the directory", errno);
+    if (info.st_uid != ::geteuid() && info.st_uid != 0)
+        return Error {"session",
+            "it belongs to another user (uid " + std::to_string(info.st_uid)
+                + "), whose events could decide what runs here; start a session of your own"};
+    if ((info.st_mode & S_IWOTH) != 0 || ((info.st_mode & S_IWGRP) != 0 && info.st_gid != ::getegid()))
+        return Error {"session",
+            "others may write to it (mode " + std::to_string((info.st_mode >> 6) & 7)
+                + std::to_string((info.st_mode >> 3) & 7) + std::to_string(info.st_mode & 7)
+                + "), so its events could be forged; make it 0700"};
+    return {};
+}
+
+} // namespace
+
 Result<SessionStore> SessionStore::open(const std::filesystem::path &directory)
 {
     if (directory.empty())
@@ -208,6 +231,8 @@ Result<SessionStore> SessionStore::open(const std::filesystem::path &directory)
                 + " does not exist; start one with `eval \"$(ccm-backend session new)\"`"};
     if (!std::filesystem::is_directory(absolute, error))
         return Error {"session", "session store " + directory.string() + " is not a directory"};
+    if (auto trusted = checkTrusted(absolute); !trusted)
+        return trusted.error().withContext("session store " + directory.string());
     return SessionStore(absolute);
 }
 

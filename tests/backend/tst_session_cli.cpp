@@ -15,6 +15,8 @@
 
 #include <csignal>
 #include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ccm::test;
@@ -200,6 +202,29 @@ private slots:
         run = backend({s("ensure"), s("file"), path(s("x")), s("--require"), s("package#never-seen")}, env);
         QVERIFY2(run.exitCode == 1 && run.out.contains(s("no such resource")), qPrintable(describe(run)));
         QVERIFY(!QFileInfo::exists(path(s("x"))));
+    }
+
+    // Events decide what runs, so a store somebody else owns or may write to is refused before
+    // anything is applied.
+    void aStoreOthersControlIsRefused()
+    {
+        const QString session = newSession();
+        QVERIFY(::chmod(session.toUtf8().constData(), 0777) == 0);
+        BackendRun run = backend({s("ensure"), s("file"), path(s("f")), s("--session"), session}, environment());
+        QVERIFY2(
+            run.exitCode == 2 && run.err.contains(s("others may write to it (mode 777)")), qPrintable(describe(run)));
+        QVERIFY(!QFileInfo::exists(path(s("f"))));
+        QVERIFY(::chmod(session.toUtf8().constData(), 0700) == 0);
+        QCOMPARE(backend({s("ensure"), s("file"), path(s("f")), s("--session"), session}, environment()).exitCode, 0);
+        if (::geteuid() != 0)
+            QSKIP("handing the store to another user needs root");
+        QVERIFY(::chown(session.toUtf8().constData(), 65534, 65534) == 0);
+        run = backend({s("session"), s("report"), s("--session"), session}, environment());
+        QVERIFY2(
+            run.exitCode != 0 && run.err.contains(s("belongs to another user (uid 65534)")), qPrintable(describe(run)));
+        run = backend({s("ensure"), s("file"), path(s("g")), s("--session"), session}, environment());
+        QVERIFY2(run.exitCode == 2, qPrintable(describe(run)));
+        QVERIFY(!QFileInfo::exists(path(s("g"))));
     }
 
     void subscribeRefreshesWhenTheResourceChangedEarlier()
