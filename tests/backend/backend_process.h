@@ -29,15 +29,19 @@ inline QProcessEnvironment isolatedEnvironment(const QTemporaryDir &dir)
     return environment;
 }
 
-/// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty).
-inline BackendRun runBackend(const QStringList &arguments, const QString &workingDirectory = {},
-                             const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+/// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty), `input` on
+/// its standard input.
+inline BackendRun runBackendWithInput(const QStringList &arguments, const QByteArray &input,
+    const QString &workingDirectory = {},
+    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
     process.setProcessEnvironment(environment);
     if (!workingDirectory.isEmpty())
         process.setWorkingDirectory(workingDirectory);
     process.start(QStringLiteral(CCM_BACKEND_BIN), arguments);
+    process.write(input);
+    process.closeWriteChannel();
     if (!process.waitForFinished(60000)) {
         process.kill();
         process.waitForFinished();
@@ -48,6 +52,13 @@ inline BackendRun runBackend(const QStringList &arguments, const QString &workin
     run.out = QString::fromUtf8(process.readAllStandardOutput());
     run.err = QString::fromUtf8(process.readAllStandardError());
     return run;
+}
+
+/// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty).
+inline BackendRun runBackend(const QStringList &arguments, const QString &workingDirectory = {},
+    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+{
+    return runBackendWithInput(arguments, {}, workingDirectory, environment);
 }
 
 inline QString examplePath(const QString &name)

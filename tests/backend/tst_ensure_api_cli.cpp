@@ -9,6 +9,7 @@
 #include "core/model/ensure_request.h"
 #include "core/model/schema_registry.h"
 #include "core/yaml/yaml_reader.h"
+#include "protocol_schema.h"
 #include "test_main.h"
 
 #include <QFile>
@@ -72,21 +73,7 @@ std::unique_ptr<valijson::Schema> embeddedSchema(const char *name)
 /// The problems valijson finds with value; empty when it conforms.
 QStringList problemsOf(const valijson::Schema &schema, const Json &value)
 {
-    const nlohmann::json plain = nlohmann::json::parse(value.dump());
-    valijson::Validator validator;
-    valijson::ValidationResults results;
-    valijson::adapters::NlohmannJsonAdapter target(plain);
-    QStringList found;
-    if (!validator.validate(schema, target, &results)) {
-        valijson::ValidationResults::Error error;
-        while (results.popError(error)) {
-            QString context;
-            for (const auto &part : error.context)
-                context += q(part);
-            found << context + s(": ") + q(error.description);
-        }
-    }
-    return found;
+    return schemaProblems(schema, nlohmann::json::parse(value.dump()));
 }
 
 nlohmann::json readJsonFile(const QString &path)
@@ -138,22 +125,8 @@ class TestEnsureApiCli : public QObject {
     /// Runs `ensure api pipe OPTIONS` in the test's directory with `input` on standard input.
     BackendRun pipe(const QByteArray &input, const QStringList &options = {})
     {
-        QProcess process;
-        process.setProcessEnvironment(isolatedEnvironment(*m_dir));
-        process.setWorkingDirectory(m_dir->path());
-        process.start(s(CCM_BACKEND_BIN), QStringList {s("ensure"), s("api"), s("pipe")} + options);
-        process.write(input);
-        process.closeWriteChannel();
-        if (!process.waitForFinished(60000)) {
-            process.kill();
-            process.waitForFinished();
-            return {};
-        }
-        BackendRun run;
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-        run.out = QString::fromUtf8(process.readAllStandardOutput());
-        run.err = QString::fromUtf8(process.readAllStandardError());
-        return run;
+        return runBackendWithInput(QStringList {s("ensure"), s("api"), s("pipe")} + options, input, m_dir->path(),
+            isolatedEnvironment(*m_dir));
     }
 
     /// Replaces DIR, USER and GROUP in a request's text.
