@@ -187,8 +187,11 @@ int resourceStatusCommand(const std::vector<std::string> &args, std::ostream &ou
     }
     ProcessRunner runner;
     std::error_code error;
-    const engine::StatusContext context {
-        .runner = runner, .facts = facts.value(), .workingDirectory = std::filesystem::current_path(error)};
+    // This process's own rights decide what it reads: no mayRead.
+    const engine::StatusContext context {.runner = runner,
+        .facts = facts.value(),
+        .workingDirectory = std::filesystem::current_path(error),
+        .mayRead = {}};
     auto state
         = engine::resourceStatus(engine::standardCatalog(), options->type, options->name, options->properties, context);
     if (!state) {

@@ -44,7 +44,8 @@ Result<ResourceState> ScaffoldType::currentState(
         .data = wanted->data ? *wanted->data : empty,
         .environ = empty,
         .baseDirectory = context.workingDirectory,
-        .kvGet = {}};
+        .kvGet = {},
+        .registrations = {}};
     auto state = scaffolds->status(environment, wanted.value());
     if (!state)
         return state.error();
