@@ -58,19 +58,26 @@ void Run::cancel()
     if (m_done)
         return;
     m_cancelRequested = true;
-    if (!m_id.isEmpty() && !m_cancelSent) {
-        m_cancelSent = true;
-        m_client->sendCancel(m_id);
-    }
+    if (!m_id.isEmpty())
+        sendCancel();
 }
 
 void Run::learnId(const QString &id)
 {
     m_id = id;
-    if (m_cancelRequested && !m_cancelSent) {
-        m_cancelSent = true;
-        m_client->sendCancel(m_id);
-    }
+    if (m_cancelRequested)
+        sendCancel();
+}
+
+void Run::sendCancel()
+{
+    if (m_cancelSent)
+        return;
+    m_cancelSent = true;
+    m_client->sendCancel(m_id, [self = QPointer<Run>(this)](bool accepted) {
+        if (self)
+            emit self->cancelAnswered(accepted);
+    });
 }
 
 void Run::finish(const Json &result)
@@ -470,10 +477,11 @@ void BackendClient::failCalls(const QString &message)
     });
 }
 
-void BackendClient::sendCancel(const QString &runId)
+void BackendClient::sendCancel(const QString &runId, std::function<void(bool accepted)> answered)
 {
-    // The run may end before the cancel arrives; the backend's "unknown run" answer is no news.
-    request(QStringLiteral("apply.cancel"), Json {{"run", runId.toStdString()}}, [](const Reply &) {});
+    // The run may end before the cancel arrives; the backend then answers "unknown run".
+    request(QStringLiteral("apply.cancel"), Json {{"run", runId.toStdString()}},
+        [answered = std::move(answered)](const Reply &reply) { answered(reply.ok); });
 }
 
 Run *BackendClient::startRun(const RunRequest &runRequest)

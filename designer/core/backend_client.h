@@ -70,12 +70,16 @@ signals:
     /// The run did not start or did not end with an answer; `data` carries the error's data (for
     /// invalid_manifest its diagnostics), or null.
     void failed(const QString &message, const ccm::Json &data);
+    /// The backend answered cancel(): `accepted` when the run was still going and stops before its
+    /// next resource, false when it had already ended.
+    void cancelAnswered(bool accepted);
 
 private:
     friend class BackendClient;
     explicit Run(BackendClient *client);
 
     void learnId(const QString &id);
+    void sendCancel();
     void finish(const ccm::Json &result);
     void fail(const QString &message, const ccm::Json &data);
 
@@ -191,7 +195,7 @@ private:
     void helloAnswered(const Reply &reply);
     qint64 request(const QString &method, ccm::Json params, ReplyHandler handler);
     void failCalls(const QString &message);
-    void sendCancel(const QString &runId);
+    void sendCancel(const QString &runId, std::function<void(bool accepted)> answered);
 
     [[nodiscard]] std::optional<QString> findProgram(QString *lookedIn) const;
     void startEmbedded();

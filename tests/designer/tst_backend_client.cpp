@@ -227,10 +227,15 @@ private slots:
         RunWatch watch;
         Run *run = c.client.startRun(request);
         watch.watch(run);
+        std::optional<bool> cancelAccepted;
+        QObject::connect(run, &Run::cancelAnswered, run, [&](bool accepted) { cancelAccepted = accepted; });
         // Asked before the run's id is known: sent as soon as it is.
         run->cancel();
         QVERIFY(QTest::qWaitFor([&] { return watch.progress > 0; }, kPatienceMs));
         QVERIFY(!run->id().isEmpty());
+        // The first resource waits for "go" until the backend has taken the cancel.
+        QVERIFY(QTest::qWaitFor([&] { return cancelAccepted.has_value(); }, kPatienceMs));
+        QVERIFY(*cancelAccepted);
         QVERIFY(release(dir));
         QVERIFY(QTest::qWaitFor([&] { return watch.done(); }, kPatienceMs));
         QVERIFY2(watch.result, qPrintable(watch.failure.value_or(QString())));
