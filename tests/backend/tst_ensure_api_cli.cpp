@@ -22,6 +22,15 @@
 
 #include <memory>
 
+
+/// Skips the rest of the test function (the comparison with upstream's schemas) when the reference
+/// is missing. A macro, as QSKIP returns from the function it stands in.
+#define SKIP_WITHOUT_REFERENCE()                                                                                      \
+    do {                                                                                                              \
+        if (!m_referenceMissing.isEmpty())                                                                            \
+            QSKIP(m_referenceMissing.constData());                                                                    \
+    } while (false)
+
 using namespace ccm;
 using namespace ccm::test;
 
@@ -169,11 +178,6 @@ class TestEnsureApiCli : public QObject {
         return parsed;
     }
 
-    void skipWithoutReference()
-    {
-        if (!m_referenceMissing.isEmpty())
-            QSKIP(m_referenceMissing.constData());
-    }
 
 private slots:
     void initTestCase()
@@ -216,7 +220,7 @@ private slots:
         const Json second = response(pipe(body));
         QVERIFY(!second["state"]["changed"].get<bool>());
         QVERIFY(!second["state"]["failed"].get<bool>());
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void yamlRequestRunsAnExecWithYamlResponse()
@@ -236,7 +240,7 @@ properties:
         const Json second = response(pipe(body, {s("--yaml")}), true);
         QVERIFY(!second["state"]["changed"].get<bool>());
         QCOMPARE(readAll(path("ran")), QByteArray("ran\n"));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void manifestStyleListWithDefaults()
@@ -252,7 +256,7 @@ properties:
         QCOMPARE(q(answer["state"]["name"].get<std::string>()), path("listed"));
         QCOMPARE(q(answer["state"]["properties"].value("mode", "")), s("0600"));
         QCOMPARE(readAll(path("listed")), QByteArray("x"));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void noopChangesNothing()
@@ -263,7 +267,7 @@ properties:
         QVERIFY(answer["state"]["noop"].get<bool>());
         QVERIFY(answer["state"]["changed"].get<bool>());
         QVERIFY(!QFile::exists(path("ran")));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void factsAndDataReachTemplates()
@@ -277,7 +281,7 @@ properties:
         const Json answer = response(pipe(body, {s("--facts"), path("facts.json"), s("--data"), path("data.yaml")}));
         QVERIFY2(answer.contains("state"), qPrintable(q(answer.dump())));
         QCOMPARE(readAll(path("greeting")), QByteArray("hello kitchen"));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void badRequestsGetAnErrorResponse_data()
@@ -349,7 +353,7 @@ properties:
             qPrintable(error));
         QVERIFY(!QFile::exists(path("x")));
         QVERIFY(!QFile::exists(path("a")));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void failingTemplateAppliesNothing()
@@ -360,7 +364,7 @@ properties:
         const Json answer = response(pipe(body));
         QVERIFY2(!answer.value("error", "").empty(), qPrintable(q(answer.dump())));
         QVERIFY(!QFile::exists(path("x")));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     /// A resource that fails is a state with failed set, not an error, and the exit status stays 0.
@@ -372,7 +376,7 @@ properties:
         QVERIFY2(answer.contains("state"), qPrintable(q(answer.dump())));
         QVERIFY(answer["state"]["failed"].get<bool>());
         QVERIFY(!answer["state"]["error"].empty());
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     /// With --session, a request's require refers to what earlier requests of the session ensured.
@@ -391,7 +395,7 @@ properties:
         QVERIFY2(skipped["state"]["skipped"].get<bool>(), qPrintable(q(skipped.dump())));
         QCOMPARE(q(skipped["state"]["unmet_requirements"].dump()), s("[\"exec#/bin/false\"]"));
         QVERIFY(!QFile::exists(path("ran")));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     /// Bytes that are not UTF-8 are refused, and the error response is still valid JSON and YAML.
@@ -413,7 +417,7 @@ properties:
         QFETCH(bool, yaml);
         const Json answer = response(pipe(input, yaml ? QStringList {s("--yaml")} : QStringList {}), yaml);
         QVERIFY2(q(answer.value("error", "")).startsWith(s("the request is not valid ")), qPrintable(q(answer.dump())));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void oversizedRequestIsRefused()
@@ -424,7 +428,7 @@ properties:
         const Json answer = response(pipe(body));
         QVERIFY2(q(answer.value("error", "")).contains(s("more than the limit of 4194304 bytes")),
             qPrintable(q(answer.dump())));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
     }
 
     void wrongCommandLineIsAUsageError()
@@ -510,7 +514,7 @@ properties:
         const Json value = Json::parse(document.toStdString());
         const QStringList ours = problemsOf(*m_ourRequest, value);
         QVERIFY2(ours.isEmpty() == valid, qPrintable(ours.join(QLatin1Char('\n'))));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
         const QStringList upstream = problemsOf(*m_upstreamRequestByType, value);
         QVERIFY2(upstream.isEmpty() == valid, qPrintable(upstream.join(QLatin1Char('\n'))));
     }
@@ -528,7 +532,7 @@ properties:
         // Removing a file needs no owner, group and mode.
         const Json absent = request("file", R"({"name": "/tmp/x", "ensure": "absent"})");
         QVERIFY(problemsOf(*m_ourRequest, absent).isEmpty());
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
         QVERIFY2(!problemsOf(*m_upstreamRequest, plain).isEmpty(), "upstream's published schema takes a plain request");
         QVERIFY(!problemsOf(*m_upstreamRequestByType, list).isEmpty());
         QVERIFY(
@@ -596,7 +600,7 @@ properties:
         const Json value = Json::parse(document.toStdString());
         const QStringList ours = problemsOf(*m_ourResponse, value);
         QVERIFY2(ours.isEmpty() == valid, qPrintable(ours.join(QLatin1Char('\n'))));
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
         const QStringList upstream = problemsOf(*m_upstreamResponse, value);
         QVERIFY2(upstream.isEmpty() == valid, qPrintable(upstream.join(QLatin1Char('\n'))));
     }
@@ -612,7 +616,7 @@ properties:
         event.name = "/tmp/s";
         const Json state = ensureStateResponse(event);
         QVERIFY(problemsOf(*m_ourResponse, state).isEmpty());
-        skipWithoutReference();
+        SKIP_WITHOUT_REFERENCE();
         QVERIFY(!problemsOf(*m_upstreamResponse, state).isEmpty());
     }
 };
