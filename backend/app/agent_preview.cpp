@@ -76,6 +76,7 @@ fleet::PreviewResponderOptions responderOptions(fleet::Agent &agent, std::shared
     options.identity = config.identity;
     options.trustedKeys = config.preview.trustedKeys;
     options.previewUser = config.preview.user;
+    options.capture = config.preview.capture;
     options.facts = [&agent] { return agent.facts(); };
     options.workDirectory = AgentPreviewService::workDirectory(config.cacheDir);
     options.currentBundle = [config](const std::optional<std::string> &target) {
@@ -177,7 +178,7 @@ void AgentPreviewService::follow(fleet::Agent &agent)
     m_connection = std::move(connection);
     agent.log().info("fleet preview: answering requests on " + m_connection->url() + " as user "
         + agent.config().preview.user + ", trusting " + std::to_string(agent.config().preview.trustedKeys.size())
-        + " key(s)");
+        + " key(s)" + (agent.config().preview.capture ? "; captures on" : ""));
 }
 
 } // namespace ccm::cli

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "app/command_fleet_capture.h"
 #include "app/commands.h"
 #include "app/input_options.h"
 #include "base/signing_key.h"
@@ -28,6 +29,7 @@ Works with the hosts whose agents report to NATS.
 Commands:
   preview SOURCE --key PEM    run SOURCE in noop on every selected host and print what
                               would change on each
+  capture HOST --key PEM      ask one agent for a capture of its host as a manifest
   status                      print the last run of every host, stale hosts marked
   keygen --out PRIVATE.pem    make the Ed25519 key pair that signs previews
 
@@ -451,6 +453,8 @@ int fleetCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     }
     if (command == "preview")
         return previewCommand(rest, out, err);
+    if (command == "capture")
+        return fleetCaptureCommand(rest, out, err);
     if (command == "status")
         return statusCommand(rest, out, err);
     if (command == "keygen")

@@ -6,7 +6,9 @@
 #include "core/bundle/bundle.h"
 #include "core/bundle/bundle_opener.h"
 #include "core/bundle/bundle_signature.h"
+#include "core/capture/captured_manifest.h"
 #include "core/model/diagnostic.h"
+#include "daemon/capture_methods.h"
 #include "daemon/fleet_errors.h"
 #include "daemon/params.h"
 #include "daemon/release_methods.h"
@@ -16,10 +18,12 @@
 #include "fleet/nats/nats_context.h"
 #include "fleet/nats/object_store.h"
 #include "fleet/nats/object_url.h"
+#include "fleet/preview/capture_requester.h"
 #include "fleet/preview/preview_requester.h"
 #include "fleet/release/release_store.h"
 #include "fleet/rollout/rollout_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -561,6 +565,80 @@ RpcResult<Json> fleetPreview(const Params &params, const Notify &notify, const s
     return previewResult(preview.value());
 }
 
+/// The agent's capture request of fleet.capture's params: host, the selection (as host.capture
+/// takes it), key, timeout_ms, context and nats, and no other member; `nats` gets the server.
+RpcResult<fleet::CaptureRequestOptions> fleetCaptureOptions(const Params &params, fleet::NatsSelection &nats)
+{
+    static constexpr std::string_view kOwnMembers[] = {"host", "key", "timeout_ms", "context", "nats"};
+    for (const auto &[name, value] : params.json().items())
+        if (std::ranges::find(kOwnMembers, name) == std::end(kOwnMembers)
+            && std::ranges::find(kCaptureSelectionMembers, name) == std::end(kCaptureSelectionMembers))
+            return Params::invalid(name, "is not a member of fleet.capture's params");
+    fleet::CaptureRequestOptions options;
+    auto host = params.text("host");
+    if (!host)
+        return host.error();
+    if (host->size() > fleet::kMaxCaptureHostBytes)
+        return Params::invalid("host", "is longer than an agent identity may be");
+    auto selection = captureSelection(params.json());
+    if (!selection)
+        return selection.error();
+    options.selection.host = host.value();
+    options.selection.packages = selection->packages;
+    options.selection.services = selection->services;
+    for (const fs::path &file : selection->files)
+        options.selection.files.push_back(file.string());
+    options.selection.excludes = selection->excludes;
+    options.selection.data = selection->data;
+    options.selection.pin = selection->pin;
+    options.selection.includePrivate = selection->includePrivate;
+    // previewOptions() reads the members fleet.capture shares with fleet.preview.
+    fleet::PreviewRequestOptions shared;
+    if (auto checked = previewOptions(params, shared); !checked)
+        return checked.error();
+    options.key = std::move(shared.key);
+    options.keyFile = shared.keyFile;
+    options.timeout = shared.timeout;
+    nats = shared.sources.nats;
+    return options;
+}
+
+/// fleet.capture: one agent's capture of its host, as host.capture answers, plus "identity".
+RpcResult<Json> fleetCapture(const Params &params, const std::atomic<bool> &cancel)
+{
+    fleet::NatsSelection nats;
+    auto read = fleetCaptureOptions(params, nats);
+    if (!read)
+        return read.error();
+    fleet::CaptureRequestOptions options = std::move(read).value();
+    options.cancel = &cancel;
+    auto settings = fleet::resolveNatsSettings(nats, fleet::ContextEnvironment::fromProcess());
+    if (!settings)
+        return fleetError(settings.error());
+    auto connection = fleet::NatsConnection::connect(settings.value());
+    if (!connection)
+        return fleetError(connection.error());
+    auto answer = fleet::runFleetCapture(*connection.value(), options);
+    if (!answer && answer.error().code == "cancelled")
+        return RpcError {ErrorCode::Cancelled, "the fleet capture was cancelled"};
+    if (!answer && answer.error().code == "bad_request")
+        return RpcError {ErrorCode::InvalidParams, answer.error().message, Json {{"cause", answer.error().code}}};
+    if (!answer)
+        return fleetError(answer.error());
+    Json result = captureToJson(answer->capture);
+    result["yaml"] = captureToYaml(answer->capture);
+    result["identity"] = answer->identity;
+    spdlog::info(
+        "fleet capture {} from {}: {} resources", answer->id, answer->identity, answer->capture.resources.size());
+    if (result.dump(-1, ' ', false, Json::error_handler_t::replace).size() > protocol::kMaxLineBytes - 4096)
+        return RpcError {ErrorCode::TransferFailed,
+            "the capture from " + answer->identity
+                + " is larger than one answer of the protocol may be; capture less, or run ccm-backend fleet capture "
+                  "-o OUT.tar.gz",
+            Json {{"cause", "too_large"}}};
+    return result;
+}
+
 } // namespace
 
 RpcResult<BundlePlan> bundlePlanOfParams(const Params &params)
@@ -588,6 +666,8 @@ RpcResult<Json> runFleetMethod(
         return fleetStatus(params);
     if (method == "fleet.preview")
         return fleetPreview(params, notify, cancel);
+    if (method == "fleet.capture")
+        return fleetCapture(params, cancel);
     if (method == "fleet.keygen")
         return fleetKeygen(params);
     if (method == "fleet.keyinfo")

@@ -244,6 +244,13 @@ const std::map<std::string, Reader> &previewReaders()
                 return {};
             }},
         {"user", nonEmptyString([](AgentConfig &c, std::string v) { c.preview.user = std::move(v); })},
+        {"capture",
+            [](const Field &field, AgentConfig &config) -> Result<void> {
+                if (!field.value.is_boolean())
+                    return field.error("must be true or false");
+                config.preview.capture = field.value.get<bool>();
+                return {};
+            }},
     };
     return readers;
 }
@@ -299,6 +306,9 @@ Result<void> readPreview(const Field &field, AgentConfig &config)
         return {};
     if (auto read = readMap(field, previewReaders(), config); !read)
         return read;
+    if (!config.preview.enabled && config.preview.capture)
+        return Field {field.value["capture"], appendPointer(field.pointer, "capture"), field.document, field.fileName}
+            .error("true needs enabled: true (captures are asked for and answered over the preview channel)");
     if (!config.preview.enabled)
         return {};
     if (config.preview.trustedKeys.empty())

@@ -18,6 +18,8 @@ struct AgentPreviewConfig {
     bool enabled = false;
     std::vector<std::filesystem::path> trustedKeys; ///< PEM public key files
     std::string user = "nobody";
+    /// Whether fleet capture requests addressed to this host are answered (needs `enabled`).
+    bool capture = false;
 };
 
 /// Where the agent publishes registration entries of resources with register_when_stable.

@@ -15,6 +15,7 @@
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/object_store.h"
+#include "fleet/preview/capture_answer.h"
 #include "fleet/preview/preview_compare.h"
 
 #include <algorithm>
@@ -514,8 +515,17 @@ void PreviewResponder::receive(std::string_view payload)
     if (!decoded)
         return reject({}, decoded.error().message);
     const PreviewRequest &request = decoded->request;
+    // A capture is for the one host it names; the others neither answer nor log it.
+    if (request.capture && request.capture->host != m_options.identity)
+        return;
     if (std::find(m_trusted.begin(), m_trusted.end(), decoded->publicKey) == m_trusted.end())
         return reject(request.id, "signed by the untrusted key " + keyFingerprint(decoded->publicKey));
+    if (request.capture && !m_options.capture) {
+        m_rejections.write(
+            "fleet capture", "off", "dropped capture request " + request.id + ": preview.capture is off on this host");
+        ++m_rejected;
+        return;
+    }
     const auto now = Clock::now();
     if (auto rules = checkRequestRules(request, now); !rules)
         return reject(request.id, rules.error().message);
@@ -547,8 +557,32 @@ void PreviewResponder::work()
     }
 }
 
+void PreviewResponder::answerCapture(const PreviewRequest &request)
+{
+    Answerer answerer(m_connection, request, m_options.identity);
+    answerer.send(answerer.next("accepted"));
+    answerer.flush();
+    ProcessRunner runner;
+    const CaptureAnswerSettings settings {m_options.previewUser, kMaxAnswerPayload - 1024, &m_cancel};
+    auto capture = captureForRequest(*request.capture, settings, runner);
+    if (!capture) {
+        if (m_options.log)
+            m_options.log(engine::LogLevel::Warning, "fleet capture " + request.id + ": " + capture.error().message);
+        answerer.failed(capture.error().message);
+    } else {
+        Json message = answerer.next("capture");
+        message["capture"] = std::move(capture).value();
+        answerer.send(message);
+        if (m_options.log)
+            m_options.log(engine::LogLevel::Info, "fleet capture " + request.id + ": answered");
+    }
+    answerer.flush();
+}
+
 void PreviewResponder::answer(const PreviewRequest &request)
 {
+    if (request.capture)
+        return answerCapture(request);
     Answerer answerer(m_connection, request, m_options.identity);
     const Json facts = m_options.facts ? m_options.facts() : Json::object();
     const auto selected = selects(request.select, facts);

@@ -57,6 +57,9 @@ struct PreviewResponderOptions {
     std::function<Result<CurrentBundle>(const std::optional<std::string> &target)> currentBundle;
     /// Where rejections and failures are reported; may be empty. Called from NATS and worker threads.
     std::function<void(engine::LogLevel, const std::string &)> log;
+    /// Whether capture requests addressed to this host are answered (preview.capture); when not,
+    /// each is dropped with a warning and never answered.
+    bool capture = false;
     /// Requests waiting while one runs; more are refused (logged, not answered).
     std::size_t maxQueued = 16;
     /// The ids of the requests accepted so far. Responders that follow one another (a new
@@ -69,7 +72,9 @@ struct PreviewResponderOptions {
 /// verifies each (signature, trusted key, expiry, lifetime, replay, noop) and drops a failing one
 /// with a warning; evaluates the selector on the facts; fetches the bundle by digest, unpacks it
 /// and runs it in noop, whatever the request says, as the preview user; streams the answers to the
-/// request's reply subject. One preview runs at a time; others queue.
+/// request's reply subject. One preview runs at a time; others queue. A capture request
+/// (capture_wire.h) is answered only by the host it names, only with `capture` on, by a capture
+/// of the host read as the preview user, queued like previews.
 class PreviewResponder {
 public:
     /// Subscribes on `connection`, which must outlive the responder. Errors: a trusted key that
@@ -94,6 +99,7 @@ private:
     void reject(const std::string &id, const std::string &reason);
     void work();
     void answer(const PreviewRequest &request);
+    void answerCapture(const PreviewRequest &request);
 
     NatsConnection &m_connection;
     PreviewResponderOptions m_options;

@@ -104,6 +104,25 @@ Result<std::optional<PreviewCompare>> decodeCompare(const Json &body)
     return std::optional<PreviewCompare>(PreviewCompare {*text});
 }
 
+/// The rest of a capture request's body: "capture", "select" null, "noop", and neither "bundle"
+/// nor "compare".
+Result<PreviewRequest> decodeCaptureBody(const Json &body, PreviewRequest request)
+{
+    if (body.contains("bundle") || body.contains("compare"))
+        return badRequest("a request with \"capture\" has no \"bundle\" and no \"compare\"");
+    const auto select = body.find("select");
+    if (select == body.end() || !select->is_null())
+        return badRequest("\"select\" must be null in a capture request");
+    if (!hasType(body, "noop", Json::value_t::boolean))
+        return badRequest("\"noop\" must be a boolean");
+    request.noop = body["noop"].get<bool>();
+    auto capture = captureSelectionFromJson(body["capture"]);
+    if (!capture)
+        return capture.error();
+    request.capture = std::move(capture).value();
+    return request;
+}
+
 Result<PreviewRequest> decodeRequestBody(std::string_view text)
 {
     const auto body = parseObject(text);
@@ -125,6 +144,8 @@ Result<PreviewRequest> decodeRequestBody(std::string_view text)
     if (!reply || !reply->starts_with("_INBOX.") || reply->find_first_of(" \t\r\n*>") != std::string::npos)
         return badRequest("\"reply\" must be an _INBOX. subject without wildcards");
     request.reply = *reply;
+    if (body->contains("capture"))
+        return decodeCaptureBody(*body, std::move(request));
     auto bundle = decodeBundleRef(*body);
     if (!bundle)
         return bundle.error();
@@ -228,6 +249,8 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
     if (type == "failed")
         return stringField(m, "message", kMaxAnswerPayload) ? Result<void>()
                                                             : badAnswer("\"failed\" needs a \"message\"");
+    if (type == "capture")
+        return checkCaptureAnswer(m);
     if (type == "part") {
         const auto part = countField(m, "part");
         const auto parts = countField(m, "parts");
@@ -351,6 +374,12 @@ Result<Clock::time_point> parseRfc3339(std::string_view text)
 
 std::string encodeRequestBody(const PreviewRequest &request)
 {
+    if (request.capture) {
+        const Json body {{"id", request.id}, {"issued", formatRfc3339(request.issued)},
+            {"expires", formatRfc3339(request.expires)}, {"reply", request.reply}, {"select", nullptr},
+            {"noop", request.noop}, {"capture", captureSelectionToJson(*request.capture)}};
+        return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
     Json body {{"id", request.id}, {"issued", formatRfc3339(request.issued)},
         {"expires", formatRfc3339(request.expires)}, {"reply", request.reply},
         {"bundle",

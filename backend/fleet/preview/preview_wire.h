@@ -4,6 +4,7 @@
 #include "base/result.h"
 #include "base/signing_key.h"
 #include "core/model/json.h"
+#include "fleet/preview/capture_wire.h"
 
 #include <chrono>
 #include <cstdint>
@@ -56,6 +57,9 @@ struct PreviewRequest {
     /// Set by requesters that read resource classes; an agent classes only then, so a requester
     /// that predates classes gets the answers it knows.
     std::optional<PreviewCompare> compare;
+    /// Set for a fleet capture (capture_wire.h): the request then has no bundle (`bundle` is
+    /// empty and not sent), no compare and no selector.
+    std::optional<CaptureSelection> capture;
 };
 
 /// What a resource's change is, comparing the proposed bundle with the host's current one:
@@ -136,7 +140,7 @@ struct PreviewAnswer {
 Json answerHeader(const std::string &id, const std::string &identity, std::uint64_t seq, std::string_view type);
 
 /// Decodes one answer payload strictly: common fields, then the type's own (accepted, declined,
-/// progress, event, done, failed, part). Error code "bad_answer" with the field at fault.
+/// progress, event, done, failed, part, capture). Error code "bad_answer" with the field at fault.
 Result<PreviewAnswer> decodeAnswer(std::string_view payload);
 
 /// The payloads that carry `message` within `maxPayload` bytes each: the message itself when it
