@@ -3,6 +3,7 @@
 
 #include "base/text.h"
 #include "engine/resources/package/generic_version.h"
+#include "engine/resources/package/rpm_query.h"
 #include "engine/resources/registration.h"
 
 #include <algorithm>
@@ -13,52 +14,6 @@ namespace ccm::engine {
 namespace {
 
 const std::vector<std::string> kDnfPrograms = {"dnf", "rpm"};
-
-struct EpochVersion {
-    /// Digits without leading zeros.
-    std::string epoch = "0";
-    std::string_view rest;
-};
-
-/// Splits "E:rest"; only digits before the first ':' make an epoch, other text is left whole.
-EpochVersion splitEpoch(std::string_view version)
-{
-    EpochVersion split;
-    split.rest = version;
-    const std::size_t colon = version.find(':');
-    if (colon == std::string_view::npos || !isAsciiDigits(version.substr(0, colon)))
-        return split;
-    const std::string_view digits = version.substr(0, colon);
-    const std::size_t significant = digits.find_first_not_of('0');
-    split.epoch = significant == std::string_view::npos ? "0" : std::string(digits.substr(significant));
-    split.rest = version.substr(colon + 1);
-    return split;
-}
-
-/// One line of the rpm query format: name, epoch, version, release, arch.
-std::optional<PackageState> parseRpmLine(std::string_view line)
-{
-    std::vector<std::string> fields;
-    while (!line.empty()) {
-        const std::size_t space = line.find(' ');
-        fields.emplace_back(line.substr(0, space));
-        line.remove_prefix(space == std::string_view::npos ? line.size() : space + 1);
-    }
-    if (fields.size() != 5 || !isAsciiDigits(fields[1]) || fields[2].empty() || fields[3].empty())
-        return std::nullopt;
-    PackageState state;
-    state.installed = true;
-    state.name = fields[0];
-    const std::string epoch = splitEpoch(fields[1] + ":").epoch;
-    // Appended rather than one + chain: GCC 12 -O3 reports -Wrestrict on that (GCC bug 105329).
-    if (epoch != "0")
-        state.version.append(epoch).append(":");
-    state.version.append(fields[2]).append("-").append(fields[3]);
-    state.arch = fields[4];
-    state.extended["epoch"] = fields[1];
-    state.extended["release"] = fields[3];
-    return state;
-}
 
 } // namespace
 
@@ -82,8 +37,7 @@ Result<void> DnfPackageProvider::runChecked(std::vector<std::string> argv)
 Result<PackageState> DnfPackageProvider::status(const std::string &package)
 {
     Command command;
-    command.argv
-        = {"rpm", "-q", package, "--queryformat", "%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RELEASE} %{ARCH}\\n"};
+    command.argv = {"rpm", "-q", package, "--queryformat", std::string(kRpmQueryFormat) + "\\n"};
     auto result = runPackageCommand(m_runner, command);
     if (!result)
         return result.error();
@@ -98,7 +52,7 @@ Result<PackageState> DnfPackageProvider::status(const std::string &package)
         const std::size_t newline = text.find('\n');
         const std::string_view line = trimAsciiSpace(text.substr(0, newline));
         text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-        auto parsed = parseRpmLine(line);
+        auto parsed = parseRpmQueryLine(line);
         if (!parsed)
             continue;
         if (!highest) {
