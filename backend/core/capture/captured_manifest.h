@@ -48,7 +48,7 @@ struct CapturedSource {
 struct CaptureSkip {
     std::string path; ///< the path, or "package PATTERN" / "service PATTERN"
     /// A machine-readable kind: symlink, socket, device, fifo, oversize, unreadable, private,
-    /// excluded_by_limit, not_found, no_match.
+    /// excluded_by_limit, not_found, no_match, unsupported (a service unit no resource can express).
     std::string kind;
     std::string reason; ///< a sentence for people
 };
