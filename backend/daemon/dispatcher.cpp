@@ -7,6 +7,7 @@
 #include "core/facts/environ.h"
 #include "core/model/diagnostic.h"
 #include "core/model/validator.h"
+#include "daemon/capture_methods.h"
 #include "daemon/editor_methods.h"
 #include "daemon/fleet_methods.h"
 #include "daemon/params.h"
@@ -470,6 +471,9 @@ const Dispatcher::Method *Dispatcher::findMethod(std::string_view name)
         {"data.resolve", Role::Preview, false, &Dispatcher::editorMethod, {{"manifest", Text}, {"base_dir", Path}}},
         {"resource.status", Role::Preview, false, &Dispatcher::resourceStatus,
             {{"type", Label}, {"name", Text}, {"base_dir", Path}}},
+        {"host.inventory", Role::Preview, false, &Dispatcher::hostMethod, {{"kind", Label}, {"path", Path}}},
+        {"host.capture", Role::Preview, false, &Dispatcher::hostMethod,
+            {{"packages", Label, true}, {"services", Label, true}, {"files", Path, true}, {"excludes", Path, true}}},
         {"bundle.list", Role::Preview, true, &Dispatcher::fleetMethod,
             {{"manifest", Text}, {"base_dir", Path}, {"name", Name}, {"include", Path, true}}},
         {"bundle.export", Role::Preview, true, &Dispatcher::fleetMethod,
@@ -894,6 +898,27 @@ RpcResult<Dispatched> Dispatcher::resourceStatus(const Caller &caller, Request &
     heavy.work = [this, caller, id = request.id, params = std::move(request.params)]() -> std::optional<std::string> {
         try {
             auto result = resourceStatusResult(caller.peer, isSomeoneElse(caller.peer), params, m_facts);
+            return result ? responseLine(id, *result) : errorLine(id, result.error());
+        } catch (const std::exception &e) {
+            return internalErrorLine(caller, id, e);
+        }
+    };
+    return heavy;
+}
+
+RpcResult<Dispatched> Dispatcher::hostMethod(const Caller &caller, Request &request)
+{
+    const bool inventory = request.method == "host.inventory";
+    if (auto checked = inventory ? checkInventoryParams(request.params) : checkCaptureParams(request.params); !checked)
+        return checked.error();
+    // Listing a package database or reading a tree takes long: off the I/O thread.
+    Dispatched heavy;
+    heavy.work
+        = [caller, inventory, id = request.id, params = std::move(request.params)]() -> std::optional<std::string> {
+        try {
+            const bool someoneElse = isSomeoneElse(caller.peer);
+            auto result = inventory ? hostInventoryResult(caller.peer, caller.role, someoneElse, params)
+                                    : hostCaptureResult(caller.peer, caller.role, someoneElse, params);
             return result ? responseLine(id, *result) : errorLine(id, result.error());
         } catch (const std::exception &e) {
             return internalErrorLine(caller, id, e);

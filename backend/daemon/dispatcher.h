@@ -152,6 +152,8 @@ private:
     RpcResult<Dispatched> fleetMethod(const Caller &caller, Request &request);
     RpcResult<Dispatched> editorMethod(const Caller &caller, Request &request);
     RpcResult<Dispatched> resourceStatus(const Caller &caller, Request &request);
+    /// host.inventory and host.capture, off the I/O thread.
+    RpcResult<Dispatched> hostMethod(const Caller &caller, Request &request);
     /// The result of template.render, expression.evaluate or data.resolve, off the I/O thread.
     RpcResult<Json> editorResult(
         const Caller &caller, const std::string &method, const Json &params, const std::filesystem::path &base);
