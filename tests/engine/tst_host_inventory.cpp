@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/capture/host_inventory.h"
+#include "engine/resources/service/systemd/systemd_service_provider.h"
 #include "engine_test_support.h"
 #include "package_test_support.h"
 #include "recording_runner.h"
@@ -111,6 +112,37 @@ std::optional<UserIdentity> inventoryNobody()
     if (entry == nullptr)
         return std::nullopt;
     return describeUser(entry->pw_uid, entry->pw_gid);
+}
+
+/// Runs systemctl as the fake of tests/fixtures/capture (the rest as they are), with the fake's
+/// variables: the fake stands in for systemd where it does not run.
+class InventoryFakeSystemctlRunner : public CommandRunner {
+public:
+    explicit InventoryFakeSystemctlRunner(std::vector<std::string> environment = {})
+        : m_environment(std::move(environment))
+    {
+    }
+
+    Result<CommandResult> run(const Command &command) override
+    {
+        Command rewritten = command;
+        if (!rewritten.argv.empty() && rewritten.argv.front() == "systemctl")
+            rewritten.argv.front() = CCM_FIXTURES_DIR "/capture/fake-systemctl";
+        rewritten.environment.insert(rewritten.environment.end(), m_environment.begin(), m_environment.end());
+        return m_runner.run(rewritten);
+    }
+
+private:
+    ProcessRunner m_runner;
+    std::vector<std::string> m_environment;
+};
+
+/// A unit as one comparable line.
+QString inventoryServiceLine(const ServiceUnit &unit)
+{
+    return q(unit.name + " " + (unit.running ? "running" : "stopped") + " " + (unit.enabled ? "enabled" : "disabled")
+        + " " + unit.activeState + " " + unit.enabledState + " " + (unit.capturable ? "capturable" : "not capturable")
+        + " " + unit.reason + " | " + unit.description);
 }
 
 } // namespace
@@ -315,6 +347,108 @@ private Q_SLOTS:
         QCOMPARE(q(services.error().code), QStringLiteral("command"));
         QVERIFY2(
             q(services.error().message).contains(QStringLiteral("Access denied")), services.error().message.c_str());
+    }
+
+    void theFakeSystemctlAnswersAsItsRecordings()
+    {
+        RecordingRunner recorded;
+        inventoryExpectSystemctl(recorded);
+        auto expected = listServices(recorded);
+        QVERIFY(expected.ok());
+        InventoryFakeSystemctlRunner fake;
+        auto services = listServices(fake);
+        QVERIFY2(services.ok(), services.ok() ? "" : services.error().message.c_str());
+        QStringList want;
+        QStringList got;
+        for (const ServiceUnit &unit : *expected)
+            want << inventoryServiceLine(unit);
+        for (const ServiceUnit &unit : *services)
+            got << inventoryServiceLine(unit);
+        QCOMPARE(got, want);
+
+        InventoryFakeSystemctlRunner offline({"FAKE_SYSTEMCTL_OFFLINE=1"});
+        auto refused = listServices(offline);
+        QVERIFY(!refused.ok());
+        QCOMPARE(q(refused.error().code), QStringLiteral("no_service_manager"));
+    }
+
+    void theServiceProviderWorksAgainstTheFake_data()
+    {
+        QTest::addColumn<QString>("service");
+        QTest::addColumn<bool>("running");
+        QTest::addColumn<bool>("enabled");
+        QTest::addColumn<QString>("activeState");
+        QTest::addColumn<QString>("enabledState");
+        QTest::newRow("ssh") << QStringLiteral("ssh") << true << true << QStringLiteral("active")
+                             << QStringLiteral("enabled");
+        QTest::newRow("failed") << QStringLiteral("smartmontools") << false << true << QStringLiteral("failed")
+                                << QStringLiteral("enabled");
+        QTest::newRow("disabled") << QStringLiteral("rsync") << false << false << QStringLiteral("inactive")
+                                  << QStringLiteral("disabled");
+        QTest::newRow("masked") << QStringLiteral("cryptdisks") << false << false << QStringLiteral("inactive")
+                                << QStringLiteral("masked");
+        QTest::newRow("instance") << QStringLiteral("getty@tty1") << true << true << QStringLiteral("active")
+                                  << QStringLiteral("enabled");
+        QTest::newRow("instance not enabled") << QStringLiteral("getty@tty5") << false << false
+                                              << QStringLiteral("inactive") << QStringLiteral("disabled");
+    }
+
+    void theServiceProviderWorksAgainstTheFake()
+    {
+        QFETCH(QString, service);
+        QFETCH(bool, running);
+        QFETCH(bool, enabled);
+        QFETCH(QString, activeState);
+        QFETCH(QString, enabledState);
+        InventoryFakeSystemctlRunner fake;
+        SystemdServiceProvider provider(fake);
+        auto state = provider.status(service.toStdString());
+        QVERIFY2(state.ok(), state.ok() ? "" : state.error().message.c_str());
+        QCOMPARE(state->running, running);
+        QCOMPARE(state->enabled, enabled);
+        QCOMPARE(q(state->activeState), activeState);
+        QCOMPARE(q(state->enabledState), enabledState);
+    }
+
+    void theFakeKeepsChangesInACopyOnly()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString recordings = QStringLiteral(CCM_FIXTURES_DIR "/capture/systemctl/");
+        const QByteArray committed = readAll(recordings + QStringLiteral("list-units.txt"));
+        for (const char *name : {"list-units.txt", "list-unit-files.txt", "is-enabled.txt"})
+            QVERIFY(QFile::copy(recordings + QString::fromLatin1(name), dir.filePath(QString::fromLatin1(name))));
+        const std::string log = inventoryLocal(dir.filePath(QStringLiteral("log"))).toStdString();
+        InventoryFakeSystemctlRunner copy(
+            {"FAKE_SYSTEMCTL_DATA=" + inventoryLocal(dir.path()).toStdString(), "FAKE_SYSTEMCTL_LOG=" + log});
+        SystemdServiceProvider provider(copy);
+        QVERIFY(provider.start("rsync").ok());
+        QVERIFY(provider.enable("rsync").ok());
+        QVERIFY(provider.stop("ssh").ok());
+        auto rsync = provider.status("rsync");
+        QVERIFY(rsync.ok());
+        QVERIFY(rsync->running);
+        QVERIFY(rsync->enabled);
+        auto ssh = provider.status("ssh");
+        QVERIFY(ssh.ok());
+        QVERIFY(!ssh->running);
+        QVERIFY(ssh->enabled);
+        auto masked = provider.start("cryptdisks");
+        QVERIFY(!masked.ok());
+        QVERIFY2(q(masked.error().message).contains(QStringLiteral("is masked")), masked.error().message.c_str());
+        QCOMPARE(readAll(dir.filePath(QStringLiteral("log"))),
+            QByteArray("daemon-reload\nstart --system rsync\nenable --system rsync\nstop --system ssh\n"
+                       "is-active --system rsync\nis-enabled --system rsync\nis-active --system ssh\n"
+                       "is-enabled --system ssh\nstart --system cryptdisks\n"));
+
+        // Without a copy the committed recordings refuse to change.
+        InventoryFakeSystemctlRunner committedRecordings;
+        SystemdServiceProvider refusing(committedRecordings);
+        auto refused = refusing.stop("ssh");
+        QVERIFY(!refused.ok());
+        QVERIFY2(q(refused.error().message).contains(QStringLiteral("committed recordings are not changed")),
+            refused.error().message.c_str());
+        QCOMPARE(readAll(recordings + QStringLiteral("list-units.txt")), committed);
     }
 
     void entryKindNames()
