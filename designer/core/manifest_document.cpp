@@ -706,6 +706,17 @@ EntryRef ManifestDocument::insertResource(const std::string &type, int block, in
     return d->insertEntry(tr("Add %1").arg(QString::fromStdString(type)), type, block, entry, std::move(fresh));
 }
 
+EntryRef ManifestDocument::insertEntry(
+    const std::string &type, int block, int entry, const std::string &name, const Json &properties)
+{
+    if (!isResourceType(type) || !properties.is_object())
+        return {};
+    ResourceEntry added;
+    added.name = name;
+    added.properties = properties;
+    return d->insertEntry(tr("Add %1").arg(QString::fromStdString(type)), type, block, entry, std::move(added));
+}
+
 void ManifestDocument::removeEntry(EntryRef entry)
 {
     if (!d->validEntry(entry) || !d->loaded.parsed)

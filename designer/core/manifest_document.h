@@ -151,6 +151,11 @@ public:
     /// Adds a resource of `type` at a given place: block index (a new block when equal to the
     /// number of blocks) and entry index within it.
     EntryRef insertResource(const std::string &type, int block, int entry);
+    /// Adds a resource with the given name and properties (besides the name) at a given place,
+    /// as insertResource() does; the name is taken as given. Returns the new entry; invalid when
+    /// the type is unknown or the text does not read as a manifest.
+    EntryRef insertEntry(
+        const std::string &type, int block, int entry, const std::string &name, const Json &properties);
     /// Removes an entry (a block left empty is removed too).
     void removeEntry(EntryRef entry);
     /// Copies an entry right after itself, with a unique name. Returns the copy.

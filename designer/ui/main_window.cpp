@@ -5,6 +5,7 @@
 #include "designer/core/backend_client.h"
 #include "designer/core/recovery_store.h"
 #include "designer/core/resource_list_model.h"
+#include "designer/ui/controllers/capture_controller.h"
 #include "designer/ui/controllers/files_controller.h"
 #include "designer/ui/controllers/fleet_controller.h"
 #include "designer/ui/controllers/host_state_controller.h"
@@ -88,6 +89,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_resourceList = new ResourceListPanel(m_document, this);
     m_preview = new PreviewController(m_document, m_resourceList, m_results, m_whatIf, this);
     m_fleet = new FleetController(m_document, m_preview->client(), this, this);
+    m_capture = new CaptureController(m_document, m_preview->client(), m_fleet, this, this);
     m_hostState = new HostStateController(m_preview, m_propertyEditor, this);
 
     m_editorTabs = new QTabWidget(this);
@@ -121,6 +123,8 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_preview->statusLabel());
     statusBar()->addPermanentWidget(m_problemSummary);
     connect(m_preview, &PreviewController::statusMessage, this,
+        [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
+    connect(m_capture, &CaptureController::statusMessage, this,
         [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
     connect(m_fleet, &FleetController::statusMessage, this,
         [this](const QString &text) { statusBar()->showMessage(text, kStatusMessageTimeoutMs); });
@@ -349,6 +353,11 @@ ManifestDocument *MainWindow::document() const
 PreviewController *MainWindow::previewController() const
 {
     return m_preview;
+}
+
+CaptureController *MainWindow::captureController() const
+{
+    return m_capture;
 }
 
 FleetController *MainWindow::fleetController() const

@@ -19,6 +19,7 @@ class QToolBar;
 
 namespace ccm::designer {
 
+class CaptureController;
 class FleetController;
 class FilesController;
 class FleetDock;
@@ -69,6 +70,7 @@ public:
     ManifestDocument *document() const;
     PreviewController *previewController() const;
     FleetController *fleetController() const;
+    CaptureController *captureController() const;
     FleetDock *fleetDock() const;
     FilesController *filesController() const;
     ResultsPanel *resultsPanel() const;
@@ -176,6 +178,7 @@ private:
     FilesController *m_files = nullptr;
     PreviewController *m_preview = nullptr;
     FleetController *m_fleet = nullptr;
+    CaptureController *m_capture = nullptr;
     FleetDock *m_fleetDock = nullptr;
     LiveValuesController *m_liveValues = nullptr;
     HostStateController *m_hostState = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The main window's actions, menus and toolbar: what each offers and where, apart from what the
 // window does when they are triggered (main_window.cpp).
+#include "designer/ui/controllers/capture_controller.h"
 #include "designer/ui/controllers/files_controller.h"
 #include "designer/ui/controllers/fleet_controller.h"
 #include "designer/ui/controllers/host_state_controller.h"
@@ -121,6 +122,11 @@ void MainWindow::createEditMenu(QToolBar *toolBar)
     toolBar->addAction(redoAction);
     toolBar->addSeparator();
 
+    editMenu->addMenu(m_capture->menu());
+    // The palette adds resources too: its context menu offers the host's.
+    m_palette->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_palette->addActions({m_capture->fromMachineAction(), m_capture->fromFleetAction()});
+    editMenu->addSeparator();
     createResourceActions(editMenu, toolBar);
     editMenu->addSeparator();
     QAction *filterAction = editMenu->addAction(tr("&Filter Resources"), this, [this] {
