@@ -236,6 +236,8 @@ private Q_SLOTS:
         QTest::newRow("dpkg-query fails") << false << false << 2 << QStringLiteral("command")
                                           << QStringLiteral("failed with exit code 2: dpkg-query: error: parsing");
         QTest::newRow("rpm fails") << true << false << 1 << QStringLiteral("command") << QStringLiteral("rpm -qa --qf");
+        QTest::newRow("dpkg-query cannot start")
+            << false << false << -1 << QStringLiteral("command") << QStringLiteral("cannot run dpkg-query");
     }
 
     void packagesErrors()
@@ -247,9 +249,13 @@ private Q_SLOTS:
         QFETCH(QString, message);
         RecordingRunner runner;
         const std::string complaint = "dpkg-query: error: parsing file '/var/lib/dpkg/status' near line 7\n";
-        runner.expect(kInventoryDpkg,
-            dpkgMissing ? Result<CommandResult>(inventoryNotFound("dpkg-query"))
-                        : Result<CommandResult>(exited(exitCode, {}, complaint)));
+        if (dpkgMissing)
+            runner.expect(kInventoryDpkg, inventoryNotFound("dpkg-query"));
+        else if (exitCode < 0)
+            runner.expect(
+                kInventoryDpkg, Error {"not_executable", "cannot execute /usr/bin/dpkg-query: Permission denied"});
+        else
+            runner.expect(kInventoryDpkg, exited(exitCode, {}, complaint));
         if (dpkgMissing)
             runner.expect(kInventoryRpm,
                 rpmMissing ? Result<CommandResult>(inventoryNotFound("rpm"))
@@ -621,6 +627,11 @@ private Q_SLOTS:
         QVERIFY(::chmod(inventoryLocal(path("open")).constData(), 0755) == 0);
         QVERIFY(::chmod(inventoryLocal(path("closed")).constData(), 0700) == 0);
         QVERIFY(inventoryMakeFile(path("closed/inside"), "x", 0644));
+        // Its own private file, and one its group may read.
+        QVERIFY(inventoryMakeFile(path("own.key"), "key\n", 0600));
+        QVERIFY(::chown(inventoryLocal(path("own.key")).constData(), reader->uid, reader->gid) == 0);
+        QVERIFY(inventoryMakeFile(path("group.conf"), "g\n", 0640));
+        QVERIFY(::chown(inventoryLocal(path("group.conf")).constData(), 0, reader->gid) == 0);
 
         auto listing = listDirectory(inventoryLocal(dir.path()).toStdString(), reader);
         QVERIFY2(listing.ok(), listing.ok() ? "" : listing.error().message.c_str());
@@ -629,6 +640,11 @@ private Q_SLOTS:
         QVERIFY(inventoryEntry(*listing, "secret.key")->privateToOwner);
         QVERIFY(inventoryEntry(*listing, "open")->readable);
         QVERIFY(!inventoryEntry(*listing, "closed")->readable);
+        QVERIFY(inventoryEntry(*listing, "own.key")->readable);
+        QVERIFY(inventoryEntry(*listing, "own.key")->privateToOwner);
+        QCOMPARE(q(inventoryEntry(*listing, "own.key")->owner), QStringLiteral("nobody"));
+        QVERIFY(inventoryEntry(*listing, "group.conf")->readable);
+        QVERIFY(!inventoryEntry(*listing, "group.conf")->privateToOwner);
         // Root itself may read everything.
         auto asRoot = listDirectory(inventoryLocal(dir.path()).toStdString(), std::nullopt);
         QVERIFY(asRoot.ok());

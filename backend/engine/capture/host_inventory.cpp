@@ -81,8 +81,10 @@ Result<CommandResult> runInventoryQuery(CommandRunner &runner, std::vector<std::
     command.timeout = 120s;
     command.outputLimit = kInventoryOutputLimit;
     auto result = runPackageCommand(runner, command);
-    if (!result)
+    if (!result && result.error().code == "command_not_found")
         return result;
+    if (!result)
+        return Error {"command", "cannot run " + describeCommand(command.argv) + ": " + result.error().message};
     if (result->exitCode != 0 || result->signal != 0 || result->timedOut) {
         const Error failed = packageCommandFailed(command, *result);
         return Error {"command", failed.message};
@@ -204,7 +206,7 @@ Result<CommandResult> runSystemctl(CommandRunner &runner, std::vector<std::strin
             "systemctl is not installed on this host, so its services cannot be listed (" + result.error().message
                 + ")"};
     if (!result)
-        return result.error().withContext("cannot run " + describeCommand(command.argv));
+        return Error {"command", "cannot run " + describeCommand(command.argv) + ": " + result.error().message};
     if (result->exitCode != 0 && systemdAbsentOutput(*result))
         return Error {"no_service_manager",
             "systemd is not running on this host, so its services cannot be listed (systemctl says: "
@@ -284,6 +286,8 @@ std::string uncapturableReason(
         return "an alias of another unit: capture the unit it names";
     if (state == "bad")
         return "its unit file is invalid (systemctl says bad)";
+    if (state.empty())
+        return "systemd reports no unit file state for it";
     if (!atBoot)
         return "systemd reports the unit file state '" + state + "', which a service resource does not handle";
     if (!running)
@@ -401,16 +405,17 @@ bool readerMayList(const UserIdentity &user, const std::filesystem::path &path)
     return userMayRead(user, path) && userMayRead(user, path / ".");
 }
 
-/// Whether the entry `name` of the open directory may be read (a directory: listed).
-bool entryReadable(const std::optional<UserIdentity> &reader, bool identityActive, int directoryFd,
-    const std::filesystem::path &path, const std::string &name, EntryKind kind)
+/// Whether the entry `name` of the open directory may be read (a directory: listed): for a reader
+/// by the permission bits, as diffs are judged; for this process as the kernel decides.
+bool entryReadable(const std::optional<UserIdentity> &reader, int directoryFd, const std::filesystem::path &path,
+    const std::string &name, EntryKind kind)
 {
     if (kind == EntryKind::Symlink)
         return true;
+    if (reader)
+        return kind == EntryKind::Directory ? readerMayList(*reader, path / name) : userMayRead(*reader, path / name);
     const int mode = kind == EntryKind::Directory ? R_OK | X_OK : R_OK;
-    if (!reader || identityActive)
-        return ::faccessat(directoryFd, name.c_str(), mode, AT_EACCESS) == 0;
-    return kind == EntryKind::Directory ? readerMayList(*reader, path / name) : userMayRead(*reader, path / name);
+    return ::faccessat(directoryFd, name.c_str(), mode, AT_EACCESS) == 0;
 }
 
 Error directoryError(const std::filesystem::path &path, int error, const std::optional<UserIdentity> &reader)
@@ -429,9 +434,10 @@ Error directoryError(const std::filesystem::path &path, int error, const std::op
     }
 }
 
-/// Reads the directory's entries with lstat; `readable` is judged while the identity is in force.
+/// Reads the directory's entries with lstat (inside the reader's file system identity when the
+/// caller took it).
 Result<std::vector<ListedEntry>> readEntries(
-    const std::filesystem::path &path, const std::optional<UserIdentity> &reader, bool identityActive)
+    const std::filesystem::path &path, const std::optional<UserIdentity> &reader)
 {
     DIR *directory = ::opendir(path.c_str());
     if (!directory)
@@ -461,7 +467,7 @@ Result<std::vector<ListedEntry>> readEntries(
         } else {
             item.entry.privateToOwner = (info.st_mode & (S_IRGRP | S_IROTH)) == 0;
         }
-        item.entry.readable = entryReadable(reader, identityActive, fd, path, name, item.entry.kind);
+        item.entry.readable = entryReadable(reader, fd, path, name, item.entry.kind);
         listed.push_back(std::move(item));
         errno = 0;
     }
@@ -504,11 +510,11 @@ Result<DirectoryListing> listDirectory(
         if (!identity.active())
             return Error {"permission",
                 "cannot list " + directory.string() + " as user " + reader->name + ": cannot take the user's identity"};
-        listed = readEntries(directory, reader, true);
+        listed = readEntries(directory, reader);
     } else {
         if (reader && !readerMayList(*reader, directory))
             return directoryError(directory, EACCES, reader);
-        listed = readEntries(directory, reader, false);
+        listed = readEntries(directory, reader);
     }
     if (!listed)
         return listed.error();
