@@ -34,9 +34,6 @@ struct CaptureWalk {
     CapturedManifest &capture;
     /// The host's short name for --data, empty when it is not replaced.
     std::string shortHost;
-    /// Whether the thread reads with the reader's identity; otherwise the reader's rights are
-    /// judged from the permission bits.
-    bool identityActive = false;
     std::size_t entries = 0;
     std::size_t bytes = 0;
     bool hostnameUsed = false;
@@ -318,15 +315,15 @@ Result<void> captureRegularFile(
     return {};
 }
 
-/// Whether the reader may read the entry (a directory: list it).
+/// Whether the reader may read the entry (a directory: list it): a reader by the permission bits,
+/// as diffs and the inventory judge it (the reads themselves are made with its identity too); this
+/// process as the kernel decides.
 bool captureReadable(
     const CaptureWalk &walk, int directory, const std::string &name, const std::string &path, bool isDirectory)
 {
-    const int mode = isDirectory ? R_OK | X_OK : R_OK;
-    if (walk.request.reader && !walk.identityActive)
-        return userMayRead(*walk.request.reader, path)
-            && (!isDirectory || userMayRead(*walk.request.reader, path + "/."));
-    return ::faccessat(directory, name.c_str(), mode, AT_EACCESS) == 0;
+    if (const auto &reader = walk.request.reader)
+        return userMayRead(*reader, path) && (!isDirectory || userMayRead(*reader, path + "/."));
+    return ::faccessat(directory, name.c_str(), isDirectory ? R_OK | X_OK : R_OK, AT_EACCESS) == 0;
 }
 
 std::string captureChildPath(const std::string &parent, const std::string &name)
@@ -456,11 +453,10 @@ Result<std::string> captureNormalisedPath(const std::filesystem::path &path)
 
 Result<void> captureFiles(CaptureWalk &walk)
 {
+    // Files are opened with the reader's identity where this process may take it (as root).
     std::optional<ThreadFileIdentity> identity;
-    if (walk.request.reader) {
+    if (walk.request.reader)
         identity.emplace(*walk.request.reader);
-        walk.identityActive = identity->active();
-    }
     for (const std::filesystem::path &argument : walk.request.files) {
         auto path = captureNormalisedPath(argument);
         if (!path)
@@ -718,7 +714,7 @@ Result<CapturedManifest> captureHost(const CaptureRequest &request, CommandRunne
     Json versions = Json::object();
     if (auto packages = capturePackages(request, runner, capture, versions); !packages)
         return packages.error();
-    CaptureWalk walk {request, capture, {}, false, 0, 0, false, {}, {}, {}};
+    CaptureWalk walk {request, capture, {}, 0, 0, false, {}, {}, {}};
     if (request.data) {
         const std::string shortHost = capture.host.substr(0, capture.host.find('.'));
         if (shortHost != "localhost")
