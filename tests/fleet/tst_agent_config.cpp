@@ -141,7 +141,7 @@ preview:
                                             "agent.yaml:2:1: unknown key 'intervall' (known: bundle_keys, cache_dir,");
         QTest::newRow("unknown preview key")
             << QByteArray("preview:\n  enabled: false\n  keys: []\n")
-            << QStringLiteral("agent.yaml:3:3: unknown key 'keys' (known: enabled, trusted_keys, user)");
+            << QStringLiteral("agent.yaml:3:3: unknown key 'keys' (known: capture, enabled, trusted_keys, user)");
         QTest::newRow("preview not a map")
             << QByteArray("preview: yes\n") << QStringLiteral("agent.yaml:1:10: preview: must be a map");
         QTest::newRow("preview enabled not a bool") << QByteArray(

@@ -3,11 +3,13 @@
 // preview request envelope on ccm.preview.request (what every agent reads), as a request body
 // signed with a key the fuzzer holds (so that the body's decoder is reached past the signature),
 // or as answers on a requester's inbox (what the designer and the CLI read); the rest is the
-// payload. A body that decodes must decode to the same request once encoded and signed again. Refusals are expected;
+// payload. A body that decodes (a preview's or a capture's) must decode to the same request once encoded and signed
+// again, and a capture answer's capture that decodes must decode again once encoded. Refusals are expected;
 // crashes, hangs, leaks and undefined behaviour are bugs, and so is an accepted answer that does
 // not decode again from the text it would be forwarded as, or a reassembled message larger than
 // the limits that were set.
 #include "base/signing_key.h"
+#include "core/capture/captured_manifest.h"
 #include "fleet/preview/preview_wire.h"
 #include "fleet/preview/seen_requests.h"
 
@@ -61,7 +63,8 @@ void signedBody(std::string_view body)
     auto decoded = decodeSignedRequest(*again);
     if (!decoded || decoded->request.id != verified->request.id || decoded->request.reply != verified->request.reply
         || decoded->request.bundle.digest != verified->request.bundle.digest
-        || decoded->request.select != verified->request.select || decoded->request.noop != verified->request.noop)
+        || decoded->request.select != verified->request.select || decoded->request.noop != verified->request.noop
+        || decoded->request.capture != verified->request.capture)
         std::abort();
 }
 
@@ -81,6 +84,12 @@ void answers(std::string_view payloads)
         const std::string again = answer->message.dump(-1, ' ', false, ccm::Json::error_handler_t::replace);
         if (!decodeAnswer(again))
             std::abort();
+        if (answer->type == "capture") {
+            // A capture that decodes is written again as it was read.
+            auto capture = captureFromJson(answer->message["capture"]);
+            if (capture && !captureFromJson(captureToJson(*capture)))
+                std::abort();
+        }
         if (answer->type != "part")
             continue;
         auto whole = assembler.add(*answer);
