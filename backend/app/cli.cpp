@@ -80,6 +80,10 @@ constexpr std::array kCommands {
         "show a resource's current state on this host as its\n"
         "provider reports it (also: info)",
         resourceStatusCommand},
+    Command {"capture [--package P] [--service P] [--file PATH]",
+        "write this host's packages, services and files as a\n"
+        "manifest, proven by a noop that changes nothing",
+        captureCommand},
     Command {"session new|report",
         "start a session that carries require and subscribe\n"
         "across ensure calls; report on it",

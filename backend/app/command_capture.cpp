@@ -14,6 +14,7 @@
 #include <optional>
 #include <ostream>
 #include <string_view>
+#include <system_error>
 
 namespace ccm::cli {
 namespace {
@@ -83,7 +84,11 @@ struct CaptureCommandLine {
 /// trailing '/'.
 std::filesystem::path captureAbsolute(const std::string &path)
 {
-    std::filesystem::path absolute = std::filesystem::absolute(path).lexically_normal();
+    std::error_code error;
+    std::filesystem::path absolute = std::filesystem::absolute(path, error);
+    if (error)
+        absolute = std::filesystem::path(path);
+    absolute = absolute.lexically_normal();
     if (!absolute.has_filename() && absolute.has_parent_path() && absolute != absolute.root_path())
         absolute = absolute.parent_path();
     return absolute;

@@ -27,6 +27,7 @@ int ensureCommand(const std::vector<std::string> &args, std::ostream &out, std::
 int resourceStatusCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int sessionCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int hieraCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int captureCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int registrationCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace ccm::cli

@@ -284,29 +284,23 @@ private slots:
         QVERIFY2(run.err.contains(s("no-such-package-*")), qPrintable(run.err));
     }
 
-    // Services from recorded systemctl output: the fake systemctl stands in for the real one in a
-    // private mount namespace (the backend runs its commands with a fixed PATH, so it is mounted
-    // over /usr/local/sbin, the first directory of that PATH) and first on PATH.
+    // Services from recorded systemctl output: the backend runs inside fake-systemctl --isolate,
+    // a private mount namespace where the fake is the systemctl of the backend's fixed PATH and
+    // systemd "runs"; the noop proof queries the same recordings.
     void servicesFromRecordedSystemctl()
     {
         const QString fake = s(CCM_FIXTURES_DIR "/capture/fake-systemctl");
-        if (!QFile::exists(fake))
-            QSKIP("tests/fixtures/capture/fake-systemctl is missing");
-        if (QStandardPaths::findExecutable(s("unshare")).isEmpty()
-            || runProgramStatus(s("unshare"), {s("--mount"), s("true")}) != 0)
-            QSKIP("no private mount namespace can be made here (unshare --mount needs root)");
-        const QString bin = makeDirectory(path(s("bin")), 0755);
-        QVERIFY(QFile::copy(fake, bin + s("/systemctl")));
-        setMode(bin + s("/systemctl"), 0755);
+        if (::geteuid() != 0 || QStandardPaths::findExecutable(s("unshare")).isEmpty())
+            QSKIP("fake-systemctl --isolate needs root and unshare(1)");
+        const QString log = path(s("systemctl.log"));
         QProcessEnvironment environment = isolatedEnvironment(*m_dir);
-        environment.insert(s("PATH"), bin + s(":") + environment.value(s("PATH")));
+        environment.insert(s("FAKE_SYSTEMCTL_LOG"), log);
         QProcess process;
         process.setProcessEnvironment(environment);
         process.setWorkingDirectory(m_dir->path());
-        process.start(s("unshare"),
-            {s("--mount"), s("--propagation"), s("private"), s("sh"), s("-c"),
-                s("mount --bind \"$0\" /usr/local/sbin && exec \"$@\""), bin, s(CCM_BACKEND_BIN), s("capture"),
-                s("--service"), s("*"), s("-o"), s("services.yaml"), s("--json")});
+        process.start(fake,
+            {s("--isolate"), s(CCM_BACKEND_BIN), s("capture"), s("--service"), s("c*"), s("--service"), s("n*"),
+                s("--service"), s("s*"), s("--service"), s("no-such-unit*"), s("-o"), s("services.yaml"), s("--json")});
         QVERIFY(process.waitForFinished(60000));
         const QString err = QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(process.exitCode() == 0, qPrintable(err));
@@ -315,10 +309,18 @@ private slots:
         QVERIFY2(services > 0, qPrintable(err));
         QVERIFY2(provenWithoutChanges(json, services), qPrintable(err));
         QVERIFY2(err.contains(s("Verified: %1 resource").arg(services)), qPrintable(err));
-        const QString manifest = q(readFile(path(s("services.yaml"))).toStdString());
+        const QMap<QString, QString> skipped = skippedKinds(json);
+        QCOMPARE(skipped.value(s("service no-such-unit*")), s("no_match"));
+        QVERIFY2(skipped.values().contains(s("unsupported")), qPrintable(err)); // static, masked, templates
+        const QString manifest = QString::fromUtf8(readFile(path(s("services.yaml"))));
         QVERIFY2(
-            manifest.contains(s("ensure: running")) || manifest.contains(s("ensure: stopped")), qPrintable(manifest));
-        QVERIFY(manifest.contains(s("enable: ")));
+            manifest.contains(s("ensure: running")) && manifest.contains(s("ensure: stopped")), qPrintable(manifest));
+        QVERIFY(manifest.contains(s("enable: true")) && manifest.contains(s("enable: false")));
+        // The proof only queried: nothing was started, stopped, enabled or disabled.
+        const QString commands = QString::fromUtf8(readFile(log));
+        QVERIFY(!commands.isEmpty());
+        for (const char *verb : {"start", "stop", "restart", "enable ", "disable"})
+            QVERIFY2(!commands.contains(QRegularExpression(s("(^|\\n)%1").arg(s(verb)))), qPrintable(commands));
     }
 
     // The noop proof on a real tree, written as a manifest with files/ beside it and as a
@@ -459,6 +461,19 @@ private slots:
         for (const QString &path : expected)
             QVERIFY2(kinds.value(path) == s("unreadable"), qPrintable(path + s(": ") + err));
         QVERIFY2(provenWithoutChanges(json, 2), qPrintable(err)); // the directory and readable.txt
+    }
+
+    // A --file that does not exist is listed as skipped (not_found); the rest is captured.
+    void missingFileSkipped()
+    {
+        const QString present = makeFile(path(s("present.txt")), "here\n", 0644);
+        const QString missing = path(s("missing.txt"));
+        const BackendRun run = capture({s("--file"), missing, s("--file"), present, s("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const Json json = outputJson(run);
+        QCOMPARE(skippedKinds(json), (QMap<QString, QString> {{missing, s("not_found")}}));
+        QVERIFY2(run.err.contains(s("  ") + missing + s(": ")), qPrintable(run.err));
+        QVERIFY(provenWithoutChanges(json, 1));
     }
 
     // Content that needs a source file cannot go to standard output: the command says to give -o.
@@ -616,16 +631,6 @@ private slots:
         check.start(python3(), {s(CCM_SOURCE_DIR "/tests/core/upstream_schema_check.py"), schema, path(s("out.yaml"))});
         QVERIFY(check.waitForFinished(60000));
         QVERIFY2(check.exitCode() == 0, check.readAllStandardOutput().constData());
-    }
-
-private:
-    static int runProgramStatus(const QString &program, const QStringList &arguments)
-    {
-        QProcess process;
-        process.start(program, arguments);
-        if (!process.waitForFinished(30000) || process.exitStatus() != QProcess::NormalExit)
-            return -1;
-        return process.exitCode();
     }
 };
 

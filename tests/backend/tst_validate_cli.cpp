@@ -226,7 +226,7 @@ private Q_SLOTS:
             if (line.startsWith(QStringLiteral("  ")) && line.at(2) != QLatin1Char(' '))
                 names << line.mid(2).section(QLatin1Char(' '), 0, 0);
         }
-        QCOMPARE(names.size(), 18);
+        QCOMPARE(names.size(), 19);
         for (const QString &name : names) {
             const BackendRun run = runBackend({name, QStringLiteral("--help")});
             QVERIFY2(run.exitCode == 0, qPrintable(name + QStringLiteral(": ") + run.err));

@@ -40,6 +40,8 @@ expect apply site.yaml --show -- --show-diff
 expect fleet "" -- preview status keygen
 expect fleet preview --ti -- --timeout
 expect serve --u -- --user
+expect cap -- capture
+expect capture --no -- --no-verify
 expect validate "" --
 expect apply site.yaml "" --
 
