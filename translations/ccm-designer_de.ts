@@ -3612,4 +3612,635 @@
         <translation>nichts</translation>
     </message>
 </context>
+<context>
+    <name>ccm::designer::CaptureController</name>
+    <message>
+        <source>A&amp;dd</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>From &amp;This Machine…</source>
+        <translation>Von &amp;diesem Rechner…</translation>
+    </message>
+    <message>
+        <source>Write packages, services and files of this host down as resources</source>
+        <translation>Pakete, Dienste und Dateien dieses Hosts als Ressourcen festhalten</translation>
+    </message>
+    <message>
+        <source>From a &amp;Fleet Host…</source>
+        <translation>Von einem &amp;Flotten-Host…</translation>
+    </message>
+    <message>
+        <source>Write packages, services and files of a fleet host down as resources, through its agent</source>
+        <translation>Pakete, Dienste und Dateien eines Flotten-Hosts über seinen Agenten als Ressourcen festhalten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %n resource(s) from this machine.</source>
+        <translation>
+            <numerusform>%n Ressource von diesem Rechner hinzugefügt.</numerusform>
+            <numerusform>%n Ressourcen von diesem Rechner hinzugefügt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %n resource(s) from a fleet host.</source>
+        <translation>
+            <numerusform>%n Ressource von einem Flotten-Host hinzugefügt.</numerusform>
+            <numerusform>%n Ressourcen von einem Flotten-Host hinzugefügt.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::CaptureDialog</name>
+    <message>
+        <source>A symbolic link (to %1): it cannot be a file resource</source>
+        <translation>Ein symbolischer Link (auf %1): er kann keine Datei-Ressource sein</translation>
+    </message>
+    <message>
+        <source>A socket: it cannot be a file resource</source>
+        <translation>Ein Socket: er kann keine Datei-Ressource sein</translation>
+    </message>
+    <message>
+        <source>A device: it cannot be a file resource</source>
+        <translation>Ein Gerät: es kann keine Datei-Ressource sein</translation>
+    </message>
+    <message>
+        <source>A named pipe: it cannot be a file resource</source>
+        <translation>Eine benannte Pipe: sie kann keine Datei-Ressource sein</translation>
+    </message>
+    <message>
+        <source>Not a file or directory: it cannot be a file resource</source>
+        <translation>Weder Datei noch Verzeichnis: es kann keine Datei-Ressource sein</translation>
+    </message>
+    <message>
+        <source>Unreadable: the backend may not list it for you</source>
+        <translation>Nicht lesbar: das Backend darf es für Sie nicht auflisten</translation>
+    </message>
+    <message>
+        <source>Unreadable: the backend may not read it for you</source>
+        <translation>Nicht lesbar: das Backend darf sie für Sie nicht lesen</translation>
+    </message>
+    <message>
+        <source>link → %1</source>
+        <translation>Link → %1</translation>
+    </message>
+    <message>
+        <source>not capturable</source>
+        <translation>nicht erfassbar</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>nicht lesbar</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>privat</translation>
+    </message>
+    <message>
+        <source>Only its owner may read it: captured only with &quot;Include private files&quot;, as a source file with mode 0600</source>
+        <translation>Nur der Eigentümer darf sie lesen: wird nur mit „Private Dateien einschließen“ erfasst, als Quelldatei mit Modus 0600</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen…</translation>
+    </message>
+    <message>
+        <source>Add From This Machine</source>
+        <translation>Von diesem Rechner hinzufügen</translation>
+    </message>
+    <message>
+        <source>Choose what this host has: each becomes a resource that describes it as it is now. A preview right after finds nothing to change.</source>
+        <translation>Wählen Sie, was dieser Host hat: Jedes wird zu einer Ressource, die es so beschreibt, wie es jetzt ist. Eine Vorschau direkt danach findet nichts zu ändern.</translation>
+    </message>
+    <message>
+        <source>&amp;Packages</source>
+        <translation>&amp;Pakete</translation>
+    </message>
+    <message>
+        <source>&amp;Services</source>
+        <translation>&amp;Dienste</translation>
+    </message>
+    <message>
+        <source>&amp;Files</source>
+        <translation>Da&amp;teien</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Manifest</source>
+        <translation>Zum Manifest &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Search packages</source>
+        <translation>Pakete suchen</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>Architektur</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>Search services</source>
+        <translation>Dienste suchen</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>Aktiviert</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>Go to a path, for example /etc/nginx</source>
+        <translation>Zu einem Pfad gehen, zum Beispiel /etc/nginx</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>Eigentümer</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>The manifest is not saved as a file yet. Files that cannot be written inline (binary, large or secret-looking) become source files beside it: save the manifest first to add those.</source>
+        <translation>Das Manifest ist noch nicht als Datei gespeichert. Dateien, die nicht eingebettet werden können (binär, groß oder nach Geheimnis aussehend), werden zu Quelldateien daneben: Speichern Sie das Manifest zuerst, um diese hinzuzufügen.</translation>
+    </message>
+    <message>
+        <source>Will add:</source>
+        <translation>Wird hinzugefügt:</translation>
+    </message>
+    <message>
+        <source>Waiting for the backend…</source>
+        <translation>Warte auf das Backend…</translation>
+    </message>
+    <message>
+        <source>Asking the backend for the installed packages…</source>
+        <translation>Frage das Backend nach den installierten Paketen…</translation>
+    </message>
+    <message>
+        <source>The packages cannot be listed: %1</source>
+        <translation>Die Pakete können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n package(s) installed.</source>
+        <translation>
+            <numerusform>%n Paket installiert.</numerusform>
+            <numerusform>%n Pakete installiert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the backend for the services…</source>
+        <translation>Frage das Backend nach den Diensten…</translation>
+    </message>
+    <message>
+        <source>The services cannot be listed: %1</source>
+        <translation>Die Dienste können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>aktiviert</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <source>A service resource cannot express it</source>
+        <translation>Eine Dienst-Ressource kann ihn nicht ausdrücken</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n service(s).</source>
+        <translation>
+            <numerusform>%n Dienst.</numerusform>
+            <numerusform>%n Dienste.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Listing %1…</source>
+        <translation>Liste %1 auf…</translation>
+    </message>
+    <message>
+        <source>%1 cannot be listed: %2</source>
+        <translation>%1 kann nicht aufgelistet werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: only the first %n entries are listed.</source>
+        <translation>
+            <numerusform>%1: nur der erste Eintrag ist aufgelistet.</numerusform>
+            <numerusform>%1: nur die ersten %n Einträge sind aufgelistet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>… more entries, not listed: type a path above to go to one</source>
+        <translation>… weitere Einträge, nicht aufgelistet: Geben Sie oben einen Pfad ein, um zu einem zu gehen</translation>
+    </message>
+    <message>
+        <source>Type an absolute path, starting with /.</source>
+        <translation>Geben Sie einen absoluten Pfad ein, der mit / beginnt.</translation>
+    </message>
+    <message>
+        <source>%1 has no entry %2.</source>
+        <translation>%1 hat keinen Eintrag %2.</translation>
+    </message>
+    <message>
+        <source>package %1</source>
+        <translation>Paket %1</translation>
+    </message>
+    <message>
+        <source>file %1 and everything below it</source>
+        <translation>Datei %1 und alles darunter</translation>
+    </message>
+    <message>
+        <source>file %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>service %1</source>
+        <translation>Dienst %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Capturing %n item(s)…</source>
+        <translation>
+            <numerusform>Erfasse %n Element…</numerusform>
+            <numerusform>Erfasse %n Elemente…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The capture failed: %1</source>
+        <translation>Die Erfassung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Add from This Machine</source>
+        <translation>Von diesem Rechner hinzufügen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Already in the manifest, left as they are: %1</source>
+        <translation>Schon im Manifest, unverändert gelassen: %1</translation>
+    </message>
+    <message>
+        <source>Skipped %1 (%2): %3</source>
+        <translation>Übersprungen: %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <source>Data: %1</source>
+        <translation>Daten: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %n resource(s) from %1 in one step (Edit ▸ Undo takes them back).</source>
+        <translation>
+            <numerusform>%n Ressource von %1 in einem Schritt hinzugefügt (Bearbeiten ▸ Rückgängig nimmt sie zurück).</numerusform>
+            <numerusform>%n Ressourcen von %1 in einem Schritt hinzugefügt (Bearbeiten ▸ Rückgängig nimmt sie zurück).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Source files written beside the manifest: %1</source>
+        <translation>Neben das Manifest geschriebene Quelldateien: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Pin versions</source>
+        <translation>Versionen &amp;festschreiben</translation>
+    </message>
+    <message>
+        <source>Packages get their installed version instead of ensure: present</source>
+        <translation>Pakete erhalten ihre installierte Version statt ensure: present</translation>
+    </message>
+    <message>
+        <source>Move host &amp;values to data</source>
+        <translation>Host-&amp;Werte in die Daten verschieben</translation>
+    </message>
+    <message>
+        <source>Pinned versions and this host&apos;s name in file content go into data: and are looked up, so other hosts can override them</source>
+        <translation>Festgeschriebene Versionen und der Name dieses Hosts in Dateiinhalten kommen in data: und werden nachgeschlagen, damit andere Hosts sie überschreiben können</translation>
+    </message>
+    <message>
+        <source>Include p&amp;rivate files</source>
+        <translation>P&amp;rivate Dateien einschließen</translation>
+    </message>
+    <message>
+        <source>Files only their owner may read are left out unless this is on; they become source files written with mode 0600</source>
+        <translation>Dateien, die nur ihr Eigentümer lesen darf, werden ausgelassen, außer dies ist eingeschaltet; sie werden zu Quelldateien mit Modus 0600</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::CaptureClient</name>
+    <message>
+        <source>a list</source>
+        <translation>eine Liste</translation>
+    </message>
+    <message>
+        <source>%1 has no %2</source>
+        <translation>%1 hat kein %2</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>eine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true oder false</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>eine ganze Zahl</translation>
+    </message>
+    <message>
+        <source>%1.%2 is not %3</source>
+        <translation>%1.%2 ist nicht %3</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s answer cannot be read: %1</source>
+        <translation>Die Antwort des Backends kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s answer cannot be read: it is not an object</source>
+        <translation>Die Antwort des Backends kann nicht gelesen werden: sie ist kein Objekt</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s answer cannot be read: %1 is not an object</source>
+        <translation>Die Antwort des Backends kann nicht gelesen werden: %1 ist kein Objekt</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s capture cannot be read: %1</source>
+        <translation>Die Erfassung des Backends kann nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::FleetCaptureDialog</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Add From a Fleet Host</source>
+        <translation>Von einem Flotten-Host hinzufügen</translation>
+    </message>
+    <message>
+        <source>Asks one host&apos;s agent for a capture over the signed preview channel. The agent answers only with preview.capture: true in its configuration and a trusted key, and reads files as its preview user.</source>
+        <translation>Bittet den Agenten eines Hosts über den signierten Vorschaukanal um eine Erfassung. Der Agent antwortet nur mit preview.capture: true in seiner Konfiguration und einem vertrauenswürdigen Schlüssel, und er liest Dateien als sein Vorschau-Benutzer.</translation>
+    </message>
+    <message>
+        <source>Server URL…</source>
+        <translation>Server-URL…</translation>
+    </message>
+    <message>
+        <source>&amp;Open as New Manifest…</source>
+        <translation>Als neues Manifest ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Manifest</source>
+        <translation>Zum Manifest &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Open as New Manifest</source>
+        <translation>Als neues Manifest öffnen</translation>
+    </message>
+    <message>
+        <source>Manifests (*.yaml *.yml)</source>
+        <translation>Manifeste (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>the agent&apos;s identity, for example web1.example.org</source>
+        <translation>die Identität des Agenten, zum Beispiel web1.example.org</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>private key (PEM) the agents trust</source>
+        <translation>privater Schlüssel (PEM), dem die Agenten vertrauen</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Signing Key</source>
+        <translation>Signaturschlüssel</translation>
+    </message>
+    <message>
+        <source>PEM keys (*.pem)</source>
+        <translation>PEM-Schlüssel (*.pem)</translation>
+    </message>
+    <message>
+        <source>Signing &amp;key:</source>
+        <translation>Signatur&amp;schlüssel:</translation>
+    </message>
+    <message>
+        <source>&amp;Connect with:</source>
+        <translation>&amp;Verbinden mit:</translation>
+    </message>
+    <message>
+        <source>Server &amp;URL:</source>
+        <translation>Server-&amp;URL:</translation>
+    </message>
+    <message>
+        <source>package names or patterns, one a line: nginx, lib*</source>
+        <translation>Paketnamen oder Muster, eins pro Zeile: nginx, lib*</translation>
+    </message>
+    <message>
+        <source>&amp;Packages:</source>
+        <translation>&amp;Pakete:</translation>
+    </message>
+    <message>
+        <source>service names or patterns, one a line</source>
+        <translation>Dienstnamen oder Muster, eins pro Zeile</translation>
+    </message>
+    <message>
+        <source>&amp;Services:</source>
+        <translation>&amp;Dienste:</translation>
+    </message>
+    <message>
+        <source>absolute paths, one a line, each taken recursively</source>
+        <translation>absolute Pfade, einer pro Zeile, jeder rekursiv erfasst</translation>
+    </message>
+    <message>
+        <source>&amp;Files:</source>
+        <translation>Da&amp;teien:</translation>
+    </message>
+    <message>
+        <source>path patterns to leave out: /etc/ssl/private*</source>
+        <translation>auszulassende Pfadmuster: /etc/ssl/private*</translation>
+    </message>
+    <message>
+        <source>E&amp;xclude:</source>
+        <translation>&amp;Auslassen:</translation>
+    </message>
+    <message>
+        <source>Options:</source>
+        <translation>Optionen:</translation>
+    </message>
+    <message>
+        <source>Will add:</source>
+        <translation>Wird hinzugefügt:</translation>
+    </message>
+    <message>
+        <source>Name the host to capture.</source>
+        <translation>Nennen Sie den zu erfassenden Host.</translation>
+    </message>
+    <message>
+        <source>Choose the signing key the agents trust.</source>
+        <translation>Wählen Sie den Signaturschlüssel, dem die Agenten vertrauen.</translation>
+    </message>
+    <message>
+        <source>Type the NATS server&apos;s URL, or choose a context.</source>
+        <translation>Geben Sie die URL des NATS-Servers ein oder wählen Sie einen Kontext.</translation>
+    </message>
+    <message>
+        <source>Type at least one package, service or path.</source>
+        <translation>Geben Sie mindestens ein Paket, einen Dienst oder einen Pfad ein.</translation>
+    </message>
+    <message>
+        <source>%1 is not an absolute path.</source>
+        <translation>%1 ist kein absoluter Pfad.</translation>
+    </message>
+    <message>
+        <source>packages matching %1</source>
+        <translation>Pakete passend zu %1</translation>
+    </message>
+    <message>
+        <source>file %1 and everything below it</source>
+        <translation>Datei %1 und alles darunter</translation>
+    </message>
+    <message>
+        <source>services matching %1</source>
+        <translation>Dienste passend zu %1</translation>
+    </message>
+    <message>
+        <source>leaving out %1</source>
+        <translation>ohne %1</translation>
+    </message>
+    <message>
+        <source>Asking %1 for a capture…</source>
+        <translation>Bitte %1 um eine Erfassung…</translation>
+    </message>
+    <message>
+        <source>Your own backend cannot be reached: %1</source>
+        <translation>Ihr eigenes Backend ist nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <source>The capture failed: %1</source>
+        <translation>Die Erfassung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Add from %1</source>
+        <translation>Von %1 hinzufügen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Nothing was opened: the current manifest&apos;s changes are still unsaved.</source>
+        <translation>Nichts wurde geöffnet: Die Änderungen am aktuellen Manifest sind noch nicht gespeichert.</translation>
+    </message>
+</context>
+<context>
+    <name>ccm::designer::CaptureInsertion</name>
+    <message>
+        <source>%1 is %2 in the manifest and %3 on the host; the manifest&apos;s value is kept</source>
+        <translation>%1 ist %2 im Manifest und %3 auf dem Host; der Wert des Manifests bleibt</translation>
+    </message>
+    <message>
+        <source>%1 is in the way: it is not a directory</source>
+        <translation>%1 ist im Weg: es ist kein Verzeichnis</translation>
+    </message>
+    <message>
+        <source>%1 already exists and is not a regular file</source>
+        <translation>%1 existiert schon und ist keine reguläre Datei</translation>
+    </message>
+    <message>
+        <source>%1 already exists and cannot be read: %2</source>
+        <translation>%1 existiert schon und kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 already exists with other content; move it away, or add the file without it</source>
+        <translation>%1 existiert schon mit anderem Inhalt; verschieben Sie sie oder fügen Sie die Datei ohne sie hinzu</translation>
+    </message>
+    <message>
+        <source>Cannot create the directory %1</source>
+        <translation>Das Verzeichnis %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cannot write in %1: %2</source>
+        <translation>In %1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>The manifest does not read as YAML; correct it before adding to it.</source>
+        <translation>Das Manifest lässt sich nicht als YAML lesen; korrigieren Sie es, bevor Sie etwas hinzufügen.</translation>
+    </message>
+    <message>
+        <source>The manifest&apos;s data is not a map; the captured data cannot be added to it.</source>
+        <translation>Die Daten des Manifests sind keine Map; die erfassten Daten können nicht hinzugefügt werden.</translation>
+    </message>
+    <message>
+        <source>The captured resources could not be added to the manifest.</source>
+        <translation>Die erfassten Ressourcen konnten dem Manifest nicht hinzugefügt werden.</translation>
+    </message>
+    <message>
+        <source>No source file was written, nothing was added: %1</source>
+        <translation>Keine Quelldatei wurde geschrieben, nichts wurde hinzugefügt: %1</translation>
+    </message>
+    <message>
+        <source>%1 (written before: %2)</source>
+        <translation>%1 (zuvor geschrieben: %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the chosen files must be source files beside the manifest, which has no directory of its own yet: save the manifest first, then add them again.</source>
+        <translation>
+            <numerusform>%n der gewählten Dateien muss eine Quelldatei neben dem Manifest werden, das noch kein eigenes Verzeichnis hat: Speichern Sie das Manifest zuerst und fügen Sie sie dann erneut hinzu.</numerusform>
+            <numerusform>%n der gewählten Dateien müssen Quelldateien neben dem Manifest werden, das noch kein eigenes Verzeichnis hat: Speichern Sie das Manifest zuerst und fügen Sie sie dann erneut hinzu.</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -30,6 +30,8 @@ namespace {
 /// Item data of a file row.
 constexpr int kKindRole = Qt::UserRole + 2;
 constexpr int kLoadedRole = Qt::UserRole + 3;
+/// Whether a directory's entries are there (kLoadedRole).
+enum class ListingState { NotListed, Listing, Listed };
 /// The placeholder row of a directory not listed yet.
 constexpr int kPlaceholderRole = Qt::UserRole + 4;
 
@@ -319,7 +321,7 @@ QWidget *CaptureDialog::createFilesTab()
     m_files->appendRow({root, textItem({}), textItem({}), textItem({}), textItem({}), textItem({})});
     connect(m_fileView, &QTreeView::expanded, this, [this](const QModelIndex &index) {
         if (QStandardItem *item = m_files->itemFromIndex(index.siblingAtColumn(0));
-            item != nullptr && !item->data(kLoadedRole).toBool())
+            item != nullptr && item->data(kLoadedRole).toInt() == int(ListingState::NotListed))
             loadDirectory(item);
     });
     connect(m_files, &QStandardItemModel::itemChanged, this, &CaptureDialog::updateWillAdd);
@@ -356,22 +358,29 @@ QCheckBox *CaptureDialog::privateBox() const
     return m_options->includePrivate;
 }
 
-void CaptureDialog::load()
+void CaptureDialog::whenConnected(std::function<void()> then)
 {
-    if (!m_client->isConnected()) {
-        setMessage(tr("Waiting for the backend…"), false);
-        auto once = std::make_shared<QMetaObject::Connection>();
-        *once = connect(m_client, &BackendClient::connected, this, [this, once] {
-            disconnect(*once);
-            setMessage({}, false);
-            load();
-        });
+    if (m_client->isConnected()) {
+        then();
         return;
     }
-    loadPackages();
-    loadServices();
-    QStandardItem *root = m_files->item(0);
-    loadDirectory(root, [this, root] { m_fileView->expand(m_files->indexFromItem(root)); });
+    setMessage(tr("Waiting for the backend…"), false);
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(m_client, &BackendClient::connected, this, [this, once, then = std::move(then)] {
+        disconnect(*once);
+        setMessage({}, false);
+        then();
+    });
+}
+
+void CaptureDialog::load()
+{
+    whenConnected([this] {
+        loadPackages();
+        loadServices();
+        QStandardItem *root = m_files->item(0);
+        loadDirectory(root, [this, root] { m_fileView->expand(m_files->indexFromItem(root)); });
+    });
 }
 
 void CaptureDialog::loadPackages()
@@ -435,26 +444,33 @@ void CaptureDialog::loadServices()
 
 void CaptureDialog::loadDirectory(QStandardItem *item, std::function<void()> then)
 {
-    if (item->data(kLoadedRole).toBool()) {
+    const auto state = static_cast<ListingState>(item->data(kLoadedRole).toInt());
+    if (state == ListingState::Listed) {
         if (then)
             then();
         return;
     }
-    item->setData(true, kLoadedRole);
+    if (then)
+        m_waiting[item].push_back(std::move(then));
+    if (state == ListingState::Listing)
+        return;
+    item->setData(int(ListingState::Listing), kLoadedRole);
     ++m_pending;
     const QString path = item->data(kKeyRole).toString();
     m_fileStatus->setText(tr("Listing %1…").arg(path));
     capture::listDirectory(m_client, path,
-        [guard = QPointer<CaptureDialog>(this), item, path, then = std::move(then)](
+        [guard = QPointer<CaptureDialog>(this), item, path](
             std::optional<InventoryListing> listing, const QString &error) {
             if (guard == nullptr)
                 return;
             CaptureDialog *self = guard;
             if (!listing) {
-                item->removeRows(0, item->rowCount());
+                // Expanding it again asks again.
+                item->setData(int(ListingState::NotListed), kLoadedRole);
                 item->setToolTip(error);
                 self->m_fileStatus->setText(tr("%1 cannot be listed: %2").arg(path, error));
             } else {
+                item->setData(int(ListingState::Listed), kLoadedRole);
                 self->fillDirectory(item, *listing);
                 self->m_fileStatus->setText(listing->truncated ? tr("%1: only the first %n entries are listed.",
                                                 nullptr, static_cast<int>(listing->entries.size()))
@@ -462,8 +478,12 @@ void CaptureDialog::loadDirectory(QStandardItem *item, std::function<void()> the
                                                                : QString());
             }
             self->finishRequest();
-            if (then)
-                then();
+            const std::vector<std::function<void()>> waiting = std::exchange(self->m_waiting[item], {});
+            self->m_waiting.erase(item);
+            if (listing) {
+                for (const std::function<void()> &waiter : waiting)
+                    waiter();
+            }
         });
 }
 
@@ -521,7 +541,7 @@ void CaptureDialog::revealPath(const QString &path)
         return;
     }
     m_tabs->setCurrentIndex(2);
-    revealFrom(m_files->item(0), path.split(QLatin1Char('/'), Qt::SkipEmptyParts));
+    whenConnected([this, path] { revealFrom(m_files->item(0), path.split(QLatin1Char('/'), Qt::SkipEmptyParts)); });
 }
 
 void CaptureDialog::revealFrom(QStandardItem *item, QStringList remaining)
@@ -530,6 +550,9 @@ void CaptureDialog::revealFrom(QStandardItem *item, QStringList remaining)
     if (remaining.isEmpty()) {
         m_fileView->setCurrentIndex(index);
         m_fileView->scrollTo(index);
+        // A directory gone to shows what it holds.
+        if (item->data(kKindRole).toString() == QLatin1String("directory"))
+            loadDirectory(item, [this, item] { m_fileView->expand(m_files->indexFromItem(item)); });
         return;
     }
     loadDirectory(item, [this, item, remaining = std::move(remaining)]() mutable {

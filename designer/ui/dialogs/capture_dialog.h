@@ -10,6 +10,8 @@
 #include <QStringList>
 
 #include <functional>
+#include <map>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -88,6 +90,8 @@ signals:
     void added(int added);
 
 private:
+    /// Runs `then` now when the client is connected, else once it is.
+    void whenConnected(std::function<void()> then);
     QWidget *createPackagesTab();
     QWidget *createServicesTab();
     QWidget *createFilesTab();
@@ -127,6 +131,8 @@ private:
     QPlainTextEdit *m_report = nullptr;
     QPushButton *m_add = nullptr;
     QPushButton *m_close = nullptr;
+    /// What waits for a directory's listing.
+    std::map<QStandardItem *, std::vector<std::function<void()>>> m_waiting;
     int m_pending = 0;
     bool m_capturing = false;
 };
