@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -102,6 +103,7 @@ private slots:
     void captureOfATreeIsNoopClean();
     void unreadableFilesStayOnTheHost();
     void printsYamlAndJson();
+    void packagesArriveToo();
     void untrustedKeyGetsNoAnswer();
     void otherIdentityIsNotAnswered();
     void badCommandLines();
@@ -230,6 +232,24 @@ void TestFleetCapture::printsYamlAndJson()
     QCOMPARE(result["resources_by_type"], Json({{"file", 1}}));
     QVERIFY(result["output"].is_null());
     QVERIFY(result["yaml"].get<std::string>().find("welcome to the golden host") != std::string::npos);
+}
+
+void TestFleetCapture::packagesArriveToo()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("dpkg-query")).isEmpty())
+        QSKIP("needs dpkg-query: the package of the test is dpkg");
+    // The query runs as the preview user; what it finds is what this host has installed.
+    const QString output = m_dir.filePath(QStringLiteral("packages.yaml"));
+    const BackendRun run = capture(QStringLiteral("cap-on"),
+        {QStringLiteral("--package"), QStringLiteral("dpkg"), QStringLiteral("-o"), output, QStringLiteral("--timeout"),
+            QStringLiteral("60s")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    int exitCode = -1;
+    QString err;
+    const QMap<QString, bool> changes = noopOf(output, exitCode, err);
+    QVERIFY2(exitCode == 0, qPrintable(err));
+    QCOMPARE(changes.keys(), QStringList {QStringLiteral("package#dpkg")});
+    QVERIFY(!changes.value(QStringLiteral("package#dpkg")));
 }
 
 void TestFleetCapture::untrustedKeyGetsNoAnswer()
