@@ -334,7 +334,8 @@ int captureCommand(const std::vector<std::string> &args, std::ostream &out, std:
     const CapturedManifest &capture = captured.value();
     if (!line.output && !capture.sources.empty()) {
         err << "ccm-backend capture: " << captureCount(capture.sources.size(), "file needs", "files need")
-            << " a source file beside the manifest (binary, large or secret-looking content); give -o OUT.yaml or "
+            << " a source file beside the manifest (binary, large, private or secret-looking content); give -o "
+               "OUT.yaml or "
                "-o OUT.tar.gz\n";
         return Failure;
     }

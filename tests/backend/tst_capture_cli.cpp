@@ -501,6 +501,13 @@ private slots:
         QVERIFY2(run.err.contains(s("Captured 2 resources on ")), qPrintable(run.err));
         QCOMPARE(QDir(m_dir->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList {s("tree")});
 
+        // --debug prints the noop's report lines as apply does, on standard error.
+        const BackendRun debug = capture({s("--file"), root, s("--debug")});
+        QVERIFY2(debug.exitCode == 0, qPrintable(debug.err));
+        QVERIFY2(debug.err.contains(s("file#") + root + s("/motd stable ensure=present")), qPrintable(debug.err));
+        QVERIFY(!run.err.contains(s(" stable ensure=")));
+        QVERIFY(!debug.out.contains(s(" stable ensure=")));
+
         const BackendRun unverified = capture({s("--file"), root, s("--no-verify"), s("--json")});
         QVERIFY2(unverified.exitCode == 0, qPrintable(unverified.err));
         QVERIFY(!unverified.err.contains(s("Verified")));
