@@ -111,8 +111,8 @@ private Q_SLOTS:
             ++kinds;
             QVERIFY2(shown.contains(kind), qPrintable(QStringLiteral("no example of ") + kind));
         }
-        // 23 methods with a request and a response each, 8 notifications, 17 error codes.
-        QCOMPARE(kinds, 23 * 2 + 8 + 17);
+        // 26 methods with a request and a response each, 8 notifications, 17 error codes.
+        QCOMPARE(kinds, 26 * 2 + 8 + 17);
     }
 
     void examplesConform_data()
