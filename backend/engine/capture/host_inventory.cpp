@@ -288,6 +288,9 @@ std::string uncapturableReason(
         return "its unit file is invalid (systemctl says bad)";
     if (state.empty())
         return "systemd reports no unit file state for it";
+    if (unit.name.find('@') != std::string::npos)
+        return "an instance of the template " + unit.name.substr(0, unit.name.find('@') + 1)
+            + ": service resource names may not contain '@' (in this project's schema and upstream's)";
     if (!atBoot)
         return "systemd reports the unit file state '" + state + "', which a service resource does not handle";
     if (!running)
