@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "designer/ui/controllers/capture_controller.h"
 
+#include "designer/core/backend_client.h"
 #include "designer/core/nats_contexts.h"
 #include "designer/ui/controllers/fleet_controller.h"
 #include "designer/ui/dialogs/capture_dialog.h"
@@ -10,6 +11,10 @@
 #include <QAction>
 #include <QMenu>
 #include <QWidget>
+
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace ccm::designer {
 
@@ -46,11 +51,9 @@ CaptureDialog *CaptureController::showMachineDialog()
 
 FleetCaptureDialog *CaptureController::showFleetDialog()
 {
-    FleetController *fleet = m_fleet;
     auto *dialog = new FleetCaptureDialog(
         natsContextNames(), defaultNatsContext(),
-        [fleet](
-            std::function<void(BackendClient *, const QString &)> then) { fleet->withOwnConnection(std::move(then)); },
+        [this](std::function<void(BackendClient *, const QString &)> then) { withUserBackend(std::move(then)); },
         m_document, m_host, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->keyEdit()->setText(FleetKeyDialog::keyPath());
@@ -58,6 +61,27 @@ FleetCaptureDialog *CaptureController::showFleetDialog()
         [this](int added) { emit statusMessage(tr("Added %n resource(s) from a fleet host.", nullptr, added)); });
     dialog->show();
     return dialog;
+}
+
+void CaptureController::withUserBackend(std::function<void(BackendClient *, const QString &)> then)
+{
+    // While the window's connection is still coming up, a connection of one's own could start a
+    // second user backend beside the one being started: it waits for the first to settle.
+    if (m_client->isConnected()) {
+        m_fleet->withOwnConnection(std::move(then));
+        return;
+    }
+    auto settled = std::make_shared<std::vector<QMetaObject::Connection>>();
+    auto pending = std::make_shared<std::function<void(BackendClient *, const QString &)>>(std::move(then));
+    const auto proceed = [this, settled, pending] {
+        for (const QMetaObject::Connection &connection : *settled)
+            disconnect(connection);
+        if (auto handler = std::exchange(*pending, {}))
+            m_fleet->withOwnConnection(std::move(handler));
+    };
+    settled->push_back(connect(m_client, &BackendClient::connected, this, proceed));
+    settled->push_back(connect(m_client, &BackendClient::errorOccurred, this, proceed));
+    m_client->connectToBackend();
 }
 
 } // namespace ccm::designer

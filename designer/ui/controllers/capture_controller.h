@@ -2,6 +2,9 @@
 #pragma once
 
 #include <QObject>
+#include <QString>
+
+#include <functional>
 
 class QAction;
 class QMenu;
@@ -44,6 +47,10 @@ signals:
     void statusMessage(const QString &text);
 
 private:
+    /// Hands the fleet dialog a connection of its own to the user's backend, once the window's
+    /// connection has settled.
+    void withUserBackend(std::function<void(BackendClient *, const QString &)> then);
+
     ManifestDocument *m_document;
     BackendClient *m_client;
     FleetController *m_fleet;
