@@ -622,7 +622,8 @@ RpcResult<Json> fleetCapture(const Params &params, const std::atomic<bool> &canc
     if (!answer && answer.error().code == "cancelled")
         return RpcError {ErrorCode::Cancelled, "the fleet capture was cancelled"};
     if (!answer && answer.error().code == "bad_request")
-        return RpcError {ErrorCode::InvalidParams, answer.error().message, Json {{"cause", answer.error().code}}};
+        return RpcError {
+            ErrorCode::InvalidParams, answer.error().message, Json {{"path", "files"}, {"cause", answer.error().code}}};
     if (!answer)
         return fleetError(answer.error());
     Json result = captureToJson(answer->capture);

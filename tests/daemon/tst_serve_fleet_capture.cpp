@@ -126,6 +126,30 @@ private Q_SLOTS:
         QVERIFY(!(*reply)["error"].value("message", "").empty());
     }
 
+    // 256 paths of about 3,800 bytes each are within the method's limits, but no signed request an
+    // agent reads (64 KiB) holds them: refused before anything is sent, naming the list.
+    void selectionTooLargeForOneRequest()
+    {
+        DaemonProcess daemon(userMode());
+        RpcClient client;
+        QVERIFY(client.connectTo(daemon.socket()));
+        Json files = Json::array();
+        for (int i = 0; i < 256; ++i) {
+            std::string path;
+            for (int part = 0; part < 15; ++part)
+                path += "/" + std::string(250, 'a');
+            files.push_back(path + "/" + std::to_string(i));
+        }
+        const auto reply = client.call("fleet.capture",
+            {{"host", "cap-d"}, {"key", text(keyPath())}, {"files", files}, {"nats", text(m_server.url())}});
+        QVERIFY(reply);
+        QVERIFY2(errorCode(*reply) == -32602, reply->dump().c_str());
+        const Json &data = (*reply)["error"]["data"];
+        QVERIFY2(data.value("path", "") == "files" && data.value("cause", "") == "bad_request", reply->dump().c_str());
+        QVERIFY2(sentProblems("error.invalid_params", *reply).isEmpty(),
+            qPrintable(sentProblems("error.invalid_params", *reply).join(QLatin1Char('\n'))));
+    }
+
     void otherUsersAreRefused()
     {
         if (::geteuid() != 0)
