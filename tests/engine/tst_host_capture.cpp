@@ -616,6 +616,26 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(output));
     }
 
+    // The output's missing directories are made.
+    void writeMakesTheOutputDirectory()
+    {
+        makeTree();
+        const CapturedManifest capture = run({m_root}, [](CaptureRequest &request) { request.includePrivate = true; });
+        for (const char *name : {"new/deeper/capture.yaml", "newer/capture.tar.gz"}) {
+            const QString output = m_dir->filePath(s(name));
+            auto written = writeCapture(capture, output.toStdString());
+            QVERIFY2(written, written ? "" : written.error().message.c_str());
+            QVERIFY(QFileInfo(output).isFile());
+        }
+        QVERIFY(QFileInfo(m_dir->filePath(s("new/deeper/files")) + m_root + s("/binary.bin")).isFile());
+        // A regular file where a directory would be made: an error naming it, and nothing written.
+        QVERIFY(captureMakeFile(m_dir->filePath(s("plain")), "not a directory\n", 0644));
+        auto failed = writeCapture(capture, m_dir->filePath(s("plain/sub/capture.yaml")).toStdString());
+        QVERIFY(!failed);
+        QVERIFY2(q(failed.error().message).contains(m_dir->filePath(s("plain/sub"))), failed.error().message.c_str());
+        QCOMPARE(readAll(m_dir->filePath(s("plain"))), QByteArray("not a directory\n"));
+    }
+
     // A bundle holds the manifest and its files; the temporary directory it is made in goes.
     void writeBundleOutput()
     {

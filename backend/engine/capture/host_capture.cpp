@@ -734,14 +734,37 @@ Result<CapturedManifest> captureHost(const CaptureRequest &request, CommandRunne
 Result<std::filesystem::path> writeCapture(const CapturedManifest &capture, const std::filesystem::path &output)
 {
     const std::string name = output.filename().string();
-    if (captureEndsWith(name, ".yaml") || captureEndsWith(name, ".yml"))
-        return captureWriteYaml(capture, output);
-    if (isBundlePath(name))
-        return captureWriteBundle(capture, output);
-    return Error {"bad_output",
-        output.string()
-            + ": the output's extension says what is written: .yaml or .yml for a manifest with its files beside "
-              "it, .tar.gz or .tgz for a bundle"};
+    const bool manifest = captureEndsWith(name, ".yaml") || captureEndsWith(name, ".yml");
+    if (!manifest && !isBundlePath(name))
+        return Error {"bad_output",
+            output.string()
+                + ": the output's extension says what is written: .yaml or .yml for a manifest with its files "
+                  "beside it, .tar.gz or .tgz for a bundle"};
+    // The output's directory is made when it is missing, and removed again when nothing lands in it.
+    std::vector<std::filesystem::path> madeDirectories;
+    for (std::filesystem::path parent = output.parent_path(); !parent.empty() && parent != parent.root_path();
+         parent = parent.parent_path()) {
+        std::error_code error;
+        if (std::filesystem::exists(std::filesystem::symlink_status(parent, error)))
+            break;
+        madeDirectories.insert(madeDirectories.begin(), parent);
+    }
+    const auto removeMade = [&madeDirectories] {
+        std::error_code ignored;
+        for (auto it = madeDirectories.rbegin(); it != madeDirectories.rend(); ++it)
+            std::filesystem::remove(*it, ignored);
+    };
+    for (const std::filesystem::path &directory : madeDirectories) {
+        if (::mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
+            const int error = errno;
+            removeMade();
+            return systemError("cannot make the directory " + directory.string(), error);
+        }
+    }
+    auto written = manifest ? captureWriteYaml(capture, output) : captureWriteBundle(capture, output);
+    if (!written)
+        removeMade();
+    return written;
 }
 
 } // namespace ccm::engine
