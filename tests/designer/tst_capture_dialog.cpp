@@ -171,6 +171,16 @@ private slots:
         QCOMPARE(proxy->rowCount(), all);
         QCOMPARE(dpkg->checkState(), Qt::Checked);
         QCOMPARE(willAdd(*dialog), QStringList {s("package dpkg")});
+
+        // Enter toggles the selected rows and adds nothing yet.
+        const QModelIndex row = proxy->mapFromSource(dpkg->index());
+        dialog->packageView()->setCurrentIndex(row);
+        QTest::keyClick(dialog->packageView(), Qt::Key_Return);
+        QCOMPARE(dpkg->checkState(), Qt::Unchecked);
+        QVERIFY(dialog->isVisible() && !dialog->isBusy());
+        QVERIFY(dialog->messageLabel()->text().isEmpty());
+        QTest::keyClick(dialog->packageView(), Qt::Key_Return);
+        QCOMPARE(dpkg->checkState(), Qt::Checked);
         QCOMPARE(dialog->selection().packages, QStringList {s("dpkg")});
         QVERIFY(dialog->addButton()->isEnabled());
         dialog->close();

@@ -227,8 +227,12 @@ CaptureDialog::CaptureDialog(BackendClient *client, ManifestDocument *document, 
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_close = buttons->button(QDialogButtonBox::Cancel);
-    m_add = buttons->addButton(tr("&Add to Manifest"), QDialogButtonBox::AcceptRole);
+    // Enter belongs to the lists (it checks the selected rows) and to the path field: no button
+    // of this dialog is the default.
+    m_add = buttons->addButton(tr("&Add to Manifest"), QDialogButtonBox::ActionRole);
     m_add->setObjectName(QStringLiteral("captureAdd"));
+    for (QPushButton *button : {m_add, m_close})
+        button->setAutoDefault(false);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_add, &QPushButton::clicked, this, &CaptureDialog::capture);
     layout->addWidget(buttons);
@@ -337,6 +341,7 @@ QWidget *CaptureDialog::createSideColumn()
     layout->addWidget(new QLabel(tr("Will add:"), column));
     m_willAdd = new QListWidget(column);
     m_willAdd->setObjectName(QStringLiteral("captureWillAdd"));
+    m_willAdd->setWordWrap(true);
     layout->addWidget(m_willAdd, 1);
     m_options = new CaptureOptions(column);
     layout->addWidget(m_options);

@@ -165,6 +165,7 @@ QFormLayout *FleetCaptureDialog::createForm()
     form->addRow(tr("Options:"), m_options);
     m_willAdd = new QListWidget(this);
     m_willAdd->setObjectName(QStringLiteral("captureWillAdd"));
+    m_willAdd->setWordWrap(true);
     m_willAdd->setMaximumHeight(m_willAdd->fontMetrics().lineSpacing() * 6);
     form->addRow(tr("Will add:"), m_willAdd);
     return form;
