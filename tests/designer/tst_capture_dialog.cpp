@@ -175,6 +175,7 @@ private slots:
         // Enter toggles the selected rows and adds nothing yet.
         const QModelIndex row = proxy->mapFromSource(dpkg->index());
         dialog->packageView()->setCurrentIndex(row);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isBusy(), kPatienceMs);
         QTest::keyClick(dialog->packageView(), Qt::Key_Return);
         QCOMPARE(dpkg->checkState(), Qt::Unchecked);
         QVERIFY(dialog->isVisible() && !dialog->isBusy());
