@@ -9,6 +9,7 @@
 #include "designer/ui/dialogs/fleet_key_dialog.h"
 
 #include <QAction>
+#include <QLineEdit>
 #include <QMenu>
 #include <QWidget>
 
