@@ -175,7 +175,9 @@ capture::FleetTarget FleetCaptureDialog::target() const
 {
     capture::FleetTarget target;
     target.host = m_host->text().trimmed();
-    target.key = m_key->text().trimmed();
+    // The backend takes the key's absolute path.
+    const QString key = m_key->text().trimmed();
+    target.key = key.isEmpty() ? key : QFileInfo(key).absoluteFilePath();
     if (m_context->currentData(kFleetServerUrlRole).toBool())
         target.serverUrl = m_url->text().trimmed();
     else
