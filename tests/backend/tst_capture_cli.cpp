@@ -292,6 +292,11 @@ private slots:
         const QString fake = s(CCM_FIXTURES_DIR "/capture/fake-systemctl");
         if (::geteuid() != 0 || QStandardPaths::findExecutable(s("unshare")).isEmpty())
             QSKIP("fake-systemctl --isolate needs root and unshare(1)");
+        QProcess probe;
+        probe.start(fake, {s("--isolate"), s("true")});
+        QVERIFY(probe.waitForFinished(30000));
+        if (probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+            QSKIP(qPrintable(s("no private mount namespace here: ") + QString::fromUtf8(probe.readAllStandardError())));
         const QString log = path(s("systemctl.log"));
         QProcessEnvironment environment = isolatedEnvironment(*m_dir);
         environment.insert(s("FAKE_SYSTEMCTL_LOG"), log);
