@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "app/capture_options.h"
 #include "app/capture_proof.h"
 #include "app/commands.h"
 #include "app/manifest_input.h"
-#include "app/option_value.h"
 #include "app/run_reporter.h"
 #include "core/capture/captured_manifest.h"
 #include "engine/capture/host_capture.h"
 
-#include <array>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string_view>
-#include <system_error>
 
 namespace ccm::cli {
 namespace {
@@ -73,87 +70,18 @@ constexpr int kCaptureNotProven = 3;
 
 /// What the command line of capture asks for.
 struct CaptureCommandLine {
-    engine::CaptureRequest request;
-    std::optional<std::filesystem::path> output;
+    CaptureSelectionLine selection;
     bool verify = true;
-    bool json = false;
     bool verbose = false;
 };
 
-/// `path` made absolute against the working directory, without "." or ".." parts or a
-/// trailing '/'.
-std::filesystem::path captureAbsolute(const std::string &path)
-{
-    std::error_code error;
-    std::filesystem::path absolute = std::filesystem::absolute(path, error);
-    if (error)
-        absolute = std::filesystem::path(path);
-    absolute = absolute.lexically_normal();
-    if (!absolute.has_filename() && absolute.has_parent_path() && absolute != absolute.root_path())
-        absolute = absolute.parent_path();
-    return absolute;
-}
+constexpr CaptureOptionRules kCaptureRules {"ccm-backend capture", CaptureFilePaths::ThisHost};
 
-bool captureOutputKnown(const std::filesystem::path &output)
-{
-    const std::string name = output.filename().string();
-    for (const std::string_view suffix : {".yaml", ".yml", ".tar.gz", ".tgz"}) {
-        if (name.size() > suffix.size() && name.ends_with(suffix))
-            return true;
-    }
-    return false;
-}
-
-/// Takes the option at args[i] that has a value; nullopt when args[i] is none of them, else
-/// whether it was well-formed (with a message on `err` when not).
-std::optional<bool> takeCaptureValue(
-    const std::vector<std::string> &args, std::size_t &i, CaptureCommandLine &line, std::ostream &err)
-{
-    static constexpr std::array<std::string_view, 5> kNames {
-        "--package", "--service", "--file", "--exclude", "--output"};
-    for (const std::string_view name : kNames) {
-        const auto value = optionValue(args, i, name, name == "--output" ? "-o" : "");
-        if (!value)
-            continue;
-        if (!*value) {
-            err << "ccm-backend capture: " << value->error().message << '\n';
-            return false;
-        }
-        const std::string &text = value->value();
-        if (name == "--package")
-            line.request.packages.push_back(text);
-        else if (name == "--service")
-            line.request.services.push_back(text);
-        else if (name == "--exclude")
-            line.request.excludes.push_back(text);
-        else if (name == "--file" && !text.empty())
-            line.request.files.push_back(captureAbsolute(text));
-        else if (name == "--output" && captureOutputKnown(text))
-            line.output = text;
-        else {
-            err << "ccm-backend capture: " << name << " '" << text << "': "
-                << (name == "--file" ? "the path is empty" : "the output must end in .yaml, .yml, .tar.gz or .tgz")
-                << '\n';
-            return false;
-        }
-        return true;
-    }
-    return std::nullopt;
-}
-
-/// Takes the flag at args[i]; false when it is none.
+/// Takes the flag at args[i] that only capture has; false when it is none.
 bool takeCaptureFlag(const std::string &arg, CaptureCommandLine &line)
 {
-    if (arg == "--data")
-        line.request.data = true;
-    else if (arg == "--pin")
-        line.request.pin = true;
-    else if (arg == "--include-private")
-        line.request.includePrivate = true;
-    else if (arg == "--no-verify")
+    if (arg == "--no-verify")
         line.verify = false;
-    else if (arg == "--json")
-        line.json = true;
     else if (arg == "--debug" || arg == "--info") {
         line.verbose = arg == "--debug";
         setRunLogLevel(arg == "--debug" ? engine::LogLevel::Debug : engine::LogLevel::Info);
@@ -162,26 +90,19 @@ bool takeCaptureFlag(const std::string &arg, CaptureCommandLine &line)
     return true;
 }
 
-/// The selection as a command line, for the manifest's header comment.
-std::vector<std::string> captureCommandWords(const CaptureCommandLine &line)
+/// What the selection asks this host for.
+engine::CaptureRequest captureRequest(const CaptureSelectionLine &selection)
 {
-    std::vector<std::string> words {"ccm-backend", "capture"};
-    const auto add = [&](std::string_view option, const auto &values) {
-        for (const auto &value : values) {
-            words.emplace_back(option);
-            words.push_back(std::filesystem::path(value).string());
-        }
-    };
-    add("--package", line.request.packages);
-    add("--service", line.request.services);
-    add("--file", line.request.files);
-    add("--exclude", line.request.excludes);
-    for (const auto &[set, flag] : {std::pair {line.request.data, "--data"}, std::pair {line.request.pin, "--pin"},
-             std::pair {line.request.includePrivate, "--include-private"}}) {
-        if (set)
-            words.emplace_back(flag);
-    }
-    return words;
+    engine::CaptureRequest request;
+    request.packages = selection.packages;
+    request.services = selection.services;
+    request.files.assign(selection.files.begin(), selection.files.end());
+    request.excludes = selection.excludes;
+    request.data = selection.data;
+    request.pin = selection.pin;
+    request.includePrivate = selection.includePrivate;
+    request.command = captureCommandWords({"ccm-backend", "capture"}, selection);
+    return request;
 }
 
 /// Reads the arguments into `line`; the exit status when the command ends here, after its help or
@@ -195,7 +116,7 @@ std::optional<int> parseCaptureArguments(
             out << kCaptureUsage;
             return Success;
         }
-        if (const auto taken = takeCaptureValue(args, i, line, err)) {
+        if (const auto taken = takeCaptureSelectionOption(args, i, line.selection, kCaptureRules, err)) {
             if (!*taken)
                 return UsageError;
             continue;
@@ -208,76 +129,28 @@ std::optional<int> parseCaptureArguments(
             err << "ccm-backend capture: unexpected argument '" << arg << "' (files are given with --file)\n";
         return UsageError;
     }
-    if (line.request.packages.empty() && line.request.services.empty() && line.request.files.empty()) {
+    if (line.selection.selectsNothing()) {
         err << "ccm-backend capture: nothing to capture: give --package, --service or --file\n" << kCaptureUsage;
         return UsageError;
     }
-    line.request.command = captureCommandWords(line);
     return std::nullopt;
 }
 
-std::string captureCount(std::size_t n, std::string_view one, std::string_view many)
-{
-    return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
-}
-
-/// The resources by type, in the order they are written: "2 packages, 9 files, 1 service".
-std::string resourcesByType(const CapturedManifest &capture)
-{
-    std::map<std::string, std::size_t> counts;
-    for (const CapturedResource &resource : capture.resources)
-        ++counts[resource.type];
-    std::string text;
-    for (const std::string_view type : {"package", "file", "service"}) {
-        if (const auto found = counts.find(std::string(type)); found != counts.end())
-            text += (text.empty() ? "" : ", ") + captureCount(found->second, type, std::string(type) + 's');
-    }
-    return text;
-}
-
 /// What was captured, written and skipped, and the warnings, for people.
-void printCaptureSummary(const CapturedManifest &capture, const CaptureCommandLine &line, std::ostream &err)
+void printCapture(const CapturedManifest &capture, const CaptureCommandLine &line, std::ostream &err)
 {
-    err << "Captured " << captureCount(capture.resources.size(), "resource", "resources") << " on " << capture.host;
+    std::string where = " on " + capture.host;
     if (!capture.resources.empty())
-        err << ": " << resourcesByType(capture);
-    err << '\n';
-    if (line.output) {
-        err << "Wrote " << line.output->string();
-        if (!capture.sources.empty())
-            err << " with " << captureCount(capture.sources.size(), "source file", "source files")
-                << (line.output->string().ends_with(".yaml") || line.output->string().ends_with(".yml")
-                           ? " under files/ beside it"
-                           : " in the bundle");
-        err << '\n';
-    }
-    if (!capture.skipped.empty()) {
-        err << "Skipped " << capture.skipped.size() << ":\n";
-        for (const CaptureSkip &skip : capture.skipped)
-            err << "  " << skip.path << ": " << skip.reason << " (" << skip.kind << ")\n";
-    }
-    for (const std::string &warning : capture.warnings)
-        err << "warning: " << warning << '\n';
+        where += ": " + resourcesByType(capture);
+    printCaptureSummary(capture, where, line.selection.output, err);
 }
 
 Json captureResultJson(
     const CapturedManifest &capture, const CaptureCommandLine &line, const std::optional<CaptureProof> &proof)
 {
-    Json byType = Json::object();
-    for (const CapturedResource &resource : capture.resources)
-        byType[resource.type] = byType.value(resource.type, 0) + 1;
-    Json skipped = Json::array();
-    for (const CaptureSkip &skip : capture.skipped)
-        skipped.push_back({{"path", skip.path}, {"kind", skip.kind}, {"reason", skip.reason}});
-    Json result = Json::object();
-    result["output"] = line.output ? Json(line.output->string()) : Json(nullptr);
-    result["resources"] = capture.resources.size();
-    result["resources_by_type"] = std::move(byType);
-    result["sources"] = capture.sources.size();
-    result["skipped"] = std::move(skipped);
-    result["warnings"] = capture.warnings;
+    Json result = captureSummaryJson(capture, line.selection.output);
     result["verified"] = proof ? captureProofToJson(*proof) : Json(nullptr);
-    if (!line.output)
+    if (!line.selection.output)
         result["yaml"] = captureToYaml(capture);
     return result;
 }
@@ -287,11 +160,11 @@ Json captureResultJson(
 Result<std::filesystem::path> writeForProof(
     const CapturedManifest &capture, const CaptureCommandLine &line, std::unique_ptr<PrivateDirectory> &scratch)
 {
-    if (line.output) {
-        auto written = engine::writeCapture(capture, *line.output);
+    if (line.selection.output) {
+        auto written = engine::writeCapture(capture, *line.selection.output);
         if (!written)
-            return written.error().withContext("cannot write " + line.output->string());
-        return *line.output;
+            return written.error().withContext("cannot write " + line.selection.output->string());
+        return *line.selection.output;
     }
     if (!line.verify)
         return std::filesystem::path();
@@ -326,14 +199,14 @@ int captureCommand(const std::vector<std::string> &args, std::ostream &out, std:
     if (const auto status = parseCaptureArguments(args, line, out, err))
         return *status;
     ProcessRunner runner;
-    auto captured = engine::captureHost(line.request, runner);
+    auto captured = engine::captureHost(captureRequest(line.selection), runner);
     if (!captured) {
         err << "ccm-backend capture: " << captured.error().message << '\n';
         return captured.error().code == "bad_request" ? UsageError : Failure;
     }
     const CapturedManifest &capture = captured.value();
-    if (!line.output && !capture.sources.empty()) {
-        err << "ccm-backend capture: " << captureCount(capture.sources.size(), "file needs", "files need")
+    if (!line.selection.output && !capture.sources.empty()) {
+        err << "ccm-backend capture: " << countOf(capture.sources.size(), "file needs", "files need")
             << " a source file beside the manifest (binary, large, private or secret-looking content); give -o "
                "OUT.yaml or "
                "-o OUT.tar.gz\n";
@@ -345,13 +218,13 @@ int captureCommand(const std::vector<std::string> &args, std::ostream &out, std:
         err << "ccm-backend capture: " << written.error().message << '\n';
         return Failure;
     }
-    if (!line.output && !line.json)
+    if (!line.selection.output && !line.selection.json)
         out << captureToYaml(capture) << std::flush;
-    printCaptureSummary(capture, line, err);
+    printCapture(capture, line, err);
     std::optional<CaptureProof> proof;
     if (line.verify)
         proof = runCaptureProof(*written, line, err);
-    if (line.json)
+    if (line.selection.json)
         out << captureResultJson(capture, line, proof).dump(2) << '\n' << std::flush;
     return proof && !proof->proven() ? kCaptureNotProven : Success;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/command_fleet_capture.h"
 
+#include "app/capture_options.h"
 #include "app/commands.h"
 #include "app/option_value.h"
 #include "base/signing_key.h"
@@ -15,7 +16,6 @@
 #include <atomic>
 #include <csignal>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <ostream>
 
@@ -68,66 +68,43 @@ extern "C" void cancelFleetCapture(int)
 }
 
 struct FleetCaptureLine {
-    fleet::CaptureSelection selection;
+    std::string host;
+    CaptureSelectionLine selection;
     std::optional<std::string> key;
-    std::optional<std::filesystem::path> output;
     std::chrono::milliseconds timeout {std::chrono::seconds(30)};
     fleet::NatsSelection nats;
-    bool json = false;
 };
 
-bool fleetCaptureOutputKnown(const std::string &name)
-{
-    for (const std::string_view suffix : {".yaml", ".yml", ".tar.gz", ".tgz"})
-        if (name.size() > suffix.size() && name.ends_with(suffix))
-            return true;
-    return false;
-}
+constexpr CaptureOptionRules kFleetCaptureRules {"ccm-backend fleet capture", CaptureFilePaths::OtherHost};
 
 /// Stores the value of option `name`; false (after a message) when it is not acceptable.
 bool storeFleetCaptureValue(std::string_view name, const std::string &text, FleetCaptureLine &line, std::ostream &err)
 {
-    const auto refuse = [&](const std::string &why) {
-        err << "ccm-backend fleet capture: " << name << " '" << text << "': " << why << '\n';
-        return false;
-    };
-    if (name == "--package")
-        line.selection.packages.push_back(text);
-    else if (name == "--service")
-        line.selection.services.push_back(text);
-    else if (name == "--exclude")
-        line.selection.excludes.push_back(text);
-    else if (name == "--file" && !text.starts_with('/'))
-        return refuse("must be an absolute path on the host");
-    else if (name == "--file")
-        line.selection.files.push_back(text);
-    else if (name == "--output" && !fleetCaptureOutputKnown(text))
-        return refuse("the output must end in .yaml, .yml, .tar.gz or .tgz");
-    else if (name == "--output")
-        line.output = text;
-    else if (name == "--key")
+    if (name == "--key")
         line.key = text;
     else if (name == "--context")
         line.nats.context = text;
     else if (name == "--nats")
         line.nats.url = text;
-    else if (name == "--timeout") {
-        auto duration = parseDuration(text);
-        if (!duration || duration->count() <= 0)
-            return refuse("is not a positive duration (e.g. 30s, 2m)");
+    else if (auto duration = parseDuration(text); duration && duration->count() > 0)
         line.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*duration);
+    else {
+        err << "ccm-backend fleet capture: " << name << " '" << text
+            << "': is not a positive duration (e.g. 30s, 2m)\n";
+        return false;
     }
     return true;
 }
 
-/// Takes the option with a value at args[i]; nullopt when args[i] is none of them.
-std::optional<bool> takeFleetCaptureValue(
+/// Takes the option at args[i] (with its value, advancing i); nullopt when args[i] is none of them.
+std::optional<bool> takeFleetCaptureOption(
     const std::vector<std::string> &args, std::size_t &i, FleetCaptureLine &line, std::ostream &err)
 {
-    static constexpr std::array<std::string_view, 9> kNames {
-        "--package", "--service", "--file", "--exclude", "--output", "--key", "--timeout", "--context", "--nats"};
+    if (const auto taken = takeCaptureSelectionOption(args, i, line.selection, kFleetCaptureRules, err))
+        return taken;
+    static constexpr std::array<std::string_view, 4> kNames {"--key", "--timeout", "--context", "--nats"};
     for (const std::string_view name : kNames) {
-        const auto value = optionValue(args, i, name, name == "--output" ? "-o" : "");
+        const auto value = optionValue(args, i, name);
         if (!value)
             continue;
         if (!*value) {
@@ -139,31 +116,32 @@ std::optional<bool> takeFleetCaptureValue(
     return std::nullopt;
 }
 
-bool takeFleetCaptureFlag(const std::string &arg, FleetCaptureLine &line)
+/// What the agent is asked for.
+fleet::CaptureSelection fleetCaptureSelection(const FleetCaptureLine &line)
 {
-    if (arg == "--data")
-        line.selection.data = true;
-    else if (arg == "--pin")
-        line.selection.pin = true;
-    else if (arg == "--include-private")
-        line.selection.includePrivate = true;
-    else if (arg == "--json")
-        line.json = true;
-    else
-        return false;
-    return true;
+    fleet::CaptureSelection selection;
+    selection.host = line.host;
+    selection.packages = line.selection.packages;
+    selection.services = line.selection.services;
+    selection.files = line.selection.files;
+    selection.excludes = line.selection.excludes;
+    selection.data = line.selection.data;
+    selection.pin = line.selection.pin;
+    selection.includePrivate = line.selection.includePrivate;
+    return selection;
 }
 
 /// What is missing or contradictory once every argument is read; empty when nothing.
 std::string fleetCaptureLineProblem(const FleetCaptureLine &line)
 {
-    if (line.selection.host.empty())
+    if (line.host.empty())
         return "a HOST (the agent's identity) is required";
     if (!line.key)
         return "--key is required";
-    if (line.selection.packages.empty() && line.selection.services.empty() && line.selection.files.empty())
+    if (line.selection.selectsNothing())
         return "nothing to capture: give --package, --service or --file";
-    if (auto checked = fleet::captureSelectionFromJson(fleet::captureSelectionToJson(line.selection)); !checked)
+    if (auto checked = fleet::captureSelectionFromJson(fleet::captureSelectionToJson(fleetCaptureSelection(line)));
+        !checked)
         return checked.error().message.substr(checked.error().message.find(": ") + 2);
     return {};
 }
@@ -177,22 +155,20 @@ std::optional<int> parseFleetCaptureLine(
             out << kFleetCaptureUsage;
             return Success;
         }
-        if (const auto taken = takeFleetCaptureValue(args, i, line, err)) {
+        if (const auto taken = takeFleetCaptureOption(args, i, line, err)) {
             if (!*taken)
                 return UsageError;
             continue;
         }
-        if (takeFleetCaptureFlag(arg, line))
-            continue;
-        if ((arg.size() > 1 && arg.front() == '-') || !line.selection.host.empty()) {
+        if ((arg.size() > 1 && arg.front() == '-') || !line.host.empty()) {
             err << "ccm-backend fleet capture: "
-                << (line.selection.host.empty() ? "unknown option '" + arg + "'"
-                                                : "unexpected argument '" + arg + "' (one HOST; files go with --file)")
+                << (line.host.empty() ? "unknown option '" + arg + "'"
+                                      : "unexpected argument '" + arg + "' (one HOST; files go with --file)")
                 << '\n'
                 << kFleetCaptureUsage;
             return UsageError;
         }
-        line.selection.host = arg;
+        line.host = arg;
     }
     if (const std::string problem = fleetCaptureLineProblem(line); !problem.empty()) {
         err << "ccm-backend fleet capture: " << problem << '\n' << kFleetCaptureUsage;
@@ -201,52 +177,12 @@ std::optional<int> parseFleetCaptureLine(
     return std::nullopt;
 }
 
-std::string fleetCaptureCount(std::size_t n, std::string_view one, std::string_view many)
-{
-    return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
-}
-
-void printFleetCaptureSummary(const fleet::FleetCapture &answer, const FleetCaptureLine &line, std::ostream &err)
-{
-    const CapturedManifest &capture = answer.capture;
-    err << "Captured " << fleetCaptureCount(capture.resources.size(), "resource", "resources") << " on "
-        << answer.identity << " as " << (capture.capturedBy.empty() ? "its preview user" : capture.capturedBy) << '\n';
-    if (line.output) {
-        err << "Wrote " << line.output->string();
-        if (!capture.sources.empty())
-            err << " with " << fleetCaptureCount(capture.sources.size(), "source file", "source files")
-                << (line.output->string().ends_with(".yaml") || line.output->string().ends_with(".yml")
-                           ? " under files/ beside it"
-                           : " in the bundle");
-        err << '\n';
-    }
-    if (!capture.skipped.empty()) {
-        err << "Skipped " << capture.skipped.size() << ":\n";
-        for (const CaptureSkip &skip : capture.skipped)
-            err << "  " << skip.path << ": " << skip.reason << " (" << skip.kind << ")\n";
-    }
-    for (const std::string &warning : capture.warnings)
-        err << "warning: " << warning << '\n';
-}
-
 Json fleetCaptureResultJson(const fleet::FleetCapture &answer, const FleetCaptureLine &line)
 {
-    const CapturedManifest &capture = answer.capture;
-    Json byType = Json::object();
-    for (const CapturedResource &resource : capture.resources)
-        byType[resource.type] = byType.value(resource.type, 0) + 1;
-    Json skipped = Json::array();
-    for (const CaptureSkip &skip : capture.skipped)
-        skipped.push_back({{"path", skip.path}, {"kind", skip.kind}, {"reason", skip.reason}});
     Json result {{"identity", answer.identity}, {"request", answer.id}};
-    result["output"] = line.output ? Json(line.output->string()) : Json(nullptr);
-    result["resources"] = capture.resources.size();
-    result["resources_by_type"] = std::move(byType);
-    result["sources"] = capture.sources.size();
-    result["skipped"] = std::move(skipped);
-    result["warnings"] = capture.warnings;
-    if (!line.output)
-        result["yaml"] = captureToYaml(capture);
+    result.update(captureSummaryJson(answer.capture, line.selection.output));
+    if (!line.selection.output)
+        result["yaml"] = captureToYaml(answer.capture);
     return result;
 }
 
@@ -262,7 +198,7 @@ Result<fleet::FleetCapture> requestFleetCapture(const FleetCaptureLine &line)
     if (!connection)
         return connection.error();
     fleet::CaptureRequestOptions options;
-    options.selection = line.selection;
+    options.selection = fleetCaptureSelection(line);
     options.key = std::move(key).value();
     options.keyFile = *line.key;
     options.timeout = line.timeout;
@@ -288,23 +224,25 @@ int fleetCaptureCommand(const std::vector<std::string> &args, std::ostream &out,
     for (const std::string &problem : answer->problems)
         err << "ccm-backend fleet capture: ignored an answer: " << problem << '\n';
     const CapturedManifest &capture = answer->capture;
-    if (!line.output && !capture.sources.empty()) {
-        err << "ccm-backend fleet capture: " << fleetCaptureCount(capture.sources.size(), "file needs", "files need")
+    if (!line.selection.output && !capture.sources.empty()) {
+        err << "ccm-backend fleet capture: " << countOf(capture.sources.size(), "file needs", "files need")
             << " a source file beside the manifest (binary, large or secret-looking content); give -o OUT.yaml or "
                "-o OUT.tar.gz\n";
         return Failure;
     }
-    if (line.output) {
-        if (auto written = engine::writeCapture(capture, *line.output); !written) {
-            err << "ccm-backend fleet capture: cannot write " << line.output->string() << ": "
+    if (line.selection.output) {
+        if (auto written = engine::writeCapture(capture, *line.selection.output); !written) {
+            err << "ccm-backend fleet capture: cannot write " << line.selection.output->string() << ": "
                 << written.error().message << '\n';
             return Failure;
         }
-    } else if (!line.json) {
+    } else if (!line.selection.json) {
         out << captureToYaml(capture) << std::flush;
     }
-    printFleetCaptureSummary(*answer, line, err);
-    if (line.json)
+    printCaptureSummary(capture,
+        " on " + answer->identity + " as " + (capture.capturedBy.empty() ? "its preview user" : capture.capturedBy),
+        line.selection.output, err);
+    if (line.selection.json)
         out << fleetCaptureResultJson(*answer, line).dump(2) << '\n' << std::flush;
     return Success;
 }
