@@ -45,7 +45,7 @@ QMap<QString, QString> classesOf(const QJsonObject &host)
     return classes;
 }
 
-QByteArray readAll(const QString &path)
+QByteArray readOrAbsent(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("absent");
@@ -132,8 +132,8 @@ void TestFleetDrift::initTestCase()
         QVERIFY2(agent->waitForLog(QStringLiteral("fleet preview: answering requests")), qPrintable(agent->log()));
     // web-1 applied its current bundle; then its .drift file is changed behind its back.
     const QString target = m_web1->target();
-    QTRY_VERIFY_WITH_TIMEOUT(readAll(target + QStringLiteral(".edit")) == "one\n"
-            && readAll(target + QStringLiteral(".drift")) == "kept\n" && QFile::exists(m_marker),
+    QTRY_VERIFY_WITH_TIMEOUT(readOrAbsent(target + QStringLiteral(".edit")) == "one\n"
+            && readOrAbsent(target + QStringLiteral(".drift")) == "kept\n" && QFile::exists(m_marker),
         kStartup);
     QVERIFY(test::writeFile(target + QStringLiteral(".drift"), "drifted\n"));
     QVERIFY(QFile::remove(m_marker));
@@ -172,8 +172,8 @@ void TestFleetDrift::classesDriftApartFromIntent()
 
     // Neither noop changed anything, and the current bundle ran only for the resources the
     // proposal changes: its exec (left alone by the proposal) did not run its guard.
-    QCOMPARE(readAll(target + QStringLiteral(".drift")), QByteArray("drifted\n"));
-    QCOMPARE(readAll(target + QStringLiteral(".edit")), QByteArray("one\n"));
+    QCOMPARE(readOrAbsent(target + QStringLiteral(".drift")), QByteArray("drifted\n"));
+    QCOMPARE(readOrAbsent(target + QStringLiteral(".edit")), QByteArray("one\n"));
     QVERIFY(!QFile::exists(target + QStringLiteral(".new")));
     QVERIFY2(!QFile::exists(m_marker), "the current bundle's untouched exec ran");
     QVERIFY(QDir(m_web1->previewWork()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
