@@ -8,13 +8,12 @@
 // The agents are started, have applied it and reported to CCM_STATUS before the clock runs.
 #include "../fleet/nats_server.h"
 #include "base/signing_key.h"
+#include "bench_fleet_agent.h"
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/preview/preview_requester.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -22,10 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <pwd.h>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 using namespace ccm;
@@ -39,89 +35,24 @@ constexpr int kRuns = 5;
 constexpr int kOld = 50; ///< files the current bundle wants as "ROLE-old"
 constexpr int kDrift = 10; ///< files changed behind the agents' backs
 
-bool writeFile(const QString &path, const QByteArray &content)
+using ccm::bench::BenchAgent;
+using ccm::bench::BenchAgentOptions;
+using ccm::bench::fileText;
+using ccm::bench::writeFile;
+
+/// Whether the agent applied its current bundle.
+bool applied(const BenchAgent &agent)
 {
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+    return fileText(agent.targets() + QStringLiteral("/f0")) == agent.role() + "-old\n"
+        && fileText(agent.targets() + QStringLiteral("/f%1").arg(kResources - 1)) == agent.role() + "\n";
 }
 
-/// One agent process: its directory holds its configuration home, cache, log and target files.
-class BenchAgent {
-public:
-    BenchAgent(int index, const QString &natsUrl, const QString &trustedKey, const QString &source)
-    {
-        ::chmod(m_dir.path().toUtf8().constData(), 0711);
-        const QString targets = m_dir.filePath(QStringLiteral("targets"));
-        QDir().mkpath(targets);
-        ::chmod(targets.toUtf8().constData(), 0755);
-        const QByteArray role = index % 2 == 0 ? "web" : "db";
-        m_targets = targets;
-        m_role = role;
-        writeFile(m_dir.filePath(QStringLiteral("config/choria/ccm/facts.json")),
-            "{\"role\": \"" + role + "\", \"target\": \"" + targets.toUtf8() + "\"}");
-        writeFile(
-            m_dir.filePath(QStringLiteral("config/nats/context/CCM.json")), "{\"url\": \"" + natsUrl.toUtf8() + "\"}");
-        writeFile(m_dir.filePath(QStringLiteral("local.yaml")), "ccm:\n  resources: []\n");
-        const passwd *user = ::getpwuid(::geteuid());
-        const QByteArray previewUser = ::geteuid() == 0 || user == nullptr ? "nobody" : user->pw_name;
-        writeFile(m_dir.filePath(QStringLiteral("agent.yaml")),
-            "identity: agent-" + QByteArray::number(index)
-                + "\ncache_dir: " + m_dir.filePath(QStringLiteral("cache")).toUtf8() + "\nmanifests: ["
-                + m_dir.filePath(QStringLiteral("local.yaml")).toUtf8() + ", " + source.toUtf8()
-                + "]\npreview:\n  enabled: true\n" + "  trusted_keys: [" + trustedKey.toUtf8()
-                + "]\n  user: " + previewUser + "\n");
-    }
-    ~BenchAgent()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(10000))
-            m_process.kill();
-        m_process.waitForFinished();
-    }
-
-    void start()
-    {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
-        m_process.setProcessEnvironment(environment);
-        m_process.setStandardErrorFile(m_dir.filePath(QStringLiteral("agent.log")));
-        m_process.start(QStringLiteral(CCM_BACKEND_PATH),
-            {QStringLiteral("agent"), QStringLiteral("--config"), m_dir.filePath(QStringLiteral("agent.yaml"))});
-    }
-
-    bool answering() const
-    {
-        QFile log(m_dir.filePath(QStringLiteral("agent.log")));
-        return log.open(QIODevice::ReadOnly) && log.readAll().contains("fleet preview: answering requests");
-    }
-
-    /// Whether the agent applied its current bundle.
-    bool applied() const
-    {
-        return fileText(m_targets + QStringLiteral("/f0")) == m_role + "-old\n"
-            && fileText(m_targets + QStringLiteral("/f%1").arg(kResources - 1)) == m_role + "\n";
-    }
-
-    /// Changes files the current bundle manages: drift.
-    void drift() const
-    {
-        for (int i = kOld; i < kOld + kDrift; ++i)
-            writeFile(m_targets + QStringLiteral("/f%1").arg(i), "drifted\n");
-    }
-
-private:
-    static QByteArray fileText(const QString &path)
-    {
-        QFile file(path);
-        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-    }
-
-    QTemporaryDir m_dir;
-    QProcess m_process;
-    QString m_targets;
-    QByteArray m_role;
-};
+/// Changes files the current bundle manages: drift.
+void drift(const BenchAgent &agent)
+{
+    for (int i = kOld; i < kOld + kDrift; ++i)
+        writeFile(agent.targets() + QStringLiteral("/f%1").arg(i), "drifted\n");
+}
 
 /// Waits until every agent answers previews and has reported to CCM_STATUS.
 bool waitForFleet(const std::vector<std::unique_ptr<BenchAgent>> &agents, NatsConnection &connection)
@@ -130,8 +61,8 @@ bool waitForFleet(const std::vector<std::unique_ptr<BenchAgent>> &agents, NatsCo
     while (std::chrono::steady_clock::now() < deadline) {
         const bool answering = std::all_of(agents.begin(), agents.end(), [](const auto &a) { return a->answering(); });
         auto status = readFleetStatus(connection, std::chrono::system_clock::now());
-        const bool applied = std::all_of(agents.begin(), agents.end(), [](const auto &a) { return a->applied(); });
-        if (answering && applied && status && status->hosts.size() == agents.size())
+        const bool current = std::all_of(agents.begin(), agents.end(), [](const auto &a) { return applied(*a); });
+        if (answering && current && status && status->hosts.size() == agents.size())
             return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -209,8 +140,15 @@ int main(int argc, char **argv)
         return 1;
     std::vector<std::unique_ptr<BenchAgent>> agents;
     for (int i = 0; i < kAgents; ++i) {
-        agents.push_back(std::make_unique<BenchAgent>(i, server.url(), publicKey, QStringLiteral("obj://BENCH/site")));
-        agents.back()->start();
+        BenchAgentOptions agentOptions;
+        agentOptions.index = i;
+        agentOptions.natsUrl = server.url();
+        agentOptions.role = i % 2 == 0 ? "web" : "db";
+        agentOptions.manifests = {QStringLiteral("obj://BENCH/site")};
+        agentOptions.localManifest = true;
+        agentOptions.previewKey = publicKey;
+        agents.push_back(std::make_unique<BenchAgent>(agentOptions));
+        agents.back()->start(QStringLiteral(CCM_BACKEND_PATH));
     }
     NatsSettings settings;
     settings.url = server.urlString();
@@ -220,7 +158,7 @@ int main(int argc, char **argv)
         return 1;
     }
     for (const auto &agent : agents)
-        agent->drift();
+        drift(*agent);
     PreviewRequestOptions options;
     options.source = writeManifest(dir, QStringLiteral("manifest.yaml"), 0).toStdString();
     options.key = key;
