@@ -422,6 +422,11 @@ private slots:
                 + R"(","size":1,"time":"2026-01-01T00:00:00Z","publisher":"x","signer":null,"message":"",)"
                   R"("archive":".releases/)"
                 + first.toStdString() + R"("})"));
+        // Nested 120,000 lists deep (240 KB): parsing it ran past the end of the stack.
+        const std::size_t levels = 120000;
+        QVERIFY(records.value().put(prefix + "dddddddddddd",
+            R"({"name":"h.tgz","bucket":"hostile","message":)" + std::string(levels, '[') + std::string(levels, ']')
+                + R"(,"publisher":"x"})"));
 
         QString err;
         const QList<QJsonObject> listed = releases(bucket, name, &err);
@@ -431,6 +436,8 @@ private slots:
             qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("digest is not a SHA-256= digest")), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("name is not the name its key gives")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("dddddddddddd' of CCM_RELEASES: is nested deeper than 16 levels")),
+            qPrintable(err));
 
         // A kept bundle replaced by other bytes is not published on the record's word.
         auto store = ObjectStore::open(*connection, bucket.toStdString());

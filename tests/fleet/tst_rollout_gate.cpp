@@ -218,6 +218,32 @@ private slots:
         QVERIFY(!parseRollout("[1,2]"));
         QVERIFY(!parseRollout("not json"));
     }
+
+    // A record nested far deeper than a ring's hosts need, as anyone who may write CCM_ROLLOUTS
+    // can store it, is refused before it is parsed: parsing and copying it recursed past the end
+    // of the stack (found by fuzz_rollout_record's harness).
+    void deepRecordsAreRefused()
+    {
+        RolloutRecord record;
+        record.id = newRolloutId();
+        RingRecord ring;
+        ring.name = "site.tgz";
+        ring.hosts = Json {{"web1", Json::array({Json::array({Json::object({{"state", "applied"}})})})}};
+        record.rings = {ring};
+        const std::string shallow = rolloutToJson(record).dump();
+        QVERIFY(parseRollout(shallow));
+        // A host before web1 whose value is 400,000 lists deep: about 800 KB, within a NATS message.
+        std::string deep = shallow;
+        const std::size_t at = deep.find(R"("web1":)");
+        QVERIFY(at != std::string::npos);
+        const std::size_t levels = 400000;
+        deep.insert(at, R"("web0":)" + std::string(levels, '[') + std::string(levels, ']') + ",");
+        const auto parsed = parseRollout(deep);
+        QVERIFY(!parsed);
+        QCOMPARE(parsed.error().code, std::string("bad_rollout"));
+        QVERIFY2(parsed.error().message.find("nested deeper than 64 levels") != std::string::npos,
+            parsed.error().message.c_str());
+    }
 };
 
 CCM_TEST_GUILESS_MAIN(TestRolloutGate)

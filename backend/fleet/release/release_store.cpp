@@ -261,6 +261,9 @@ Result<Release> parseRelease(std::string_view key, std::string_view text)
         return keyReader.bad("", "has a key that is not <bucket>.<base64url(name)>.<id>");
     if (text.size() > kMaxRecordBytes)
         return keyReader.bad("", "is larger than 256 KiB");
+    // Parsing deeper text would recurse as deep as it goes, past the stack's end; a record is flat.
+    if (jsonNestingBeyond(text, 16))
+        return keyReader.bad("", "is nested deeper than 16 levels");
     const Json json = parseJson(text, false);
     const RecordReader read(json, key);
     if (!json.is_object())

@@ -34,6 +34,8 @@ constexpr std::array kRingStates {
 constexpr std::size_t kMaxRings = 64;
 constexpr std::size_t kMaxText = 64 * 1024;
 constexpr std::size_t kIdLength = 12;
+/// Levels of JSON a record may have: a ring's hosts need a few.
+constexpr int kMaxNesting = 64;
 
 template<typename Table, typename E> std::string_view nameIn(const Table &table, E value)
 {
@@ -201,8 +203,12 @@ Json rolloutToJson(const RolloutRecord &record)
 
 Result<RolloutRecord> parseRollout(std::string_view text)
 {
-    const Json json = parseJson(text, false);
+    // Parsing and copying deeper text would recurse as deep as it goes, past the stack's end.
+    const bool deep = jsonNestingBeyond(text, kMaxNesting).has_value();
+    const Json json = deep ? Json() : parseJson(text, false);
     const FieldReader read(json, "");
+    if (deep)
+        return read.bad("", "is nested deeper than " + std::to_string(kMaxNesting) + " levels");
     if (!json.is_object())
         return read.bad("", "is not a JSON object");
     RolloutRecord record;
