@@ -24,6 +24,8 @@ CCM_NATS_FUNCTION(const char *, nats_GetLastError, (natsStatus * status), (statu
 CCM_NATS_FUNCTION(natsStatus, natsOptions_Create, (natsOptions * *options), (options))
 CCM_NATS_FUNCTION(void, natsOptions_Destroy, (natsOptions * options), (options))
 CCM_NATS_FUNCTION(natsStatus, natsOptions_SetURL, (natsOptions * options, const char *url), (options, url))
+CCM_NATS_FUNCTION(natsStatus, natsOptions_SetServers, (natsOptions * options, const char **servers, int count),
+    (options, servers, count))
 CCM_NATS_FUNCTION(natsStatus, natsOptions_SetName, (natsOptions * options, const char *name), (options, name))
 CCM_NATS_FUNCTION(natsStatus, natsOptions_SetTimeout, (natsOptions * options, std::int64_t timeout), (options, timeout))
 CCM_NATS_FUNCTION(natsStatus, natsOptions_SetAllowReconnect, (natsOptions * options, bool allow), (options, allow))
@@ -48,6 +50,10 @@ CCM_NATS_FUNCTION(void, natsConnection_Close, (natsConnection * connection), (co
 CCM_NATS_FUNCTION(void, natsConnection_Destroy, (natsConnection * connection), (connection))
 CCM_NATS_FUNCTION(natsConnStatus, natsConnection_Status, (natsConnection * connection), (connection))
 CCM_NATS_FUNCTION(std::int64_t, natsConnection_GetMaxPayload, (natsConnection * connection), (connection))
+CCM_NATS_FUNCTION(natsStatus, natsConnection_GetConnectedUrl,
+    (natsConnection * connection, char *buffer, std::size_t bufferSize), (connection, buffer, bufferSize))
+CCM_NATS_FUNCTION(natsStatus, natsConnection_GetServers, (natsConnection * connection, char ***servers, int *count),
+    (connection, servers, count))
 CCM_NATS_FUNCTION(natsStatus, natsConnection_Flush, (natsConnection * connection), (connection))
 CCM_NATS_FUNCTION(
     natsStatus, natsConnection_FlushTimeout, (natsConnection * connection, std::int64_t timeout), (connection, timeout))

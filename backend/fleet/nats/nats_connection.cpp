@@ -7,6 +7,8 @@
 #include "fleet/nats/nats_handles.h"
 #include "fleet/nats/nkey.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <nats/nats.h>
 #include <utility>
 
@@ -88,49 +90,114 @@ Result<void> applySettings(natsOptions *options, const NatsSettings &settings)
 
 } // namespace
 
+std::vector<std::string> splitServerList(const std::string &list)
+{
+    std::vector<std::string> urls;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = list.find(',', start);
+        std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const std::size_t first = item.find_first_not_of(" \t");
+        const std::size_t last = item.find_last_not_of(" \t");
+        urls.push_back(first == std::string::npos ? std::string() : item.substr(first, last - first + 1));
+        if (comma == std::string::npos)
+            return urls;
+        start = comma + 1;
+    }
+}
+
+namespace {
+
+/// Hands the server list to `options` as cnats' server pool, each URL checked on its own first so
+/// that the error names the one that is wrong.
+Result<void> applyServers(natsOptions *options, const std::vector<std::string> &urls, const NatsSettings &settings)
+{
+    std::vector<const char *> pointers;
+    for (std::size_t i = 0; i < urls.size(); ++i) {
+        const std::string &url = urls[i];
+        if (url.empty())
+            return Error {"bad_settings",
+                "the NATS server list '" + settings.url + "' (from " + settings.source
+                    + ") has an empty URL at position " + std::to_string(i + 1) + "; separate URLs with single commas"};
+        const char *one = url.c_str();
+        if (natsStatus s = natsOptions_SetServers(options, &one, 1); s != NATS_OK)
+            return Error {
+                "bad_settings", "invalid NATS URL '" + url + "' (from " + settings.source + "): " + lastErrorText(s)};
+        pointers.push_back(url.c_str());
+    }
+    if (natsStatus s = natsOptions_SetServers(options, pointers.data(), static_cast<int>(pointers.size()));
+        s != NATS_OK)
+        return Error {"bad_settings",
+            "invalid NATS server list '" + settings.url + "' (from " + settings.source + "): " + lastErrorText(s)};
+    return {};
+}
+
+/// The error for a failed natsConnection_Connect to `servers` (the URL or the list, as given).
+Error connectError(natsStatus status, const std::string &servers, bool several, const NatsSettings &settings)
+{
+    const std::string detail = lastErrorText(status);
+    const std::string where
+        = (several ? "NATS servers " : "NATS server ") + servers + " (from " + settings.source + ")";
+    if (status == NATS_CONNECTION_AUTH_FAILED || status == NATS_NOT_PERMITTED
+        || detail.find("uthorization") != std::string::npos)
+        return makeError(NatsErrc::AuthFailed,
+            where + " refused the credentials: " + detail
+                + "; check the user, password, token, creds or nkey of the context");
+    if (status == NATS_NO_SERVER || status == NATS_TIMEOUT || status == NATS_IO_ERROR)
+        return makeError(NatsErrc::Unreachable,
+            "cannot reach the " + where + ": " + detail
+                + (several ? "; none of them answers: check that at least one runs and the URLs are right"
+                           : "; check that the server runs and the URL is right"));
+    const bool tls = !settings.ca.empty() || !settings.cert.empty() || servers.find("tls://") != std::string::npos;
+    if (status == NATS_SSL_ERROR || tls)
+        return makeError(NatsErrc::TlsFailed,
+            "cannot connect to the " + where + " over TLS: " + detail
+                + "; check the context's ca (the CA that signed the server's certificate)"
+                  " and, when the server verifies clients, its cert and key");
+    return makeError(NatsErrc::Nats, "cannot connect to the " + where + ": " + detail);
+}
+
+std::string connectedUrl(natsConnection *connection, const std::string &fallback)
+{
+    char buffer[512] = {};
+    if (natsConnection_GetConnectedUrl(connection, buffer, sizeof buffer) != NATS_OK || buffer[0] == '\0')
+        return fallback;
+    return buffer;
+}
+
+} // namespace
+
 Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettings &settings, int waitMs)
 {
     if (auto loaded = requireLibrary(lazy::libnats); !loaded)
         return loaded.error();
-    const std::string url = settings.url.empty() ? std::string(kDefaultUrl) : settings.url;
+    const std::vector<std::string> urls
+        = splitServerList(settings.url.empty() ? std::string(kDefaultUrl) : settings.url);
+    std::string servers;
+    for (const std::string &url : urls)
+        servers += (servers.empty() ? "" : ",") + url;
     natsOptions *rawOptions = nullptr;
     if (natsStatus s = natsOptions_Create(&rawOptions); s != NATS_OK)
         return makeError(NatsErrc::Nats, "cannot set up a NATS connection: " + lastErrorText(s));
     const NatsOptionsPtr options(rawOptions);
 
-    if (natsStatus s = natsOptions_SetURL(options.get(), url.c_str()); s != NATS_OK)
-        return Error {
-            "bad_settings", "invalid NATS URL '" + url + "' (from " + settings.source + "): " + lastErrorText(s)};
+    if (auto applied = applyServers(options.get(), urls, settings); !applied)
+        return applied.error();
     natsOptions_SetName(options.get(), "ccm-backend");
     natsOptions_SetTimeout(options.get(), waitMs);
     // A command works on one connection for a short while: a broken one is an error to report,
-    // not something to hide behind reconnection attempts.
+    // not something to hide behind reconnection attempts. Connecting still tries every server of
+    // the list.
     natsOptions_SetAllowReconnect(options.get(), false);
     if (auto applied = applySettings(options.get(), settings); !applied)
         return applied.error();
 
     natsConnection *connection = nullptr;
     const natsStatus status = natsConnection_Connect(&connection, options.get());
-    if (status != NATS_OK) {
-        const std::string detail = lastErrorText(status);
-        const std::string where = "NATS server " + url + " (from " + settings.source + ")";
-        if (status == NATS_CONNECTION_AUTH_FAILED || status == NATS_NOT_PERMITTED
-            || detail.find("uthorization") != std::string::npos)
-            return makeError(NatsErrc::AuthFailed,
-                where + " refused the credentials: " + detail
-                    + "; check the user, password, token, creds or nkey of the context");
-        if (status == NATS_NO_SERVER || status == NATS_TIMEOUT || status == NATS_IO_ERROR)
-            return makeError(NatsErrc::Unreachable,
-                "cannot reach the " + where + ": " + detail + "; check that the server runs and the URL is right");
-        const bool tls = !settings.ca.empty() || !settings.cert.empty() || url.find("tls://") != std::string::npos;
-        if (status == NATS_SSL_ERROR || tls)
-            return makeError(NatsErrc::TlsFailed,
-                "cannot connect to the " + where + " over TLS: " + detail
-                    + "; check the context's ca (the CA that signed the server's certificate)"
-                      " and, when the server verifies clients, its cert and key");
-        return makeError(NatsErrc::Nats, "cannot connect to the " + where + ": " + detail);
-    }
+    if (status != NATS_OK)
+        return connectError(status, servers, urls.size() > 1, settings);
 
+    const std::string url = connectedUrl(connection, urls.front());
     jsOptions jetStreamOptions;
     jsOptions_Init(&jetStreamOptions);
     jetStreamOptions.Wait = waitMs;
@@ -139,7 +206,10 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::connect(const NatsSettin
         natsConnection_Destroy(connection);
         return makeError(NatsErrc::Nats, "cannot set up JetStream on " + url + ": " + lastErrorText(s));
     }
-    return std::unique_ptr<NatsConnection>(new NatsConnection(connection, jetStream, url, waitMs));
+    auto made = std::unique_ptr<NatsConnection>(new NatsConnection(connection, jetStream, url, waitMs));
+    made->m_settings = settings;
+    made->m_serverCount = urls.size();
+    return made;
 }
 
 NatsConnection::NatsConnection(natsConnection *connection, jsCtx *jetStream, std::string url, int waitMs)
@@ -160,6 +230,38 @@ NatsConnection::~NatsConnection()
 std::int64_t NatsConnection::maxPayload() const
 {
     return natsConnection_GetMaxPayload(m_connection);
+}
+
+namespace {
+
+/// The distinct servers of `connection`'s pool: the URLs it was given and those the server's INFO
+/// named.
+int poolSize(natsConnection *connection)
+{
+    char **servers = nullptr;
+    int count = 0;
+    if (natsConnection_GetServers(connection, &servers, &count) != NATS_OK || servers == nullptr)
+        return 1;
+    std::vector<std::string> distinct;
+    for (int i = 0; i < count; ++i) {
+        if (std::find(distinct.begin(), distinct.end(), servers[i]) == distinct.end())
+            distinct.emplace_back(servers[i]);
+        free(servers[i]); // NOLINT(cppcoreguidelines-no-malloc): cnats allocates them with malloc
+    }
+    free(servers); // NOLINT(cppcoreguidelines-no-malloc)
+    return std::max(1, static_cast<int>(distinct.size()));
+}
+
+} // namespace
+
+int NatsConnection::clusterSize() const
+{
+    if (m_serverCount <= 1)
+        return poolSize(m_connection);
+    NatsSettings alone = m_settings;
+    alone.url = m_url;
+    auto probe = connect(alone, m_waitMs);
+    return probe ? poolSize(probe.value()->connection()) : poolSize(m_connection);
 }
 
 Error jetStreamError(const NatsConnection &connection, const std::string &what, int status, int jsErrorCode)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct __natsConnection;
 struct __jsCtx;
@@ -20,11 +21,13 @@ public:
     /// How long a JetStream API call or a published message waits for its answer.
     static constexpr int kDefaultWaitMs = 5000;
 
-    /// Connects with `settings`. Error codes: "unreachable" (no server answers at the URL),
+    /// Connects with `settings`, whose `url` is one server URL or a comma-separated list of them
+    /// (spaces around the commas allowed): cnats tries the servers of the list until one answers.
+    /// Error codes: "unreachable" (no server of the list answers),
     /// "auth_failed" (the server refused the credentials), "tls_failed" (the TLS handshake or a
     /// client certificate the server wants failed), "bad_settings" (a credentials, key or
-    /// certificate file cannot be used), "nats" (anything else); messages name the URL and the
-    /// settings' source.
+    /// certificate file cannot be used, an empty or invalid URL in the list), "nats" (anything
+    /// else); messages name the URL or the whole list and the settings' source.
     static Result<std::unique_ptr<NatsConnection>> connect(const NatsSettings &settings, int waitMs = kDefaultWaitMs);
 
     ~NatsConnection();
@@ -33,8 +36,15 @@ public:
 
     __natsConnection *connection() const { return m_connection; }
     __jsCtx *jetStream() const { return m_jetStream; }
-    /// The URL connected to, for messages.
+    /// The URL of the server connected to, for messages.
     const std::string &url() const { return m_url; }
+    /// The settings connected with.
+    const NatsSettings &settings() const { return m_settings; }
+    /// How many servers the connected server reports in its cluster: its INFO's connect_urls
+    /// (which name every server of the cluster, itself included), 1 when it gives none (a server
+    /// not in a cluster). When the settings listed several URLs, a second short connection to
+    /// the connected server alone asks, so that URLs of the list are not counted as servers.
+    int clusterSize() const;
     int waitMs() const { return m_waitMs; }
     /// The largest message payload the server accepts.
     std::int64_t maxPayload() const;
@@ -46,7 +56,13 @@ private:
     __jsCtx *m_jetStream;
     std::string m_url;
     int m_waitMs;
+    NatsSettings m_settings;
+    std::size_t m_serverCount = 1;
 };
+
+/// The URLs of a server list ("nats://a:4222, nats://b:4222"), trimmed of spaces; an empty
+/// element stays as an empty string, for the caller to refuse.
+std::vector<std::string> splitServerList(const std::string &list);
 
 /// The error for a failed JetStream API call `what` (such as "create stream OBJ_b"): code
 /// "no_jetstream" when nothing answers the JetStream API, else "nats" with cnats' own text.
