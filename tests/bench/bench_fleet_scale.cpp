@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -56,6 +57,17 @@ constexpr int kScaleRounds = 3;
 constexpr int kScalePreviewChanges = 10; ///< files the preview's proposal changes
 constexpr const char *kScaleSource = "obj://SCALE/site";
 using ScaleClock = std::chrono::steady_clock;
+
+/// The nats-server to stop when the benchmark is interrupted; the agents stop on their own then
+/// (they get SIGTERM when their parent dies).
+volatile std::sig_atomic_t scaleServerPid = 0;
+
+void stopServerAndExit(int signal)
+{
+    if (scaleServerPid > 0)
+        ::kill(static_cast<pid_t>(scaleServerPid), SIGTERM);
+    ::_exit(128 + signal);
+}
 
 struct ScaleOptions {
     int agents = 200;
@@ -521,6 +533,9 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_fleet_scale: needs nats-server: %s\n", qPrintable(server.error()));
         return 1;
     }
+    scaleServerPid = static_cast<std::sig_atomic_t>(natsServerPid());
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP})
+        std::signal(signal, stopServerAndExit);
     const bool ok = runScale(*options, server);
     std::printf("load average at the end: %s\n", loadAverage().c_str());
     return ok ? 0 : 1;
