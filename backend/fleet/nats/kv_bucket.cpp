@@ -25,25 +25,16 @@ Result<KvBucket> KvBucket::open(NatsConnection &connection, const std::string &b
         return makeError(
             NatsErrc::BucketNotFound, "there is no key-value bucket '" + bucket + "' on " + connection.url());
     if (status != NATS_OK)
-        return jetStreamError(connection, "open key-value bucket " + bucket, status, 0);
+        return bucketLookupError(connection, bucket, status, 0);
     return KvBucket(connection, bucket, store);
 }
 
-Result<KvBucket> KvBucket::openOrCreate(NatsConnection &connection, const std::string &bucket)
+Result<KvBucket> KvBucket::openOrCreate(
+    NatsConnection &connection, const std::string &bucket, const BucketReplicas &replicas)
 {
-    auto opened = open(connection, bucket);
-    if (opened || !hasCode(opened.error(), NatsErrc::BucketNotFound))
-        return opened;
-    kvConfig config;
-    kvConfig_Init(&config);
-    config.Bucket = bucket.c_str();
-    config.History = 1;
-    config.StorageType = js_FileStorage;
-    kvStore *store = nullptr;
-    const natsStatus status = js_CreateKeyValue(&store, connection.jetStream(), &config);
-    if (status != NATS_OK)
-        return jetStreamError(connection, "create key-value bucket " + bucket, status, 0);
-    return KvBucket(connection, bucket, store);
+    if (auto ensured = ensureKvStream(connection, bucket, replicas); !ensured)
+        return ensured.error();
+    return open(connection, bucket);
 }
 
 Result<std::vector<std::string>> KvBucket::keys()

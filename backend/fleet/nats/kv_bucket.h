@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "fleet/nats/bucket_replicas.h"
 #include "fleet/nats/nats_handles.h"
 
 #include <cstdint>
@@ -25,8 +26,11 @@ class KvBucket {
 public:
     /// Binds to an existing bucket. Error codes "bucket_not_found", "no_jetstream", "nats".
     static Result<KvBucket> open(NatsConnection &connection, const std::string &bucket);
-    /// Binds to a bucket, creating it when missing (history 1, file storage, as the agent does).
-    static Result<KvBucket> openOrCreate(NatsConnection &connection, const std::string &bucket);
+    /// Binds to a bucket, creating it when missing (history 1, file storage, as the agent does)
+    /// with the replicas `replicas` asks for or chooses (ensureKvStream()); an existing bucket with
+    /// fewer replicas is used with a warning through `replicas.note`.
+    static Result<KvBucket> openOrCreate(
+        NatsConnection &connection, const std::string &bucket, const BucketReplicas &replicas = {});
 
     KvBucket(KvBucket &&) noexcept = default;
     KvBucket &operator=(KvBucket &&) noexcept = default;

@@ -144,7 +144,7 @@ Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::str
             "object store bucket '" + bucket + "' does not exist on " + connection.url() + " (no stream "
                 + store.m_stream + "); publish to it to create it");
     if (status != NATS_OK)
-        return jetStreamError(connection, "looking up bucket '" + bucket + "'", status, errorCode);
+        return bucketLookupError(connection, bucket, status, errorCode);
     return store;
 }
 
@@ -159,7 +159,7 @@ Result<void> limitAge(
     natsStatus status = js_GetStreamInfo(&raw, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
     const StreamInfoPtr info(raw);
     if (status != NATS_OK || info == nullptr || info->Config == nullptr)
-        return jetStreamError(connection, "looking up bucket '" + bucket + "'", status, errorCode);
+        return bucketLookupError(connection, bucket, status, errorCode);
     if (info->Config->MaxAge > 0 && info->Config->MaxAge <= ttl.count())
         return {};
     info->Config->MaxAge = ttl.count();
@@ -174,13 +174,15 @@ Result<void> limitAge(
 } // namespace
 
 Result<ObjectStore> ObjectStore::openOrCreate(
-    NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl)
+    NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl, const BucketReplicas &replicas)
 {
     auto existing = open(connection, bucket);
     // Best effort on a bucket that exists: credentials that may use a bucket need not be allowed
     // to change its stream, and the bucket is as usable without the time to live.
     if (existing && ttl.count() > 0)
         (void)limitAge(connection, bucket, existing->m_stream, ttl);
+    if (existing)
+        checkExistingReplicas(connection, bucket, existing->m_stream, replicas);
     if (existing || !hasCode(existing.error(), NatsErrc::BucketNotFound))
         return existing;
 
@@ -194,7 +196,8 @@ Result<ObjectStore> ObjectStore::openOrCreate(
     config.Subjects = subjects.data();
     config.SubjectsLen = static_cast<int>(subjects.size());
     config.Storage = js_FileStorage;
-    config.Replicas = 1;
+    const int count = replicasForNewBucket(connection, bucket, replicas);
+    config.Replicas = count;
     config.MaxBytes = -1;
     config.MaxAge = std::chrono::duration_cast<std::chrono::nanoseconds>(ttl).count();
     config.Discard = js_DiscardNew;
@@ -206,7 +209,7 @@ Result<ObjectStore> ObjectStore::openOrCreate(
     jsStreamInfo_Destroy(info);
     // Another client may have created it meanwhile, which is as good.
     if (status != NATS_OK && errorCode != JSStreamNameExistErr)
-        return jetStreamError(connection, "creating bucket '" + bucket + "'", status, errorCode);
+        return creatingBucketError(connection, bucket, count, status, errorCode);
     return store;
 }
 

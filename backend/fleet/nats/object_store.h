@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "fleet/nats/bucket_replicas.h"
 
 #include <chrono>
 #include <cstdint>
@@ -77,8 +78,10 @@ public:
     /// A `ttl` makes the server remove every object (chunks and meta record) that long after it was
     /// written, as the official clients' TTL option does; an existing bucket with no TTL or a longer
     /// one is given it when these credentials may update its stream (and used as it is otherwise).
-    static Result<ObjectStore> openOrCreate(
-        NatsConnection &connection, const std::string &bucket, std::chrono::seconds ttl = std::chrono::seconds(0));
+    /// A new bucket gets the replicas `replicas` asks for or chooses; an existing one with fewer is
+    /// used with a warning through `replicas.note`.
+    static Result<ObjectStore> openOrCreate(NatsConnection &connection, const std::string &bucket,
+        std::chrono::seconds ttl = std::chrono::seconds(0), const BucketReplicas &replicas = {});
 
     const std::string &bucket() const { return m_bucket; }
 
