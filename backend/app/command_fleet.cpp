@@ -2,6 +2,7 @@
 #include "app/command_fleet_capture.h"
 #include "app/commands.h"
 #include "app/input_options.h"
+#include "app/replicas_option.h"
 #include "base/signing_key.h"
 #include "core/model/duration.h"
 #include "fleet/agent/fleet_status.h"
@@ -38,7 +39,7 @@ Run 'ccm-backend fleet COMMAND --help' for the options of a command.
 
 constexpr std::string_view kPreviewUsage
     = R"(Usage: ccm-backend fleet preview SOURCE --key PEM [--select EXPR] [--target URL]
-                                [--timeout D] [--json] [--context NAME | --nats URL]
+                                [--timeout D] [--json] [--replicas N] [--context NAME | --nats URL]
 
 Puts SOURCE (a manifest file, a .tar.gz bundle, or an http(s):// or obj:// bundle URL)
 in the CCM_PREVIEW object store bucket, publishes a request signed with the private
@@ -56,6 +57,9 @@ Options:
   --timeout D         how long to wait for answers (default 30s; e.g. 90s, 2m)
   --json              one JSON object per host and line: identity, state, summary,
                       compare, events (each with its class)
+  --replicas N        the replicas of CCM_PREVIEW when this creates it, 1 to 5 (default:
+                      3 when the server reports a cluster of three or more servers,
+                      else 1)
   --context NAME      the NATS CLI context to connect with (default: $NATS_CONTEXT,
                       else CCM)
   --nats URL          connect to this server instead; no context is read
@@ -116,6 +120,7 @@ struct PreviewLine {
     std::optional<std::string> key;
     std::optional<std::string> select;
     std::optional<std::string> target;
+    std::optional<std::string> replicas;
     std::chrono::milliseconds timeout {std::chrono::seconds(30)};
     bool json = false;
     fleet::SourceOptions sources = sourceOptionsFromEnvironment();
@@ -178,12 +183,14 @@ std::optional<int> parsePreviewLine(
         }
         if (arg == "--json") {
             line.json = true;
-        } else if (arg == "--key" || arg == "--select" || arg == "--target" || arg == "--timeout") {
+        } else if (arg == "--key" || arg == "--select" || arg == "--target" || arg == "--timeout"
+            || arg == "--replicas") {
             if (!takeValue(args, i,
-                    arg == "--key"          ? line.key
-                        : arg == "--select" ? line.select
-                        : arg == "--target" ? line.target
-                                            : timeout,
+                    arg == "--key"            ? line.key
+                        : arg == "--select"   ? line.select
+                        : arg == "--target"   ? line.target
+                        : arg == "--replicas" ? line.replicas
+                                              : timeout,
                     "preview", err))
                 return UsageError;
             if (timeout)
@@ -290,6 +297,11 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
     PreviewLine line;
     if (const auto status = parsePreviewLine(args, line, out, err))
         return *status;
+    auto replicas = bucketReplicas(line.replicas, "fleet preview", err);
+    if (!replicas) {
+        err << "ccm-backend fleet preview: " << replicas.error().message << '\n';
+        return UsageError;
+    }
     auto key = loadPrivateKey(*line.key);
     if (!key) {
         err << "ccm-backend fleet preview: " << key.error().message << '\n';
@@ -301,6 +313,7 @@ int previewCommand(const std::vector<std::string> &args, std::ostream &out, std:
         return Failure;
     }
     fleet::PreviewRequestOptions options;
+    options.replicas = std::move(replicas).value();
     options.source = *line.source;
     options.sources = line.sources;
     options.key = std::move(key).value();

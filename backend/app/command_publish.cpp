@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/commands.h"
+#include "app/replicas_option.h"
 #include "base/signing_key.h"
 #include "base/temp_dir.h"
 #include "core/bundle/bundle_signature.h"
@@ -23,7 +24,8 @@ namespace {
 
 constexpr std::string_view kPublishUsage
     = R"(Usage: ccm-backend publish FILE.tar.gz --bucket BUCKET [--name NAME] [--sign KEY.pem]
-                           [--message TEXT] [--orphan-age DURATION] [--context NAME | --nats URL]
+                           [--message TEXT] [--orphan-age DURATION] [--replicas N]
+                           [--context NAME | --nats URL]
        ccm-backend publish --prune --bucket BUCKET [--orphan-age DURATION] [--context NAME | --nats URL]
 
 Puts a bundle into a NATS JetStream object store, creating the bucket when it is
@@ -49,9 +51,14 @@ Options:
   --orphan-age DURATION  chunks no meta record refers to count as orphaned once
                          nothing has written to them for this long (default 15m);
                          0 also removes those of a publish running right now
+  --replicas N           the replicas of the buckets this creates (the bucket and
+                         CCM_RELEASES), 1 to 5 (default: 3 when the server reports a
+                         cluster of three or more servers, else 1); an existing
+                         bucket is used as it is, with a warning when it has fewer
   --context NAME         the NATS CLI context to connect with (default: $NATS_CONTEXT,
                          else CCM), read from $XDG_CONFIG_HOME/nats/context/NAME.json
-  --nats URL             connect to this server instead; no context is read
+  --nats URL             connect to this server instead (or to the first of a
+                         comma-separated list that answers); no context is read
 )";
 
 struct PublishOptions {
@@ -61,6 +68,7 @@ struct PublishOptions {
     std::optional<std::string> orphanAgeText;
     std::optional<std::string> key;
     std::optional<std::string> message;
+    std::optional<std::string> replicasText;
     std::chrono::seconds orphanAge = fleet::ObjectStore::kOrphanAge;
     bool prune = false;
     fleet::NatsSelection selection;
@@ -69,8 +77,9 @@ struct PublishOptions {
 /// Checks the options read as a whole; the exit code when the command ends there.
 std::optional<int> checkPublishOptions(PublishOptions &options, std::ostream &err)
 {
-    if (options.prune && (options.file || options.name || options.key || options.message)) {
-        err << "ccm-backend publish: --prune takes no FILE, --name, --sign or --message: it stores nothing\n"
+    if (options.prune && (options.file || options.name || options.key || options.message || options.replicasText)) {
+        err << "ccm-backend publish: --prune takes no FILE, --name, --sign, --message or --replicas: it stores "
+               "nothing\n"
             << kPublishUsage;
         return UsageError;
     }
@@ -116,13 +125,14 @@ std::optional<int> parsePublishOptions(
         if (arg == "--prune") {
             options.prune = true;
         } else if (arg == "--bucket" || arg == "--name" || arg == "--context" || arg == "--nats"
-            || arg == "--orphan-age" || arg == "--sign" || arg == "--message") {
+            || arg == "--orphan-age" || arg == "--sign" || arg == "--message" || arg == "--replicas") {
             std::optional<std::string> &target = arg == "--bucket" ? options.bucket
                 : arg == "--name"                                  ? options.name
                 : arg == "--context"                               ? options.selection.context
                 : arg == "--nats"                                  ? options.selection.url
                 : arg == "--sign"                                  ? options.key
                 : arg == "--message"                               ? options.message
+                : arg == "--replicas"                              ? options.replicasText
                                                                    : options.orphanAgeText;
             if (!takeValue(target))
                 return UsageError;
@@ -256,12 +266,17 @@ int publishCommand(const std::vector<std::string> &args, std::ostream &out, std:
         err << "ccm-backend publish: " << file << ": not a regular file\n";
         return Failure;
     }
+    auto replicas = bucketReplicas(options.replicasText, "publish", err);
+    if (!replicas) {
+        err << "ccm-backend publish: " << replicas.error().message << '\n';
+        return UsageError;
+    }
     PublishInput input;
     if (const auto exitCode = preparePublish(options, input, err))
         return *exitCode;
 
     auto connection = connectPublish(options);
-    auto store = connection ? fleet::ReleaseStore::open(*connection.value(), *options.bucket, true)
+    auto store = connection ? fleet::ReleaseStore::open(*connection.value(), *options.bucket, true, replicas.value())
                             : Result<fleet::ReleaseStore>(connection.error());
     if (!store) {
         err << "ccm-backend publish: " << store.error().message << '\n';

@@ -2,6 +2,7 @@
 // `ccm-backend rollout`: a release through rings of agents, gate by gate, and its record.
 #include "app/commands.h"
 #include "app/input_options.h"
+#include "app/replicas_option.h"
 #include "base/signing_key.h"
 #include "base/temp_dir.h"
 #include "core/bundle/bundle.h"
@@ -26,7 +27,7 @@ namespace {
 constexpr std::string_view kRolloutUsage
     = R"(Usage: ccm-backend rollout FILE --bucket BUCKET --ring NAME [--ring NAME]... --sign KEY.pem
                           [--max-failed N|P%] [--ring-timeout D] [--settle D] [--no-rollback]
-                          [--message TEXT] [--json] [--context NAME | --nats URL]
+                          [--message TEXT] [--json] [--replicas N] [--context NAME | --nats URL]
        ccm-backend rollout status [ID] [--json] [--context NAME | --nats URL]
        ccm-backend rollout resume ID [--json] [--context NAME | --nats URL]
        ccm-backend rollout pause ID [--context NAME | --nats URL]
@@ -58,6 +59,9 @@ Options:
   --no-rollback        leave the rings as they are when a gate closes
   --message TEXT       recorded with each release the rollout makes
   --json               one JSON object per step instead of lines
+  --replicas N         the replicas of the buckets this creates (CCM_ROLLOUTS, the bucket,
+                       CCM_RELEASES), 1 to 5 (default: 3 when the server reports a cluster
+                       of three or more servers, else 1); an existing bucket is used as it is
   --context NAME       the NATS CLI context to connect with (default: $NATS_CONTEXT, else CCM)
   --nats URL           connect to this server (or comma-separated servers) instead
 
@@ -96,6 +100,7 @@ struct RolloutLine {
     bool rollback = true;
     bool json = false;
     fleet::SourceOptions sources = sourceOptionsFromEnvironment();
+    fleet::BucketReplicas replicas;
 };
 
 std::optional<int> usage(std::ostream &err, const std::string &message)
@@ -121,7 +126,7 @@ std::optional<int> takeOption(
 {
     const std::string &arg = args[i];
     const bool valued = arg == "--bucket" || arg == "--ring" || arg == "--sign" || arg == "--max-failed"
-        || arg == "--ring-timeout" || arg == "--settle" || arg == "--message";
+        || arg == "--ring-timeout" || arg == "--settle" || arg == "--message" || arg == "--replicas";
     taken = valued;
     if (!valued)
         return std::nullopt;
@@ -136,7 +141,12 @@ std::optional<int> takeOption(
         line.key = value;
     else if (arg == "--message")
         line.message = value;
-    else if (arg == "--ring-timeout")
+    else if (arg == "--replicas") {
+        auto replicas = bucketReplicas(value, "rollout", err);
+        if (!replicas)
+            return usage(err, replicas.error().message);
+        line.replicas = std::move(replicas).value();
+    } else if (arg == "--ring-timeout")
         return readDuration(arg, value, line.ringTimeout, false, err);
     else if (arg == "--settle")
         return readDuration(arg, value, line.settle, true, err);
@@ -184,6 +194,7 @@ std::optional<int> parseRolloutLine(
         line.action = args[0];
         first = 1;
     }
+    line.replicas = bucketReplicas(std::nullopt, "rollout", err).value();
     for (std::size_t i = first; i < args.size(); ++i) {
         const std::string &arg = args[i];
         if (arg == "-h" || arg == "--help") {
@@ -332,7 +343,8 @@ Result<Session> connectSession(const RolloutLine &line)
         return connected.error();
     Session session;
     session.connection = std::move(connected).value();
-    auto records = fleet::KvBucket::openOrCreate(*session.connection, std::string(fleet::kRolloutsBucket));
+    auto records
+        = fleet::KvBucket::openOrCreate(*session.connection, std::string(fleet::kRolloutsBucket), line.replicas);
     if (!records)
         return records.error();
     session.records.emplace(std::move(records).value());
@@ -380,7 +392,7 @@ int startRollout(const RolloutLine &line, std::ostream &out, std::ostream &err)
         return Failure;
     }
     Session session = std::move(connected).value();
-    auto publisher = fleet::ReleasePublisher::open(*session.connection, *line.bucket);
+    auto publisher = fleet::ReleasePublisher::open(*session.connection, *line.bucket, line.replicas);
     auto kept = publisher ? (*publisher)->keep(*bundle, keyFingerprint(key->publicKey))
                           : Result<fleet::KeptRelease>(publisher.error());
     if (!kept) {
@@ -528,7 +540,7 @@ int rolloutCommand(const std::vector<std::string> &args, std::ostream &out, std:
         ? fleet::parseRollout(**entry)
         : Result<fleet::RolloutRecord>(Error {
             "not_found", entry ? "there is no rollout " + *line.id + " in CCM_ROLLOUTS" : entry.error().message});
-    auto publisher = record ? fleet::ReleasePublisher::open(*session.connection, record->bucket)
+    auto publisher = record ? fleet::ReleasePublisher::open(*session.connection, record->bucket, line.replicas)
                             : Result<std::unique_ptr<fleet::ReleasePublisher>>(record.error());
     if (!publisher) {
         err << "ccm-backend rollout " << line.action << ": " << publisher.error().message << '\n';

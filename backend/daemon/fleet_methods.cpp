@@ -179,6 +179,29 @@ RpcResult<std::pair<fs::path, std::string>> releaseFile(
     return std::pair {signedFile, check->signature->fingerprint()};
 }
 
+/// The optional `replicas` param of the methods that create buckets: 1 to 5; unset, the count is
+/// chosen from the server. The notes about it go to the log.
+RpcResult<fleet::BucketReplicas> fleetBucketReplicas(const Params &params)
+{
+    auto count = params.optionalInteger("replicas");
+    if (!count)
+        return count.error();
+    fleet::BucketReplicas replicas;
+    if (const std::optional<std::int64_t> asked = count.value()) {
+        if (*asked < fleet::BucketReplicas::kMin || *asked > fleet::BucketReplicas::kMax)
+            return Params::invalid("replicas", "must be from 1 to 5 (the replicas of the buckets this creates)");
+        replicas.asked = static_cast<int>(*asked);
+    }
+    replicas.setting = "replicas";
+    replicas.note = [](const std::string &text, bool warning) {
+        if (warning)
+            spdlog::warn("{}", text);
+        else
+            spdlog::info("{}", text);
+    };
+    return replicas;
+}
+
 RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
 {
     auto file = params.path("file");
@@ -194,6 +217,9 @@ RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
     auto settings = natsSettings(params);
     if (!settings)
         return settings.error();
+    auto replicas = fleetBucketReplicas(params);
+    if (!replicas)
+        return replicas.error();
     const fs::path source(file.value());
     const std::string objectName = name.value().value_or(source.filename().string());
 
@@ -215,7 +241,7 @@ RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
     auto connection = fleet::NatsConnection::connect(settings.value());
     if (!connection)
         return fleetError(connection.error());
-    auto store = fleet::ReleaseStore::open(*connection.value(), bucket.value(), true);
+    auto store = fleet::ReleaseStore::open(*connection.value(), bucket.value(), true, replicas.value());
     if (!store)
         return bucketError(store.error());
     const auto progress = [&](std::uint64_t sent) {
@@ -448,6 +474,10 @@ RpcResult<void> previewOptions(const Params &params, fleet::PreviewRequestOption
     if (auto checked = fleet::checkTarget(target.value()); !checked)
         return Params::invalid("target", "must be an obj://BUCKET/NAME URL; nothing was sent");
     options.target = target.value();
+    auto replicas = fleetBucketReplicas(params);
+    if (!replicas)
+        return replicas.error();
+    options.replicas = std::move(replicas).value();
     auto timeout = params.optionalInteger("timeout_ms");
     if (!timeout)
         return timeout.error();

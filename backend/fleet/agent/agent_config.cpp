@@ -6,6 +6,7 @@
 #include "core/model/duration.h"
 #include "core/yaml/source_map.h"
 #include "core/yaml/yaml_reader.h"
+#include "fleet/nats/bucket_replicas.h"
 
 #include <algorithm>
 #include <functional>
@@ -144,6 +145,15 @@ Result<void> readRegistration(const Field &field, AgentConfig &config)
     return {};
 }
 
+Result<void> readReplicas(const Field &field, AgentConfig &config)
+{
+    if (!field.value.is_number_integer() || field.value.get<long long>() < BucketReplicas::kMin
+        || field.value.get<long long>() > BucketReplicas::kMax)
+        return field.error("must be a whole number from 1 to 5: the replicas of the buckets the agent creates");
+    config.replicas = field.value.get<int>();
+    return {};
+}
+
 /// A string key that must not be empty, stored by `store`.
 std::function<Result<void>(const Field &, AgentConfig &)> nonEmptyString(
     std::function<void(AgentConfig &, std::string)> store)
@@ -218,6 +228,7 @@ const std::map<std::string, Reader> &topLevelReaders()
         {"log_level", readLogLevel},
         {"nats_context", nonEmptyString([](AgentConfig &c, std::string v) { c.natsContext = std::move(v); })},
         {"registration", readRegistration},
+        {"replicas", readReplicas},
         {"identity", nonEmptyString([](AgentConfig &c, std::string v) { c.identity = std::move(v); })},
         {"bundle_keys", readBundleKeys},
         {"preview", readPreview},

@@ -45,6 +45,9 @@ struct AgentConfig {
     std::string logLevel = "info"; ///< debug, info, warn or error
     std::string natsContext = "CCM";
     RegistrationDestination registration = RegistrationDestination::None;
+    /// `replicas`: the replicas of the buckets the agent creates (CCM_STATUS), 1 to 5; unset: 3
+    /// when the server reports a cluster of three or more servers, else 1.
+    std::optional<int> replicas;
     std::string identity; ///< default: the host name
     /// `bundle_keys`: when not empty, remote bundles must be signed by one of these keys.
     std::vector<std::filesystem::path> bundleKeyFiles; ///< PEM public key files, as written

@@ -26,36 +26,6 @@ bool isConnected(const NatsConnection &connection)
     return natsConnection_Status(connection.connection()) == NATS_CONN_STATUS_CONNECTED;
 }
 
-/// Creates the stream of key-value bucket `bucket` when missing, with the settings nats.go uses.
-Result<void> ensureKvBucket(NatsConnection &connection, const std::string &bucket)
-{
-    const std::string stream = "KV_" + bucket;
-    const std::string subjects = "$KV." + bucket + ".>";
-    std::array<const char *, 1> subjectList {subjects.c_str()};
-    jsStreamConfig config;
-    jsStreamConfig_Init(&config);
-    config.Name = stream.c_str();
-    config.Subjects = subjectList.data();
-    config.SubjectsLen = 1;
-    config.Storage = js_FileStorage;
-    config.Replicas = 1;
-    config.MaxMsgsPerSubject = 1;
-    config.MaxBytes = -1;
-    config.MaxMsgSize = -1;
-    config.Discard = js_DiscardNew;
-    config.AllowRollup = true;
-    config.DenyDelete = true;
-    config.AllowDirect = true;
-    config.Duplicates = static_cast<int64_t>(120) * 1000 * 1000 * 1000;
-    jsStreamInfo *info = nullptr;
-    jsErrCode errorCode = static_cast<jsErrCode>(0);
-    const natsStatus status = js_AddStream(&info, connection.jetStream(), &config, nullptr, &errorCode);
-    jsStreamInfo_Destroy(info);
-    if (status != NATS_OK && errorCode != JSStreamNameExistErr)
-        return jetStreamError(connection, "creating the key-value bucket '" + bucket + "'", status, errorCode);
-    return {};
-}
-
 } // namespace
 
 NatsLink::NatsLink(NatsSelection selection, ContextEnvironment environment, std::chrono::milliseconds retryDelay)
@@ -167,8 +137,8 @@ Result<void> NatsLink::kvPut(const std::string &bucket, const std::string &key, 
     if (!connection)
         return m_lastError;
     if (std::find(m_kvBuckets.begin(), m_kvBuckets.end(), bucket) == m_kvBuckets.end()) {
-        if (auto created = ensureKvBucket(*connection, bucket); !created)
-            return created;
+        if (auto created = ensureKvStream(*connection, bucket, m_bucketReplicas); !created)
+            return created.error();
         m_kvBuckets.push_back(bucket);
     }
     const std::string subject = "$KV." + bucket + "." + key;

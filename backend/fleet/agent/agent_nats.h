@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "fleet/nats/bucket_replicas.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_context.h"
 #include "fleet/nats/nats_errors.h"
@@ -55,8 +56,15 @@ public:
     /// Publishes a core NATS message; an error when there is no connection.
     Result<void> publish(const std::string &subject, const std::string &data);
     /// Stores `value` under `key` in the key-value bucket `bucket`, creating the bucket (history 1,
-    /// file storage, as official clients create one) when it is missing.
+    /// file storage, as official clients create one) when it is missing, with the replicas
+    /// setBucketReplicas() gave (ensureKvStream()).
     Result<void> kvPut(const std::string &bucket, const std::string &key, const std::string &value);
+    /// The replicas of the buckets kvPut() creates (the agent's `replicas:`); call before kvPut().
+    void setBucketReplicas(BucketReplicas replicas)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_bucketReplicas = std::move(replicas);
+    }
 
 private:
     struct Watch {
@@ -77,6 +85,7 @@ private:
     std::vector<__natsSubscription *> m_subscriptions;
     std::list<Watch> m_watches; ///< stable addresses: they are the subscriptions' closures
     std::vector<std::string> m_kvBuckets; ///< buckets known to exist on this connection
+    BucketReplicas m_bucketReplicas {std::nullopt, "replicas:", {}};
     Error m_lastError = makeError(NatsErrc::Unreachable, "not connected yet");
     std::uint64_t m_generation = 0;
 };

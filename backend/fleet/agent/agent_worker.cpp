@@ -42,6 +42,13 @@ AgentShared::AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metr
     , runner(std::move(runner_))
     , version(std::move(version_))
 {
+    const auto note = [this](const std::string &text, bool warning) {
+        if (warning)
+            log.warn(text);
+        else
+            log.info(text);
+    };
+    nats.setBucketReplicas(BucketReplicas {config.replicas, "replicas:", note});
 }
 
 FactsCache::FactsCache(FactSources sources, AgentLog &log)

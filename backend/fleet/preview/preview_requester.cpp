@@ -569,8 +569,8 @@ Result<FleetPreview> runFleetPreview(
         return status.error().withContext("reading " + std::string(kStatusBucket));
     // The server removes a preview bundle once no request for it can be valid, so one whose
     // requester died (or lost the server) before removing it does not live on.
-    auto store = ObjectStore::openOrCreate(
-        connection, std::string(kPreviewBucket), std::chrono::duration_cast<std::chrono::seconds>(kStalePreviewAge));
+    auto store = ObjectStore::openOrCreate(connection, std::string(kPreviewBucket),
+        std::chrono::duration_cast<std::chrono::seconds>(kStalePreviewAge), options.replicas);
     if (!store)
         return store.error();
     removeStalePreviews(connection, store.value(), Clock::now());

@@ -6,6 +6,7 @@
 #include "core/expr/expression.h"
 #include "core/model/json.h"
 #include "fleet/agent/bundle_source.h"
+#include "fleet/nats/bucket_replicas.h"
 #include "fleet/preview/preview_wire.h"
 
 #include <atomic>
@@ -120,6 +121,8 @@ struct PreviewRequestOptions {
     bool keepEvents = true; ///< keep every event in HostPreview::events
     /// Set from another thread to end the wait early; hosts not finished are then silent.
     const std::atomic<bool> *cancel = nullptr;
+    /// The replicas of CCM_PREVIEW when it has to be created.
+    BucketReplicas replicas;
 };
 
 /// The syntax error of a selector, if any. Agents evaluate the selector on their own facts, so

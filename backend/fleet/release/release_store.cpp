@@ -284,12 +284,14 @@ ReleaseStore::ReleaseStore(NatsConnection &connection, ObjectStore objects, KvBu
 {
 }
 
-Result<ReleaseStore> ReleaseStore::open(NatsConnection &connection, const std::string &bucket, bool create)
+Result<ReleaseStore> ReleaseStore::open(
+    NatsConnection &connection, const std::string &bucket, bool create, const BucketReplicas &replicas)
 {
-    auto objects = create ? ObjectStore::openOrCreate(connection, bucket) : ObjectStore::open(connection, bucket);
+    auto objects = create ? ObjectStore::openOrCreate(connection, bucket, std::chrono::seconds(0), replicas)
+                          : ObjectStore::open(connection, bucket);
     if (!objects)
         return objects.error();
-    auto records = create ? KvBucket::openOrCreate(connection, std::string(kReleasesBucket))
+    auto records = create ? KvBucket::openOrCreate(connection, std::string(kReleasesBucket), replicas)
                           : KvBucket::open(connection, std::string(kReleasesBucket));
     if (!records)
         return records.error();

@@ -100,8 +100,10 @@ struct PruneReleasesReport {
 class ReleaseStore {
 public:
     /// Binds to the object store `bucket` and to CCM_RELEASES, creating them when `create`
-    /// (CCM_RELEASES: file storage, history 1, since each release has its own key).
-    static Result<ReleaseStore> open(NatsConnection &connection, const std::string &bucket, bool create);
+    /// (CCM_RELEASES: file storage, history 1, since each release has its own key) with the
+    /// replicas `replicas` asks for or chooses.
+    static Result<ReleaseStore> open(
+        NatsConnection &connection, const std::string &bucket, bool create, const BucketReplicas &replicas = {});
 
     [[nodiscard]] const std::string &bucket() const { return m_objects.bucket(); }
     ObjectStore &objects() { return m_objects; }

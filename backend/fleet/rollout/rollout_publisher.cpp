@@ -77,9 +77,10 @@ private:
 
 ReleasePublisher::~ReleasePublisher() = default;
 
-Result<std::unique_ptr<ReleasePublisher>> ReleasePublisher::open(NatsConnection &connection, const std::string &bucket)
+Result<std::unique_ptr<ReleasePublisher>> ReleasePublisher::open(
+    NatsConnection &connection, const std::string &bucket, const BucketReplicas &replicas)
 {
-    auto store = ReleaseStore::open(connection, bucket, true);
+    auto store = ReleaseStore::open(connection, bucket, true, replicas);
     if (!store)
         return store.error();
     return std::unique_ptr<ReleasePublisher>(std::make_unique<HistoryPublisher>(std::move(store).value()));

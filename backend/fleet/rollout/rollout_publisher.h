@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "fleet/nats/bucket_replicas.h"
 #include "fleet/rollout/rollout_runner.h"
 
 #include <cstdint>
@@ -23,7 +24,9 @@ struct KeptRelease {
 /// recorded release, and every release is kept by its digest, so rings can be put back.
 class ReleasePublisher : public RolloutPublisher {
 public:
-    static Result<std::unique_ptr<ReleasePublisher>> open(NatsConnection &connection, const std::string &bucket);
+    /// Binds to the release history of `bucket`, creating its buckets (with `replicas`) when missing.
+    static Result<std::unique_ptr<ReleasePublisher>> open(
+        NatsConnection &connection, const std::string &bucket, const BucketReplicas &replicas = {});
     ~ReleasePublisher() override;
 
     /// Keeps the bundle file by its digest, ready to be published to rings; the releases it makes
