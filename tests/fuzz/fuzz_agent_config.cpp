@@ -7,8 +7,8 @@
 // - every refusal is "bad_config", begins with the file's name and says what is wrong;
 // - an accepted configuration keeps its own limits (interval at least 30s, health checks off or
 //   at least 1s, polling at least 1s, a port, a known log level, non-empty names and manifests,
-//   one raw key per bundle key file, previews enabled only with trusted keys, captures only with
-//   previews);
+//   replicas unset or 1 to 5, one raw key per bundle key file, previews enabled only with trusted
+//   keys, captures only with previews);
 // - written back as YAML by the manifest writer, it reads again to the same configuration.
 #include "base/signing_key.h"
 #include "core/model/manifest_writer.h"
@@ -139,6 +139,7 @@ void checkLimits(const AgentConfig &config)
     require(!config.preview.enabled || !config.preview.trustedKeys.empty());
     require(!config.preview.capture || config.preview.enabled);
     require(!config.preview.user.empty());
+    require(!config.replicas || (*config.replicas >= 1 && *config.replicas <= 5));
 }
 
 std::string durationText(std::chrono::milliseconds value)
@@ -172,6 +173,8 @@ std::string writeConfig(const AgentConfig &config)
         : config.registration == RegistrationDestination::JetStream             ? "jetstream"
                                                                                 : "";
     json["identity"] = config.identity;
+    if (config.replicas)
+        json["replicas"] = *config.replicas;
     if (!config.bundleKeyFiles.empty())
         json["bundle_keys"] = pathList(config.bundleKeyFiles);
     ccm::Json preview = ccm::Json::object();
@@ -188,8 +191,8 @@ bool sameConfig(const AgentConfig &a, const AgentConfig &b)
     return a.interval == b.interval && a.healthCheckInterval == b.healthCheckInterval
         && a.pollInterval == b.pollInterval && a.manifests == b.manifests && a.externalDataUrl == b.externalDataUrl
         && a.cacheDir == b.cacheDir && a.monitorPort == b.monitorPort && a.logLevel == b.logLevel
-        && a.natsContext == b.natsContext && a.registration == b.registration && a.identity == b.identity
-        && a.bundleKeyFiles == b.bundleKeyFiles && a.bundleKeys == b.bundleKeys
+        && a.natsContext == b.natsContext && a.registration == b.registration && a.replicas == b.replicas
+        && a.identity == b.identity && a.bundleKeyFiles == b.bundleKeyFiles && a.bundleKeys == b.bundleKeys
         && a.preview.enabled == b.preview.enabled && a.preview.trustedKeys == b.preview.trustedKeys
         && a.preview.user == b.preview.user && a.preview.capture == b.preview.capture;
 }
