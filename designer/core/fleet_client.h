@@ -27,9 +27,11 @@ public:
     [[nodiscard]] bool isDone() const { return m_done; }
 
 signals:
-    /// The params of a fleet.host notification.
+    /// The params of a fleet.host notification; a done host's may carry "stable", the names of
+    /// the resources it sent no fleet.event for because they stay as they are (answer format 2).
     void hostReported(const ccm::Json &params);
-    /// The params of a fleet.event notification.
+    /// The params of a fleet.event notification: every resource's (answer format 1), or only those
+    /// that are not stable (format 2).
     void eventReported(const ccm::Json &params);
     /// The result: request, hosts, totals.
     void finished(const ccm::Json &result);

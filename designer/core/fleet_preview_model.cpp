@@ -5,10 +5,13 @@
 
 #include <QTimer>
 
+#include <chrono>
+
 namespace ccm::designer {
 namespace {
 
 constexpr int kNoOutcome = -1;
+constexpr qint64 kFrameMs = 16; ///< the shortest time between two flushes
 
 bool isChange(int outcome)
 {
@@ -410,9 +413,28 @@ void FleetPreviewModel::addHostReport(const Json &params)
         entry.total = int(integerOf(params, "total").value_or(0));
         entry.current = stringOf(params, "current");
     }
-    if (*state == FleetHostState::Done)
+    if (*state == FleetHostState::Done) {
         takeComparison(host, params);
+        takeStable(host, params);
+    }
     setHostState(host, *state, stringOf(params, "message"));
+}
+
+void FleetPreviewModel::takeStable(int host, const Json &params)
+{
+    const auto stable = params.find("stable");
+    if (stable == params.end() || !stable->is_array())
+        return;
+    for (const Json &name : *stable) {
+        if (!name.is_string() || name.get_ref<const std::string &>().empty())
+            continue;
+        const int column = resourceIndex(QString::fromStdString(name.get_ref<const std::string &>()));
+        // A resource the host sent an event for keeps that event: it says more than the list.
+        const std::vector<qint8> &cells = m_hosts[size_t(host)].cells;
+        if (size_t(column) < cells.size() && cells[size_t(column)] != kNoOutcome)
+            continue;
+        setCell(host, column, int(Outcome::Stable));
+    }
 }
 
 void FleetPreviewModel::takeComparison(int host, const Json &params)
@@ -545,12 +567,20 @@ void FleetPreviewModel::scheduleFlush()
     if (m_flushScheduled)
         return;
     m_flushScheduled = true;
-    QTimer::singleShot(0, this, &FleetPreviewModel::flush);
+    // At most one flush a frame: each makes the views relayout and repaint, and notifications of a
+    // large fleet come in hundreds of reads a second.
+    const qint64 since = m_lastFlush.isValid() ? m_lastFlush.elapsed() : kFrameMs;
+    QTimer::singleShot(
+        std::chrono::milliseconds(std::max<qint64>(0, kFrameMs - since)), Qt::PreciseTimer, this, [this] {
+            if (m_flushScheduled)
+                flush();
+        });
 }
 
 void FleetPreviewModel::flush()
 {
     m_flushScheduled = false;
+    m_lastFlush.start();
     const int hosts = int(m_hosts.size());
     const int resources = int(m_resources.size());
     if (resources > m_shownResources) {

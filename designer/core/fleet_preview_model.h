@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QSortFilterProxyModel>
 #include <QString>
@@ -35,9 +36,11 @@ enum class FleetComparison { Unknown, Compared, None };
 /// order they first arrive; hosts take rows in the order they first report.
 ///
 /// Notifications are taken in at once but announced to views in batches: the first one after a
-/// flush schedules flush() for the next turn of the event loop, which inserts the new rows and
-/// columns in one go and emits dataChanged for what changed. Callers that do not run an event loop
-/// (benchmarks) call flush() themselves. Only clear() resets the model.
+/// flush schedules flush() for the next turn of the event loop, or, when the last flush was less
+/// than a frame (16 ms) ago, for a frame after it; flush() inserts the new rows and columns in one
+/// go and emits dataChanged for what changed. Callers that do not run an event loop (benchmarks),
+/// or that want the views up to date at once (the end of a preview), call flush() themselves.
+/// Only clear() resets the model.
 class FleetPreviewModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -68,7 +71,10 @@ public:
 
     /// Empties the model for a new preview.
     void clear();
-    /// The params of a fleet.host notification.
+    /// The params of a fleet.host notification. A done one may name the host's stable resources
+    /// in "stable" (preview answer format 2, which sends no fleet.event for them): their cells are
+    /// filled as a stable event would fill them. A name the host also sent an event for keeps the
+    /// event's outcome; names that are not strings, and a "stable" that is not an array, are skipped.
     void addHostReport(const ccm::Json &params);
     /// The params of a fleet.event notification. An event may come before its host's first report.
     void addEventReport(const ccm::Json &params);
@@ -104,7 +110,8 @@ public:
     [[nodiscard]] FleetHostState stateAt(int row) const;
     /// The event of a cell that did not stay as it was; null for unchanged cells, cells without an
     /// event and cells outside the matrix. Unchanged events are not kept, so 10,000 hosts of 100
-    /// resources cost little more than their changes.
+    /// resources cost little more than their changes; a cell filled from a done's "stable" list
+    /// has none either, as it would have from a stable event.
     [[nodiscard]] ccm::Json eventAt(int row, int column) const;
     /// The outcome of a cell, or -1.
     [[nodiscard]] int outcomeAt(int row, int column) const;
@@ -155,6 +162,7 @@ private:
     void setCell(int host, int resource, int outcome);
     void setChange(int host, int resource, int change);
     void takeComparison(int host, const ccm::Json &params);
+    void takeStable(int host, const ccm::Json &params);
     [[nodiscard]] int changeOf(const Host &host, int resource) const;
     void setHostState(int host, FleetHostState state, const QString &message);
     void markDirty(int host);
@@ -174,6 +182,7 @@ private:
     int m_dirtyFirst = -1;
     int m_dirtyLast = -1;
     bool m_flushScheduled = false;
+    QElapsedTimer m_lastFlush;
     bool m_finished = false;
     QString m_notice;
     /// Hosts in each FleetHostState, kept as states change: views ask on every paint.

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The designer's side of a fleet preview at scale: the Fleet dock's matrix (FleetPreviewModel
 // behind the dock's QTableView, shown on the offscreen platform) fed with recorded fleet.host and
-// fleet.event notifications of N hosts x 100 resources, as the user's backend forwards them.
-// Notifications arrive in slices of 256 (about one 64 KiB socket read), one slice per turn of the
-// event loop, each parsed from its JSON text; hosts answer 100 at a time, interleaved. Prints the
-// time until the matrix is filled (the result taken in and shown), the peak RSS (VmHWM), and the
-// longest turn of the event loop while feeding: how long a click could wait.
+// fleet.event notifications of N hosts x 100 resources (10 of them changed, with a diff), as the
+// user's backend forwards them, in both preview answer formats:
+// - format 1: per host accepted, then a running and an event per resource, then done;
+// - format 2: per host accepted, one running, an event per changed resource only, then done
+//   naming the 90 stable resources in its "stable" array.
+// Notifications arrive in slices of about 64 KiB of text (one socket read), one slice per turn of
+// the event loop, each parsed from its JSON text; hosts answer 100 at a time, interleaved. Prints
+// the time until the matrix is filled (the result taken in and shown), the peak RSS (VmHWM) and
+// that of the window alone before the preview, the longest turn of the event loop while the
+// notifications arrive (how long a click could wait), and the turn that takes in the result.
 //
 // Each size runs in a process of its own, so each peak RSS is that size's own.
 #include "designer/core/fleet_preview_model.h"
@@ -31,9 +36,9 @@ using namespace ccm::designer;
 namespace {
 
 constexpr int kResources = 100;
-constexpr int kSlice = 256; ///< notifications per turn of the event loop
+constexpr int kChangedPerHost = 10; ///< resource r changes on host h when (r + h) % 10 == 0
+constexpr qsizetype kSliceBytes = 64 * 1024; ///< notification text per turn of the event loop
 constexpr int kConcurrentHosts = 100; ///< hosts answering at the same time
-constexpr int kStepsPerHost = 2 + 2 * kResources; ///< accepted, (running, event) per resource, done
 
 /// Peak resident memory of this process in KiB, from /proc/self/status.
 long peakRssKiB()
@@ -47,15 +52,26 @@ long peakRssKiB()
     return -1;
 }
 
+std::string resourceName(int resource)
+{
+    return "file#/etc/app/conf.d/setting-" + std::to_string(resource) + ".conf";
+}
+
+bool changes(int host, int resource)
+{
+    return (resource + host) % kChangedPerHost == 0;
+}
+
 /// The recorded answers of one host, with its identity spliced in: a real event per resource in
-/// both variants (stable and changed, with a diff), and the fleet.host reports.
+/// both variants (stable and changed, with a diff), and the fleet.host reports, in answer format
+/// 1 or 2.
 class Recording {
 public:
     /// With `classes`, each host's done carries its comparison: its changed resources classed,
     /// every other one drift, the rest intended.
-    Recording(int hosts, bool classes)
+    Recording(int hosts, int format, bool classes)
         : m_hosts(hosts)
-        , m_classes(classes)
+        , m_format(format)
     {
         for (int r = 0; r < kResources; ++r) {
             const std::string name = "/etc/app/conf.d/setting-" + std::to_string(r) + ".conf";
@@ -69,16 +85,20 @@ public:
                 m_events[changed].push_back(event.dump());
             }
         }
+        // Which resources change depends on host % 10 alone: so do the done's members.
+        for (int phase = 0; phase < kChangedPerHost; ++phase)
+            m_done.push_back(doneMembers(phase, format, classes));
     }
 
-    int size() const { return m_hosts * kStepsPerHost; }
+    int steps() const { return m_format == 1 ? 2 + 2 * kResources : 3 + kChangedPerHost; }
+    int size() const { return m_hosts * steps(); }
 
     /// The method and params text of notification `index` of the whole preview.
     std::pair<bool, std::string> at(int index) const
     {
         const int window = std::min(kConcurrentHosts, m_hosts);
-        const int windowStart = index / (window * kStepsPerHost) * window;
-        const int inWindow = index % (window * kStepsPerHost);
+        const int windowStart = index / (window * steps()) * window;
+        const int inWindow = index % (window * steps());
         const int width = std::min(window, m_hosts - windowStart);
         const int host = windowStart + inWindow % width;
         const int step = inWindow / width;
@@ -86,16 +106,20 @@ public:
             = R"({"request":"Zq3kV9pL0aXbT7mN","identity":"host-)" + std::to_string(host) + R"(.example.net",)";
         if (step == 0)
             return {false, head + R"("state":"accepted"})"};
-        if (step == kStepsPerHost - 1)
-            return {false, head + R"("state":"done")" + comparison(host) + "}"};
+        if (step == steps() - 1)
+            return {false, head + R"("state":"done")" + m_done[size_t(host % kChangedPerHost)] + "}"};
+        if (m_format == 2) {
+            if (step == 1)
+                return {false, running(head, 0)};
+            // The host's changed resources, in order: the first is (10 - host % 10) % 10.
+            const int resource
+                = (kChangedPerHost - host % kChangedPerHost) % kChangedPerHost + kChangedPerHost * (step - 2);
+            return {true, head + R"("event":)" + m_events[1][size_t(resource)] + "}"};
+        }
         const int resource = (step - 1) / 2;
         if ((step - 1) % 2 == 0)
-            return {false,
-                head + R"("state":"running","done":)" + std::to_string(resource)
-                    + R"(,"total":100,"current":"file#/etc/app/conf.d/setting-)" + std::to_string(resource)
-                    + R"(.conf"})"};
-        const bool changed = (resource + host) % 10 == 0;
-        return {true, head + R"("event":)" + m_events[changed][size_t(resource)] + "}"};
+            return {false, running(head, resource)};
+        return {true, head + R"("event":)" + m_events[changes(host, resource)][size_t(resource)] + "}"};
     }
 
     /// The fleet.preview result: every host done.
@@ -104,33 +128,48 @@ public:
         ccm::Json hosts = ccm::Json::array();
         for (int host = 0; host < m_hosts; ++host)
             hosts.push_back({{"identity", "host-" + std::to_string(host) + ".example.net"}, {"state", "done"},
-                {"summary", {{"total", kResources}, {"changed", 10}, {"failed", 0}}}});
+                {"summary", {{"total", kResources}, {"changed", kChangedPerHost}, {"failed", 0}}}});
         return ccm::Json {{"request", "Zq3kV9pL0aXbT7mN"}, {"hosts", hosts},
             {"totals", {{"hosts", m_hosts}, {"answered", m_hosts}, {"silent", 0}}}}
             .dump();
     }
 
 private:
-    /// The compare and classes members of a host's done, with their leading comma; empty without.
-    std::string comparison(int host) const
+    static std::string running(const std::string &head, int resource)
     {
-        if (!m_classes)
-            return {};
-        ccm::Json classes = ccm::Json::object();
+        return head + R"("state":"running","done":)" + std::to_string(resource) + R"(,"total":100,"current":")"
+            + resourceName(resource) + R"("})";
+    }
+
+    /// The members of the done of a host whose changed resources are those of `phase` (host % 10),
+    /// with their leading commas: in format 2 its stable resources, with `classes` its comparison.
+    static std::string doneMembers(int phase, int format, bool classes)
+    {
+        std::string members;
+        if (format == 2) {
+            ccm::Json stable = ccm::Json::array();
+            for (int resource = 0; resource < kResources; ++resource)
+                if (!changes(phase, resource))
+                    stable.push_back(resourceName(resource));
+            members += R"(,"stable":)" + stable.dump();
+        }
+        if (!classes)
+            return members;
+        ccm::Json classed = ccm::Json::object();
         int changed = 0;
         for (int resource = 0; resource < kResources; ++resource)
-            if ((resource + host) % 10 == 0)
-                classes["file#/etc/app/conf.d/setting-" + std::to_string(resource) + ".conf"]
-                    = changed++ % 2 == 0 ? "drift" : "intended";
+            if (changes(phase, resource))
+                classed[resourceName(resource)] = changed++ % 2 == 0 ? "drift" : "intended";
         const ccm::Json compare {{"state", "compared"}, {"source", "obj://SITE/site"}, {"digest", "SHA-256=x"},
             {"intended", changed / 2}, {"drift", changed - changed / 2}, {"added", 0}, {"failed", 0},
             {"uncompared", 0}};
-        return R"(,"compare":)" + compare.dump() + R"(,"classes":)" + classes.dump();
+        return members + R"(,"compare":)" + compare.dump() + R"(,"classes":)" + classed.dump();
     }
 
     int m_hosts;
-    bool m_classes;
+    int m_format;
     std::vector<std::string> m_events[2];
+    std::vector<std::string> m_done;
 };
 
 /// Shows the dock's preview tab, the one holding the matrix.
@@ -143,8 +182,24 @@ void showMatrix(FleetDock *dock)
             dock->tabs()->setCurrentIndex(tab);
 }
 
-/// Feeds one preview of `hosts` hosts to the window's Fleet dock and prints its figures.
-int feed(int hosts, bool classes)
+/// Whether every cell of the matrix holds the outcome the recording gave it.
+bool everyCellFilled(const FleetPreviewModel &model)
+{
+    for (int row = 1; row <= model.hostCount(); ++row) {
+        const int host = model.identityAt(row).section(QLatin1Char('-'), 1).section(QLatin1Char('.'), 0, 0).toInt();
+        for (int resource = 0; resource < kResources; ++resource) {
+            const int column = model.columnOf(QString::fromStdString(resourceName(resource)));
+            const Outcome expected = changes(host, resource) ? Outcome::Changed : Outcome::Stable;
+            if (model.outcomeAt(row, column) != int(expected))
+                return false;
+        }
+    }
+    return true;
+}
+
+/// Feeds one preview of `hosts` hosts in answer `format` to the window's Fleet dock and prints its
+/// figures.
+int feed(int hosts, int format, bool classes)
 {
     MainWindow window;
     window.resize(1400, 900);
@@ -153,13 +208,14 @@ int feed(int hosts, bool classes)
     showMatrix(dock);
     FleetPreviewModel *model = dock->previewModel();
     QApplication::processEvents();
-    const Recording recording(hosts, classes);
+    const Recording recording(hosts, format, classes);
     const std::string result = recording.result();
     const long rssBefore = peakRssKiB();
 
     QElapsedTimer clock;
     qint64 lastTurn = -1;
     qint64 longestTurn = 0;
+    qint64 resultStart = 0;
     int next = 0;
     bool fed = false;
     std::function<void()> slice = [&] {
@@ -167,38 +223,50 @@ int feed(int hosts, bool classes)
         if (lastTurn >= 0)
             longestTurn = std::max(longestTurn, now - lastTurn);
         lastTurn = now;
-        for (const int end = std::min(next + kSlice, recording.size()); next < end; ++next) {
+        for (qsizetype bytes = 0; bytes < kSliceBytes && next < recording.size(); ++next) {
             const auto [event, text] = recording.at(next);
+            bytes += qsizetype(text.size()) + 1;
             const ccm::Json params = ccm::parseJson(text);
             event ? model->addEventReport(params) : model->addHostReport(params);
         }
         if (next < recording.size())
             return QTimer::singleShot(0, slice);
+        // As the dock takes the result: the views are brought up to date at once.
+        resultStart = clock.nsecsElapsed();
         model->setResult(ccm::parseJson(result));
+        model->flush();
         fed = true;
     };
     clock.start();
     QTimer::singleShot(0, slice);
     while (!fed)
         QApplication::processEvents(QEventLoop::WaitForMoreEvents);
-    // The result's flush is the next turn's; then the view paints what it shows.
+    // The view lays out what the flush announced, then paints it.
     QApplication::processEvents();
+    // The result's turn: its one line parsed (all hosts with their summaries), taken in and laid out.
+    const qint64 resultTurn = clock.nsecsElapsed() - resultStart;
     dock->matrixView()->viewport()->repaint();
     const double totalMs = double(clock.nsecsElapsed()) / 1e6;
 
     const bool filled = model->hostCount() == hosts && model->resourceCount() == kResources
         && model->countIn(FleetHostState::Done) == hosts && model->isFinished()
-        && dock->previewFilter()->rowCount() == hosts + 1 && (!classes || model->driftTotal() == hosts * 5);
-    std::printf("  %6d hosts x %d resources%s: %8.1f ms to matrix filled  peak RSS %7.1f MiB (%.1f before)  "
-                "longest stall %6.1f ms  %s\n",
-        hosts, kResources, classes ? ", classed" : "", totalMs, double(peakRssKiB()) / 1024.0,
-        double(rssBefore) / 1024.0, double(longestTurn) / 1e6, filled ? "" : "MATRIX INCOMPLETE");
+        && dock->previewFilter()->rowCount() == hosts + 1
+        && model->index(FleetPreviewModel::kTotalsRow, FleetPreviewModel::ChangedColumn).data().toInt()
+            == hosts * kChangedPerHost
+        && (!classes || model->driftTotal() == hosts * kChangedPerHost / 2) && everyCellFilled(*model);
+    std::printf("  format %d, %6d hosts x %d resources%s: %8.1f ms to matrix filled  peak RSS %7.1f MiB (window "
+                "alone %.1f)  longest stall %6.1f ms (the result's turn %.1f ms)  %s\n",
+        format, hosts, kResources, classes ? ", classed" : "", totalMs, double(peakRssKiB()) / 1024.0,
+        double(rssBefore) / 1024.0, double(longestTurn) / 1e6, double(resultTurn) / 1e6,
+        filled ? "" : "MATRIX INCOMPLETE");
     std::fflush(stdout);
     return filled ? 0 : 1;
 }
 
 } // namespace
 
+/// Without arguments, every size in both formats, each in a process of its own; with
+/// `--hosts N [--format 1|2] [--classes]`, that one.
 int main(int argc, char *argv[])
 {
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -206,20 +274,28 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     const QStringList arguments = QApplication::arguments();
-    if (arguments.size() >= 3 && arguments[1] == QLatin1String("--hosts"))
-        return feed(arguments[2].toInt(), arguments.contains(QStringLiteral("--classes")));
-    std::printf("designer fleet preview matrix, recorded notifications (slices of %d per event-loop turn):\n", kSlice);
+    if (arguments.size() >= 3 && arguments[1] == QLatin1String("--hosts")) {
+        const qsizetype format = arguments.indexOf(QStringLiteral("--format"));
+        return feed(arguments[2].toInt(), format > 0 ? arguments.value(format + 1).toInt() : 1,
+            arguments.contains(QStringLiteral("--classes")));
+    }
+    std::printf("designer fleet preview matrix, recorded notifications (about %lld KiB per event-loop turn):\n",
+        static_cast<long long>(kSliceBytes / 1024));
     std::fflush(stdout);
-    // Then 10,000 hosts whose done answers class their changes (drift versus intent).
-    for (const auto &[hosts, classes] : {std::pair {20, false}, {1000, false}, {10000, false}, {10000, true}}) {
-        QProcess child;
-        child.setProcessChannelMode(QProcess::ForwardedChannels);
-        QStringList childArguments {QStringLiteral("--hosts"), QString::number(hosts)};
-        if (classes)
-            childArguments << QStringLiteral("--classes");
-        child.start(QApplication::applicationFilePath(), childArguments);
-        if (!child.waitForFinished(-1) || child.exitCode() != 0)
-            return 1;
+    // Each format at 20, 1,000 and 10,000 hosts, then 10,000 hosts whose done answers class their
+    // changes (drift versus intent).
+    for (const int format : {1, 2}) {
+        for (const auto &[hosts, classes] : {std::pair {20, false}, {1000, false}, {10000, false}, {10000, true}}) {
+            QProcess child;
+            child.setProcessChannelMode(QProcess::ForwardedChannels);
+            QStringList childArguments {
+                QStringLiteral("--hosts"), QString::number(hosts), QStringLiteral("--format"), QString::number(format)};
+            if (classes)
+                childArguments << QStringLiteral("--classes");
+            child.start(QApplication::applicationFilePath(), childArguments);
+            if (!child.waitForFinished(-1) || child.exitCode() != 0)
+                return 1;
+        }
     }
     return 0;
 }

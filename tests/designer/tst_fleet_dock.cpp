@@ -65,9 +65,10 @@ Json execEvent(const char *outcome)
 }
 
 /// A recorded preview: web1 would change the motd, web2 runs `web2Exec` on the exec, db1 stays silent.
-Responder recordedPreview(const char *web2Exec)
+/// In answer `format` 2 the stable resources come as the done's "stable" list instead of events.
+Responder recordedPreview(const char *web2Exec, int format = 1)
 {
-    return [web2Exec](const Json &request) {
+    return [web2Exec, format](const Json &request) {
         const auto host = [](const char *identity, Json fields) {
             Json params {{"request", "r-0123456789abcdef"}, {"identity", identity}};
             params.update(fields);
@@ -81,19 +82,33 @@ Responder recordedPreview(const char *web2Exec)
         // A notification of another request on the same connection belongs to someone else.
         const Json foreign = notification("fleet.event",
             {{"request", "r-another-request-0001"}, {"identity", "ghost"}, {"event", fileEvent("failed")}});
-        return std::vector<Json> {host("web1", {{"state", "accepted"}}), foreign, host("web2", {{"state", "accepted"}}),
+        std::vector<Json> messages {host("web1", {{"state", "accepted"}}), foreign,
+            host("web2", {{"state", "accepted"}}),
             host("web1", {{"state", "running"}, {"done", 0}, {"total", 2}, {"current", "file#/etc/motd"}}),
-            event("web1", fileEvent("changed")), event("web2", fileEvent("stable")), event("web1", execEvent("stable")),
-            event("web2", execEvent(web2Exec)), host("web1", {{"state", "done"}}), host("web2", {{"state", "done"}}),
-            answer(request,
-                {{"request", "r-0123456789abcdef"},
-                    {"hosts",
-                        {{{"identity", "web1"}, {"state", "done"}, {"summary", summary}},
-                            {{"identity", "web2"}, {"state", "done"}, {"summary", summary}},
-                            {{"identity", "db1"}, {"state", "silent"}}}},
-                    {"totals",
-                        {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0}, {"changed", 1},
-                            {"resources_failed", 0}}}})};
+            event("web1", fileEvent("changed"))};
+        Json web2Stable = Json::array({"file#/etc/motd"});
+        if (format == 1)
+            messages.insert(messages.end(), {event("web2", fileEvent("stable")), event("web1", execEvent("stable"))});
+        if (format == 1 || std::string(web2Exec) != "stable")
+            messages.push_back(event("web2", execEvent(web2Exec)));
+        else
+            web2Stable.push_back("exec#reload");
+        if (format == 1)
+            messages.insert(messages.end(), {host("web1", {{"state", "done"}}), host("web2", {{"state", "done"}})});
+        else
+            messages.insert(messages.end(),
+                {host("web1", {{"state", "done"}, {"stable", {"exec#reload"}}}),
+                    host("web2", {{"state", "done"}, {"stable", web2Stable}})});
+        messages.push_back(answer(request,
+            {{"request", "r-0123456789abcdef"},
+                {"hosts",
+                    {{{"identity", "web1"}, {"state", "done"}, {"summary", summary}},
+                        {{"identity", "web2"}, {"state", "done"}, {"summary", summary}},
+                        {{"identity", "db1"}, {"state", "silent"}}}},
+                {"totals",
+                    {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0}, {"changed", 1},
+                        {"resources_failed", 0}}}}));
+        return messages;
     };
 }
 
@@ -170,6 +185,8 @@ private slots:
     void previewSendsTheDocumentAndFillsTheMatrix();
     void selectingACellShowsItsDiff();
     void filtersNarrowTheMatrix();
+    void stableListsShowAsStableEvents_data();
+    void stableListsShowAsStableEvents();
     void driftShowsApartWithALegendAndAFilter();
     void publishOnlyAfterACleanPreview_data();
     void publishOnlyAfterACleanPreview();
@@ -299,6 +316,59 @@ void TestFleetDock::filtersNarrowTheMatrix()
     QCOMPARE(shown->index(1, FleetPreviewModel::HostColumn).data().toString(), s("web1"));
     dock->hostFilterEdit()->setText(s("web"));
     QCOMPARE(shown->rowCount(), 3);
+}
+
+void TestFleetDock::stableListsShowAsStableEvents_data()
+{
+    QTest::addColumn<QString>("web2Exec");
+    QTest::newRow("clean") << s("stable");
+    QTest::newRow("a failure") << s("failed");
+}
+
+/// The same preview in answer format 1 (an event per resource) and 2 (stable resources named in the
+/// done): the same matrix, summary line, filters and Publish button, and a stable cell selected
+/// shows what it shows for a stable event.
+void TestFleetDock::stableListsShowAsStableEvents()
+{
+    QFETCH(QString, web2Exec);
+    useKey(true);
+    const auto seen = [](FleetDock *dock) {
+        QStringList lines {dock->progressLabel()->text(), QString::number(dock->publishButton()->isHidden())};
+        for (const auto mode : {FleetPreviewFilter::Mode::All, FleetPreviewFilter::Mode::ChangesOnly,
+                 FleetPreviewFilter::Mode::FailuresOnly}) {
+            dock->filterBox()->setCurrentIndex(int(mode));
+            const QAbstractItemModel *shown = dock->matrixView()->model();
+            for (int row = 0; row < shown->rowCount(); ++row)
+                for (int column = 0; column < shown->columnCount(); ++column)
+                    lines << shown->index(row, column).data().toString() + QLatin1Char('|')
+                            + shown->index(row, column).data(Qt::ToolTipRole).toString();
+        }
+        dock->filterBox()->setCurrentIndex(int(FleetPreviewFilter::Mode::All));
+        return lines;
+    };
+    QStringList views[2];
+    const std::string web2Outcome = web2Exec.toStdString();
+    for (const int format : {1, 2}) {
+        ScriptedWindow harness({{"fleet.preview", recordedPreview(web2Outcome.c_str(), format)}});
+        QVERIFY(harness.connected());
+        FleetDock *dock = harness.dock();
+        dock->startPreview();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->previewModel()->isFinished(), kPatienceMs);
+        QTRY_VERIFY(dock->progressLabel()->text().startsWith(s("2 of 3 hosts answered")));
+        views[format - 1] = seen(dock);
+
+        // web1's exec: a stable cell, whichever way it came.
+        QTableView *view = dock->matrixView();
+        const QModelIndex exec = view->model()->index(1, dock->previewModel()->columnOf(s("exec#reload")));
+        QCOMPARE(exec.data().toString(), s("✓"));
+        view->setCurrentIndex(view->model()->index(1, dock->previewModel()->columnOf(s("file#/etc/motd"))));
+        QVERIFY(dock->diffView()->unifiedView()->toPlainText().contains(s("welcome")));
+        view->setCurrentIndex(exec);
+        QCOMPARE(dock->diffView()->titleLabel()->text(), s("exec#reload on web1"));
+        QVERIFY(!dock->diffView()->unifiedView()->toPlainText().contains(s("welcome")));
+    }
+    QVERIFY(views[0].size() > 10);
+    QCOMPARE(views[1], views[0]);
 }
 
 void TestFleetDock::driftShowsApartWithALegendAndAFilter()

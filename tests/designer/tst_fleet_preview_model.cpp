@@ -7,6 +7,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <map>
+
 using ccm::Json;
 using ccm::designer::FleetChange;
 using ccm::designer::FleetComparison;
@@ -81,6 +83,105 @@ Json result(const std::vector<std::pair<std::string, const char *>> &hosts)
     return Json {{"request", "r1"}, {"hosts", list}, {"totals", Json::object()}};
 }
 
+/// A fleet.host "done" in preview answer format 2: `stable` names the resources it sent no event for.
+Json doneWithStable(const std::string &identity, const Json &stable, const Json &classes = Json())
+{
+    Json params = classes.is_null() ? host(identity, "done") : comparedHost(identity, classes);
+    params["stable"] = stable;
+    return params;
+}
+
+/// One preview of three hosts over four resources, delivered as answer format 1 (an event per
+/// resource) or 2 (events for what is not stable, the stable ones named in the done). web1
+/// compared: drift on file#/a, an intended exec#b; web2 fails pkg#c and skips svc#d; web3 changes
+/// nothing; db1 declines.
+Feed bothFormats(int format)
+{
+    struct Cell {
+        const char *host;
+        const char *resource;
+        const char *outcome;
+    };
+    const std::vector<Cell> cells {{"web1", "file#/a", "changed"}, {"web1", "exec#b", "changed"},
+        {"web1", "pkg#c", "stable"}, {"web1", "svc#d", "stable"}, {"web2", "file#/a", "stable"},
+        {"web2", "exec#b", "stable"}, {"web2", "pkg#c", "failed"}, {"web2", "svc#d", "skipped"},
+        {"web3", "file#/a", "stable"}, {"web3", "exec#b", "stable"}, {"web3", "pkg#c", "stable"},
+        {"web3", "svc#d", "stable"}};
+    const std::map<std::string, Json> classes {{"web1", {{"file#/a", "drift"}, {"exec#b", "intended"}}},
+        {"web2", {{"pkg#c", "failed"}}}, {"web3", Json::object()}};
+    Feed messages;
+    for (const char *identity : {"web1", "web2", "web3"})
+        messages.emplace_back('h', host(identity, "accepted"));
+    messages.emplace_back('h', host("db1", "declined"));
+    for (const char *identity : {"web1", "web2", "web3"}) {
+        Json stable = Json::array();
+        for (const Cell &cell : cells) {
+            if (cell.host != std::string(identity))
+                continue;
+            if (format == 2 && cell.outcome == std::string("stable"))
+                stable.push_back(cell.resource);
+            else
+                messages.emplace_back('e', report(identity, cell.resource, cell.outcome));
+        }
+        messages.emplace_back('h',
+            format == 2 ? doneWithStable(identity, stable, classes.at(identity))
+                        : comparedHost(identity, classes.at(identity)));
+    }
+    return messages;
+}
+
+/// Everything a view, a filter or the summary line reads of `model`, cells by host and resource
+/// name (so independent of the order the columns came in).
+QStringList describe(const FleetPreviewModel &model)
+{
+    QStringList lines {QStringLiteral("totals %1 changed, %2 failed, %3 intended, %4 drift, %5 answered, %6 "
+                                      "declined, failures %7")
+                           .arg(model.index(0, FleetPreviewModel::ChangedColumn).data().toInt())
+                           .arg(model.index(0, FleetPreviewModel::FailedColumn).data().toInt())
+                           .arg(model.intendedTotal())
+                           .arg(model.driftTotal())
+                           .arg(model.answeredCount())
+                           .arg(model.countIn(FleetHostState::Declined))
+                           .arg(model.hasFailures())};
+    QStringList resources;
+    for (int column = FleetPreviewModel::FirstResourceColumn; column < model.columnCount(); ++column)
+        resources << model.resourceAt(column);
+    resources.sort();
+    for (const QString &resource : resources) {
+        const QModelIndex total = model.index(0, model.columnOf(resource));
+        lines << resource + QStringLiteral(": ") + total.data().toString() + QLatin1Char(' ')
+                + total.data(Qt::ToolTipRole).toString();
+    }
+    for (int row = 1; row < model.rowCount(); ++row) {
+        for (int column = 0; column < FleetPreviewModel::FirstResourceColumn; ++column)
+            lines << model.index(row, column).data().toString() + QLatin1Char(' ')
+                    + model.index(row, column).data(Qt::ToolTipRole).toString();
+        for (const QString &resource : resources) {
+            const QModelIndex cell = model.index(row, model.columnOf(resource));
+            lines << QStringLiteral("%1 %2: %3 %4 %5 %6 [%7] %8")
+                         .arg(model.identityAt(row), resource)
+                         .arg(model.outcomeAt(row, cell.column()))
+                         .arg(model.changeAt(row, cell.column()))
+                         .arg(cell.data().toString(), cell.data(FleetPreviewModel::TileColourRole).toString())
+                         .arg(model.messageAt(row, cell.column()), cell.data(Qt::ToolTipRole).toString());
+        }
+    }
+    return lines;
+}
+
+/// The rows and the resource columns (sorted) `filter` shows.
+QStringList shown(const FleetPreviewFilter &filter)
+{
+    QStringList rows;
+    for (int row = 1; row < filter.rowCount(); ++row)
+        rows << filter.index(row, FleetPreviewModel::HostColumn).data().toString();
+    QStringList columns;
+    for (int column = FleetPreviewModel::FirstResourceColumn; column < filter.columnCount(); ++column)
+        columns << filter.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
+    columns.sort();
+    return rows + QStringList {QStringLiteral("|")} + columns;
+}
+
 } // namespace
 
 class TestFleetPreviewModel : public QObject {
@@ -99,6 +200,10 @@ private slots:
     void driftAndIntendedFilters_data();
     void driftAndIntendedFilters();
     void aHostWithoutACurrentBundleSaysSo();
+    void aDoneFillsItsStableCells();
+    void bothAnswerFormatsShowTheSame();
+    void malformedStableListsAreSkipped_data();
+    void malformedStableListsAreSkipped();
 };
 
 void TestFleetPreviewModel::matrix_data()
@@ -412,6 +517,122 @@ void TestFleetPreviewModel::aHostWithoutACurrentBundleSaysSo()
     const int old = model.rowOf(s("old-1"));
     QCOMPARE(model.comparisonAt(old), FleetComparison::Unknown);
     QCOMPARE(model.index(old, FleetPreviewModel::StateColumn).data().toString(), s("done"));
+}
+
+void TestFleetPreviewModel::aDoneFillsItsStableCells()
+{
+    FleetPreviewModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addHostReport(host("a", "accepted"));
+    model.addEventReport(report("a", "file#/x", "changed"));
+    model.addHostReport(doneWithStable("a", {"exec#y", "package#zsh"}));
+    model.addHostReport(doneWithStable("b", {"exec#y"})); // a done without an accepted first
+    QSignalSpy updated(&model, &FleetPreviewModel::updated);
+    QVERIFY(updated.wait());
+
+    QCOMPARE(model.columnCount(), FleetPreviewModel::FirstResourceColumn + 3);
+    const int a = model.rowOf(s("a"));
+    const int b = model.rowOf(s("b"));
+    QCOMPARE(model.stateAt(a), FleetHostState::Done);
+    QCOMPARE(model.stateAt(b), FleetHostState::Done);
+    const int x = model.columnOf(s("file#/x"));
+    const int y = model.columnOf(s("exec#y"));
+    const int zsh = model.columnOf(s("package#zsh"));
+    QCOMPARE(model.outcomeAt(a, x), int(Outcome::Changed));
+    QCOMPARE(model.outcomeAt(a, y), int(Outcome::Stable));
+    QCOMPARE(model.outcomeAt(a, zsh), int(Outcome::Stable));
+    QCOMPARE(model.outcomeAt(b, y), int(Outcome::Stable));
+    QCOMPARE(model.outcomeAt(b, x), -1); // b named no file#/x
+    // A stable cell looks and tells as one of a stable event: a tick, the stable colour, no event.
+    QCOMPARE(model.index(a, y).data().toString(), s("✓"));
+    QCOMPARE(model.index(a, y).data(FleetPreviewModel::TileColourRole).value<QColor>(),
+        FleetPreviewModel::tileColour(int(Outcome::Stable), -1));
+    QVERIFY(model.eventAt(a, y).is_null());
+    QCOMPARE(model.messageAt(a, y), QString());
+    QCOMPARE(model.index(a, y).data(Qt::ToolTipRole).toString(), s("exec#y on a: stable"));
+    QCOMPARE(model.index(0, FleetPreviewModel::ChangedColumn).data().toInt(), 1);
+    QCOMPARE(model.index(0, y).data(FleetPreviewModel::ChangedCountRole).toInt(), 0);
+    QCOMPARE(model.answeredCount(), 2);
+}
+
+void TestFleetPreviewModel::bothAnswerFormatsShowTheSame()
+{
+    FleetPreviewModel eventByEvent;
+    FleetPreviewModel withStableLists;
+    QAbstractItemModelTester tester(&withStableLists, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    feed(eventByEvent, bothFormats(1));
+    feed(withStableLists, bothFormats(2));
+    const Json finalResult = result({{"web1", "done"}, {"web2", "done"}, {"web3", "done"}, {"db1", "declined"}});
+    eventByEvent.setResult(finalResult);
+    withStableLists.setResult(finalResult);
+    eventByEvent.flush();
+    withStableLists.flush();
+
+    const QStringList expected = describe(eventByEvent);
+    QVERIFY(expected.first().startsWith(s("totals 2 changed, 1 failed, 1 intended, 1 drift, 4 answered")));
+    QCOMPARE(describe(withStableLists), expected);
+    for (const auto mode :
+        {FleetPreviewFilter::Mode::All, FleetPreviewFilter::Mode::ChangesOnly, FleetPreviewFilter::Mode::FailuresOnly,
+            FleetPreviewFilter::Mode::DriftOnly, FleetPreviewFilter::Mode::IntendedOnly}) {
+        for (const QString &hostFilter : {QString(), s("web"), s("web3")}) {
+            FleetPreviewFilter first;
+            first.setSourceModel(&eventByEvent);
+            first.setMode(mode);
+            first.setHost(hostFilter);
+            FleetPreviewFilter second;
+            second.setSourceModel(&withStableLists);
+            second.setMode(mode);
+            second.setHost(hostFilter);
+            QCOMPARE(shown(second), shown(first));
+        }
+    }
+}
+
+void TestFleetPreviewModel::malformedStableListsAreSkipped_data()
+{
+    QTest::addColumn<Json>("stable");
+    QTest::addColumn<QStringList>("stableCells");
+    QTest::newRow("not an array") << Json("exec#y") << QStringList {};
+    QTest::newRow("an object") << Json {{"exec#y", true}} << QStringList {};
+    QTest::newRow("null") << Json() << QStringList {};
+    QTest::newRow("names that are not strings")
+        << Json::array({1, nullptr, Json::object(), Json::array({"exec#y"}), "", true, "exec#z"})
+        << QStringList {s("exec#z")};
+    // file#/x changed and pkg#f failed by their events: the list does not make them stable.
+    QTest::newRow("names the host sent events for")
+        << Json::array({"file#/x", "pkg#f", "exec#y", "exec#y"}) << QStringList {s("exec#y")};
+}
+
+void TestFleetPreviewModel::malformedStableListsAreSkipped()
+{
+    QFETCH(Json, stable);
+    QFETCH(QStringList, stableCells);
+    FleetPreviewModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.addEventReport(report("a", "file#/x", "changed"));
+    model.addEventReport(report("a", "pkg#f", "failed"));
+    model.addHostReport(doneWithStable("a", stable));
+    Json running = host("b", "running");
+    running["stable"] = Json::array({"exec#y"}); // only a done names stable resources
+    model.addHostReport(running);
+    model.flush();
+
+    const int a = model.rowOf(s("a"));
+    QCOMPARE(model.stateAt(a), FleetHostState::Done);
+    QCOMPARE(model.outcomeAt(a, model.columnOf(s("file#/x"))), int(Outcome::Changed));
+    QCOMPARE(model.outcomeAt(a, model.columnOf(s("pkg#f"))), int(Outcome::Failed));
+    QCOMPARE(
+        model.eventAt(a, model.columnOf(s("file#/x"))).value("diff", ""), "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n");
+    QStringList stableShown;
+    for (int column = FleetPreviewModel::FirstResourceColumn; column < model.columnCount(); ++column)
+        if (model.outcomeAt(a, column) == int(Outcome::Stable))
+            stableShown << model.resourceAt(column);
+    QCOMPARE(stableShown, stableCells);
+    QCOMPARE(model.columnCount(), FleetPreviewModel::FirstResourceColumn + 2 + stableCells.size());
+    QCOMPARE(model.index(0, FleetPreviewModel::ChangedColumn).data().toInt(), 1);
+    QCOMPARE(model.index(0, FleetPreviewModel::FailedColumn).data().toInt(), 1);
+    QCOMPARE(model.stateAt(model.rowOf(s("b"))), FleetHostState::Running);
+    QCOMPARE(model.outcomeAt(model.rowOf(s("b")), model.columnOf(s("exec#y"))), -1);
 }
 
 CCM_TEST_GUILESS_MAIN(TestFleetPreviewModel)
