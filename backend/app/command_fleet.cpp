@@ -56,7 +56,9 @@ Options:
                       agent's only remote source)
   --timeout D         how long to wait for answers (default 30s; e.g. 90s, 2m)
   --json              one JSON object per host and line: identity, state, summary,
-                      compare, events (each with its class)
+                      compare, events (each with its class; none for stable
+                      resources), stable (the names of the resources that would
+                      not change and have nothing to show)
   --replicas N        the replicas of CCM_PREVIEW when this creates it, 1 to 5 (default:
                       3 when the server reports a cluster of three or more servers,
                       else 1)
@@ -267,8 +269,10 @@ void printPreviewJson(const fleet::FleetPreview &preview, std::ostream &out)
     for (const auto &host : preview.hosts) {
         Json line {{"identity", host.identity}, {"state", fleet::hostStateName(host.state)}, {"summary", host.summary},
             {"events", host.events}};
-        if (host.state == fleet::HostState::Done)
+        if (host.state == fleet::HostState::Done) {
+            line["stable"] = host.stable;
             line["compare"] = fleet::comparisonSummary(host);
+        }
         if (!host.message.empty())
             line["message"] = host.message;
         out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';

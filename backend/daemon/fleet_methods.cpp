@@ -503,11 +503,12 @@ RpcResult<void> previewOptions(const Params &params, fleet::PreviewRequestOption
     return {};
 }
 
-/// What a done host's fleet.host notification adds: "compare" (comparisonSummary) and, when it
-/// compared, "classes": the class of each resource that changed or failed (others unchanged).
+/// What a done host's fleet.host notification adds: "stable" (the resources that did not change,
+/// whose events were not sent), "compare" (comparisonSummary) and, when it compared, "classes":
+/// the class of each resource that changed or failed (others unchanged).
 Json comparisonParams(const fleet::HostPreview &host)
 {
-    Json params {{"compare", fleet::comparisonSummary(host)}};
+    Json params {{"stable", host.stable}, {"compare", fleet::comparisonSummary(host)}};
     if (host.comparison.state != fleet::PreviewComparison::State::Compared)
         return params;
     Json classes = Json::object();

@@ -243,7 +243,7 @@ private Q_SLOTS:
         const Json &totals = result["totals"];
         QVERIFY2(totals
                 == (Json {{"hosts", 3}, {"answered", 2}, {"silent", 1}, {"declined", 0}, {"failed", 0}, {"changed", 1},
-                    {"resources_failed", 0}, {"intended", 0}, {"drift", 0}, {"uncompared_hosts", 2}}),
+                    {"resources_failed", 0}, {"intended", 0}, {"drift", 0}, {"uncompared_hosts", 2}, {"stable", 1}}),
             totals.dump().c_str());
         // These hosts keep no current bundle: each says so, in the result and in its done.
         QVERIFY2((*db)["compare"] == (Json {{"state", "none"}, {"reason", "this host keeps no current bundle"}}),
@@ -255,6 +255,9 @@ private Q_SLOTS:
             = sentProblems("response.fleet.status", *status) + sentProblems("response.fleet.preview", *preview);
         bool dbDone = false;
         bool dbDiff = false;
+        // The agents answer in format 2: host-0's file would not change, so its done names it
+        // stable and no fleet.event comes for it.
+        bool webStable = false;
         for (const Json &note : notifications) {
             problems += sentProblems(("notification." + note.value("method", "")).c_str(), note);
             const Json &params = note["params"];
@@ -265,11 +268,22 @@ private Q_SLOTS:
                         && params["compare"].value("reason", "") == "this host keeps no current bundle");
             if (note.value("method", "") == "fleet.event" && params.value("identity", "") == "host-1")
                 dbDiff = params["event"].value("diff", "").find("+role db") != std::string::npos;
+            QVERIFY2(!(note.value("method", "") == "fleet.event" && params.value("identity", "") == "host-0"),
+                note.dump().c_str());
+            if (note.value("method", "") == "fleet.host" && params.value("state", "") == "done") {
+                QVERIFY2(params.contains("stable") && params["stable"].is_array(), note.dump().c_str());
+                if (params.value("identity", "") == "host-0")
+                    webStable
+                        = params["stable"].size() == 1 && params["stable"][0].get<std::string>().starts_with("file#");
+                else
+                    QVERIFY2(params["stable"].empty(), note.dump().c_str());
+            }
             QVERIFY(params.value("identity", "") != "host-gone");
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         QVERIFY(dbDone);
         QVERIFY2(dbDiff, Json(notifications).dump().c_str());
+        QVERIFY2(webStable, Json(notifications).dump().c_str());
     }
 
     void hangingUpCancelsThePreview()

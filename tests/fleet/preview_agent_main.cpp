@@ -2,13 +2,15 @@
 // ccm-preview-fleet: many preview responders in one process, for tests and benchmarks.
 //
 //   ccm-preview-fleet --nats URL --trusted PUB.pem --hosts N [--prefix NAME] [--user USER]
-//                     [--work DIR] [--status] [--recorded FILE]
+//                     [--work DIR] [--status] [--recorded FILE [--recorded2 FILE]]
 //
 // Each host is a real PreviewResponder with its own connection, identity PREFIX-I and facts
 // {"index": I, "role": "web" for even I, else "db"}. With --recorded FILE the process instead
 // holds one connection and answers every valid request for every identity with the answers in
 // FILE (one JSON object per line, e.g. {"type":"event","event":{...}}; id, identity and seq are
-// filled in), which simulates a fleet of thousands of hosts without running anything. --status
+// filled in), which simulates a fleet of thousands of hosts without running anything: the answers
+// of answer format 1, sent to every request unless --recorded2 FILE gives those of format 2 and
+// the request asks for format 2 (its "answers" member), as a real agent decides. --status
 // lists every identity in CCM_STATUS. Prints "ready" once listening; runs until stdin closes.
 #include "fleet/agent/fleet_status.h"
 #include "fleet/nats/kv_bucket.h"
@@ -38,6 +40,7 @@ struct Arguments {
     std::string work = std::filesystem::temp_directory_path() / "ccm-preview-fleet";
     bool status = false;
     std::optional<std::string> recorded;
+    std::optional<std::string> recorded2;
 };
 
 std::optional<Arguments> parseArguments(int argc, char **argv)
@@ -60,6 +63,8 @@ std::optional<Arguments> parseArguments(int argc, char **argv)
             arguments.work = value;
         else if (option == "--recorded")
             arguments.recorded = value;
+        else if (option == "--recorded2")
+            arguments.recorded2 = value;
         else if (option == "--status" && value == "yes")
             arguments.status = true;
         else
@@ -99,13 +104,70 @@ void listStatus(const Arguments &arguments, NatsConnection &connection)
     }
 }
 
-/// The recorded fleet: one subscription answering for every identity.
+/// One recorded answer: its type, and its own members as JSON text without the braces, for the
+/// common fields to be put in front.
+struct RecordedAnswer {
+    std::string type;
+    std::string members;
+    Json json;
+};
+
+/// The recorded fleet: one subscription answering for every identity, in the format each request
+/// asks for (a real agent's rule): `format2` when the request reads format 2 and it was given,
+/// else `format1`.
 struct Recorded {
     const Arguments *arguments = nullptr;
     NatsConnection *connection = nullptr;
     std::string trusted;
-    std::vector<Json> answers;
+    std::vector<RecordedAnswer> format1;
+    std::vector<RecordedAnswer> format2;
 };
+
+std::vector<RecordedAnswer> readRecording(const std::string &path)
+{
+    std::vector<RecordedAnswer> answers;
+    std::ifstream file(path);
+    for (std::string line; std::getline(file, line);) {
+        if (line.empty())
+            continue;
+        Json answer = parseJson(line);
+        RecordedAnswer recorded {answer.value("type", ""), {}, answer};
+        answer.erase("type");
+        const std::string text = answer.dump();
+        recorded.members = text.size() > 2 ? text.substr(1, text.size() - 2) : std::string();
+        answers.push_back(std::move(recorded));
+    }
+    return answers;
+}
+
+/// Publishes one host's answers; the text is written directly (the requester reads members in any
+/// order) and split like an agent's only when larger than the server takes.
+void publishHost(const Recorded &recorded, const std::vector<RecordedAnswer> &answers, const PreviewRequest &request,
+    const std::string &identity, std::size_t maxPayload)
+{
+    std::uint64_t seq = 0;
+    std::string payload;
+    for (const RecordedAnswer &answer : answers) {
+        payload.clear();
+        payload += R"({"id":")" + request.id + R"(","identity":")" + identity + R"(","seq":)" + std::to_string(seq)
+            + R"(,"type":")" + answer.type + '"';
+        if (!answer.members.empty())
+            payload += ',' + answer.members;
+        payload += '}';
+        std::vector<std::string> parts;
+        if (payload.size() > maxPayload) {
+            Json full = answer.json;
+            full.update(answerHeader(request.id, identity, seq, answer.type));
+            parts = splitAnswer(full, maxPayload);
+        } else {
+            parts.push_back(payload);
+        }
+        ++seq;
+        for (const std::string &part : parts)
+            natsConnection_Publish(
+                recorded.connection->connection(), request.reply.c_str(), part.data(), static_cast<int>(part.size()));
+    }
+}
 
 void answerRecorded(natsConnection *, natsSubscription *, natsMsg *message, void *closure)
 {
@@ -116,31 +178,20 @@ void answerRecorded(natsConnection *, natsSubscription *, natsMsg *message, void
     if (!request || request->publicKey != recorded->trusted || !checkRequestRules(request->request, Clock::now()))
         return;
     const auto maxPayload = static_cast<std::size_t>(recorded->connection->maxPayload());
-    const std::string &reply = request->request.reply;
-    for (std::size_t host = 0; host < recorded->arguments->hosts; ++host) {
-        std::uint64_t seq = 0;
-        for (const Json &answer : recorded->answers) {
-            Json full = answerHeader(
-                request->request.id, identityOf(*recorded->arguments, host), seq++, answer.value("type", ""));
-            for (const auto &[key, value] : answer.items())
-                if (key != "type")
-                    full[key] = value;
-            for (const std::string &payload : splitAnswer(full, maxPayload))
-                natsConnection_Publish(recorded->connection->connection(), reply.c_str(), payload.data(),
-                    static_cast<int>(payload.size()));
-        }
-    }
+    const bool format2 = answerFormatFor(request->request) >= 2 && !recorded->format2.empty();
+    const std::vector<RecordedAnswer> &answers = format2 ? recorded->format2 : recorded->format1;
+    for (std::size_t host = 0; host < recorded->arguments->hosts; ++host)
+        publishHost(*recorded, answers, request->request, identityOf(*recorded->arguments, host), maxPayload);
     natsConnection_Flush(recorded->connection->connection());
 }
 
 int runRecorded(const Arguments &arguments)
 {
     auto connection = connect(arguments.url);
-    Recorded recorded {&arguments, connection.get(), loadPublicKey(arguments.trusted).value(), {}};
-    std::ifstream file(*arguments.recorded);
-    for (std::string line; std::getline(file, line);)
-        if (!line.empty())
-            recorded.answers.push_back(parseJson(line));
+    Recorded recorded {
+        &arguments, connection.get(), loadPublicKey(arguments.trusted).value(), readRecording(*arguments.recorded), {}};
+    if (arguments.recorded2)
+        recorded.format2 = readRecording(*arguments.recorded2);
     if (arguments.status)
         listStatus(arguments, *connection);
     natsSubscription *subscription = nullptr;
@@ -188,7 +239,7 @@ int main(int argc, char **argv)
     const auto arguments = parseArguments(argc, argv);
     if (!arguments) {
         std::cerr << "usage: ccm-preview-fleet --nats URL --trusted PUB.pem [--hosts N] [--prefix NAME] [--user USER]"
-                     " [--work DIR] [--status yes] [--recorded FILE]\n";
+                     " [--work DIR] [--status yes] [--recorded FILE [--recorded2 FILE]]\n";
         return 2;
     }
     return arguments->recorded ? runRecorded(*arguments) : runResponders(*arguments);

@@ -203,6 +203,43 @@ std::vector<Json> answersUntilDone(Inbox &inbox)
     return {};
 }
 
+/// Sends a request for the bundle `bundle` as a requester would build it, with the "answers"
+/// member only when `answers` is above 1 (an older requester sends none), and returns the
+/// answers up to done; empty when none came.
+std::vector<Json> rawPreview(
+    NatsConnection &connection, const SigningKey &key, const std::string &bundle, std::uint64_t answers)
+{
+    auto store = ObjectStore::openOrCreate(connection, std::string(kPreviewBucket), std::chrono::seconds(960));
+    if (!store)
+        return {};
+    std::istringstream data(bundle);
+    PreviewRequest request;
+    request.id = newPreviewId();
+    const auto stored = store.value().put("preview-" + request.id, data);
+    if (!stored)
+        return {};
+    Inbox inbox;
+    inbox.subject = "_INBOX.raw" + newPreviewId();
+    if (natsConnection_SubscribeSync(&inbox.subscription, connection.connection(), inbox.subject.c_str()) != NATS_OK)
+        return {};
+    request.issued = Clock::now();
+    request.expires = request.issued + std::chrono::minutes(5);
+    request.reply = inbox.subject;
+    request.bundle = {std::string(kPreviewBucket), "preview-" + request.id, stored->digest};
+    request.answers = answers;
+    publishRaw(connection, encodeSignedRequest(request, key).value());
+    return answersUntilDone(inbox);
+}
+
+/// The types of `answers`, in order.
+std::vector<std::string> typesOf(const std::vector<Json> &answers)
+{
+    std::vector<std::string> types;
+    for (const Json &answer : answers)
+        types.push_back(answer.value("type", ""));
+    return types;
+}
+
 std::set<std::string> membersOf(const Json &object)
 {
     std::set<std::string> members;
@@ -307,6 +344,74 @@ private slots:
             QVERIFY2(membersOf(answer) == expected, answer.dump().c_str());
         }
         QCOMPARE(answers.back()["type"].get<std::string>(), std::string("done"));
+    }
+
+    void anAgentAnswersTheFormatItIsAskedFor()
+    {
+        // Three files, one of which would change: format 1 (a request without "answers", as an
+        // older requester sends it) gets a progress and an event for each, exactly as before;
+        // format 2 gets one progress, the changed file's event, and the two others named stable.
+        Fleet fleet;
+        QVERIFY2(fleet.start(), qPrintable(fleet.error()));
+        std::string manifest = "ccm:\n  resources:\n    - file:\n";
+        for (const char *name : {"a", "b", "c"}) {
+            const QString target = fleet.path(QString::fromLatin1(name));
+            if (std::string_view(name) != "b")
+                QVERIFY(ccm::test::writeFile(target, "same\n"));
+            manifest += "        - " + target.toStdString()
+                + ":\n            ensure: present\n            content: \"same\\n\"\n";
+        }
+        const QString manifestPath = fleet.path(QStringLiteral("manifest.yaml"));
+        QVERIFY(ccm::test::writeFile(manifestPath, QByteArray::fromStdString(manifest)));
+        const std::string bundle = previewBundleBytes(manifestPath.toStdString(), {}).value();
+        fleet.addHost("web-1", {{"role", "web"}});
+        auto connection = fleet.connect();
+        const std::string a = "file#" + fleet.path(QStringLiteral("a")).toStdString();
+        const std::string b = "file#" + fleet.path(QStringLiteral("b")).toStdString();
+        const std::string c = "file#" + fleet.path(QStringLiteral("c")).toStdString();
+
+        const std::vector<Json> older = rawPreview(*connection, fleet.key(), bundle, 1);
+        QCOMPARE(typesOf(older),
+            (std::vector<std::string> {
+                "accepted", "progress", "event", "progress", "event", "progress", "event", "done"}));
+        const std::set<std::string> header {"id", "identity", "seq", "type"};
+        for (const Json &answer : older) {
+            std::set<std::string> expected = header;
+            const std::string type = answer["type"].get<std::string>();
+            if (type == "accepted")
+                expected.insert("facts_digest");
+            else if (type == "progress")
+                expected.insert({"done", "total", "current"});
+            else if (type == "event")
+                expected.insert("event");
+            else if (type == "done")
+                expected.insert({"summary", "cancelled", "aborted", "diagnostics"});
+            QVERIFY2(membersOf(answer) == expected, answer.dump().c_str());
+        }
+        QCOMPARE(older[6]["event"].value("resource", ""), c);
+        QCOMPARE(older[4]["event"].value("changed", false), true);
+
+        for (const std::uint64_t asked : {std::uint64_t {2}, std::uint64_t {9}}) {
+            const std::vector<Json> answers = rawPreview(*connection, fleet.key(), bundle, asked);
+            QCOMPARE(typesOf(answers), (std::vector<std::string> {"accepted", "progress", "event", "done"}));
+            QCOMPARE(answers[2]["event"].value("resource", ""), b);
+            const Json &done = answers.back();
+            QCOMPARE(done["answers"], Json(2));
+            QCOMPARE(done["stable"], Json::array({a, c}));
+            QCOMPARE(done["summary"], older.back()["summary"]);
+            for (std::size_t i = 0; i < answers.size(); ++i)
+                QCOMPARE(answers[i]["seq"], Json(i));
+        }
+
+        // The requester asks for format 2 and ends with the same host as from format 1.
+        auto preview = fleet.preview(manifestPath.toStdString());
+        QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+        QCOMPARE(preview->hosts.size(), 1u);
+        const HostPreview &host = preview->hosts[0];
+        QCOMPARE(host.answers, std::uint64_t {2});
+        QCOMPARE(host.stable, (std::vector<std::string> {a, c}));
+        QCOMPARE(host.events.size(), 1u);
+        QCOMPARE(fleetPreviewTotals(*preview)["stable"], Json(2));
     }
 
     void aCachedBundleTheKeysDidNotSignIsNotCompared()

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 
 using namespace ccm;
@@ -134,6 +135,24 @@ private slots:
         QTest::newRow("compare target number") << "compare"
                                                << R"({"target":1})"
                                                << "compare.target";
+        QTest::newRow("answers zero") << "answers"
+                                      << "0"
+                                      << "\"answers\"";
+        QTest::newRow("answers negative") << "answers"
+                                          << "-2"
+                                          << "\"answers\"";
+        QTest::newRow("answers fraction") << "answers"
+                                          << "2.5"
+                                          << "\"answers\"";
+        QTest::newRow("answers string") << "answers"
+                                        << "\"2\""
+                                        << "\"answers\"";
+        QTest::newRow("answers boolean") << "answers"
+                                         << "true"
+                                         << "\"answers\"";
+        QTest::newRow("answers null") << "answers"
+                                      << "null"
+                                      << "\"answers\"";
     }
 
     void malformedRequestBodies()
@@ -183,6 +202,160 @@ private slots:
         auto decoded = decodeSignedRequest(signedBody(body, key));
         QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
         QVERIFY(!decoded->request.compare);
+    }
+
+    void answersRoundTrip()
+    {
+        // A requester that reads format 2 says so; one that predates formats sends no member and
+        // gets format 1; a later requester's higher number means "at most", so format 2.
+        const auto key = generateSigningKey().value();
+        PreviewRequest request = sampleRequest();
+        QCOMPARE(answerFormatFor(request), std::uint64_t {1});
+        QVERIFY(!parseJson(encodeRequestBody(request)).contains("answers"));
+        request.answers = kPreviewAnswersFormat;
+        QCOMPARE(parseJson(encodeRequestBody(request))["answers"], Json(2));
+        auto decoded = decodeSignedRequest(encodeSignedRequest(request, key).value());
+        QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+        QCOMPARE(decoded->request.answers, std::uint64_t {2});
+        QCOMPARE(answerFormatFor(decoded->request), std::uint64_t {2});
+        Json body = parseJson(encodeRequestBody(sampleRequest()));
+        body["answers"] = 7;
+        decoded = decodeSignedRequest(signedBody(body, key));
+        QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+        QCOMPARE(decoded->request.answers, std::uint64_t {7});
+        QCOMPARE(answerFormatFor(decoded->request), std::uint64_t {2});
+        body["answers"] = 1;
+        decoded = decodeSignedRequest(signedBody(body, key));
+        QVERIFY(decoded && answerFormatFor(decoded->request) == 1);
+    }
+
+    void formatTwoDoneRoundTrip()
+    {
+        Json done = answerHeader(kId, "h1", 3, "done");
+        done["summary"] = Json {{"total", 3}, {"changed", 1}, {"stable", 2}};
+        done["cancelled"] = false;
+        done["aborted"] = false;
+        done["diagnostics"] = Json::array();
+        done["answers"] = 2;
+        done["stable"] = Json::array({"file#/etc/a", "package#zsh"});
+        auto answer = decodeAnswer(done.dump());
+        QVERIFY2(answer, answer ? "" : answer.error().message.c_str());
+        const auto names = stableFromJson(answer->message["stable"]);
+        QVERIFY(names);
+        QCOMPARE(*names, (std::vector<std::string> {"file#/etc/a", "package#zsh"}));
+        done["stable"] = Json::array();
+        QVERIFY(decodeAnswer(done.dump()));
+    }
+
+    void stableEventsCarryNothingToShow()
+    {
+        TransactionEvent event;
+        event.type = "file";
+        event.name = "/etc/a";
+        event.noop = true;
+        QVERIFY(isStableEvent(event));
+        QVERIFY(isStableEvent(eventToJson(event)));
+        const auto notStable = [&event](const std::function<void(TransactionEvent &)> &change) {
+            TransactionEvent changed = event;
+            change(changed);
+            return !isStableEvent(changed) && !isStableEvent(eventToJson(changed));
+        };
+        QVERIFY(notStable([](TransactionEvent &e) { e.changed = true; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.fail("boom"); }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.skipped = true; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.refreshed = true; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.diff = "--- a\n"; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.noopMessage = "Would have changed"; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.unmetRequirements = {"file#/b"}; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.healthChecks = {HealthCheckResult {}}; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.refreshedBy = {"file#/b"}; }));
+        QVERIFY(notStable([](TransactionEvent &e) { e.healthCheckOnly = true; }));
+        // From the wire: mistyped members are not stable either.
+        Json text = eventToJson(event);
+        text["changed"] = "no";
+        QVERIFY(!isStableEvent(text));
+        QVERIFY(!isStableEvent(Json::array()));
+    }
+
+    void aFormatOneHostGivesTheSameTotals()
+    {
+        // The same run answered in both formats: the collector ends with the same host.
+        const auto stream = [](int format) {
+            std::vector<std::string> lines;
+            std::uint64_t seq = 0;
+            lines.push_back(answerHeader(kId, "h1", seq++, "accepted").dump());
+            Json stable = Json::array();
+            RunSummary summary;
+            for (int i = 0; i < 6; ++i) {
+                TransactionEvent event;
+                event.type = "file";
+                event.name = "/etc/f" + std::to_string(i);
+                if (i % 3 == 0) {
+                    event.changed = true;
+                    event.diff = "--- a\n+++ b\n";
+                }
+                summary.add(event);
+                if (format == 1) {
+                    Json progress = answerHeader(kId, "h1", seq++, "progress");
+                    progress["done"] = i;
+                    progress["total"] = 6;
+                    progress["current"] = event.resource();
+                    lines.push_back(progress.dump());
+                }
+                if (format == 2 && isStableEvent(event)) {
+                    stable.push_back(event.resource());
+                    continue;
+                }
+                Json message = answerHeader(kId, "h1", seq++, "event");
+                message["event"] = eventToJson(event);
+                lines.push_back(message.dump());
+            }
+            Json done = answerHeader(kId, "h1", seq++, "done");
+            done["summary"] = summaryToJson(summary);
+            done["cancelled"] = false;
+            done["aborted"] = false;
+            done["diagnostics"] = Json::array();
+            if (format == 2) {
+                done["answers"] = 2;
+                done["stable"] = stable;
+            }
+            lines.push_back(done.dump());
+            return lines;
+        };
+        std::vector<HostPreview> hosts;
+        for (const int format : {1, 2}) {
+            PreviewRequestOptions options;
+            std::size_t events = 0;
+            PreviewCallbacks callbacks;
+            callbacks.event = [&events](const std::string &, const Json &) { ++events; };
+            PreviewCollector collector(kId, options, callbacks);
+            for (const std::string &line : stream(format))
+                collector.receive(line);
+            FleetPreview preview = collector.finish(false);
+            QCOMPARE(preview.hosts.size(), std::size_t {1});
+            QCOMPARE(events, std::size_t {2});
+            QCOMPARE(preview.hosts[0].answers, std::uint64_t(format));
+            QCOMPARE(fleetPreviewTotals(preview)["stable"], Json(4));
+            // In reverse order (done first), the answers are held and applied in seq order.
+            const PreviewCallbacks none;
+            PreviewCollector reversed(kId, options, none);
+            std::vector<std::string> lines = stream(format);
+            std::reverse(lines.begin(), lines.end());
+            for (const std::string &line : lines)
+                reversed.receive(line);
+            FleetPreview again = reversed.finish(false);
+            QCOMPARE(again.hosts.size(), std::size_t {1});
+            QVERIFY(again.hosts[0].state == HostState::Done);
+            QCOMPARE(again.hosts[0].stable, preview.hosts[0].stable);
+            QCOMPARE(again.hosts[0].events, preview.hosts[0].events);
+            hosts.push_back(std::move(preview.hosts[0]));
+        }
+        QCOMPARE(hosts[0].stable, hosts[1].stable);
+        QCOMPARE(hosts[0].stable,
+            (std::vector<std::string> {"file#/etc/f1", "file#/etc/f2", "file#/etc/f4", "file#/etc/f5"}));
+        QCOMPARE(hosts[0].events, hosts[1].events);
+        QCOMPARE(hosts[0].eventCount, hosts[1].eventCount);
+        QCOMPARE(hosts[0].summary, hosts[1].summary);
     }
 
     void comparisonRoundTrip()
@@ -363,6 +536,17 @@ private slots:
         QTest::newRow("compare class number")
             << (done + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{\"a#b\":1}}}")
                    .c_str();
+        const std::string formatTwo
+            = head + "\"type\":\"done\",\"summary\":{},\"cancelled\":false,\"aborted\":false,\"diagnostics\":[],";
+        QTest::newRow("stable without answers") << (formatTwo + "\"stable\":[]}").c_str();
+        QTest::newRow("answers without stable") << (formatTwo + "\"answers\":2}").c_str();
+        QTest::newRow("answers not 2") << (formatTwo + "\"answers\":3,\"stable\":[]}").c_str();
+        QTest::newRow("answers string") << (formatTwo + "\"answers\":\"2\",\"stable\":[]}").c_str();
+        QTest::newRow("stable not array") << (formatTwo + "\"answers\":2,\"stable\":{}}").c_str();
+        QTest::newRow("stable number") << (formatTwo + "\"answers\":2,\"stable\":[1]}").c_str();
+        QTest::newRow("stable empty name") << (formatTwo + "\"answers\":2,\"stable\":[\"\"]}").c_str();
+        QTest::newRow("stable long name")
+            << (formatTwo + "\"answers\":2,\"stable\":[\"" + std::string(kMaxComparedName + 1, 'a') + "\"]}").c_str();
         QTest::newRow("compare empty resource") << (done
             + "{\"state\":\"compared\",\"source\":\"s\",\"digest\":\"SHA-256=x\",\"classes\":{\"\":\"drift\"}}}")
                                                        .c_str();

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <future>
 #include <map>
 #include <nats/nats.h>
 #include <sstream>
@@ -159,8 +160,9 @@ void classEvents(HostPreview &host)
 Json fleetPreviewTotals(const FleetPreview &preview)
 {
     std::size_t silent = 0, declined = 0, failed = 0, changed = 0, resourcesFailed = 0;
-    std::size_t intended = 0, drift = 0, uncompared = 0;
+    std::size_t intended = 0, drift = 0, uncompared = 0, stable = 0;
     for (const HostPreview &host : preview.hosts) {
+        stable += host.stable.size();
         silent += host.state == HostState::Silent;
         declined += host.state == HostState::Declined;
         failed += host.state == HostState::Failed;
@@ -172,7 +174,7 @@ Json fleetPreviewTotals(const FleetPreview &preview)
     }
     return Json {{"hosts", preview.hosts.size()}, {"answered", preview.hosts.size() - silent}, {"silent", silent},
         {"declined", declined}, {"failed", failed}, {"changed", changed}, {"resources_failed", resourcesFailed},
-        {"intended", intended}, {"drift", drift}, {"uncompared_hosts", uncompared}};
+        {"intended", intended}, {"drift", drift}, {"uncompared_hosts", uncompared}, {"stable", stable}};
 }
 
 std::optional<ExpressionError> selectorError(std::string_view select)
@@ -203,79 +205,43 @@ Result<std::string> previewBundleBytes(const std::string &source, const SourceOp
     return readBytes(bundle, sources.maxBytes);
 }
 
-namespace {
+PreviewCollector::PreviewCollector(
+    std::string id, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
+    : m_id(std::move(id))
+    , m_options(options)
+    , m_callbacks(callbacks)
+    , m_parts(PartAssembler::Limits {65536, options.maxAnswerBytes, options.maxAnswerBytes})
+{
+}
 
-/// Collects the answers to one request: orders each host's answers by seq, puts parts together,
-/// and keeps per-host state in a hash map, so each answer costs the same however many came before.
-class Collector {
-public:
-    Collector(std::string id, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks)
-        : m_id(std::move(id))
-        , m_options(options)
-        , m_callbacks(callbacks)
-        , m_parts(PartAssembler::Limits {65536, options.maxAnswerBytes, options.maxAnswerBytes})
-    {
-    }
+void PreviewCollector::expect(const std::string &identity)
+{
+    if (m_hosts.try_emplace(identity).second)
+        ++m_open;
+}
 
-    /// Hosts CCM_STATUS says are alive: the preview waits for them.
-    void expect(const std::string &identity)
-    {
-        if (m_hosts.try_emplace(identity).second)
-            ++m_open;
-    }
+bool PreviewCollector::allFinished(std::chrono::steady_clock::time_point now, bool anyExpected) const
+{
+    if (m_open != 0 || m_hosts.empty())
+        return false;
+    return anyExpected || now - m_lastAnswer >= m_options.quiet;
+}
 
-    void receive(std::string_view payload);
+void PreviewCollector::problem(const std::string &text)
+{
+    if (m_problems.size() < kMaxProblems)
+        m_problems.push_back(text);
+}
 
-    /// True once every expected host and every host that answered finished, and with none
-    /// expected, once `quiet` passed since the last answer.
-    bool allFinished(std::chrono::steady_clock::time_point now, bool anyExpected) const
-    {
-        if (m_open != 0 || m_hosts.empty())
-            return false;
-        return anyExpected || now - m_lastAnswer >= m_options.quiet;
-    }
+PreviewCollector::Track &PreviewCollector::track(const std::string &identity)
+{
+    auto [found, added] = m_hosts.try_emplace(identity);
+    if (added)
+        ++m_open;
+    return found->second;
+}
 
-    FleetPreview finish(bool cancelled);
-
-    /// Whether any answer to the request arrived, readable or not.
-    [[nodiscard]] bool anyAnswer() const { return m_anyAnswer; }
-
-private:
-    struct Track {
-        HostPreview host;
-        bool finished = false;
-        std::uint64_t nextSeq = 0;
-        std::map<std::uint64_t, PreviewAnswer> early;
-    };
-
-    void problem(const std::string &text)
-    {
-        if (m_problems.size() < kMaxProblems)
-            m_problems.push_back(text);
-    }
-    Track &track(const std::string &identity)
-    {
-        auto [found, added] = m_hosts.try_emplace(identity);
-        if (added)
-            ++m_open;
-        return found->second;
-    }
-    void deliver(PreviewAnswer answer);
-    void apply(Track &track, PreviewAnswer &answer);
-    void finishHost(Track &track, HostState state);
-
-    std::string m_id;
-    const PreviewRequestOptions &m_options;
-    const PreviewCallbacks &m_callbacks;
-    PartAssembler m_parts;
-    std::unordered_map<std::string, Track> m_hosts;
-    std::size_t m_open = 0;
-    std::chrono::steady_clock::time_point m_lastAnswer;
-    std::vector<std::string> m_problems;
-    bool m_anyAnswer = false;
-};
-
-void Collector::receive(std::string_view payload)
+void PreviewCollector::receive(std::string_view payload)
 {
     m_anyAnswer = true; // only answers come to the request's own inbox
     auto answer = decodeAnswer(payload);
@@ -304,7 +270,7 @@ void Collector::receive(std::string_view payload)
     deliver(std::move(joined).value());
 }
 
-void Collector::deliver(PreviewAnswer answer)
+void PreviewCollector::deliver(PreviewAnswer answer)
 {
     Track &host = track(answer.identity);
     if (host.host.identity.empty())
@@ -321,14 +287,16 @@ void Collector::deliver(PreviewAnswer answer)
     }
     apply(host, answer);
     ++host.nextSeq;
-    for (auto next = host.early.begin(); !host.finished && next != host.early.end() && next->first == host.nextSeq;
-         next = host.early.erase(next)) {
-        apply(host, next->second);
+    // Each held answer leaves the map before it is applied: one that finishes the host clears it.
+    while (!host.finished && !host.early.empty() && host.early.begin()->first == host.nextSeq) {
+        PreviewAnswer next = std::move(host.early.begin()->second);
+        host.early.erase(host.early.begin());
+        apply(host, next);
         ++host.nextSeq;
     }
 }
 
-void Collector::finishHost(Track &track, HostState state)
+void PreviewCollector::finishHost(Track &track, HostState state)
 {
     track.host.state = state;
     track.early.clear();
@@ -338,7 +306,53 @@ void Collector::finishHost(Track &track, HostState state)
     m_parts.forget(track.host.identity);
 }
 
-void Collector::apply(Track &track, PreviewAnswer &answer)
+void PreviewCollector::applyEvent(HostPreview &host, Json &event)
+{
+    // A stable event of a host answering in format 1 is what format 2 names in `done`.
+    if (isStableEvent(event) && host.stable.size() < kMaxComparedResources) {
+        const auto resource = event.find("resource");
+        if (resource != event.end() && resource->is_string() && !resource->get_ref<const std::string &>().empty()
+            && resource->get_ref<const std::string &>().size() <= kMaxComparedName) {
+            host.stable.push_back(std::move(resource->get_ref<std::string &>()));
+            return;
+        }
+    }
+    ++host.eventCount;
+    if (m_callbacks.event)
+        m_callbacks.event(host.identity, event);
+    if (m_options.keepEvents)
+        host.events.push_back(std::move(event));
+}
+
+void PreviewCollector::applyDone(Track &track, Json &message)
+{
+    HostPreview &host = track.host;
+    host.summary = std::move(message["summary"]);
+    host.cancelled = message["cancelled"].get<bool>();
+    host.aborted = message["aborted"].get<bool>();
+    for (const Json &line : message["diagnostics"])
+        host.diagnostics.push_back(line.get<std::string>());
+    if (const auto compare = message.find("compare"); compare != message.end())
+        if (auto comparison = comparisonFromJson(*compare))
+            host.comparison = std::move(comparison).value();
+    if (const auto stable = message.find("stable"); stable != message.end()) {
+        // Checked by decodeAnswer: "answers" is 2, the names are strings within the limits.
+        host.answers = 2;
+        const std::size_t room = kMaxComparedResources - std::min(kMaxComparedResources, host.stable.size());
+        host.stable.reserve(host.stable.size() + std::min(room, stable->size()));
+        for (Json &name : *stable) {
+            if (host.stable.size() >= kMaxComparedResources)
+                break;
+            host.stable.push_back(std::move(name.get_ref<std::string &>()));
+        }
+    }
+    classEvents(host);
+    finishHost(track, HostState::Done);
+    if (m_callbacks.done)
+        m_callbacks.done(host);
+}
+
+void PreviewCollector::apply(Track &track, PreviewAnswer &answer)
 {
     HostPreview &host = track.host;
     Json &message = answer.message;
@@ -353,24 +367,9 @@ void Collector::apply(Track &track, PreviewAnswer &answer)
             m_callbacks.progress(host.identity, message["done"].get<std::uint64_t>(),
                 message["total"].get<std::uint64_t>(), message["current"].get<std::string>());
     } else if (type == "event") {
-        ++host.eventCount;
-        if (m_callbacks.event)
-            m_callbacks.event(host.identity, message["event"]);
-        if (m_options.keepEvents)
-            host.events.push_back(std::move(message["event"]));
+        applyEvent(host, message["event"]);
     } else if (type == "done") {
-        host.summary = std::move(message["summary"]);
-        host.cancelled = message["cancelled"].get<bool>();
-        host.aborted = message["aborted"].get<bool>();
-        for (const Json &line : message["diagnostics"])
-            host.diagnostics.push_back(line.get<std::string>());
-        if (const auto compare = message.find("compare"); compare != message.end())
-            if (auto comparison = comparisonFromJson(*compare))
-                host.comparison = std::move(comparison).value();
-        classEvents(host);
-        finishHost(track, HostState::Done);
-        if (m_callbacks.done)
-            m_callbacks.done(host);
+        applyDone(track, message);
     } else if (type == "failed") {
         host.message = stringMember(message, "message");
         finishHost(track, HostState::Failed);
@@ -384,7 +383,7 @@ void Collector::apply(Track &track, PreviewAnswer &answer)
     }
 }
 
-FleetPreview Collector::finish(bool cancelled)
+FleetPreview PreviewCollector::finish(bool cancelled)
 {
     FleetPreview preview;
     preview.id = m_id;
@@ -401,6 +400,8 @@ FleetPreview Collector::finish(bool cancelled)
         [](const HostPreview &a, const HostPreview &b) { return a.identity < b.identity; });
     return preview;
 }
+
+namespace {
 
 /// Removes the preview objects of `store` that no request can need any more: those of requesters
 /// that died or lost their connection before they removed their own. An object's age is taken
@@ -467,6 +468,7 @@ Result<Published> publishRequest(NatsConnection &connection, ObjectStore &store,
     request.select = options.select;
     if (options.compare)
         request.compare = PreviewCompare {options.target};
+    request.answers = kPreviewAnswersFormat;
     const std::string name = "preview-" + request.id;
     std::istringstream data(bundle);
     auto stored = store.put(name, data);
@@ -518,15 +520,45 @@ std::string silenceNotice(const FleetPreview &preview, std::size_t expected, con
 
 /// Reads answers from `subscription` into `collector` until every host finished, the timeout or
 /// a cancel; true when cancelled.
-bool collect(
-    natsSubscription *subscription, Collector &collector, const PreviewRequestOptions &options, bool anyExpected)
+/// CCM_STATUS as it is being read, beside the answers: with thousands of hosts, reading it takes
+/// about as long as they need to answer.
+struct StatusReading {
+    std::future<Result<FleetStatus>> reading;
+    std::optional<std::size_t> expected; ///< the live hosts, once read
+    std::optional<Error> error;
+
+    /// Takes the status once read (waiting for it with `block`): the collector expects its live hosts.
+    void settle(PreviewCollector &collector, bool block)
+    {
+        if (expected || error || !reading.valid()
+            || (!block && reading.wait_for(std::chrono::seconds(0)) != std::future_status::ready))
+            return;
+        auto status = reading.get();
+        if (!status) {
+            error = status.error().withContext("reading " + std::string(kStatusBucket));
+            return;
+        }
+        expected = 0;
+        for (const HostStatus &host : status->hosts)
+            if (!host.stale) {
+                collector.expect(host.identity);
+                ++*expected;
+            }
+    }
+};
+
+bool collect(natsSubscription *subscription, PreviewCollector &collector, const PreviewRequestOptions &options,
+    StatusReading &hosts)
 {
     const auto deadline = std::chrono::steady_clock::now() + options.timeout;
     for (;;) {
         if (options.cancel != nullptr && options.cancel->load())
             return true;
+        hosts.settle(collector, false);
+        if (hosts.error)
+            return false;
         const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline || collector.allFinished(now, anyExpected))
+        if (now >= deadline || (hosts.expected && collector.allFinished(now, *hosts.expected > 0)))
             return false;
         const auto wait = std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100));
         natsMsg *raw = nullptr;
@@ -564,9 +596,6 @@ Result<FleetPreview> runFleetPreview(
         = options.bundle ? Result<std::string>(*options.bundle) : previewBundleBytes(options.source, options.sources);
     if (!bundle)
         return bundle.error();
-    auto status = readFleetStatus(connection, Clock::now());
-    if (!status)
-        return status.error().withContext("reading " + std::string(kStatusBucket));
     // The server removes a preview bundle once no request for it can be valid, so one whose
     // requester died (or lost the server) before removing it does not live on.
     auto store = ObjectStore::openOrCreate(connection, std::string(kPreviewBucket),
@@ -589,18 +618,17 @@ Result<FleetPreview> runFleetPreview(
         return published.error();
     if (callbacks.published)
         callbacks.published(published->id);
-    Collector collector(published->id, options, callbacks);
-    std::size_t expected = 0;
-    for (const HostStatus &host : status->hosts)
-        if (!host.stale) {
-            collector.expect(host.identity);
-            ++expected;
-        }
-    const bool cancelled = collect(subscription.get(), collector, options, expected > 0);
+    PreviewCollector collector(published->id, options, callbacks);
+    StatusReading status {
+        std::async(std::launch::async, [&connection] { return readFleetStatus(connection, Clock::now()); }), {}, {}};
+    const bool cancelled = collect(subscription.get(), collector, options, status);
+    status.settle(collector, true);
     (void)store.value().remove(published->objectName);
+    if (status.error)
+        return *status.error;
     FleetPreview preview = collector.finish(cancelled);
     if (!cancelled && !collector.anyAnswer()) {
-        preview.notice = silenceNotice(preview, expected, options);
+        preview.notice = silenceNotice(preview, status.expected.value_or(0), options);
         for (HostPreview &host : preview.hosts)
             host.message = "no answer: this agent may not trust the signing key (fingerprint "
                 + keyFingerprint(options.key.publicKey) + ")";

@@ -13,8 +13,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ccm::fleet {
@@ -40,8 +43,15 @@ struct HostPreview {
     bool aborted = false;
     std::vector<std::string> diagnostics;
     std::string message; ///< why it failed or declined
-    std::vector<Json> events; ///< eventToJson objects in run order, when kept; with "class" once compared
-    std::size_t eventCount = 0;
+    /// eventToJson objects in run order, when kept, but for stable ones; with "class" once compared
+    std::vector<Json> events;
+    std::size_t eventCount = 0; ///< events received, but for stable ones
+    /// The resources that did not change and have nothing to show (isStableEvent), in run order:
+    /// named in `done` by a host answering in format 2, taken from the events of one answering in
+    /// format 1 (whose stable events are then neither kept nor passed on), so that they are the
+    /// same whichever format a host answered in.
+    std::vector<std::string> stable;
+    std::uint64_t answers = 1; ///< the answer format of the host's `done`
     /// What the host compared the proposal with, and the classes; Absent until done, and from
     /// agents that predate classes.
     PreviewComparison comparison;
@@ -76,7 +86,8 @@ struct FleetPreview {
 std::size_t summaryCount(const Json &summary, const char *key);
 
 /// The contract's totals: hosts, answered, silent, declined, failed, changed, resources_failed,
-/// and the classes: intended, drift, and uncompared_hosts (done hosts with no comparison).
+/// and the classes: intended, drift, and uncompared_hosts (done hosts with no comparison), and
+/// stable (the stable resources of every host, HostPreview::stable).
 Json fleetPreviewTotals(const FleetPreview &preview);
 
 /// Called as answers arrive, on the thread that runs runFleetPreview(), in each host's order.
@@ -123,6 +134,54 @@ struct PreviewRequestOptions {
     const std::atomic<bool> *cancel = nullptr;
     /// The replicas of CCM_PREVIEW when it has to be created.
     BucketReplicas replicas;
+};
+
+/// Collects the answers to one request: orders each host's answers by seq, puts parts together,
+/// and keeps per-host state in a hash map, so each answer costs the same however many came before.
+/// Reads both answer formats; a host's stable resources end up in HostPreview::stable whichever
+/// format it answered in.
+class PreviewCollector {
+public:
+    /// `options` and `callbacks` must outlive the collector.
+    PreviewCollector(std::string id, const PreviewRequestOptions &options, const PreviewCallbacks &callbacks);
+
+    /// Hosts CCM_STATUS says are alive: the preview waits for them.
+    void expect(const std::string &identity);
+    /// One payload from the request's inbox; malformed ones are counted as problems.
+    void receive(std::string_view payload);
+    /// True once every expected host and every host that answered finished, and with none
+    /// expected, once `quiet` passed since the last answer.
+    [[nodiscard]] bool allFinished(std::chrono::steady_clock::time_point now, bool anyExpected) const;
+    /// The hosts (sorted by identity), those not finished silent.
+    FleetPreview finish(bool cancelled);
+    /// Whether any answer to the request arrived, readable or not.
+    [[nodiscard]] bool anyAnswer() const { return m_anyAnswer; }
+
+private:
+    struct Track {
+        HostPreview host;
+        bool finished = false;
+        std::uint64_t nextSeq = 0;
+        std::map<std::uint64_t, PreviewAnswer> early;
+    };
+
+    void problem(const std::string &text);
+    Track &track(const std::string &identity);
+    void deliver(PreviewAnswer answer);
+    void apply(Track &track, PreviewAnswer &answer);
+    void applyEvent(HostPreview &host, Json &event);
+    void applyDone(Track &track, Json &message);
+    void finishHost(Track &track, HostState state);
+
+    std::string m_id;
+    const PreviewRequestOptions &m_options;
+    const PreviewCallbacks &m_callbacks;
+    PartAssembler m_parts;
+    std::unordered_map<std::string, Track> m_hosts;
+    std::size_t m_open = 0;
+    std::chrono::steady_clock::time_point m_lastAnswer;
+    std::vector<std::string> m_problems;
+    bool m_anyAnswer = false;
 };
 
 /// The syntax error of a selector, if any. Agents evaluate the selector on their own facts, so

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <nats/nats.h>
@@ -71,17 +72,30 @@ private:
     std::uint64_t m_seq = 0;
 };
 
-/// Streams the run's progress and events as answers.
+/// The least time between two progress answers in format 2.
+constexpr std::chrono::milliseconds kPreviewProgressInterval {250};
+
+/// Streams the run's progress and events as answers. In format 1, a progress and an event answer
+/// per resource; in format 2, progress at the start and then at most every kPreviewProgressInterval, and
+/// events only for resources that are not stable: those are named in `done` (stable()).
 class AnswerObserver : public engine::RunObserver {
 public:
-    AnswerObserver(Answerer &answerer, ProposalOutcome &outcome)
+    AnswerObserver(Answerer &answerer, ProposalOutcome &outcome, std::uint64_t format)
         : m_answerer(answerer)
         , m_outcome(outcome)
+        , m_format(format)
     {
     }
 
     void resourceStarting(std::string_view resource, std::size_t done, std::size_t total) override
     {
+        if (m_format >= 2) {
+            const auto now = std::chrono::steady_clock::now();
+            if (m_progressSent && now - m_lastProgress < kPreviewProgressInterval)
+                return;
+            m_progressSent = true;
+            m_lastProgress = now;
+        }
         Json message = m_answerer.next("progress");
         message["done"] = done;
         message["total"] = total;
@@ -92,14 +106,28 @@ public:
     void resourceFinished(const TransactionEvent &event) override
     {
         m_outcome.add(event);
+        if (m_format >= 2 && isStableEvent(event) && m_stable.size() < kMaxComparedResources) {
+            std::string name = event.resource();
+            if (!name.empty() && name.size() <= kMaxComparedName) {
+                m_stable.push_back(std::move(name));
+                return;
+            }
+        }
         Json message = m_answerer.next("event");
         message["event"] = eventToJson(event);
         m_answerer.send(message);
     }
 
+    /// The names of the resources whose events were left out (format 2).
+    [[nodiscard]] const std::vector<std::string> &stable() const { return m_stable; }
+
 private:
     Answerer &m_answerer;
     ProposalOutcome &m_outcome;
+    std::uint64_t m_format;
+    bool m_progressSent = false;
+    std::chrono::steady_clock::time_point m_lastProgress;
+    std::vector<std::string> m_stable;
 };
 
 /// Keeps the events of the current bundle's run; nothing of it is sent but the classes.
@@ -394,7 +422,8 @@ Result<void> runUnpacked(
         return prepared.error();
     ProcessRunner runner;
     ProposalOutcome proposal;
-    AnswerObserver observer(answerer, proposal);
+    const std::uint64_t format = answerFormatFor(request);
+    AnswerObserver observer(answerer, proposal, format);
     const engine::RunResult result = engine::runManifest(
         prepared->resolved, inputs, previewRunOptions(context.peer, context.cancel), runner, observer);
     Json done = answerer.next("done");
@@ -404,6 +433,10 @@ Result<void> runUnpacked(
     done["diagnostics"] = diagnosticLines(prepared.value());
     if (request.compare)
         done["compare"] = comparisonToJson(compareWithCurrent(*request.compare, context, proposal));
+    if (format >= 2) {
+        done["answers"] = format;
+        done["stable"] = observer.stable();
+    }
     answerer.send(done);
     return {};
 }

@@ -144,6 +144,11 @@ Result<PreviewRequest> decodeRequestBody(std::string_view text)
     if (!reply || !reply->starts_with("_INBOX.") || reply->find_first_of(" \t\r\n*>") != std::string::npos)
         return badRequest("\"reply\" must be an _INBOX. subject without wildcards");
     request.reply = *reply;
+    if (const auto answers = body->find("answers"); answers != body->end()) {
+        if (!answers->is_number_unsigned() || answers->get<std::uint64_t>() < 1)
+            return badRequest("\"answers\" must be an integer of at least 1");
+        request.answers = answers->get<std::uint64_t>();
+    }
     if (body->contains("capture"))
         return decodeCaptureBody(*body, std::move(request));
     auto bundle = decodeBundleRef(*body);
@@ -214,6 +219,33 @@ Result<PreviewComparison::State> checkComparison(const Json &json)
     return PreviewComparison::State::Compared;
 }
 
+Result<void> checkStable(const Json &stable)
+{
+    if (!stable.is_array() || stable.size() > kMaxComparedResources)
+        return badAnswer("\"stable\" must be an array of at most " + std::to_string(kMaxComparedResources) + " names");
+    for (const Json &name : stable)
+        if (!name.is_string() || name.get_ref<const std::string &>().empty()
+            || name.get_ref<const std::string &>().size() > kMaxComparedName)
+            return badAnswer(
+                "\"stable\" must hold resource names of 1 to " + std::to_string(kMaxComparedName) + " bytes");
+    return {};
+}
+
+/// A done's "answers" and "stable": both (format 2, "answers" exactly 2) or neither (format 1).
+Result<void> checkDoneFormat(const Json &done)
+{
+    const auto answers = done.find("answers");
+    const auto stable = done.find("stable");
+    if (answers == done.end() && stable == done.end())
+        return {};
+    if (answers == done.end() || stable == done.end() || !answers->is_number_unsigned()
+        || answers->get<std::uint64_t>() != 2)
+        return badAnswer("\"done\" in format 2 has \"answers\": 2 and \"stable\" together");
+    if (auto names = checkStable(*stable); !names)
+        return names.error();
+    return {};
+}
+
 Result<void> checkAnswerFields(const PreviewAnswer &answer)
 {
     const Json &m = answer.message;
@@ -235,6 +267,8 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
     if (type == "event")
         return hasType(m, "event", Json::value_t::object) ? Result<void>() : badAnswer("\"event\" must be an object");
     if (type == "done") {
+        if (auto format = checkDoneFormat(m); !format)
+            return format.error();
         if (const auto compare = m.find("compare"); compare != m.end())
             if (auto comparison = checkComparison(*compare); !comparison)
                 return comparison.error();
@@ -340,6 +374,49 @@ std::optional<ChangeClass> classOf(const PreviewComparison &comparison, const st
     return found == comparison.classes.end() ? ChangeClass::Unchanged : found->second;
 }
 
+std::uint64_t answerFormatFor(const PreviewRequest &request)
+{
+    return std::min(request.answers, kPreviewAnswersFormat);
+}
+
+bool isStableEvent(const TransactionEvent &event)
+{
+    return !event.changed && !event.failed && !event.skipped && !event.refreshed && !event.healthCheckOnly
+        && !event.diff && event.errors.empty() && event.unmetRequirements.empty() && event.noopMessage.empty()
+        && event.healthChecks.empty() && event.refreshedBy.empty();
+}
+
+bool isStableEvent(const Json &event)
+{
+    if (!event.is_object())
+        return false;
+    for (const char *flag : {"changed", "failed", "skipped", "refreshed", "health_check_only"}) {
+        const auto found = event.find(flag);
+        if (found != event.end() && !(found->is_boolean() && !found->get<bool>()))
+            return false;
+    }
+    for (const char *detail : {"diff", "noop_message", "refreshed_by"})
+        if (event.contains(detail))
+            return false;
+    for (const char *list : {"error", "unmet_requirements", "health_check"}) {
+        const auto found = event.find(list);
+        if (found != event.end() && !(found->is_array() && found->empty()))
+            return false;
+    }
+    return true;
+}
+
+Result<std::vector<std::string>> stableFromJson(const Json &json)
+{
+    if (auto checked = checkStable(json); !checked)
+        return checked.error();
+    std::vector<std::string> names;
+    names.reserve(json.size());
+    for (const Json &name : json)
+        names.push_back(name.get<std::string>());
+    return names;
+}
+
 std::string newPreviewId()
 {
     static constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -387,6 +464,8 @@ std::string encodeRequestBody(const PreviewRequest &request)
         {"select", request.select ? Json(*request.select) : Json(nullptr)}, {"noop", request.noop}};
     if (request.compare)
         body["compare"] = Json {{"target", request.compare->target ? Json(*request.compare->target) : Json(nullptr)}};
+    if (request.answers > 1)
+        body["answers"] = request.answers;
     return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

@@ -4,6 +4,7 @@
 #include "base/result.h"
 #include "base/signing_key.h"
 #include "core/model/json.h"
+#include "core/model/transaction_event.h"
 #include "fleet/preview/capture_wire.h"
 
 #include <chrono>
@@ -30,6 +31,10 @@ inline constexpr std::size_t kMaxAnswerPayload = 64ull * 1024 * 1024;
 /// The longest a request may be valid, and how far its issue time may lie ahead of an agent's clock.
 inline constexpr std::chrono::minutes kMaxRequestLifetime {15};
 inline constexpr std::chrono::seconds kMaxClockSkew {60};
+/// The highest answer format this side reads and writes (docs/fleet.md, "Answer formats"): 1 is
+/// one progress and one event message per resource; 2 sends events only for resources that are
+/// not stable and names the stable ones in `done`.
+inline constexpr std::uint64_t kPreviewAnswersFormat = 2;
 
 struct PreviewBundleRef {
     std::string bucket;
@@ -60,7 +65,14 @@ struct PreviewRequest {
     /// Set for a fleet capture (capture_wire.h): the request then has no bundle (`bundle` is
     /// empty and not sent), no compare and no selector.
     std::optional<CaptureSelection> capture;
+    /// The highest answer format the requester reads (the request's "answers" member, an integer
+    /// of at least 1); 1 when the member is absent, as from a requester that predates formats. An
+    /// agent answers in min(answers, kPreviewAnswersFormat). Sent only when above 1.
+    std::uint64_t answers = 1;
 };
+
+/// The answer format an agent uses for `request`: min(request.answers, kPreviewAnswersFormat).
+std::uint64_t answerFormatFor(const PreviewRequest &request);
 
 /// What a resource's change is, comparing the proposed bundle with the host's current one:
 /// unchanged (no change under the proposal), intended (only the proposal changes it), drift (the
@@ -98,6 +110,20 @@ Result<PreviewComparison> comparisonFromJson(const Json &json);
 /// The class of `resource` in a host's comparison: from `classes`, else unchanged; nullopt when
 /// the host did not compare.
 std::optional<ChangeClass> classOf(const PreviewComparison &comparison, const std::string &resource);
+
+/// Whether an answer in format 2 may leave the event of `event` out and name its resource in
+/// `done`'s "stable" list: the resource did not change, fail, refresh or skip, and carries nothing
+/// else to show (no diff, errors, unmet requirements, noop message or health checks).
+bool isStableEvent(const TransactionEvent &event);
+
+/// The same judged on an event as eventToJson writes it, from another host: members that say
+/// otherwise (changed, failed, skipped, refreshed or health_check_only true; a diff, noop_message
+/// or refreshed_by; non-empty error, unmet_requirements or health_check) make it not stable.
+bool isStableEvent(const Json &event);
+
+/// A `done` answer's "stable" member, read strictly: an array of at most kMaxComparedResources
+/// non-empty strings of at most kMaxComparedName bytes. Error code "bad_answer".
+Result<std::vector<std::string>> stableFromJson(const Json &json);
 
 /// A fresh request id: 32 random characters of [A-Za-z0-9].
 std::string newPreviewId();
@@ -140,7 +166,9 @@ struct PreviewAnswer {
 Json answerHeader(const std::string &id, const std::string &identity, std::uint64_t seq, std::string_view type);
 
 /// Decodes one answer payload strictly: common fields, then the type's own (accepted, declined,
-/// progress, event, done, failed, part, capture). Error code "bad_answer" with the field at fault.
+/// progress, event, done, failed, part, capture). A `done` in format 2 has "answers": 2 and
+/// "stable" (stableFromJson) together; one in format 1 has neither. Error code "bad_answer" with
+/// the field at fault.
 Result<PreviewAnswer> decodeAnswer(std::string_view payload);
 
 /// The payloads that carry `message` within `maxPayload` bytes each: the message itself when it
