@@ -114,6 +114,18 @@ private Q_SLOTS:
             << QByteArray("include");
         QTest::newRow("no bucket") << QByteArray("bundle.publish") << QByteArray(R"({"file": "/x.tgz"})")
                                    << QByteArray("bucket");
+        QTest::newRow("replicas zero")
+            << QByteArray("bundle.publish")
+            << QByteArray(R"({"file": "/x.tgz", "bucket": "b", "nats": "nats:\/\/127.0.0.1:1", "replicas": 0})")
+            << QByteArray("replicas");
+        QTest::newRow("replicas six")
+            << QByteArray("bundle.publish")
+            << QByteArray(R"({"file": "/x.tgz", "bucket": "b", "nats": "nats:\/\/127.0.0.1:1", "replicas": 6})")
+            << QByteArray("replicas");
+        QTest::newRow("replicas text")
+            << QByteArray("bundle.publish")
+            << QByteArray(R"({"file": "/x.tgz", "bucket": "b", "nats": "nats:\/\/127.0.0.1:1", "replicas": "3"})")
+            << QByteArray("replicas");
         QTest::newRow("relative location")
             << QByteArray("bundle.open") << QByteArray(R"({"location": "site.tgz"})") << QByteArray("location");
     }
@@ -152,7 +164,8 @@ private Q_SLOTS:
 
         std::vector<Json> notifications;
         const auto published = client.call("bundle.publish",
-            {{"file", text(output)}, {"bucket", "sites"}, {"name", "web/site.tar.gz"}, {"context", "fleet"}},
+            {{"file", text(output)}, {"bucket", "sites"}, {"name", "web/site.tar.gz"}, {"context", "fleet"},
+                {"replicas", 1}},
             &notifications);
         QVERIFY(published);
         const Json &result = (*published)["result"];

@@ -46,6 +46,16 @@ private slots:
             QCOMPARE(config->identity, hostIdentity());
             QVERIFY(!config->preview.enabled);
             QCOMPARE(config->preview.user, std::string("nobody"));
+            QVERIFY(!config->replicas);
+        }
+    }
+
+    void replicas()
+    {
+        for (int count = 1; count <= 5; ++count) {
+            const auto config = parseAgentConfig("replicas: " + std::to_string(count) + "\n", "agent.yaml");
+            QVERIFY2(config.ok(), config ? "" : config.error().message.c_str());
+            QCOMPARE(config->replicas, std::optional<int>(count));
         }
     }
 
@@ -123,6 +133,10 @@ preview:
                                               << QStringLiteral("agent.yaml:1:15: monitor_port: must be a port number");
         QTest::newRow("monitor_port a string") << QByteArray(
             "monitor_port: \"9100\"\n") << QStringLiteral("agent.yaml:1:15: monitor_port: must be a port number");
+        for (const char *bad : {"0", "6", "-1", "3.5", "\"3\"", "three", "[3]"})
+            QTest::newRow(qPrintable(QStringLiteral("replicas ") + QLatin1String(bad)))
+                << (QByteArray("replicas: ") + bad + "\n")
+                << QStringLiteral("agent.yaml:1:11: replicas: must be a whole number from 1 to 5");
         QTest::newRow("log_level unknown")
             << QByteArray("log_level: verbose\n")
             << QStringLiteral("agent.yaml:1:12: log_level: must be one of debug, info, warn, error");

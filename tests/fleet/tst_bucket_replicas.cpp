@@ -261,6 +261,40 @@ private slots:
             qPrintable(asked.err));
     }
 
+    void lostOnlyReplicaSaysWhatIsLikely()
+    {
+        if (!clusterStarted())
+            QFAIL(qPrintable(m_cluster.error()));
+        // "lone" has one replica (clusterHonoursReplicasOneAndWarnsAfterwards): kill its server.
+        int holder = -1;
+        {
+            auto connection = connectTo(m_cluster.urls());
+            QVERIFY(connection);
+            jsStreamInfo *info = nullptr;
+            QCOMPARE(js_GetStreamInfo(&info, connection->jetStream(), "OBJ_lone", nullptr, nullptr), NATS_OK);
+            QVERIFY(info->Cluster != nullptr && info->Cluster->Leader != nullptr);
+            holder = QByteArray(info->Cluster->Leader).mid(1).toInt();
+            jsStreamInfo_Destroy(info);
+        }
+        QVERIFY(holder >= 0 && holder < 3);
+        m_cluster.kill(holder);
+        QStringList others;
+        for (int i = 0; i < 3; ++i)
+            if (i != holder)
+                others << m_cluster.url(i);
+        const test::BackendRun run = publish(QStringLiteral("lone"), others.join(QLatin1Char(',')));
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("looking up bucket 'lone' on ")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral(
+                     "the servers holding the bucket's stream do not answer (with 1 replica, the bucket is unavailable "
+                     "while its server is down; give buckets 3 replicas on a cluster with --replicas 3)")),
+            qPrintable(run.err));
+        // A bucket of three replicas is still there.
+        const test::BackendRun kept = publish(QStringLiteral("site"), others.join(QLatin1Char(',')));
+        QVERIFY2(kept.exitCode == 0, qPrintable(kept.err));
+        QVERIFY2(m_cluster.restart(holder), qPrintable(m_cluster.error()));
+    }
+
     void agentReplicasSettingIsHonouredForStatus()
     {
         if (!clusterStarted())
@@ -273,7 +307,11 @@ private slots:
             qPrintable(agent.log()));
         auto connection = connectTo(m_cluster.urls());
         QVERIFY(connection);
-        QCOMPARE(streamReplicas(*connection, "KV_CCM_STATUS"), 1);
+        // The agent creates the bucket right after it logs so.
+        QDeadlineTimer deadline(20000);
+        while (streamReplicas(*connection, "KV_CCM_STATUS") == 0 && !deadline.hasExpired())
+            QTest::qWait(50);
+        QVERIFY2(streamReplicas(*connection, "KV_CCM_STATUS") == 1, qPrintable(agent.log()));
         QCOMPARE(agent.stop(), 0);
     }
 };
