@@ -465,12 +465,13 @@ public:
         m_hubPort = ports[0];
         m_hubLeafPort = ports[1];
         m_leafPort = ports[3];
-        if (!m_hub.start(hubConfig())) {
-            m_error = QStringLiteral("hub: ") + m_hub.error();
-            return false;
-        }
+        // The relay listens first: the hub advertises it as its leaf node address.
         if (!m_relay.start(ports[2], m_hubLeafPort)) {
             m_error = QStringLiteral("cannot start the relay on port ") + QString::number(ports[2]);
+            return false;
+        }
+        if (!m_hub.start(hubConfig())) {
+            m_error = QStringLiteral("hub: ") + m_hub.error();
             return false;
         }
         if (!m_leaf.start(leafConfig())) {
@@ -520,17 +521,24 @@ private:
     /// Both servers have the same two accounts: CCM, the fleet's (clients without credentials land
     /// in it), and SYS, the system account. The leaf has JetStream off and the hint that it
     /// extends the hub's, and links both accounts: so a client of the leaf uses the hub's
-    /// JetStream, as at an edge site without storage of its own.
+    /// JetStream, as at an edge site without storage of its own. CCM's default JetStream domain is
+    /// the hub's (""): without it the servers deny $KV.> on the CCM link of such an extension, so a
+    /// client of the leaf could read the hub's buckets but not put key-value entries in them.
     static QByteArray accounts()
     {
         return "accounts {\n  CCM { jetstream: enabled, users: [ { user: ccm, password: ccm } ] }\n"
-               "  SYS { users: [ { user: sys, password: sys } ] }\n}\nsystem_account: SYS\nno_auth_user: ccm\n";
+               "  SYS { users: [ { user: sys, password: sys } ] }\n}\nsystem_account: SYS\nno_auth_user: ccm\n"
+               "default_js_domain: { CCM: \"\" }\n";
     }
     QByteArray hubConfig() const
     {
         return "server_name: \"hub\"\nlisten: \"127.0.0.1:" + QByteArray::number(m_hubPort) + "\"\n" + accounts()
             + "jetstream {\n  store_dir: \"" + m_hub.storeDirectory().toUtf8()
-            + "\"\n}\nleafnodes {\n  listen: \"127.0.0.1:" + QByteArray::number(m_hubLeafPort) + "\"\n}\n";
+            + "\"\n}\nleafnodes {\n  listen: \"127.0.0.1:"
+            + QByteArray::number(m_hubLeafPort)
+            // The relay's address is the one advertised: a leaf learns the advertised address and
+            // would otherwise reconnect straight to the hub's leaf port, around a cut relay.
+            + "\"\n  advertise: \"127.0.0.1:" + QByteArray::number(m_relay.port()) + "\"\n}\n";
     }
     QByteArray leafConfig() const
     {

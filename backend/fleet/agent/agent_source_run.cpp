@@ -109,11 +109,14 @@ void SourceWorker::loop()
 
 void SourceWorker::loopIteration()
 {
+    // Reports that waited and are now taken: JetStream was out of reach behind a live connection (a
+    // leaf node cut off from its hub) and is back, and the watch heard nothing meanwhile.
+    const bool reportsWaited = m_shared.outbox.size() > 0;
     m_shared.outbox.flush(m_shared.nats, m_shared.log);
-    bool refreshDue = false;
+    bool refreshDue = reportsWaited && m_shared.outbox.size() == 0;
     {
         const std::lock_guard lock(m_mutex);
-        refreshDue = std::exchange(m_changed, false);
+        refreshDue = std::exchange(m_changed, false) || refreshDue;
     }
     if (sourceKind(m_source) == SourceKind::ObjectBundle) {
         // Reconnects when due; a new connection may have missed updates, so catch up.
