@@ -130,7 +130,8 @@ Result<void> NatsLink::publish(const std::string &subject, const std::string &da
     return {};
 }
 
-Result<void> NatsLink::kvPut(const std::string &bucket, const std::string &key, const std::string &value)
+Result<void> NatsLink::kvPut(
+    const std::string &bucket, const std::string &key, const std::string &value, const std::string &messageId)
 {
     const std::lock_guard lock(m_mutex);
     const auto connection = connectLocked();
@@ -142,9 +143,12 @@ Result<void> NatsLink::kvPut(const std::string &bucket, const std::string &key, 
         m_kvBuckets.push_back(bucket);
     }
     const std::string subject = "$KV." + bucket + "." + key;
+    jsPubOptions options {}; // what jsPubOptions_Init() makes: all zero
+    if (!messageId.empty())
+        options.MsgId = messageId.c_str();
     jsErrCode errorCode = static_cast<jsErrCode>(0);
     const natsStatus status = js_Publish(nullptr, connection->jetStream(), subject.c_str(), value.data(),
-        static_cast<int>(value.size()), nullptr, &errorCode);
+        static_cast<int>(value.size()), &options, &errorCode);
     if (status != NATS_OK)
         return jetStreamError(*connection, "storing " + bucket + "/" + key, status, errorCode);
     return {};

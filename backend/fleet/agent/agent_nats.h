@@ -58,7 +58,10 @@ public:
     /// Stores `value` under `key` in the key-value bucket `bucket`, creating the bucket (history 1,
     /// file storage, as official clients create one) when it is missing, with the replicas
     /// setBucketReplicas() gave (ensureKvStream()).
-    Result<void> kvPut(const std::string &bucket, const std::string &key, const std::string &value);
+    /// A `messageId` goes out as Nats-Msg-Id: the bucket stores a put offered again under the same
+    /// id within its duplicate window (two minutes) once.
+    Result<void> kvPut(
+        const std::string &bucket, const std::string &key, const std::string &value, const std::string &messageId = {});
     /// The replicas of the buckets kvPut() creates (the agent's `replicas:`); call before kvPut().
     void setBucketReplicas(BucketReplicas replicas)
     {

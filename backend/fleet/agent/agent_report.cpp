@@ -166,8 +166,10 @@ void ReportOutbox::persistTo(const std::filesystem::path &file, AgentLog &log)
         if (!entry.is_object() || !entry.contains("identity") || !entry["identity"].is_string()
             || !entry.contains("status") || !entry["status"].is_object())
             continue;
-        m_reports.push_back(Report {
-            m_nextSequence++, entry["identity"].get<std::string>(), entry.value("run", Json()), entry["status"]});
+        const auto id = entry.find("id");
+        m_reports.push_back(
+            Report {m_nextSequence++, id != entry.end() && id->is_string() ? id->get<std::string>() : newEventId(),
+                entry["identity"].get<std::string>(), entry.value("run", Json()), entry["status"]});
     }
     while (m_reports.size() > kMaxReports)
         m_reports.pop_front();
@@ -179,7 +181,7 @@ void ReportOutbox::send(const std::string &identity, Json run, Json status, Nats
 {
     {
         const std::lock_guard lock(m_mutex);
-        m_reports.push_back(Report {m_nextSequence++, identity, std::move(run), std::move(status)});
+        m_reports.push_back(Report {m_nextSequence++, newEventId(), identity, std::move(run), std::move(status)});
         if (m_reports.size() > kMaxReports) {
             m_reports.pop_front();
             if (!std::exchange(m_dropping, true))
@@ -240,7 +242,8 @@ Result<void> ReportOutbox::deliver(Report &report, NatsLink &nats, AgentLog &log
         }
         report.run = Json();
     }
-    if (auto put = nats.kvPut(std::string(kStatusBucket), statusKey(report.identity), report.status.dump()); !put) {
+    if (auto put = nats.kvPut(std::string(kStatusBucket), statusKey(report.identity), report.status.dump(), report.id);
+        !put) {
         const std::string message = report.identity + ": status not stored, trying again: " + put.error().message;
         if (std::exchange(m_statusFailed, true))
             log.debug(message);
@@ -258,7 +261,8 @@ void ReportOutbox::saveLocked(AgentLog &log)
         return;
     Json saved = Json::array();
     for (const Report &report : m_reports)
-        saved.push_back(Json {{"identity", report.identity}, {"run", report.run}, {"status", report.status}});
+        saved.push_back(
+            Json {{"id", report.id}, {"identity", report.identity}, {"run", report.run}, {"status", report.status}});
     auto written = writePrivateFile(m_file, saved.dump() + "\n");
     if (!written) {
         if (written.error().message != m_saveError)

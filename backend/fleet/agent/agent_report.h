@@ -110,6 +110,10 @@ public:
 private:
     struct Report {
         std::uint64_t sequence = 0;
+        /// Made once when the report is queued and kept in the file: the status put goes out with
+        /// it as Nats-Msg-Id, so a put offered again (its answer lost, or after a restart) is
+        /// stored once.
+        std::string id;
         std::string identity;
         Json run; ///< null: a status change alone, or the .run message already went out
         Json status;

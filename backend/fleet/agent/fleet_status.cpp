@@ -63,7 +63,31 @@ Result<HostStatus> parseHostStatus(
     return host;
 }
 
+namespace {
+
+/// How long a read of CCM_STATUS is tried again while the bucket does not answer in time: a
+/// cluster that lost the server leading the bucket elects another within seconds.
+constexpr auto kStatusReadRetryFor = std::chrono::seconds(20);
+
+Result<FleetStatus> readFleetStatusOnce(NatsConnection &connection, std::chrono::system_clock::time_point now);
+
+} // namespace
+
 Result<FleetStatus> readFleetStatus(NatsConnection &connection, std::chrono::system_clock::time_point now)
+{
+    const auto deadline = std::chrono::steady_clock::now() + kStatusReadRetryFor;
+    for (;;) {
+        auto status = readFleetStatusOnce(connection, now);
+        // jetStreamError() names a timeout this way; anything else is an answer.
+        const bool timedOut = !status && status.error().message.find("(no answer within ") != std::string::npos;
+        if (!timedOut || std::chrono::steady_clock::now() >= deadline)
+            return status;
+    }
+}
+
+namespace {
+
+Result<FleetStatus> readFleetStatusOnce(NatsConnection &connection, std::chrono::system_clock::time_point now)
 {
     auto bucket = KvBucket::open(connection, std::string(kStatusBucket));
     if (!bucket && hasCode(bucket.error(), NatsErrc::BucketNotFound))
@@ -90,6 +114,8 @@ Result<FleetStatus> readFleetStatus(NatsConnection &connection, std::chrono::sys
         [](const HostStatus &a, const HostStatus &b) { return a.identity < b.identity; });
     return status;
 }
+
+} // namespace
 
 Json hostStatusToJson(const HostStatus &host)
 {

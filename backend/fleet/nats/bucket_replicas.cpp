@@ -7,6 +7,7 @@
 
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <nats/nats.h>
 
 namespace ccm::fleet {
@@ -124,7 +125,15 @@ Result<bool> ensureKvStream(NatsConnection &connection, const std::string &bucke
     const std::string stream = "KV_" + bucket;
     jsStreamInfo *rawInfo = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    natsStatus status = js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
+    natsStatus status = NATS_OK;
+    // A stream whose leader was lost answers again once the cluster elected another (seconds).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    do {
+        jsStreamInfo_Destroy(rawInfo);
+        rawInfo = nullptr;
+        errorCode = static_cast<jsErrCode>(0);
+        status = js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
+    } while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
     const StreamInfoPtr existing(rawInfo);
     if (status == NATS_OK && existing != nullptr && existing->Config != nullptr) {
         warnIfFewer(connection, bucket, std::max(1, static_cast<int>(existing->Config->Replicas)), replicas);

@@ -5,6 +5,7 @@
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
 
+#include <chrono>
 #include <nats/nats.h>
 
 namespace ccm::fleet {
@@ -20,7 +21,12 @@ KvBucket::~KvBucket() = default;
 Result<KvBucket> KvBucket::open(NatsConnection &connection, const std::string &bucket)
 {
     kvStore *store = nullptr;
-    const natsStatus status = js_KeyValue(&store, connection.jetStream(), bucket.c_str());
+    natsStatus status = NATS_OK;
+    // A bucket whose stream lost its leader answers again once the cluster elected another.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    do
+        status = js_KeyValue(&store, connection.jetStream(), bucket.c_str());
+    while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
     if (status == NATS_NOT_FOUND)
         return makeError(
             NatsErrc::BucketNotFound, "there is no key-value bucket '" + bucket + "' on " + connection.url());
@@ -40,7 +46,12 @@ Result<KvBucket> KvBucket::openOrCreate(
 Result<std::vector<std::string>> KvBucket::keys()
 {
     kvKeysList list {};
-    const natsStatus status = kvStore_Keys(&list, m_store.get(), nullptr);
+    natsStatus status = NATS_OK;
+    // Listing needs the stream's leader: asked again while the cluster elects one.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    do
+        status = kvStore_Keys(&list, m_store.get(), nullptr);
+    while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
     if (status == NATS_NOT_FOUND)
         return std::vector<std::string>();
     if (status != NATS_OK)

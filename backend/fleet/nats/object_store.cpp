@@ -26,6 +26,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -60,6 +61,10 @@ std::string nowRfc3339()
     std::snprintf(fraction.data(), fraction.size(), ".%06lldZ", static_cast<long long>(micros));
     return std::string(text.data(), length) + fraction.data();
 }
+
+/// How long a lookup or a put keeps asking while the stream has no leader: a cluster that lost the
+/// server leading it elects another within seconds (up to about ten on nats-server 2.9).
+constexpr auto kStoreRetryFor = std::chrono::seconds(20);
 
 bool validBucketName(std::string_view bucket)
 {
@@ -134,11 +139,16 @@ Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::str
     if (!validBucketName(bucket))
         return makeError(NatsErrc::BadName, "invalid bucket name '" + bucket + "': use letters, digits, '-' and '_'");
     ObjectStore store(connection, bucket);
-    jsStreamInfo *info = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    const natsStatus status
-        = js_GetStreamInfo(&info, connection.jetStream(), store.m_stream.c_str(), nullptr, &errorCode);
-    jsStreamInfo_Destroy(info);
+    natsStatus status = NATS_OK;
+    // A stream whose leader was lost answers again once the cluster elected another (seconds).
+    const auto deadline = std::chrono::steady_clock::now() + kStoreRetryFor;
+    do {
+        jsStreamInfo *info = nullptr;
+        errorCode = static_cast<jsErrCode>(0);
+        status = js_GetStreamInfo(&info, connection.jetStream(), store.m_stream.c_str(), nullptr, &errorCode);
+        jsStreamInfo_Destroy(info);
+    } while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
     if (status == NATS_NOT_FOUND || errorCode == JSStreamNotFoundErr)
         return makeError(NatsErrc::BucketNotFound,
             "object store bucket '" + bucket + "' does not exist on " + connection.url() + " (no stream "
@@ -333,20 +343,51 @@ Result<ObjectInfo> ObjectStore::info(const std::string &name)
 
 namespace {
 
-/// Publishes an object's meta record as the only one left on its subject.
-Result<void> publishMeta(NatsConnection &connection, const std::string &metaSubject, const std::string &meta)
+/// Stores `message` in the stream, offering it again under the same Nats-Msg-Id while the stream
+/// does not answer (no leader, or the answer was lost) and the connection holds: the stream keeps
+/// one copy, however many times it was offered. The error says when the connection was lost.
+Result<void> storeOnce(NatsConnection &connection, natsMsg *message, const std::string &id, const std::string &what)
+{
+    jsPubOptions options {}; // what jsPubOptions_Init() makes: all zero
+    options.MsgId = id.c_str();
+    const auto deadline = std::chrono::steady_clock::now() + kStoreRetryFor;
+    for (;;) {
+        jsErrCode errorCode = static_cast<jsErrCode>(0);
+        const natsStatus s = js_PublishMsg(nullptr, connection.jetStream(), message, &options, &errorCode);
+        if (s == NATS_OK)
+            return {};
+        const bool connected = natsConnection_Status(connection.connection()) == NATS_CONN_STATUS_CONNECTED;
+        if (!connected)
+            return makeError(NatsErrc::Unreachable,
+                what + ": lost the connection to " + connection.url() + " (" + natsStatus_GetText(s) + ")");
+        if ((s != NATS_TIMEOUT && s != NATS_NO_RESPONDERS) || std::chrono::steady_clock::now() >= deadline)
+            return jetStreamError(connection, what, s, errorCode);
+        // No responders comes back at once: give the election a moment.
+        if (s == NATS_NO_RESPONDERS)
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+}
+
+/// Stores one message on `subject`, as storeOnce() does.
+Result<void> storeData(NatsConnection &connection, const std::string &subject, const char *data, std::size_t size,
+    const std::string &id, const std::string &what, const char *rollup = nullptr)
 {
     natsMsg *raw = nullptr;
-    if (natsStatus s = natsMsg_Create(&raw, metaSubject.c_str(), nullptr, meta.data(), static_cast<int>(meta.size()));
-        s != NATS_OK)
+    if (natsStatus s = natsMsg_Create(&raw, subject.c_str(), nullptr, data, static_cast<int>(size)); s != NATS_OK)
         return makeError(NatsErrc::Nats, natsStatus_GetText(s));
     const NatsMsgPtr message(raw);
+    if (rollup != nullptr)
+        natsMsgHeader_Set(message.get(), "Nats-Rollup", rollup);
+    return storeOnce(connection, message.get(), id, what);
+}
+
+/// Publishes an object's meta record as the only one left on its subject.
+Result<void> publishMeta(
+    NatsConnection &connection, const std::string &metaSubject, const std::string &meta, const std::string &nuid)
+{
     // The rollup keeps only this record on the subject: the object's previous versions go.
-    natsMsgHeader_Set(message.get(), "Nats-Rollup", "sub");
-    jsErrCode errorCode = static_cast<jsErrCode>(0);
-    if (natsStatus s = js_PublishMsg(nullptr, connection.jetStream(), message.get(), nullptr, &errorCode); s != NATS_OK)
-        return jetStreamError(connection, "storing the meta record", s, errorCode);
-    return {};
+    return storeData(
+        connection, metaSubject, meta.data(), meta.size(), nuid + ".meta", "storing the meta record", "sub");
 }
 
 /// Decodes the SHA-256 digest an object's meta record gives.
@@ -381,8 +422,14 @@ Result<NatsSubscriptionPtr> subscribeOrdered(
     subscribeOptions.Ordered = true;
     natsSubscription *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    const natsStatus status
-        = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
+    natsStatus status = NATS_OK;
+    // Making the consumer needs the stream's leader: asked again while the cluster elects one.
+    const auto deadline = std::chrono::steady_clock::now() + kStoreRetryFor;
+    do {
+        errorCode = static_cast<jsErrCode>(0);
+        status
+            = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
+    } while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
     if (status != NATS_OK)
         return jetStreamError(connection, what, status, errorCode);
     return NatsSubscriptionPtr(raw);
@@ -514,6 +561,8 @@ Result<ObjectInfo> ObjectStore::put(
             (void)purgeSubject(chunkSubject);
         return error.withContext("putting " + where);
     };
+    // Chunks are offered again under the same ids while the stream elects a leader: stored once.
+    const std::string idPrefix = result.nuid + ".";
 
     Sha256 sha;
     std::vector<char> chunk(chunkSize);
@@ -523,13 +572,12 @@ Result<ObjectInfo> ObjectStore::put(
         if (count == 0)
             break;
         sha.add(chunk.data(), count);
-        jsErrCode errorCode = static_cast<jsErrCode>(0);
-        const natsStatus status = js_Publish(nullptr, m_connection->jetStream(), chunkSubject.c_str(), chunk.data(),
-            static_cast<int>(count), nullptr, &errorCode);
         ++result.chunks;
-        if (status != NATS_OK)
-            return fail(
-                jetStreamError(*m_connection, "storing chunk " + std::to_string(result.chunks), status, errorCode));
+        const std::string number = std::to_string(result.chunks);
+        if (auto stored
+            = storeData(*m_connection, chunkSubject, chunk.data(), count, idPrefix + number, "storing chunk " + number);
+            !stored)
+            return fail(stored.error());
         result.size += count;
         if (progress)
             progress(result.size);
@@ -541,8 +589,18 @@ Result<ObjectInfo> ObjectStore::put(
 
     const std::string metaSubject = "$O." + m_bucket + ".M." + encodeBase64Url(name);
     const std::string meta = metaJson(result, chunkSize);
-    if (auto published = publishMeta(*m_connection, metaSubject, meta); !published)
-        return fail(published.error());
+    if (auto published = publishMeta(*m_connection, metaSubject, meta, result.nuid); !published) {
+        // The record may be stored though its answer was lost: its chunks must then stay, or the
+        // object would be listed without them. They go only once the record is known not to name
+        // them; when that cannot be read, they stay for the next publish's orphan pruning.
+        auto stored = info(name);
+        if (!stored || stored->nuid != result.nuid) {
+            if (stored || hasCode(stored.error(), NatsErrc::ObjectNotFound))
+                return fail(published.error());
+            return published.error().withContext(
+                "putting " + where + " (it is listed whole or not at all: publish again to be sure)");
+        }
+    }
 
     if (previous && previous->nuid != result.nuid) {
         if (auto purged = purgeSubject("$O." + m_bucket + ".C." + previous->nuid); !purged)
