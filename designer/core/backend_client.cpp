@@ -8,8 +8,10 @@
 #include <QFileInfo>
 #include <QLocalSocket>
 #include <QStandardPaths>
+#include <QThreadPool>
 
 #include <array>
+#include <memory>
 
 namespace ccm::designer {
 namespace {
@@ -314,7 +316,7 @@ void BackendClient::readLines()
         return;
     m_buffer += m_socket->readAll();
     qsizetype start = 0;
-    for (;;) {
+    while (!m_parsing) {
         const qsizetype newline = m_buffer.indexOf('\n', start);
         if (newline < 0)
             break;
@@ -323,6 +325,8 @@ void BackendClient::readLines()
             m_skippingLongLine = false;
         else if (length > kMaxLineBytes)
             report(tr("the backend sent a line longer than %1 bytes; it was skipped").arg(kMaxLineBytes));
+        else if (length > kBackgroundParseBytes)
+            parseInBackground(m_buffer.mid(start, length));
         else
             handleLine(m_buffer.mid(start, length));
         if (!m_socket)
@@ -330,33 +334,91 @@ void BackendClient::readLines()
         start = newline + 1;
     }
     m_buffer.remove(0, start);
-    if (m_buffer.size() > kMaxLineBytes) {
+    // While a line is parsed, the lines after it wait here whole; only a line without its end
+    // counts against the limit.
+    const qsizetype unfinished = m_buffer.size() - (m_buffer.lastIndexOf('\n') + 1);
+    if (unfinished > kMaxLineBytes) {
         if (!m_skippingLongLine)
             report(tr("the backend sent a line longer than %1 bytes; it was skipped").arg(kMaxLineBytes));
         m_skippingLongLine = true;
-        m_buffer.clear();
+        m_buffer.truncate(m_buffer.size() - unfinished);
     }
 }
 
-void BackendClient::handleLine(const QByteArray &line)
+namespace {
+
+/// Why a line of the backend is not a message.
+enum class LineProblem { None, Blank, TooDeep, NotJson, NotObject };
+
+struct ParsedLine {
+    Json message;
+    LineProblem problem = LineProblem::None;
+    QString detail;
+};
+
+/// Parses one line of the backend. Safe on any thread: it touches nothing but its argument.
+ParsedLine parseBackendLine(const QByteArray &line)
 {
     const QByteArray text = line.endsWith('\r') ? line.chopped(1) : line;
     if (text.trimmed().isEmpty())
-        return;
+        return {{}, LineProblem::Blank, {}};
     const std::string_view view(text.constData(), std::size_t(text.size()));
-    Json message;
-    if (jsonNestingBeyond(view, kMaxNesting)) {
+    if (jsonNestingBeyond(view, kMaxNesting))
+        return {{}, LineProblem::TooDeep, {}};
+    ParsedLine parsed;
+    try {
+        parsed.message = Json::parse(view);
+    } catch (const Json::exception &error) {
+        return {{}, LineProblem::NotJson, QString::fromUtf8(error.what())};
+    }
+    if (!parsed.message.is_object())
+        return {{}, LineProblem::NotObject, {}};
+    return parsed;
+}
+
+} // namespace
+
+void BackendClient::handleLine(const QByteArray &line)
+{
+    const ParsedLine parsed = parseBackendLine(line);
+    handleParsed(parsed.message, int(parsed.problem), parsed.detail);
+}
+
+void BackendClient::parseInBackground(QByteArray line)
+{
+    m_parsing = true;
+    const quint64 serial = m_connectionSerial;
+    const QPointer<BackendClient> guard(this);
+    QThreadPool::globalInstance()->start([guard, serial, line = std::move(line)] {
+        auto parsed = std::make_shared<ParsedLine>(parseBackendLine(line));
+        // Back on the client's thread; dropped when the client or its connection has gone.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [guard, serial, parsed] {
+                if (!guard || guard->m_connectionSerial != serial)
+                    return;
+                guard->m_parsing = false;
+                guard->handleParsed(parsed->message, int(parsed->problem), parsed->detail);
+                guard->readLines();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void BackendClient::handleParsed(const Json &message, int problem, const QString &detail)
+{
+    switch (LineProblem(problem)) {
+    case LineProblem::None:
+        break;
+    case LineProblem::Blank:
+        return;
+    case LineProblem::TooDeep:
         report(tr("the backend sent JSON nested deeper than %1 levels; the line was skipped").arg(kMaxNesting));
         return;
-    }
-    try {
-        message = Json::parse(view);
-    } catch (const Json::exception &error) {
-        report(
-            tr("the backend sent a line that is not JSON (%1); it was skipped").arg(QString::fromUtf8(error.what())));
+    case LineProblem::NotJson:
+        report(tr("the backend sent a line that is not JSON (%1); it was skipped").arg(detail));
         return;
-    }
-    if (!message.is_object()) {
+    case LineProblem::NotObject:
         report(tr("the backend sent a line that is not a JSON object; it was skipped"));
         return;
     }
@@ -658,6 +720,9 @@ void BackendClient::dropSocket()
     m_pending.clear();
     m_buffer.clear();
     m_skippingLongLine = false;
+    // A line still being parsed belongs to this connection: it is dropped when it comes back.
+    m_parsing = false;
+    ++m_connectionSerial;
     if (!m_socket)
         return;
     QLocalSocket *socket = m_socket;

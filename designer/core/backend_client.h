@@ -102,6 +102,9 @@ public:
     static constexpr int kProtocol = protocol::kProtocolVersion;
     /// Longer lines from the backend are reported and skipped; the backend's own limit is 16 MiB.
     static constexpr qsizetype kMaxLineBytes = qsizetype(64) * 1024 * 1024;
+    /// Lines longer than this (a large fleet's preview result, a capture) are parsed on a worker
+    /// thread, so that parsing them does not hold up the event loop for a visible time.
+    static constexpr qsizetype kBackgroundParseBytes = qsizetype(256) * 1024;
 
     explicit BackendClient(QObject *parent = nullptr);
     ~BackendClient() override;
@@ -190,6 +193,11 @@ private:
     void socketClosed();
     void readLines();
     void handleLine(const QByteArray &line);
+    /// Parses a long line on a worker thread; the lines after it wait in m_buffer until it is
+    /// handled.
+    void parseInBackground(QByteArray line);
+    /// A parsed line: the message, or `problem` (a LineProblem of the .cpp) with its detail.
+    void handleParsed(const ccm::Json &message, int problem, const QString &detail);
     void handleNotification(const std::string &method, const ccm::Json &params);
     void sendHello();
     void helloAnswered(const Reply &reply);
@@ -226,6 +234,10 @@ private:
     QLocalSocket *m_socket = nullptr;
     QByteArray m_buffer;
     bool m_skippingLongLine = false;
+    /// A line is being parsed on a worker thread: the lines after it wait in m_buffer.
+    bool m_parsing = false;
+    /// Counts connections, so that a line parsed for a connection that has gone is dropped.
+    quint64 m_connectionSerial = 0;
     qint64 m_nextId = 1;
     std::map<qint64, ReplyHandler> m_pending;
 

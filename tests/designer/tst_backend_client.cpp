@@ -489,6 +489,39 @@ private slots:
         QVERIFY(c.errorContaining(s("nested deeper")));
     }
 
+    void longLinesKeepTheirOrder()
+    {
+        // Lines over BackendClient::kBackgroundParseBytes are parsed on a worker thread; the lines
+        // after one wait for it, so notifications arrive in the order they were sent, and a long
+        // line that is not JSON is still reported.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(s("fake.sock"));
+        const auto notification = [](int n, std::size_t padding) {
+            return QByteArray::fromStdString(Json {{"jsonrpc", "2.0"}, {"method", "fleet.host"},
+                                                 {"params", {{"n", n}, {"padding", std::string(padding, 'p')}}}}
+                                                 .dump()
+                + "\n");
+        };
+        const auto longBytes = std::size_t(BackendClient::kBackgroundParseBytes) + 1000;
+        const QByteArray preamble = notification(1, longBytes) + notification(2, 10) + notification(3, longBytes) + "{"
+            + QByteArray(qsizetype(longBytes), 'x') + "\n" + notification(4, 10);
+        FakeServer server(path, answering(preamble, helloAnswer(1)));
+        QVERIFY(server.ok());
+        Client c(dir);
+        QList<int> order;
+        connect(
+            &c.client, &BackendClient::notificationReceived, this, [&order](const QString &method, const Json &params) {
+                if (method == s("fleet.host"))
+                    order << int(params.value("n", 0));
+            });
+        c.client.setSystemSocket(path);
+        c.client.connectToBackend();
+        QVERIFY(QTest::qWaitFor([&] { return c.client.isConnected() && order.size() == 4; }, kPatienceMs));
+        QCOMPARE(order, (QList<int> {1, 2, 3, 4}));
+        QVERIFY(c.errorContaining(s("not JSON")));
+        QCOMPARE(c.client.info().user, s("alice"));
+    }
+
     void unauthorizedIsExplained()
     {
         const QString text = BackendClient::errorText(
