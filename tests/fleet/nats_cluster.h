@@ -408,6 +408,8 @@ private:
                 m_acted = true;
                 continue;
             }
+            // Only the pairs polled above have revents; one accepted now is polled next time.
+            const std::size_t polledPairs = m_pairs.size();
             if (m_listener >= 0 && (fds[1].revents & POLLIN)) {
                 const int client = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
                 if (client >= 0) {
@@ -418,8 +420,8 @@ private:
                         ::close(client);
                 }
             }
-            std::vector<Pair> alive;
-            for (std::size_t i = 0; i < m_pairs.size(); ++i) {
+            std::vector<Pair> alive(m_pairs.begin() + static_cast<std::ptrdiff_t>(polledPairs), m_pairs.end());
+            for (std::size_t i = 0; i < polledPairs; ++i) {
                 const Pair pair = m_pairs[i];
                 const short ra = fds[firstPair + 2 * i].revents;
                 const short rb = fds[firstPair + 2 * i + 1].revents;
@@ -509,7 +511,8 @@ public:
         while (jetStreamAnswers(leafUrl(), 500) != up) {
             if (deadline.hasExpired()) {
                 m_error = QStringLiteral("the leaf's link did not go ") + QLatin1String(up ? "up" : "down")
-                    + QStringLiteral(":\n") + QString::fromUtf8(m_leaf.log().right(4000));
+                    + QStringLiteral(":\n") + QString::fromUtf8(m_leaf.log().right(3000))
+                    + QStringLiteral("\nThe hub's log:\n") + QString::fromUtf8(m_hub.log().right(3000));
                 return false;
             }
             QThread::msleep(50);

@@ -553,8 +553,10 @@ Result<ObjectInfo> ObjectStore::put(
     result.name = name;
     result.nuid = newNuid();
     const std::string chunkSubject = "$O." + m_bucket + ".C." + result.nuid;
+    // A server's max_payload counts the headers too: the Nats-Msg-Id each chunk carries.
+    constexpr std::int64_t kHeaderRoom = 256;
     const std::size_t chunkSize = std::min<std::size_t>(
-        kChunkSize, static_cast<std::size_t>(std::max<std::int64_t>(1, m_connection->maxPayload())));
+        kChunkSize, static_cast<std::size_t>(std::max<std::int64_t>(1, m_connection->maxPayload() - kHeaderRoom)));
 
     auto fail = [&](const Error &error) -> Result<ObjectInfo> {
         if (result.chunks > 0)
