@@ -151,6 +151,13 @@ CCM_NATS_FUNCTION(natsStatus, kvStore_Put,
 CCM_NATS_FUNCTION(
     natsStatus, kvStore_Keys, (kvKeysList * list, kvStore *store, kvWatchOptions *options), (list, store, options))
 CCM_NATS_FUNCTION(void, kvKeysList_Destroy, (kvKeysList * list), (list))
+CCM_NATS_FUNCTION(natsStatus, kvWatchOptions_Init, (kvWatchOptions * options), (options))
+CCM_NATS_FUNCTION(natsStatus, kvStore_WatchAll, (kvWatcher * *watcher, kvStore *store, kvWatchOptions *options),
+    (watcher, store, options))
+CCM_NATS_FUNCTION(
+    natsStatus, kvWatcher_Next, (kvEntry * *entry, kvWatcher *watcher, std::int64_t timeout), (entry, watcher, timeout))
+CCM_NATS_FUNCTION(void, kvWatcher_Destroy, (kvWatcher * watcher), (watcher))
+CCM_NATS_FUNCTION(const char *, kvEntry_Key, (kvEntry * entry), (entry))
 CCM_NATS_FUNCTION(const void *, kvEntry_Value, (kvEntry * entry), (entry))
 CCM_NATS_FUNCTION(int, kvEntry_ValueLen, (kvEntry * entry), (entry))
 CCM_NATS_FUNCTION(void, kvEntry_Destroy, (kvEntry * entry), (entry))

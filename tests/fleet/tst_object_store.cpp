@@ -2,6 +2,7 @@
 // The object store protocol against a real nats-server with JetStream: round trips, the wire
 // format official clients expect, replacement, corruption, hostile meta records, orphaned chunks,
 // private downloads and the errors.
+#include "fleet/nats/kv_bucket.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/object_store.h"
 #include "fleet/nats/object_url.h"
@@ -16,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
 #include <memory>
 #include <nats/nats.h>
 #include <sstream>
@@ -710,6 +712,35 @@ private slots:
         std::ostringstream output;
         QVERIFY(bucket.value().get("b.tgz", output).ok());
         QCOMPARE(QByteArray::fromStdString(output.str()), data);
+    }
+
+    void keyValueEntriesAreTheLatestValues()
+    {
+        // A whole bucket in one pass (how fleet status and previews read CCM_STATUS): the latest
+        // value of every key that holds one, none for a deleted key, nothing from an empty bucket.
+        test::NatsServer server;
+        QVERIFY2(server.start(), qPrintable(server.error()));
+        NatsSettings settings;
+        settings.url = server.urlString();
+        auto connected = NatsConnection::connect(settings);
+        QVERIFY(connected.ok());
+        auto bucket = KvBucket::openOrCreate(*connected.value(), "entries");
+        QVERIFY(bucket.ok());
+        auto empty = bucket.value().entries();
+        QVERIFY2(empty.ok(), empty.ok() ? "" : empty.error().message.c_str());
+        QVERIFY(empty->empty());
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(bucket.value().put("host-" + std::to_string(i), "old " + std::to_string(i)).ok());
+        QVERIFY(bucket.value().put("host-7", "new 7").ok());
+        QVERIFY(bucket.value().remove("host-8").ok());
+        auto entries = bucket.value().entries();
+        QVERIFY2(entries.ok(), entries.ok() ? "" : entries.error().message.c_str());
+        std::map<std::string, std::string> read(entries->begin(), entries->end());
+        QCOMPARE(entries->size(), std::size_t {299});
+        QCOMPARE(read.size(), std::size_t {299});
+        QCOMPARE(read["host-7"], std::string("new 7"));
+        QCOMPARE(read.count("host-8"), std::size_t {0});
+        QCOMPARE(read["host-299"], std::string("old 299"));
     }
 
     void serverWithoutJetStream()

@@ -94,17 +94,12 @@ Result<FleetStatus> readFleetStatusOnce(NatsConnection &connection, std::chrono:
         return FleetStatus {};
     if (!bucket)
         return bucket.error();
-    auto keys = bucket.value().keys();
-    if (!keys)
-        return keys.error();
+    auto entries = bucket.value().entries();
+    if (!entries)
+        return entries.error();
     FleetStatus status;
-    for (const std::string &key : *keys) {
-        auto value = bucket.value().get(key);
-        if (!value)
-            return value.error();
-        if (!value->has_value())
-            continue;
-        auto host = parseHostStatus(key, **value, now);
+    for (const auto &[key, value] : *entries) {
+        auto host = parseHostStatus(key, value, now);
         if (host)
             status.hosts.push_back(std::move(host).value());
         else

@@ -64,6 +64,33 @@ Result<std::vector<std::string>> KvBucket::keys()
     return keys;
 }
 
+Result<std::vector<std::pair<std::string, std::string>>> KvBucket::entries()
+{
+    kvWatchOptions options;
+    kvWatchOptions_Init(&options);
+    options.IgnoreDeletes = true;
+    kvWatcher *raw = nullptr;
+    natsStatus status = kvStore_WatchAll(&raw, m_store.get(), &options);
+    const KvWatcherPtr watcher(raw);
+    if (status != NATS_OK)
+        return jetStreamError(*m_connection, "read key-value bucket " + m_bucket, status, 0);
+    std::vector<std::pair<std::string, std::string>> entries;
+    // The latest value of every key comes first; an entry of null marks the end of them.
+    for (;;) {
+        kvEntry *next = nullptr;
+        status = kvWatcher_Next(&next, watcher.get(), m_connection->waitMs());
+        const KvEntryPtr entry(next);
+        if (status != NATS_OK)
+            return jetStreamError(*m_connection, "read key-value bucket " + m_bucket, status, 0);
+        if (entry == nullptr)
+            return entries;
+        const auto *data = static_cast<const char *>(kvEntry_Value(entry.get()));
+        const int length = kvEntry_ValueLen(entry.get());
+        entries.emplace_back(kvEntry_Key(entry.get()),
+            data == nullptr || length <= 0 ? std::string() : std::string(data, static_cast<std::size_t>(length)));
+    }
+}
+
 Result<std::optional<std::string>> KvBucket::get(const std::string &key)
 {
     kvEntry *raw = nullptr;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ccm::fleet {
@@ -39,6 +40,9 @@ public:
     const std::string &name() const { return m_bucket; }
     /// Every key that holds a value (deleted and purged keys are left out), unsorted.
     Result<std::vector<std::string>> keys();
+    /// Every key that holds a value with its value, in one pass over the bucket (a watch of its
+    /// latest values) rather than a request per key: what reading a whole bucket costs.
+    Result<std::vector<std::pair<std::string, std::string>>> entries();
     /// The value of `key` as stored; nullopt when the key holds none.
     Result<std::optional<std::string>> get(const std::string &key);
     /// Stores `value` under `key`.

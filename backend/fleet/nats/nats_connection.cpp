@@ -270,7 +270,9 @@ Error jetStreamError(const NatsConnection &connection, const std::string &what, 
         return makeError(NatsErrc::NoJetStream,
             "the NATS server " + connection.url()
                 + " has no JetStream for this account; start nats-server with -js or enable"
-                  " jetstream in its configuration");
+                  " jetstream in its configuration (in a cluster or behind a leaf node, the servers holding"
+                  " it may also be out of reach for now: a stream electing its leader, or the leaf's link to"
+                  " the hub down)");
     std::string text = lastErrorText(static_cast<natsStatus>(status));
     if (status == NATS_TIMEOUT)
         text += " (no answer within " + std::to_string(connection.waitMs()) + " ms)";

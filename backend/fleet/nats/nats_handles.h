@@ -14,6 +14,7 @@ using NatsInboxPtr = CHandle<natsInbox, natsInbox_Destroy>;
 using NatsOptionsPtr = CHandle<natsOptions, natsOptions_Destroy>;
 using KvStorePtr = CHandle<kvStore, kvStore_Destroy>;
 using KvEntryPtr = CHandle<kvEntry, kvEntry_Destroy>;
+using KvWatcherPtr = CHandle<kvWatcher, kvWatcher_Destroy>;
 using StreamInfoPtr = CHandle<jsStreamInfo, jsStreamInfo_Destroy>;
 
 /// Unsubscribes before destroying, so no message arrives for a subscription being destroyed.
