@@ -52,6 +52,7 @@ void SourceWorker::saveCacheMeta()
 
 void SourceWorker::fetchFailed(const Error &error)
 {
+    m_fetchFailed = true;
     m_shared.metrics.recordFetchError(m_shown);
     std::error_code ignored;
     const bool cached = std::filesystem::is_regular_file(m_cacheFile, ignored);

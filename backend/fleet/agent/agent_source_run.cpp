@@ -127,8 +127,10 @@ void SourceWorker::loopIteration()
     }
     const auto now = SteadyClock::now();
     if (isRemote() && (refreshDue || now >= m_nextPoll)) {
-        m_nextPoll = now + m_shared.config.pollInterval;
-        if (refresh())
+        m_fetchFailed = false;
+        const bool changed = refresh();
+        m_nextPoll = now + nextPollDelay();
+        if (changed)
             m_nextApply = now;
     }
     if (SteadyClock::now() >= m_nextApply) {
@@ -146,6 +148,18 @@ void SourceWorker::loopIteration()
             run(RunMode::Remediate);
         }
     }
+}
+
+std::chrono::milliseconds SourceWorker::nextPollDelay()
+{
+    const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(m_shared.config.pollInterval);
+    if (!m_fetchFailed) {
+        m_fetchRetry = std::chrono::milliseconds(1000);
+        return interval;
+    }
+    const auto delay = std::min(m_fetchRetry, interval);
+    m_fetchRetry = std::min(m_fetchRetry * 2, interval);
+    return delay;
 }
 
 std::chrono::milliseconds SourceWorker::nextApplyDelay(bool ok)

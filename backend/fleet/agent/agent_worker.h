@@ -147,6 +147,10 @@ private:
     /// Sends the status as it stands, without a run.
     void publishStatus();
     std::chrono::milliseconds nextApplyDelay(bool ok);
+    /// How long until the source is asked again: the poll interval, or sooner after a failed
+    /// fetch (1 s, doubling up to the poll interval), so that a bundle a watch announced during a
+    /// server's failover is not left for a whole poll interval.
+    std::chrono::milliseconds nextPollDelay();
 
     AgentShared &m_shared;
     std::string m_source;
@@ -156,6 +160,8 @@ private:
     std::string m_digest;
     HttpValidators m_validators; ///< of the newest version seen, taken or refused
     std::string m_lastFetchError;
+    bool m_fetchFailed = false; ///< the last refresh() failed to fetch
+    std::chrono::milliseconds m_fetchRetry {1000}; ///< the next wait after a failed fetch
     /// The source's newest bundle when it was refused; kept in the cache's record, so a reload or
     /// a restart neither fetches nor reports it again.
     std::optional<BundleRefusal> m_refused;
