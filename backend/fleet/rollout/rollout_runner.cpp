@@ -22,6 +22,9 @@
 namespace ccm::fleet {
 namespace {
 
+/// Reads of CCM_STATUS in a row that must find nobody watching a ring before its gate says so.
+constexpr int kEmptyReadsToConclude = 3;
+
 using Clock = std::chrono::system_clock;
 
 /// The subject every agent's `.run` messages go to.
@@ -425,7 +428,9 @@ Result<GateVerdict> RolloutRunner::waitForRing(
     if (gate && ring.state == RingState::Settling)
         settleEnd = Clock::now() + record.settle;
     auto nextStatus = Clock::now();
-    bool statusRead = false;
+    // Reads of CCM_STATUS in a row that found no host watching the ring. One is not enough to
+    // conclude nobody does: a read during a cluster's failover can come back empty.
+    int emptyReads = 0;
     std::map<std::string, RingHost> told;
     const auto ending = [&ring, &watch](GateVerdict verdict) {
         ring.hosts = watch.hostsToJson();
@@ -439,7 +444,7 @@ Result<GateVerdict> RolloutRunner::waitForRing(
             auto status = readFleetStatus(m_connection, now);
             if (status) {
                 watch.observeStatus(*status);
-                statusRead = true;
+                emptyReads = watch.hosts().empty() ? emptyReads + 1 : 0;
             }
             ring.hosts = watch.hostsToJson();
             if (auto saved = save(record); !saved)
@@ -453,7 +458,7 @@ Result<GateVerdict> RolloutRunner::waitForRing(
         }
         tellHosts(record, ring.name, watch, told);
         const GateVerdict verdict = watch.verdict(*budget);
-        if (statusRead && watch.hosts().empty())
+        if (emptyReads >= kEmptyReadsToConclude && watch.hosts().empty())
             return ending(verdict); // nobody watches this ring: nothing to wait for, nothing to judge by
         if (gate && verdict.failed > verdict.allowed)
             return ending(verdict);
