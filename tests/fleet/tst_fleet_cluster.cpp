@@ -408,6 +408,13 @@ int answeringOn(FleetAgent &agent, const NatsCluster &cluster, qsizetype from = 
 
 void TestFleetCluster::agentsFollowThroughServerLoss()
 {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    // Under AddressSanitizer on two cores, two agents, three servers and the commands run slower
+    // than the cluster's elections allow for in the preview's wait; the dev tree runs this case.
+    QSKIP("too slow under AddressSanitizer for the cluster's failover timings");
+#endif
+#endif
     NatsCluster cluster;
     QVERIFY2(cluster.start(), qPrintable(cluster.error()));
     QVERIFY(makeBuckets(cluster));
