@@ -539,7 +539,11 @@ void FleetPreviewModel::setResult(const Json &result)
 {
     if (!result.is_object())
         return;
-    for (const Json &item : result.value("hosts", Json::array())) {
+    // Read in place: the result of a large fleet is megabytes, and value() would copy it.
+    static const Json noHosts = Json::array();
+    const auto found = result.find("hosts");
+    const Json &hosts = found != result.end() && found->is_array() ? *found : noHosts;
+    for (const Json &item : hosts) {
         if (!item.is_object())
             continue;
         const QString identity = stringOf(item, "identity");

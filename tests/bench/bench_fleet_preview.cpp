@@ -2,7 +2,7 @@
 // Fleet preview aggregation: a recorded fleet (ccm-preview-fleet --recorded) of N identities
 // answers a 100-resource preview, 10 resources changed (each with a diff) and 90 stable, in answer
 // format 1 (a progress and an event per resource, as agents that predate format 2 answer) or in
-// format 2 (events for the 10 changed, the 90 stable named in done); the requester collects them
+// format 2 (one batch of events for the 10 changed, the 90 stable named in done); the requester collects them
 // from a real nats-server. Prints the time from request to the last host finished, the answers per
 // second, the requester's CPU time and its peak resident memory (VmHWM) during the preview.
 #include "../fleet/nats_server.h"
@@ -12,6 +12,7 @@
 #include "fleet/preview/preview_requester.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -88,6 +89,7 @@ void writeRecording(const std::string &path, int format)
     RunSummary summary;
     Json stable = Json::array();
     Json classes = Json::object();
+    Json batch = Json::array();
     for (int i = 0; i < kResources; ++i) {
         const TransactionEvent event = recordedEvent(i);
         summary.add(event);
@@ -96,11 +98,17 @@ void writeRecording(const std::string &path, int format)
                 << '\n';
         if (event.changed)
             classes[event.resource()] = i % 2 == 0 ? "drift" : "intended";
-        if (format == 2 && isStableEvent(event))
+        if (format == 1)
+            out << Json {{"type", "event"}, {"event", eventToJson(event)}}.dump() << '\n';
+        else if (isStableEvent(event))
             stable.push_back(event.resource());
         else
-            out << Json {{"type", "event"}, {"event", eventToJson(event)}}.dump() << '\n';
+            batch.push_back(eventToJson(event));
     }
+    // Format 2: the changed resources' events in one batch, as an agent sends those of a run that
+    // takes less than the batch interval.
+    if (format == 2)
+        out << Json {{"type", "events"}, {"events", batch}}.dump() << '\n';
     Json done {{"type", "done"}, {"summary", summaryToJson(summary)}, {"cancelled", false}, {"aborted", false},
         {"diagnostics", Json::array()},
         {"compare",
@@ -116,7 +124,7 @@ void writeRecording(const std::string &path, int format)
 /// Answer messages per host in `format`.
 int answersPerHost(int format)
 {
-    return format == 1 ? 2 + 2 * kResources : 3 + kChanged;
+    return format == 1 ? 2 + 2 * kResources : 4;
 }
 
 /// One preview against `hosts` recorded identities answering in `format`; the totals, or null on
@@ -235,8 +243,10 @@ int main(int argc, char **argv)
     std::ofstream(dir.filePath(QStringLiteral("manifest.yaml")).toStdString())
         << "ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n";
     std::printf("fleet preview, recorded fleet, %d resources a host (%d changed with a diff, %d stable), classes in "
-                "done, request to last answer:\n",
-        kResources, kChanged, kResources - kChanged);
+                "done, %lld bytes a host in format 1 and %lld in format 2, request to last answer:\n",
+        kResources, kChanged, kResources - kChanged,
+        static_cast<long long>(QFileInfo(dir.filePath(QStringLiteral("format1.jsonl"))).size()),
+        static_cast<long long>(QFileInfo(dir.filePath(QStringLiteral("format2.jsonl"))).size()));
     // "bench_fleet_preview HOSTS FORMAT" measures that one case alone (for profiling).
     if (argc == 3)
         return measure(server, dir, key, std::atoi(argv[1]), std::atoi(argv[2])).is_null() ? 1 : 0;

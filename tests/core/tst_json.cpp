@@ -23,6 +23,23 @@ std::string largeObjectText(int keys)
 
 } // namespace
 
+/// The type of every value in `json`, in document order.
+std::string typesOf(const Json &json)
+{
+    std::string types(json.type_name());
+    if (json.is_number_unsigned())
+        types = "unsigned";
+    else if (json.is_number_integer())
+        types = "integer";
+    if (json.is_structured()) {
+        types += '(';
+        for (const Json &item : json)
+            types += typesOf(item) + ' ';
+        types += ')';
+    }
+    return types;
+}
+
 class TestJson : public QObject {
     Q_OBJECT
 
@@ -37,13 +54,53 @@ private slots:
         QTest::newRow("duplicates in a larger map") << QStringLiteral(
             R"({"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":[3],"k10":10})");
         QTest::newRow("empty containers") << QStringLiteral(R"({"a": {}, "b": []})");
+        // Not raw strings below: moc misreads raw strings that hold quotes and brackets.
+        QTest::newRow("integers keep the library's types")
+            << QStringLiteral("[0, 7, -7, 9223372036854775807, 9223372036854775808, 18446744073709551615, "
+                              "-9223372036854775808]");
+        QTest::newRow("beyond 64 bits") << QStringLiteral("[18446744073709551616, -9223372036854775809]");
+        QTest::newRow("floats") << QStringLiteral("[0.5, -2.25e-3, 1E+20, 3.0, -0.0, 1.7976931348623157e308]");
+        QTest::newRow("escapes and characters beyond ASCII")
+            << QStringLiteral("{\"q\": \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"u\": \"\\u00e9\\ud83d\\ude00\", \"raw\": "
+                              "\"\u00e9\U0001F600\"}");
+        QTest::newRow("deeper than the fast parser reads")
+            << QString(300, QLatin1Char('[')) + QString(300, QLatin1Char(']'));
     }
 
+    /// Every value parseJson builds has the type and value the library's parser gives.
     void parseMatchesLibrary()
     {
         QFETCH(QString, text);
         const std::string utf8 = text.toStdString();
-        QCOMPARE(q(parseJson(utf8).dump()), q(Json::parse(utf8).dump()));
+        const Json parsed = parseJson(utf8);
+        const Json library = Json::parse(utf8);
+        QCOMPARE(q(parsed.dump()), q(library.dump()));
+        QCOMPARE(q(typesOf(parsed)), q(typesOf(library)));
+    }
+
+    /// Text either parser refuses, the other refuses too, with the library's error.
+    void refusalsMatchLibrary_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("trailing comma") << QByteArray("{\"a\": 1,}");
+        QTest::newRow("two values") << QByteArray("{} {}");
+        QTest::newRow("lone surrogate") << QByteArray("[\"\\ud800\"]");
+        QTest::newRow("invalid UTF-8") << QByteArray("[\"\xff\xfe\"]");
+        QTest::newRow("control character in a string") << QByteArray("[\"a\tb\"]");
+        QTest::newRow("leading zero") << QByteArray("[01]");
+        QTest::newRow("out of range float") << QByteArray("[1e400]");
+        QTest::newRow("bare word") << QByteArray("[nul]");
+        QTest::newRow("empty") << QByteArray("");
+    }
+
+    void refusalsMatchLibrary()
+    {
+        QFETCH(QByteArray, text);
+        const std::string_view view(text.constData(), static_cast<std::size_t>(text.size()));
+        const bool libraryAccepts = Json::accept(view);
+        QCOMPARE(!parseJson(view, false).is_discarded(), libraryAccepts);
+        if (libraryAccepts)
+            QCOMPARE(q(parseJson(view).dump()), q(Json::parse(view).dump()));
     }
 
     void parseErrors()

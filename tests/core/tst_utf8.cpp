@@ -72,6 +72,10 @@ private Q_SLOTS:
         QCOMPARE(jsonNestingBeyond("[[1], {\"a\": [2]}]", 3), std::nullopt);
         QCOMPARE(jsonNestingBeyond("[[1], {\"a\": [[2]]}]", 3), std::optional<std::size_t>(13));
         QCOMPARE(jsonNestingBeyond("[\"[[[[\", \"\\\"[[[[\"]", 1), std::nullopt);
+        // A quote after an even number of backslashes closes the string; after an odd one it does not.
+        QCOMPARE(jsonNestingBeyond("[\"a\\\\\", [[1]]]", 2), std::optional<std::size_t>(9));
+        QCOMPARE(jsonNestingBeyond("[\"a\\\\\\\", [[1]]\"]", 2), std::nullopt);
+        QCOMPARE(jsonNestingBeyond("[\"unterminated [[[", 1), std::nullopt);
     }
 };
 

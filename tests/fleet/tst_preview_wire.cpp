@@ -247,6 +247,19 @@ private slots:
         QVERIFY(decodeAnswer(done.dump()));
     }
 
+    void eventBatchesDecode()
+    {
+        Json batch = answerHeader(kId, "h1", 2, "events");
+        batch["events"] = Json::array();
+        for (std::size_t i = 0; i < kMaxEventsPerAnswer; ++i)
+            batch["events"].push_back(Json {{"resource", "file#/etc/f" + std::to_string(i)}, {"changed", true}});
+        auto answer = decodeAnswer(batch.dump());
+        QVERIFY2(answer, answer ? "" : answer.error().message.c_str());
+        QCOMPARE(answer->type, std::string("events"));
+        QCOMPARE(answer->message["events"].size(), kMaxEventsPerAnswer);
+        QCOMPARE(answer->message["events"][7]["resource"], Json("file#/etc/f7"));
+    }
+
     void stableEventsCarryNothingToShow()
     {
         TransactionEvent event;
@@ -279,12 +292,14 @@ private slots:
 
     void aFormatOneHostGivesTheSameTotals()
     {
-        // The same run answered in both formats: the collector ends with the same host.
+        // The same run answered in both formats (format 2's events in one batch): the collector
+        // ends with the same host.
         const auto stream = [](int format) {
             std::vector<std::string> lines;
             std::uint64_t seq = 0;
             lines.push_back(answerHeader(kId, "h1", seq++, "accepted").dump());
             Json stable = Json::array();
+            Json batch = Json::array();
             RunSummary summary;
             for (int i = 0; i < 6; ++i) {
                 TransactionEvent event;
@@ -302,12 +317,20 @@ private slots:
                     progress["current"] = event.resource();
                     lines.push_back(progress.dump());
                 }
-                if (format == 2 && isStableEvent(event)) {
-                    stable.push_back(event.resource());
+                if (format == 2) {
+                    if (isStableEvent(event))
+                        stable.push_back(event.resource());
+                    else
+                        batch.push_back(eventToJson(event));
                     continue;
                 }
                 Json message = answerHeader(kId, "h1", seq++, "event");
                 message["event"] = eventToJson(event);
+                lines.push_back(message.dump());
+            }
+            if (format == 2) {
+                Json message = answerHeader(kId, "h1", seq++, "events");
+                message["events"] = batch;
                 lines.push_back(message.dump());
             }
             Json done = answerHeader(kId, "h1", seq++, "done");
@@ -507,6 +530,14 @@ private slots:
         QTest::newRow("declined error") << (head + R"("type":"declined","reason":"error"})").c_str();
         QTest::newRow("progress") << (head + R"("type":"progress","done":1,"total":"2","current":"x"})").c_str();
         QTest::newRow("event") << (head + R"("type":"event","event":[]})").c_str();
+        QTest::newRow("events missing") << (head + R"("type":"events"})").c_str();
+        QTest::newRow("events empty") << (head + R"("type":"events","events":[]})").c_str();
+        QTest::newRow("events not array") << (head + R"("type":"events","events":{}})").c_str();
+        QTest::newRow("events not objects") << (head + R"("type":"events","events":[{},1]})").c_str();
+        std::string tooMany = head + R"("type":"events","events":[{})";
+        for (std::size_t i = 1; i <= kMaxEventsPerAnswer; ++i)
+            tooMany += ",{}";
+        QTest::newRow("events too many") << (tooMany + "]}").c_str();
         QTest::newRow("done summary")
             << (head + R"("type":"done","cancelled":false,"aborted":false,"diagnostics":[]})").c_str();
         QTest::newRow("done diagnostics")

@@ -5,8 +5,9 @@
 //   both answer formats; whatever is accepted, each finished host's resources are exactly the
 //   events passed on plus the stable names, its totals add up, nothing is held beyond the limits;
 // - paired: the rest describes one run (per resource a name and whether it changed, failed or has
-//   nothing to show), sent as an agent answers it in format 1 and in format 2, in an order the
-//   input shuffles; both collectors must end with the same host (stable names, events, summary).
+//   nothing to show), sent as an agent answers it in format 1 and in format 2 (events in batches),
+//   in an order the input shuffles; both collectors must end with the same host (stable names,
+//   events, summary).
 // Crashes, hangs, leaks, undefined behaviour and a broken invariant (abort) are bugs.
 #include "core/model/transaction_event.h"
 #include "fleet/preview/preview_requester.h"
@@ -19,6 +20,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -134,6 +136,14 @@ std::vector<std::string> answerStream(const std::vector<TransactionEvent> &event
     std::uint64_t seq = 0;
     lines.push_back(answerHeader(kFuzzPreviewId, "h", seq++, "accepted").dump());
     Json stable = Json::array();
+    Json batch = Json::array();
+    const auto sendBatch = [&] {
+        if (batch.empty())
+            return;
+        Json message = answerHeader(kFuzzPreviewId, "h", seq++, "events");
+        message["events"] = std::exchange(batch, Json::array());
+        lines.push_back(message.dump());
+    };
     RunSummary summary;
     for (std::size_t i = 0; i < events.size(); ++i) {
         summary.add(events[i]);
@@ -144,14 +154,20 @@ std::vector<std::string> answerStream(const std::vector<TransactionEvent> &event
             progress["current"] = events[i].resource();
             lines.push_back(progress.dump());
         }
-        if (format == 2 && isStableEvent(events[i])) {
+        if (format == 1) {
+            Json message = answerHeader(kFuzzPreviewId, "h", seq++, "event");
+            message["event"] = eventToJson(events[i]);
+            lines.push_back(message.dump());
+        } else if (isStableEvent(events[i])) {
             stable.push_back(events[i].resource());
-            continue;
+        } else {
+            // Batches of at most three, so that a run has several.
+            if (batch.size() == 3)
+                sendBatch();
+            batch.push_back(eventToJson(events[i]));
         }
-        Json message = answerHeader(kFuzzPreviewId, "h", seq++, "event");
-        message["event"] = eventToJson(events[i]);
-        lines.push_back(message.dump());
     }
+    sendBatch();
     Json done = answerHeader(kFuzzPreviewId, "h", seq++, "done");
     done["summary"] = summaryToJson(summary);
     done["cancelled"] = false;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/model/json.h"
 
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <simdjson.h>
 #include <vector>
 
 namespace ccm {
@@ -233,8 +237,88 @@ void MemberIndex::build(const Json::object_t::Container &members, Indexed &index
         indexed.positions.emplace(std::hash<std::string_view> {}(members[i].first), i);
 }
 
+namespace {
+
+/// Nesting simdjson's tree is read to; deeper text (rare, and refused by most callers) goes to
+/// the library's parser, which does not recurse.
+constexpr std::size_t kSimdMaxDepth = 256;
+/// Text up to this size is parsed with a parser kept per thread; larger text gets a parser of its
+/// own, so that a thread does not keep the memory of its largest document.
+constexpr std::size_t kKeptParserBytes = 1024 * 1024;
+
+/// The value simdjson parsed, built as the library's parser builds it: non-negative integers
+/// unsigned, negative ones signed, members through MemberSetter (a duplicate key keeps its first
+/// place and its last value).
+Json fromSimd(simdjson::dom::element element)
+{
+    using Type = simdjson::dom::element_type;
+    switch (element.type()) {
+    case Type::ARRAY: {
+        Json array = Json::array();
+        auto &items = array.get_ref<Json::array_t &>();
+        for (const simdjson::dom::element item : simdjson::dom::array(element))
+            items.push_back(fromSimd(item));
+        return array;
+    }
+    case Type::OBJECT: {
+        Json object = Json::object();
+        MemberSetter members(object);
+        for (const simdjson::dom::key_value_pair member : simdjson::dom::object(element))
+            members[member.key] = fromSimd(member.value);
+        return object;
+    }
+    case Type::INT64: {
+        const std::int64_t value = std::int64_t(element);
+        return value >= 0 ? Json(static_cast<std::uint64_t>(value)) : Json(value);
+    }
+    case Type::UINT64:
+        return Json(std::uint64_t(element));
+    case Type::DOUBLE:
+        return Json(double(element));
+    case Type::STRING:
+        return Json(std::string(std::string_view(element)));
+    case Type::BOOL:
+        return Json(bool(element));
+    case Type::NULL_VALUE:
+        break;
+    }
+    return Json(nullptr);
+}
+
+/// A simdjson parser for text of at most `capacity` bytes, reading at most kSimdMaxDepth levels.
+struct SimdParser {
+    explicit SimdParser(std::size_t capacity)
+        : parser(capacity)
+    {
+        ready = parser.allocate(std::min<std::size_t>(capacity, 64 * 1024), kSimdMaxDepth) == simdjson::SUCCESS;
+    }
+    simdjson::dom::parser parser;
+    bool ready = false;
+};
+
+/// `text` parsed by simdjson, or nullopt when it refuses it (malformed text, but also numbers
+/// beyond 64 bits and deep nesting, which the library's parser reads).
+std::optional<Json> parseWithSimd(std::string_view text)
+{
+    thread_local SimdParser kept(kKeptParserBytes);
+    std::optional<SimdParser> own;
+    SimdParser *parser = &kept;
+    if (text.size() > kKeptParserBytes)
+        parser = &own.emplace(text.size());
+    simdjson::dom::element root;
+    if (!parser->ready || parser->parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS)
+        return std::nullopt;
+    return fromSimd(root);
+}
+
+} // namespace
+
 Json parseJson(std::string_view text, bool allowExceptions)
 {
+    // simdjson reads valid text several times faster; the library's parser gives the same value
+    // and is kept for everything simdjson refuses, so that errors and exceptions stay its own.
+    if (auto parsed = parseWithSimd(text))
+        return std::move(*parsed);
     LinearDomBuilder builder(allowExceptions);
     if (!Json::sax_parse(text, &builder, Json::input_format_t::json, true, false))
         return Json(Json::value_t::discarded);
@@ -263,16 +347,22 @@ void deepMerge(Json &base, const Json &overlay)
 std::optional<std::size_t> jsonNestingBeyond(std::string_view text, int limit)
 {
     int depth = 0;
-    bool inString = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
+        if (c == '"') {
+            // Most of a message is inside strings: jump to the closing quote, one that an odd
+            // number of backslashes does not escape.
+            for (;;) {
+                const void *quote = std::memchr(text.data() + i + 1, '"', text.size() - i - 1);
+                if (quote == nullptr)
+                    return std::nullopt;
+                i = static_cast<std::size_t>(static_cast<const char *>(quote) - text.data());
+                std::size_t backslashes = 0;
+                while (text[i - 1 - backslashes] == '\\')
+                    ++backslashes;
+                if (backslashes % 2 == 0)
+                    break;
+            }
         } else if (c == '[' || c == '{') {
             if (++depth > limit)
                 return i;

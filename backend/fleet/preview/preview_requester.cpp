@@ -17,6 +17,7 @@
 #include <map>
 #include <nats/nats.h>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 namespace ccm::fleet {
@@ -368,6 +369,9 @@ void PreviewCollector::apply(Track &track, PreviewAnswer &answer)
                 message["total"].get<std::uint64_t>(), message["current"].get<std::string>());
     } else if (type == "event") {
         applyEvent(host, message["event"]);
+    } else if (type == "events") {
+        for (Json &event : message["events"])
+            applyEvent(host, event);
     } else if (type == "done") {
         applyDone(track, message);
     } else if (type == "failed") {
@@ -547,10 +551,19 @@ struct StatusReading {
     }
 };
 
+/// How long after an answer the collector takes the next ones by polling rather than waiting.
+constexpr auto kBusyAnswers = std::chrono::milliseconds(50);
+constexpr std::size_t kMessagesFreedTogether = 256;
+
 bool collect(natsSubscription *subscription, PreviewCollector &collector, const PreviewRequestOptions &options,
     StatusReading &hosts)
 {
     const auto deadline = std::chrono::steady_clock::now() + options.timeout;
+    auto lastAnswer = std::chrono::steady_clock::time_point();
+    // The NATS client frees a message on a thread of its own, woken for each one it is given:
+    // messages read are given back in batches, which wakes it once a batch.
+    std::vector<NatsMsgPtr> read;
+    read.reserve(kMessagesFreedTogether);
     for (;;) {
         if (options.cancel != nullptr && options.cancel->load())
             return true;
@@ -560,16 +573,29 @@ bool collect(natsSubscription *subscription, PreviewCollector &collector, const 
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline || (hosts.expected && collector.allFinished(now, *hosts.expected > 0)))
             return false;
+        // While answers stream in, a millisecond's pause when none waits replaces a wake-up per
+        // answer: thousands of hosts answer at once, and waking for each costs more than reading it.
+        int pending = 0;
+        if (natsSubscription_GetPending(subscription, &pending, nullptr) == NATS_OK && pending == 0
+            && now - lastAnswer < kBusyAnswers) {
+            read.clear();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            continue;
+        }
         const auto wait = std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100));
         natsMsg *raw = nullptr;
         const natsStatus status = natsSubscription_NextMsg(&raw, subscription,
             std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()));
-        const NatsMsgPtr message(raw);
+        NatsMsgPtr message(raw);
         if (status != NATS_OK || !message)
             continue;
+        lastAnswer = std::chrono::steady_clock::now();
         const int length = natsMsg_GetDataLength(message.get());
         const char *data = natsMsg_GetData(message.get());
         collector.receive(std::string_view(data == nullptr ? "" : data, static_cast<std::size_t>(std::max(0, length))));
+        read.push_back(std::move(message));
+        if (read.size() >= kMessagesFreedTogether)
+            read.clear();
     }
 }
 

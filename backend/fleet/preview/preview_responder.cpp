@@ -29,6 +29,7 @@
 #include <streambuf>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ccm::fleet {
 namespace {
@@ -72,12 +73,19 @@ private:
     std::uint64_t m_seq = 0;
 };
 
-/// The least time between two progress answers in format 2.
+/// The least time between two progress answers in format 2, and the longest an event waits in
+/// a batch.
 constexpr std::chrono::milliseconds kPreviewProgressInterval {250};
+/// A batch of events is sent once it holds this many, or about this many bytes of diffs and
+/// messages (larger answers travel in parts, which cost the requester a copy).
+constexpr std::size_t kEventsPerBatch = 100;
+constexpr std::size_t kEventBatchBytes = 256 * 1024;
 
 /// Streams the run's progress and events as answers. In format 1, a progress and an event answer
-/// per resource; in format 2, progress at the start and then at most every kPreviewProgressInterval, and
-/// events only for resources that are not stable: those are named in `done` (stable()).
+/// per resource. In format 2, progress at the start and then at most every
+/// kPreviewProgressInterval; events only for resources that are not stable (those are named in
+/// `done`, stable()), sent in "events" batches at most kPreviewProgressInterval apart. The caller
+/// sends what is left with flush() before `done`.
 class AnswerObserver : public engine::RunObserver {
 public:
     AnswerObserver(Answerer &answerer, ProposalOutcome &outcome, std::uint64_t format)
@@ -91,6 +99,8 @@ public:
     {
         if (m_format >= 2) {
             const auto now = std::chrono::steady_clock::now();
+            if (!m_batch.empty() && now - m_batchStarted >= kPreviewProgressInterval)
+                flush();
             if (m_progressSent && now - m_lastProgress < kPreviewProgressInterval)
                 return;
             m_progressSent = true;
@@ -106,15 +116,36 @@ public:
     void resourceFinished(const TransactionEvent &event) override
     {
         m_outcome.add(event);
-        if (m_format >= 2 && isStableEvent(event) && m_stable.size() < kMaxComparedResources) {
+        if (m_format < 2) {
+            Json message = m_answerer.next("event");
+            message["event"] = eventToJson(event);
+            m_answerer.send(message);
+            return;
+        }
+        if (isStableEvent(event) && m_stable.size() < kMaxComparedResources) {
             std::string name = event.resource();
             if (!name.empty() && name.size() <= kMaxComparedName) {
                 m_stable.push_back(std::move(name));
                 return;
             }
         }
-        Json message = m_answerer.next("event");
-        message["event"] = eventToJson(event);
+        if (m_batch.empty())
+            m_batchStarted = std::chrono::steady_clock::now();
+        m_batch.push_back(eventToJson(event));
+        m_batchBytes += event.diff.value_or(std::string()).size() + event.noopMessage.size() + event.name.size();
+        if (m_batch.size() >= kEventsPerBatch || m_batchBytes >= kEventBatchBytes
+            || std::chrono::steady_clock::now() - m_batchStarted >= kPreviewProgressInterval)
+            flush();
+    }
+
+    /// Sends the events batched so far (format 2).
+    void flush()
+    {
+        if (m_batch.empty())
+            return;
+        Json message = m_answerer.next("events");
+        message["events"] = std::exchange(m_batch, Json::array());
+        m_batchBytes = 0;
         m_answerer.send(message);
     }
 
@@ -128,6 +159,9 @@ private:
     bool m_progressSent = false;
     std::chrono::steady_clock::time_point m_lastProgress;
     std::vector<std::string> m_stable;
+    Json m_batch = Json::array();
+    std::size_t m_batchBytes = 0;
+    std::chrono::steady_clock::time_point m_batchStarted;
 };
 
 /// Keeps the events of the current bundle's run; nothing of it is sent but the classes.
@@ -426,6 +460,7 @@ Result<void> runUnpacked(
     AnswerObserver observer(answerer, proposal, format);
     const engine::RunResult result = engine::runManifest(
         prepared->resolved, inputs, previewRunOptions(context.peer, context.cancel), runner, observer);
+    observer.flush();
     Json done = answerer.next("done");
     done["summary"] = summaryToJson(result.summary);
     done["cancelled"] = result.cancelled;

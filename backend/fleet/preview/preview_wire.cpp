@@ -266,6 +266,13 @@ Result<void> checkAnswerFields(const PreviewAnswer &answer)
             : badAnswer("\"progress\" needs \"done\", \"total\" and \"current\"");
     if (type == "event")
         return hasType(m, "event", Json::value_t::object) ? Result<void>() : badAnswer("\"event\" must be an object");
+    if (type == "events") {
+        const auto events = m.find("events");
+        return events != m.end() && events->is_array() && !events->empty() && events->size() <= kMaxEventsPerAnswer
+                && std::all_of(events->begin(), events->end(), [](const Json &event) { return event.is_object(); })
+            ? Result<void>()
+            : badAnswer("\"events\" must be an array of 1 to " + std::to_string(kMaxEventsPerAnswer) + " objects");
+    }
     if (type == "done") {
         if (auto format = checkDoneFormat(m); !format)
             return format.error();

@@ -125,6 +125,9 @@ bool isStableEvent(const Json &event);
 /// non-empty strings of at most kMaxComparedName bytes. Error code "bad_answer".
 Result<std::vector<std::string>> stableFromJson(const Json &json);
 
+/// The most events one "events" answer carries (format 2 sends events in batches).
+inline constexpr std::size_t kMaxEventsPerAnswer = 1000;
+
 /// A fresh request id: 32 random characters of [A-Za-z0-9].
 std::string newPreviewId();
 
@@ -166,9 +169,10 @@ struct PreviewAnswer {
 Json answerHeader(const std::string &id, const std::string &identity, std::uint64_t seq, std::string_view type);
 
 /// Decodes one answer payload strictly: common fields, then the type's own (accepted, declined,
-/// progress, event, done, failed, part, capture). A `done` in format 2 has "answers": 2 and
-/// "stable" (stableFromJson) together; one in format 1 has neither. Error code "bad_answer" with
-/// the field at fault.
+/// progress, event, events, done, failed, part, capture). "events" (format 2) carries 1 to
+/// kMaxEventsPerAnswer event objects in the order they ran. A `done` in format 2 has "answers": 2
+/// and "stable" (stableFromJson) together; one in format 1 has neither. Error code "bad_answer"
+/// with the field at fault.
 Result<PreviewAnswer> decodeAnswer(std::string_view payload);
 
 /// The payloads that carry `message` within `maxPayload` bytes each: the message itself when it
