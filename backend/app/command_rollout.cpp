@@ -456,25 +456,30 @@ void printRecord(const fleet::RolloutRecord &record, std::ostream &out)
         out << "  report:   " << record.report << '\n';
 }
 
+/// The records `rollout status` shows, by key: the one the line names, or every one in the bucket.
+Result<std::vector<std::pair<std::string, std::string>>> statusRecords(
+    const RolloutLine &line, fleet::KvBucket &records)
+{
+    if (!line.id)
+        return records.entries();
+    auto entry = records.get(*line.id);
+    if (!entry)
+        return entry.error();
+    if (!entry->has_value())
+        return Error {"not_found", "there is no rollout " + *line.id};
+    return std::vector {std::pair {*line.id, std::move(**entry)}};
+}
+
 int statusCommand(const RolloutLine &line, fleet::KvBucket &records, std::ostream &out, std::ostream &err)
 {
-    std::vector<fleet::RolloutRecord> found;
-    std::vector<std::string> keys;
-    if (line.id) {
-        keys.push_back(*line.id);
-    } else {
-        auto listed = records.keys();
-        if (!listed) {
-            err << "ccm-backend rollout status: " << listed.error().message << '\n';
-            return Failure;
-        }
-        keys = std::move(listed).value();
+    auto texts = statusRecords(line, records);
+    if (!texts) {
+        err << "ccm-backend rollout status: " << (line.id ? *line.id + ": " : "") << texts.error().message << '\n';
+        return Failure;
     }
-    for (const std::string &key : keys) {
-        auto entry = records.get(key);
-        auto record = entry && entry->has_value() ? fleet::parseRollout(**entry)
-                                                  : Result<fleet::RolloutRecord>(Error {"not_found",
-                                                      entry ? "there is no rollout " + key : entry.error().message});
+    std::vector<fleet::RolloutRecord> found;
+    for (const auto &[key, text] : texts.value()) {
+        auto record = fleet::parseRollout(text);
         if (!record) {
             err << "ccm-backend rollout status: " << key << ": " << record.error().message << '\n';
             if (line.id)

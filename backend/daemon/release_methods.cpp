@@ -160,19 +160,17 @@ RpcResult<Json> listRollouts(const Params &params)
     auto records = rolloutRecords(**connection);
     if (!records)
         return records.error();
-    auto keys = records.value().keys();
-    if (!keys)
-        return fleetError(keys.error());
+    auto entries = records.value().entries();
+    if (!entries)
+        return fleetError(entries.error());
     std::vector<fleet::RolloutRecord> found;
     Json skipped = Json::array();
-    for (const std::string &key : keys.value()) {
-        auto value = records.value().get(key);
-        auto record = value && value->has_value() ? fleet::parseRollout(**value)
-                                                  : Result<fleet::RolloutRecord>(Error {"gone", "no value"});
+    for (const auto &[key, text] : entries.value()) {
+        auto record = fleet::parseRollout(text);
         if (record)
             found.push_back(std::move(record).value());
-        else if (!value || value->has_value())
-            skipped.push_back(Json {{"key", key}, {"message", (!value ? value.error() : record.error()).message}});
+        else
+            skipped.push_back(Json {{"key", key}, {"message", record.error().message}});
     }
     std::sort(found.begin(), found.end(),
         [](const fleet::RolloutRecord &a, const fleet::RolloutRecord &b) { return a.created > b.created; });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/agent/fleet_status.h"
 
+#include "fleet/nats/election_retry.h"
 #include "fleet/nats/kv_bucket.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/preview/preview_wire.h"
@@ -65,17 +66,13 @@ Result<HostStatus> parseHostStatus(
 
 namespace {
 
-/// How long a read of CCM_STATUS is tried again while the bucket does not answer in time: a
-/// cluster that lost the server leading the bucket elects another within seconds.
-constexpr auto kStatusReadRetryFor = std::chrono::seconds(20);
-
 Result<FleetStatus> readFleetStatusOnce(NatsConnection &connection, std::chrono::system_clock::time_point now);
 
 } // namespace
 
 Result<FleetStatus> readFleetStatus(NatsConnection &connection, std::chrono::system_clock::time_point now)
 {
-    const auto deadline = std::chrono::steady_clock::now() + kStatusReadRetryFor;
+    const auto deadline = std::chrono::steady_clock::now() + kElectionRetryFor;
     for (;;) {
         auto status = readFleetStatusOnce(connection, now);
         // jetStreamError() names a timeout this way; anything else is an answer.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/nats/bucket_replicas.h"
 
+#include "fleet/nats/election_retry.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
@@ -125,15 +126,12 @@ Result<bool> ensureKvStream(NatsConnection &connection, const std::string &bucke
     const std::string stream = "KV_" + bucket;
     jsStreamInfo *rawInfo = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    natsStatus status = NATS_OK;
-    // A stream whose leader was lost answers again once the cluster elected another (seconds).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    do {
+    const natsStatus status = retryDuringElection([&] {
         jsStreamInfo_Destroy(rawInfo);
         rawInfo = nullptr;
         errorCode = static_cast<jsErrCode>(0);
-        status = js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
-    } while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
+        return js_GetStreamInfo(&rawInfo, connection.jetStream(), stream.c_str(), nullptr, &errorCode);
+    });
     const StreamInfoPtr existing(rawInfo);
     if (status == NATS_OK && existing != nullptr && existing->Config != nullptr) {
         warnIfFewer(connection, bucket, std::max(1, static_cast<int>(existing->Config->Replicas)), replicas);
@@ -162,11 +160,11 @@ Result<bool> ensureKvStream(NatsConnection &connection, const std::string &bucke
     config.Duplicates = static_cast<int64_t>(120) * 1000 * 1000 * 1000;
     jsStreamInfo *created = nullptr;
     errorCode = static_cast<jsErrCode>(0);
-    status = js_AddStream(&created, connection.jetStream(), &config, nullptr, &errorCode);
+    const natsStatus added = js_AddStream(&created, connection.jetStream(), &config, nullptr, &errorCode);
     jsStreamInfo_Destroy(created);
-    if (status != NATS_OK && errorCode != JSStreamNameExistErr)
-        return creatingBucketError(connection, bucket, count, status, errorCode);
-    return status == NATS_OK;
+    if (added != NATS_OK && errorCode != JSStreamNameExistErr)
+        return creatingBucketError(connection, bucket, count, added, errorCode);
+    return added == NATS_OK;
 }
 
 } // namespace ccm::fleet

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleet/nats/kv_bucket.h"
 
+#include "fleet/nats/election_retry.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
@@ -21,12 +22,8 @@ KvBucket::~KvBucket() = default;
 Result<KvBucket> KvBucket::open(NatsConnection &connection, const std::string &bucket)
 {
     kvStore *store = nullptr;
-    natsStatus status = NATS_OK;
-    // A bucket whose stream lost its leader answers again once the cluster elected another.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    do
-        status = js_KeyValue(&store, connection.jetStream(), bucket.c_str());
-    while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
+    const natsStatus status
+        = retryDuringElection([&] { return js_KeyValue(&store, connection.jetStream(), bucket.c_str()); });
     if (status == NATS_NOT_FOUND)
         return makeError(
             NatsErrc::BucketNotFound, "there is no key-value bucket '" + bucket + "' on " + connection.url());
@@ -46,12 +43,7 @@ Result<KvBucket> KvBucket::openOrCreate(
 Result<std::vector<std::string>> KvBucket::keys()
 {
     kvKeysList list {};
-    natsStatus status = NATS_OK;
-    // Listing needs the stream's leader: asked again while the cluster elects one.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    do
-        status = kvStore_Keys(&list, m_store.get(), nullptr);
-    while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
+    const natsStatus status = retryDuringElection([&] { return kvStore_Keys(&list, m_store.get(), nullptr); });
     if (status == NATS_NOT_FOUND)
         return std::vector<std::string>();
     if (status != NATS_OK)

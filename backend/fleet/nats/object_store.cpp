@@ -3,6 +3,7 @@
 
 #include "base/base64.h"
 #include "base/sha256.h"
+#include "fleet/nats/election_retry.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
@@ -61,10 +62,6 @@ std::string nowRfc3339()
     std::snprintf(fraction.data(), fraction.size(), ".%06lldZ", static_cast<long long>(micros));
     return std::string(text.data(), length) + fraction.data();
 }
-
-/// How long a lookup or a put keeps asking while the stream has no leader: a cluster that lost the
-/// server leading it elects another within seconds (up to about ten on nats-server 2.9).
-constexpr auto kStoreRetryFor = std::chrono::seconds(20);
 
 bool validBucketName(std::string_view bucket)
 {
@@ -140,15 +137,14 @@ Result<ObjectStore> ObjectStore::open(NatsConnection &connection, const std::str
         return makeError(NatsErrc::BadName, "invalid bucket name '" + bucket + "': use letters, digits, '-' and '_'");
     ObjectStore store(connection, bucket);
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    natsStatus status = NATS_OK;
-    // A stream whose leader was lost answers again once the cluster elected another (seconds).
-    const auto deadline = std::chrono::steady_clock::now() + kStoreRetryFor;
-    do {
+    const natsStatus status = retryDuringElection([&] {
         jsStreamInfo *info = nullptr;
         errorCode = static_cast<jsErrCode>(0);
-        status = js_GetStreamInfo(&info, connection.jetStream(), store.m_stream.c_str(), nullptr, &errorCode);
+        const natsStatus s
+            = js_GetStreamInfo(&info, connection.jetStream(), store.m_stream.c_str(), nullptr, &errorCode);
         jsStreamInfo_Destroy(info);
-    } while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
+        return s;
+    });
     if (status == NATS_NOT_FOUND || errorCode == JSStreamNotFoundErr)
         return makeError(NatsErrc::BucketNotFound,
             "object store bucket '" + bucket + "' does not exist on " + connection.url() + " (no stream "
@@ -350,7 +346,7 @@ Result<void> storeOnce(NatsConnection &connection, natsMsg *message, const std::
 {
     jsPubOptions options {}; // what jsPubOptions_Init() makes: all zero
     options.MsgId = id.c_str();
-    const auto deadline = std::chrono::steady_clock::now() + kStoreRetryFor;
+    const auto deadline = std::chrono::steady_clock::now() + kElectionRetryFor;
     for (;;) {
         jsErrCode errorCode = static_cast<jsErrCode>(0);
         const natsStatus s = js_PublishMsg(nullptr, connection.jetStream(), message, &options, &errorCode);
@@ -422,14 +418,11 @@ Result<NatsSubscriptionPtr> subscribeOrdered(
     subscribeOptions.Ordered = true;
     natsSubscription *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    natsStatus status = NATS_OK;
-    // Making the consumer needs the stream's leader: asked again while the cluster elects one.
-    const auto deadline = std::chrono::steady_clock::now() + kStoreRetryFor;
-    do {
+    // Making the consumer needs the stream's leader.
+    const natsStatus status = retryDuringElection([&] {
         errorCode = static_cast<jsErrCode>(0);
-        status
-            = js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
-    } while (status == NATS_TIMEOUT && std::chrono::steady_clock::now() < deadline);
+        return js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
+    });
     if (status != NATS_OK)
         return jetStreamError(connection, what, status, errorCode);
     return NatsSubscriptionPtr(raw);

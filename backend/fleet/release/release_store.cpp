@@ -486,16 +486,11 @@ Result<std::set<std::string>> rolloutDigests(NatsConnection &connection, const s
         return digests;
     if (!rollouts)
         return rollouts.error();
-    auto keys = rollouts.value().keys();
-    if (!keys)
-        return keys.error();
-    for (const std::string &key : *keys) {
-        auto value = rollouts.value().get(key);
-        if (!value)
-            return value.error();
-        if (!value->has_value())
-            continue;
-        auto record = parseRollout(**value);
+    auto entries = rollouts.value().entries();
+    if (!entries)
+        return entries.error();
+    for (const auto &entry : *entries) {
+        auto record = parseRollout(entry.second);
         if (!record || record->bucket != bucket)
             continue;
         digests.insert(record->digest);
