@@ -179,29 +179,6 @@ RpcResult<std::pair<fs::path, std::string>> releaseFile(
     return std::pair {signedFile, check->signature->fingerprint()};
 }
 
-/// The optional `replicas` param of the methods that create buckets: 1 to 5; unset, the count is
-/// chosen from the server. The notes about it go to the log.
-RpcResult<fleet::BucketReplicas> fleetBucketReplicas(const Params &params)
-{
-    auto count = params.optionalInteger("replicas");
-    if (!count)
-        return count.error();
-    fleet::BucketReplicas replicas;
-    if (const std::optional<std::int64_t> asked = count.value()) {
-        if (*asked < fleet::BucketReplicas::kMin || *asked > fleet::BucketReplicas::kMax)
-            return Params::invalid("replicas", "must be from 1 to 5 (the replicas of the buckets this creates)");
-        replicas.asked = static_cast<int>(*asked);
-    }
-    replicas.setting = "replicas";
-    replicas.note = [](const std::string &text, bool warning) {
-        if (warning)
-            spdlog::warn("{}", text);
-        else
-            spdlog::info("{}", text);
-    };
-    return replicas;
-}
-
 RpcResult<Json> publishBundle(const Params &params, const Notify &notify)
 {
     auto file = params.path("file");
@@ -686,6 +663,27 @@ Json bundleFindingsJson(const std::vector<BundleFinding> &findings)
 RpcResult<fleet::NatsSettings> natsSettingsOfParams(const Params &params)
 {
     return natsSettings(params);
+}
+
+RpcResult<fleet::BucketReplicas> fleetBucketReplicas(const Params &params)
+{
+    auto count = params.optionalInteger("replicas");
+    if (!count)
+        return count.error();
+    fleet::BucketReplicas replicas;
+    if (const std::optional<std::int64_t> asked = count.value()) {
+        if (*asked < fleet::BucketReplicas::kMin || *asked > fleet::BucketReplicas::kMax)
+            return Params::invalid("replicas", "must be from 1 to 5 (the replicas of the buckets this creates)");
+        replicas.asked = static_cast<int>(*asked);
+    }
+    replicas.setting = "replicas";
+    replicas.note = [](const std::string &text, bool warning) {
+        if (warning)
+            spdlog::warn("{}", text);
+        else
+            spdlog::info("{}", text);
+    };
+    return replicas;
 }
 
 RpcResult<Json> runFleetMethod(

@@ -3,6 +3,7 @@
 
 #include "core/bundle/bundle.h"
 #include "core/model/json.h"
+#include "fleet/nats/bucket_replicas.h"
 #include "fleet/nats/nats_context.h"
 #include "protocol/protocol.h"
 
@@ -36,5 +37,8 @@ protocol::RpcResult<BundlePlan> bundlePlanOfParams(const Params &params);
 Json bundleFindingsJson(const std::vector<BundleFinding> &findings);
 /// The NATS settings of params.context or params.nats (the default context when neither).
 protocol::RpcResult<fleet::NatsSettings> natsSettingsOfParams(const Params &params);
+/// The optional `replicas` param of the methods that create buckets: 1 to 5; unset, the count is
+/// chosen from the server. The notes about it go to the log.
+protocol::RpcResult<fleet::BucketReplicas> fleetBucketReplicas(const Params &params);
 
 } // namespace ccm::daemon

@@ -144,9 +144,9 @@ RpcResult<Json> rollBack(const Params &params)
     return Json {{"release", releaseResultJson(published->release)}, {"to", target->digest}};
 }
 
-RpcResult<fleet::KvBucket> rolloutRecords(fleet::NatsConnection &connection)
+RpcResult<fleet::KvBucket> rolloutRecords(fleet::NatsConnection &connection, const fleet::BucketReplicas &replicas = {})
 {
-    auto records = fleet::KvBucket::openOrCreate(connection, std::string(fleet::kRolloutsBucket));
+    auto records = fleet::KvBucket::openOrCreate(connection, std::string(fleet::kRolloutsBucket), replicas);
     if (!records)
         return fleetError(records.error());
     return std::move(records).value();
@@ -302,6 +302,9 @@ RpcResult<Json> startRollout(const Params &params, const Notify &notify, const s
     auto key = keyOf(params);
     if (!key)
         return key.error();
+    auto replicas = fleetBucketReplicas(params);
+    if (!replicas)
+        return replicas.error();
     auto scratch = TempDir::create("ccm-rollout");
     if (!scratch)
         return RpcError {ErrorCode::InternalError, scratch.error().message};
@@ -311,10 +314,10 @@ RpcResult<Json> startRollout(const Params &params, const Notify &notify, const s
     auto connection = connectParams(params);
     if (!connection)
         return connection.error();
-    auto records = rolloutRecords(**connection);
+    auto records = rolloutRecords(**connection, replicas.value());
     if (!records)
         return records.error();
-    auto publisher = fleet::ReleasePublisher::open(**connection, record.bucket);
+    auto publisher = fleet::ReleasePublisher::open(**connection, record.bucket, replicas.value());
     if (!publisher)
         return bucketError(publisher.error());
     auto kept = (*publisher)->keep(bundle.value(), keyFingerprint(key->publicKey));

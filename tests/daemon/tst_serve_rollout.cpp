@@ -174,6 +174,25 @@ private Q_SLOTS:
         QVERIFY((*back)["result"]["release"].value("message", "").starts_with("rollback to SHA-256="));
     }
 
+    void replicasReachTheBucketsItCreates()
+    {
+        // A new bucket with 3 replicas on a single server: the server refuses it, and the answer
+        // says what to ask for instead; nothing of the rollout starts.
+        DaemonProcess daemon(userMode());
+        RpcClient client;
+        QVERIFY(client.connectTo(daemon.socket()));
+        Json params = rolloutParams("v3");
+        params["bucket"] = "replicated";
+        params["replicas"] = 3;
+        const auto reply = client.call("fleet.rollout", params);
+        QVERIFY(reply);
+        QVERIFY2(reply->contains("error"), reply->dump().c_str());
+        const std::string message = (*reply)["error"].value("message", "");
+        QVERIFY2(message.find("3 replicas need a JetStream cluster of at least as many servers") != std::string::npos,
+            message.c_str());
+        QVERIFY(!managedIs(*m_canary, QStringLiteral("v3")));
+    }
+
     void badParamsNameTheParam_data()
     {
         QTest::addColumn<QByteArray>("change");
@@ -183,6 +202,9 @@ private Q_SLOTS:
         QTest::newRow("budget") << QByteArray(R"({"max_failed": "many"})") << QStringLiteral("max_failed");
         QTest::newRow("timeout") << QByteArray(R"({"ring_timeout_ms": 5})") << QStringLiteral("ring_timeout_ms");
         QTest::newRow("key") << QByteArray(R"({"key": "/nonexistent/k.pem"})") << QStringLiteral("key");
+        QTest::newRow("no replicas") << QByteArray(R"({"replicas": 0})") << QStringLiteral("replicas");
+        QTest::newRow("too many replicas") << QByteArray(R"({"replicas": 6})") << QStringLiteral("replicas");
+        QTest::newRow("replicas as text") << QByteArray(R"({"replicas": "3"})") << QStringLiteral("replicas");
     }
 
     void badParamsNameTheParam()

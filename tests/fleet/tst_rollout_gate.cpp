@@ -244,6 +244,27 @@ private slots:
         QVERIFY2(parsed.error().message.find("nested deeper than 64 levels") != std::string::npos,
             parsed.error().message.c_str());
     }
+
+    // Anyone may publish on ccm.agent.*.run: a message that is not a JSON object, is larger than
+    // 1 MiB or nests deeper than 64 levels is not read as a run.
+    void runMessagesAreReadWithinBounds()
+    {
+        const Json run {{"identity", "web1"}, {"source", "obj://SITE/site.tgz"}, {"summary", {{"failed", 0}}}};
+        const auto read = parseRunMessage(run.dump());
+        QVERIFY(read);
+        QCOMPARE(*read, run);
+        QVERIFY(!parseRunMessage(""));
+        QVERIFY(!parseRunMessage("[1]"));
+        QVERIFY(!parseRunMessage("{\"identity\":"));
+        Json nested = run;
+        nested["extra"] = Json::parse(std::string(63, '[') + std::string(63, ']'));
+        QVERIFY(parseRunMessage(nested.dump()));
+        nested["extra"] = Json::parse(std::string(64, '[') + std::string(64, ']'));
+        QVERIFY(!parseRunMessage(nested.dump()));
+        Json large = run;
+        large["padding"] = std::string(1024 * 1024, 'x');
+        QVERIFY(!parseRunMessage(large.dump()));
+    }
 };
 
 CCM_TEST_GUILESS_MAIN(TestRolloutGate)

@@ -113,6 +113,18 @@ std::optional<RingHostState> parseRingHostState(std::string_view name)
     return std::nullopt;
 }
 
+std::optional<Json> parseRunMessage(std::string_view text)
+{
+    constexpr std::size_t kMaxRunMessage = 1024 * 1024;
+    constexpr int kMaxRunNesting = 64;
+    if (text.empty() || text.size() > kMaxRunMessage || jsonNestingBeyond(text, kMaxRunNesting))
+        return std::nullopt;
+    Json run = parseJson(text, false);
+    if (!run.is_object())
+        return std::nullopt;
+    return run;
+}
+
 RingWatch::RingWatch(std::string source, std::string digest)
     : m_source(std::move(source))
     , m_digest(std::move(digest))

@@ -57,6 +57,11 @@ struct GateVerdict {
     std::string summary; ///< one line: "3 hosts: 2 applied, 1 failed (1 silent); at most 0 may fail"
 };
 
+/// A `.run` message as published on ccm.agent.<identity>.run, read for RingWatch::observeRun():
+/// nullopt unless it is a JSON object of at most 1 MiB nested at most 64 levels deep (anyone may
+/// publish there, and values nested deeper are copied and freed by recursion).
+std::optional<Json> parseRunMessage(std::string_view text);
+
 /// Follows the hosts that watch one object (a ring) while a release reaches them, from their
 /// CCM_STATUS records and their `.run` messages, both as agents write them (docs/agent.md). A
 /// host belongs to the ring when one of its sources is the ring's `obj://` URL; one whose status

@@ -29,8 +29,6 @@ using Clock = std::chrono::system_clock;
 
 /// The subject every agent's `.run` messages go to.
 constexpr const char *kRunSubject = "ccm.agent.*.run";
-/// A run message is small; anything larger is not one.
-constexpr int kMaxRunMessage = 1024 * 1024;
 
 bool finished(RolloutState state)
 {
@@ -73,12 +71,8 @@ public:
             return std::nullopt;
         const NatsMsgPtr message(raw);
         const int length = natsMsg_GetDataLength(message.get());
-        if (length <= 0 || length > kMaxRunMessage)
-            return std::nullopt;
-        Json run = parseJson(std::string_view(natsMsg_GetData(message.get()), static_cast<std::size_t>(length)), false);
-        if (!run.is_object())
-            return std::nullopt;
-        return run;
+        return parseRunMessage(
+            std::string_view(natsMsg_GetData(message.get()), static_cast<std::size_t>(std::max(0, length))));
     }
 
 private:
