@@ -151,6 +151,7 @@ private slots:
     void agentsConvergeAndFollowRepublish();
     void keepsGoingFromTheCacheWhileTheServerIsDown();
     void statusIsStoredOnceTheServerIsBack();
+    void logsLosingAndRegainingTheServer();
     void httpSourceWithEtag();
     void criticalHealthCheckRemediates();
     void reloadOnSighup();
@@ -258,6 +259,28 @@ void TestAgent::statusIsStoredOnceTheServerIsBack()
     QVERIFY2(m_server.restart(), qPrintable(m_server.error()));
     QTRY_VERIFY_WITH_TIMEOUT(status("late-status").ok(), kConverge);
     QCOMPARE(status("late-status").value()["identity"].get<std::string>(), std::string("late-status"));
+}
+
+void TestAgent::logsLosingAndRegainingTheServer()
+{
+    // The log says once that the connection was lost and once that it is back, and where.
+    QVERIFY(publish("v1"));
+    AgentUnderTest agent(QStringLiteral("log-host"), m_server.url());
+    agent.configure("interval: 5m\nmanifests:\n  - obj://bundles/prod/site.tar.gz\n");
+    agent.start();
+    QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v1 log-host\n"), kConverge);
+    const qsizetype mark = agent.log().size();
+    m_server.stop();
+    const QString lost = QStringLiteral("lost the connection to %1; connecting again").arg(m_server.url());
+    QVERIFY2(agent.waitForLog(lost, mark), qPrintable(agent.log().mid(mark)));
+    QVERIFY2(m_server.restart(), qPrintable(m_server.error()));
+    const QString back = QStringLiteral("connected to %1 again, ").arg(m_server.url());
+    QVERIFY2(agent.waitForLog(back, mark), qPrintable(agent.log().mid(mark)));
+    QCOMPARE(agent.log().mid(mark).count(lost), 1);
+    QCOMPARE(agent.log().mid(mark).count(back), 1);
+    // Still following the source: a new bundle arrives.
+    QVERIFY(publish("v2"));
+    QTRY_COMPARE_WITH_TIMEOUT(agent.managed(), QStringLiteral("v2 log-host\n"), kConverge);
 }
 
 void TestAgent::httpSourceWithEtag()

@@ -66,8 +66,12 @@ std::shared_ptr<NatsConnection> NatsLink::connectLocked()
     if (m_connection && isConnected(*m_connection))
         return m_connection;
     const auto now = std::chrono::steady_clock::now();
-    if (m_connection)
+    if (m_connection) {
         m_lastError = makeError(NatsErrc::Unreachable, "lost the connection to " + m_connection->url());
+        m_lostAt = now;
+        if (m_note)
+            m_note(m_lastError.message + "; connecting again", true);
+    }
     dropLocked();
     if (m_lastAttempt != std::chrono::steady_clock::time_point {} && now - m_lastAttempt < m_retryDelay)
         return nullptr;
@@ -84,6 +88,16 @@ std::shared_ptr<NatsConnection> NatsLink::connectLocked()
     }
     m_connection = std::shared_ptr<NatsConnection>(std::move(connected).value());
     ++m_generation;
+    if (m_lostAt && m_note) {
+        const auto tenths
+            = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - *m_lostAt)
+                  .count()
+            / 100;
+        m_note("connected to " + m_connection->url() + " again, " + std::to_string(tenths / 10) + "."
+                + std::to_string(tenths % 10) + " s after the connection was lost",
+            false);
+    }
+    m_lostAt.reset();
     for (Watch &watch : m_watches)
         subscribeLocked(*m_connection, watch);
     return m_connection;

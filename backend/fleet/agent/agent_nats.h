@@ -13,6 +13,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,13 @@ public:
     /// id within its duplicate window (two minutes) once.
     Result<void> kvPut(
         const std::string &bucket, const std::string &key, const std::string &value, const std::string &messageId = {});
+    /// Gets (text, warning) once when the connection is lost and once when it is made again, on
+    /// whichever server of the list answers: the log lines of a failover. Call before connecting.
+    void setConnectionNotes(std::function<void(const std::string &, bool)> note)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_note = std::move(note);
+    }
     /// The replicas of the buckets kvPut() creates (the agent's `replicas:`); call before kvPut().
     void setBucketReplicas(BucketReplicas replicas)
     {
@@ -91,6 +99,8 @@ private:
     BucketReplicas m_bucketReplicas {std::nullopt, "replicas:", {}};
     Error m_lastError = makeError(NatsErrc::Unreachable, "not connected yet");
     std::uint64_t m_generation = 0;
+    std::function<void(const std::string &, bool)> m_note;
+    std::optional<std::chrono::steady_clock::time_point> m_lostAt; ///< when the last connection was lost
 };
 
 } // namespace ccm::fleet

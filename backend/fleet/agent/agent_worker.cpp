@@ -49,6 +49,7 @@ AgentShared::AgentShared(AgentConfig config_, AgentLog &log_, AgentMetrics &metr
             log.info(text);
     };
     nats.setBucketReplicas(BucketReplicas {config.replicas, "replicas:", note});
+    nats.setConnectionNotes(note);
 }
 
 FactsCache::FactsCache(FactSources sources, AgentLog &log)
