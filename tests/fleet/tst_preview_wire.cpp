@@ -3,6 +3,7 @@
 // anything), the time rules, parts split and put back together, and the replay cache.
 #include "fleet/preview/preview_requester.h"
 #include "fleet/preview/preview_wire.h"
+#include "preview_answer_stream.h"
 #include "test_common.h"
 #include "test_main.h"
 
@@ -294,57 +295,18 @@ private slots:
     {
         // The same run answered in both formats (format 2's events in one batch): the collector
         // ends with the same host.
-        const auto stream = [](int format) {
-            std::vector<std::string> lines;
-            std::uint64_t seq = 0;
-            lines.push_back(answerHeader(kId, "h1", seq++, "accepted").dump());
-            Json stable = Json::array();
-            Json batch = Json::array();
-            RunSummary summary;
-            for (int i = 0; i < 6; ++i) {
-                TransactionEvent event;
-                event.type = "file";
-                event.name = "/etc/f" + std::to_string(i);
-                if (i % 3 == 0) {
-                    event.changed = true;
-                    event.diff = "--- a\n+++ b\n";
-                }
-                summary.add(event);
-                if (format == 1) {
-                    Json progress = answerHeader(kId, "h1", seq++, "progress");
-                    progress["done"] = i;
-                    progress["total"] = 6;
-                    progress["current"] = event.resource();
-                    lines.push_back(progress.dump());
-                }
-                if (format == 2) {
-                    if (isStableEvent(event))
-                        stable.push_back(event.resource());
-                    else
-                        batch.push_back(eventToJson(event));
-                    continue;
-                }
-                Json message = answerHeader(kId, "h1", seq++, "event");
-                message["event"] = eventToJson(event);
-                lines.push_back(message.dump());
+        std::vector<TransactionEvent> run;
+        for (int i = 0; i < 6; ++i) {
+            TransactionEvent event;
+            event.type = "file";
+            event.name = "/etc/f" + std::to_string(i);
+            if (i % 3 == 0) {
+                event.changed = true;
+                event.diff = "--- a\n+++ b\n";
             }
-            if (format == 2) {
-                Json message = answerHeader(kId, "h1", seq++, "events");
-                message["events"] = batch;
-                lines.push_back(message.dump());
-            }
-            Json done = answerHeader(kId, "h1", seq++, "done");
-            done["summary"] = summaryToJson(summary);
-            done["cancelled"] = false;
-            done["aborted"] = false;
-            done["diagnostics"] = Json::array();
-            if (format == 2) {
-                done["answers"] = 2;
-                done["stable"] = stable;
-            }
-            lines.push_back(done.dump());
-            return lines;
-        };
+            run.push_back(std::move(event));
+        }
+        const auto stream = [&run](int format) { return test::answerStream(kId, "h1", run, format); };
         std::vector<HostPreview> hosts;
         for (const int format : {1, 2}) {
             PreviewRequestOptions options;

@@ -9,6 +9,7 @@
 //   in an order the input shuffles; both collectors must end with the same host (stable names,
 //   events, summary).
 // Crashes, hangs, leaks, undefined behaviour and a broken invariant (abort) are bugs.
+#include "../support/preview_answer_stream.h"
 #include "core/model/transaction_event.h"
 #include "fleet/preview/preview_requester.h"
 #include "fleet/preview/preview_wire.h"
@@ -129,64 +130,13 @@ std::vector<TransactionEvent> describedRun(std::string_view bytes)
     return events;
 }
 
-/// The answers an agent sends for `events` in `format`.
-std::vector<std::string> answerStream(const std::vector<TransactionEvent> &events, int format)
-{
-    std::vector<std::string> lines;
-    std::uint64_t seq = 0;
-    lines.push_back(answerHeader(kFuzzPreviewId, "h", seq++, "accepted").dump());
-    Json stable = Json::array();
-    Json batch = Json::array();
-    const auto sendBatch = [&] {
-        if (batch.empty())
-            return;
-        Json message = answerHeader(kFuzzPreviewId, "h", seq++, "events");
-        message["events"] = std::exchange(batch, Json::array());
-        lines.push_back(message.dump());
-    };
-    RunSummary summary;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        summary.add(events[i]);
-        if (format == 1 || i == 0) {
-            Json progress = answerHeader(kFuzzPreviewId, "h", seq++, "progress");
-            progress["done"] = i;
-            progress["total"] = events.size();
-            progress["current"] = events[i].resource();
-            lines.push_back(progress.dump());
-        }
-        if (format == 1) {
-            Json message = answerHeader(kFuzzPreviewId, "h", seq++, "event");
-            message["event"] = eventToJson(events[i]);
-            lines.push_back(message.dump());
-        } else if (isStableEvent(events[i])) {
-            stable.push_back(events[i].resource());
-        } else {
-            // Batches of at most three, so that a run has several.
-            if (batch.size() == 3)
-                sendBatch();
-            batch.push_back(eventToJson(events[i]));
-        }
-    }
-    sendBatch();
-    Json done = answerHeader(kFuzzPreviewId, "h", seq++, "done");
-    done["summary"] = summaryToJson(summary);
-    done["cancelled"] = false;
-    done["aborted"] = false;
-    done["diagnostics"] = Json::array();
-    if (format == 2) {
-        done["answers"] = 2;
-        done["stable"] = std::move(stable);
-    }
-    lines.push_back(done.dump());
-    return lines;
-}
-
 void paired(std::string_view bytes)
 {
     const std::vector<TransactionEvent> events = describedRun(bytes);
     std::vector<HostPreview> hosts;
     for (const int format : {1, 2}) {
-        std::vector<std::string> lines = answerStream(events, format);
+        // Batches of at most three, so that a run has several.
+        std::vector<std::string> lines = test::answerStream(kFuzzPreviewId, "h", events, format, 3);
         // Answers may arrive in any order: the input's last byte rotates them.
         if (!bytes.empty() && lines.size() > 1) {
             const std::size_t by = static_cast<unsigned char>(bytes.back()) % lines.size();
