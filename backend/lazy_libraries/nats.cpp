@@ -73,8 +73,6 @@ CCM_NATS_FUNCTION(natsStatus, natsConnection_SubscribeSync,
 // Subscriptions
 CCM_NATS_FUNCTION(natsStatus, natsSubscription_NextMsg,
     (natsMsg * *message, natsSubscription *subscription, std::int64_t timeout), (message, subscription, timeout))
-CCM_NATS_FUNCTION(natsStatus, natsSubscription_GetPending, (natsSubscription * subscription, int *messages, int *bytes),
-    (subscription, messages, bytes))
 CCM_NATS_FUNCTION(natsStatus, natsSubscription_SetPendingLimits,
     (natsSubscription * subscription, int messageLimit, int bytesLimit), (subscription, messageLimit, bytesLimit))
 CCM_NATS_FUNCTION(natsStatus, natsSubscription_Unsubscribe, (natsSubscription * subscription), (subscription))

@@ -17,7 +17,6 @@
 #include <map>
 #include <nats/nats.h>
 #include <sstream>
-#include <thread>
 #include <unordered_map>
 
 namespace ccm::fleet {
@@ -551,15 +550,13 @@ struct StatusReading {
     }
 };
 
-/// How long after an answer the collector takes the next ones by polling rather than waiting.
-constexpr auto kBusyAnswers = std::chrono::milliseconds(50);
+/// Messages read are given back to the NATS client this many at a time (see collect()).
 constexpr std::size_t kMessagesFreedTogether = 256;
 
 bool collect(natsSubscription *subscription, PreviewCollector &collector, const PreviewRequestOptions &options,
     StatusReading &hosts)
 {
     const auto deadline = std::chrono::steady_clock::now() + options.timeout;
-    auto lastAnswer = std::chrono::steady_clock::time_point();
     // The NATS client frees a message on a thread of its own, woken for each one it is given:
     // messages read are given back in batches, which wakes it once a batch.
     std::vector<NatsMsgPtr> read;
@@ -573,15 +570,6 @@ bool collect(natsSubscription *subscription, PreviewCollector &collector, const 
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline || (hosts.expected && collector.allFinished(now, *hosts.expected > 0)))
             return false;
-        // While answers stream in, a millisecond's pause when none waits replaces a wake-up per
-        // answer: thousands of hosts answer at once, and waking for each costs more than reading it.
-        int pending = 0;
-        if (natsSubscription_GetPending(subscription, &pending, nullptr) == NATS_OK && pending == 0
-            && now - lastAnswer < kBusyAnswers) {
-            read.clear();
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            continue;
-        }
         const auto wait = std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100));
         natsMsg *raw = nullptr;
         const natsStatus status = natsSubscription_NextMsg(&raw, subscription,
@@ -589,7 +577,6 @@ bool collect(natsSubscription *subscription, PreviewCollector &collector, const 
         NatsMsgPtr message(raw);
         if (status != NATS_OK || !message)
             continue;
-        lastAnswer = std::chrono::steady_clock::now();
         const int length = natsMsg_GetDataLength(message.get());
         const char *data = natsMsg_GetData(message.get());
         collector.receive(std::string_view(data == nullptr ? "" : data, static_cast<std::size_t>(std::max(0, length))));
