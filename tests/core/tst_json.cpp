@@ -60,6 +60,9 @@ private slots:
                               "-9223372036854775808]");
         QTest::newRow("beyond 64 bits") << QStringLiteral("[18446744073709551616, -9223372036854775809]");
         QTest::newRow("floats") << QStringLiteral("[0.5, -2.25e-3, 1E+20, 3.0, -0.0, 1.7976931348623157e308]");
+        QTest::newRow("negative zero without a fraction") << QStringLiteral("[-0, 0]");
+        QTest::newRow("negative zero inside strings")
+            << QStringLiteral("{\"diff\": \"@@ -0,0 +1 @@ \\\"-0\", \"n\": 0, \"m\": -0.5}");
         QTest::newRow("escapes and characters beyond ASCII")
             << QStringLiteral("{\"q\": \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"u\": \"\\u00e9\\ud83d\\ude00\", \"raw\": "
                               "\"\u00e9\U0001F600\"}");

@@ -248,8 +248,9 @@ constexpr std::size_t kKeptParserBytes = 1024 * 1024;
 
 /// The value simdjson parsed, built as the library's parser builds it: non-negative integers
 /// unsigned, negative ones signed, members through MemberSetter (a duplicate key keeps its first
-/// place and its last value).
-Json fromSimd(simdjson::dom::element element)
+/// place and its last value). `zero` is set when an integer is 0: simdjson does not say whether
+/// it was written "-0", which the library reads as a signed integer.
+Json fromSimd(simdjson::dom::element element, bool &zero)
 {
     using Type = simdjson::dom::element_type;
     switch (element.type()) {
@@ -257,18 +258,19 @@ Json fromSimd(simdjson::dom::element element)
         Json array = Json::array();
         auto &items = array.get_ref<Json::array_t &>();
         for (const simdjson::dom::element item : simdjson::dom::array(element))
-            items.push_back(fromSimd(item));
+            items.push_back(fromSimd(item, zero));
         return array;
     }
     case Type::OBJECT: {
         Json object = Json::object();
         MemberSetter members(object);
         for (const simdjson::dom::key_value_pair member : simdjson::dom::object(element))
-            members[member.key] = fromSimd(member.value);
+            members[member.key] = fromSimd(member.value, zero);
         return object;
     }
     case Type::INT64: {
         const std::int64_t value = std::int64_t(element);
+        zero = zero || value == 0;
         return value >= 0 ? Json(static_cast<std::uint64_t>(value)) : Json(value);
     }
     case Type::UINT64:
@@ -285,6 +287,41 @@ Json fromSimd(simdjson::dom::element element)
     return Json(nullptr);
 }
 
+/// The offset of the quote that closes the string opened at `open`, or npos: the first quote
+/// after it that an odd number of backslashes does not escape.
+std::size_t closingQuote(std::string_view text, std::size_t open)
+{
+    for (std::size_t at = open;;) {
+        const void *quote = std::memchr(text.data() + at + 1, '"', text.size() - at - 1);
+        if (quote == nullptr)
+            return std::string_view::npos;
+        at = static_cast<std::size_t>(static_cast<const char *>(quote) - text.data());
+        std::size_t backslashes = 0;
+        while (text[at - 1 - backslashes] == '\\')
+            ++backslashes;
+        if (backslashes % 2 == 0)
+            return at;
+    }
+}
+
+/// Whether JSON `text` holds, outside its strings, "-0" not followed by a digit, a fraction or an
+/// exponent: an integer written as negative zero.
+bool holdsNegativeZero(std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '"') {
+            i = closingQuote(text, i);
+            if (i == std::string_view::npos)
+                return false;
+        } else if (text[i] == '-' && i + 1 < text.size() && text[i + 1] == '0') {
+            const char next = i + 2 < text.size() ? text[i + 2] : ' ';
+            if ((next < '0' || next > '9') && next != '.' && next != 'e' && next != 'E')
+                return true;
+        }
+    }
+    return false;
+}
+
 /// A simdjson parser for text of at most `capacity` bytes, reading at most kSimdMaxDepth levels.
 struct SimdParser {
     explicit SimdParser(std::size_t capacity)
@@ -297,7 +334,8 @@ struct SimdParser {
 };
 
 /// `text` parsed by simdjson, or nullopt when it refuses it (malformed text, but also numbers
-/// beyond 64 bits and deep nesting, which the library's parser reads).
+/// beyond 64 bits and deep nesting, which the library's parser reads) or holds a negative zero
+/// integer, whose sign simdjson does not keep.
 std::optional<Json> parseWithSimd(std::string_view text)
 {
     thread_local SimdParser kept(kKeptParserBytes);
@@ -308,7 +346,11 @@ std::optional<Json> parseWithSimd(std::string_view text)
     simdjson::dom::element root;
     if (!parser->ready || parser->parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS)
         return std::nullopt;
-    return fromSimd(root);
+    bool zero = false;
+    Json value = fromSimd(root, zero);
+    if (zero && holdsNegativeZero(text))
+        return std::nullopt;
+    return value;
 }
 
 } // namespace
@@ -350,19 +392,10 @@ std::optional<std::size_t> jsonNestingBeyond(std::string_view text, int limit)
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '"') {
-            // Most of a message is inside strings: jump to the closing quote, one that an odd
-            // number of backslashes does not escape.
-            for (;;) {
-                const void *quote = std::memchr(text.data() + i + 1, '"', text.size() - i - 1);
-                if (quote == nullptr)
-                    return std::nullopt;
-                i = static_cast<std::size_t>(static_cast<const char *>(quote) - text.data());
-                std::size_t backslashes = 0;
-                while (text[i - 1 - backslashes] == '\\')
-                    ++backslashes;
-                if (backslashes % 2 == 0)
-                    break;
-            }
+            // Most of a message is inside strings: jump to the closing quote.
+            i = closingQuote(text, i);
+            if (i == std::string_view::npos)
+                return std::nullopt;
         } else if (c == '[' || c == '{') {
             if (++depth > limit)
                 return i;
