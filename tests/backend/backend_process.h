@@ -33,7 +33,7 @@ inline QProcessEnvironment isolatedEnvironment(const QTemporaryDir &dir)
 /// its standard input.
 inline BackendRun runBackendWithInput(const QStringList &arguments, const QByteArray &input,
     const QString &workingDirectory = {},
-    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(), int timeoutMs = 60000)
 {
     QProcess process;
     process.setProcessEnvironment(environment);
@@ -42,7 +42,7 @@ inline BackendRun runBackendWithInput(const QStringList &arguments, const QByteA
     process.start(QStringLiteral(CCM_BACKEND_BIN), arguments);
     process.write(input);
     process.closeWriteChannel();
-    if (!process.waitForFinished(60000)) {
+    if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished();
         return {};
@@ -56,9 +56,9 @@ inline BackendRun runBackendWithInput(const QStringList &arguments, const QByteA
 
 /// Runs ccm-backend with `arguments` in `workingDirectory` (the test's own when empty).
 inline BackendRun runBackend(const QStringList &arguments, const QString &workingDirectory = {},
-    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(), int timeoutMs = 60000)
 {
-    return runBackendWithInput(arguments, {}, workingDirectory, environment);
+    return runBackendWithInput(arguments, {}, workingDirectory, environment, timeoutMs);
 }
 
 inline QString examplePath(const QString &name)

@@ -482,11 +482,16 @@ void TestFleetCluster::agentsFollowThroughServerLoss()
         } else {
             const QString manifest
                 = test::writeFile(m_dir, QStringLiteral("v%1/site.yaml").arg(version), release(version));
-            const BackendRun rollout = runBackend({QStringLiteral("rollout"), manifest, QStringLiteral("--bucket"),
-                QString::fromLatin1(kBucket), QStringLiteral("--sign"), m_key, QStringLiteral("--ring"),
-                QString::fromLatin1(kObject), QStringLiteral("--ring-timeout"), QStringLiteral("60s"),
-                QStringLiteral("--nats"), cluster.urls(), QStringLiteral("--replicas"), QStringLiteral("3")});
-            QVERIFY2(rollout.exitCode == 0, qPrintable(rollout.out + rollout.err));
+            // The ring may wait its whole 60 s and the release's publish ride out elections
+            // before that: the command gets 3 minutes before it counts as hung.
+            const BackendRun rollout = runBackend(
+                {QStringLiteral("rollout"), manifest, QStringLiteral("--bucket"), QString::fromLatin1(kBucket),
+                    QStringLiteral("--sign"), m_key, QStringLiteral("--ring"), QString::fromLatin1(kObject),
+                    QStringLiteral("--ring-timeout"), QStringLiteral("60s"), QStringLiteral("--nats"), cluster.urls(),
+                    QStringLiteral("--replicas"), QStringLiteral("3")},
+                {}, QProcessEnvironment::systemEnvironment(), 180000);
+            QVERIFY2(rollout.exitCode == 0,
+                qPrintable(QStringLiteral("exit %1: ").arg(rollout.exitCode) + rollout.out + rollout.err));
             QVERIFY2(rollout.out.contains(QStringLiteral("gate passed: 2 hosts: 2 applied, 0 failed (0 silent)")),
                 qPrintable(rollout.out));
         }
