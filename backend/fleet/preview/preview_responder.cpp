@@ -132,7 +132,7 @@ public:
         if (m_batch.empty())
             m_batchStarted = std::chrono::steady_clock::now();
         m_batch.push_back(eventToJson(event));
-        m_batchBytes += event.diff.value_or(std::string()).size() + event.noopMessage.size() + event.name.size();
+        m_batchBytes += (event.diff ? event.diff->size() : 0) + event.noopMessage.size() + event.name.size();
         if (m_batch.size() >= kEventsPerBatch || m_batchBytes >= kEventBatchBytes
             || std::chrono::steady_clock::now() - m_batchStarted >= kPreviewProgressInterval)
             flush();

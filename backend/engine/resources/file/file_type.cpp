@@ -308,7 +308,7 @@ Result<void> act(FileAction action, const Desired &desired, FileProvider &provid
     case FileAction::CreateDirectory:
         return provider.createDirectory(desired.path, desired.owner, desired.group, desired.mode);
     case FileAction::Store:
-        return provider.store(desired.path, desired.content.value_or(std::string()),
+        return provider.store(desired.path, desired.content ? std::string_view(*desired.content) : std::string_view(),
             desired.source.value_or(std::filesystem::path()), desired.owner, desired.group, desired.mode);
     case FileAction::SetAttributes:
         return provider.setAttributes(desired.path, desired.owner, desired.group, desired.mode);
