@@ -10,6 +10,30 @@
 #include <nats/nats.h>
 
 namespace ccm::fleet {
+
+namespace {
+
+/// Calls `call` with a handle of `bucket` on a JetStream context of its own, asked again as
+/// retryConsumerCreation() says: for the calls that make an ordered consumer (listing the keys,
+/// watching the values), whose wait for the consumer is the context's.
+template<typename Call>
+natsStatus withConsumerHandle(NatsConnection &connection, const std::string &bucket, Call &&call)
+{
+    return retryConsumerCreation(connection.waitMs(), [&](jsOptions *options) {
+        jsCtx *rawContext = nullptr;
+        natsStatus status = natsConnection_JetStream(&rawContext, connection.connection(), options);
+        const JsCtxPtr context(rawContext);
+        if (status != NATS_OK)
+            return status;
+        kvStore *rawStore = nullptr;
+        status = js_KeyValue(&rawStore, context.get(), bucket.c_str());
+        const KvStorePtr store(rawStore);
+        return status == NATS_OK ? call(store.get()) : status;
+    });
+}
+
+} // namespace
+
 KvBucket::KvBucket(NatsConnection &connection, std::string bucket, kvStore *store)
     : m_connection(&connection)
     , m_bucket(std::move(bucket))
@@ -43,7 +67,8 @@ Result<KvBucket> KvBucket::openOrCreate(
 Result<std::vector<std::string>> KvBucket::keys()
 {
     kvKeysList list {};
-    const natsStatus status = retryDuringElection([&] { return kvStore_Keys(&list, m_store.get(), nullptr); });
+    const natsStatus status = withConsumerHandle(
+        *m_connection, m_bucket, [&](kvStore *store) { return kvStore_Keys(&list, store, nullptr); });
     if (status == NATS_NOT_FOUND)
         return std::vector<std::string>();
     if (status != NATS_OK)
@@ -62,7 +87,10 @@ Result<std::vector<std::pair<std::string, std::string>>> KvBucket::entries()
     kvWatchOptions_Init(&options);
     options.IgnoreDeletes = true;
     kvWatcher *raw = nullptr;
-    natsStatus status = kvStore_WatchAll(&raw, m_store.get(), &options);
+    natsStatus status = withConsumerHandle(*m_connection, m_bucket, [&](kvStore *store) {
+        // The watcher keeps the handle (and its context) for as long as it lives.
+        return kvStore_WatchAll(&raw, store, &options);
+    });
     const KvWatcherPtr watcher(raw);
     if (status != NATS_OK)
         return jetStreamError(*m_connection, "read key-value bucket " + m_bucket, status, 0);

@@ -12,6 +12,7 @@ namespace ccm::fleet {
 using NatsMsgPtr = CHandle<natsMsg, natsMsg_Destroy>;
 using NatsInboxPtr = CHandle<natsInbox, natsInbox_Destroy>;
 using NatsOptionsPtr = CHandle<natsOptions, natsOptions_Destroy>;
+using JsCtxPtr = CHandle<jsCtx, jsCtx_Destroy>;
 using KvStorePtr = CHandle<kvStore, kvStore_Destroy>;
 using KvEntryPtr = CHandle<kvEntry, kvEntry_Destroy>;
 using KvWatcherPtr = CHandle<kvWatcher, kvWatcher_Destroy>;

@@ -418,10 +418,10 @@ Result<NatsSubscriptionPtr> subscribeOrdered(
     subscribeOptions.Ordered = true;
     natsSubscription *raw = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    // Making the consumer needs the stream's leader.
-    const natsStatus status = retryDuringElection([&] {
+    // Making the consumer needs the stream's leader and a running peer to hold the consumer.
+    const natsStatus status = retryConsumerCreation(connection.waitMs(), [&](jsOptions *options) {
         errorCode = static_cast<jsErrCode>(0);
-        return js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), nullptr, &subscribeOptions, &errorCode);
+        return js_SubscribeSync(&raw, connection.jetStream(), subject.c_str(), options, &subscribeOptions, &errorCode);
     });
     if (status != NATS_OK)
         return jetStreamError(connection, what, status, errorCode);

@@ -4,6 +4,7 @@
 #include "base/base64.h"
 #include "base/hex.h"
 #include "core/model/duration.h"
+#include "fleet/nats/election_retry.h"
 #include "fleet/nats/nats_connection.h"
 #include "fleet/nats/nats_errors.h"
 #include "fleet/nats/nats_handles.h"
@@ -595,8 +596,11 @@ Result<std::unique_ptr<RegistrationWatch>> RegistrationWatch::start(NatsConnecti
     options.Config.DeliverPolicy = js_DeliverLastPerSubject;
     natsSubscription *subscription = nullptr;
     jsErrCode errorCode = static_cast<jsErrCode>(0);
-    const natsStatus status
-        = js_SubscribeSync(&subscription, connection.jetStream(), filter.c_str(), nullptr, &options, &errorCode);
+    const natsStatus status = retryConsumerCreation(connection.waitMs(), [&](jsOptions *jetStreamOptions) {
+        errorCode = static_cast<jsErrCode>(0);
+        return js_SubscribeSync(
+            &subscription, connection.jetStream(), filter.c_str(), jetStreamOptions, &options, &errorCode);
+    });
     if (status != NATS_OK)
         return jetStreamError(connection, "watch " + filter + " in stream " + stream, status, errorCode);
     return std::unique_ptr<RegistrationWatch>(
