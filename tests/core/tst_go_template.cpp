@@ -434,6 +434,33 @@ private Q_SLOTS:
         QCOMPARE(::render(QStringLiteral("0123456789"), options), QStringLiteral("0123456789"));
     }
 
+    /// Every piece of text, action and block walked and every pass of a loop is a step; an
+    /// execution that would take more than its limit fails at the step beyond it.
+    void stepLimit()
+    {
+        // The range, then each of three passes with its text: seven steps.
+        const QString text = QStringLiteral("{{ range .Data.nums }}x{{ end }}");
+        GoTemplateOptions options;
+        options.maxSteps = 7;
+        QCOMPARE(::render(text, options), QStringLiteral("xxx"));
+        options.maxSteps = 6;
+        QCOMPARE(::render(text, options),
+            QStringLiteral("ERROR 1:23: the template takes more than 6 steps (pieces of text, actions and passes "
+                           "of loops): loops nested over large data?"));
+
+        // Loops nested over data that print nothing stop at the innermost one instead of running
+        // through 3^12 passes.
+        QString nested;
+        for (int i = 0; i < 12; ++i)
+            nested += QStringLiteral("{{ range $.Data.nums }}");
+        for (int i = 0; i < 12; ++i)
+            nested += QStringLiteral("{{ end }}");
+        options.maxSteps = 100000;
+        QVERIFY2(
+            ::render(nested, options).startsWith(QStringLiteral("ERROR 1:")), qPrintable(::render(nested, options)));
+        QVERIFY(::render(nested, options).contains(QStringLiteral("takes more than 100000 steps")));
+    }
+
     /// Every prefix of valid templates is either rendered or refused with a positioned error.
     void prefixesNeverCrash()
     {

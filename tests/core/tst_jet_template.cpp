@@ -433,6 +433,49 @@ private Q_SLOTS:
         QVERIFY(!rendered.ok());
         QCOMPARE(q(rendered.error().message), QStringLiteral("2:51: the value of 'l' is larger than 64 MiB"));
     }
+
+    /// Every piece of text, action and block rendered and every pass of a loop is a step; a
+    /// rendering that would take more than its limit fails at the step beyond it.
+    void boundsSteps()
+    {
+        // The range, then each of two passes with its text: five steps.
+        const std::string text = "[[ range Data.packages ]]x[[ end ]]";
+        JetOptions enough;
+        enough.maxSteps = 5;
+        const auto rendered = JetTemplate::parse(text, enough).value().render(GreetingScope(kData));
+        QVERIFY2(rendered.ok(), rendered.ok() ? "" : rendered.error().message.c_str());
+        QCOMPARE(q(rendered.value()), QStringLiteral("xx"));
+
+        JetOptions fewer;
+        fewer.maxSteps = 4;
+        const auto stopped = JetTemplate::parse(text, fewer).value().render(GreetingScope(kData));
+        QVERIFY(!stopped.ok());
+        QCOMPARE(q(stopped.error().message),
+            QStringLiteral("1:26: the template takes more than 4 steps (pieces of text, actions and passes of "
+                           "loops): loops nested over large data?"));
+    }
+
+    /// Loops nested over data that print nothing: each pass counts, so the rendering stops at the
+    /// innermost loop instead of running through 7^7 passes.
+    void boundsNestedLoops()
+    {
+        const Json seven = Json::parse(R"({"d": [1, 2, 3, 4, 5, 6, 7]})");
+        std::string text;
+        for (int i = 0; i < 7; ++i)
+            text += "[[ range Data.d ]]";
+        for (int i = 0; i < 7; ++i)
+            text += "[[ end ]]";
+        JetOptions limited;
+        limited.maxSteps = 100000;
+        const auto parsed = JetTemplate::parse(text, limited);
+        QVERIFY(parsed.ok());
+        for (int round = 0; round < 2; ++round) {
+            const auto rendered = parsed.value().render(GreetingScope(seven));
+            QVERIFY(!rendered.ok());
+            QVERIFY2(rendered.error().message.starts_with("1:109: the template takes more than 100000 steps"),
+                rendered.error().message.c_str());
+        }
+    }
 };
 
 CCM_TEST_GUILESS_MAIN(TestJetTemplate)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "core/template/jet_template.h"
 #include "core/template/template_scope.h"
 #include "core/template/template_string.h"
 #include "test_main.h"
@@ -239,6 +240,36 @@ private Q_SLOTS:
             QCOMPARE(q(item.dump()), q(want.dump()));
             --expected;
         }
+    }
+
+    /// jet() in a Jet loop takes its steps from the budget of the rendering that called it, so
+    /// nesting templates cannot multiply the work a rendering may do.
+    void nestedRenderingsShareOneStepBudget()
+    {
+        const TemplateScope scope(facts(), data(), environment(), std::filesystem::temp_directory_path());
+        // The outer range and its two passes, each with its action: five steps. Each jet() adds
+        // its own range and two passes with their text: five steps. Fifteen in all.
+        const std::string text = "[[ range Data.users ]][[ jet('<< range Data.users >>y<< end >>', '<<', '>>') ]]"
+                                 "[[ end ]]";
+        JetOptions options;
+        options.maxSteps = 15;
+        const auto rendered = JetTemplate::parse(text, options).value().render(scope);
+        QVERIFY2(rendered.ok(), rendered.ok() ? "" : rendered.error().message.c_str());
+        QCOMPARE(q(rendered.value()), QStringLiteral("yyyy"));
+
+        // One step fewer: the second jet() runs out in its last pass, although each rendering
+        // alone is well within the limit.
+        options.maxSteps = 14;
+        const auto stopped = JetTemplate::parse(text, options).value().render(scope);
+        QVERIFY(!stopped.ok());
+        QVERIFY2(stopped.error().message.find("takes more than 14 steps") != std::string::npos,
+            stopped.error().message.c_str());
+
+        // Once a rendering ends, the next one has a budget of its own.
+        const auto again = JetTemplate::parse(text, options).value().render(scope);
+        QVERIFY(!again.ok());
+        options.maxSteps = 15;
+        QVERIFY(JetTemplate::parse(text, options).value().render(scope).ok());
     }
 
     void fileFunctions()

@@ -14,7 +14,7 @@ struct GoTemplate::Tree {
     std::string text;
     std::string fileName;
     LineIndex lines;
-    std::size_t maxOutputBytes = 0;
+    gotmpl::Limits limits;
     std::vector<gotmpl::Node> root;
     std::vector<std::string> scopeFunctions;
 
@@ -34,7 +34,7 @@ Result<GoTemplate> GoTemplate::parse(std::string_view text, const GoTemplateOpti
     auto tree = std::make_shared<Tree>();
     tree->text = std::string(text);
     tree->fileName = options.fileName;
-    tree->maxOutputBytes = options.maxOutputBytes;
+    tree->limits = {options.maxOutputBytes, options.maxSteps};
     tree->lines = LineIndex(text);
     const std::string_view left
         = options.leftDelimiter.empty() ? std::string_view("{{") : std::string_view(options.leftDelimiter);
@@ -54,7 +54,7 @@ Result<GoTemplate> GoTemplate::parse(std::string_view text, const GoTemplateOpti
 Result<std::string> GoTemplate::execute(const Json &dot, const ExpressionScope *scope, OutputLineMap *lineMap) const
 {
     const gotmpl::LineSink sink {lineMap, lineMap ? &m_tree->lines : nullptr};
-    auto output = gotmpl::execute(m_tree->text, m_tree->maxOutputBytes, scope, m_tree->root, dot, sink);
+    auto output = gotmpl::execute(m_tree->text, m_tree->limits, scope, m_tree->root, dot, sink);
     if (!output)
         return m_tree->error(output.error());
     return std::move(output).value();

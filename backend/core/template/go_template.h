@@ -4,6 +4,7 @@
 #include "base/result.h"
 #include "core/expr/expression.h"
 #include "core/model/json.h"
+#include "core/template/template_steps.h"
 
 #include <cstddef>
 #include <memory>
@@ -23,6 +24,7 @@ struct GoTemplateOptions {
     std::string fileName; ///< used in error messages; "" for an inline template
     int maxDepth = 100; ///< nesting of blocks and parenthesised pipelines
     std::size_t maxOutputBytes = 64 * 1024 * 1024; ///< rendered text, and any string a function builds
+    std::uint64_t maxSteps = kMaxTemplateSteps; ///< nodes walked and loop passes, in one execution
     /// Functions beyond the built-in ones that the template may call (kvGet in scaffold templates);
     /// execute() calls them through its scope.
     std::vector<std::string> scopeFunctions;

@@ -3,6 +3,7 @@
 
 #include "core/template/go_template_functions.h"
 #include "core/template/go_template_value.h"
+#include "core/template/template_steps.h"
 
 #include <algorithm>
 #include <span>
@@ -14,9 +15,10 @@ namespace {
 
 class Executor {
 public:
-    Executor(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope, LineSink sink)
+    Executor(std::string_view source, Limits limits, const ExpressionScope *scope, LineSink sink)
         : m_source(source)
-        , m_maxOutput(maxOutput)
+        , m_maxOutput(limits.maxOutput)
+        , m_steps(limits.maxSteps)
         , m_scope(scope)
         , m_sink(sink)
     {
@@ -38,6 +40,16 @@ private:
     [[nodiscard]] std::string outputExceeded() const
     {
         return "output exceeds the limit of " + std::to_string(m_maxOutput) + " bytes";
+    }
+
+    /// Counts one step of the work at `offset`; fails once the steps are used up.
+    Outcome<Done> step(std::size_t offset)
+    {
+        if (!m_steps.take())
+            return Failure {offset,
+                "the template takes more than " + std::to_string(m_steps.limit())
+                    + " steps (pieces of text, actions and passes of loops): loops nested over large data?"};
+        return Done {};
     }
 
     Outcome<Done> emit(std::string_view text, std::size_t offset, OutputLineMap::Origin origin)
@@ -67,6 +79,8 @@ private:
 
     Outcome<Flow> walkNode(const Node &node, const Value &dot)
     {
+        if (auto counted = step(node.offset); !counted)
+            return counted.error();
         switch (node.kind) {
         case Node::Kind::Text:
             if (auto done = emit(node.text, node.offset, OutputLineMap::Origin::Verbatim); !done)
@@ -118,6 +132,8 @@ private:
 
         // Returns false after {{break}}.
         const auto iterate = [&](const Value &key, const Value &element) -> Outcome<bool> {
+            if (auto counted = step(node.offset); !counted)
+                return counted.error();
             const std::array<const Value *, 2> values {variables.size() == 2 ? &key : &element, &element};
             for (std::size_t i = 0; i < variables.size(); ++i) {
                 if (!node.pipeline.assign) {
@@ -344,6 +360,7 @@ private:
 
     std::string_view m_source;
     std::size_t m_maxOutput;
+    TemplateSteps m_steps;
     const ExpressionScope *m_scope;
     LineSink m_sink;
     std::string m_out;
@@ -354,10 +371,10 @@ private:
 
 } // namespace
 
-Outcome<std::string> execute(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope,
+Outcome<std::string> execute(std::string_view source, Limits limits, const ExpressionScope *scope,
     const std::vector<Node> &root, const Json &dot, LineSink sink)
 {
-    return Executor(source, maxOutput, scope, sink).run(root, dot);
+    return Executor(source, limits, scope, sink).run(root, dot);
 }
 
 } // namespace ccm::gotmpl

@@ -7,6 +7,7 @@
 #include "core/yaml/source_map.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +20,14 @@ struct LineSink {
     const LineIndex *lines = nullptr; ///< of `source`
 };
 
-/// Runs the parse tree `root` of `source` with `dot` as data; output beyond `maxOutput` bytes fails.
-Outcome<std::string> execute(std::string_view source, std::size_t maxOutput, const ExpressionScope *scope,
+/// What one execution may produce and do.
+struct Limits {
+    std::size_t maxOutput = 0; ///< bytes of output, and of any string a function builds
+    std::uint64_t maxSteps = 0; ///< nodes walked and loop passes (kMaxTemplateSteps)
+};
+
+/// Runs the parse tree `root` of `source` with `dot` as data; going beyond `limits` fails.
+Outcome<std::string> execute(std::string_view source, Limits limits, const ExpressionScope *scope,
     const std::vector<Node> &root, const Json &dot, LineSink sink = {});
 
 } // namespace ccm::gotmpl

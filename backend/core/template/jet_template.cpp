@@ -576,14 +576,17 @@ private:
 struct JetTemplate::Compiled {
     std::vector<JetNode> nodes;
     Locator locator;
+    std::uint64_t maxSteps = 0;
 };
 
 namespace {
 
 class Renderer {
 public:
-    Renderer(const Locator &locator, const ExpressionScope &outer, std::string &out, OutputLineMap *lineMap)
+    Renderer(const Locator &locator, std::uint64_t maxSteps, const ExpressionScope &outer, std::string &out,
+        OutputLineMap *lineMap)
         : m_locator(locator)
+        , m_steps(maxSteps)
         , m_scope(outer)
         , m_out(out)
         , m_lineMap(lineMap)
@@ -606,8 +609,20 @@ private:
         return std::nullopt;
     }
 
+    /// Counts one step of the work at `offset`; fails once the steps are used up.
+    std::optional<Error> step(std::size_t offset)
+    {
+        if (!m_steps.take())
+            return m_locator.error(offset,
+                "the template takes more than " + std::to_string(m_steps.limit())
+                    + " steps (pieces of text, actions and passes of loops): loops nested over large data?");
+        return std::nullopt;
+    }
+
     std::optional<Error> renderNode(const JetNode &node)
     {
+        if (auto failure = step(node.offset))
+            return failure;
         switch (node.kind) {
         case JetNode::Kind::Text:
             return emitText(node);
@@ -688,6 +703,8 @@ private:
 
     std::optional<Error> iteration(const JetNode &node, Json key, const Json &element)
     {
+        if (auto failure = step(node.offset))
+            return failure;
         FrameGuard frame(m_scope);
         m_scope.define(".", element);
         if (!node.keyName.empty())
@@ -734,6 +751,7 @@ private:
     }
 
     const Locator &m_locator;
+    TemplateSteps m_steps;
     LocalScope m_scope;
     std::string &m_out;
     OutputLineMap *m_lineMap;
@@ -752,7 +770,8 @@ Result<JetTemplate> JetTemplate::parse(std::string_view text, const JetOptions &
     auto nodes = Parser(text, options, locator).run();
     if (!nodes)
         return nodes.error();
-    return JetTemplate(std::make_shared<const Compiled>(Compiled {std::move(nodes).value(), std::move(locator)}));
+    return JetTemplate(
+        std::make_shared<const Compiled>(Compiled {std::move(nodes).value(), std::move(locator), options.maxSteps}));
 }
 
 Result<std::string> JetTemplate::render(const ExpressionScope &scope, OutputLineMap *lineMap) const
@@ -760,7 +779,8 @@ Result<std::string> JetTemplate::render(const ExpressionScope &scope, OutputLine
     std::string out;
     // Values come from manifests and facts; whatever a library throws on them must not escape.
     try {
-        if (auto failure = Renderer(m_compiled->locator, scope, out, lineMap).renderBlock(m_compiled->nodes))
+        if (auto failure
+            = Renderer(m_compiled->locator, m_compiled->maxSteps, scope, out, lineMap).renderBlock(m_compiled->nodes))
             return *failure;
     } catch (const std::exception &exception) {
         return Error {"template", std::string("rendering failed: ") + exception.what()};

@@ -3,6 +3,7 @@
 
 #include "base/result.h"
 #include "core/expr/expression.h"
+#include "core/template/template_steps.h"
 
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@ struct JetOptions {
     std::string leftDelimiter = "[[";
     std::string rightDelimiter = "]]";
     std::string fileName; ///< for error messages; "" for inline text
+    std::uint64_t maxSteps = kMaxTemplateSteps; ///< nodes rendered and loop passes, in one rendering
 };
 
 /// A parsed template of the Jet subset (ENGINE-SPEC §4) used by resources_jet_file, jet() and the
@@ -34,7 +36,9 @@ public:
 
     /// Renders with `scope` giving Facts/Data/Environ (and functions like readFile); Jet locals
     /// (range/assignment variables and ".") shadow it. Fails on expression errors, ranging over a
-    /// scalar, assigning an undefined variable, and output or a variable larger than 64 MiB.
+    /// scalar, assigning an undefined variable, output or a variable larger than 64 MiB, and more
+    /// than JetOptions::maxSteps steps (each piece of text, action and block, and each pass of a
+    /// loop).
     /// With `lineMap`, records which template line produced each output line.
     [[nodiscard]] Result<std::string> render(const ExpressionScope &scope, OutputLineMap *lineMap = nullptr) const;
 
