@@ -5,6 +5,7 @@
 #include "nats_cluster.h"
 #include "test_main.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 using namespace ccm::test;
@@ -28,7 +29,11 @@ private slots:
             cluster.kill(victim);
             QVERIFY(!cluster.isRunning(victim));
             QVERIFY(!jetStreamAnswers(cluster.url(victim), 300));
+            QElapsedTimer sinceKill;
+            sinceKill.start();
             QVERIFY2(cluster.waitForJetStream(), qPrintable(cluster.error()));
+            qInfo("server n%d killed: JetStream answers on the others after %lld ms", victim,
+                static_cast<long long>(sinceKill.elapsed()));
             QVERIFY2(cluster.restart(victim), qPrintable(cluster.error()));
             QVERIFY(jetStreamAnswers(cluster.url(victim)));
         }
