@@ -345,10 +345,12 @@ private slots:
         QCOMPARE(natsSubscription_NextMsg(&first, chunks.get(), 30000), NATS_OK);
         natsMsg_Destroy(first);
         killed.kill();
-        natsSubscription_Unsubscribe(chunks.get());
-        chunks.reset();
         QVERIFY(killed.waitForFinished(30000));
         QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+        // Only once the chunks have stopped coming, so that none is in flight to the subscription
+        // while it is destroyed.
+        natsSubscription_Unsubscribe(chunks.get());
+        chunks.reset();
 
         // Chunks, and no meta record naming them.
         auto store = ObjectStore::open(*watcher.value(), "big");
